@@ -1,0 +1,196 @@
+"""The events of a walk and the records it keeps.
+
+A walk (``ReasoningRAGStrategy.walk``) yields these one at a time. Each event
+carries what a viewer needs to render that step without looking anything up,
+so a viewer on another thread can pull an event, hand it to the screen, and
+pull the next when the person asks for it. All are frozen.
+
+The order is always: one :class:`WalkStarted`; then, per navigator call, a
+:class:`CandidatesOffered` followed by either a :class:`NavigatorChose` or a
+:class:`NavigatorFailed`; a :class:`NodeEntered` for every visit; a
+:class:`PathStopped` for every stop; and a last :class:`WalkFinished`, unless
+the walk raises (``RetrievalError`` under ``OnFailure.THROW``, which comes
+right after its ``NavigatorFailed``, or ``RetrievalCancelled``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .documents import RetrievedDocument
+from .navigator import NodeView
+from .path import NodePath
+from .policy import OnFailure
+
+
+class StopReason(StrEnum):
+    """Why one path of a walk ended. None of them fails the request."""
+
+    LEAF = "leaf"
+    """The entered node has no children."""
+    NAVIGATOR_STOPPED = "navigator_stopped"
+    """The navigator chose nothing among the children offered."""
+    MAX_DEPTH = "max_depth"
+    """The entered node is at the depth limit and has children."""
+    VISIT_BUDGET_EXHAUSTED = "visit_budget_exhausted"
+    """No visit was left to enter a branch, or to go on below the entered node."""
+    INVALID_CHOICE = "invalid_choice"
+    """The navigator returned an id that was not offered (a hallucinated branch)."""
+    NAVIGATOR_FAILED = "navigator_failed"
+    """The navigator raised or answered something that is not ids (``OnFailure.PARTIAL``/``EMPTY``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopRecord:
+    """One path's end.
+
+    ``path`` runs from the root to the last node entered on that path (empty
+    when the path ended at the start, before any node was entered).
+    ``branch`` is the id of the branch that was chosen but not entered, for a
+    stop before entering (``VISIT_BUDGET_EXHAUSTED`` at a branch, and every
+    ``INVALID_CHOICE``), else ``None``. ``landed`` is the id of the node this
+    stop landed, or ``None`` when nothing landed: at the start, under
+    ``OnFailure.EMPTY``, or because that node had landed earlier with another
+    stop (a node lands once, with its first reason). ``detail`` says more for
+    people (the failure message, the hallucinated id).
+    """
+
+    reason: StopReason
+    path: NodePath
+    branch: str | None = None
+    landed: str | None = None
+    detail: str = ""
+
+    @property
+    def node(self) -> str | None:
+        """The last node entered on this path (the node the path stopped at), or ``None``."""
+        return self.path.last
+
+
+@dataclass(frozen=True, slots=True)
+class WalkResult:
+    """The outcome of a whole walk, before any ``RAGContext`` is applied.
+
+    ``documents`` are the landed nodes in landing order, each a copy of its
+    document with score ``SELECTED_SCORE`` and ``STOP_REASON``, ``PATH`` and
+    ``DEPTH`` added to its metadata. ``failure`` is the provider failure that
+    emptied the result under ``OnFailure.EMPTY``, else ``None``.
+    """
+
+    documents: tuple[RetrievedDocument, ...]
+    stops: tuple[StopRecord, ...]
+    visits_used: int
+    navigator_calls: int
+    chars_shipped: int
+    failure: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WalkStarted:
+    """The walk's settings, first of all events."""
+
+    query: str
+    model: str
+    max_nodes_visited: int
+    max_depth: int
+    sources: tuple[str, ...] | None
+    on_failure: OnFailure
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatesOffered:
+    """The runtime is about to ask the navigator to choose among ``candidates``.
+
+    ``current`` is the node whose children are offered (``None`` at the start,
+    when the roots are offered) and ``path`` the ids down to it. ``depth`` is
+    the depth the candidates sit at (0 for the roots). ``remaining_visits`` is
+    what the navigator is told is left. ``chars_shipped`` counts the
+    characters of title and summary in the request: the current node's and
+    every candidate's.
+    """
+
+    current: NodeView | None
+    path: NodePath
+    candidates: tuple[NodeView, ...]
+    remaining_visits: int
+    depth: int
+    chars_shipped: int
+
+
+@dataclass(frozen=True, slots=True)
+class NavigatorChose:
+    """The navigator answered the preceding offer.
+
+    ``selected`` is every id it returned, in its order, duplicates dropped
+    (first kept); ``hallucinated`` those of them that were not offered;
+    ``rejected`` the offered ids it did not select. ``seconds`` is the time
+    the call took.
+    """
+
+    current: str | None
+    selected: tuple[str, ...]
+    hallucinated: tuple[str, ...]
+    rejected: tuple[str, ...]
+    rationale: str
+    usage: Mapping[str, Any] | None
+    seconds: float
+
+    @property
+    def valid(self) -> tuple[str, ...]:
+        """The selected ids that were offered, in the navigator's order."""
+        bad = set(self.hallucinated)
+        return tuple(i for i in self.selected if i not in bad)
+
+
+@dataclass(frozen=True, slots=True)
+class NavigatorFailed:
+    """The navigator raised, or answered something that is not ids.
+
+    ``error`` is a one-line description (exception type and message).
+    ``policy`` says what happens next: ``THROW`` raises ``RetrievalError`` on
+    the next pull; ``EMPTY`` stops the walk with no documents; ``PARTIAL``
+    lands ``current`` with ``NAVIGATOR_FAILED`` and goes on.
+    """
+
+    current: str | None
+    error: str
+    policy: OnFailure
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEntered:
+    """A visit: the walk entered ``node``, at ``depth``, by ``path``.
+
+    ``remaining_visits`` is what is left after this visit; ``visits_used``
+    counts this one.
+    """
+
+    node: NodeView
+    path: NodePath
+    depth: int
+    remaining_visits: int
+    visits_used: int
+
+
+@dataclass(frozen=True, slots=True)
+class PathStopped:
+    """One path of the walk ended; ``record`` says where and why."""
+
+    record: StopRecord
+
+
+@dataclass(frozen=True, slots=True)
+class WalkFinished:
+    """The last event: the whole result."""
+
+    result: WalkResult
+
+
+WalkEvent = (
+    WalkStarted | CandidatesOffered | NavigatorChose | NavigatorFailed | NodeEntered | PathStopped | WalkFinished
+)
+"""Any event a walk yields."""

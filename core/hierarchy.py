@@ -1,0 +1,241 @@
+"""The hierarchy: documents linked by parent ids into an ordered forest."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from .documents import HierarchyMetadata, RetrievedDocument
+from .errors import HierarchyError
+
+_NO_IDS: Final[tuple[str, ...]] = ()
+_MAX_NAMED: Final = 10
+
+
+def _name_ids(ids: Iterable[str]) -> str:
+    """Name ids in a message: sorted, at most ten, then how many more."""
+    ordered = sorted(ids)
+    shown = ", ".join(repr(i) for i in ordered[:_MAX_NAMED])
+    more = len(ordered) - _MAX_NAMED
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def node_id_of(document: RetrievedDocument) -> str:
+    """The hierarchy id of a document: ``metadata[HierarchyMetadata.ID]``, else ``document.id``.
+
+    Raises :class:`HierarchyError` when that id is not a string or is blank.
+    """
+    raw = document.metadata.get(HierarchyMetadata.ID, document.id)
+    if not isinstance(raw, str):
+        raise HierarchyError(
+            f"document {document.id!r} has {HierarchyMetadata.ID} {raw!r} ({type(raw).__name__}); "
+            "hierarchy ids must be strings"
+        )
+    if not raw.strip():
+        raise HierarchyError(f"document {document.id!r} has a blank hierarchy id; give every node an id")
+    return raw
+
+
+def parent_id_of(document: RetrievedDocument) -> str | None:
+    """The parent id of a document, or ``None`` for a root (absent, ``None`` or ``""``)."""
+    raw = document.metadata.get(HierarchyMetadata.PARENT_ID)
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str):
+        raise HierarchyError(
+            f"document {document.id!r} has {HierarchyMetadata.PARENT_ID} {raw!r} "
+            f"({type(raw).__name__}); parent ids must be strings"
+        )
+    return raw
+
+
+class HierarchyIndex:
+    """An ordered forest of documents, checked once when built.
+
+    A node's id is ``metadata[HierarchyMetadata.ID]`` or, where that key is
+    absent, ``document.id``. A node whose ``HierarchyMetadata.PARENT_ID`` is
+    absent, ``None`` or ``""`` is a root. Children and roots keep the order in
+    which the documents were given.
+
+    Building raises :class:`HierarchyError` (a ``ValueError``) naming the
+    offending ids for a blank or non-string id, a duplicate id, an unknown
+    parent, or nodes that no root reaches (a cycle). Nothing here recurses per
+    level, so arbitrarily deep chains load.
+
+    Lookups by an unknown id: ``get`` returns ``None``; ``index[id]``,
+    ``children``, ``parent`` and ``depth`` raise ``KeyError`` naming the id.
+    """
+
+    __slots__ = ("_children", "_depth", "_documents", "_parent", "_root_ids", "_roots")
+
+    def __init__(self, documents: Iterable[RetrievedDocument]) -> None:
+        # Building allocates millions of small acyclic objects; full cyclic collections during
+        # the build find nothing and cost seconds at a million nodes.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._build(documents)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _build(self, documents: Iterable[RetrievedDocument]) -> None:
+        docs: dict[str, RetrievedDocument] = {}
+        parent_of: dict[str, str | None] = {}
+        duplicates: set[str] = set()
+        for document in documents:
+            node_id = node_id_of(document)
+            if node_id in docs:
+                duplicates.add(node_id)
+                continue
+            docs[node_id] = document
+            parent_of[node_id] = parent_id_of(document)
+        if duplicates:
+            raise HierarchyError(f"duplicate node ids: {_name_ids(duplicates)}; every id must be unique")
+
+        roots: list[RetrievedDocument] = []
+        root_ids: list[str] = []
+        child_ids: dict[str, list[str]] = {}
+        unknown: dict[str, str] = {}
+        for node_id, document in docs.items():
+            parent = parent_of[node_id]
+            if parent is None:
+                roots.append(document)
+                root_ids.append(node_id)
+            elif parent not in docs:
+                unknown[node_id] = parent
+            else:
+                child_ids.setdefault(parent, []).append(node_id)
+        if unknown:
+            pairs = sorted(unknown.items())
+            named = ", ".join(f"{child!r} (parent {parent!r})" for child, parent in pairs[:_MAX_NAMED])
+            more = len(pairs) - _MAX_NAMED
+            raise HierarchyError(
+                f"unknown parent ids for nodes {named}" + (f" and {more} more" if more > 0 else "")
+            )
+
+        # Breadth-first from the roots, level by level: no recursion, so depth is unbounded.
+        depth: dict[str, int] = {}
+        level = root_ids
+        current = 0
+        while level:
+            following: list[str] = []
+            for node_id in level:
+                depth[node_id] = current
+                following.extend(child_ids.get(node_id, ()))
+            level = following
+            current += 1
+        if len(depth) != len(docs):
+            stranded = [node_id for node_id in docs if node_id not in depth]
+            raise HierarchyError(
+                f"nodes not reachable from any root (a cycle of parent ids): {_name_ids(stranded)}"
+            )
+
+        self._documents = docs
+        self._parent = parent_of
+        self._children = {key: tuple(value) for key, value in child_ids.items()}
+        self._roots = tuple(roots)
+        self._root_ids = tuple(root_ids)
+        self._depth = depth
+
+    @classmethod
+    def merge(cls, indexes: Iterable[HierarchyIndex]) -> HierarchyIndex:
+        """One index holding the nodes of several, in order; a shared id is a :class:`HierarchyError`."""
+        parts = list(indexes)
+        seen: set[str] = set()
+        shared: set[str] = set()
+        for part in parts:
+            for node_id in part._documents:
+                if node_id in seen:
+                    shared.add(node_id)
+                seen.add(node_id)
+        if shared:
+            raise HierarchyError(f"node ids found in more than one hierarchy: {_name_ids(shared)}")
+        return cls(doc for part in parts for doc in part._documents.values())
+
+    def roots(self, sources: Iterable[str] | None = None) -> tuple[RetrievedDocument, ...]:
+        """The roots in order; with ``sources``, only those whose ``SOURCE`` metadata is among them.
+
+        A single string is taken as one source name, not as a sequence of letters.
+        """
+        if sources is None:
+            return self._roots
+        wanted = {sources} if isinstance(sources, str) else set(sources)
+        return tuple(r for r in self._roots if r.metadata.get(HierarchyMetadata.SOURCE) in wanted)
+
+    def root_ids(self, sources: Iterable[str] | None = None) -> tuple[str, ...]:
+        """The ids of :meth:`roots`, in the same order."""
+        if sources is None:
+            return self._root_ids
+        return tuple(node_id_of(root) for root in self.roots(sources))
+
+    def children(self, node_id: str) -> tuple[RetrievedDocument, ...]:
+        """The children of ``node_id`` in order (empty for a leaf)."""
+        documents = self._documents
+        return tuple(documents[child] for child in self.child_ids(node_id))
+
+    def child_ids(self, node_id: str) -> tuple[str, ...]:
+        """The ids of the children of ``node_id`` in order (empty for a leaf)."""
+        found = self._children.get(node_id)
+        if found is not None:
+            return found
+        self._require(node_id)
+        return _NO_IDS
+
+    def has_children(self, node_id: str) -> bool:
+        """Whether ``node_id`` has at least one child."""
+        if node_id in self._children:
+            return True
+        self._require(node_id)
+        return False
+
+    def get(self, node_id: str) -> RetrievedDocument | None:
+        """The document with this id, or ``None``."""
+        return self._documents.get(node_id)
+
+    def parent(self, node_id: str) -> RetrievedDocument | None:
+        """The parent document, or ``None`` for a root."""
+        self._require(node_id)
+        parent = self._parent[node_id]
+        return None if parent is None else self._documents[parent]
+
+    def depth(self, node_id: str) -> int:
+        """Levels below the top: a root has depth 0."""
+        self._require(node_id)
+        return self._depth[node_id]
+
+    def path(self, node_id: str) -> tuple[str, ...]:
+        """The ids from the root down to ``node_id`` (inclusive)."""
+        self._require(node_id)
+        ids: list[str] = []
+        current: str | None = node_id
+        while current is not None:
+            ids.append(current)
+            current = self._parent[current]
+        ids.reverse()
+        return tuple(ids)
+
+    def ids(self) -> Iterator[str]:
+        """Every node id, in the order the documents were given."""
+        return iter(self._documents)
+
+    def _require(self, node_id: str) -> None:
+        if node_id not in self._documents:
+            raise KeyError(f"no node with id {node_id!r} in this hierarchy")
+
+    def __getitem__(self, node_id: str) -> RetrievedDocument:
+        self._require(node_id)
+        return self._documents[node_id]
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self._documents
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def __iter__(self) -> Iterator[RetrievedDocument]:
+        return iter(self._documents.values())
+
+    def __repr__(self) -> str:
+        return f"HierarchyIndex({len(self._documents)} nodes, {len(self._roots)} roots)"
