@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from core import (
     HierarchyIndex,
@@ -54,7 +54,7 @@ def chain(prefix: str, length: int) -> HierarchyIndex:
     return HierarchyIndex(docs)
 
 
-Decision = Union[Iterable[str], NavigatorChoice, BaseException, Callable[[NavigatorRequest], Any], object]
+Decision = Iterable[str] | NavigatorChoice | BaseException | Callable[[NavigatorRequest], Any] | object
 
 
 class Recorder(TreeNavigator):

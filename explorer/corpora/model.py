@@ -1,0 +1,89 @@
+"""A loaded corpus: its hierarchy plus what the explorer shows about where it came from."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core import HierarchyIndex, HierarchyMetadata, ReasoningRAGStrategy, RetrievedDocument
+
+TITLE = ReasoningRAGStrategy.NODE_TITLE_METADATA
+SUMMARY = ReasoningRAGStrategy.NODE_SUMMARY_METADATA
+
+# Keys the loaders write on every node; a corpus's own metadata may not use them.
+RESERVED_KEYS = frozenset(
+    {
+        HierarchyMetadata.ID,
+        HierarchyMetadata.PARENT_ID,
+        HierarchyMetadata.SOURCE,
+        HierarchyMetadata.STOP_REASON,
+        HierarchyMetadata.PATH,
+        HierarchyMetadata.DEPTH,
+        TITLE,
+        SUMMARY,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One loaded source.
+
+    ``index`` holds one document per node; each document's metadata carries
+    ``hierarchyId``, ``hierarchyParentId`` (absent on roots),
+    ``hierarchySource``, ``reasoningTitle``, ``reasoningSummary`` and the
+    node's own metadata. ``lines`` maps node ids to the line that defines them
+    where the format has lines. ``sha256`` is the hash of the bytes read (for
+    a folder, of every file's relative path and bytes, in sorted order), so a
+    trace can tell whether it was made on this corpus.
+    """
+
+    path: Path
+    format: str
+    source: str
+    title: str
+    index: HierarchyIndex
+    sha256: str
+    lines: Mapping[str, int] = field(default_factory=dict)
+
+    def title_of(self, node_id: str) -> str:
+        return str(self.index[node_id].metadata.get(TITLE, node_id))
+
+    def summary_of(self, node_id: str) -> str:
+        return str(self.index[node_id].metadata.get(SUMMARY, ""))
+
+    def where(self, node_id: str) -> str:
+        """``FILE:LINE`` where the node is defined, or just the file."""
+        line = self.lines.get(node_id)
+        return f"{self.path}:{line}" if line else str(self.path)
+
+
+def make_document(
+    node_id: str,
+    *,
+    source: str,
+    parent: str | None,
+    title: str,
+    summary: str,
+    content: str,
+    metadata: Mapping[str, Any] | None = None,
+) -> RetrievedDocument:
+    """A node's document with the metadata every loader writes (own metadata first, ours on top)."""
+    meta: dict[str, Any] = dict(metadata or {})
+    meta[HierarchyMetadata.ID] = node_id
+    meta[HierarchyMetadata.SOURCE] = source
+    meta[TITLE] = title
+    meta[SUMMARY] = summary
+    if parent is not None:
+        meta[HierarchyMetadata.PARENT_ID] = parent
+    return RetrievedDocument(content, node_id, 0.0, meta)
+
+
+def sha256_of_bytes(chunks: Iterable[bytes]) -> str:
+    digest = hashlib.sha256()
+    for chunk in chunks:
+        digest.update(chunk)
+    return digest.hexdigest()

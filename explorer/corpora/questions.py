@@ -1,0 +1,122 @@
+"""Question sets: queries with the ids of the nodes that answer them, for evaluating a navigator.
+
+```yaml
+corpus: handbook.yaml         # relative to this file
+questions:
+  - id: money-back
+    query: How long until I get my money back?
+    expect: [refunds]         # the node ids that answer it
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from . import read_text
+from .errors import CorpusError
+from .model import Corpus
+from .yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text
+
+TOP_KEYS = ("corpus", "questions")
+QUESTION_KEYS = ("id", "query", "expect")
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    query: str
+    expect: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class QuestionSet:
+    path: Path
+    corpus_path: Path | None
+    questions: tuple[Question, ...]
+
+    def check(self, corpus: Corpus) -> list[CorpusError]:
+        """One error per expected id that the corpus does not have."""
+        return [
+            CorpusError(
+                self.path,
+                f"question {q.id!r} expects {node_id!r}, which is not in {corpus.path}; fix the id",
+                line=q.line,
+                node=node_id,
+            )
+            for q in self.questions
+            for node_id in q.expect
+            if node_id not in corpus.index
+        ]
+
+
+def load_questions(path: str | Path) -> QuestionSet:
+    """Read a question set; the first problem is a CorpusError naming its line."""
+    path = Path(path)
+    if not path.is_file():
+        raise CorpusError(path, "no such question set; give a .questions.yaml file")
+    text, _ = read_text(path)
+    root = compose(path, text)
+    if not isinstance(root, MappingNode):
+        found = "empty" if root is None else kind(root)
+        raise CorpusError(
+            path,
+            f"a question set is a mapping with `corpus:` and `questions:`, not {found}",
+            line=line_of(root) if root is not None else None,
+        )
+    top: dict[str, Node] = {}
+    for key, key_node, value in pairs(root):
+        if key not in TOP_KEYS:
+            raise CorpusError(path, f"unknown key {key!r}{did_you_mean(str(key), TOP_KEYS)}", line=line_of(key_node))
+        top[key] = value
+    corpus_path: Path | None = None
+    corpus_node = top.get("corpus")
+    if corpus_node is not None and not is_null(corpus_node):
+        if not isinstance(corpus_node, ScalarNode) or not scalar_text(corpus_node).strip():
+            raise CorpusError(path, "`corpus:` must be a path relative to this file", line=line_of(corpus_node))
+        corpus_path = (path.parent / scalar_text(corpus_node)).resolve()
+    items = top.get("questions")
+    if not isinstance(items, SequenceNode) or not items.value:
+        where = line_of(items) if items is not None else None
+        raise CorpusError(path, "`questions:` must be a non-empty list of questions", line=where)
+    questions: list[Question] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(items.value):
+        questions.append(_question(path, item, f"questions[{i}]", seen))
+    return QuestionSet(path, corpus_path, tuple(questions))
+
+
+def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Question:
+    line = line_of(item)
+    if not isinstance(item, MappingNode):
+        raise CorpusError(path, f"{where} must be a mapping with id, query and expect, not {kind(item)}", line=line)
+    fields: dict[str, Node] = {}
+    for key, key_node, value in pairs(item):
+        if key not in QUESTION_KEYS:
+            raise CorpusError(
+                path, f"{where}: unknown key {key!r}{did_you_mean(str(key), QUESTION_KEYS)}", line=line_of(key_node)
+            )
+        fields[key] = value
+    texts: dict[str, str] = {}
+    for key in ("id", "query"):
+        value = fields.get(key)
+        if not isinstance(value, ScalarNode) or is_null(value) or not scalar_text(value).strip():
+            raise CorpusError(path, f"{where}: needs a non-blank `{key}:`", line=line)
+        texts[key] = scalar_text(value)
+    if texts["id"] in seen:
+        raise CorpusError(
+            path, f"duplicate question id {texts['id']!r} (first at line {seen[texts['id']]}); rename one", line=line
+        )
+    seen[texts["id"]] = line
+    expect = fields.get("expect")
+    if isinstance(expect, ScalarNode) and not is_null(expect):
+        expected: tuple[str, ...] = (scalar_text(expect),)
+    elif isinstance(expect, SequenceNode) and expect.value and all(isinstance(e, ScalarNode) for e in expect.value):
+        expected = tuple(scalar_text(e) for e in expect.value)  # type: ignore[arg-type]
+    else:
+        raise CorpusError(path, f"question {texts['id']!r}: `expect:` must list the ids that answer it", line=line)
+    return Question(texts["id"], texts["query"], expected, line)

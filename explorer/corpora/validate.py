@@ -1,0 +1,123 @@
+"""Validation: errors that stop a corpus loading, and warnings about what makes walks worse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import load_corpus
+from .errors import CorpusError
+from .model import Corpus
+
+MAX_TITLE = 120
+MAX_SUMMARY = 400
+MAX_CHILDREN = 50
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: ``message`` is one line that says where and what to do."""
+
+    code: str
+    message: str
+    node: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    nodes: int
+    roots: int
+    leaves: int
+    depth: int
+    """The deepest node's depth (roots are 0)."""
+    widest: str | None
+    widest_children: int
+    title_summary_chars: int
+    content_chars: int
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    path: Path
+    corpus: Corpus | None
+    errors: tuple[Finding, ...]
+    warnings: tuple[Finding, ...]
+    stats: CorpusStats | None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def validate(path: str | Path) -> ValidationReport:
+    """Load the corpus at ``path`` and report every error (YAML: all of them; other formats: the first)
+    and, when it loads, its warnings and counts."""
+    path = Path(path)
+    errors: list[CorpusError]
+    corpus: Corpus | None
+    if path.suffix.lower() in (".yaml", ".yml") and path.is_file():
+        from .yaml_corpus import scan_yaml_corpus
+
+        reading = scan_yaml_corpus(path)
+        corpus, errors = reading.corpus, reading.errors
+    else:
+        try:
+            corpus, errors = load_corpus(path), []
+        except CorpusError as error:
+            corpus, errors = None, [error]
+    found = tuple(Finding("error", str(e), e.node, e.line) for e in errors)
+    if corpus is None:
+        return ValidationReport(path, None, found, (), None)
+    return ValidationReport(path, corpus, found, tuple(lint(corpus)), stats(corpus))
+
+
+def lint(corpus: Corpus) -> list[Finding]:
+    """Warnings, in tree order: no summary, a leaf without content, a long title or summary, too many children."""
+    findings: list[Finding] = []
+    index = corpus.index
+    for document in index:
+        node_id = str(document.metadata.get("hierarchyId", document.id))
+        line = corpus.lines.get(node_id)
+        where = f"{corpus.where(node_id)}: node {node_id!r}"
+        title = corpus.title_of(node_id)
+        summary = corpus.summary_of(node_id)
+        children = len(index.child_ids(node_id))
+        if not summary.strip():
+            findings.append(Finding("no-summary", f"{where} has no summary; the navigator sees only its title",
+                                    node_id, line))
+        if children == 0 and not document.content.strip():
+            findings.append(Finding("empty-leaf", f"{where} is a leaf without content; landing on it returns nothing",
+                                    node_id, line))
+        if len(title) > MAX_TITLE:
+            findings.append(Finding("long-title", f"{where} has a title of {len(title)} characters "
+                                    f"(over {MAX_TITLE}); shorten it", node_id, line))
+        if len(summary) > MAX_SUMMARY:
+            findings.append(Finding("long-summary", f"{where} has a summary of {len(summary)} characters "
+                                    f"(over {MAX_SUMMARY}); summaries are shipped to the navigator at every offer",
+                                    node_id, line))
+        if children > MAX_CHILDREN:
+            findings.append(Finding("wide-node", f"{where} has {children} children (over {MAX_CHILDREN}); "
+                                    "group them so each offer stays small", node_id, line))
+    return findings
+
+
+def stats(corpus: Corpus) -> CorpusStats:
+    """Counts for a corpus: nodes, roots, leaves, depth, the widest node, characters shipped vs content."""
+    index = corpus.index
+    depth = 0
+    leaves = 0
+    widest: str | None = None
+    widest_children = 0
+    title_summary = 0
+    content = 0
+    for node_id in index.ids():
+        depth = max(depth, index.depth(node_id))
+        children = len(index.child_ids(node_id))
+        if children == 0:
+            leaves += 1
+        if children > widest_children:
+            widest, widest_children = node_id, children
+        title_summary += len(corpus.title_of(node_id)) + len(corpus.summary_of(node_id))
+        content += len(index[node_id].content)
+    return CorpusStats(len(index), len(index.roots()), leaves, depth, widest, widest_children, title_summary, content)

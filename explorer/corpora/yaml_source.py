@@ -1,0 +1,101 @@
+"""Reading YAML as positioned nodes, safely, so every error can name its line.
+
+We compose (never construct arbitrary objects): only the safe loader's
+scalars are ever turned into Python values. Aliases are refused where a
+shared subtree would be walked twice, which also defuses "billion laughs".
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import CorpusError
+
+# libyaml's composer is several times faster and refuses absurd nesting with an error of its own;
+# the pure-Python one recurses, so it is guarded against RecursionError below.
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+NULL_TAG = "tag:yaml.org,2002:null"
+STR_TAG = "tag:yaml.org,2002:str"
+
+
+def compose(path: Path, text: str) -> Node | None:
+    """The document's root node (``None`` for an empty document), or a CorpusError with the line."""
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()  # type: ignore[no-any-return]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        column = f" (column {mark.column + 1})" if mark is not None else ""
+        problem = exc.problem or exc.context or "unreadable YAML"
+        context = exc.context_mark
+        if exc.problem and exc.context and context is not None and mark is not None and context.line != mark.line:
+            # e.g. an unclosed bracket: the problem is found at the end, the cause is where it opened.
+            column = f" (column {mark.column + 1}; {exc.context} that starts at line {context.line + 1})"
+        raise CorpusError(
+            path, f"malformed YAML: {problem}{column}; check the indentation and quoting on that line", line=line
+        ) from None
+    except yaml.YAMLError as exc:
+        raise CorpusError(path, f"malformed YAML: {exc}; check the file is a YAML mapping") from None
+    except RecursionError:
+        raise CorpusError(path, "malformed YAML: nested too deeply to read") from None
+    finally:
+        loader.dispose()
+
+
+def line_of(node: Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def kind(node: Node) -> str:
+    """How a YAML node reads to a person: 'a list', 'a mapping', 'text', 'a number'..."""
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    tag = node.tag.rsplit(":", 1)[-1]
+    return {"null": "empty", "bool": "true/false", "int": "a number", "float": "a number"}.get(tag, "text")
+
+
+def is_null(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.tag == NULL_TAG
+
+
+def scalar_text(node: ScalarNode) -> str:
+    """A scalar exactly as written (``1.10`` stays ``"1.10"``, ``yes`` stays ``"yes"``)."""
+    return str(node.value)
+
+
+def scalar_value(node: ScalarNode) -> Any:
+    """A scalar as the safe loader types it (int, float, bool, str, None, date as ISO text)."""
+    try:
+        value = SafeConstructor().construct_object(node, deep=True)
+    except yaml.YAMLError:
+        return str(node.value)
+    if isinstance(value, int | float | bool | str) or value is None:
+        return value
+    return str(node.value)  # timestamps and other typed scalars: keep the text as written
+
+
+def pairs(node: MappingNode) -> Iterator[tuple[str | None, Node, Node]]:
+    """(key text or None when the key is not a plain scalar, key node, value node)."""
+    for key_node, value_node in node.value:
+        key = scalar_text(key_node) if isinstance(key_node, ScalarNode) else None
+        yield key, key_node, value_node
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'summary'?"`` or a list of the known words."""
+    options = list(known)
+    near = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if near:
+        return f"; did you mean {near[0]!r}?"
+    return f"; allowed keys: {', '.join(options)}"
