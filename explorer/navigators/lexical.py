@@ -1,0 +1,104 @@
+"""The offline lexical navigator: BM25 over the candidates' titles and summaries.
+
+Deterministic, instant and honest about what it matched. It sees what every
+navigator sees (the query and each candidate's title and summary), scores
+each candidate with BM25, treating the offered candidates as the collection
+(a term that every candidate shares tells them apart by nothing), with title
+terms counted twice, and picks the best candidate and any within a margin of
+it. No term in common: it chooses nothing, which stops the path here.
+
+Variants (``lexical:VARIANT``):
+
+* ``default`` — the best and up to two more scoring at least half of it;
+* ``strict`` — the single best;
+* ``wide`` — up to four scoring at least a quarter of the best.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from core import NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
+
+from .text_terms import terms
+
+PREFIX = "lexical:"
+K1 = 1.2
+B = 0.75
+TITLE_WEIGHT = 2
+
+
+@dataclass(frozen=True)
+class Variant:
+    max_picks: int
+    margin: float
+
+
+VARIANTS = {
+    "default": Variant(max_picks=3, margin=0.5),
+    "strict": Variant(max_picks=1, margin=1.0),
+    "wide": Variant(max_picks=4, margin=0.25),
+}
+
+
+def variant_of(model: str) -> Variant | None:
+    if not model.startswith(PREFIX):
+        return None
+    return VARIANTS.get(model[len(PREFIX):].strip() or "default")
+
+
+@dataclass(frozen=True)
+class Scored:
+    view: NodeView
+    score: float
+    matched: tuple[str, ...]
+
+
+def score_candidates(query: str, candidates: tuple[NodeView, ...]) -> list[Scored]:
+    """BM25 of each candidate against the query, over title (twice) and summary, in offer order."""
+    query_terms = list(dict.fromkeys(terms(query)))
+    bags = [Counter(terms(c.title) * TITLE_WEIGHT + terms(c.summary)) for c in candidates]
+    count = len(candidates)
+    average = sum(sum(bag.values()) for bag in bags) / count if count else 0.0
+    scored = []
+    for view, bag in zip(candidates, bags, strict=True):
+        length = sum(bag.values())
+        score = 0.0
+        matched = []
+        for term in query_terms:
+            tf = bag.get(term, 0)
+            if not tf:
+                continue
+            df = sum(1 for other in bags if term in other)
+            idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+            norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average)) if average else 0.0
+            score += idf * norm
+            matched.append(term)
+        scored.append(Scored(view, score, tuple(matched)))
+    return scored
+
+
+class LexicalNavigator(TreeNavigator):
+    """``lexical:default`` (also ``lexical:strict``, ``lexical:wide``): offline, deterministic, fast."""
+
+    def supports(self, model: str) -> bool:
+        return variant_of(model) is not None
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        request.cancellation.raise_if_cancelled()
+        variant = variant_of(request.model) or VARIANTS["default"]
+        scored = score_candidates(request.query, request.candidates)
+        ranked = sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)
+        if not ranked:
+            query_terms = ", ".join(dict.fromkeys(terms(request.query))) or "none"
+            return NavigatorChoice((), f"no candidate shares a term with the query (query terms: {query_terms})")
+        best = ranked[0].score
+        picked = [s for s in ranked if s.score >= best * variant.margin][: variant.max_picks]
+        lines = [f"{s.view.id} {s.score:.2f} ({', '.join(s.matched)})" for s in picked]
+        skipped = [f"{s.view.id} {s.score:.2f}" for s in ranked[len(picked):]]
+        rationale = "matched " + "; ".join(lines)
+        if skipped:
+            rationale += f" — below the margin: {', '.join(skipped)}"
+        return NavigatorChoice(tuple(s.view.id for s in picked), rationale)

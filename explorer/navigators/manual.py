@@ -1,0 +1,102 @@
+"""The manual navigator: the person at the keyboard decides.
+
+``choose()`` runs on the walk's worker thread. It hands the request to the
+:data:`DESK`, where the explorer (attached as the listener) shows the
+candidates as a picker, and blocks until a decision arrives or the walk's
+token is tripped (then it raises ``RetrievalCancelled``). With nobody
+attached — a headless run — it fails at once with a message saying so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Iterable
+
+from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, TreeNavigator
+
+PREFIX = "manual:"
+POLL_SECONDS = 0.05
+
+
+class NoOneToDecide(RuntimeError):
+    """The manual navigator ran without the explorer to supply decisions."""
+
+
+class PendingDecision:
+    """One request waiting for a person; ``decide`` may be called from any thread, once."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, request: NavigatorRequest) -> None:
+        self.id = next(self._ids)
+        self.request = request
+        self._done = threading.Event()
+        self._choice: NavigatorChoice | None = None
+
+    def decide(self, selected: Iterable[str], rationale: str = "chosen by hand") -> bool:
+        """Answer with these ids (any ids: one that was not offered is a hallucination); False if already answered."""
+        if self._done.is_set():
+            return False
+        self._choice = NavigatorChoice(tuple(selected), rationale)
+        self._done.set()
+        return True
+
+    @property
+    def decided(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self) -> NavigatorChoice:
+        token = self.request.cancellation
+        while not self._done.wait(POLL_SECONDS):
+            if token.cancelled:
+                raise RetrievalCancelled()
+        token.raise_if_cancelled()
+        assert self._choice is not None
+        return self._choice
+
+
+Listener = Callable[[PendingDecision], None]
+
+
+class DecisionDesk:
+    """Where manual requests wait for whoever supplies decisions (one listener at a time)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listener: Listener | None = None
+
+    def attach(self, listener: Listener) -> None:
+        with self._lock:
+            self._listener = listener
+
+    def detach(self, listener: Listener | None = None) -> None:
+        with self._lock:
+            if listener is None or self._listener is listener:
+                self._listener = None
+
+    def submit(self, request: NavigatorRequest) -> PendingDecision:
+        with self._lock:
+            listener = self._listener
+        if listener is None:
+            raise NoOneToDecide(
+                "the manual: navigator needs the explorer to supply decisions; run `reasoning-explorer CORPUS "
+                "--navigator manual:` instead of a headless command"
+            )
+        pending = PendingDecision(request)
+        listener(pending)
+        return pending
+
+
+DESK = DecisionDesk()
+
+
+class ManualNavigator(TreeNavigator):
+    """``manual:`` — the explorer's user picks the branches."""
+
+    def supports(self, model: str) -> bool:
+        return model == "manual" or model.startswith(PREFIX)
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        request.cancellation.raise_if_cancelled()
+        return DESK.submit(request).wait()

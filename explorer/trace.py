@@ -1,0 +1,337 @@
+"""Trace files: one walk, saved as JSON Lines, to step through again or replay.
+
+Line 1, the header::
+
+    {"format": "reasoning-explorer-trace", "version": 1,
+     "corpus": {"path": ..., "sha256": ..., "source": ..., "format": ...},
+     "query": ..., "navigator": "lexical:default", "max_nodes_visited": 15, "max_depth": 6,
+     "on_failure": "throw", "sources": null, "created": "2026-11-30T12:00:00Z"}
+
+Then one line per walk event, ``{"seq": N, "event": KIND, ...fields}``, with
+KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
+``navigator_failed``, ``node_entered``, ``path_stopped``, ``walk_finished``
+(the fields of the ``core.events`` type of that name). The last line is the
+end: ``{"end": "finished" | "cancelled" | "failed", "error": ...}``; a file
+without it was cut short. Files are written to a temporary name and renamed
+into place, so an interrupted save never leaves a broken trace. No API key
+is ever written: any value of a known secret variable is masked on the way out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from core import (
+    CandidatesOffered,
+    NavigatorChose,
+    NavigatorFailed,
+    NodeEntered,
+    NodePath,
+    NodeView,
+    OnFailure,
+    PathStopped,
+    RetrievedDocument,
+    StopReason,
+    StopRecord,
+    WalkEvent,
+    WalkFinished,
+    WalkResult,
+    WalkStarted,
+)
+
+FORMAT = "reasoning-explorer-trace"
+VERSION = 1
+ENDS = ("finished", "cancelled", "failed")
+SECRET_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY")
+
+
+class TraceError(ValueError):
+    """A trace that cannot be read: one line naming the file, the line and what to do."""
+
+
+@dataclass(frozen=True)
+class TraceHeader:
+    corpus_path: str
+    corpus_sha256: str
+    corpus_source: str
+    corpus_format: str
+    query: str
+    navigator: str
+    max_nodes_visited: int
+    max_depth: int
+    on_failure: OnFailure
+    sources: tuple[str, ...] | None = None
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class Trace:
+    path: Path
+    header: TraceHeader
+    events: tuple[WalkEvent, ...]
+    end: str
+    error: str | None = None
+
+    @property
+    def result(self) -> WalkResult | None:
+        last = self.events[-1] if self.events else None
+        return last.result if isinstance(last, WalkFinished) else None
+
+
+# -- events to and from JSON -------------------------------------------------------------------------
+
+
+def _view(view: NodeView | None) -> dict[str, str] | None:
+    return None if view is None else {"id": view.id, "title": view.title, "summary": view.summary}
+
+
+def _stop(record: StopRecord) -> dict[str, Any]:
+    return {"reason": record.reason.value, "path": list(record.path), "branch": record.branch,
+            "landed": record.landed, "detail": record.detail}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_json_value(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _document(document: RetrievedDocument) -> dict[str, Any]:
+    return {"id": document.id, "content": document.content, "score": document.score,
+            "metadata": {k: _json_value(v) for k, v in document.metadata.items()}}
+
+
+def event_to_json(event: WalkEvent) -> dict[str, Any]:
+    """A walk event as a JSON-ready dict with an ``event`` kind."""
+    if isinstance(event, WalkStarted):
+        return {"event": "walk_started", "query": event.query, "model": event.model,
+                "max_nodes_visited": event.max_nodes_visited, "max_depth": event.max_depth,
+                "sources": None if event.sources is None else list(event.sources),
+                "on_failure": event.on_failure.value}
+    if isinstance(event, CandidatesOffered):
+        return {"event": "candidates_offered", "current": _view(event.current), "path": list(event.path),
+                "candidates": [_view(c) for c in event.candidates], "remaining_visits": event.remaining_visits,
+                "depth": event.depth, "chars_shipped": event.chars_shipped}
+    if isinstance(event, NavigatorChose):
+        return {"event": "navigator_chose", "current": event.current, "selected": list(event.selected),
+                "hallucinated": list(event.hallucinated), "rejected": list(event.rejected),
+                "rationale": event.rationale, "usage": None if event.usage is None else dict(event.usage),
+                "seconds": event.seconds}
+    if isinstance(event, NavigatorFailed):
+        return {"event": "navigator_failed", "current": event.current, "error": event.error,
+                "policy": event.policy.value, "seconds": event.seconds}
+    if isinstance(event, NodeEntered):
+        return {"event": "node_entered", "node": _view(event.node), "path": list(event.path), "depth": event.depth,
+                "remaining_visits": event.remaining_visits, "visits_used": event.visits_used}
+    if isinstance(event, PathStopped):
+        return {"event": "path_stopped", **_stop(event.record)}
+    if isinstance(event, WalkFinished):
+        result = event.result
+        return {"event": "walk_finished", "documents": [_document(d) for d in result.documents],
+                "stops": [_stop(s) for s in result.stops], "visits_used": result.visits_used,
+                "navigator_calls": result.navigator_calls, "chars_shipped": result.chars_shipped,
+                "failure": result.failure}
+    raise TypeError(f"not a walk event: {event!r}")
+
+
+def _view_from(data: Any) -> NodeView | None:
+    if data is None:
+        return None
+    return NodeView(str(data["id"]), str(data["title"]), str(data["summary"]))
+
+
+def _stop_from(data: Mapping[str, Any]) -> StopRecord:
+    return StopRecord(StopReason(data["reason"]), NodePath(tuple(data["path"])), data["branch"], data["landed"],
+                      data.get("detail", ""))
+
+
+def _document_from(data: Mapping[str, Any]) -> RetrievedDocument:
+    metadata = dict(data["metadata"])
+    if isinstance(metadata.get("hierarchyPath"), list):
+        metadata["hierarchyPath"] = tuple(metadata["hierarchyPath"])
+    return RetrievedDocument(data["content"], data["id"], float(data["score"]), metadata)
+
+
+def _ids(values: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(str(v) for v in values)
+
+
+def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
+    """The walk event a dict from :func:`event_to_json` describes (KeyError/ValueError when it is malformed)."""
+    kind = data["event"]
+    if kind == "walk_started":
+        sources = data["sources"]
+        return WalkStarted(data["query"], data["model"], int(data["max_nodes_visited"]), int(data["max_depth"]),
+                           None if sources is None else _ids(sources), OnFailure(data["on_failure"]))
+    if kind == "candidates_offered":
+        candidates = tuple(v for v in (_view_from(c) for c in data["candidates"]) if v is not None)
+        return CandidatesOffered(_view_from(data["current"]), NodePath(tuple(data["path"])), candidates,
+                                 int(data["remaining_visits"]), int(data["depth"]), int(data["chars_shipped"]))
+    if kind == "navigator_chose":
+        return NavigatorChose(data["current"], _ids(data["selected"]), _ids(data["hallucinated"]),
+                              _ids(data["rejected"]), str(data["rationale"]), data["usage"], float(data["seconds"]))
+    if kind == "navigator_failed":
+        return NavigatorFailed(data["current"], str(data["error"]), OnFailure(data["policy"]), float(data["seconds"]))
+    if kind == "node_entered":
+        node = _view_from(data["node"])
+        if node is None:
+            raise ValueError("node_entered without a node")
+        return NodeEntered(node, NodePath(tuple(data["path"])), int(data["depth"]), int(data["remaining_visits"]),
+                           int(data["visits_used"]))
+    if kind == "path_stopped":
+        return PathStopped(_stop_from(data))
+    if kind == "walk_finished":
+        return WalkFinished(WalkResult(
+            tuple(_document_from(d) for d in data["documents"]), tuple(_stop_from(s) for s in data["stops"]),
+            int(data["visits_used"]), int(data["navigator_calls"]), int(data["chars_shipped"]), data["failure"]))
+    raise ValueError(f"unknown event kind {kind!r}")
+
+
+# -- writing -----------------------------------------------------------------------------------------
+
+
+def _secrets() -> list[str]:
+    return [value for name in SECRET_VARIABLES if len(value := os.environ.get(name, "")) >= 8]
+
+
+def _mask(line: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        line = line.replace(secret, "***")
+    return line
+
+
+def header_to_json(header: TraceHeader) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "corpus": {"path": header.corpus_path, "sha256": header.corpus_sha256, "source": header.corpus_source,
+                   "format": header.corpus_format},
+        "query": header.query,
+        "navigator": header.navigator,
+        "max_nodes_visited": header.max_nodes_visited,
+        "max_depth": header.max_depth,
+        "on_failure": header.on_failure.value,
+        "sources": None if header.sources is None else list(header.sources),
+        "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, error: str | None = None) -> list[str]:
+    """The trace as JSON lines (without newlines), secrets masked."""
+    if end not in ENDS:
+        raise ValueError(f"end must be one of {ENDS}, not {end!r}")
+    secrets = _secrets()
+    lines = [json.dumps(header_to_json(header), ensure_ascii=False)]
+    for seq, event in enumerate(events, start=1):
+        lines.append(json.dumps({"seq": seq, **event_to_json(event)}, ensure_ascii=False))
+    lines.append(json.dumps({"end": end, "error": error}, ensure_ascii=False))
+    return [_mask(line, secrets) for line in lines]
+
+
+def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEvent], end: str,
+                error: str | None = None) -> Path:
+    """Write a trace atomically: to a temporary file in the same folder, then renamed into place."""
+    path = Path(path)
+    text = "\n".join(trace_lines(header, events, end, error)) + "\n"
+    folder = path.parent if str(path.parent) else Path(".")
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+# -- reading -----------------------------------------------------------------------------------------
+
+
+def _header_from(path: Path, data: Any) -> TraceHeader:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TraceError(f"{path}:1: not a reasoning-explorer trace (no \"format\": \"{FORMAT}\" header)")
+    version = data.get("version")
+    if version != VERSION:
+        raise TraceError(f"{path}:1: trace format version {version!r} is not supported (this reads version "
+                         f"{VERSION}); save the walk again with this version")
+    try:
+        corpus = data["corpus"]
+        sources = data.get("sources")
+        return TraceHeader(
+            corpus_path=str(corpus["path"]), corpus_sha256=str(corpus["sha256"]),
+            corpus_source=str(corpus.get("source", "")), corpus_format=str(corpus.get("format", "")),
+            query=str(data["query"]), navigator=str(data["navigator"]),
+            max_nodes_visited=int(data["max_nodes_visited"]), max_depth=int(data["max_depth"]),
+            on_failure=OnFailure(data["on_failure"]),
+            sources=None if sources is None else _ids(sources), created=str(data.get("created", "")),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TraceError(f"{path}:1: the trace header is incomplete ({exc}); the file is damaged") from None
+
+
+def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label: str | None = None) -> Trace:
+    """Read a trace; with ``corpus_sha256``, refuse one that was made on another corpus.
+
+    Raises :class:`TraceError` (one line, with the line number) for a file
+    that is not a trace, an unknown version, a damaged or truncated file, or
+    a corpus mismatch.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TraceError(f"{path}: no such trace file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceError(f"{path}: cannot read the trace: {exc}") from None
+    lines = text.splitlines()
+    if not lines:
+        raise TraceError(f"{path}: the trace is empty")
+    try:
+        first = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise TraceError(f"{path}:1: not a reasoning-explorer trace (the first line is not JSON)") from None
+    header = _header_from(path, first)
+    if corpus_sha256 is not None and corpus_sha256 != header.corpus_sha256:
+        label = corpus_label or "the corpus given"
+        raise TraceError(
+            f"{path}: the trace was made on a different corpus ({header.corpus_path}, sha256 "
+            f"{header.corpus_sha256[:12]}…) than {label} (sha256 {corpus_sha256[:12]}…); open it with the corpus "
+            "it was made on"
+        )
+    events: list[WalkEvent] = []
+    end: str | None = None
+    error: str | None = None
+    for number, line in enumerate(lines[1:], start=2):
+        if end is not None:
+            raise TraceError(f"{path}:{number}: lines after the end of the trace; the file is damaged")
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                raise TraceError(f"{path}:{number}: the trace is truncated (its last line is cut short); "
+                                 "save the walk again") from None
+            raise TraceError(f"{path}:{number}: not JSON; the file is damaged") from None
+        if isinstance(data, dict) and "end" in data:
+            if data["end"] not in ENDS:
+                raise TraceError(f"{path}:{number}: unknown end {data['end']!r}; the file is damaged")
+            end, error = data["end"], data.get("error")
+            continue
+        try:
+            events.append(event_from_json(data))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TraceError(f"{path}:{number}: a malformed event ({exc}); the file is damaged") from None
+    if end is None:
+        raise TraceError(f"{path}: the trace is truncated (no end line after line {len(lines)}); save the walk again")
+    return Trace(path, header, tuple(events), end, error)
