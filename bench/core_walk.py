@@ -21,13 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core import (  # noqa: E402
+from core import (
     HierarchyIndex,
     HierarchyMetadata,
     NavigatorRequest,
     ReasoningRAGStrategy,
     RetrievedDocument,
     TreeNavigator,
+    drain,
 )
 
 ID, PARENT = HierarchyMetadata.ID, HierarchyMetadata.PARENT_ID
@@ -79,10 +80,9 @@ def per_visit_microseconds(strategy: ReasoningRAGStrategy, walks: int) -> tuple[
     visits = 0
     for _ in range(walks):
         started = time.perf_counter()
-        for event in strategy.walk("q"):
-            pass
+        result = drain(strategy.walk("q"))
         elapsed = time.perf_counter() - started
-        visits = event.result.visits_used  # type: ignore[union-attr]
+        visits = result.visits_used
         samples.append(elapsed / visits * 1e6)
     return statistics.median(samples), visits
 

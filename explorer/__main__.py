@@ -1,0 +1,5 @@
+"""``python -m explorer``: the same as ``reasoning-explorer``."""
+
+from .cli import entry
+
+entry()

@@ -1,0 +1,397 @@
+"""The one entry point, ``reasoning-explorer``: the explorer, and headless sub-commands for scripts and CI.
+
+    reasoning-explorer [CORPUS | TRACE] [--query Q] [--navigator M] [--max-visits N] [--max-depth D]
+                       [--on-failure P] [--autoplay SECONDS] [--trace FILE]
+    reasoning-explorer walk CORPUS QUERY [--navigator M] [--max-visits N] [--max-depth D] [--on-failure P]
+                                         [--json] [--trace FILE]
+    reasoning-explorer validate CORPUS
+    reasoning-explorer eval QUESTIONS [--corpus C] [--navigator M] [--max-visits N] [--max-depth D] [--jobs N] [--json]
+    reasoning-explorer replay TRACE [--corpus C] [--max-visits N] [--max-depth D] [--json]
+
+Exit codes: 0 success; 1 the command ran but found errors (validate) or the walk failed under the
+``throw`` policy; 2 usage and configuration errors (one line on stderr); 130 interrupted. The
+headless paths never import Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from core import OnFailure, TreeNavigator, TreeNavigatorError, WalkFinished
+
+from .corpora import Corpus, CorpusError, load_corpus
+from .navigators import NavigatorConfigError, resolve_navigator
+from .navigators.manual import ManualNavigator
+from .session import WalkSession, WalkSettings
+from .trace import Trace, TraceError, event_to_json, read_trace
+
+PROG = "reasoning-explorer"
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_corpora"
+DEFAULT_CORPUS = SAMPLES / "handbook.yaml"
+DEFAULT_QUERY = "How long do refunds take to arrive?"
+EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """A usage or configuration error: one line on stderr, exit code 2."""
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and our exit code 2), not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(f"{message} (see `{self.prog} --help`)")
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 0")
+    return value
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.05 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text} must be between 0.05 and 60 seconds")
+    return value
+
+
+def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True) -> None:
+    if navigator:
+        parser.add_argument("--navigator", "-n", metavar="MODEL", default="lexical:default",
+                            help="navigator model id (default: lexical:default)")
+    parser.add_argument("--max-visits", type=positive, default=None, metavar="N", help="visit budget (default 15)")
+    parser.add_argument("--max-depth", type=non_negative, default=None, metavar="D", help="depth limit (default 6)")
+    if navigator:
+        parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default="throw",
+                            help="what a navigator failure does (default: throw)")
+
+
+def corpus_at(path: str | Path) -> Corpus:
+    try:
+        return load_corpus(path)
+    except CorpusError as exc:
+        fail(str(exc))
+
+
+def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
+    try:
+        navigator = resolve_navigator(model)
+    except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
+        fail(f"navigator {model!r}: {exc}")
+    if headless and isinstance(navigator, ManualNavigator):
+        fail(f"navigator {model!r} needs a person at the keyboard; run the explorer (`{PROG} CORPUS --navigator "
+             f"{model}`) or choose another navigator")
+    return navigator
+
+
+def settings_from(args: argparse.Namespace, query: str, model: str, on_failure: str = "throw") -> WalkSettings:
+    return WalkSettings(
+        query=query,
+        model=model,
+        max_nodes_visited=args.max_visits if args.max_visits is not None else 15,
+        max_depth=args.max_depth if args.max_depth is not None else 6,
+        on_failure=OnFailure(on_failure),
+    )
+
+
+def console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    out = Console(stderr=stderr, highlight=False, soft_wrap=False)
+    if not out.is_terminal and "COLUMNS" not in os.environ:
+        out.width = 160  # piped into a file or CI log: tables need room more than a screen does
+    return out
+
+
+# -- walk and replay ---------------------------------------------------------------------------------
+
+
+def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
+             trace: str | None) -> int:
+    session = WalkSession(corpus, settings, navigator)
+    try:
+        events = session.run_headless()
+    except KeyboardInterrupt:
+        session.cancel()
+        raise
+    end, error = session.end or "finished", session.error
+    if trace:
+        try:
+            session.save_trace(trace)
+        except OSError as exc:
+            fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
+    if as_json:
+        result = next((e.result for e in events if isinstance(e, WalkFinished)), None)
+        document = {
+            "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
+                       "format": corpus.format, "sha256": corpus.sha256},
+            "query": settings.query,
+            "navigator": settings.model,
+            "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
+                         "on_failure": settings.on_failure.value},
+            "events": [event_to_json(e) for e in events],
+            "results": event_to_json(WalkFinished(result))["documents"] if result else [],
+            "stops": event_to_json(WalkFinished(result))["stops"] if result else [],
+            "summary": {
+                "end": end,
+                "error": error,
+                "visits_used": result.visits_used if result else None,
+                "navigator_calls": result.navigator_calls if result else None,
+                "chars_shipped": result.chars_shipped if result else None,
+                "landed": [d.id for d in result.documents] if result else [],
+            },
+        }
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    else:
+        from .render import walk_report
+
+        console().print(walk_report(events, corpus, end, error))
+    return EXIT_OK if end == "finished" else EXIT_FOUND
+
+
+def cmd_walk(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} walk", description="Run one walk headless and print it.")
+    parser.add_argument("corpus", metavar="CORPUS", help="a .yaml, PageIndex .json or .md corpus, or a folder")
+    parser.add_argument("query", metavar="QUERY", help="the question to walk for")
+    add_walk_options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    parser.add_argument("--trace", metavar="FILE", help="also save the walk as a trace file (JSON Lines)")
+    args = parser.parse_args(argv)
+    if not args.query.strip():
+        fail("the query is blank; ask a question")
+    corpus = corpus_at(args.corpus)
+    navigator = navigator_for(args.navigator)
+    return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator, args.json,
+                    args.trace)
+
+
+def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus:
+    """The corpus a trace was made on: as recorded (relative to here, then to the trace), or ``--corpus``."""
+    if override:
+        candidates = [Path(override)]
+    else:
+        recorded = Path(trace.header.corpus_path)
+        candidates = [recorded] if recorded.is_absolute() else [recorded, trace_path.parent / recorded]
+    found = next((c for c in candidates if c.exists()), None)
+    if found is None:
+        fail(f"{trace_path}: the trace's corpus {trace.header.corpus_path} is not here; pass --corpus PATH")
+    corpus = corpus_at(found)
+    if corpus.sha256 != trace.header.corpus_sha256:
+        fail(f"{trace_path}: the trace was made on a different version of {found} (sha256 "
+             f"{trace.header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
+    return corpus
+
+
+def open_trace(path: str) -> Trace:
+    try:
+        return read_trace(path)
+    except TraceError as exc:
+        fail(str(exc))
+
+
+def cmd_replay(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} replay",
+                    description="Re-run a trace's recorded decisions headless, with another budget or depth limit.")
+    parser.add_argument("trace", metavar="TRACE", help="a trace saved by `walk --trace` or the explorer")
+    parser.add_argument("--corpus", metavar="C", help="the corpus, when it is not where the trace says")
+    add_walk_options(parser, navigator=False)
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    args = parser.parse_args(argv)
+    trace = open_trace(args.trace)
+    corpus = trace_corpus(Path(args.trace), trace, args.corpus)
+    model = f"replay:{args.trace}"
+    header = trace.header
+    settings = WalkSettings(
+        query=header.query, model=model,
+        max_nodes_visited=args.max_visits if args.max_visits is not None else header.max_nodes_visited,
+        max_depth=args.max_depth if args.max_depth is not None else header.max_depth,
+        on_failure=header.on_failure,
+    )
+    return run_walk(corpus, settings, navigator_for(model), args.json, None)
+
+
+# -- validate and eval -------------------------------------------------------------------------------
+
+
+def cmd_validate(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} validate", description="Load a corpus and report its counts, errors and warnings.")
+    parser.add_argument("corpus", metavar="CORPUS")
+    args = parser.parse_args(argv)
+    from .corpora.validate import validate
+    from .render import validation_report
+
+    report = validate(args.corpus)
+    console().print(validation_report(report))
+    return EXIT_OK if report.ok else EXIT_FOUND
+
+
+def cmd_eval(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} eval", description="Walk every question of a question set and score the walks.")
+    parser.add_argument("questions", metavar="QUESTIONS", help="a question set (*.questions.yaml)")
+    parser.add_argument("--corpus", metavar="C", help="the corpus (default: the one the question set names)")
+    add_walk_options(parser)
+    parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="questions walked at once")
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    args = parser.parse_args(argv)
+    from .corpora.questions import load_questions
+    from .corpora.validate import stats
+    from .evaluation import evaluate, summarize
+
+    try:
+        questions = load_questions(args.questions)
+    except CorpusError as exc:
+        fail(str(exc))
+    corpus_path = args.corpus or questions.corpus_path
+    if corpus_path is None:
+        fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
+    corpus = corpus_at(corpus_path)
+    problems = questions.check(corpus)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        fail(f"{problems[0]}{more}")
+    navigator = navigator_for(args.navigator)
+    settings = settings_from(args, "", args.navigator, args.on_failure)
+    progress_console = console(stderr=True)
+    show_progress = progress_console.is_terminal and not args.json
+    if show_progress:
+        from rich.progress import Progress
+
+        with Progress(console=progress_console, transient=True) as progress:
+            task = progress.add_task("walking", total=len(questions.questions))
+            outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
+                                navigator=navigator if args.jobs == 1 else None,
+                                on_done=lambda _: progress.advance(task))
+    else:
+        outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
+                            navigator=navigator if args.jobs == 1 else None)
+    summary = summarize(outcomes, stats(corpus))
+    if args.json:
+        document = {
+            "questions": str(questions.path), "corpus": str(corpus.path), "navigator": args.navigator,
+            "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
+                         "on_failure": settings.on_failure.value},
+            "results": [
+                {"id": o.question.id, "query": o.question.query, "expect": list(o.question.expect),
+                 "landed": list(o.landed), "hit": o.hit, "branch_entered": o.branch_entered,
+                 "first_wrong_turn": o.first_wrong_turn, "visits_used": o.visits_used, "navigator_calls": o.calls,
+                 "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": o.end, "error": o.error}
+                for o in outcomes
+            ],
+            "summary": {
+                "questions": summary.questions, "hit_rate": summary.hit_rate, "hits": summary.hits,
+                "branch_entry_rate": summary.branch_rate, "mean_visits": summary.mean_visits,
+                "mean_navigator_calls": summary.mean_calls, "mean_chars_shipped": summary.mean_chars,
+                "chars_vs_titles_summaries": summary.chars_vs_titles_summaries,
+                "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
+                "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
+            },
+        }
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    else:
+        from .render import eval_summary, eval_table
+
+        out = console()
+        out.print(eval_table(outcomes))
+        out.print(eval_summary(summary))
+    return EXIT_OK
+
+
+# -- the explorer ------------------------------------------------------------------------------------
+
+
+def cmd_explore(argv: Sequence[str]) -> int:
+    parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
+                    epilog="Sub-commands: walk, validate, eval, replay (see `reasoning-explorer COMMAND --help`).")
+    parser.add_argument("corpus", metavar="CORPUS", nargs="?",
+                        help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
+                             "through (default: the sample handbook)")
+    parser.add_argument("--query", "-q", metavar="Q", help="start a walk on this question")
+    add_walk_options(parser)
+    parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
+                        help="play the walk by itself, one step every SECONDS (demo mode)")
+    parser.add_argument("--trace", metavar="FILE", help="save each finished walk as a trace to FILE")
+    args = parser.parse_args(argv)
+    opened: Trace | None = None
+    if args.corpus and args.corpus.endswith(".jsonl"):
+        opened = open_trace(args.corpus)
+        corpus = trace_corpus(Path(args.corpus), opened, None)
+    else:
+        path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
+        if not args.corpus and not path.exists():
+            fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
+        corpus = corpus_at(path)
+    navigator = navigator_for(args.navigator, headless=False)
+    if args.query is not None and not args.query.strip():
+        fail("the query is blank; ask a question or leave --query out")
+    settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
+    from .app import ExplorerApp  # the only path that imports Textual
+
+    app = ExplorerApp(
+        corpus,
+        settings,
+        navigator=navigator,
+        start_walk=args.query is not None,
+        autoplay=args.autoplay,
+        trace_path=args.trace,
+        example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
+        opened_trace=opened,
+    )
+    app.run()
+    return app.return_code or EXIT_OK
+
+
+COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
+    "walk": cmd_walk,
+    "validate": cmd_validate,
+    "eval": cmd_eval,
+    "replay": cmd_replay,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in COMMANDS:
+            return COMMANDS[args[0]](args[1:])
+        return cmd_explore(args)
+    except UsageError as exc:
+        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def entry() -> None:
+    """The console script."""
+    sys.exit(main())

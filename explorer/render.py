@@ -1,0 +1,228 @@
+"""Rich renderings for the headless commands: a walk as a tree, landed nodes, summaries, eval tables.
+
+Every piece of corpus or navigator text goes in through :func:`safe_text.safe`,
+never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from core import (
+    CandidatesOffered,
+    NavigatorChose,
+    NavigatorFailed,
+    NodeEntered,
+    PathStopped,
+    StopRecord,
+    WalkEvent,
+    WalkFinished,
+    WalkResult,
+    WalkStarted,
+)
+
+from .corpora import Corpus
+from .corpora.validate import CorpusStats, ValidationReport
+from .evaluation import EvalSummary, QuestionOutcome
+from .safe_text import safe
+
+REASON_STYLE = {
+    "leaf": "green",
+    "navigator_stopped": "cyan",
+    "max_depth": "yellow",
+    "visit_budget_exhausted": "yellow",
+    "invalid_choice": "magenta",
+    "navigator_failed": "red",
+}
+
+
+def line(*parts: str | Text | tuple[str, str]) -> Text:
+    """A Text from plain pieces, ``(text, style)`` pairs and already-safe Texts."""
+    text = Text()
+    for part in parts:
+        if isinstance(part, tuple):
+            text.append(part[0], style=part[1])
+        else:
+            text.append(part)
+    return text
+
+
+def stop_line(record: StopRecord) -> Text:
+    reason = record.reason.value
+    text = line(("■ " if record.landed else "□ ", REASON_STYLE.get(reason, "")), (reason, REASON_STYLE.get(reason, "")))
+    if record.branch is not None:
+        text.append(" at branch ")
+        text.append_text(safe(record.branch, "bold", width=60))
+    if record.detail:
+        text.append(" — ")
+        text.append_text(safe(record.detail, "dim", width=160))
+    if record.landed is not None:
+        text.append(" · landed ")
+        text.append_text(safe(record.landed, "bold green", width=60))
+    elif record.path:
+        text.append(" · nothing new landed", style="dim")
+    else:
+        text.append(" · nothing lands at the start", style="dim")
+    return text
+
+
+def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
+    """The walk as a Rich tree: offers, choices and stops under the node they happened at."""
+    root = Tree(Text(title, style="bold"))
+    nodes: dict[tuple[str, ...], Tree] = {(): root}
+    pending: CandidatesOffered | None = None
+    for event in events:
+        if isinstance(event, CandidatesOffered):
+            pending = event
+        elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
+            parent = nodes.get(tuple(pending.path), root)
+            what = "roots" if pending.current is None else "children"
+            offer = parent.add(line(("▸ offered ", "bold"), f"{len(pending.candidates)} {what} · ",
+                                    f"{pending.remaining_visits} visits left · {pending.chars_shipped} chars shipped"))
+            chosen = set(event.selected) if isinstance(event, NavigatorChose) else set()
+            for candidate in pending.candidates:
+                mark = ("✓ ", "green") if candidate.id in chosen else ("· ", "dim")
+                offer.add(line(mark, safe(candidate.id, "bold", width=40), "  ", safe(candidate.title, width=60),
+                               ("  " if candidate.summary else "", ""), safe(candidate.summary, "dim", width=80)))
+            if isinstance(event, NavigatorChose):
+                picked = Text(", ").join(safe(i, "bold", width=40) for i in event.selected) or Text("nothing")
+                choice = line(("→ chose ", "bold"), picked, f"  ({event.seconds:.2f} s)")
+                if event.usage:
+                    choice.append(f"  tokens: {dict(event.usage)}", style="dim")
+                note = parent.add(choice)
+                if event.rationale:
+                    note.add(safe(event.rationale, "italic", width=200))
+                if event.hallucinated:
+                    ghosts = Text(", ").join(safe(i, "bold", width=40) for i in event.hallucinated)
+                    note.add(line(("hallucinated (not offered): ", "magenta"), ghosts))
+            else:
+                failed = parent.add(line(("✗ navigator failed: ", "bold red"), safe(event.error, "red", width=200)))
+                failed.add(Text(f"on failure: {event.policy.value}", style="dim"))
+            pending = None
+        elif isinstance(event, NodeEntered):
+            parent = nodes.get(tuple(event.path)[:-1], root)
+            nodes[tuple(event.path)] = parent.add(line(
+                ("▾ ", "bold blue"), safe(event.node.id, "bold blue", width=50), "  ", safe(event.node.title, width=70),
+                (f"  (depth {event.depth} · {event.remaining_visits} visits left)", "dim")))
+        elif isinstance(event, PathStopped):
+            nodes.get(tuple(event.record.path), root).add(stop_line(event.record))
+    if pending is not None:
+        nodes.get(tuple(pending.path), root).add(line(("▸ offered ", "bold"), f"{len(pending.candidates)} candidates "
+                                                      "(no answer yet)"))
+    return root
+
+
+def landed_table(result: WalkResult, corpus: Corpus) -> Table:
+    table = Table(title="Landed nodes", title_justify="left", expand=False)
+    for column in ("#", "id", "title", "stop reason", "depth", "path"):
+        table.add_column(column, overflow="fold")
+    for number, document in enumerate(result.documents, start=1):
+        metadata = document.metadata
+        reason = str(metadata.get("hierarchyStopReason", ""))
+        table.add_row(
+            str(number),
+            safe(document.id, "bold", width=40),
+            safe(str(metadata.get("reasoningTitle", "")), width=60),
+            Text(reason, style=REASON_STYLE.get(reason, "")),
+            str(metadata.get("hierarchyDepth", "")),
+            safe(" > ".join(metadata.get("hierarchyPath", ())), "dim", width=120),
+        )
+    return table
+
+
+def walk_summary(visits: int, budget: int, calls: int, chars: int, end: str, error: str | None) -> Text:
+    text = line((f"{end}", "bold green" if end == "finished" else "bold red"),
+                f" · visits used {visits}/{budget} · navigator calls {calls} · characters shipped {chars}")
+    if error:
+        text.append(" · ")
+        text.append_text(safe(error, "red"))
+    return text
+
+
+def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None) -> RenderableType:
+    started = next((e for e in events if isinstance(e, WalkStarted)), None)
+    header = Text()
+    if started is not None:
+        header = line(("Walk ", "bold"), safe(started.query, "bold yellow"), "\n",
+                      safe(f"{corpus.title} ({corpus.path})", "dim"),
+                      (f" · {started.model} · budget {started.max_nodes_visited} · depth limit {started.max_depth}"
+                       f" · on failure {started.on_failure.value}", "dim"))
+    parts: list[RenderableType] = [header, walk_tree(events)]
+    result = next((e.result for e in events if isinstance(e, WalkFinished)), None)
+    visits = max((e.visits_used for e in events if isinstance(e, NodeEntered)), default=0)
+    calls = sum(1 for e in events if isinstance(e, NavigatorChose | NavigatorFailed))
+    chars = sum(e.chars_shipped for e in events if isinstance(e, CandidatesOffered))
+    if result is not None:
+        parts.append(landed_table(result, corpus))
+    budget = started.max_nodes_visited if started else 0
+    parts.append(walk_summary(visits, budget, calls, chars, end, error))
+    return Group(*parts)
+
+
+def stats_table(stats: CorpusStats) -> Table:
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    rows = [
+        ("nodes", f"{stats.nodes:,}"), ("roots", f"{stats.roots:,}"), ("leaves", f"{stats.leaves:,}"),
+        ("depth", f"{stats.depth} (roots are 0)"),
+        ("widest node", f"{stats.widest or '-'} ({stats.widest_children} children)"),
+        ("title + summary chars", f"{stats.title_summary_chars:,}"), ("content chars", f"{stats.content_chars:,}"),
+    ]
+    for key, value in rows:
+        table.add_row(key, safe(value))
+    return table
+
+
+def validation_report(report: ValidationReport) -> RenderableType:
+    parts: list[RenderableType] = []
+    if report.corpus is not None and report.stats is not None:
+        parts.append(line(("Corpus ", "bold"), safe(report.corpus.title, "bold"),
+                          (f"  source {report.corpus.source} · {report.corpus.format}", "dim")))
+        parts.append(stats_table(report.stats))
+    for finding in report.errors:
+        parts.append(line(("error: ", "bold red"), safe(finding.message)))
+    for finding in report.warnings:
+        parts.append(line(("warning: ", "yellow"), safe(finding.message)))
+    verdict = "ok" if report.ok else f"{len(report.errors)} error(s)"
+    parts.append(line((verdict, "bold green" if report.ok else "bold red"), f", {len(report.warnings)} warning(s)"))
+    return Group(*parts)
+
+
+def eval_table(outcomes: Sequence[QuestionOutcome]) -> Table:
+    table = Table(title="Evaluation", title_justify="left")
+    for column, justify in (("question", "left"), ("hit", "center"), ("branch", "center"), ("wrong turn", "right"),
+                            ("visits", "right"), ("calls", "right"), ("chars", "right"), ("landed", "left"),
+                            ("stops", "left")):
+        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for o in outcomes:
+        stops = ", ".join(f"{reason} {count}" for reason, count in o.stop_reasons.items())
+        if o.error:
+            stops = f"{o.end}: {o.error}"
+        table.add_row(
+            safe(o.question.id, "bold", width=40),
+            Text("✓", style="green") if o.hit else Text("✗", style="red"),
+            Text("✓", style="green") if o.branch_entered else Text("✗", style="red"),
+            "-" if o.first_wrong_turn is None else str(o.first_wrong_turn),
+            str(o.visits_used), str(o.calls), f"{o.chars_shipped:,}",
+            safe(", ".join(o.landed) or "-", width=80), safe(stops, "dim", width=120),
+        )
+    return table
+
+
+def eval_summary(summary: EvalSummary) -> Text:
+    return line(
+        ("hit rate ", "bold"), f"{summary.hit_rate:.0%} ({summary.hits}/{summary.questions})",
+        ("  ·  branch entry ", "bold"), f"{summary.branch_rate:.0%}",
+        ("  ·  mean visits ", "bold"), f"{summary.mean_visits:.1f}",
+        ("  ·  mean calls ", "bold"), f"{summary.mean_calls:.1f}",
+        ("  ·  mean chars shipped ", "bold"),
+        f"{summary.mean_chars:,.0f} ({summary.chars_vs_titles_summaries:.1%} of all titles+summaries, "
+        f"{summary.chars_vs_content:.1%} of the content)",
+        ("  ·  valid answers ", "bold"), f"{summary.valid_answer_rate:.0%} ({summary.valid_answers}/{summary.answers})",
+    )

@@ -1,0 +1,150 @@
+"""What the screen shows at one step of a walk, computed from the events up to that step.
+
+The state is a fold over ``core``'s walk events: the explorer shows any step
+(the latest, or an earlier one when stepping back) by folding the events up
+to it, so the walk's rules live in ``core`` alone and stepping back never
+calls the navigator again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from core import (
+    CandidatesOffered,
+    NavigatorChose,
+    NavigatorFailed,
+    NodeEntered,
+    OnFailure,
+    PathStopped,
+    StopRecord,
+    WalkEvent,
+    WalkFinished,
+    WalkResult,
+    WalkStarted,
+)
+
+
+class Mark(StrEnum):
+    """How a node shows on the tree at this step (the first that applies, in this order)."""
+
+    CURRENT = "current"
+    LANDED = "landed"
+    CHOSEN = "chosen"
+    OFFERED = "offered"
+    REJECTED = "rejected"
+    VISITED = "visited"
+
+
+@dataclass
+class WalkState:
+    """The walk as of ``step`` events."""
+
+    query: str = ""
+    model: str = ""
+    budget: int = 0
+    max_depth: int = 0
+    on_failure: OnFailure = OnFailure.THROW
+    step: int = 0
+    visits_used: int = 0
+    calls: int = 0
+    chars_shipped: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    current: str | None = None
+    current_path: tuple[str, ...] = ()
+    offer: CandidatesOffered | None = None
+    choice: NavigatorChose | None = None
+    failure: NavigatorFailed | None = None
+    entered: list[str] = field(default_factory=list)
+    stops: list[StopRecord] = field(default_factory=list)
+    landed: dict[str, StopRecord] = field(default_factory=dict)
+    ever_rejected: set[str] = field(default_factory=set)
+    result: WalkResult | None = None
+    last: WalkEvent | None = None
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - self.visits_used
+
+    @property
+    def depth(self) -> int | None:
+        """The depth of the current node (``None`` before any node is entered)."""
+        return len(self.current_path) - 1 if self.current_path else None
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @classmethod
+    def from_events(cls, events: Iterable[WalkEvent]) -> WalkState:
+        state = cls()
+        for event in events:
+            state.apply(event)
+        return state
+
+    def apply(self, event: WalkEvent) -> None:
+        self.step += 1
+        self.last = event
+        if isinstance(event, WalkStarted):
+            self.query, self.model = event.query, event.model
+            self.budget, self.max_depth, self.on_failure = event.max_nodes_visited, event.max_depth, event.on_failure
+        elif isinstance(event, CandidatesOffered):
+            self.offer, self.choice, self.failure = event, None, None
+            self.current = event.current.id if event.current else None
+            self.current_path = tuple(event.path)
+            self.chars_shipped += event.chars_shipped
+        elif isinstance(event, NavigatorChose):
+            self.choice = event
+            self.calls += 1
+            self.ever_rejected.update(event.rejected)
+            if event.usage:
+                self.prompt_tokens += _count(event.usage.get("prompt_tokens"))
+                self.completion_tokens += _count(event.usage.get("completion_tokens"))
+        elif isinstance(event, NavigatorFailed):
+            self.failure = event
+            self.calls += 1
+        elif isinstance(event, NodeEntered):
+            self.visits_used = event.visits_used
+            self.current = event.node.id
+            self.current_path = tuple(event.path)
+            self.entered.append(event.node.id)
+            self.offer, self.choice, self.failure = None, None, None
+        elif isinstance(event, PathStopped):
+            record = event.record
+            self.stops.append(record)
+            if record.landed is not None:
+                self.landed[record.landed] = record
+        elif isinstance(event, WalkFinished):
+            self.result = event.result
+            self.current = None
+
+    def mark_of(self, node_id: str) -> Mark | None:
+        if node_id == self.current:
+            return Mark.CURRENT
+        if node_id in self.landed:
+            return Mark.LANDED
+        if self.offer is not None and any(c.id == node_id for c in self.offer.candidates):
+            if self.choice is None:
+                return Mark.OFFERED
+            return Mark.CHOSEN if node_id in self.choice.selected else Mark.REJECTED
+        if node_id in self.entered:
+            return Mark.VISITED
+        if node_id in self.ever_rejected:
+            return Mark.REJECTED
+        return None
+
+    def marks(self) -> dict[str, Mark]:
+        """Every node with a mark at this step."""
+        ids = set(self.entered) | set(self.landed) | self.ever_rejected
+        if self.offer is not None:
+            ids.update(c.id for c in self.offer.candidates)
+        if self.current is not None:
+            ids.add(self.current)
+        return {node_id: mark for node_id in ids if (mark := self.mark_of(node_id)) is not None}
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
