@@ -1,0 +1,772 @@
+"""The OpenAI-compatible navigator against a real HTTP server on 127.0.0.1 (no mocks).
+
+The navigator is resolved through the installed ``core.tree_navigators`` entry points; walks
+run with ``core.ReasoningRAGStrategy`` on a small inline hierarchy.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core import (
+    CancellationToken,
+    HierarchyIndex,
+    HierarchyMetadata,
+    NavigatorChoice,
+    NavigatorChose,
+    NavigatorRequest,
+    NodeView,
+    OnFailure,
+    ReasoningRAGStrategy,
+    RetrievalCancelled,
+    RetrievalError,
+    RetrievedDocument,
+    TreeNavigator,
+    TreeNavigatorRegistry,
+    WalkFinished,
+    WalkResult,
+)
+from explorer.navigators.openai_compat import (
+    CONNECT_TIMEOUT_ENV,
+    MAX_RETRIES_ENV,
+    OLLAMA_BASE_URL_ENV,
+    OPENAI_API_KEY_ENV,
+    OPENAI_BASE_URL_ENV,
+    READ_TIMEOUT_ENV,
+    RETRY_BACKOFF_ENV,
+    NavigatorHTTPError,
+)
+
+from ..http_stub import Reply, StubServer
+
+MODEL = "openai:test-model"
+KEY = "sk-test-SECRET123"
+CONTENT = "CONTENT-MUST-NEVER-SHIP-5a1f"
+
+_ENV = (
+    OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV, OLLAMA_BASE_URL_ENV, CONNECT_TIMEOUT_ENV, READ_TIMEOUT_ENV,
+    MAX_RETRIES_ENV, RETRY_BACKOFF_ENV,
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+)
+
+
+# -- fixtures and helpers ------------------------------------------------------------------------
+
+
+def _request_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("openai-compat")]
+
+
+@pytest.fixture(autouse=True)
+def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A clean environment with the test key, and no request thread left behind by any test."""
+    for name in _ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
+    yield
+    deadline = time.monotonic() + 2
+    while _request_threads() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _request_threads() == [], "a request thread outlived its test"
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
+    with StubServer() as stub:
+        monkeypatch.setenv(OPENAI_BASE_URL_ENV, f"{stub.url}/v1")
+        yield stub
+
+
+def navigator(model: str = MODEL) -> TreeNavigator:
+    return TreeNavigatorRegistry().resolve(model)
+
+
+def completion(content: str, usage: dict[str, int] | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "test-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": usage if usage is not None else {"prompt_tokens": 120, "completion_tokens": 15, "total_tokens": 135},
+    }
+
+
+def answer(selected: Any, rationale: str = "because") -> Reply:
+    return Reply(200, completion(json.dumps({"selected": selected, "rationale": rationale})))
+
+
+def said(content: str) -> Reply:
+    return Reply(200, completion(content))
+
+
+CANDIDATES = (
+    NodeView("billing", "Billing", "Invoices, refunds and payment methods."),
+    NodeView("accounts", "Accounts", "Signing in, security, closing an account."),
+    NodeView("faq-a", "Help", "Common questions."),
+    NodeView("faq-b", "help", "More common questions."),
+    NodeView("support", "Customer support", "Contacting a person."),
+)
+
+
+def ask(
+    candidates: tuple[NodeView, ...] = CANDIDATES,
+    *,
+    model: str = MODEL,
+    current: NodeView | None = None,
+    remaining: int = 5,
+    token: CancellationToken | None = None,
+) -> Any:
+    request = NavigatorRequest(
+        "How long does a refund take?", model, current, candidates, remaining, token or CancellationToken()
+    )
+    return navigator(model).choose(request)
+
+
+def _doc(node_id: str, parent: str | None, title: str, summary: str) -> RetrievedDocument:
+    metadata: dict[str, Any] = {
+        HierarchyMetadata.ID: node_id,
+        "reasoningTitle": title,
+        "reasoningSummary": summary,
+    }
+    if parent is not None:
+        metadata[HierarchyMetadata.PARENT_ID] = parent
+    return RetrievedDocument(f"{CONTENT}: the full text of {node_id}", node_id, 0.0, metadata)
+
+
+def handbook() -> HierarchyIndex:
+    return HierarchyIndex([
+        _doc("billing", None, "Billing", "Invoices, refunds and payment methods."),
+        _doc("invoices", "billing", "Invoices", "Reading and downloading invoices."),
+        _doc("refunds", "billing", "Refunds", "Who can get money back, and how fast."),
+        _doc("accounts", None, "Accounts", "Signing in, security, closing an account."),
+        _doc("sign-in", "accounts", "Signing in", "Passwords and two-factor codes."),
+        _doc("support", None, "Support", "Contacting a person."),
+    ])
+
+
+def walk(on_failure: OnFailure = OnFailure.THROW, **kwargs: Any) -> tuple[WalkResult, list[Any]]:
+    strategy = ReasoningRAGStrategy(
+        handbook(), navigator(), MODEL, max_nodes_visited=5, on_failure=on_failure, **kwargs
+    )
+    events = list(strategy.walk("How long does a refund take?"))
+    finished = events[-1]
+    assert isinstance(finished, WalkFinished)
+    return finished.result, events
+
+
+def stops(result: WalkResult) -> list[tuple[str, tuple[str, ...], str | None, str | None]]:
+    return [(s.reason.value, tuple(s.path), s.branch, s.landed) for s in result.stops]
+
+
+def landed(result: WalkResult) -> list[tuple[str, str]]:
+    return [(d.id, d.metadata[HierarchyMetadata.STOP_REASON]) for d in result.documents]
+
+
+def user_prompt(request_body: dict[str, Any]) -> str:
+    return str(request_body["messages"][-1]["content"])
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# -- 1. a good answer ----------------------------------------------------------------------------
+
+
+def test_a_walk_sends_titles_and_summaries_and_reads_ids_rationale_and_usage(server: StubServer) -> None:
+    server.add(
+        answer(["billing"], "Refunds are a billing matter."),
+        Reply(200, completion(json.dumps({"selected": ["refunds"], "rationale": "Timing is here."}),
+                              {"prompt_tokens": 90, "completion_tokens": 9, "total_tokens": 99})),
+    )
+    result, events = walk()
+
+    assert landed(result) == [("refunds", "leaf")]
+    assert stops(result) == [("leaf", ("billing", "refunds"), None, "refunds")]
+    chose = [e for e in events if isinstance(e, NavigatorChose)]
+    assert [(c.current, c.selected, c.hallucinated, c.rationale) for c in chose] == [
+        (None, ("billing",), (), "Refunds are a billing matter."),
+        ("billing", ("refunds",), (), "Timing is here."),
+    ]
+    assert [dict(c.usage or {}) for c in chose] == [
+        {"prompt_tokens": 120, "completion_tokens": 15, "total_tokens": 135},
+        {"prompt_tokens": 90, "completion_tokens": 9, "total_tokens": 99},
+    ]
+
+    first, second = server.requests
+    assert (first.method, first.path) == ("POST", "/v1/chat/completions")
+    assert first.headers["content-type"] == "application/json"
+    body = first.json()
+    assert body["model"] == "test-model"
+    assert body["temperature"] == 0
+    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+    system = body["messages"][0]["content"]
+    assert '{"selected"' in system and "Use only ids from the list" in system
+    prompt = user_prompt(body)
+    assert "Query: How long does a refund take?" in prompt
+    assert "top of the corpus" in prompt
+    assert (
+        "1. id: billing\n   title: Billing\n   summary: Invoices, refunds and payment methods.\n"
+        "2. id: accounts\n   title: Accounts\n   summary: Signing in, security, closing an account.\n"
+        "3. id: support\n   title: Support\n   summary: Contacting a person.\n"
+    ) in prompt
+    assert "Remaining visits: 5." in prompt
+    assert '{"selected": ["<id>", ...], "rationale": "..."}' in prompt and "Use only the ids listed" in prompt
+
+    prompt = user_prompt(second.json())
+    assert "You are in: Billing\nIts summary: Invoices, refunds and payment methods." in prompt
+    assert "top of the corpus" not in prompt
+    assert (
+        "1. id: invoices\n   title: Invoices\n   summary: Reading and downloading invoices.\n"
+        "2. id: refunds\n   title: Refunds\n   summary: Who can get money back, and how fast.\n"
+    ) in prompt
+    assert "Remaining visits: 4." in prompt
+
+    for request in server.requests:
+        assert CONTENT.encode() not in request.body
+        assert b"the full text of" not in request.body
+
+
+def test_a_direct_choice_carries_ids_rationale_and_usage(server: StubServer) -> None:
+    server.add(answer(["support", "billing"], "A person can say how long."))
+    choice = ask()
+    assert isinstance(choice, NavigatorChoice)
+    assert choice.selected == ("support", "billing")
+    assert choice.rationale == "A person can say how long."
+    assert dict(choice.usage or {}) == {"prompt_tokens": 120, "completion_tokens": 15, "total_tokens": 135}
+
+
+def test_no_usage_reported_is_none(server: StubServer) -> None:
+    body = completion('{"selected": ["billing"]}')
+    del body["usage"]
+    server.add(Reply(200, body))
+    choice = ask()
+    assert (choice.selected, choice.rationale, choice.usage) == (("billing",), "", None)
+
+
+def test_no_candidates_makes_no_request(server: StubServer) -> None:
+    assert ask(()).selected == ()
+    assert server.requests == []
+
+
+# -- 2, 3, 6. reading the answer -----------------------------------------------------------------
+
+FENCED = '```json\n{"selected": ["accounts", "billing"], "rationale": "fenced"}\n```'
+
+
+@pytest.mark.parametrize(
+    ("content", "selected", "rationale"),
+    [
+        pytest.param(FENCED, ("accounts", "billing"), "fenced", id="json-fence"),
+        pytest.param('```\n{"selected": ["billing"], "rationale": "bare fence"}\n```', ("billing",), "bare fence",
+                     id="bare-fence"),
+        pytest.param(
+            'Sure! Here is my choice:\n{"selected": ["support"], "rationale": "prose"}\nHope that helps {really}.',
+            ("support",), "prose", id="prose-around",
+        ),
+        pytest.param(
+            'I weighed {billing} and {accounts}. {"selected": ["billing"], "rationale": "braces before"}',
+            ("billing",), "braces before", id="braces-in-prose",
+        ),
+        pytest.param(
+            '<think>Maybe {"selected": ["accounts"]}?</think>\n{"selected": ["billing"], "rationale": "thought"}',
+            ("billing",), "thought", id="thinking-block",
+        ),
+        pytest.param('{"selected": "accounts", "rationale": "one"}', ("accounts",), "one", id="single-string"),
+        pytest.param('{"selected": [], "rationale": "nothing fits"}', (), "nothing fits", id="empty-stops"),
+        pytest.param('{"selected": null}', (), "", id="null-stops"),
+        pytest.param('["billing", 2]', ("billing", "accounts"), "", id="bare-list"),
+        pytest.param('{"Selected": [{"id": "support"}], "Rationale": "keys"}', ("support",), "keys", id="caps-and-objects"),
+        pytest.param('{"selected": [" billing "]}', ("billing",), "", id="padded-id"),
+        pytest.param(
+            '{"selected": [2, "customer SUPPORT", "Help", 9, "1", "refunds-2024"], "rationale": "mixed"}',
+            ("accounts", "support", "Help", "9", "billing", "refunds-2024"), "mixed",
+            id="numbers-titles-ambiguous-and-unknown",
+        ),
+    ],
+)
+def test_answers_are_read_robustly(server: StubServer, content: str, selected: tuple[str, ...], rationale: str) -> None:
+    server.add(said(content))
+    choice = ask()
+    assert (choice.selected, choice.rationale) == (selected, rationale)
+
+
+def test_an_offered_id_wins_over_a_title_that_spells_it(server: StubServer) -> None:
+    candidates = (NodeView("a", "b"), NodeView("b", "Something else"))
+    server.add(answer(["b", "B"]))
+    # "b" is an id; "B" is no id, and exactly one candidate is titled "b".
+    assert ask(candidates).selected == ("b", "a")
+
+
+# -- 4. garbage ---------------------------------------------------------------------------------
+
+GARBAGE = "I cannot decide between these sections, sorry. Let me think about it some more and get back to you."
+
+
+def test_garbage_under_throw_raises_retrieval_error_quoting_the_reply(server: StubServer) -> None:
+    server.add(said(GARBAGE))
+    with pytest.raises(RetrievalError) as caught:
+        walk(OnFailure.THROW)
+    message = str(caught.value)
+    assert f'it starts "{GARBAGE[:80]}…"' in message
+    assert message.startswith("navigator 'openai:test-model' failed choosing among the roots: NavigatorHTTPError: ")
+    assert "\n" not in message
+    assert isinstance(caught.value.__cause__, NavigatorHTTPError)
+
+
+def test_garbage_under_partial_lands_the_node_with_navigator_failed(server: StubServer) -> None:
+    server.add(answer(["billing"]), said("line one\n\nline two, no JSON"))
+    result, _ = walk(OnFailure.PARTIAL)
+    assert landed(result) == [("billing", "navigator_failed")]
+    assert stops(result) == [("navigator_failed", ("billing",), None, "billing")]
+    assert 'it starts "line one line two, no JSON"' in result.stops[0].detail
+
+
+def test_json_without_a_selected_list_is_a_failure(server: StubServer) -> None:
+    server.add(said('{"choice": "billing"}'))
+    with pytest.raises(NavigatorHTTPError, match='has no "selected" list; it starts "{"choice": "billing"}"'):
+        ask()
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("<html>Bad gateway</html>", 'is not a chat completion.*starts "<html>Bad gateway</html>"',
+                     id="html"),
+        pytest.param({"object": "list", "data": []}, "is not a chat completion", id="not-a-completion"),
+        pytest.param(
+            {"error": {"message": "model is loading"}}, 'but an error \\(server said: "model is loading"\\)',
+            id="error-with-200",
+        ),
+        pytest.param(completion(""), "gave an empty answer", id="empty-content"),
+    ],
+)
+def test_a_200_that_is_not_a_completion_is_a_failure(server: StubServer, body: Any, expected: str) -> None:
+    server.add(Reply(200, body))
+    with pytest.raises(NavigatorHTTPError, match=expected):
+        ask()
+
+
+# -- 5. a hallucinated id ------------------------------------------------------------------------
+
+
+def test_a_hallucinated_id_is_passed_through_and_lands_the_parent_as_invalid_choice(server: StubServer) -> None:
+    server.add(answer(["billing"]), answer(["refunds-2024", "refunds"]))
+    result, events = walk()
+    assert landed(result) == [("billing", "invalid_choice"), ("refunds", "leaf")]
+    assert stops(result) == [
+        ("invalid_choice", ("billing",), "refunds-2024", "billing"),
+        ("leaf", ("billing", "refunds"), None, "refunds"),
+    ]
+    chose = [e for e in events if isinstance(e, NavigatorChose)]
+    assert chose[1].hallucinated == ("refunds-2024",)
+
+
+# -- 7. errors that are not retried --------------------------------------------------------------
+
+
+def test_401_is_not_retried_and_names_the_key_variable(server: StubServer) -> None:
+    server.add(Reply(401, {"error": {"message": "Incorrect API key provided"}}), answer(["billing"]))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert len(server.requests) == 1
+    assert caught.value.status == 401
+    assert str(caught.value) == (
+        f"HTTP 401 from {server.url}/v1/chat/completions: the API key was refused; check OPENAI_API_KEY"
+    )
+
+
+def test_403_names_the_key_and_its_permissions(server: StubServer) -> None:
+    server.add(Reply(403, {"error": {"message": "no access"}}))
+    with pytest.raises(NavigatorHTTPError, match="HTTP 403 .*check OPENAI_API_KEY and its permissions"):
+        ask()
+    assert len(server.requests) == 1
+
+
+def test_404_is_not_retried_and_names_the_model_and_base_url(server: StubServer) -> None:
+    server.add(Reply(404, {"error": {"message": "The model `test-model` does not exist"}}))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert len(server.requests) == 1
+    assert caught.value.status == 404
+    assert str(caught.value) == (
+        f"HTTP 404 from {server.url}/v1/chat/completions: not found (server said: \"The model `test-model` does "
+        "not exist\"); check the model name 'test-model' and OPENAI_BASE_URL (it should end in /v1)"
+    )
+
+
+def test_400_is_not_retried(server: StubServer) -> None:
+    server.add(Reply(400, {"error": {"message": "temperature is not supported"}}))
+    with pytest.raises(NavigatorHTTPError, match='HTTP 400 .*"temperature is not supported"'):
+        ask()
+    assert len(server.requests) == 1
+
+
+# -- 8, 9. retries -------------------------------------------------------------------------------
+
+
+def test_429_then_success_is_retried_once(server: StubServer) -> None:
+    server.add(Reply(429, {"error": {"message": "slow down"}}, {"Retry-After": "0"}), answer(["accounts"]))
+    assert ask().selected == ("accounts",)
+    assert len(server.requests) == 2
+    assert server.requests[0].body == server.requests[1].body
+
+
+def test_503_then_success_is_retried_with_backoff(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(RETRY_BACKOFF_ENV, "0.01")
+    server.add(Reply(503, "busy"), answer(["support"]))
+    assert ask().selected == ("support",)
+    assert len(server.requests) == 2
+
+
+def test_a_numeric_retry_after_replaces_the_backoff(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(RETRY_BACKOFF_ENV, "20")
+    server.add(Reply(429, "", {"Retry-After": "0.3"}), answer(["billing"]))
+    started = time.monotonic()
+    assert ask().selected == ("billing",)
+    assert 0.3 <= time.monotonic() - started < 3
+
+
+def test_5xx_is_retried_the_default_three_times(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(RETRY_BACKOFF_ENV, "0.001")
+    server.add(*[Reply(500, {"error": {"message": "boom"}})] * 6)
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert len(server.requests) == 4
+    assert server.pending == 2
+    assert caught.value.status == 500
+    assert str(caught.value) == (
+        f'HTTP 500 from {server.url}/v1/chat/completions after 4 attempts: the server failed (server said: "boom"); '
+        "try again later"
+    )
+
+
+def test_5xx_exhausted_after_the_configured_retries(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MAX_RETRIES_ENV, "2")
+    server.add(*[Reply(502, "bad gateway", {"Retry-After": "0"})] * 5)
+    with pytest.raises(NavigatorHTTPError, match="HTTP 502 .* after 3 attempts: the server failed"):
+        ask()
+    assert len(server.requests) == 3
+
+
+def test_no_retries_means_one_request(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MAX_RETRIES_ENV, "0")
+    server.add(Reply(429, "", {"Retry-After": "0"}), answer(["billing"]))
+    with pytest.raises(NavigatorHTTPError, match=r"^HTTP 429 from \S+: rate limited"):
+        ask()
+    assert len(server.requests) == 1
+
+
+# -- 10. timeouts and connection failures --------------------------------------------------------
+
+
+def test_a_read_timeout_is_a_clear_error(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(READ_TIMEOUT_ENV, "0.3")
+    server.add(Reply(200, completion('{"selected": ["billing"]}'), delay=2))
+    started = time.monotonic()
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert time.monotonic() - started < 1.5
+    assert len(server.requests) == 1
+    assert str(caught.value) == (
+        f"no answer from {server.url}/v1/chat/completions within 0.3 s (read timeout); the model may be slow or "
+        "overloaded: raise REASONING_EXPLORER_READ_TIMEOUT or try a smaller model"
+    )
+
+
+def test_connection_refused_names_the_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    monkeypatch.setenv(OPENAI_BASE_URL_ENV, url)
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert str(caught.value) == (
+        f"cannot reach {url}/chat/completions: connection refused; check OPENAI_BASE_URL and that the server is up"
+    )
+
+
+def test_an_unknown_host_names_the_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(OPENAI_BASE_URL_ENV, "http://no-such-host.invalid/v1")
+    with pytest.raises(NavigatorHTTPError, match=r"cannot reach http://no-such-host\.invalid/v1/chat/completions: "
+                                                 r"the host name could not be resolved \(DNS\); check OPENAI_BASE_URL"):
+        ask()
+
+
+def test_credentials_in_the_base_url_are_never_shown(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(OPENAI_BASE_URL_ENV, server.url.replace("://", "://user:pw-hidden@") + "/v1/chat/completions/")
+    server.add(Reply(404, ""))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert server.requests[0].path == "/v1/chat/completions"
+    assert str(caught.value).startswith(f"HTTP 404 from {server.url}/v1/chat/completions: not found; ")
+    assert "pw-hidden" not in str(caught.value)
+
+
+# -- 11. cancellation ---------------------------------------------------------------------------
+
+
+def _trip_later(token: CancellationToken, after: float) -> list[float]:
+    tripped: list[float] = []
+
+    def trip() -> None:
+        tripped.append(time.monotonic())
+        token.cancel()
+
+    timer = threading.Timer(after, trip)
+    timer.daemon = True
+    timer.start()
+    return tripped
+
+
+def test_cancel_abandons_a_slow_response_within_the_budget(server: StubServer) -> None:
+    server.add(Reply(200, completion('{"selected": ["billing"]}'), delay=5))
+    token = CancellationToken()
+    tripped = _trip_later(token, 0.2)
+    with pytest.raises(RetrievalCancelled):
+        ask(token=token)
+    returned = time.monotonic()
+    assert len(tripped) == 1
+    assert returned - tripped[0] < 0.35
+    # The connection was really closed: the server saw the client hang up long before its 5 s.
+    assert server.wait_for_disconnects(1, timeout=1.0)
+    assert all(t.daemon for t in _request_threads())
+
+
+def test_cancel_during_a_backoff_wait(server: StubServer) -> None:
+    server.add(Reply(503, "", {"Retry-After": "3600"}), answer(["billing"]))
+    token = CancellationToken()
+    tripped = _trip_later(token, 0.2)
+    with pytest.raises(RetrievalCancelled):
+        ask(token=token)
+    assert time.monotonic() - tripped[0] < 0.35
+    assert len(server.requests) == 1
+
+
+def test_a_token_tripped_before_the_call_sends_nothing(server: StubServer) -> None:
+    token = CancellationToken()
+    token.cancel()
+    with pytest.raises(RetrievalCancelled):
+        ask(token=token)
+    assert server.requests == []
+
+
+def test_cancel_ends_a_walk_even_under_throw(server: StubServer) -> None:
+    server.add(answer(["billing"]), Reply(200, completion('{"selected": ["refunds"]}'), delay=5))
+    token = CancellationToken()
+    strategy = ReasoningRAGStrategy(handbook(), navigator(), MODEL, on_failure=OnFailure.THROW)
+    tripped = _trip_later(token, 0.3)
+    with pytest.raises(RetrievalCancelled):
+        strategy.retrieve("How long does a refund take?", cancellation=token)
+    assert time.monotonic() - tripped[0] < 0.35
+    assert len(server.requests) == 2
+
+
+# -- 12. the key ---------------------------------------------------------------------------------
+
+
+def test_the_key_is_sent_but_never_shown(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    for name in ("httpx", "httpcore", "explorer.navigators.openai_compat"):
+        caplog.set_level(logging.DEBUG, logger=name)
+    monkeypatch.setenv(RETRY_BACKOFF_ENV, "0.001")
+    monkeypatch.setenv(MAX_RETRIES_ENV, "1")
+    nav = navigator()
+    texts: list[str] = [repr(nav)]
+
+    server.add(
+        Reply(429, "", {"Retry-After": "0"}),
+        answer(["billing"], f"The header said Bearer {KEY}."),
+    )
+    choice = ask()
+    assert choice.rationale == "The header said Bearer ***."
+    texts += [repr(choice), choice.rationale, repr(choice.usage)]
+    assert server.requests[0].headers["authorization"] == f"Bearer {KEY}"
+
+    failures: list[NavigatorHTTPError] = []
+    for replies in (
+        [Reply(401, {"error": {"message": f"Incorrect API key provided: {KEY}"}})],
+        [Reply(404, {"error": {"message": f"no model for {KEY}"}})],
+        [Reply(500, f"crashed on {KEY}"), Reply(500, f"crashed on {KEY}")],
+        [said(f"Your key is {KEY}, and this is not JSON")],
+    ):
+        server.add(*replies)
+        with pytest.raises(NavigatorHTTPError) as caught:
+            ask()
+        failures.append(caught.value)
+    monkeypatch.setenv(READ_TIMEOUT_ENV, "0.2")
+    server.add(Reply(200, "", delay=1))
+    with pytest.raises(NavigatorHTTPError, match="read timeout") as caught:
+        ask()
+    failures.append(caught.value)
+
+    assert 'it starts "Your key is ***, and this is not JSON"' in str(failures[3])
+    assert '(server said: "no model for ***")' in str(failures[1])
+    for failure in failures:
+        texts += [str(failure), repr(failure), "".join(traceback.format_exception(failure))]
+    records = [r for r in caplog.records if r.name.startswith(("httpx", "httpcore", "explorer"))]
+    assert any(r.name == "httpx" for r in records) and any(r.name.startswith("explorer") for r in records)
+    texts += [f"{r.getMessage()} {r.args!r}" for r in records]
+    leaked = [text for text in texts if "SECRET123" in text]
+    assert leaked == []
+
+
+# -- 13. supports and configuration --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("model", "supported"),
+    [
+        ("openai:gpt-4o-mini", True),
+        ("ollama:llama3.1:8b", True),
+        ("ollama:llama3.1", True),
+        ("openai:", False),
+        ("openai:   ", False),
+        ("ollama:", False),
+        ("openai", False),
+        ("gpt-4o-mini", False),
+        ("OPENAI:gpt-4o-mini", False),
+        ("openaix:gpt-4o-mini", False),
+        ("azure:gpt-4o-mini", False),
+        ("lexical:default", False),
+        ("", False),
+    ],
+)
+def test_supports(model: str, supported: bool) -> None:
+    assert navigator("openai:gpt-4o-mini").supports(model) is supported
+
+
+def test_both_prefixes_resolve_to_this_navigator() -> None:
+    assert type(navigator("openai:gpt-4o-mini")) is type(navigator("ollama:llama3.1:8b"))
+    assert repr(navigator()) == "OpenAICompatibleNavigator()"
+
+
+@pytest.mark.parametrize("key", [None, "", "   "])
+def test_openai_without_a_key_says_to_set_it(server: StubServer, monkeypatch: pytest.MonkeyPatch,
+                                             key: str | None) -> None:
+    if key is None:
+        monkeypatch.delenv(OPENAI_API_KEY_ENV)
+    else:
+        monkeypatch.setenv(OPENAI_API_KEY_ENV, key)
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert str(caught.value) == (
+        "model 'openai:test-model' needs an API key: set OPENAI_API_KEY (any non-empty value for a server that "
+        "needs none)"
+    )
+    assert server.requests == []
+
+
+def test_resolve_navigator_checks_the_environment_before_any_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from explorer.navigators import NavigatorConfigError, resolve_navigator
+
+    monkeypatch.delenv(OPENAI_API_KEY_ENV)
+    with pytest.raises(NavigatorConfigError, match="set OPENAI_API_KEY"):
+        resolve_navigator(MODEL)
+    monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
+    assert repr(resolve_navigator(MODEL)) == "OpenAICompatibleNavigator()"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        (READ_TIMEOUT_ENV, "soon", "REASONING_EXPLORER_READ_TIMEOUT must be a positive number of seconds (e.g. 30), "
+                                   "got 'soon'"),
+        (READ_TIMEOUT_ENV, "0", "REASONING_EXPLORER_READ_TIMEOUT must be a positive number of seconds"),
+        (READ_TIMEOUT_ENV, "-1", "REASONING_EXPLORER_READ_TIMEOUT must be a positive number of seconds"),
+        (CONNECT_TIMEOUT_ENV, "nan", "REASONING_EXPLORER_CONNECT_TIMEOUT must be a positive number of seconds"),
+        (CONNECT_TIMEOUT_ENV, "inf", "REASONING_EXPLORER_CONNECT_TIMEOUT must be a positive number of seconds"),
+        (MAX_RETRIES_ENV, "2.5", "REASONING_EXPLORER_MAX_RETRIES must be a whole number, 0 or more (e.g. 3), "
+                                 "got '2.5'"),
+        (MAX_RETRIES_ENV, "-1", "REASONING_EXPLORER_MAX_RETRIES must be a whole number"),
+        (RETRY_BACKOFF_ENV, "fast", "REASONING_EXPLORER_RETRY_BACKOFF must be a number of seconds, 0 or more"),
+        (OPENAI_BASE_URL_ENV, "localhost:8080/v1", "OPENAI_BASE_URL must be an http(s) URL such as "
+                                                   "https://api.openai.com/v1, got 'localhost:8080/v1'"),
+    ],
+)
+def test_a_bad_setting_names_its_variable(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch, name: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert str(caught.value).startswith(expected)
+    assert server.requests == []
+
+
+def test_a_blank_setting_means_the_default(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(READ_TIMEOUT_ENV, "")
+    monkeypatch.setenv(MAX_RETRIES_ENV, " ")
+    server.add(answer(["billing"]))
+    assert ask().selected == ("billing",)
+
+
+def test_settings_are_read_at_each_call(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    nav = navigator()
+    monkeypatch.setenv(MAX_RETRIES_ENV, "0")
+    server.add(*[Reply(503, "", {"Retry-After": "0"})] * 3, answer(["billing"]))
+    request = NavigatorRequest("q", MODEL, None, CANDIDATES, 5)
+    with pytest.raises(NavigatorHTTPError, match="HTTP 503"):
+        nav.choose(request)
+    monkeypatch.setenv(MAX_RETRIES_ENV, "1")
+    with pytest.raises(NavigatorHTTPError, match="after 2 attempts"):
+        nav.choose(request)
+    assert len(server.requests) == 3
+    monkeypatch.setenv(MAX_RETRIES_ENV, "bad")
+    with pytest.raises(NavigatorHTTPError, match="REASONING_EXPLORER_MAX_RETRIES"):
+        nav.choose(request)
+
+
+# -- 14. ollama ----------------------------------------------------------------------------------
+
+
+def test_ollama_uses_its_base_url_the_bare_model_name_and_no_key(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # OPENAI_BASE_URL (and the OpenAI key) are for openai: models only.
+    monkeypatch.setenv(OPENAI_BASE_URL_ENV, f"http://127.0.0.1:{closed_port()}/v1")
+    monkeypatch.setenv(OLLAMA_BASE_URL_ENV, f"{server.url}/v1/")
+    server.add(answer(["accounts"], "local"))
+    choice = ask(model="ollama:llama3.1:8b")
+    assert (choice.selected, choice.rationale) == (("accounts",), "local")
+    (request,) = server.requests
+    assert request.path == "/v1/chat/completions"
+    assert request.json()["model"] == "llama3.1:8b"
+    assert "authorization" not in request.headers
+
+
+def test_ollama_needs_no_key(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(OPENAI_API_KEY_ENV)
+    monkeypatch.setenv(OLLAMA_BASE_URL_ENV, f"{server.url}/v1")
+    server.add(Reply(404, {"error": {"message": 'model "llama3.1:8b" not found, try pulling it first'}}))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask(model="ollama:llama3.1:8b")
+    assert "authorization" not in server.requests[0].headers
+    assert str(caught.value).endswith(
+        "check the model name 'llama3.1:8b' (pulled with `ollama pull llama3.1:8b`?) and OLLAMA_BASE_URL "
+        "(it should end in /v1)"
+    )
+
+
+def test_ollama_defaults_to_localhost_11434() -> None:
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        if probe.connect_ex(("127.0.0.1", 11434)) == 0:
+            pytest.skip("something (an Ollama?) listens on localhost:11434")
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask(model="ollama:llama3.1:8b")
+    assert str(caught.value) == (
+        "cannot reach http://localhost:11434/v1/chat/completions: connection refused; check OLLAMA_BASE_URL and "
+        "that Ollama is running (ollama serve)"
+    )
