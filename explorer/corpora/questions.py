@@ -103,10 +103,10 @@ def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Quest
         fields[key] = value
     texts: dict[str, str] = {}
     for key in ("id", "query"):
-        value = fields.get(key)
-        if not isinstance(value, ScalarNode) or is_null(value) or not scalar_text(value).strip():
+        text_node = fields.get(key)
+        if not isinstance(text_node, ScalarNode) or is_null(text_node) or not scalar_text(text_node).strip():
             raise CorpusError(path, f"{where}: needs a non-blank `{key}:`", line=line)
-        texts[key] = scalar_text(value)
+        texts[key] = scalar_text(text_node)
     if texts["id"] in seen:
         raise CorpusError(
             path, f"duplicate question id {texts['id']!r} (first at line {seen[texts['id']]}); rename one", line=line
@@ -116,7 +116,7 @@ def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Quest
     if isinstance(expect, ScalarNode) and not is_null(expect):
         expected: tuple[str, ...] = (scalar_text(expect),)
     elif isinstance(expect, SequenceNode) and expect.value and all(isinstance(e, ScalarNode) for e in expect.value):
-        expected = tuple(scalar_text(e) for e in expect.value)  # type: ignore[arg-type]
+        expected = tuple(scalar_text(e) for e in expect.value)
     else:
         raise CorpusError(path, f"question {texts['id']!r}: `expect:` must list the ids that answer it", line=line)
     return Question(texts["id"], texts["query"], expected, line)

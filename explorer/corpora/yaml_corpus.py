@@ -205,13 +205,13 @@ class _Reader:
         name = f"node {label!r}" if label != where else f"node at {where}"
         texts: dict[str, str] = {}
         for key in TEXT_KEYS:
-            value = fields.get(key)
-            if value is None or is_null(value):
+            text_node = fields.get(key)
+            if text_node is None or is_null(text_node):
                 continue
-            if isinstance(value, ScalarNode):
-                texts[key] = scalar_text(value)
+            if isinstance(text_node, ScalarNode):
+                texts[key] = scalar_text(text_node)
             else:
-                self.error(value, f"{name}: `{key}:` must be text, not {kind(value)}", label)
+                self.error(text_node, f"{name}: `{key}:` must be text, not {kind(text_node)}", label)
         metadata = self.metadata(fields.get("metadata"), name, label)
         if node_id is None:
             return None

@@ -1,0 +1,304 @@
+"""PageIndex tree JSON (VectifyAI/PageIndex): a PDF's table of contents as nested nodes.
+
+The file is an object ``{"doc_name": ..., "doc_description": ..., "structure": [...]}``
+or a bare list of root nodes. Each node has ``title``, ``node_id``,
+``start_index``/``end_index`` (pages), sometimes ``summary`` or
+``prefix_summary``, sometimes ``text``, and ``nodes`` (its children, in order).
+
+How a node becomes a document:
+
+- id: ``node_id`` (text; a whole number is taken as its decimal text; blank is an error);
+- title: ``title`` (absent, null or blank: the id, as in the YAML format);
+- summary: ``summary``, or else ``prefix_summary`` (absent or blank: ``""``);
+- content: ``text`` where the node has it (even ``""``); otherwise a one-line
+  placeholder saying which pages the node covers, and metadata
+  ``contentPlaceholder: true``;
+- metadata: ``startPage``/``endPage`` from ``start_index``/``end_index`` where present;
+- children: ``nodes`` in file order (absent or null: a leaf).
+
+A null value reads as an absent one throughout.
+
+The corpus title is ``doc_name`` (absent or blank: the file stem) and the
+source is the file stem. ``doc_description`` is checked to be text but not
+kept: a :class:`Corpus` has no place for it and no node owns it. Other keys
+are ignored, so newer PageIndex outputs still load.
+
+Every problem is a :class:`CorpusError` naming the JSON path of the node
+(``structure[3].nodes[1]``); nothing recurses per level of the tree.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from core import HierarchyIndex, RetrievedDocument
+
+from . import read_text
+from .errors import CorpusError
+from .model import Corpus, make_document, sha256_of_bytes
+
+FORMAT = "pageindex"
+START_PAGE = "startPage"
+END_PAGE = "endPage"
+PLACEHOLDER = "contentPlaceholder"
+
+# A JSON path as a chain of (parent, segment) pairs: each node adds one small tuple instead of
+# a full path string, so a very deep tree costs memory linear in its size, not in size × depth.
+_Where = tuple["_Where | None", str]
+
+# Paths longer than this many segments are shown with the middle elided, so that an error in a
+# 100,000-deep tree is still one readable line.
+_MAX_SHOWN_SEGMENTS = 16
+_SHOWN_AT_EACH_END = 6
+
+
+def read_pageindex(path: Path) -> Corpus:
+    """Load a PageIndex tree JSON file as a corpus (format ``"pageindex"``).
+
+    Raises :class:`CorpusError` for an unreadable file, malformed JSON (with
+    the line and column), JSON nested deeper than the parser allows, or a tree
+    that is not a valid PageIndex tree (see :func:`build_pageindex`).
+    """
+    path = Path(path)
+    text, data = read_text(path)
+    try:
+        tree = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CorpusError(
+            path, f"malformed JSON: {exc.msg} (column {exc.colno}); fix the JSON there", line=exc.lineno
+        ) from None
+    except RecursionError:
+        # The C parser recurses per nesting level and stops at the interpreter's recursion limit
+        # (about 500 levels of PageIndex nodes); raising that limit risks a real stack overflow.
+        raise CorpusError(
+            path,
+            "JSON nested too deeply to read (the JSON parser's recursion limit); "
+            "a tree this deep cannot be loaded: flatten it",
+        ) from None
+    except ValueError as exc:
+        # Not a JSONDecodeError: e.g. an integer with more digits than Python converts.
+        raise CorpusError(path, f"malformed JSON: {exc}; fix the value") from None
+    return build_pageindex(tree, path, data)
+
+
+def build_pageindex(tree: object, path: Path, data: bytes = b"") -> Corpus:
+    """Build the corpus from an already parsed PageIndex tree (what ``json.loads`` returned).
+
+    ``path`` names the file in errors and gives the source (its stem);
+    ``data`` are the bytes the tree was read from, for ``Corpus.sha256``.
+    The tree is walked depth-first with an explicit stack, so any depth loads.
+    Raises :class:`CorpusError` for a missing or blank ``node_id`` (naming the
+    node's JSON path and title), a duplicate ``node_id`` (naming both paths), a
+    value of the wrong type (naming its path and what was expected) or an
+    empty tree; anything unexpected also comes out as a :class:`CorpusError`.
+    """
+    path = Path(path)
+    try:
+        return _Builder(path).build(tree, sha256_of_bytes([data]))
+    except CorpusError:
+        raise
+    except Exception as exc:  # a bug of ours must still be one clear line, never a traceback
+        raise CorpusError(
+            path, f"cannot load this PageIndex tree: {type(exc).__name__}: {exc}; please report this file"
+        ) from None
+
+
+def _kind(value: object) -> str:
+    """How a JSON value reads to a person."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _render(where: _Where) -> str:
+    """The JSON path, e.g. ``structure[3].nodes[1]``; the middle elided when it is very deep."""
+    segments: list[str] = []
+    current: _Where | None = where
+    while current is not None:
+        current, segment = current
+        segments.append(segment)
+    segments.reverse()
+    if len(segments) > _MAX_SHOWN_SEGMENTS:
+        hidden = len(segments) - 2 * _SHOWN_AT_EACH_END
+        segments = [*segments[:_SHOWN_AT_EACH_END], f"…({hidden} levels)…", *segments[-_SHOWN_AT_EACH_END:]]
+    return "".join(segments)
+
+
+def _page_text(start: int | None, end: int | None, document: str | None, file_name: str) -> str:
+    """The placeholder content of a node whose text is not in the tree file."""
+    if start is None and end is None:
+        return f"The text of this node is not in {file_name}."
+    of = document or "the source document"
+    if start is None or end is None or start == end:
+        return f"Covers page {start if start is not None else end} of {of}."
+    return f"Covers pages {start}–{end} of {of}."
+
+
+class _Builder:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, message: str, node: str | None = None) -> CorpusError:
+        return CorpusError(self.path, message, node=node)
+
+    def build(self, tree: object, sha256: str) -> Corpus:
+        doc_name: str | None = None
+        if isinstance(tree, dict):
+            doc_name = self.optional_text(tree, "doc_name", "the document's name", None)
+            self.optional_text(tree, "doc_description", "the document's description", None)
+            if "structure" not in tree:
+                raise self.fail('no "structure"; a PageIndex tree file has "doc_name" and "structure", its root nodes')
+            roots = tree["structure"]
+            if not isinstance(roots, list):
+                raise self.fail(
+                    f'"structure" must be a list of root nodes, not {_kind(roots)}; make it a JSON list', "structure"
+                )
+            top: _Where | None = None
+            first = "structure"
+            if not roots:
+                raise self.fail('"structure" is empty; a PageIndex tree needs at least one node', "structure")
+        elif isinstance(tree, list):
+            roots, top, first = tree, None, ""
+            if not roots:
+                raise self.fail("the list of root nodes is empty; a PageIndex tree needs at least one node")
+        else:
+            raise self.fail(
+                'a PageIndex tree file is an object with "structure" (or a list of root nodes), '
+                f"not {_kind(tree)}; is this a PageIndex tree file?"
+            )
+        if doc_name is not None and not doc_name.strip():
+            doc_name = None
+        source = self.path.stem
+        documents = self.walk(roots, top, first, source, doc_name)
+        index = HierarchyIndex(documents)
+        return Corpus(self.path, FORMAT, source, doc_name or source, index, sha256)
+
+    def walk(
+        self, roots: list[Any], top: _Where | None, first: str, source: str, doc_name: str | None
+    ) -> list[RetrievedDocument]:
+        """Depth-first in file order (a node before its children) with an explicit stack."""
+        documents: list[RetrievedDocument] = []
+        seen: dict[str, _Where] = {}
+        stack: list[tuple[object, _Where, str | None]] = [
+            (roots[i], (top, f"{first}[{i}]"), None) for i in range(len(roots) - 1, -1, -1)
+        ]
+        while stack:
+            item, where, parent = stack.pop()
+            if not isinstance(item, dict):
+                label = _render(where)
+                raise self.fail(
+                    f'node at {label} must be an object with "node_id" and "title", not {_kind(item)}; '
+                    "write each node as a JSON object",
+                    label,
+                )
+            node_id = self.node_id(item, where)
+            if node_id in seen:
+                first_at, label = _render(seen[node_id]), _render(where)
+                raise self.fail(
+                    f"duplicate node_id {node_id!r} at {first_at} and at {label}; "
+                    "node ids must be unique within a tree: rename one",
+                    label,
+                )
+            seen[node_id] = where
+            documents.append(self.document(item, where, node_id, parent, source, doc_name))
+            children = item.get("nodes")
+            if children is None:
+                continue  # a leaf: PageIndex leaves out "nodes" (null is read the same way)
+            if not isinstance(children, list):
+                label = _render(where)
+                raise self.fail(
+                    f'node at {label}: "nodes" must be a list of nodes, not {_kind(children)}; '
+                    "make it a JSON list, or leave it out for a leaf",
+                    label,
+                )
+            for i in range(len(children) - 1, -1, -1):
+                stack.append((children[i], (where, f".nodes[{i}]"), node_id))
+        return documents
+
+    def node_id(self, item: dict[str, Any], where: _Where) -> str:
+        raw = item.get("node_id")
+        if raw is None:
+            label = _render(where)
+            title = item.get("title")
+            hint = f" (title {title!r})" if isinstance(title, str) else ""
+            raise self.fail(f'node at {label}{hint} has no "node_id"; give every node a unique "node_id"', label)
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return str(raw)  # PageIndex writes "0001"; a tool writing 1 means the same node
+        if not isinstance(raw, str):
+            label = _render(where)
+            raise self.fail(
+                f'node at {label}: "node_id" must be text, not {_kind(raw)}; write it as a JSON string', label
+            )
+        if not raw.strip():
+            label = _render(where)
+            raise self.fail(f'node at {label}: "node_id" is blank; give every node a unique "node_id"', label)
+        return raw
+
+    def document(
+        self,
+        item: dict[str, Any],
+        where: _Where,
+        node_id: str,
+        parent: str | None,
+        source: str,
+        doc_name: str | None,
+    ) -> RetrievedDocument:
+        title = self.optional_text(item, "title", "the node's title", where)
+        summary = self.optional_text(item, "summary", "the node's summary", where)
+        prefix_summary = self.optional_text(item, "prefix_summary", "the node's summary", where)
+        text = self.optional_text(item, "text", "the node's text", where)
+        start = self.optional_page(item, "start_index", where)
+        end = self.optional_page(item, "end_index", where)
+        metadata: dict[str, Any] = {}
+        if start is not None:
+            metadata[START_PAGE] = start
+        if end is not None:
+            metadata[END_PAGE] = end
+        if text is None:
+            text = _page_text(start, end, doc_name, self.path.name)
+            metadata[PLACEHOLDER] = True
+        if summary is None or not summary.strip():
+            summary = prefix_summary if prefix_summary is not None and prefix_summary.strip() else ""
+        return make_document(
+            node_id,
+            source=source,
+            parent=parent,
+            title=title if title is not None and title.strip() else node_id,
+            summary=summary.strip(),
+            content=text,
+            metadata=metadata,
+        )
+
+    def optional_text(self, item: dict[str, Any], key: str, what: str, where: _Where | None) -> str | None:
+        """The text under ``key``; ``None`` when absent or null; a CorpusError for any other type."""
+        value = item.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        label = _render(where) if where is not None else None
+        at = f"node at {label}: " if label is not None else ""
+        raise self.fail(f'{at}"{key}" must be text, not {_kind(value)}; write {what} as a JSON string', label or key)
+
+    def optional_page(self, item: dict[str, Any], key: str, where: _Where) -> int | None:
+        value = item.get(key)
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        label = _render(where)
+        raise self.fail(
+            f'node at {label}: "{key}" must be a whole number (a page), not {_kind(value)}; '
+            "write the page number as a JSON number",
+            label,
+        )
