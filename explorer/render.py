@@ -52,6 +52,13 @@ def line(*parts: str | Text | tuple[str, str]) -> Text:
     return text
 
 
+def _count(offer: CandidatesOffered) -> str:
+    """``"9 roots"``, ``"1 child"``..."""
+    count = len(offer.candidates)
+    noun = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else "children")
+    return f"{count} {noun}"
+
+
 def stop_line(record: StopRecord) -> Text:
     reason = record.reason.value
     text = line(("■ " if record.landed else "□ ", REASON_STYLE.get(reason, "")), (reason, REASON_STYLE.get(reason, "")))
@@ -81,8 +88,7 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
             pending = event
         elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
             parent = nodes.get(tuple(pending.path), root)
-            what = "roots" if pending.current is None else "children"
-            offer = parent.add(line(("▸ offered ", "bold"), f"{len(pending.candidates)} {what} · ",
+            offer = parent.add(line(("▸ offered ", "bold"), f"{_count(pending)} · ",
                                     f"{pending.remaining_visits} visits left · {pending.chars_shipped} chars shipped"))
             chosen = set(event.selected) if isinstance(event, NavigatorChose) else set()
             for candidate in pending.candidates:
@@ -226,3 +232,35 @@ def eval_summary(summary: EvalSummary) -> Text:
         f"{summary.chars_vs_content:.1%} of the content)",
         ("  ·  valid answers ", "bold"), f"{summary.valid_answer_rate:.0%} ({summary.valid_answers}/{summary.answers})",
     )
+
+
+def event_summary(event: WalkEvent) -> Text:
+    """One line for one event: the timeline's entries and the step panel's heading."""
+    if isinstance(event, WalkStarted):
+        return Text(f"walk started · budget {event.max_nodes_visited} · depth limit {event.max_depth} · "
+                    f"on failure {event.on_failure.value}")
+    if isinstance(event, CandidatesOffered):
+        if event.current is None:
+            return Text(f"offered {_count(event)}")
+        return line(f"offered {_count(event)} of ", safe(event.current.title, width=50))
+    if isinstance(event, NavigatorChose):
+        if not event.selected:
+            text = Text("navigator chose nothing")
+        else:
+            text = line("navigator chose ", Text(", ").join(safe(i, width=30) for i in event.selected[:4]))
+            if len(event.selected) > 4:
+                text.append(f" +{len(event.selected) - 4}")
+        if event.hallucinated:
+            text.append(f" ({len(event.hallucinated)} not offered)", style="magenta")
+        return text
+    if isinstance(event, NavigatorFailed):
+        return line(("navigator failed: ", "red"), safe(event.error, width=80))
+    if isinstance(event, NodeEntered):
+        return line("entered ", safe(event.node.title, width=50), f" (visit {event.visits_used})")
+    if isinstance(event, PathStopped):
+        record = event.record
+        where = record.branch if record.branch is not None else (record.node or "the start")
+        return line((record.reason.value, REASON_STYLE.get(record.reason.value, "")), " at ", safe(where, width=50))
+    if isinstance(event, WalkFinished):
+        return Text(f"walk finished · {len(event.result.documents)} landed")
+    return Text(type(event).__name__)

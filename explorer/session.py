@@ -95,6 +95,7 @@ class WalkSession:
         self._unlimited = False
         self._closed = False
         self._pulling = False
+        self._pull_started = 0.0
 
     # -- the gate, driven from the UI thread ----------------------------------------------------
 
@@ -134,6 +135,11 @@ class WalkSession:
         return self._pulling
 
     @property
+    def busy_seconds(self) -> float:
+        """How long the event being pulled now has taken so far (0 when idle)."""
+        return time.monotonic() - self._pull_started if self._pulling else 0.0
+
+    @property
     def waiting(self) -> bool:
         """Whether the worker is parked at the gate with no permit."""
         with self._gate:
@@ -150,6 +156,7 @@ class WalkSession:
             if not self._unlimited:
                 self._permits -= 1
             self._pulling = True
+            self._pull_started = time.monotonic()
             return True
 
     # -- the worker ---------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ class DecisionDesk:
 
     def detach(self, listener: Listener | None = None) -> None:
         with self._lock:
-            if listener is None or self._listener is listener:
+            if listener is None or self._listener == listener:  # bound methods are equal, not identical
                 self._listener = None
 
     def submit(self, request: NavigatorRequest) -> PendingDecision:

@@ -1,0 +1,94 @@
+"""Modal screens: the help, and a one-field prompt used for settings and file names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+
+from .keymap import MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
+
+
+def _keys_table(title: str, keys: Sequence[Key]) -> Table:
+    table = Table(title=title, title_justify="left", show_header=False, box=None, expand=True, pad_edge=False)
+    table.add_column(style="bold", no_wrap=True, width=12)
+    table.add_column()
+    for key in keys:
+        table.add_row(Text(shown_key(key.keys)), Text(key.help))
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, from the same table the bindings are made from."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Label("reasoning-explorer — keys", id="help-title")
+            with VerticalScroll():
+                yield Static(_keys_table("Walk", WALK_KEYS))
+                yield Static(_keys_table("More", MORE_KEYS))
+                yield Static(_keys_table("Manual navigator (when it asks)", PICKER_KEYS))
+                yield Static(Text(
+                    "Tree marks: ◆ current · ✓ chosen · ? offered · ✗ rejected · • visited · ■ landed.\n"
+                    "Every action is also in the command palette (ctrl+p).", style="dim"))
+            yield Label("Escape closes", id="help-hint")
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """Ask for one value; ``check`` returns an error to show, or ``None`` when the value is fine."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        value: str = "",
+        *,
+        check: Callable[[str], str | None] | None = None,
+        suggestions: Sequence[str] = (),
+        placeholder: str = "",
+    ) -> None:
+        super().__init__()
+        self.prompt_title = title
+        self.initial = value
+        self.check = check
+        self.suggestions = list(suggestions)
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-dialog"):
+            yield Label(Text(self.prompt_title), id="prompt-title")
+            yield Input(self.initial, placeholder=self.placeholder, id="prompt-input")
+            yield Label("", id="prompt-error")
+            if self.suggestions:
+                yield OptionList(*[Text(s) for s in self.suggestions], id="prompt-suggestions")
+            yield Label("Enter accepts · Escape cancels", id="prompt-hint")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#prompt-input", Input)
+        field.focus()
+        field.select_all()  # typing replaces the current value
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        field = self.query_one("#prompt-input", Input)
+        field.value = self.suggestions[event.option_index]
+        field.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        error = self.check(value) if self.check else None
+        if error:
+            self.query_one("#prompt-error", Label).update(Text(error))
+            return
+        self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

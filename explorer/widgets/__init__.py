@@ -1,0 +1,1 @@
+"""The explorer's widgets, one per screen area."""

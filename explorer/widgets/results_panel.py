@@ -1,0 +1,86 @@
+"""Results: the summary line, every stop with its reason and path, the landed nodes, and the selected one's content."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from ..corpora import Corpus
+from ..render import REASON_STYLE
+from ..safe_text import safe
+from ..walk_state import WalkState
+
+
+class ResultsPanel(Vertical):
+    """Filled from a :class:`WalkState`; selecting a landed node shows its content below."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="results-summary")
+        yield DataTable(id="landed-table", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="stops-table", cursor_type="row")
+        with VerticalScroll(id="landed-content-scroll"):
+            yield Static(id="landed-content")
+
+    def on_mount(self) -> None:
+        landed = self.query_one("#landed-table", DataTable)
+        landed.add_columns("#", "landed node", "stop reason", "depth", "path")
+        stops = self.query_one("#stops-table", DataTable)
+        stops.add_columns("stop", "reason", "at", "branch", "landed")
+        self._corpus: Corpus | None = None
+        self._landed_ids: list[str] = []
+
+    def show(self, state: WalkState, corpus: Corpus, summary: Text) -> None:
+        self._corpus = corpus
+        self.query_one("#results-summary", Static).update(summary)
+        landed = self.query_one("#landed-table", DataTable)
+        ids = list(state.landed)
+        if ids != self._landed_ids:
+            keep = landed.cursor_row
+            landed.clear()
+            for number, node_id in enumerate(ids, start=1):
+                record = state.landed[node_id]
+                title = corpus.title_of(node_id) if node_id in corpus.index else node_id
+                reason = record.reason.value
+                landed.add_row(
+                    str(number),
+                    safe(title, width=50),
+                    Text(reason, style=REASON_STYLE.get(reason, "")),
+                    str(len(record.path) - 1),
+                    safe(" › ".join(record.path), width=80),
+                    key=node_id,
+                )
+            self._landed_ids = ids
+            if ids:
+                landed.move_cursor(row=min(max(keep, 0), len(ids) - 1))
+            self._show_content(ids[landed.cursor_row] if ids else None)
+        stops = self.query_one("#stops-table", DataTable)
+        if stops.row_count != len(state.stops):
+            stops.clear()
+            for number, record in enumerate(state.stops, start=1):
+                reason = record.reason.value
+                stops.add_row(
+                    str(number),
+                    Text(reason, style=REASON_STYLE.get(reason, "")),
+                    safe(" › ".join(record.path) or "(start)", width=60),
+                    safe(record.branch or "-", width=30),
+                    safe(record.landed or "-", width=30),
+                )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "landed-table" and event.row_key is not None:
+            self._show_content(event.row_key.value)
+
+    def _show_content(self, node_id: str | None) -> None:
+        content = self.query_one("#landed-content", Static)
+        corpus = self._corpus
+        if node_id is None or corpus is None or node_id not in corpus.index:
+            content.update(Text("Landed nodes show their content here.", style="dim"))
+            return
+        text = safe(corpus.title_of(node_id), "bold")
+        text.append("\n")
+        text.append_text(safe(corpus.where(node_id), "dim"))
+        text.append("\n\n")
+        text.append_text(safe(corpus.index[node_id].content or "(no content)", multiline=True))
+        content.update(text)

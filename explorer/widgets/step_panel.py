@@ -1,0 +1,158 @@
+"""The step panel: where the walk is, what was just offered, what the navigator chose and why."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from core import NavigatorChose, NodeEntered, PathStopped, WalkFinished, WalkStarted
+
+from ..corpora import Corpus
+from ..navigators.manual import PendingDecision
+from ..render import event_summary
+from ..safe_text import safe
+from ..walk_state import WalkState
+
+TITLE_WIDTH = 60
+SUMMARY_WIDTH = 160
+
+
+class StepPanel(Static):
+    """Rendered from a :class:`WalkState` (and, with the manual navigator, the pending decision)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "step--heading",
+        "step--label",
+        "step--path",
+        "step--chosen",
+        "step--rejected",
+        "step--offered",
+        "step--hallucinated",
+        "step--rationale",
+        "step--failure",
+        "step--picked",
+        "step--hint",
+        "step--dim",
+    }
+
+    def show(
+        self,
+        state: WalkState,
+        corpus: Corpus,
+        step: int,
+        total: int,
+        pending: PendingDecision | None = None,
+        picked: tuple[str, ...] = (),
+    ) -> None:
+        style = self.get_component_rich_style
+        parts: list[Text] = []
+        heading = Text(f"Step {step}/{total}  ", style=style("step--heading"))
+        if state.last is not None:
+            heading.append_text(event_summary(state.last))
+        else:
+            heading.append("no walk yet", style=style("step--dim"))
+        parts.append(heading)
+
+        where = Text("At      ", style=style("step--label"))
+        if state.current_path:
+            titles = [safe(corpus.title_of(i), width=40) if i in corpus.index else safe(i) for i in state.current_path]
+            where.append_text(Text(" › ", style=style("step--dim")).join(titles))
+            where.append(f"  (depth {len(state.current_path) - 1})", style=style("step--dim"))
+        elif state.step and not state.finished:
+            where.append("the start: the roots are offered", style=style("step--dim"))
+        else:
+            where.append("-", style=style("step--dim"))
+        parts.append(where)
+
+        last = state.last
+        if isinstance(last, NodeEntered):
+            entered = Text("Entered ", style=style("step--label"))
+            entered.append_text(safe(corpus.title_of(last.node.id) if last.node.id in corpus.index else last.node.id))
+            entered.append(f"  (visit {last.visits_used}, {last.remaining_visits} left)", style=style("step--dim"))
+            parts.append(entered)
+        elif isinstance(last, PathStopped):
+            from ..render import stop_line
+
+            parts.append(Text("Stopped ", style=style("step--label")) + stop_line(last.record))
+        elif isinstance(last, WalkStarted):
+            parts.append(Text("Press n to see the first offer.", style=style("step--hint")))
+        elif isinstance(last, WalkFinished):
+            parts.append(Text("The walk is over: the results are in the Results tab.", style=style("step--hint")))
+
+        offer = state.offer
+        choice = state.choice
+        if offer is not None:
+            count = len(offer.candidates)
+            what = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else
+                                                                                      "children")
+            line = Text("Offered ", style=style("step--label"))
+            line.append(f"{count} {what} at depth {offer.depth} · {offer.remaining_visits} visits "
+                        f"left · {offer.chars_shipped:,} chars shipped")
+            parts.append(line)
+        # The answer first: what was chosen and why matters more than the list it came from.
+        if pending is not None:
+            typed = [i for i in picked if i not in {c.id for c in pending.request.candidates}]
+            hint = Text("Your choice: ", style=style("step--label"))
+            hint.append("1-9 toggle · a answer · s stop here · i type an id (even one not offered)",
+                        style=style("step--hint"))
+            parts.append(hint)
+            if typed:
+                extra = Text("Typed   ", style=style("step--label"))
+                extra.append_text(Text(", ").join(safe(i, width=40) for i in typed))
+                extra.stylize(style("step--hallucinated"), 8)
+                parts.append(extra)
+        elif isinstance(choice, NavigatorChose):
+            line = Text("Chose   ", style=style("step--label"))
+            if choice.valid:
+                line.append_text(Text(", ").join(safe(i, width=40) for i in choice.valid))
+            elif choice.selected:
+                line.append("no id that was offered", style=style("step--hallucinated"))
+            else:
+                line.append("nothing: the path stops here", style=style("step--dim"))
+            line.append(f"   {choice.seconds:.2f} s", style=style("step--dim"))
+            if choice.usage:
+                tokens = ", ".join(f"{k} {v}" for k, v in choice.usage.items())
+                line.append("   ")
+                line.append_text(safe(tokens, style("step--dim")))
+            parts.append(line)
+            if choice.hallucinated:
+                ghosts = Text("Not offered (hallucinated): ", style=style("step--hallucinated"))
+                ghosts.append_text(Text(", ").join(safe(i, width=40) for i in choice.hallucinated))
+                parts.append(ghosts)
+            if choice.rationale:
+                why = Text("Why     ", style=style("step--label"))
+                why.append_text(safe(choice.rationale, width=600))
+                why.stylize(style("step--rationale"), 8)
+                parts.append(why)
+        if offer is not None:
+            chosen = set(choice.selected) if choice else set()
+            for number, candidate in enumerate(offer.candidates, start=1):
+                row = Text(no_wrap=True, overflow="ellipsis")
+                if pending is not None:
+                    mark, mark_style = ("[x] " if candidate.id in picked else "[ ] "), "step--picked"
+                    row.append(f"{number:>2} " if number <= 9 else "   ", style=style("step--hint"))
+                elif choice is None:
+                    mark, mark_style = "?  ", "step--offered"
+                elif candidate.id in chosen:
+                    mark, mark_style = "✓  ", "step--chosen"
+                else:
+                    mark, mark_style = "✗  ", "step--rejected"
+                row.append(mark)
+                row.append_text(safe(candidate.title, width=TITLE_WIDTH))
+                row.append("  ")
+                row.append_text(safe(candidate.id, width=40))
+                row.stylize(style(mark_style))
+                if candidate.summary:
+                    row.append("  ")
+                    row.append_text(safe(candidate.summary, width=SUMMARY_WIDTH))
+                    row.stylize(style("step--dim"), len(row) - min(len(candidate.summary), SUMMARY_WIDTH))
+                parts.append(row)
+        if state.failure is not None:
+            failed = Text("Failed  ", style=style("step--failure"))
+            failed.append_text(safe(state.failure.error, width=400))
+            failed.append(f"   on failure: {state.failure.policy.value}", style=style("step--dim"))
+            parts.append(failed)
+        self.update(Group(*parts))

@@ -1,0 +1,310 @@
+"""The scripted cases, cancelling, quitting, the manual picker, traces, help and the palette."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from core import NavigatorChose, OnFailure
+from explorer.corpora import load_corpus
+from explorer.screens import HelpScreen, PromptScreen
+from explorer.trace import read_trace
+from explorer.walk_state import Mark
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import HANDBOOK, SIZE, make_app, screen_text, script, wait_for
+
+
+async def test_a_hallucinated_branch_is_shown_as_such_and_lands_the_parent():
+    app = make_app("refund", model=script("hallucinated-branch.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):  # offered roots, chose billing, entered billing, offered its children, chose
+            await pilot.press("n")
+        await wait_for(pilot, lambda: sum(isinstance(e, NavigatorChose) for e in app.events) == 2)
+        screen = screen_text(app)
+        assert "Step 6/6  navigator chose refund-policy, refunds (1 not offered)" in screen
+        assert "Not offered (hallucinated): refund-policy" in screen
+        assert "Chose   refunds" in screen
+        await pilot.press("n")
+        await wait_for(pilot, lambda: len(app.events) == 7)
+        screen = screen_text(app)
+        assert "Step 7/7  invalid_choice at refund-policy" in screen
+        assert "Stopped ■ invalid_choice at branch refund-policy" in screen
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        assert [(s.reason.value, s.branch, s.landed) for s in app.live.stops] == [
+            ("invalid_choice", "refund-policy", "billing"), ("leaf", None, "requesting-a-refund")]
+        screen = screen_text(app)
+        assert "invalid_choice" in screen and "refund-policy" in screen
+        assert app.query_one(WalkTree).marks["billing"] is Mark.LANDED
+
+
+@pytest.mark.parametrize(("policy", "end", "landed"), [
+    ("throw", "failed", []),
+    ("empty", "finished", []),
+    ("partial", "finished", ["refunds", "invoice-schedule"]),
+])
+async def test_a_provider_failure_under_each_policy(policy, end, landed):
+    app = make_app("q", model=script("provider-failure.yaml"), on_failure=OnFailure(policy), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end is not None)
+        assert app.end == end
+        screen = screen_text(app)
+        assert "Failed  ScriptedFailure: upstream timeout after 30 s" in screen or policy != "throw"
+        if policy == "throw":
+            assert "failed · see the step panel · r restarts" in screen
+            assert "navigator 'script:" in app.error and "upstream timeout after 30 s" in app.error
+        else:
+            assert [d.id for d in app.live.result.documents] == landed
+            assert f"on failure: {policy}" in " ".join(screen.split()) or policy == "partial"
+        assert list(app.live.landed) == (["refunds", "invoice-schedule"] if policy == "partial" else [])
+
+
+async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_and_stays_usable():
+    app = make_app("parental leave", model=script("slow-navigator.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")  # offered roots, then the 3 s decision starts
+        await wait_for(pilot, lambda: app.session.busy)
+        assert "working…" in screen_text(app)
+        started = time.monotonic()
+        await pilot.press("z")  # an unbound key: what pressing costs the test harness itself
+        harness = time.monotonic() - started
+        started = time.monotonic()
+        await pilot.press("x")
+        pressed = time.monotonic() - started - harness
+        assert app.end == "cancelled"
+        assert app.session.token.cancelled
+        assert pressed < 0.1  # the key was handled and the screen updated in that time
+        assert "cancelled · r restarts" in screen_text(app)
+        await wait_for(pilot, lambda: app.session.end == "cancelled", timeout=1)  # the worker ended too
+        assert len(app.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
+        assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in screen_text(app)
+        await pilot.press("n")  # usable: a new walk starts
+        await wait_for(pilot, lambda: app.end is None and len(app.events) == 1)
+
+
+async def test_quitting_while_the_navigator_is_blocked_exits_within_a_second():
+    app = make_app("parental leave", model=script("slow-navigator.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.session.busy)
+        session = app.session
+        started = time.monotonic()
+        await pilot.press("q")
+        await wait_for(pilot, lambda: session.end is not None, timeout=1)
+    assert time.monotonic() - started < 1.0
+    assert app.return_code == 0
+
+
+async def test_quitting_while_paused_exits_at_once():
+    app = make_app("refunds", start_walk=True)
+    started = time.monotonic()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.events) == 1)
+        session = app.session
+        started = time.monotonic()
+        await pilot.press("q")
+    assert time.monotonic() - started < 1.0
+    assert session.end == "cancelled"
+
+
+# The manual navigator -----------------------------------------------------------------------------------
+
+
+async def test_manual_picking_choosing_stopping_and_typing_an_id_that_was_not_offered():
+    app = make_app("refunds", model="manual:", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.pending is not None)
+        screen = screen_text(app)
+        assert "Your choice: 1-9 toggle · a answer · s stop here · i type an id" in screen
+        assert " 3 [ ] Billing  billing" in screen
+        assert "your turn: 1-9 pick · a answer" in screen
+        await pilot.press("3", "5", "5")  # billing on, support on then off
+        assert app.picked == ["billing"]
+        assert " 3 [x] Billing  billing" in screen_text(app)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.events[-1], NavigatorChose))
+        assert app.events[-1].selected == ("billing",)
+        assert app.events[-1].rationale == "picked by hand"
+        await pilot.press("n", "n", "n")  # entered billing, offered its children, then the picker again
+        await wait_for(pilot, lambda: app.pending is not None)
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press(*"ghost", "enter")
+        await wait_for(pilot, lambda: app.picked == ["ghost"])
+        assert "Typed   ghost" in screen_text(app)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.events[-1].__class__ is NavigatorChose)
+        assert app.events[-1].hallucinated == ("ghost",)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.live.stops] == [("invalid_choice", "billing")]
+
+
+async def test_manual_stop_here_lands_the_current_node():
+    app = make_app("refunds", model="manual:", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.pending is not None)
+        await pilot.press("s")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.live.stops] == [("navigator_stopped", None)]
+
+
+async def test_manual_cancel_while_the_picker_waits():
+    app = make_app("refunds", model="manual:", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.pending is not None)
+        await pilot.press("x")
+        assert app.end == "cancelled" and app.pending is None
+        await wait_for(pilot, lambda: app.session.end == "cancelled", timeout=1)
+
+
+# Traces ---------------------------------------------------------------------------------------------------
+
+
+async def test_saving_a_trace_and_opening_it_again(tmp_path):
+    path = tmp_path / "walk.trace.jsonl"
+    app = make_app("refund", model=script("hallucinated-branch.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        events = list(app.events)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        prompt = app.screen.query_one("#prompt-input")
+        assert prompt.value == "refund.trace.jsonl"
+        prompt.value = str(path)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: path.exists())
+    assert read_trace(path).events == tuple(events)
+
+    second = make_app(example_query="something else")
+    async with second.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "ctrl+o")
+        await wait_for(pilot, lambda: isinstance(second.screen, PromptScreen))
+        await pilot.press(*str(path), "enter")
+        await wait_for(pilot, lambda: second.trace is not None)
+        assert second.events == events and second.cursor == 1
+        assert second.query_one("#query").value == "refund"
+        await pilot.press("n", "n", "n")
+        assert second.cursor == 4
+        assert "trace (finished)" in screen_text(second) or "viewing step 4 of" in screen_text(second)
+        await pilot.press("F")
+        assert "Not offered (hallucinated)" not in screen_text(second)
+        assert second.session is None  # no navigator ran
+
+
+async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text("source: o\nnodes:\n  - id: a\n    summary: refund\n")
+    trace = tmp_path / "t.jsonl"
+    first = make_app("refund", corpus=load_corpus(other), start_walk=True)
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: first.end == "finished")
+        first.session.save_trace(trace)
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press(*str(trace), "enter")
+        await wait_for(pilot, lambda: len(app._notifications) > 0)
+        assert app.trace is None
+        [note] = list(app._notifications)
+        assert note.title == "Cannot open the trace"
+        assert "the trace was made on a different corpus" in note.message and "\n" not in note.message
+
+
+async def test_the_trace_option_saves_every_finished_walk(tmp_path):
+    path = tmp_path / "auto.jsonl"
+    app = make_app("refunds", start_walk=True, trace_path=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: path.exists())
+    assert read_trace(path, corpus_sha256=HANDBOOK.sha256).end == "finished"
+
+
+# Help, palette, focus --------------------------------------------------------------------------------------
+
+
+async def test_help_lists_every_key_and_closes_with_escape():
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        screen = screen_text(app)
+        for text in ("Next step", "Continue to the end", "Step back through what already happened",
+                     "Cancel the walk: trips its cancellation token", "Set the visit budget", "Save the walk as a "
+                     "trace file", "toggle candidate 1-9"):
+            assert text in screen, text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_the_footer_shows_the_main_keys():
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")  # out of the query box, whose own keys the footer shows while it has focus
+        await pilot.pause()
+        footer = [line for line in screen_text(app).splitlines() if line.strip()][-1]
+        for key in ("n Next", "c Continue", "p Play", "b Back", "f Fwd", "x Cancel", "r Restart", "/ Query",
+                    "? Help", "q Quit"):
+            assert key in footer
+
+
+async def test_the_palette_has_every_action():
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE):
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for wanted in ("Settings: switch navigator…", "Settings: set the visit budget…",
+                       "Settings: set the depth limit…", "Trace: save the walk as a trace file…",
+                       "Trace: open a trace and step through it…", "Screenshot: save an SVG of the screen…",
+                       "Walk: cancel (trip the cancellation token)", "Settings: on failure partial"):
+            assert any(t.startswith(wanted) for t in titles), wanted
+
+
+async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "m")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press(*"nobody:x", "enter")
+        assert isinstance(app.screen, PromptScreen)
+        assert "no navigator supports 'nobody:x'" in screen_text(app)
+        app.screen.query_one("#prompt-input").value = "lexical:strict"
+        await pilot.press("enter")
+        assert app.settings.model == "lexical:strict"
+        assert "lexical:strict" in app.sub_title
+
+
+async def test_escape_leaves_the_query_box_and_slash_returns_to_it():
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.focused.id == "query"
+        await pilot.press("escape")
+        assert isinstance(app.focused, WalkTree)
+        await pilot.press("slash")
+        assert app.focused.id == "query"
+        await pilot.press("n")  # typed into the box, not a step
+        assert app.query_one("#query").value == "xn" or app.query_one("#query").value.endswith("n")
+        assert app.session is None
+
+
+async def test_saving_a_screenshot(tmp_path):
+    target = tmp_path / "shot.svg"
+    app = make_app("refunds", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("#prompt-input").value = str(target)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: target.exists())
+    assert target.read_text().startswith("<svg")
+
+

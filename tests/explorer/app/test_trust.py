@@ -1,0 +1,95 @@
+"""Untrusted text from corpora and navigators is shown literally and never acts; big corpora open lazily."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
+from explorer.corpora import Corpus, load_corpus
+from explorer.navigators.manual import DESK
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import SIZE, make_app, screen_text, wait_for
+
+HOSTILE = '''source: hostile
+title: "[bold red]Corpus[/] \\e]0;owned\\a"
+nodes:
+  - id: "[@click=app.quit]quit[/]"
+    title: "[@click=app.quit]Click to quit[/] refund"
+    summary: "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]"
+    content: "Content with \\e[2J clear screen and \\u202e reversed text and [b]markup[/b]"
+    children:
+      - id: "child[/x]"
+        title: "Bidi \\u202egnp.exe\\u202c and tab\\there"
+        summary: "\\e[31mred\\e[0m refund"
+        content: "Deep content"
+'''
+
+
+async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_and_never_act(tmp_path):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(HOSTILE)
+    corpus = load_corpus(path)
+    script = tmp_path / "hostile-script.yaml"
+    script.write_text('decisions:\n  start: {select: ["[@click=app.quit]quit[/]", "[b]ghost[/b]"], '
+                      'rationale: "[@click=app.quit]why[/] \\e]0;x\\a"}\n'
+                      '  "[@click=app.quit]quit[/]": {select: ["child[/x]"]}\n')
+    app = make_app("refund", model=f"script:{script}", corpus=corpus, start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
+        screen = screen_text(app)
+        assert app.is_running and app.return_code is None  # nothing clicked app.quit
+        assert "[@click=app.quit]Click to quit[/] refund" in screen
+        assert "[link=https://evil" in screen  # the summary, cut short on one line in the step panel
+        assert "Not offered (hallucinated): [b]ghost[/b]" in screen
+        assert "Why     [@click=app.quit]why[/] \\x1b]0;x\\x07" in screen
+        assert "\x1b]0;" not in screen and "\x07" not in screen and "\u202e" not in screen
+        await pilot.press("F")
+        tree = app.query_one(WalkTree)
+        node = tree.node_for("child[/x]")
+        assert node is not None
+        assert "Bidi \\u202egnp.exe\\u202c and tab here" in node.label.plain
+        app.query_one("#tabs").active = "tab-node"
+        tree.move_cursor(tree.node_for("[@click=app.quit]quit[/]"))
+        await pilot.pause(0.1)
+        screen = screen_text(app)
+        assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in screen
+        assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in screen
+        # Clicking the hostile label does not run its action.
+        await pilot.click(WalkTree)
+        await pilot.pause(0.1)
+        assert app.is_running
+
+
+async def test_a_hostile_corpus_title_is_escaped_in_the_header(tmp_path):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(HOSTILE)
+    app = make_app("x", corpus=load_corpus(path))
+    async with app.run_test(size=SIZE):
+        assert "[bold red]Corpus[/] \\x1b]0;owned\\x07" in app.sub_title
+        assert "\x1b" not in app.sub_title
+
+
+async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_built():
+    docs = []
+    for i in range(100_000):
+        metadata = {HierarchyMetadata.ID: f"n{i}", "reasoningTitle": f"Section {i}", "reasoningSummary": "s"}
+        if i >= 10:
+            metadata[HierarchyMetadata.PARENT_ID] = f"n{(i - 10) // 10}"
+        docs.append(RetrievedDocument("c", f"n{i}", 0.0, metadata))
+    corpus = Corpus(path=Path("synthetic"), format="synthetic", source="s", title="Synthetic",
+                    index=HierarchyIndex(docs), sha256="0" * 64)
+    app = make_app("section", corpus=corpus)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        assert len(tree._by_id) == 10  # the roots only
+        tree.reveal("n99999")
+        await pilot.pause()
+        assert tree.node_for("n99999") is not None
+        assert len(tree._by_id) < 100  # only the branches down to it
+
+
+def test_the_manual_desk_is_released_when_the_app_ends():
+    assert DESK._listener is None
