@@ -143,56 +143,127 @@ def event_to_json(event: WalkEvent) -> dict[str, Any]:
     raise TypeError(f"not a walk event: {event!r}")
 
 
-def _view_from(data: Any) -> NodeView | None:
+def _field(data: Mapping[str, Any], key: str) -> Any:
+    if key not in data:
+        raise ValueError(f"missing {key!r}")
+    return data[key]
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = _field(data, key)
+    if not isinstance(value, str):
+        raise ValueError(f"{key!r} must be text, not {type(value).__name__}")
+    return value
+
+
+def _maybe_text(data: Mapping[str, Any], key: str) -> str | None:
+    value = _field(data, key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key!r} must be text or null, not {type(value).__name__}")
+    return value
+
+
+def _whole(data: Mapping[str, Any], key: str, minimum: int = 0) -> int:
+    value = _field(data, key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{key!r} must be a whole number of at least {minimum}, not {value!r}")
+    return value
+
+
+def _seconds(data: Mapping[str, Any], key: str) -> float:
+    value = _field(data, key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(f"{key!r} must be a number of seconds, not {value!r}")
+    return float(value)
+
+
+def _ids(values: Any, key: str = "ids") -> tuple[str, ...]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{key!r} must be a list of ids")
+    return tuple(values)
+
+
+def _view_from(data: Any, key: str) -> NodeView | None:
     if data is None:
         return None
-    return NodeView(str(data["id"]), str(data["title"]), str(data["summary"]))
+    if not isinstance(data, dict):
+        raise ValueError(f"{key!r} must be a node (id, title, summary)")
+    return NodeView(_text(data, "id"), _text(data, "title"), _text(data, "summary"))
+
+
+def _usage(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    usage = _field(data, "usage")
+    if usage is None:
+        return None
+    if not isinstance(usage, dict) or not all(isinstance(k, str) for k in usage):
+        raise ValueError("'usage' must be a mapping of names to counts, or null")
+    return usage
 
 
 def _stop_from(data: Mapping[str, Any]) -> StopRecord:
-    return StopRecord(StopReason(data["reason"]), NodePath(tuple(data["path"])), data["branch"], data["landed"],
-                      data.get("detail", ""))
+    return StopRecord(StopReason(_text(data, "reason")), NodePath(_ids(_field(data, "path"), "path")),
+                      _maybe_text(data, "branch"), _maybe_text(data, "landed"), str(data.get("detail", "")))
 
 
-def _document_from(data: Mapping[str, Any]) -> RetrievedDocument:
+def _document_from(data: Any) -> RetrievedDocument:
+    if not isinstance(data, dict) or not isinstance(data.get("metadata"), dict):
+        raise ValueError("a document must have an id, content, score and metadata")
     metadata = dict(data["metadata"])
     if isinstance(metadata.get("hierarchyPath"), list):
         metadata["hierarchyPath"] = tuple(metadata["hierarchyPath"])
-    return RetrievedDocument(data["content"], data["id"], float(data["score"]), metadata)
+    score = _field(data, "score")
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        raise ValueError("'score' must be a number")
+    return RetrievedDocument(_text(data, "content"), _text(data, "id"), float(score), metadata)
 
 
-def _ids(values: Iterable[Any]) -> tuple[str, ...]:
-    return tuple(str(v) for v in values)
+def _records(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    values = _field(data, key)
+    if not isinstance(values, list) or not all(isinstance(v, dict) for v in values):
+        raise ValueError(f"{key!r} must be a list of objects")
+    return values
 
 
 def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
-    """The walk event a dict from :func:`event_to_json` describes (KeyError/ValueError when it is malformed)."""
-    kind = data["event"]
+    """The walk event a dict from :func:`event_to_json` describes; ``ValueError`` naming the bad field."""
+    if not isinstance(data, dict):
+        raise ValueError("an event must be a JSON object")
+    kind = data.get("event")
     if kind == "walk_started":
-        sources = data["sources"]
-        return WalkStarted(data["query"], data["model"], int(data["max_nodes_visited"]), int(data["max_depth"]),
-                           None if sources is None else _ids(sources), OnFailure(data["on_failure"]))
+        sources = _field(data, "sources")
+        return WalkStarted(_text(data, "query"), _text(data, "model"), _whole(data, "max_nodes_visited", 1),
+                           _whole(data, "max_depth"), None if sources is None else _ids(sources, "sources"),
+                           OnFailure(_text(data, "on_failure")))
     if kind == "candidates_offered":
-        candidates = tuple(v for v in (_view_from(c) for c in data["candidates"]) if v is not None)
-        return CandidatesOffered(_view_from(data["current"]), NodePath(tuple(data["path"])), candidates,
-                                 int(data["remaining_visits"]), int(data["depth"]), int(data["chars_shipped"]))
+        candidates = _field(data, "candidates")
+        if not isinstance(candidates, list):
+            raise ValueError("'candidates' must be a list of nodes")
+        views = tuple(view for view in (_view_from(c, "candidates") for c in candidates) if view is not None)
+        return CandidatesOffered(_view_from(_field(data, "current"), "current"),
+                                 NodePath(_ids(_field(data, "path"), "path")), views,
+                                 _whole(data, "remaining_visits"), _whole(data, "depth"), _whole(data, "chars_shipped"))
     if kind == "navigator_chose":
-        return NavigatorChose(data["current"], _ids(data["selected"]), _ids(data["hallucinated"]),
-                              _ids(data["rejected"]), str(data["rationale"]), data["usage"], float(data["seconds"]))
+        return NavigatorChose(_maybe_text(data, "current"), _ids(_field(data, "selected"), "selected"),
+                              _ids(_field(data, "hallucinated"), "hallucinated"),
+                              _ids(_field(data, "rejected"), "rejected"), _text(data, "rationale"), _usage(data),
+                              _seconds(data, "seconds"))
     if kind == "navigator_failed":
-        return NavigatorFailed(data["current"], str(data["error"]), OnFailure(data["policy"]), float(data["seconds"]))
+        return NavigatorFailed(_maybe_text(data, "current"), _text(data, "error"), OnFailure(_text(data, "policy")),
+                               _seconds(data, "seconds"))
     if kind == "node_entered":
-        node = _view_from(data["node"])
+        node = _view_from(_field(data, "node"), "node")
         if node is None:
-            raise ValueError("node_entered without a node")
-        return NodeEntered(node, NodePath(tuple(data["path"])), int(data["depth"]), int(data["remaining_visits"]),
-                           int(data["visits_used"]))
+            raise ValueError("'node' must be a node")
+        return NodeEntered(node, NodePath(_ids(_field(data, "path"), "path")), _whole(data, "depth"),
+                           _whole(data, "remaining_visits"), _whole(data, "visits_used"))
     if kind == "path_stopped":
         return PathStopped(_stop_from(data))
     if kind == "walk_finished":
         return WalkFinished(WalkResult(
-            tuple(_document_from(d) for d in data["documents"]), tuple(_stop_from(s) for s in data["stops"]),
-            int(data["visits_used"]), int(data["navigator_calls"]), int(data["chars_shipped"]), data["failure"]))
+            tuple(_document_from(d) for d in _records(data, "documents")),
+            tuple(_stop_from(s) for s in _records(data, "stops")),
+            _whole(data, "visits_used"), _whole(data, "navigator_calls"), _whole(data, "chars_shipped"),
+            _maybe_text(data, "failure")))
     raise ValueError(f"unknown event kind {kind!r}")
 
 
@@ -267,18 +338,20 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
         raise TraceError(f"{path}:1: trace format version {version!r} is not supported (this reads version "
                          f"{VERSION}); save the walk again with this version")
     try:
-        corpus = data["corpus"]
+        corpus = _field(data, "corpus")
+        if not isinstance(corpus, dict):
+            raise ValueError("'corpus' must be an object")
         sources = data.get("sources")
         return TraceHeader(
-            corpus_path=str(corpus["path"]), corpus_sha256=str(corpus["sha256"]),
+            corpus_path=_text(corpus, "path"), corpus_sha256=_text(corpus, "sha256"),
             corpus_source=str(corpus.get("source", "")), corpus_format=str(corpus.get("format", "")),
-            query=str(data["query"]), navigator=str(data["navigator"]),
-            max_nodes_visited=int(data["max_nodes_visited"]), max_depth=int(data["max_depth"]),
-            on_failure=OnFailure(data["on_failure"]),
-            sources=None if sources is None else _ids(sources), created=str(data.get("created", "")),
+            query=_text(data, "query"), navigator=_text(data, "navigator"),
+            max_nodes_visited=_whole(data, "max_nodes_visited", 1), max_depth=_whole(data, "max_depth"),
+            on_failure=OnFailure(_text(data, "on_failure")),
+            sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise TraceError(f"{path}:1: the trace header is incomplete ({exc}); the file is damaged") from None
+    except ValueError as exc:
+        raise TraceError(f"{path}:1: the trace header is damaged ({exc}); save the walk again") from None
 
 
 def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label: str | None = None) -> Trace:
@@ -330,7 +403,7 @@ def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label:
             continue
         try:
             events.append(event_from_json(data))
-        except (KeyError, TypeError, ValueError) as exc:
+        except ValueError as exc:
             raise TraceError(f"{path}:{number}: a malformed event ({exc}); the file is damaged") from None
     if end is None:
         raise TraceError(f"{path}: the trace is truncated (no end line after line {len(lines)}); save the walk again")
