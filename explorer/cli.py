@@ -16,6 +16,7 @@ headless paths never import Textual.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -30,6 +31,7 @@ from .navigators import NavigatorConfigError, resolve_navigator
 from .navigators.manual import ManualNavigator
 from .session import WalkSession, WalkSettings
 from .trace import Trace, TraceError, event_to_json, read_trace
+from .walk_state import WalkState
 
 PROG = "reasoning-explorer"
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_corpora"
@@ -94,6 +96,15 @@ def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True) ->
                             help="what a navigator failure does (default: throw)")
 
 
+def check_writable(path: str) -> None:
+    """Fail now, not after an expensive walk, when a trace cannot be written where asked."""
+    folder = Path(path).expanduser().parent
+    if not folder.is_dir():
+        fail(f"cannot save the trace to {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        fail(f"cannot save the trace to {path}: the folder {folder} is not writable")
+
+
 def corpus_at(path: str | Path) -> Corpus:
     try:
         return load_corpus(path)
@@ -148,8 +159,9 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             session.save_trace(trace)
         except OSError as exc:
             fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
+    state = WalkState.from_events(events)
     if as_json:
-        result = next((e.result for e in events if isinstance(e, WalkFinished)), None)
+        result = state.result
         document = {
             "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
                        "format": corpus.format, "sha256": corpus.sha256},
@@ -163,9 +175,10 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             "summary": {
                 "end": end,
                 "error": error,
-                "visits_used": result.visits_used if result else None,
-                "navigator_calls": result.navigator_calls if result else None,
-                "chars_shipped": result.chars_shipped if result else None,
+                "failure": result.failure if result else None,
+                "visits_used": state.visits_used,
+                "navigator_calls": state.calls,
+                "chars_shipped": state.chars_shipped,
                 "landed": [d.id for d in result.documents] if result else [],
             },
         }
@@ -187,8 +200,10 @@ def cmd_walk(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
+    if args.trace:
+        check_writable(args.trace)
+    navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
     corpus = corpus_at(args.corpus)
-    navigator = navigator_for(args.navigator)
     return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator, args.json,
                     args.trace)
 
@@ -248,6 +263,8 @@ def cmd_validate(argv: Sequence[str]) -> int:
     from .corpora.validate import validate
     from .render import validation_report
 
+    if not Path(args.corpus).exists():
+        fail(f"{args.corpus}: no such file or folder; give a .yaml, .json or .md file, or a folder of .md files")
     report = validate(args.corpus)
     console().print(validation_report(report))
     return EXIT_OK if report.ok else EXIT_FOUND
@@ -340,6 +357,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--trace", metavar="FILE", help="save each finished walk as a trace to FILE")
     args = parser.parse_args(argv)
     opened: Trace | None = None
+    navigator = navigator_for(args.navigator, headless=False)
     if args.corpus and args.corpus.endswith(".jsonl"):
         opened = open_trace(args.corpus)
         corpus = trace_corpus(Path(args.corpus), opened, None)
@@ -348,11 +366,16 @@ def cmd_explore(argv: Sequence[str]) -> int:
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
         corpus = corpus_at(path)
-    navigator = navigator_for(args.navigator, headless=False)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
     settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
+    if args.trace:
+        check_writable(args.trace)
     from .app import ExplorerApp  # the only path that imports Textual
+
+    # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's
+    # reach, so a full collection never stalls a step on a large corpus (bench/tui_large.py).
+    gc.freeze()
 
     app = ExplorerApp(
         corpus,

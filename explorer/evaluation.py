@@ -9,21 +9,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from core import (
-    CandidatesOffered,
-    NavigatorChose,
-    NavigatorFailed,
-    NodeEntered,
-    TreeNavigator,
-    WalkEvent,
-    WalkFinished,
-)
+from core import NavigatorChose, TreeNavigator, WalkEvent
 
 from .corpora import Corpus
 from .corpora.questions import Question
 from .corpora.validate import CorpusStats
 from .navigators import resolve_navigator
 from .session import WalkSession, WalkSettings
+from .walk_state import WalkState
 
 
 @dataclass(frozen=True)
@@ -89,10 +82,9 @@ def outcome_of(corpus: Corpus, question: Question, events: Sequence[WalkEvent], 
                error: str | None) -> QuestionOutcome:
     """Score one walk's events against a question."""
     index = corpus.index
-    entered = [e.node.id for e in events if isinstance(e, NodeEntered)]
-    entered_set = set(entered)
-    result = next((e.result for e in events if isinstance(e, WalkFinished)), None)
-    landed = tuple(d.id for d in result.documents) if result else ()
+    state = WalkState.from_events(events)
+    entered_set = set(state.entered)
+    landed = tuple(d.id for d in state.result.documents) if state.result else ()
     expected = [e for e in question.expect if e in index]
     on_paths = {node for e in expected for node in index.path(e)}
     branch_entered = any(index.depth(n) >= 1 and n in on_paths for n in entered_set)
@@ -108,19 +100,18 @@ def outcome_of(corpus: Corpus, question: Question, events: Sequence[WalkEvent], 
             reached = max(reached, depth)
         wrong = reached
     chose = [e for e in events if isinstance(e, NavigatorChose)]
-    failed = [e for e in events if isinstance(e, NavigatorFailed)]
-    stops = Counter(s.reason.value for s in (result.stops if result else ()))
+    stops = Counter(s.reason.value for s in state.stops)
     return QuestionOutcome(
         question=question,
         landed=landed,
         hit=bool(set(landed) & set(expected)),
         branch_entered=branch_entered,
         first_wrong_turn=wrong,
-        visits_used=result.visits_used if result else len(entered),
-        calls=len(chose) + len(failed),
-        chars_shipped=sum(e.chars_shipped for e in events if isinstance(e, CandidatesOffered)),
+        visits_used=state.visits_used,
+        calls=state.calls,
+        chars_shipped=state.chars_shipped,
         stop_reasons=dict(sorted(stops.items())),
-        answers=len(chose) + len(failed),
+        answers=state.calls,
         valid_answers=sum(1 for c in chose if not c.hallucinated),
         end=end,
         error=error,

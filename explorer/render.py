@@ -30,6 +30,7 @@ from .corpora import Corpus
 from .corpora.validate import CorpusStats, ValidationReport
 from .evaluation import EvalSummary, QuestionOutcome
 from .safe_text import safe
+from .walk_state import WalkState
 
 REASON_STYLE = {
     "leaf": "green",
@@ -141,9 +142,14 @@ def landed_table(result: WalkResult, corpus: Corpus) -> Table:
     return table
 
 
-def walk_summary(visits: int, budget: int, calls: int, chars: int, end: str, error: str | None) -> Text:
+def walk_summary(state: WalkState, end: str, error: str | None) -> Text:
     text = line((f"{end}", "bold green" if end == "finished" else "bold red"),
-                f" · visits used {visits}/{budget} · navigator calls {calls} · characters shipped {chars}")
+                f" · visits used {state.visits_used}/{state.budget} · navigator calls {state.calls} · "
+                f"characters shipped {state.chars_shipped}")
+    failure = state.result.failure if state.result is not None else None
+    if failure:
+        text.append(" · no documents: the navigator failed under on-failure empty: ", style="red")
+        text.append_text(safe(failure, "red"))
     if error:
         text.append(" · ")
         text.append_text(safe(error, "red"))
@@ -151,22 +157,17 @@ def walk_summary(visits: int, budget: int, calls: int, chars: int, end: str, err
 
 
 def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None) -> RenderableType:
-    started = next((e for e in events if isinstance(e, WalkStarted)), None)
+    state = WalkState.from_events(events)
     header = Text()
-    if started is not None:
-        header = line(("Walk ", "bold"), safe(started.query, "bold yellow"), "\n",
-                      safe(f"{corpus.title} ({corpus.path})", "dim"),
-                      (f" · {started.model} · budget {started.max_nodes_visited} · depth limit {started.max_depth}"
-                       f" · on failure {started.on_failure.value}", "dim"))
+    if state.step:
+        header = line(("Walk ", "bold"), safe(state.query, "bold yellow"), "\n",
+                      safe(f"{corpus.title} ({corpus.path})", "dim"), " ",
+                      safe(f"· {state.model} · budget {state.budget} · depth limit {state.max_depth} · on failure "
+                           f"{state.on_failure.value}", "dim"))
     parts: list[RenderableType] = [header, walk_tree(events)]
-    result = next((e.result for e in events if isinstance(e, WalkFinished)), None)
-    visits = max((e.visits_used for e in events if isinstance(e, NodeEntered)), default=0)
-    calls = sum(1 for e in events if isinstance(e, NavigatorChose | NavigatorFailed))
-    chars = sum(e.chars_shipped for e in events if isinstance(e, CandidatesOffered))
-    if result is not None:
-        parts.append(landed_table(result, corpus))
-    budget = started.max_nodes_visited if started else 0
-    parts.append(walk_summary(visits, budget, calls, chars, end, error))
+    if state.result is not None:
+        parts.append(landed_table(state.result, corpus))
+    parts.append(walk_summary(state, end, error))
     return Group(*parts)
 
 
@@ -188,8 +189,8 @@ def stats_table(stats: CorpusStats) -> Table:
 def validation_report(report: ValidationReport) -> RenderableType:
     parts: list[RenderableType] = []
     if report.corpus is not None and report.stats is not None:
-        parts.append(line(("Corpus ", "bold"), safe(report.corpus.title, "bold"),
-                          (f"  source {report.corpus.source} · {report.corpus.format}", "dim")))
+        parts.append(line(("Corpus ", "bold"), safe(report.corpus.title, "bold"), "  ",
+                          safe(f"source {report.corpus.source} · {report.corpus.format}", "dim")))
         parts.append(stats_table(report.stats))
     for finding in report.errors:
         parts.append(line(("error: ", "bold red"), safe(finding.message)))

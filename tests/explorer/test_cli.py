@@ -64,16 +64,41 @@ def test_walk_json_field_by_field():
     assert result["content"].startswith("Refunds go back to the payment method used for the original charge")
     assert doc["stops"] == [{"reason": "leaf", "path": ["billing", "refunds", "refund-delivery"], "branch": None,
                              "landed": "refund-delivery", "detail": ""}]
-    assert doc["summary"] == {"end": "finished", "error": None, "visits_used": 3, "navigator_calls": 3,
-                              "chars_shipped": 2100, "landed": ["refund-delivery"]}
+    assert doc["summary"] == {"end": "finished", "error": None, "failure": None, "visits_used": 3,
+                              "navigator_calls": 3, "chars_shipped": 2100, "landed": ["refund-delivery"]}
 
 
-def test_walk_under_throw_that_fails_exits_1_with_the_error():
+def test_walk_under_throw_that_fails_exits_1_with_the_error_and_what_was_spent():
     out, doc = walk_json(HANDBOOK, "q", "--navigator", f"script:{SCRIPTS / 'provider-failure.yaml'}")
     assert out.returncode == 1
     assert doc["summary"]["end"] == "failed"
     assert "upstream timeout after 30 s" in doc["summary"]["error"]
     assert doc["events"][-1]["event"] == "navigator_failed"
+    assert (doc["summary"]["visits_used"], doc["summary"]["navigator_calls"]) == (2, 3)
+    assert doc["summary"]["chars_shipped"] > 0
+
+
+def test_walk_under_empty_says_what_emptied_the_result():
+    out = run("walk", HANDBOOK, "q", "--navigator", f"script:{SCRIPTS / 'provider-failure.yaml'}",
+              "--on-failure", "empty")
+    assert out.returncode == 0
+    assert ("finished · visits used 2/15 · navigator calls 3 · characters shipped 2100 · no documents: the navigator "
+            "failed under on-failure empty: ScriptedFailure: upstream timeout") in " ".join(out.stdout.split())
+
+
+def test_walk_refuses_a_trace_destination_it_cannot_write_before_walking(tmp_path):
+    out = run("walk", HANDBOOK, "q", "--trace", tmp_path / "missing" / "t.jsonl")
+    assert out.returncode == 2
+    assert f"cannot save the trace to {tmp_path / 'missing' / 't.jsonl'}: no folder" in out.stderr
+    assert out.stdout == ""
+
+
+def test_validate_escapes_a_hostile_source_name(tmp_path):
+    corpus = tmp_path / "c.yaml"
+    corpus.write_text('source: "evil\\e]0;PWNED\\a"\nnodes:\n  - {id: a, summary: s, content: some text here}\n')
+    out = run("validate", corpus)
+    assert "\x1b" not in out.stdout and "\x07" not in out.stdout
+    assert "source evil\\x1b]0;PWNED\\x07" in out.stdout
 
 
 def test_walk_partial_policy_and_budget_flags():
@@ -235,6 +260,7 @@ def test_eval_table_and_summary():
     (["eval", "missing.questions.yaml"], "no such question set"),
     (["replay", "missing.jsonl"], "missing.jsonl: no such trace file"),
     (["validate"], "the following arguments are required: CORPUS"),
+    (["validate", "missing.yaml"], "missing.yaml: no such file or folder"),
     (["missing-corpus.yaml"], "missing-corpus.yaml: no such file or folder"),
     (["--max-visits", "x"], "argument --max-visits: 'x' is not a whole number"),
     (["--autoplay", "0"], "argument --autoplay: 0 must be between 0.05 and 60 seconds"),
