@@ -20,7 +20,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from core import NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
+from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
 
 from .text_terms import terms
 
@@ -56,25 +56,38 @@ class Scored:
     matched: tuple[str, ...]
 
 
-def score_candidates(query: str, candidates: tuple[NodeView, ...]) -> list[Scored]:
-    """BM25 of each candidate against the query, over title (twice) and summary, in offer order."""
+def score_candidates(query: str, candidates: tuple[NodeView, ...],
+                     token: CancellationToken | None = None) -> list[Scored]:
+    """BM25 of each candidate against the query, over title (twice) and summary, in offer order.
+
+    Linear in the size of the offer; checks ``token`` every thousand candidates.
+    """
     query_terms = list(dict.fromkeys(terms(query)))
-    bags = [Counter(terms(c.title) * TITLE_WEIGHT + terms(c.summary)) for c in candidates]
+    wanted = set(query_terms)
+    bags: list[Counter[str]] = []
+    lengths: list[int] = []
+    document_frequency: Counter[str] = Counter()
+    for number, candidate in enumerate(candidates):
+        if token is not None and number % 1000 == 999:
+            token.raise_if_cancelled()
+        words = terms(candidate.title) * TITLE_WEIGHT + terms(candidate.summary)
+        lengths.append(len(words))
+        bag = Counter(word for word in words if word in wanted)
+        bags.append(bag)
+        document_frequency.update(bag.keys())
     count = len(candidates)
-    average = sum(sum(bag.values()) for bag in bags) / count if count else 0.0
+    average = sum(lengths) / count if count else 0.0
+    idf = {term: math.log(1 + (count - df + 0.5) / (df + 0.5)) for term, df in document_frequency.items()}
     scored = []
-    for view, bag in zip(candidates, bags, strict=True):
-        length = sum(bag.values())
+    for view, bag, length in zip(candidates, bags, lengths, strict=True):
         score = 0.0
         matched = []
         for term in query_terms:
             tf = bag.get(term, 0)
             if not tf:
                 continue
-            df = sum(1 for other in bags if term in other)
-            idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
             norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average)) if average else 0.0
-            score += idf * norm
+            score += idf[term] * norm
             matched.append(term)
         scored.append(Scored(view, score, tuple(matched)))
     return scored
@@ -89,7 +102,7 @@ class LexicalNavigator(TreeNavigator):
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         request.cancellation.raise_if_cancelled()
         variant = variant_of(request.model) or VARIANTS["default"]
-        scored = score_candidates(request.query, request.candidates)
+        scored = score_candidates(request.query, request.candidates, request.cancellation)
         ranked = sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)
         if not ranked:
             query_terms = ", ".join(dict.fromkeys(terms(request.query))) or "none"
