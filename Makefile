@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict core
+	$(BIN)/mypy --strict core explorer
 
 test: lint
 	$(BIN)/python -m pytest -q

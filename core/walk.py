@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
@@ -239,11 +239,11 @@ class ReasoningRAGStrategy:
         query: str,
         *,
         cancellation: CancellationToken = _NEVER,
-    ) -> Iterator[WalkEvent]:
+    ) -> Generator[WalkEvent, None, None]:
         """The walk as events, pulled one at a time; the navigator is called only when pulled.
 
         See :mod:`core.events` for the order of events. Nothing runs until
-        the first event is pulled.
+        the first event is pulled; ``close()`` abandons the walk.
         """
         if not isinstance(query, str):
             raise TypeError(f"query must be a str, not {type(query).__name__}")
@@ -253,7 +253,7 @@ class ReasoningRAGStrategy:
 
     # -- the walk itself -------------------------------------------------------------------------
 
-    def _walk(self, query: str, token: CancellationToken) -> Iterator[WalkEvent]:
+    def _walk(self, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
         token.raise_if_cancelled()
         yield WalkStarted(query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure)
         tally = _Tally(self.max_nodes_visited)

@@ -36,7 +36,7 @@ from .navigators.manual import DESK, PendingDecision
 from .safe_text import visible
 from .screens import HelpScreen, PromptScreen
 from .session import SessionEnded, SessionEvent, WalkSession, WalkSettings
-from .trace import Trace, TraceError, read_trace
+from .trace import Trace, TraceError, read_trace, write_trace
 from .walk_state import WalkState
 from .widgets.budget_meter import BudgetMeter
 from .widgets.node_detail import NodeDetail
@@ -45,7 +45,6 @@ from .widgets.step_panel import StepPanel
 from .widgets.timeline import Timeline
 from .widgets.walk_tree import WalkTree
 
-RENDER_DELAY = 0.02  # coalesce bursts of events (continue) into one repaint
 PACES = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
 POLICIES = ("throw", "empty", "partial")
 
@@ -62,7 +61,7 @@ class QueryInput(Input):
 class ExplorerApp(App[int]):
     """See a reasoning walk step by step on the corpus's tree."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it too
     TITLE = "reasoning-explorer"
     BINDINGS = bindings()
 
@@ -149,6 +148,11 @@ class ExplorerApp(App[int]):
         yield from super().get_system_commands(screen)
         yield from explorer_commands(self)
 
+    def say(self, message: str, *, title: str = "", severity: str = "information", timeout: float = 3) -> None:
+        """A notification of text that may hold anything (paths, ids, errors): escaped, never markup."""
+        self.notify(visible(message), title=visible(title), severity=severity,  # type: ignore[arg-type]
+                    markup=False, timeout=timeout)
+
     def run_action_now(self, action: str) -> None:
         """Run one of our actions from the command palette."""
         self.call_later(self.run_action, action)
@@ -163,7 +167,7 @@ class ExplorerApp(App[int]):
         """Start a walk on ``query``, paused before its first step."""
         query = query.strip()
         if not query:
-            self.notify("Type a question first.", severity="warning")
+            self.say("Type a question first.", severity="warning")
             self.query_one("#query", QueryInput).focus()
             return
         self._stop_session()
@@ -171,7 +175,9 @@ class ExplorerApp(App[int]):
         session = WalkSession(self.corpus, self.settings, self.navigator)
         self.session = session
         self.trace = None
+        self._update_sub_title()
         self.events, self.cursor, self.live = [], 0, WalkState()
+        self.query_one(ResultsPanel).reset()
         self.end = self.error = None
         self.pending, self.picked = None, []
         self._revealed = None
@@ -216,7 +222,7 @@ class ExplorerApp(App[int]):
             self.end, self.error = message.end, message.error
         self.pending = None
         if message.end == "failed" and message.error:
-            self.notify(visible(message.error), title="The walk failed", severity="error", markup=False, timeout=8)
+            self.say(message.error, title="The walk failed", severity="error", timeout=8)
         if self.trace_path and self.session is not None:
             self._save_trace(self.session, Path(self.trace_path), quiet=True)
         self.schedule_render()
@@ -237,7 +243,8 @@ class ExplorerApp(App[int]):
         self._set_playing(False)
         if isinstance(self.focused, Input):
             self.query_one(WalkTree).focus()
-        self.notify("Your turn: 1-9 pick, a answer, s stop here, i type an id.", timeout=4)
+        self.refresh_bindings()  # the picker's keys appear in the footer now
+        self.say("Your turn: 1-9 pick, a answer, s stop here, i type an id or a number.", timeout=4)
         self.refresh_view()
 
     def action_toggle_candidate(self, number: int) -> None:
@@ -264,19 +271,28 @@ class ExplorerApp(App[int]):
             return
         self.pending, self.picked = None, []
         pending.decide(selected, rationale)
+        self.refresh_bindings()
         self.refresh_view()
 
     def action_type_id(self) -> None:
         if self.pending is None:
             return
+        candidates = self.pending.request.candidates
+        offered = {c.id for c in candidates}
 
         def add(value: str | None) -> None:
-            if value and self.pending is not None:
+            if not value or self.pending is None:
+                return
+            if value not in offered and value.isdigit() and 1 <= int(value) <= len(candidates):
+                self.action_toggle_candidate(int(value))  # a candidate's number, for offers wider than 9
+                return
+            if value not in self.picked:
                 self.picked.append(value)
-                self.refresh_view()
+            self.refresh_view()
 
-        self.push_screen(PromptScreen("Type a node id (one that was not offered shows what a hallucination does)",
-                                      check=lambda v: None if v else "Type an id."), add)
+        self.push_screen(PromptScreen(f"Type a node id, or a candidate's number (1-{len(candidates)}); an id that "
+                                      "was not offered shows what a hallucination does",
+                                      check=lambda v: None if v else "Type an id or a number."), add)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("toggle_candidate", "answer", "stop_here", "type_id"):
@@ -288,21 +304,36 @@ class ExplorerApp(App[int]):
     def _query_text(self) -> str:
         return self.query_one("#query", QueryInput).value
 
+    def _at_the_end_of_a_trace(self) -> bool:
+        if self.trace is not None and self.cursor >= len(self.events):
+            self.say("End of the trace. r walks the query again with the current navigator.")
+            return True
+        return False
+
     def action_next_step(self) -> None:
         if self.cursor < len(self.events):
-            self.cursor += 1
+            self.cursor += 1  # what already happened: no navigator call
             self.refresh_view()
+        elif self._at_the_end_of_a_trace():
+            return
         elif not self.walk_running:
             self.start_walk(self._query_text())
-        elif self.session is not None and self.session.waiting and self.pending is None:
-            self.session.step()
+        elif self.pending is not None:
+            self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
+        elif self.session is not None:
+            self.session.step()  # permits add up: quick presses are all honoured, in order
             self.set_timer(0.05, self._refresh_status)
 
     def action_continue_walk(self) -> None:
+        self._set_playing(False)
+        if self.cursor < len(self.events) or self.trace is not None:
+            self.cursor = len(self.events)  # to what already happened first; never re-walks a trace
+            if not self.walk_running:
+                self.refresh_view()
+                return
         if not self.walk_running:
             self.start_walk(self._query_text())
         if self.session is not None and self.walk_running:
-            self._set_playing(False)
             self.cursor = len(self.events)
             self.session.run_to_end()
             self.refresh_view()
@@ -311,7 +342,9 @@ class ExplorerApp(App[int]):
         if self.playing:
             self._set_playing(False)
         else:
-            if not self.walk_running and self.cursor >= len(self.events):
+            if self.cursor >= len(self.events) and not self.walk_running:
+                if self._at_the_end_of_a_trace():
+                    return
                 self.start_walk(self._query_text())
                 if not self.walk_running:
                     return
@@ -373,14 +406,14 @@ class ExplorerApp(App[int]):
 
     def action_cancel_walk(self) -> None:
         if not self.walk_running or self.session is None:
-            self.notify("No walk is running.", timeout=2)
+            self.say("No walk is running.", timeout=2)
             return
         self.session.cancel()  # trips the token and opens the gate: the worker ends at once
         self.end = "cancelled"
         self.pending = None
         self._set_playing(False)
         self.refresh_view()
-        self.notify("Walk cancelled.", timeout=3)
+        self.say("Walk cancelled.")
 
     def action_restart(self) -> None:
         self.start_walk(self._query_text() or self.settings.query)
@@ -396,7 +429,7 @@ class ExplorerApp(App[int]):
         tree = self.query_one(WalkTree)
         tree.follow = not tree.follow
         self._revealed = None
-        self.notify(f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
+        self.say(f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
         self.refresh_view()
 
     async def action_quit(self) -> None:
@@ -422,6 +455,12 @@ class ExplorerApp(App[int]):
     # -- settings -------------------------------------------------------------------------------------
 
     def _update_sub_title(self) -> None:
+        if self.trace is not None:
+            h = self.trace.header
+            self.sub_title = visible(f"{self.corpus.title} · trace {self.trace.path.name} · made with {h.navigator} "
+                                     f"· budget {h.max_nodes_visited} · depth limit {h.max_depth} · on failure "
+                                     f"{h.on_failure.value}")
+            return
         s = self.settings
         self.sub_title = visible(f"{self.corpus.title} · {s.model} · budget {s.max_nodes_visited} · depth limit "
                                  f"{s.max_depth} · on failure {s.on_failure.value}")
@@ -429,7 +468,7 @@ class ExplorerApp(App[int]):
     def _changed(self, what: str) -> None:
         self._update_sub_title()
         self.refresh_view()
-        self.notify(f"{what} — applies to the next walk (r restarts).", timeout=3)
+        self.say(f"{what} — applies to the next walk (r restarts).")
 
     def action_set_budget(self) -> None:
         def apply(value: str | None) -> None:
@@ -479,28 +518,34 @@ class ExplorerApp(App[int]):
     # -- traces and screenshots -------------------------------------------------------------------------
 
     def action_save_trace(self) -> None:
-        session = self.session
-        if session is None or not self.events:
-            self.notify("No walk to save yet.", severity="warning")
+        if not self.events:
+            self.say("No walk to save yet.", severity="warning")
             return
-        slug = re.sub(r"[^a-z0-9]+", "-", session.settings.query.lower()).strip("-")[:40] or "walk"
+        query = self.trace.header.query if self.trace is not None else self.settings.query
+        slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:40] or "walk"
+        session, trace = self.session, self.trace
 
         def save(value: str | None) -> None:
             if value:
-                self._save_trace(session, Path(value))
+                self._save_trace(session if trace is None else trace, Path(value))
 
         self.push_screen(PromptScreen("Save the trace to", f"{slug}.trace.jsonl"), save)
 
     @work(thread=True, group="files", exit_on_error=False)
-    def _save_trace(self, session: WalkSession, path: Path, quiet: bool = False) -> None:
+    def _save_trace(self, source: WalkSession | Trace | None, path: Path, quiet: bool = False) -> None:
+        """Write the walk (a session's, or an opened trace's) to ``path``, off the UI thread."""
         try:
-            saved = session.save_trace(path)
+            if isinstance(source, Trace):
+                saved = write_trace(path, source.header, source.events, source.end, source.error)
+            elif source is not None:
+                saved = source.save_trace(path)
+            else:
+                return
         except OSError as exc:
-            self.call_from_thread(self.notify, f"Cannot save {path}: {exc.strerror or exc}", severity="error",
-                                  markup=False)
+            self.call_from_thread(self.say, f"Cannot save {path}: {exc.strerror or exc}", severity="error")
             return
         if not quiet:
-            self.call_from_thread(self.notify, f"Trace saved to {saved}", markup=False, timeout=4)
+            self.call_from_thread(self.say, f"Trace saved to {saved}", timeout=4)
 
     def action_open_trace(self) -> None:
         def open_(value: str | None) -> None:
@@ -514,8 +559,7 @@ class ExplorerApp(App[int]):
         try:
             trace = read_trace(path, corpus_sha256=self.corpus.sha256, corpus_label=str(self.corpus.path))
         except TraceError as exc:
-            self.call_from_thread(self.notify, str(exc), title="Cannot open the trace", severity="error",
-                                  markup=False, timeout=8)
+            self.call_from_thread(self.say, str(exc), title="Cannot open the trace", severity="error", timeout=8)
             return
         self.call_from_thread(self.load_trace, trace)
 
@@ -534,21 +578,26 @@ class ExplorerApp(App[int]):
         self.settings = self.settings.but(query=header.query, max_nodes_visited=header.max_nodes_visited,
                                           max_depth=header.max_depth, on_failure=header.on_failure)
         self.query_one("#query", QueryInput).value = header.query
+        self.query_one(ResultsPanel).reset()
         timeline = self.query_one(Timeline)
         timeline.reset()
         for seq, event in enumerate(self.events, start=1):
             timeline.add_event(seq, event)
         self._update_sub_title()
         self.refresh_view()
-        self.notify(f"Opened {trace.path} ({header.navigator}, {len(self.events)} events)", markup=False,
-                    timeout=4)
+        self.say(f"Opened {trace.path} ({header.navigator}, {len(self.events)} events)", timeout=4)
 
     def action_save_screenshot(self) -> None:
         def save(value: str | None) -> None:
-            if value:
-                target = Path(value)
-                saved = self.save_screenshot(filename=target.name, path=str(target.parent or Path(".")))
-                self.notify(f"Screenshot saved to {saved}", markup=False, timeout=4)
+            if not value:
+                return
+            target = Path(value).expanduser()
+            try:
+                saved = self.save_screenshot(filename=target.name, path=str(target.parent))
+            except OSError as exc:
+                self.say(f"Cannot save {target}: {exc.strerror or exc}", severity="error", timeout=6)
+                return
+            self.say(f"Screenshot saved to {saved}", timeout=4)
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         self.push_screen(PromptScreen("Save an SVG screenshot to", f"reasoning-explorer-{stamp}.svg"), save)
@@ -561,9 +610,11 @@ class ExplorerApp(App[int]):
                                              self.settings.max_depth)
 
     def schedule_render(self) -> None:
+        # call_later runs after the messages already queued: a burst of events (continue) gets one
+        # repaint, and a single step is painted at once.
         if not self._render_scheduled:
             self._render_scheduled = True
-            self.set_timer(RENDER_DELAY, self.refresh_view)
+            self.call_later(self.refresh_view)
 
     def state_at_cursor(self) -> WalkState:
         if self.cursor == len(self.events):
@@ -572,14 +623,15 @@ class ExplorerApp(App[int]):
 
     def status(self) -> str:
         behind = self.cursor < len(self.events)
+        if self.trace is not None and not self.playing:
+            where = f"step {self.cursor} of {len(self.events)}"
+            return f"trace ({self.trace.end}) · {where} · n/f forward · b back · r walks anew"
         if self.pending is not None:
             return "your turn: 1-9 pick · a answer · s stop here · i type an id"
         if behind and not self.playing:
             return f"viewing step {self.cursor} of {len(self.events)} · f forward · F latest"
         if self.playing:
             return f"playing · {self.pace:g} s per step · p pauses"
-        if self.trace is not None:
-            return f"trace ({self.trace.end}) · n/f forward · b back"
         if self.end == "finished":
             return "finished · n, c or p walks again · b steps back"
         if self.end == "cancelled":
@@ -603,6 +655,10 @@ class ExplorerApp(App[int]):
                     f"characters shipped {state.chars_shipped:,} · {len(state.landed)} landed")
         if self.cursor < len(self.events):
             text.append(f"   (as of step {self.cursor})", style="italic")
+        failure = state.result.failure if state.result is not None else None
+        if failure:
+            text.append("\nno documents: the navigator failed under on-failure empty: ", style="red")
+            text.append(visible(failure), style="red")
         if self.end == "failed" and self.error:
             text.append("\n")
             text.append(visible(self.error), style="red")
@@ -613,7 +669,7 @@ class ExplorerApp(App[int]):
         self._render_scheduled = False
         state = self.state_at_cursor()
         tree = self.query_one(WalkTree)
-        tree.set_marks(state.marks())
+        tree.set_marks(state.marks(), state.reasons())
         target = state.current
         if target is None and state.finished and state.landed:
             target = next(iter(state.landed))  # at the end, show where the walk landed
@@ -626,8 +682,8 @@ class ExplorerApp(App[int]):
         self._revealed = focus
         self.query_one(BudgetMeter).show(state, self.status(), self.settings.max_nodes_visited,
                                          self.settings.max_depth)
-        self.query_one(StepPanel).show(state, self.corpus, self.cursor, len(self.events), self.pending,
-                                       tuple(self.picked))
+        self.query_one(StepPanel).show(state, self.corpus, self.cursor, len(self.events),
+                                       picking=self.pending is not None, picked=tuple(self.picked))
         self.query_one(ResultsPanel).show(state, self.corpus, self.summary(state))
         self.query_one(Timeline).point_at(self.cursor)
 

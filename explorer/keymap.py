@@ -58,8 +58,9 @@ PICKER_KEYS = (
 ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS
 
 
-def bindings() -> list[Binding]:
-    out = []
+def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
+    """The app's BINDINGS, every one with an id so keys can be remapped."""
+    out: list[Binding | tuple[str, str] | tuple[str, str, str]] = []
     for key in ALL_KEYS:
         if key.action == "toggle_candidate":
             out.extend(Binding(str(n), f"toggle_candidate({n})", key.label, show=False, id=f"{key.id}.{n}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from rich.style import Style
 from rich.text import Text
 
 # C0 except tab/newline (handled by mode), DEL, C1, bidi embeddings/overrides/isolates, marks, zero-width and BOM.
@@ -41,7 +42,7 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def safe(text: str, style: str = "", *, width: int | None = None, multiline: bool = False) -> Text:
+def safe(text: str, style: str | Style = "", *, width: int | None = None, multiline: bool = False) -> Text:
     """A ``Text`` of untrusted ``text``: escaped, optionally clipped, never parsed as markup."""
     shown = visible(text, multiline=multiline)
     if width is not None:

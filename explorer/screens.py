@@ -37,7 +37,8 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(_keys_table("More", MORE_KEYS))
                 yield Static(_keys_table("Manual navigator (when it asks)", PICKER_KEYS))
                 yield Static(Text(
-                    "Tree marks: ◆ current · ✓ chosen · ? offered · ✗ rejected · • visited · ■ landed.\n"
+                    "Tree marks: ◆ current · ✓ chosen · ? offered · ✗ rejected · • visited · ■ landed (with its stop "
+                    "reason) · ⊘ chosen but never entered.\n"
                     "Every action is also in the command palette (ctrl+p).", style="dim"))
             yield Label("Escape closes", id="help-hint")
 

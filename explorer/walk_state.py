@@ -32,6 +32,8 @@ class Mark(StrEnum):
 
     CURRENT = "current"
     LANDED = "landed"
+    STOPPED = "stopped"
+    """Chosen, but never entered: no visit was left for it."""
     CHOSEN = "chosen"
     OFFERED = "offered"
     REJECTED = "rejected"
@@ -61,7 +63,13 @@ class WalkState:
     entered: list[str] = field(default_factory=list)
     stops: list[StopRecord] = field(default_factory=list)
     landed: dict[str, StopRecord] = field(default_factory=dict)
+    stopped_branches: dict[str, StopRecord] = field(default_factory=dict)
+    """Branches chosen but not entered (budget exhausted before entering, or not offered), by id."""
     ever_rejected: set[str] = field(default_factory=set)
+    waiting_branches: set[str] = field(default_factory=set)
+    """Branches chosen and not taken yet (depth first: they wait for the branch before them)."""
+    _entered_set: set[str] = field(default_factory=set, repr=False)
+    _offered: frozenset[str] = field(default_factory=frozenset, repr=False)
     result: WalkResult | None = None
     last: WalkEvent | None = None
 
@@ -93,6 +101,7 @@ class WalkState:
             self.budget, self.max_depth, self.on_failure = event.max_nodes_visited, event.max_depth, event.on_failure
         elif isinstance(event, CandidatesOffered):
             self.offer, self.choice, self.failure = event, None, None
+            self._offered = frozenset(c.id for c in event.candidates)
             self.current = event.current.id if event.current else None
             self.current_path = tuple(event.path)
             self.chars_shipped += event.chars_shipped
@@ -100,6 +109,7 @@ class WalkState:
             self.choice = event
             self.calls += 1
             self.ever_rejected.update(event.rejected)
+            self.waiting_branches.update(event.valid)
             if event.usage:
                 self.prompt_tokens += _count(event.usage.get("prompt_tokens"))
                 self.completion_tokens += _count(event.usage.get("completion_tokens"))
@@ -111,12 +121,18 @@ class WalkState:
             self.current = event.node.id
             self.current_path = tuple(event.path)
             self.entered.append(event.node.id)
+            self._entered_set.add(event.node.id)
+            self.waiting_branches.discard(event.node.id)
             self.offer, self.choice, self.failure = None, None, None
+            self._offered = frozenset()
         elif isinstance(event, PathStopped):
             record = event.record
             self.stops.append(record)
             if record.landed is not None:
                 self.landed[record.landed] = record
+            if record.branch is not None:
+                self.stopped_branches.setdefault(record.branch, record)
+                self.waiting_branches.discard(record.branch)
         elif isinstance(event, WalkFinished):
             self.result = event.result
             self.current = None
@@ -126,24 +142,33 @@ class WalkState:
             return Mark.CURRENT
         if node_id in self.landed:
             return Mark.LANDED
-        if self.offer is not None and any(c.id == node_id for c in self.offer.candidates):
+        if node_id in self.stopped_branches:
+            return Mark.STOPPED
+        if node_id in self._offered:
             if self.choice is None:
                 return Mark.OFFERED
             return Mark.CHOSEN if node_id in self.choice.selected else Mark.REJECTED
-        if node_id in self.entered:
+        if node_id in self._entered_set:
             return Mark.VISITED
+        if node_id in self.waiting_branches:
+            return Mark.CHOSEN
         if node_id in self.ever_rejected:
             return Mark.REJECTED
         return None
 
     def marks(self) -> dict[str, Mark]:
         """Every node with a mark at this step."""
-        ids = set(self.entered) | set(self.landed) | self.ever_rejected
-        if self.offer is not None:
-            ids.update(c.id for c in self.offer.candidates)
+        ids = self._entered_set | self.landed.keys() | self.stopped_branches.keys() | self.ever_rejected
+        ids = ids | self.waiting_branches | self._offered
         if self.current is not None:
             ids.add(self.current)
         return {node_id: mark for node_id in ids if (mark := self.mark_of(node_id)) is not None}
+
+    def reasons(self) -> dict[str, str]:
+        """The stop reason to show beside each node where a path stopped (a landing's, else the branch's)."""
+        found = {node_id: record.reason.value for node_id, record in self.stopped_branches.items()}
+        found.update((node_id, record.reason.value) for node_id, record in self.landed.items())
+        return found
 
 
 def _count(value: object) -> int:

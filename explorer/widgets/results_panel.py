@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
+from core import StopReason
+
 from ..corpora import Corpus
-from ..render import REASON_STYLE
 from ..safe_text import safe
 from ..walk_state import WalkState
 
 
 class ResultsPanel(Vertical):
-    """Filled from a :class:`WalkState`; selecting a landed node shows its content below."""
+    """Filled from a :class:`WalkState`; selecting a landed node shows its content below.
+
+    Stepping forward only adds rows, so they are appended; :meth:`reset` starts over for a new walk.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"results--{reason.value}" for reason in StopReason}
 
     def compose(self) -> ComposeResult:
         yield Static(id="results-summary")
@@ -27,7 +35,7 @@ class ResultsPanel(Vertical):
         landed = self.query_one("#landed-table", DataTable)
         landed.add_columns("#", "landed node", "stop reason", "depth", "path")
         stops = self.query_one("#stops-table", DataTable)
-        stops.add_columns("stop", "reason", "at", "branch", "landed")
+        stops.add_columns("stop", "reason", "at", "branch", "landed", "detail")
         self._corpus: Corpus | None = None
         self._landed_ids: list[str] = []
 
@@ -37,36 +45,49 @@ class ResultsPanel(Vertical):
         landed = self.query_one("#landed-table", DataTable)
         ids = list(state.landed)
         if ids != self._landed_ids:
-            keep = landed.cursor_row
-            landed.clear()
-            for number, node_id in enumerate(ids, start=1):
+            # Stepping forward only ever adds rows: append them; stepping back rebuilds.
+            if ids[: len(self._landed_ids)] != self._landed_ids:
+                landed.clear()
+                self._landed_ids = []
+            for number, node_id in enumerate(ids[len(self._landed_ids):], start=len(self._landed_ids) + 1):
                 record = state.landed[node_id]
                 title = corpus.title_of(node_id) if node_id in corpus.index else node_id
                 reason = record.reason.value
                 landed.add_row(
                     str(number),
                     safe(title, width=50),
-                    Text(reason, style=REASON_STYLE.get(reason, "")),
+                    self._reason(reason),
                     str(len(record.path) - 1),
                     safe(" › ".join(record.path), width=80),
                     key=node_id,
                 )
             self._landed_ids = ids
-            if ids:
-                landed.move_cursor(row=min(max(keep, 0), len(ids) - 1))
-            self._show_content(ids[landed.cursor_row] if ids else None)
+            self._show_content(ids[landed.cursor_row] if ids and landed.cursor_row >= 0 else None)
         stops = self.query_one("#stops-table", DataTable)
-        if stops.row_count != len(state.stops):
+        shown = stops.row_count
+        if shown > len(state.stops):
             stops.clear()
-            for number, record in enumerate(state.stops, start=1):
-                reason = record.reason.value
-                stops.add_row(
-                    str(number),
-                    Text(reason, style=REASON_STYLE.get(reason, "")),
-                    safe(" › ".join(record.path) or "(start)", width=60),
-                    safe(record.branch or "-", width=30),
-                    safe(record.landed or "-", width=30),
-                )
+            shown = 0
+        for number, record in enumerate(state.stops[shown:], start=shown + 1):
+            reason = record.reason.value
+            stops.add_row(
+                str(number),
+                self._reason(reason),
+                safe(" › ".join(record.path) or "(start)", width=60),
+                safe(record.branch or "-", width=30),
+                safe(record.landed or "-", width=30),
+                safe(record.detail or "", width=80),
+            )
+
+    def reset(self) -> None:
+        """Forget the rows shown: a new walk (or trace) starts."""
+        self.query_one("#landed-table", DataTable).clear()
+        self.query_one("#stops-table", DataTable).clear()
+        self._landed_ids = []
+        self._show_content(None)
+
+    def _reason(self, reason: str) -> Text:
+        return Text(reason, style=self.get_component_rich_style(f"results--{reason}"))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "landed-table" and event.row_key is not None:

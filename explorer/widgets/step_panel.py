@@ -11,17 +11,18 @@ from textual.widgets import Static
 from core import NavigatorChose, NodeEntered, PathStopped, WalkFinished, WalkStarted
 
 from ..corpora import Corpus
-from ..navigators.manual import PendingDecision
-from ..render import event_summary
+from ..render import event_summary, stop_line
 from ..safe_text import safe
 from ..walk_state import WalkState
 
 TITLE_WIDTH = 60
 SUMMARY_WIDTH = 160
+MAX_ROWS = 100
+"""Candidates listed in full; a wider offer ends with a line that counts (and names the chosen of) the rest."""
 
 
 class StepPanel(Static):
-    """Rendered from a :class:`WalkState` (and, with the manual navigator, the pending decision)."""
+    """Rendered from a :class:`WalkState`; while the manual navigator waits, its candidates are a picker."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "step--heading",
@@ -44,9 +45,11 @@ class StepPanel(Static):
         corpus: Corpus,
         step: int,
         total: int,
-        pending: PendingDecision | None = None,
+        *,
+        picking: bool = False,
         picked: tuple[str, ...] = (),
     ) -> None:
+        """Show ``state``; with ``picking`` (the manual navigator waits) the candidates become a picker."""
         style = self.get_component_rich_style
         parts: list[Text] = []
         heading = Text(f"Step {step}/{total}  ", style=style("step--heading"))
@@ -61,8 +64,10 @@ class StepPanel(Static):
             titles = [safe(corpus.title_of(i), width=40) if i in corpus.index else safe(i) for i in state.current_path]
             where.append_text(Text(" › ", style=style("step--dim")).join(titles))
             where.append(f"  (depth {len(state.current_path) - 1})", style=style("step--dim"))
-        elif state.step and not state.finished:
+        elif state.offer is not None:
             where.append("the start: the roots are offered", style=style("step--dim"))
+        elif state.step and not state.finished:
+            where.append("the start (nothing offered yet)", style=style("step--dim"))
         else:
             where.append("-", style=style("step--dim"))
         parts.append(where)
@@ -74,8 +79,6 @@ class StepPanel(Static):
             entered.append(f"  (visit {last.visits_used}, {last.remaining_visits} left)", style=style("step--dim"))
             parts.append(entered)
         elif isinstance(last, PathStopped):
-            from ..render import stop_line
-
             parts.append(Text("Stopped ", style=style("step--label")) + stop_line(last.record))
         elif isinstance(last, WalkStarted):
             parts.append(Text("Press n to see the first offer.", style=style("step--hint")))
@@ -84,6 +87,7 @@ class StepPanel(Static):
 
         offer = state.offer
         choice = state.choice
+        offered_ids = {c.id for c in offer.candidates} if offer is not None else set()
         if offer is not None:
             count = len(offer.candidates)
             what = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else
@@ -93,8 +97,8 @@ class StepPanel(Static):
                         f"left · {offer.chars_shipped:,} chars shipped")
             parts.append(line)
         # The answer first: what was chosen and why matters more than the list it came from.
-        if pending is not None:
-            typed = [i for i in picked if i not in {c.id for c in pending.request.candidates}]
+        if picking:
+            typed = [i for i in picked if i not in offered_ids]
             hint = Text("Your choice: ", style=style("step--label"))
             hint.append("1-9 toggle · a answer · s stop here · i type an id (even one not offered)",
                         style=style("step--hint"))
@@ -127,11 +131,22 @@ class StepPanel(Static):
                 why.append_text(safe(choice.rationale, width=600))
                 why.stylize(style("step--rationale"), 8)
                 parts.append(why)
+        if state.failure is not None:
+            failed = Text("Failed  ", style=style("step--failure"))
+            failed.append_text(safe(state.failure.error, width=400))
+            parts.append(failed)
+            consequence = {
+                "throw": "the walk stops with this error",
+                "empty": "the walk ends with no documents",
+                "partial": "this node lands with navigator_failed and the walk goes on",
+            }[state.failure.policy.value]
+            parts.append(Text(f"        on failure: {state.failure.policy.value} — {consequence}",
+                              style=style("step--dim")))
         if offer is not None:
             chosen = set(choice.selected) if choice else set()
-            for number, candidate in enumerate(offer.candidates, start=1):
+            for number, candidate in enumerate(offer.candidates[:MAX_ROWS], start=1):
                 row = Text(no_wrap=True, overflow="ellipsis")
-                if pending is not None:
+                if picking:
                     mark, mark_style = ("[x] " if candidate.id in picked else "[ ] "), "step--picked"
                     row.append(f"{number:>2} " if number <= 9 else "   ", style=style("step--hint"))
                 elif choice is None:
@@ -147,12 +162,16 @@ class StepPanel(Static):
                 row.stylize(style(mark_style))
                 if candidate.summary:
                     row.append("  ")
-                    row.append_text(safe(candidate.summary, width=SUMMARY_WIDTH))
-                    row.stylize(style("step--dim"), len(row) - min(len(candidate.summary), SUMMARY_WIDTH))
+                    summary = safe(candidate.summary, width=SUMMARY_WIDTH)
+                    summary.stylize(style("step--dim"))
+                    row.append_text(summary)
                 parts.append(row)
-        if state.failure is not None:
-            failed = Text("Failed  ", style=style("step--failure"))
-            failed.append_text(safe(state.failure.error, width=400))
-            failed.append(f"   on failure: {state.failure.policy.value}", style=style("step--dim"))
-            parts.append(failed)
+            rest = offer.candidates[MAX_ROWS:]
+            if rest:
+                more = Text(f"… and {len(rest):,} more candidates", style=style("step--dim"))
+                chosen_later = [c.id for c in rest if c.id in chosen]
+                if chosen_later:
+                    more.append(", chosen among them: ")
+                    more.append_text(Text(", ").join(safe(i, width=40) for i in chosen_later[:10]))
+                parts.append(more)
         self.update(Group(*parts))

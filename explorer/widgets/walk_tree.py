@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import ClassVar
 
 from rich.style import Style
@@ -16,26 +17,33 @@ from ..walk_state import Mark
 GLYPHS = {
     Mark.CURRENT: "◆ ",
     Mark.LANDED: "■ ",
+    Mark.STOPPED: "⊘ ",
     Mark.CHOSEN: "✓ ",
     Mark.OFFERED: "? ",
     Mark.REJECTED: "✗ ",
     Mark.VISITED: "• ",
 }
 TITLE_WIDTH = 72
+ID_WIDTH = 40
+BATCH = 500
+"""Children added at a time: a node with 100,000 children opens as fast as one with 500."""
 
 
-class WalkTree(Tree[str]):
+class WalkTree(Tree[str | None]):
     """A ``Tree`` whose nodes are created only when their branch opens or the walk reaches them.
 
-    Node data is the corpus node id. The walk's marks (``current``,
-    ``landed``, ``chosen``, ``offered``, ``rejected``, ``visited``) are kept
-    per id and drawn by :meth:`render_label` with the component classes
-    styled in ``app.tcss``; changing them repaints only the nodes that changed.
+    Node data is the corpus node id (``None`` for a "more children" row).
+    The walk's marks (``current``, ``landed``, ``stopped``, ``chosen``,
+    ``offered``, ``rejected``, ``visited``) and stop reasons are kept per id
+    and drawn by :meth:`render_label` with the component classes styled in
+    ``app.tcss``; changing them repaints only the nodes that changed.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         *Tree.COMPONENT_CLASSES,
         "walk-tree--id",
+        "walk-tree--reason",
+        "walk-tree--more",
         *(f"walk-tree--{mark.value}" for mark in Mark),
     }
 
@@ -43,11 +51,14 @@ class WalkTree(Tree[str]):
         super().__init__(safe(corpus.title, width=TITLE_WIDTH), data=None, id=id)
         self.corpus = corpus
         self.marks: dict[str, Mark] = {}
+        self.reasons: dict[str, str] = {}
         self.follow = True
-        self._by_id: dict[str, TreeNode[str]] = {}
-        self._loaded: set[int] = set()
-        self._id_width: dict[str, int] = {}
         self.guide_depth = 3
+        self._by_id: dict[str, TreeNode[str | None]] = {}
+        self._id_width: dict[str, int] = {}
+        self._next_child: dict[int, int] = {}  # tree node id -> index of the first child not yet added
+        # "more children" row id -> (that row, the node whose children it continues)
+        self._more: dict[int, tuple[TreeNode[str | None], TreeNode[str | None]]] = {}
 
     def on_mount(self) -> None:
         self._load(self.root, self.corpus.index.root_ids())
@@ -58,33 +69,55 @@ class WalkTree(Tree[str]):
     def _label(self, node_id: str) -> Text:
         label = safe(self.corpus.title_of(node_id), width=TITLE_WIDTH)
         label.append("  ")
-        shown_id = safe(node_id, width=40)
+        shown_id = safe(node_id, width=ID_WIDTH)
         self._id_width[node_id] = len(shown_id)
         label.append_text(shown_id)
         return label
 
-    def _load(self, parent: TreeNode[str], child_ids: tuple[str, ...]) -> None:
-        if parent.id in self._loaded:
+    def _load(self, parent: TreeNode[str | None], child_ids: tuple[str, ...], *, through: str | None = None) -> None:
+        """Add the next batch of children (or every batch up to the one holding ``through``)."""
+        start = self._next_child.get(parent.id, 0)
+        if start >= len(child_ids) and parent.id in self._next_child:
             return
-        self._loaded.add(parent.id)
         index = self.corpus.index
-        for child in child_ids:
+        end = min(len(child_ids), start + BATCH)
+        if through is not None and through not in self._by_id:
+            end = max(end, child_ids.index(through, start) + 1)
+        for child in child_ids[start:end]:
             self._by_id[child] = parent.add(self._label(child), data=child, allow_expand=index.has_children(child))
+        self._next_child[parent.id] = end
+        for row_id, (row, owner) in list(self._more.items()):
+            if owner is parent:
+                del self._more[row_id]
+                row.remove()
+        if end < len(child_ids):
+            left = len(child_ids) - end
+            row = parent.add_leaf(Text(f"… {left:,} more: Enter shows the next {min(BATCH, left):,}"), data=None)
+            self._more[row.id] = (row, parent)
 
-    def _ensure(self, node_id: str) -> TreeNode[str]:
+    def _children_of(self, node: TreeNode[str | None]) -> tuple[str, ...]:
+        return self.corpus.index.root_ids() if node is self.root else self.corpus.index.child_ids(node.data or "")
+
+    def _ensure(self, node_id: str) -> TreeNode[str | None]:
         """The tree node for a corpus node, creating its ancestors' children as needed."""
         found = self._by_id.get(node_id)
         if found is not None:
             return found
         index = self.corpus.index
-        for ancestor in index.path(node_id)[:-1]:
-            node = self._by_id[ancestor]
-            self._load(node, index.child_ids(ancestor))
+        path = index.path(node_id)
+        self._load(self.root, index.root_ids(), through=path[0])
+        for ancestor, child in pairwise(path):
+            self._load(self._by_id[ancestor], index.child_ids(ancestor), through=child)
         return self._by_id[node_id]
 
-    def on_tree_node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
-        if event.node.data is not None:
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[str | None]) -> None:
+        if event.node.data is not None and event.node.id not in self._next_child:
             self._load(event.node, self.corpus.index.child_ids(event.node.data))
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[str | None]) -> None:
+        more = self._more.get(event.node.id)
+        if more is not None:
+            self._load(more[1], self._children_of(more[1]))
 
     # -- following the walk ---------------------------------------------------------------------------
 
@@ -96,40 +129,52 @@ class WalkTree(Tree[str]):
         for ancestor in self.corpus.index.path(node_id)[:-1]:
             self._by_id[ancestor].expand()
         if expand and target.allow_expand:
-            self._load(target, self.corpus.index.child_ids(node_id))
+            if target.id not in self._next_child:
+                self._load(target, self.corpus.index.child_ids(node_id))
             target.expand()
         if move_cursor:
             # Right after expand() the node has no line yet: move once the tree has refreshed.
             self.call_after_refresh(self.move_cursor, target)
 
-    def node_for(self, node_id: str) -> TreeNode[str] | None:
+    def node_for(self, node_id: str) -> TreeNode[str | None] | None:
         return self._by_id.get(node_id)
 
     # -- marks ------------------------------------------------------------------------------------------
 
-    def set_marks(self, marks: dict[str, Mark]) -> None:
-        """Show a new set of marks, repainting only the nodes whose mark changed."""
-        old = self.marks
-        self.marks = marks
-        for node_id in {k for k in old.keys() | marks.keys() if old.get(k) != marks.get(k)}:
+    def set_marks(self, marks: dict[str, Mark], reasons: dict[str, str] | None = None) -> None:
+        """Show a new set of marks and stop reasons, repainting only the nodes that changed."""
+        reasons = reasons or {}
+        changed = {k for k in self.marks.keys() | marks.keys() if self.marks.get(k) != marks.get(k)}
+        changed |= {k for k in self.reasons.keys() | reasons.keys() if self.reasons.get(k) != reasons.get(k)}
+        self.marks, self.reasons = marks, reasons
+        for node_id in changed:
             node = self._by_id.get(node_id)
             if node is not None:
                 node.refresh()
 
-    def render_label(self, node: TreeNode[str], base_style: Style, style: Style) -> Text:
+    def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         label = super().render_label(node, base_style, style)
         node_id = node.data
         if node_id is None:
+            if node.id in self._more:
+                label.stylize(self.get_component_rich_style("walk-tree--more", partial=True))
             return label
         id_width = self._id_width.get(node_id, 0)
         label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
         mark = self.marks.get(node_id)
         if mark is None:
-            return Text("  ") + label
-        marked = Text(GLYPHS[mark]) + label
-        marked.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
-        return marked
+            label = Text("  ") + label
+        else:
+            label = Text(GLYPHS[mark]) + label
+            label.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
+        reason = self.reasons.get(node_id)
+        if reason is not None:
+            label.append(f"  {reason}", style=self.get_component_rich_style("walk-tree--reason", partial=True))
+        return label
 
-    def get_label_width(self, node: TreeNode[str]) -> int:
-        # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label.
-        return node.label.cell_len + 4
+    def get_label_width(self, node: TreeNode[str | None]) -> int:
+        # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
+        reason = self.reasons.get(node.data) if node.data is not None else None
+        label = node.label
+        width = label.cell_len if isinstance(label, Text) else len(label)
+        return width + 4 + (len(reason) + 2 if reason else 0)

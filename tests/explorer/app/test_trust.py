@@ -6,7 +6,6 @@ from pathlib import Path
 
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus, load_corpus
-from explorer.navigators.manual import DESK
 from explorer.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, make_app, screen_text, wait_for
@@ -91,5 +90,3 @@ async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_buil
         assert len(tree._by_id) < 100  # only the branches down to it
 
 
-def test_the_manual_desk_is_released_when_the_app_ends():
-    assert DESK._listener is None

@@ -1,0 +1,158 @@
+"""Behaviours that matter to daily users: history is never thrown away, quick keys all count, nothing
+typed in a prompt can crash the app, every stop shows on the tree, wide offers stay fast."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from core import HierarchyIndex, HierarchyMetadata, NavigatorChose, RetrievedDocument
+from explorer.corpora import Corpus
+from explorer.screens import PromptScreen
+from explorer.walk_state import Mark
+from explorer.widgets.walk_tree import BATCH, WalkTree
+
+from .helpers import SIZE, make_app, screen_text, script, wait_for
+
+
+async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_new_walk():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        session, total = app.session, len(app.events)
+        await pilot.press("b", "b", "c")
+        assert app.session is session and app.cursor == total == len(app.events)
+
+
+async def test_continue_and_next_on_an_opened_trace_never_walk_again(tmp_path):
+    first = make_app("How are refunds issued?", start_walk=True)
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: first.end == "finished")
+        path = first.session.save_trace(tmp_path / "t.jsonl")
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        from explorer.trace import read_trace
+
+        app.load_trace(read_trace(path))
+        await pilot.press("escape", "c")
+        assert app.trace is not None and app.session is None and app.cursor == len(app.events)
+        await pilot.press("n")
+        assert app.session is None
+        assert "End of the trace" in list(app._notifications)[-1].message
+        assert "trace t.jsonl · made with lexical:default" in app.sub_title
+        assert "trace (finished) · step 12 of 12" in screen_text(app)
+
+
+async def test_quick_next_presses_are_all_honoured_in_order():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.events) == 1)
+        await pilot.press("n", "n", "n", "n", "n")
+        await wait_for(pilot, lambda: len(app.events) == 6)
+        assert app.cursor == 6
+
+
+async def test_markup_and_bad_paths_typed_in_prompts_never_crash_the_app(tmp_path):
+    app = make_app(example_query="x")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "m")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("#prompt-input").value = "script:/tmp/[/x].yaml"
+        await pilot.press("enter")
+        assert isinstance(app.screen, PromptScreen)  # refused, with the reason shown literally
+        assert "[/x].yaml: no such navigator script" in screen_text(app)
+        await pilot.press("escape", "ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("#prompt-input").value = str(tmp_path / "missing" / "[b]x[/b].svg")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app._notifications) > 0)
+        assert app.is_running
+        assert "Cannot save" in list(app._notifications)[-1].message
+
+
+async def test_every_stop_shows_on_the_tree_with_its_reason():
+    app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.end == "finished")
+        tree = app.query_one(WalkTree)
+        assert tree.marks["accounts"] is Mark.STOPPED  # chosen, never entered: no visit left
+        assert tree.reasons["accounts"] == "visit_budget_exhausted"
+        assert tree.marks["billing"] is Mark.LANDED and tree.reasons["billing"] == "visit_budget_exhausted"
+        assert tree.reasons["free-plan"] == "leaf"
+        screen = screen_text(app)
+        assert "⊘ ▶ Accounts and sign-in  accounts  visit_budget_exhausted" in screen
+        assert "■ Free plan  free-plan  leaf" in screen
+
+
+async def test_a_branch_waiting_its_turn_keeps_its_chosen_mark():
+    app = make_app("q", model=script("provider-failure.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(6):  # ... billing chose refunds and invoices, entered refunds
+            await pilot.press("n")
+        await wait_for(pilot, lambda: len(app.events) == 7)
+        tree = app.query_one(WalkTree)
+        assert tree.marks["invoices"] is Mark.CHOSEN
+        assert tree.marks["taxes"] is Mark.REJECTED
+
+
+async def test_the_picker_keys_show_in_the_footer_when_the_navigator_asks_and_numbers_pick_beyond_nine():
+    app = make_app("q", model="manual:", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.pending is not None)
+        await pilot.pause()
+        footer = [line for line in screen_text(app).splitlines() if line.strip()][-1]
+        assert "a Answer" in footer and "s Stop here" in footer and "i Type id" in footer
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("9", "enter")  # a candidate's number works in the prompt too
+        assert app.picked == ["offboarding"]
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.events[-1], NavigatorChose))
+        assert app.events[-1].selected == ("offboarding",)
+
+
+def wide_corpus(children: int) -> Corpus:
+    docs = [RetrievedDocument("", "root", 0.0, {HierarchyMetadata.ID: "root", "reasoningTitle": "Root",
+                                                "reasoningSummary": "refund rules"})]
+    docs += [RetrievedDocument("", f"c{i}", 0.0, {HierarchyMetadata.ID: f"c{i}", HierarchyMetadata.PARENT_ID: "root",
+                                                  "reasoningTitle": f"Child {i}", "reasoningSummary": "refund"})
+             for i in range(children)]
+    return Corpus(Path("wide"), "synthetic", "s", "Wide", HierarchyIndex(docs), "0" * 64)
+
+
+async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_reaches_any_of_them():
+    app = make_app("refund", corpus=wide_corpus(5000), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        started = time.monotonic()
+        tree.reveal("c3000")
+        await pilot.pause()
+        assert time.monotonic() - started < 1.0
+        assert tree.node_for("c3000") is not None
+        assert len(tree._by_id) == 1 + 3001  # the batches up to the one holding it
+        tree.reveal("c10")
+        await pilot.pause()
+        more = [node for node in tree.root.children[0].children if node.data is None]
+        assert len(more) == 1 and "more: Enter shows the next" in more[0].label.plain
+        before = len(tree._by_id)
+        tree.select_node(more[0])
+        await pilot.pause()
+        assert len(tree._by_id) == min(5001, before + BATCH)
+        await pilot.press("n", "n", "n", "n", "n")  # offer the 5,000 children and choose
+        await wait_for(pilot, lambda: len(app.events) == 6, timeout=10)
+        app.query_one("#step-scroll").scroll_end(animate=False)  # as a person scrolls the step panel
+        await pilot.pause(0.1)
+        assert "… and 4,900 more candidates" in screen_text(app)
+
+
+async def test_the_manual_desk_is_released_when_the_app_ends():
+    from explorer.navigators.manual import DESK
+
+    app = make_app("q", model="manual:")
+    async with app.run_test(size=SIZE):
+        assert DESK._listener is not None
+    assert DESK._listener is None
