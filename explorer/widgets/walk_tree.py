@@ -126,12 +126,15 @@ class WalkTree(Tree[str | None]):
         if node_id not in self.corpus.index:
             return
         target = self._ensure(node_id)
+        # expand() invalidates the whole tree even on an open node: only open what is closed.
         for ancestor in self.corpus.index.path(node_id)[:-1]:
-            self._by_id[ancestor].expand()
+            if not self._by_id[ancestor].is_expanded:
+                self._by_id[ancestor].expand()
         if expand and target.allow_expand:
             if target.id not in self._next_child:
                 self._load(target, self.corpus.index.child_ids(node_id))
-            target.expand()
+            if not target.is_expanded:
+                target.expand()
         if move_cursor:
             # Right after expand() the node has no line yet: move once the tree has refreshed.
             self.call_after_refresh(self.move_cursor, target)
