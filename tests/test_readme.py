@@ -18,3 +18,22 @@ def test_the_core_example_prints_what_the_readme_says():
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(README), "exec"), {"__name__": "readme_example"})
     assert out.getvalue().splitlines() == expected
+
+
+def test_the_readme_lists_every_key_and_every_scripted_case():
+    from explorer.keymap import ALL_KEYS
+
+    text = README.read_text(encoding="utf-8")
+    names = {"slash": "/", "question_mark": "?", "plus": "+", "equals_sign": "+", "minus": "-"}
+    for key in ALL_KEYS:
+        first = key.keys.split(",")[0]
+        shown = names.get(first, first)
+        assert f"`{shown}`" in text, f"the README does not list {shown!r} ({key.help})"
+    scripts = sorted((README.parent / "sample_corpora" / "scripts").glob("*.yaml"))
+    assert scripts
+    for script in scripts:
+        assert f"script:sample_corpora/scripts/{script.name}" in text, script.name
+
+
+def test_the_readme_screenshot_exists():
+    assert (README.parent / "docs" / "explorer.svg").read_text(encoding="utf-8").startswith("<svg")
