@@ -388,6 +388,8 @@ class ExplorerApp(App[int]):
         if self.cursor > 1:
             self.cursor -= 1
             self.refresh_view()
+        elif self.events:
+            self.say("This is the first step.", timeout=2)
 
     def action_step_forward(self) -> None:
         if self.cursor < len(self.events):

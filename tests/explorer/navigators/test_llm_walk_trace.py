@@ -1,0 +1,51 @@
+"""A whole LLM walk, from the command line, against a real local server: the saved trace replays for free
+and never holds the API key."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ..http_stub import Reply, StubServer
+
+ROOT = Path(__file__).resolve().parents[3]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+KEY = "sk-test-TRACE-SECRET-987654"
+
+
+def answer(selected: list[str], rationale: str) -> Reply:
+    content = json.dumps({"selected": selected, "rationale": rationale})
+    return Reply(200, {"id": "c1", "object": "chat.completion", "model": "test-model",
+                       "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                    "finish_reason": "stop"}],
+                       "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+
+
+def cli(*args: object, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, **env}, timeout=60)
+
+
+def test_an_llm_walk_saved_as_a_trace_replays_without_the_server_and_holds_no_key(tmp_path):
+    trace = tmp_path / "llm.jsonl"
+    with StubServer() as server:
+        server.add(answer(["billing"], "refunds are billing"), answer(["refunds", "refund-policy"], "refunds, I think"),
+                   answer(["refund-delivery"], "when the money arrives"))
+        walked = cli("walk", HANDBOOK, "When do I get my money back?", "--navigator", "openai:test-model",
+                     "--trace", trace, "--json", env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url})
+        assert walked.returncode == 0, walked.stderr
+        assert len(server.requests) == 3
+        assert server.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    document = json.loads(walked.stdout)
+    assert document["summary"]["landed"] == ["refund-delivery", "billing"]  # then the hallucination lands billing
+    assert [s["reason"] for s in document["stops"]] == ["leaf", "invalid_choice"]
+    text = trace.read_text()
+    assert KEY not in text and KEY not in walked.stdout and KEY not in walked.stderr
+    assert '"prompt_tokens": 100' in text
+    # Replayed with no server and no key: the same landed nodes, for free.
+    replayed = cli("replay", trace, "--json", env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "http://127.0.0.1:9"})
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["summary"]["landed"] == ["refund-delivery", "billing"]
