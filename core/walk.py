@@ -331,8 +331,10 @@ class ReasoningRAGStrategy:
         """
         token.raise_if_cancelled()
         current_view = None if current is None else self.view(current)
-        views = tuple(self.view(candidate) for candidate in candidates)
-        chars = sum(v.shipped_chars for v in views) + (current_view.shipped_chars if current_view else 0)
+        views = tuple(map(self.view, candidates))
+        chars = sum([len(v.title) + len(v.summary) for v in views])
+        if current_view is not None:
+            chars += len(current_view.title) + len(current_view.summary)
         tally.chars += chars
         yield CandidatesOffered(current_view, path, views, tally.remaining, depth, chars)
 
@@ -342,7 +344,10 @@ class ReasoningRAGStrategy:
         started = time.perf_counter()
         try:
             answer = self.navigator.choose(request)
-            choice = answer if isinstance(answer, NavigatorChoice) else NavigatorChoice(ids_from(answer))
+            if isinstance(answer, NavigatorChoice):
+                returned, rationale, usage = answer.selected, answer.rationale, answer.usage
+            else:  # a plain iterable of ids: the same with no rationale
+                returned, rationale, usage = ids_from(answer), "", None
         except RetrievalCancelled:
             raise
         except Exception as exc:
@@ -362,12 +367,12 @@ class ReasoningRAGStrategy:
         seconds = time.perf_counter() - started
         token.raise_if_cancelled()
 
-        selected = tuple(dict.fromkeys(choice.selected))
+        selected = tuple(dict.fromkeys(returned)) if len(returned) > 1 else returned
         offered = frozenset(candidates)
-        chosen = set(selected)
-        hallucinated = tuple(i for i in selected if i not in offered)
-        rejected = tuple(c for c in candidates if c not in chosen)
-        yield NavigatorChose(current, selected, hallucinated, rejected, choice.rationale, choice.usage, seconds)
+        hallucinated = tuple([i for i in selected if i not in offered])
+        chosen = selected if len(selected) < 8 else frozenset(selected)  # a short tuple beats hashing a set
+        rejected = tuple([c for c in candidates if c not in chosen])
+        yield NavigatorChose(current, selected, hallucinated, rejected, rationale, usage, seconds)
         if not selected:
             yield self._stop(tally, StopReason.NAVIGATOR_STOPPED, path, current)
             return None
