@@ -9,14 +9,12 @@ that says so. This is how an expensive LLM walk is re-run with another budget.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
-from pathlib import Path
 
 from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, TreeNavigator
 
-from ..trace import Trace, TraceError, read_trace
-from . import NavigatorConfigError
+from ..trace import Trace, read_trace
+from .file_cache import FileCache
 
 PREFIX = "replay:"
 
@@ -47,35 +45,17 @@ class ReplayNavigator(TreeNavigator):
     """``replay:PATH`` — the decisions of a saved trace."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._cache: dict[Path, tuple[float, dict[str | None, Recorded]]] = {}
+        self._traces = FileCache(PREFIX, "walk.trace.jsonl", lambda path: recorded_decisions(read_trace(path)))
 
     def supports(self, model: str) -> bool:
         return model.startswith(PREFIX)
 
     def check_model(self, model: str) -> None:
+        """Read the trace now, so a bad one is a configuration error before the walk."""
         self.decisions(model)
 
     def decisions(self, model: str) -> dict[str | None, Recorded]:
-        raw = model[len(PREFIX):].strip()
-        if not raw:
-            raise NavigatorConfigError("replay: needs a trace file, e.g. replay:walk.trace.jsonl")
-        path = Path(raw).expanduser()
-        try:
-            mtime = path.stat().st_mtime
-        except OSError:
-            mtime = -1.0
-        with self._lock:
-            cached = self._cache.get(path)
-            if cached is not None and cached[0] == mtime:
-                return cached[1]
-        try:
-            decisions = recorded_decisions(read_trace(path))
-        except TraceError as exc:
-            raise NavigatorConfigError(str(exc)) from None
-        with self._lock:
-            self._cache[path] = (mtime, decisions)
-        return decisions
+        return self._traces.get(model)
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         request.cancellation.raise_if_cancelled()

@@ -19,8 +19,6 @@ whenever it changes.
 
 from __future__ import annotations
 
-import os
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +30,7 @@ from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, TreeNavi
 from ..corpora import read_text
 from ..corpora.errors import CorpusError
 from ..corpora.yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text, scalar_value
-from . import NavigatorConfigError
+from .file_cache import FileCache
 
 PREFIX = "script:"
 START = "start"
@@ -134,8 +132,7 @@ class ScriptNavigator(TreeNavigator):
     """``script:PATH`` — answers from a YAML script, per node id."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._cache: dict[Path, tuple[float, Script]] = {}
+        self._scripts = FileCache(PREFIX, "sample_corpora/scripts/hallucinated-branch.yaml", load_script)
 
     def supports(self, model: str) -> bool:
         return model.startswith(PREFIX)
@@ -145,27 +142,7 @@ class ScriptNavigator(TreeNavigator):
         self.script(model)
 
     def script(self, model: str) -> Script:
-        raw = model[len(PREFIX):].strip()
-        if not raw:
-            raise NavigatorConfigError(
-                "script: needs a file, e.g. script:sample_corpora/scripts/hallucinated-branch.yaml"
-            )
-        path = Path(os.path.expanduser(raw))
-        try:
-            mtime = path.stat().st_mtime
-        except OSError:
-            mtime = -1.0
-        with self._lock:
-            cached = self._cache.get(path)
-            if cached is not None and cached[0] == mtime:
-                return cached[1]
-        try:
-            script = load_script(path)
-        except CorpusError as exc:
-            raise NavigatorConfigError(str(exc)) from None
-        with self._lock:
-            self._cache[path] = (mtime, script)
-        return script
+        return self._scripts.get(model)
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         token = request.cancellation
