@@ -181,3 +181,13 @@ async def test_choice_events_carry_the_rationale_to_the_screen():
         await pilot.press("n", "n")
         await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.events))
         assert "0.00 s" in screen_text(app)
+
+
+async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
+    app = make_app("How are refunds issued?", start_walk=True, autoplay=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.playing
+        await wait_for(pilot, lambda: app.end == "finished", timeout=10)
+        await wait_for(pilot, lambda: not app.playing)
+        assert app.cursor == len(app.events) == 12
+        assert "finished (not cancelled)" in screen_text(app)
