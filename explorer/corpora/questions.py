@@ -16,10 +16,9 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from . import read_text
 from .errors import CorpusError
 from .model import Corpus
-from .yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text
+from .yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text
 
 TOP_KEYS = ("corpus", "questions")
 QUESTION_KEYS = ("id", "query", "expect")
@@ -57,17 +56,8 @@ class QuestionSet:
 def load_questions(path: str | Path) -> QuestionSet:
     """Read a question set; the first problem is a CorpusError naming its line."""
     path = Path(path)
-    if not path.is_file():
-        raise CorpusError(path, "no such question set; give a .questions.yaml file")
-    text, _ = read_text(path)
-    root = compose(path, text)
-    if not isinstance(root, MappingNode):
-        found = "empty" if root is None else kind(root)
-        raise CorpusError(
-            path,
-            f"a question set is a mapping with `corpus:` and `questions:`, not {found}",
-            line=line_of(root) if root is not None else None,
-        )
+    root = read_mapping(path, "no such question set; give a .questions.yaml file",
+                        "a question set is a mapping with `corpus:` and `questions:`")
     top: dict[str, Node] = {}
     for key, key_node, value in pairs(root):
         if key not in TOP_KEYS:

@@ -76,8 +76,8 @@ def lint(corpus: Corpus) -> list[Finding]:
     """Warnings, in tree order: no summary, a leaf without content, a long title or summary, too many children."""
     findings: list[Finding] = []
     index = corpus.index
-    for document in index:
-        node_id = str(document.metadata.get("hierarchyId", document.id))
+    for node_id in index.ids():
+        document = index[node_id]
         line = corpus.lines.get(node_id)
         where = f"{corpus.where(node_id)}: node {node_id!r}"
         title = corpus.title_of(node_id)

@@ -51,6 +51,24 @@ def compose(path: Path, text: str) -> Node | None:
         loader.dispose()
 
 
+def read_mapping(path: Path, missing: str, expected: str) -> MappingNode:
+    """The root mapping of a small YAML file (a question set, a navigator script), or a CorpusError.
+
+    ``missing`` says what to do when there is no such file; ``expected`` names
+    what the root should be (``"a question set is a mapping with ..."``).
+    """
+    from . import read_text  # the package imports this module; import at call time
+
+    if not path.is_file():
+        raise CorpusError(path, missing)
+    text, _ = read_text(path)
+    root = compose(path, text)
+    if not isinstance(root, MappingNode):
+        found = "empty" if root is None else kind(root)
+        raise CorpusError(path, f"{expected}, not {found}", line=line_of(root) if root is not None else None)
+    return root
+
+
 def line_of(node: Node) -> int:
     return int(node.start_mark.line) + 1
 

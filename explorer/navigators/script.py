@@ -27,9 +27,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, TreeNavigator
 
-from ..corpora import read_text
 from ..corpora.errors import CorpusError
-from ..corpora.yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text, scalar_value
+from ..corpora.yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text, scalar_value
 from .file_cache import FileCache
 
 PREFIX = "script:"
@@ -101,13 +100,8 @@ def _decision(path: Path, node: Node, where: str) -> Decision:
 def load_script(path: str | Path) -> Script:
     """Read a navigator script; every problem is a CorpusError naming the file and line."""
     path = Path(path)
-    if not path.is_file():
-        raise CorpusError(path, "no such navigator script; give a YAML file of decisions (see `script:` in the README)")
-    text, _ = read_text(path)
-    root = compose(path, text)
-    if not isinstance(root, MappingNode):
-        found = "empty" if root is None else kind(root)
-        raise CorpusError(path, f"a navigator script is a mapping with `decisions:`, not {found}")
+    root = read_mapping(path, "no such navigator script; give a YAML file of decisions (see `script:` in the README)",
+                        "a navigator script is a mapping with `decisions:`")
     decisions: dict[str, Decision] = {}
     default = Decision()
     for key, key_node, value in pairs(root):
