@@ -32,7 +32,7 @@ from .events import (
     WalkStarted,
 )
 from .hierarchy import HierarchyIndex
-from .navigator import NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
+from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, transcript_from
 from .path import EMPTY_PATH, NodePath
 from .policy import OnFailure
 from .registry import TreeNavigatorRegistry
@@ -82,6 +82,7 @@ __all__ = [
     "StopReason",
     "StopRecord",
     "Strategy",
+    "Transcript",
     "TreeNavigator",
     "TreeNavigatorError",
     "TreeNavigatorRegistry",
@@ -93,4 +94,5 @@ __all__ = [
     "drain",
     "knowledge_source",
     "retrieval",
+    "transcript_from",
 ]

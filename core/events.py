@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from .documents import RetrievedDocument
-from .navigator import NodeView
+from .navigator import NodeView, Transcript
 from .path import NodePath
 from .policy import OnFailure
 
@@ -127,7 +127,8 @@ class NavigatorChose:
     ``selected`` is every id it returned, in its order, duplicates dropped
     (first kept); ``hallucinated`` those of them that were not offered;
     ``rejected`` the offered ids it did not select. ``seconds`` is the time
-    the call took.
+    the call took. ``transcript`` is the provider's own record of the call
+    (``NavigatorChoice.transcript``), copied unread; ``None`` when it gave none.
     """
 
     current: str | None
@@ -137,6 +138,7 @@ class NavigatorChose:
     rationale: str
     usage: Mapping[str, Any] | None
     seconds: float
+    transcript: Transcript | None = None
 
     @property
     def valid(self) -> tuple[str, ...]:
@@ -152,13 +154,17 @@ class NavigatorFailed:
     ``error`` is a one-line description (exception type and message).
     ``policy`` says what happens next: ``THROW`` raises ``RetrievalError`` on
     the next pull; ``EMPTY`` stops the walk with no documents; ``PARTIAL``
-    lands ``current`` with ``NAVIGATOR_FAILED`` and goes on.
+    lands ``current`` with ``NAVIGATOR_FAILED`` and goes on. ``transcript``
+    is the ``transcript`` attribute of the exception the provider raised,
+    when it carries a well-formed one (a malformed one is dropped: the call
+    failed already, and its failure is what the person must see).
     """
 
     current: str | None
     error: str
     policy: OnFailure
     seconds: float
+    transcript: Transcript | None = None
 
 
 @dataclass(frozen=True, slots=True)

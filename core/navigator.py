@@ -6,9 +6,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeAlias
 
 from .cancellation import CancellationToken
+
+Transcript: TypeAlias = tuple[tuple[str, str], ...]
+"""What a provider really sent and received: ``(label, text)`` pairs, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +48,16 @@ class NavigatorChoice:
     accepted and stored as a tuple; a bare ``str`` or a non-string id raises
     ``TypeError``). ``rationale`` is free text for people; ``usage`` is an
     optional mapping of what the choice cost (``prompt_tokens``,
-    ``completion_tokens``), stored as a read-only copy.
+    ``completion_tokens``), stored as a read-only copy. ``transcript`` is
+    what the provider really sent and received, for people debugging it:
+    ``(label, text)`` pairs of strings in order (see :func:`transcript_from`);
+    it never holds a secret.
     """
 
     selected: tuple[str, ...]
     rationale: str = ""
     usage: Mapping[str, Any] | None = None
+    transcript: Transcript | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "selected", ids_from(self.selected))
@@ -60,6 +67,8 @@ class NavigatorChoice:
             if not isinstance(self.usage, Mapping):
                 raise TypeError(f"usage must be a mapping, not {type(self.usage).__name__}")
             object.__setattr__(self, "usage", MappingProxyType(dict(self.usage)))
+        if self.transcript is not None:
+            object.__setattr__(self, "transcript", transcript_from(self.transcript))
 
 
 def _describe(value: object) -> str:
@@ -78,6 +87,25 @@ def ids_from(value: object) -> tuple[str, ...]:
         if not isinstance(item, str):
             raise TypeError(f"expected node ids as str, got {_describe(item)}")
     return ids
+
+
+def transcript_from(value: object) -> Transcript:
+    """Turn an iterable of ``(label, text)`` pairs of strings into a tuple of 2-tuples.
+
+    Anything else raises ``TypeError`` saying what was given: a bare string,
+    a pair that is not two items, a label or text that is not a ``str``.
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"a transcript is an iterable of (label, text) pairs, got {_describe(value)}")
+    pairs: list[tuple[str, str]] = []
+    for item in value:
+        if isinstance(item, str | bytes) or not isinstance(item, Iterable):
+            raise TypeError(f"a transcript entry is a (label, text) pair, got {_describe(item)}")
+        pair = tuple(item)
+        if len(pair) != 2 or not isinstance(pair[0], str) or not isinstance(pair[1], str):
+            raise TypeError(f"a transcript entry is a (label, text) pair of str, got {_describe(item)}")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
 
 
 class TreeNavigator(ABC):

@@ -25,7 +25,7 @@ from .events import (
     WalkStarted,
 )
 from .hierarchy import HierarchyIndex
-from .navigator import NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator, ids_from
+from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, ids_from, transcript_from
 from .path import EMPTY_PATH, NodePath
 from .policy import OnFailure
 
@@ -114,6 +114,17 @@ _EMPTY_FAILURE: Final = _EmptyFailure()
 def _one_line(exc: BaseException) -> str:
     message = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _transcript_of(exc: BaseException) -> Transcript | None:
+    """The ``transcript`` a failing provider attached to its exception, if it is well formed."""
+    found = getattr(exc, "transcript", None)
+    if found is None:
+        return None
+    try:
+        return transcript_from(found)
+    except TypeError:
+        return None
 
 
 def _source_names(sources: str | Iterable[str] | None) -> tuple[str, ...] | None:
@@ -346,8 +357,9 @@ class ReasoningRAGStrategy:
             answer = self.navigator.choose(request)
             if isinstance(answer, NavigatorChoice):
                 returned, rationale, usage = answer.selected, answer.rationale, answer.usage
+                transcript = answer.transcript
             else:  # a plain iterable of ids: the same with no rationale
-                returned, rationale, usage = ids_from(answer), "", None
+                returned, rationale, usage, transcript = ids_from(answer), "", None, None
         except RetrievalCancelled:
             raise
         except Exception as exc:
@@ -355,7 +367,7 @@ class ReasoningRAGStrategy:
             if token.cancelled:
                 raise RetrievalCancelled() from exc
             error = _one_line(exc)
-            yield NavigatorFailed(current, error, self.on_failure, seconds)
+            yield NavigatorFailed(current, error, self.on_failure, seconds, _transcript_of(exc))
             where = "the roots" if current is None else f"the children of {current!r}"
             if self.on_failure is OnFailure.THROW:
                 raise RetrievalError(f"navigator {self.model!r} failed choosing among {where}: {error}") from exc
@@ -372,7 +384,7 @@ class ReasoningRAGStrategy:
         hallucinated = tuple([i for i in selected if i not in offered])
         chosen = selected if len(selected) < 8 else frozenset(selected)  # a short tuple beats hashing a set
         rejected = tuple([c for c in candidates if c not in chosen])
-        yield NavigatorChose(current, selected, hallucinated, rejected, rationale, usage, seconds)
+        yield NavigatorChose(current, selected, hallucinated, rejected, rationale, usage, seconds, transcript)
         if not selected:
             yield self._stop(tally, StopReason.NAVIGATOR_STOPPED, path, current)
             return None

@@ -10,7 +10,10 @@ Line 1, the header::
 Then one line per walk event, ``{"seq": N, "event": KIND, ...fields}``, with
 KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
 ``navigator_failed``, ``node_entered``, ``path_stopped``, ``walk_finished``
-(the fields of the ``core.events`` type of that name). The last line is the
+(the fields of the ``core.events`` type of that name; a ``navigator_chose``
+or ``navigator_failed`` carries the provider's ``transcript`` as a list of
+``[label, text]`` pairs or null, and ``"forced": true`` when a person forced
+that decision). The last line is the
 end: ``{"end": "finished" | "cancelled" | "failed", "error": ...}``; a file
 without it was cut short. Files are written to a temporary name and renamed
 into place, so an interrupted save never leaves a broken trace. No API key
@@ -30,6 +33,7 @@ from typing import Any
 
 from core import (
     CandidatesOffered,
+    Transcript,
     NavigatorChose,
     NavigatorFailed,
     NodeEntered,
@@ -46,9 +50,11 @@ from core import (
     WalkStarted,
 )
 
+from .ending import WalkEnd
+
 FORMAT = "reasoning-explorer-trace"
 VERSION = 1
-ENDS = ("finished", "cancelled", "failed")
+ENDS = tuple(end.value for end in WalkEnd)
 SECRET_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY")
 
 
@@ -76,8 +82,10 @@ class Trace:
     path: Path
     header: TraceHeader
     events: tuple[WalkEvent, ...]
-    end: str
+    end: WalkEnd
     error: str | None = None
+    forced: frozenset[int] = frozenset()
+    """The 1-based numbers of the events that record a decision a person forced."""
 
     @property
     def result(self) -> WalkResult | None:
@@ -95,6 +103,10 @@ def _view(view: NodeView | None) -> dict[str, str] | None:
 def _stop(record: StopRecord) -> dict[str, Any]:
     return {"reason": record.reason.value, "path": list(record.path), "branch": record.branch,
             "landed": record.landed, "detail": record.detail}
+
+
+def _transcript(transcript: Transcript | None) -> list[list[str]] | None:
+    return None if transcript is None else [[label, text] for label, text in transcript]
 
 
 def _json_value(value: Any) -> Any:
@@ -125,10 +137,10 @@ def event_to_json(event: WalkEvent) -> dict[str, Any]:
         return {"event": "navigator_chose", "current": event.current, "selected": list(event.selected),
                 "hallucinated": list(event.hallucinated), "rejected": list(event.rejected),
                 "rationale": event.rationale, "usage": None if event.usage is None else dict(event.usage),
-                "seconds": event.seconds}
+                "seconds": event.seconds, "transcript": _transcript(event.transcript)}
     if isinstance(event, NavigatorFailed):
         return {"event": "navigator_failed", "current": event.current, "error": event.error,
-                "policy": event.policy.value, "seconds": event.seconds}
+                "policy": event.policy.value, "seconds": event.seconds, "transcript": _transcript(event.transcript)}
     if isinstance(event, NodeEntered):
         return {"event": "node_entered", "node": _view(event.node), "path": list(event.path), "depth": event.depth,
                 "remaining_visits": event.remaining_visits, "visits_used": event.visits_used}
@@ -200,6 +212,17 @@ def _usage(data: Mapping[str, Any]) -> dict[str, Any] | None:
     return usage
 
 
+def _transcript_from(data: Mapping[str, Any]) -> Transcript | None:
+    value = data.get("transcript")  # absent in traces saved before transcripts: none recorded
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair) for pair in value
+    ):
+        raise ValueError("'transcript' must be a list of [label, text] pairs of text, or null")
+    return tuple((label, text) for label, text in value)
+
+
 def _stop_from(data: Mapping[str, Any]) -> StopRecord:
     return StopRecord(StopReason(_text(data, "reason")), NodePath(_ids(_field(data, "path"), "path")),
                       _maybe_text(data, "branch"), _maybe_text(data, "landed"), str(data.get("detail", "")))
@@ -246,10 +269,10 @@ def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
         return NavigatorChose(_maybe_text(data, "current"), _ids(_field(data, "selected"), "selected"),
                               _ids(_field(data, "hallucinated"), "hallucinated"),
                               _ids(_field(data, "rejected"), "rejected"), _text(data, "rationale"), _usage(data),
-                              _seconds(data, "seconds"))
+                              _seconds(data, "seconds"), _transcript_from(data))
     if kind == "navigator_failed":
         return NavigatorFailed(_maybe_text(data, "current"), _text(data, "error"), OnFailure(_text(data, "policy")),
-                               _seconds(data, "seconds"))
+                               _seconds(data, "seconds"), _transcript_from(data))
     if kind == "node_entered":
         node = _view_from(_field(data, "node"), "node")
         if node is None:
@@ -296,23 +319,28 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
     }
 
 
-def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, error: str | None = None) -> list[str]:
-    """The trace as JSON lines (without newlines), secrets masked."""
+def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, error: str | None = None,
+                forced: Iterable[int] = ()) -> list[str]:
+    """The trace as JSON lines (without newlines), secrets masked; ``forced`` numbers the forced decisions."""
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
     secrets = _secrets()
+    forced_seqs = frozenset(forced)
     lines = [json.dumps(header_to_json(header), ensure_ascii=False)]
     for seq, event in enumerate(events, start=1):
-        lines.append(json.dumps({"seq": seq, **event_to_json(event)}, ensure_ascii=False))
+        data = {"seq": seq, **event_to_json(event)}
+        if seq in forced_seqs and isinstance(event, NavigatorChose | NavigatorFailed):
+            data["forced"] = True
+        lines.append(json.dumps(data, ensure_ascii=False))
     lines.append(json.dumps({"end": end, "error": error}, ensure_ascii=False))
     return [_mask(line, secrets) for line in lines]
 
 
 def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEvent], end: str,
-                error: str | None = None) -> Path:
+                error: str | None = None, forced: Iterable[int] = ()) -> Path:
     """Write a trace atomically: to a temporary file in the same folder, then renamed into place."""
     path = Path(path)
-    text = "\n".join(trace_lines(header, events, end, error)) + "\n"
+    text = "\n".join(trace_lines(header, events, end, error, forced)) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -384,7 +412,8 @@ def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label:
             "it was made on"
         )
     events: list[WalkEvent] = []
-    end: str | None = None
+    forced: set[int] = set()
+    end: WalkEnd | None = None
     error: str | None = None
     for number, line in enumerate(lines[1:], start=2):
         if end is not None:
@@ -399,12 +428,14 @@ def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label:
         if isinstance(data, dict) and "end" in data:
             if data["end"] not in ENDS:
                 raise TraceError(f"{path}:{number}: unknown end {data['end']!r}; the file is damaged")
-            end, error = data["end"], data.get("error")
+            end, error = WalkEnd(data["end"]), data.get("error")
             continue
         try:
             events.append(event_from_json(data))
+            if data.get("forced") is True:
+                forced.add(len(events))
         except ValueError as exc:
             raise TraceError(f"{path}:{number}: a malformed event ({exc}); the file is damaged") from None
     if end is None:
         raise TraceError(f"{path}: the trace is truncated (no end line after line {len(lines)}); save the walk again")
-    return Trace(path, header, tuple(events), end, error)
+    return Trace(path, header, tuple(events), end, error, frozenset(forced))
