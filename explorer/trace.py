@@ -33,7 +33,6 @@ from typing import Any
 
 from core import (
     CandidatesOffered,
-    Transcript,
     NavigatorChose,
     NavigatorFailed,
     NodeEntered,
@@ -44,6 +43,7 @@ from core import (
     RetrievedDocument,
     StopReason,
     StopRecord,
+    Transcript,
     WalkEvent,
     WalkFinished,
     WalkResult,
