@@ -19,64 +19,16 @@ from core import (
     NavigatorFailed,
     NodeEntered,
     PathStopped,
-    StopRecord,
     WalkEvent,
-    WalkFinished,
     WalkResult,
-    WalkStarted,
 )
 
 from .corpora import Corpus
 from .corpora.validate import CorpusStats, ValidationReport
+from .describe import REASON_STYLE, count_candidates, line, stop_line
 from .evaluation import EvalSummary, QuestionOutcome
 from .safe_text import safe
 from .walk_state import WalkState
-
-REASON_STYLE = {
-    "leaf": "green",
-    "navigator_stopped": "cyan",
-    "max_depth": "yellow",
-    "visit_budget_exhausted": "yellow",
-    "invalid_choice": "magenta",
-    "navigator_failed": "red",
-}
-
-
-def line(*parts: str | Text | tuple[str, str]) -> Text:
-    """A Text from plain pieces, ``(text, style)`` pairs and already-safe Texts."""
-    text = Text()
-    for part in parts:
-        if isinstance(part, tuple):
-            text.append(part[0], style=part[1])
-        else:
-            text.append(part)
-    return text
-
-
-def _count(offer: CandidatesOffered) -> str:
-    """``"9 roots"``, ``"1 child"``..."""
-    count = len(offer.candidates)
-    noun = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else "children")
-    return f"{count} {noun}"
-
-
-def stop_line(record: StopRecord) -> Text:
-    reason = record.reason.value
-    text = line(("■ " if record.landed else "□ ", REASON_STYLE.get(reason, "")), (reason, REASON_STYLE.get(reason, "")))
-    if record.branch is not None:
-        text.append(" at branch ")
-        text.append_text(safe(record.branch, "bold", width=60))
-    if record.detail:
-        text.append(" — ")
-        text.append_text(safe(record.detail, "dim", width=160))
-    if record.landed is not None:
-        text.append(" · landed ")
-        text.append_text(safe(record.landed, "bold green", width=60))
-    elif record.path:
-        text.append(" · nothing new landed", style="dim")
-    else:
-        text.append(" · nothing lands at the start", style="dim")
-    return text
 
 
 def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
@@ -89,7 +41,7 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
             pending = event
         elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
             parent = nodes.get(tuple(pending.path), root)
-            offer = parent.add(line(("▸ offered ", "bold"), f"{_count(pending)} · ",
+            offer = parent.add(line(("▸ offered ", "bold"), f"{count_candidates(pending)} · ",
                                     f"{pending.remaining_visits} visits left · {pending.chars_shipped} chars shipped"))
             chosen = set(event.selected) if isinstance(event, NavigatorChose) else set()
             for candidate in pending.candidates:
@@ -233,35 +185,3 @@ def eval_summary(summary: EvalSummary) -> Text:
         f"{summary.chars_vs_content:.1%} of the content)",
         ("  ·  valid answers ", "bold"), f"{summary.valid_answer_rate:.0%} ({summary.valid_answers}/{summary.answers})",
     )
-
-
-def event_summary(event: WalkEvent) -> Text:
-    """One line for one event: the timeline's entries and the step panel's heading."""
-    if isinstance(event, WalkStarted):
-        return Text(f"walk started · budget {event.max_nodes_visited} · depth limit {event.max_depth} · "
-                    f"on failure {event.on_failure.value}")
-    if isinstance(event, CandidatesOffered):
-        if event.current is None:
-            return Text(f"offered {_count(event)}")
-        return line(f"offered {_count(event)} of ", safe(event.current.title, width=50))
-    if isinstance(event, NavigatorChose):
-        if not event.selected:
-            text = Text("navigator chose nothing")
-        else:
-            text = line("navigator chose ", Text(", ").join(safe(i, width=30) for i in event.selected[:4]))
-            if len(event.selected) > 4:
-                text.append(f" +{len(event.selected) - 4}")
-        if event.hallucinated:
-            text.append(f" ({len(event.hallucinated)} not offered)", style="magenta")
-        return text
-    if isinstance(event, NavigatorFailed):
-        return line(("navigator failed: ", "red"), safe(event.error, width=80))
-    if isinstance(event, NodeEntered):
-        return line("entered ", safe(event.node.title, width=50), f" (visit {event.visits_used})")
-    if isinstance(event, PathStopped):
-        record = event.record
-        where = record.branch if record.branch is not None else (record.node or "the start")
-        return line((record.reason.value, REASON_STYLE.get(record.reason.value, "")), " at ", safe(where, width=50))
-    if isinstance(event, WalkFinished):
-        return Text(f"walk finished · {len(event.result.documents)} landed")
-    return Text(type(event).__name__)

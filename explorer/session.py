@@ -14,13 +14,14 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from core import (
     CancellationToken,
-    OnFailure,
+    NavigatorChose,
+    NavigatorFailed,
     ReasoningRAGStrategy,
     RetrievalCancelled,
     RetrievalError,
@@ -30,41 +31,34 @@ from core import (
 )
 
 from .corpora import Corpus
+from .ending import WalkEnd
+from .history import Origin, WalkHistory
+from .navigators.forcing import Force, ForcingNavigator
+from .settings import WalkSettings
 from .trace import TraceHeader, write_trace
+
+__all__ = ["SessionEnded", "SessionEvent", "WalkSession", "WalkSettings", "fork"]
 
 POLL_SECONDS = 0.05
 _walk_ids = itertools.count(1)
 
 
 @dataclass(frozen=True)
-class WalkSettings:
-    """Everything a walk is run with, settable in the app and from the command line."""
-
-    query: str
-    model: str = "lexical:default"
-    max_nodes_visited: int = 15
-    max_depth: int = 6
-    on_failure: OnFailure = OnFailure.THROW
-
-    def but(self, **changes: object) -> WalkSettings:
-        return replace(self, **changes)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
 class SessionEvent:
-    """Event number ``seq`` (1-based) of walk ``walk_id``."""
+    """Event number ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision."""
 
     walk_id: int
     seq: int
     event: WalkEvent
+    forced: bool = False
 
 
 @dataclass(frozen=True)
 class SessionEnded:
-    """Walk ``walk_id`` is over: ``end`` is ``finished``, ``cancelled`` or ``failed`` (with ``error``)."""
+    """Walk ``walk_id`` is over, and how (with ``error`` when it failed)."""
 
     walk_id: int
-    end: str
+    end: WalkEnd
     error: str | None = None
 
 
@@ -72,12 +66,35 @@ Emit = Callable[[SessionEvent | SessionEnded], None]
 
 
 class WalkSession:
-    """One walk of ``corpus`` with ``settings`` and an already resolved ``navigator``."""
+    """One walk of ``corpus`` with ``settings`` and an already resolved ``navigator``.
 
-    def __init__(self, corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator) -> None:
+    The events go into ``history`` (a new one unless given): by :meth:`run_headless`
+    on this thread, or, in the explorer, on the UI thread as its messages arrive —
+    the history is only ever written by one thread. ``forces`` are answers a
+    person forced (``--force``): they win over the navigator at their nodes.
+    """
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        settings: WalkSettings,
+        navigator: TreeNavigator,
+        *,
+        history: WalkHistory | None = None,
+        forces: Iterable[Force] = (),
+    ) -> None:
         self.id = next(_walk_ids)
         self.corpus = corpus
         self.settings = settings
+        forces = tuple(forces)
+        if forces and not isinstance(navigator, ForcingNavigator):
+            navigator = ForcingNavigator(navigator, forces)
+        self.navigator = navigator
+        self.forced_nodes: frozenset[str | None] = (
+            frozenset(navigator.forces) if isinstance(navigator, ForcingNavigator) else frozenset()
+        )
+        self.history = history if history is not None else WalkHistory(settings)
+        self.history.walk_id = self.id
         self.strategy = ReasoningRAGStrategy(
             corpus.index,
             navigator,
@@ -87,8 +104,7 @@ class WalkSession:
             on_failure=settings.on_failure,
         )
         self.token = CancellationToken()
-        self.events: list[WalkEvent] = []
-        self.end: str | None = None
+        self.end: WalkEnd | None = None
         self.error: str | None = None
         self._gate = threading.Condition()
         self._permits = 0
@@ -164,11 +180,12 @@ class WalkSession:
     def run(self, emit: Emit) -> None:
         """Pull the walk's events through the gate, emitting each; ends with one :class:`SessionEnded`."""
         events = self.strategy.walk(self.settings.query, cancellation=self.token)
-        end, error = "finished", None
+        end, error = WalkEnd.FINISHED, None
+        seq = 0
         try:
             while True:
                 if not self._await_permit():
-                    end = "cancelled"
+                    end = WalkEnd.CANCELLED
                     break
                 try:
                     event = next(events)
@@ -177,46 +194,93 @@ class WalkSession:
                 finally:
                     self._pulling = False
                 if self.token.cancelled:
-                    end = "cancelled"  # the token tripped while the navigator worked: drop its answer
+                    end = WalkEnd.CANCELLED  # the token tripped while the navigator worked: drop its answer
                     break
-                self.events.append(event)
-                emit(SessionEvent(self.id, len(self.events), event))
+                seq += 1
+                emit(SessionEvent(self.id, seq, event, self._is_forced(event)))
                 if isinstance(event, WalkFinished):
                     break
         except RetrievalCancelled:
-            end = "cancelled"
+            end = WalkEnd.CANCELLED
         except RetrievalError as exc:
-            end, error = "failed", str(exc)
+            end, error = WalkEnd.FAILED, str(exc)
         except Exception as exc:  # a bug in a navigator or in us: keep the viewer alive and say what happened
-            end, error = "failed", f"unexpected {type(exc).__name__}: {exc}"
+            end, error = WalkEnd.FAILED, f"unexpected {type(exc).__name__}: {exc}"
         finally:
             events.close()
         self.end, self.error = end, error
         emit(SessionEnded(self.id, end, error))
 
+    def _is_forced(self, event: WalkEvent) -> bool:
+        return isinstance(event, NavigatorChose | NavigatorFailed) and event.current in self.forced_nodes
+
+    def record(self, message: SessionEvent | SessionEnded) -> None:
+        """Put one of this session's messages into its history (call it on the thread that owns the history)."""
+        if isinstance(message, SessionEvent):
+            self.history.append(message.event, forced=message.forced)
+        else:
+            self.history.finish(message.end, message.error)
+
+    @property
+    def events(self) -> list[WalkEvent]:
+        """The events recorded in the history so far."""
+        return self.history.events
+
     def run_headless(self) -> list[WalkEvent]:
         """Run the whole walk on this thread (the command line's way); returns the events."""
         self.run_to_end()
-        self.run(lambda message: None)
+        self.run(self.record)
         return self.events
+
+    def not_applied(self) -> list[Force]:
+        """The forces given that the walk never reached."""
+        return self.navigator.not_applied() if isinstance(self.navigator, ForcingNavigator) else []
 
     # -- the trace ----------------------------------------------------------------------------------
 
     def header(self) -> TraceHeader:
-        return TraceHeader(
-            corpus_path=str(self.corpus.path),
-            corpus_sha256=self.corpus.sha256,
-            corpus_source=self.corpus.source,
-            corpus_format=self.corpus.format,
-            query=self.settings.query,
-            navigator=self.settings.model,
-            max_nodes_visited=self.settings.max_nodes_visited,
-            max_depth=self.settings.max_depth,
-            on_failure=self.settings.on_failure,
-            created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        )
+        return header_for(self.history, self.corpus)
 
     def save_trace(self, path: str | Path) -> Path:
         """Save what happened so far (an unfinished walk is saved as cancelled)."""
-        end = self.end if self.end is not None else "cancelled"
-        return write_trace(path, self.header(), list(self.events), end, self.error)
+        return save_history(self.history, self.corpus, path)
+
+
+def header_for(history: WalkHistory, corpus: Corpus) -> TraceHeader:
+    """The trace header of ``history``, a walk of ``corpus``."""
+    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return history.header(str(corpus.path), corpus.sha256, corpus.source, corpus.format, created)
+
+
+def save_history(history: WalkHistory, corpus: Corpus, path: str | Path) -> Path:
+    """Save a walk as a trace: what happened so far (an unfinished walk is saved as cancelled)."""
+    end = history.end if history.end is not None else WalkEnd.CANCELLED
+    return write_trace(path, header_for(history, corpus), list(history.events), end, history.error,
+                       history.forced)
+
+
+def fork(
+    source: WalkHistory,
+    offer_seq: int,
+    selected: tuple[str, ...],
+    corpus: Corpus,
+    navigator: TreeNavigator,
+    *,
+    number: int = 0,
+) -> WalkSession:
+    """A new walk: ``source`` run again up to its offer at ``offer_seq``, answered there with ``selected``.
+
+    The decisions before the fork point are replayed from ``source`` (no
+    navigator call), the fork's decision is forced, and every later one comes
+    from ``navigator``. ``source`` is untouched. The session is not started:
+    its first ``offer_seq + 1`` events are the replayed walk and the forced answer.
+    """
+    decision = source.decision_at(offer_seq)
+    if decision is None or decision.offer_seq != offer_seq:
+        raise ValueError(f"step {offer_seq} of {source.name} is not an offer")
+    force = Force(decision.node, tuple(selected))
+    forcing = ForcingNavigator(navigator, [force], source.recorded_before(offer_seq))
+    history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
+                          label=f"fork of walk {source.number}: {force.describe()}", parent=source,
+                          fork_seq=offer_seq)
+    return WalkSession(corpus, source.settings, forcing, history=history)

@@ -37,7 +37,9 @@ class Worker:
         self.thread.start()
 
     def next(self, timeout=2.0):
-        return self.messages.get(timeout=timeout)
+        message = self.messages.get(timeout=timeout)
+        self.walk.record(message)  # as the explorer does on its UI thread: the history has one writer
+        return message
 
     def none_for(self, seconds=0.2) -> bool:
         try:
