@@ -74,7 +74,7 @@ def _replay_failure(failed: NavigatorFailed) -> RecordedFailure:
     name, colon, message = failed.error.partition(": ")
     if not colon or not name.isidentifier():
         name, message = "RecordedFailure", failed.error
-    kind = RecordedFailure if name == "RecordedFailure" else type(name, (RecordedFailure,), {})
+    kind: type[RecordedFailure] = RecordedFailure if name == "RecordedFailure" else type(name, (RecordedFailure,), {})
     return kind(message, failed.transcript)
 
 

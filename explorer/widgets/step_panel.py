@@ -11,7 +11,7 @@ from textual.widgets import Static
 from core import NavigatorChose, NodeEntered, PathStopped, WalkFinished, WalkStarted
 
 from ..corpora import Corpus
-from ..render import event_summary, stop_line
+from ..describe import event_summary, stop_line
 from ..safe_text import safe
 from ..walk_state import WalkState
 

@@ -7,7 +7,7 @@ from textual.widgets import OptionList
 
 from core import WalkEvent
 
-from ..render import event_summary
+from ..describe import event_summary
 
 
 class Timeline(OptionList):
