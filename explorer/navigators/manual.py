@@ -34,11 +34,18 @@ class PendingDecision:
         self._done = threading.Event()
         self._choice: NavigatorChoice | None = None
 
-    def decide(self, selected: Iterable[str], rationale: str = "chosen by hand") -> bool:
-        """Answer with these ids (any ids: one that was not offered is a hallucination); False if already answered."""
+    def decide(self, selected: Iterable[str], rationale: str = "chosen by hand", *,
+               pressed: Iterable[str] = ()) -> bool:
+        """Answer with these ids (any ids: one that was not offered is a hallucination); False if already answered.
+
+        ``pressed`` says what the person did (``"picked 2"``, ``"typed ghost"``...): the choice's transcript.
+        """
         if self._done.is_set():
             return False
-        self._choice = NavigatorChoice(tuple(selected), rationale)
+        selected = tuple(selected)
+        keys = "; ".join(pressed) or "answered"
+        transcript = (("person", keys), ("answer", ", ".join(selected) or "(nothing: stop here)"))
+        self._choice = NavigatorChoice(selected, rationale, transcript=transcript)
         self._done.set()
         return True
 
