@@ -11,22 +11,26 @@ default: []                   # the answer for any other node (absent: [])
 ```
 
 A decision is a list of ids, or a mapping with ``select`` (ids), ``rationale``,
-``error`` (raise this message), ``delay`` (seconds to wait first; a cancel
-wakes it at once) and ``usage`` (token counts to report, for demos). The
+``error`` (raise this message), ``delay`` (seconds to wait first, at most an
+hour; a cancel wakes it at once) and ``usage`` (token counts to report, for demos). The
 model id is ``script:PATH``; the file is read when the walk starts and again
 whenever it changes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, TreeNavigator
+from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, Transcript, TreeNavigator
 
+from ..corpora import read_text
 from ..corpora.errors import CorpusError
 from ..corpora.yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text, scalar_value
 from .file_cache import FileCache
@@ -34,10 +38,15 @@ from .file_cache import FileCache
 PREFIX = "script:"
 START = "start"
 DECISION_KEYS = ("select", "rationale", "error", "delay", "usage")
+MAX_DELAY = 3600  # a demo's pause; a longer one (or .inf) would overflow the clock mid-walk
 
 
 class ScriptedFailure(RuntimeError):
-    """The failure a script asks for with ``error:``."""
+    """The failure a script asks for with ``error:``; ``transcript`` names the script entry."""
+
+    def __init__(self, message: str, transcript: Transcript = ()) -> None:
+        super().__init__(message)
+        self.transcript = transcript
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,9 @@ class Decision:
     delay: float = 0.0
     usage: dict[str, Any] | None = None
     line: int | None = None
+    entry: str = ""
+    """The entry as written in the script (key and value), for the transcript; empty for an absent default."""
+    entry_line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,16 @@ class Script:
 
     def decision_for(self, node_id: str | None) -> Decision:
         return self.decisions.get(START if node_id is None else node_id, self.default)
+
+    def transcript_for(self, node_id: str | None) -> Transcript:
+        """What the script said for this node: the entry as written and where, or the default."""
+        key = START if node_id is None else node_id
+        decision = self.decision_for(node_id)
+        if key in self.decisions:
+            return (("script", decision.entry), ("from", f"{self.path}:{decision.entry_line}"))
+        if decision.entry:
+            return (("script", decision.entry), ("from", f"{self.path}:{decision.entry_line} (no entry for {key!r})"))
+        return (("script", f"no entry for {key!r} and no default: answering []"), ("from", str(self.path)))
 
 
 def _ids(path: Path, node: Node, where: str) -> tuple[str, ...]:
@@ -70,10 +92,37 @@ def _ids(path: Path, node: Node, where: str) -> tuple[str, ...]:
     raise CorpusError(path, f"{where}: expected a list of node ids, not {kind(node)}", line=line_of(node))
 
 
-def _decision(path: Path, node: Node, where: str) -> Decision:
+def _delay(path: Path, node: Node, where: str) -> float:
+    """Seconds to wait, refused here when a wait could never end or would overflow the clock mid-walk."""
+    try:
+        delay = scalar_value(node) if isinstance(node, ScalarNode) else None
+    except ValueError:  # an integer too long for Python to convert
+        digits = sum(ch.isdigit() for ch in str(node.value))
+        raise CorpusError(path, f"{where} must be at most {MAX_DELAY} seconds (an hour), not a number of "
+                                f"{digits} digits", line=line_of(node)) from None
+    if isinstance(delay, str) and isinstance(node, ScalarNode) and not node.style:  # plain: None, or "" from libyaml
+        with contextlib.suppress(ValueError):  # YAML 1.1 reads 1e12 (no dot, no sign) as text; a person wrote a number
+            delay = float(delay)
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or math.isnan(delay) or delay < 0:
+        raise CorpusError(path, f"{where} must be a number of seconds, at least 0", line=line_of(node))
+    if delay > MAX_DELAY:
+        raise CorpusError(path, f"{where} must be at most {MAX_DELAY} seconds (an hour), not {delay:g}",
+                          line=line_of(node))
+    return float(delay)
+
+
+def _entry(text: str, key_node: Node, value: Node) -> tuple[str, int]:
+    """The text of ``key: value`` as written (continuation lines dedented to the key's column), and its line."""
+    start, end = key_node.start_mark, value.end_mark
+    written = text[start.index:end.index].rstrip()
+    return textwrap.dedent(" " * start.column + written), line_of(key_node)
+
+
+def _decision(path: Path, node: Node, where: str, entry: tuple[str, int] | None = None) -> Decision:
+    text, entry_line = entry or ("", None)
     if not isinstance(node, MappingNode):
-        return Decision(select=_ids(path, node, where), line=line_of(node))
-    values: dict[str, Any] = {"line": line_of(node)}
+        return Decision(select=_ids(path, node, where), line=line_of(node), entry=text, entry_line=entry_line)
+    values: dict[str, Any] = {"line": line_of(node), "entry": text, "entry_line": entry_line}
     for key, key_node, value in pairs(node):
         if key not in DECISION_KEYS:
             raise CorpusError(
@@ -86,10 +135,7 @@ def _decision(path: Path, node: Node, where: str) -> Decision:
                 raise CorpusError(path, f"{where}.{key} must be text, not {kind(value)}", line=line_of(value))
             values[key] = scalar_text(value)
         elif key == "delay":
-            delay = scalar_value(value) if isinstance(value, ScalarNode) else None
-            if isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0:
-                raise CorpusError(path, f"{where}.delay must be a number of seconds, at least 0", line=line_of(value))
-            values["delay"] = float(delay)
+            values["delay"] = _delay(path, value, f"{where}.delay")
         elif key == "usage":
             if not isinstance(value, MappingNode):
                 raise CorpusError(path, f"{where}.usage must be a mapping of counts", line=line_of(value))
@@ -102,6 +148,7 @@ def load_script(path: str | Path) -> Script:
     path = Path(path)
     root = read_mapping(path, "no such navigator script; give a YAML file of decisions (see `script:` in the README)",
                         "a navigator script is a mapping with `decisions:`")
+    text, _ = read_text(path)  # the entries as written, for transcripts
     decisions: dict[str, Decision] = {}
     default = Decision()
     for key, key_node, value in pairs(root):
@@ -112,9 +159,10 @@ def load_script(path: str | Path) -> Script:
             for node_key, node_key_node, decision in pairs(value):
                 if node_key is None:
                     raise CorpusError(path, "decision keys must be node ids", line=line_of(node_key_node))
-                decisions[node_key] = _decision(path, decision, f"decisions.{node_key}")
+                decisions[node_key] = _decision(path, decision, f"decisions.{node_key}",
+                                                _entry(text, node_key_node, decision))
         elif key == "default":
-            default = _decision(path, value, "default")
+            default = _decision(path, value, "default", _entry(text, key_node, value))
         else:
             raise CorpusError(
                 path, f"unknown key {key!r}{did_you_mean(str(key), ('decisions', 'default'))}", line=line_of(key_node)
@@ -142,9 +190,11 @@ class ScriptNavigator(TreeNavigator):
         token = request.cancellation
         token.raise_if_cancelled()
         script = self.script(request.model)
-        decision = script.decision_for(request.current.id if request.current else None)
+        node_id = request.current.id if request.current else None
+        decision = script.decision_for(node_id)
+        transcript = script.transcript_for(node_id)
         if decision.delay and token.wait(decision.delay):
             raise RetrievalCancelled()
         if decision.error is not None:
-            raise ScriptedFailure(decision.error)
-        return NavigatorChoice(decision.select, decision.rationale, decision.usage)
+            raise ScriptedFailure(decision.error, transcript)
+        return NavigatorChoice(decision.select, decision.rationale, decision.usage, transcript)

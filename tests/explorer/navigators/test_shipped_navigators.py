@@ -180,6 +180,18 @@ def test_script_delay_returns_promptly_when_cancelled(tmp_path):
     ("decisions: [a]\n", "s.yaml:1: `decisions:` must map node ids to decisions, not a list"),
     ("decisions:\n  a: {selct: [b]}\n", "s.yaml:2: decisions.a: unknown key 'selct'; did you mean 'select'?"),
     ("decisions:\n  a: {delay: -1}\n", "s.yaml:2: decisions.a.delay must be a number of seconds, at least 0"),
+    ("decisions:\n  a: {delay: .nan}\n", "s.yaml:2: decisions.a.delay must be a number of seconds, at least 0"),
+    ("decisions:\n  a: {delay: -.inf}\n", "s.yaml:2: decisions.a.delay must be a number of seconds, at least 0"),
+    ("decisions:\n  a:\n    select: [b]\n    delay: .inf\n",
+     "s.yaml:4: decisions.a.delay must be at most 3600 seconds (an hour), not inf"),
+    ("decisions:\n  a: {delay: 1e12}\n",
+     "s.yaml:2: decisions.a.delay must be at most 3600 seconds (an hour), not 1e+12"),
+    ("decisions:\n  a: {delay: 1.0e+12}\n",
+     "s.yaml:2: decisions.a.delay must be at most 3600 seconds (an hour), not 1e+12"),
+    ("decisions:\n  a: {delay: '5'}\n", "s.yaml:2: decisions.a.delay must be a number of seconds, at least 0"),
+    ("default: {delay: 3601}\n", "s.yaml:1: default.delay must be at most 3600 seconds (an hour), not 3601"),
+    ("decisions:\n  a: {delay: 1" + "0" * 5000 + "}\n",
+     "s.yaml:2: decisions.a.delay must be at most 3600 seconds (an hour), not a number of 5001 digits"),
     ("decision: {}\n", "s.yaml:1: unknown key 'decision'; did you mean 'decisions'?"),
 ])
 def test_a_broken_script_is_a_config_error_before_the_walk(tmp_path, text, message):
@@ -187,6 +199,13 @@ def test_a_broken_script_is_a_config_error_before_the_walk(tmp_path, text, messa
     with pytest.raises(NavigatorConfigError) as caught:
         resolve_navigator(f"script:{tmp_path / 's.yaml'}")
     assert str(caught.value) == f"{tmp_path}/{message}"
+
+
+def test_a_script_delay_up_to_an_hour_loads_and_1e1_reads_as_a_number(tmp_path):
+    script = tmp_path / "s.yaml"
+    script.write_text("decisions:\n  start: {delay: 3600}\n  a: {delay: 1e1}\n  b: {delay: 0.5}\n")
+    loaded = resolve_navigator(f"script:{script}").script(f"script:{script}")
+    assert [loaded.decisions[k].delay for k in ("start", "a", "b")] == [3600.0, 10.0, 0.5]
 
 
 def test_a_missing_script_is_a_config_error():
