@@ -30,10 +30,20 @@ B = 0.75
 TITLE_WEIGHT = 2
 
 
+TRANSCRIPT_LINES = 100
+"""Candidates listed with their scores in a transcript; the rest are counted (a wide offer has thousands)."""
+
+
 @dataclass(frozen=True)
 class Variant:
     max_picks: int
     margin: float
+
+    @property
+    def rule(self) -> str:
+        if self.max_picks == 1:
+            return "the single best"
+        return f"the best and up to {self.max_picks - 1} more scoring at least {self.margin:.0%} of it"
 
 
 VARIANTS = {
@@ -104,9 +114,11 @@ class LexicalNavigator(TreeNavigator):
         variant = variant_of(request.model) or VARIANTS["default"]
         scored = score_candidates(request.query, request.candidates, request.cancellation)
         ranked = sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)
+        transcript = _transcript(request.query, scored, variant)
         if not ranked:
             query_terms = ", ".join(dict.fromkeys(terms(request.query))) or "none"
-            return NavigatorChoice((), f"no candidate shares a term with the query (query terms: {query_terms})")
+            return NavigatorChoice((), f"no candidate shares a term with the query (query terms: {query_terms})",
+                                   transcript=transcript)
         best = ranked[0].score
         picked = [s for s in ranked if s.score >= best * variant.margin][: variant.max_picks]
         lines = [f"{s.view.id} {s.score:.2f} ({', '.join(s.matched)})" for s in picked]
@@ -114,4 +126,19 @@ class LexicalNavigator(TreeNavigator):
         rationale = "matched " + "; ".join(lines)
         if skipped:
             rationale += f" — below the margin: {', '.join(skipped)}"
-        return NavigatorChoice(tuple(s.view.id for s in picked), rationale)
+        return NavigatorChoice(tuple(s.view.id for s in picked), rationale, transcript=transcript)
+
+
+def _transcript(query: str, scored: list[Scored], variant: Variant) -> tuple[tuple[str, str], ...]:
+    """The query's terms, each candidate's score (best first; ties in offer order) and the rule applied."""
+    ranked = sorted(scored, key=lambda s: -s.score)  # stable: ties keep the offer's order
+    lines = [f"{s.view.id} {s.score:.2f}" + (f" ({', '.join(s.matched)})" if s.matched else "")
+             for s in ranked[:TRANSCRIPT_LINES]]
+    if len(ranked) > TRANSCRIPT_LINES:
+        rest = ranked[TRANSCRIPT_LINES:]
+        lines.append(f"… {len(rest)} more, scoring {rest[0].score:.2f} or less")
+    return (
+        ("terms", " ".join(dict.fromkeys(terms(query))) or "(none: every word is a stop word)"),
+        ("scores", "\n".join(lines) or "(no candidate)"),
+        ("rule", variant.rule),
+    )
