@@ -100,18 +100,18 @@ async def measure(path: Path, steps: int) -> dict[str, float]:
         await pilot.pause()
         interactive = time.perf_counter() - started
         await pilot.press("enter")  # start the walk on the query (paused before its first step)
-        while not app.events:
+        while not app.history.events:
             await pilot.pause(0.005)
         app.shown.clear()
         for _ in range(steps):
-            if app.end is not None:
+            if app.history.end is not None:
                 break
             before = len(app.shown)
             await pilot.press("n")
-            while len(app.shown) == before and app.end is None:
+            while len(app.shown) == before and app.history.end is None:
                 await pilot.pause(0.001)
         built = len(app.query_one("#tree")._by_id)  # type: ignore[attr-defined]
-        events = len(app.events)
+        events = len(app.history.events)
         await pilot.press("q")
     timings = app.shown
     return {"load": load_seconds, "interactive": interactive, "steps": len(timings), "events": events,

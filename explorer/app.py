@@ -1,17 +1,20 @@
 """The explorer: the corpus as a tree, and the reasoning walk stepped through on it.
 
-The walk runs on a thread worker that drives a :class:`~explorer.session.WalkSession`:
-each step key lets it pull one more event from ``core``; the events come
-back as messages tagged with the walk's id (a replaced walk's are dropped),
-and the screen shows the :class:`~explorer.walk_state.WalkState` folded from
-the events up to the step being viewed. Nothing here re-implements a walk rule.
+Every walk of the session is a :class:`~explorer.history.WalkHistory` in a
+:class:`~explorer.history.WalkList` (the first walk, each restart, each fork,
+each opened trace); the screen binds to one of them and shows the
+:class:`~explorer.walk_state.WalkState` under its cursor. A live walk runs on
+a thread worker that drives a :class:`~explorer.session.WalkSession`: each
+step key lets it pull one more event from ``core``, and the events come back
+as messages tagged with the walk's id, recorded into that walk's history on
+this thread. Nothing here re-implements a walk rule or keeps a copy of events.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,28 +28,32 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
 
-from core import OnFailure, TreeNavigator, TreeNavigatorError, WalkEvent
+from core import NodeView, OnFailure, TreeNavigator, TreeNavigatorError
 
 from .commands import explorer_commands
 from .corpora import Corpus
+from .describe import ending_text
+from .ending import WalkEnd
+from .history import Decision, Origin, WalkHistory, WalkList
 from .keymap import bindings
 from .messages import DecisionRequested, WalkEnded, WalkEventArrived
 from .navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from .navigators.manual import DESK, PendingDecision
 from .safe_text import visible
-from .screens import HelpScreen, PromptScreen
-from .session import SessionEnded, SessionEvent, WalkSession, WalkSettings
-from .trace import Trace, TraceError, read_trace, write_trace
+from .screens import HelpScreen, PromptScreen, WalksScreen
+from .session import SessionEnded, SessionEvent, WalkSession, WalkSettings, fork, save_history
+from .trace import Trace, TraceError, read_trace
 from .walk_state import WalkState
 from .widgets.budget_meter import BudgetMeter
 from .widgets.node_detail import NodeDetail
 from .widgets.results_panel import ResultsPanel
 from .widgets.step_panel import StepPanel
 from .widgets.timeline import Timeline
+from .widgets.transcript import TranscriptView
 from .widgets.walk_tree import WalkTree
 
 PACES = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
-POLICIES = ("throw", "empty", "partial")
+TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 
 
 class QueryInput(Input):
@@ -56,6 +63,22 @@ class QueryInput(Input):
 
     def action_leave(self) -> None:
         self.app.query_one(WalkTree).focus()
+
+
+@dataclass
+class Picker:
+    """Candidates being picked by hand: for the manual navigator (``pending``) or for a fork (``decision``)."""
+
+    candidates: tuple[NodeView, ...]
+    pending: PendingDecision | None = None
+    decision: Decision | None = None
+    picked: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    """What the person pressed, for the manual navigator's transcript."""
+
+    @property
+    def forking(self) -> bool:
+        return self.decision is not None
 
 
 class ExplorerApp(App[int]):
@@ -80,26 +103,25 @@ class ExplorerApp(App[int]):
         super().__init__()
         self.corpus = corpus
         self.settings = settings
+        """The settings of the next walk (the walk on screen shows its own in the meter)."""
         self.navigator = navigator or resolve_navigator(settings.model)
-        self.session: WalkSession | None = None
-        self.events: list[WalkEvent] = []
-        self.cursor = 0
-        self.live = WalkState()
-        self.end: str | None = None
-        self.error: str | None = None
-        self.trace: Trace | None = None
+        self.walks = WalkList()
+        self.sessions: dict[int, WalkSession] = {}
+        """Live walks by session id: the worker of each history that is walked, not read from a trace."""
+        self.navigators: dict[int, TreeNavigator] = {}
+        """The navigator each walk (by history number) was walked with: a fork goes on with it."""
         self.playing = False
         self.pace = autoplay or 1.0
         self.autoplay = autoplay is not None
-        self.pending: PendingDecision | None = None
-        self.picked: list[str] = []
+        self.picker: Picker | None = None
         self.trace_path = trace_path
         self.example_query = example_query
         self._start_walk_at_launch = start_walk
         self._opened_trace = opened_trace
         self._play_timer: Timer | None = None
         self._render_scheduled = False
-        self._revealed: tuple[str | None, bool] | None = None
+        self._revealed: tuple[int, str | None, bool] | None = None
+        self._shown_walk: WalkHistory | None = None
 
     # -- layout --------------------------------------------------------------------------------------
 
@@ -108,6 +130,7 @@ class ExplorerApp(App[int]):
         with Horizontal(id="query-bar"):
             yield Label("Query", id="query-label")
             yield QueryInput(placeholder="Ask a question, then press Enter", id="query")
+            yield Label("", id="next-settings")
         with Horizontal(id="main"):
             yield WalkTree(self.corpus, id="tree")
             with Vertical(id="side"):
@@ -117,6 +140,8 @@ class ExplorerApp(App[int]):
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
                         yield ResultsPanel(id="results")
+                    with TabPane("Transcript", id="tab-transcript"), VerticalScroll():
+                        yield TranscriptView(id="transcript")
                     with TabPane("Timeline", id="tab-timeline"):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
@@ -125,7 +150,7 @@ class ExplorerApp(App[int]):
 
     def on_mount(self) -> None:
         DESK.attach(self._manual_listener)
-        self._update_sub_title()
+        self._update_titles()
         # While the navigator thinks, nothing else repaints: keep the status (and its clock) fresh.
         self.set_interval(0.25, self._refresh_status, name="status")
         query = self.query_one("#query", QueryInput)
@@ -141,7 +166,9 @@ class ExplorerApp(App[int]):
         self.refresh_view()
 
     def on_unmount(self) -> None:
-        self._stop_session()
+        self._set_playing(False)
+        for session in self.sessions.values():
+            session.close()
         DESK.detach(self._manual_listener)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -157,77 +184,123 @@ class ExplorerApp(App[int]):
         """Run one of our actions from the command palette."""
         self.call_later(self.run_action, action)
 
-    # -- the walk's lifecycle ---------------------------------------------------------------------
+    # -- the walk on screen ------------------------------------------------------------------------
+
+    @property
+    def history(self) -> WalkHistory | None:
+        """The walk on screen."""
+        return self.walks.current
+
+    @property
+    def session(self) -> WalkSession | None:
+        """The live session of the walk on screen (``None`` for a trace, or before any walk)."""
+        history = self.history
+        return self.sessions.get(history.walk_id) if history is not None and history.walk_id else None
 
     @property
     def walk_running(self) -> bool:
-        return self.session is not None and self.end is None
+        """Whether the walk on screen can still take a step (it is live and has not ended)."""
+        return self.session is not None and self.history is not None and not self.history.ended
 
-    def start_walk(self, query: str) -> None:
-        """Start a walk on ``query``, paused before its first step."""
+    def _show(self, history: WalkHistory) -> None:
+        """Bind the screen to ``history`` (already in the list and current)."""
+        self._set_playing(False)
+        if self.picker is not None and self.picker.pending is None:
+            self.picker = None
+        self._revealed = None
+        self.query_one(ResultsPanel).reset()
+        timeline = self.query_one(Timeline)
+        timeline.reset()
+        for seq, event in enumerate(history.events, start=1):
+            timeline.add_event(seq, event)
+        self._shown_walk = history
+        self._update_titles()
+        self.refresh_bindings()
+        self.refresh_view()
+
+    def switch_to(self, number: int) -> None:
+        """Show walk ``number`` of the list, at the step it was left at."""
+        try:
+            history = self.walks.switch(number)
+        except IndexError as exc:
+            self.say(str(exc), severity="warning")
+            return
+        self._show(history)
+        self.say(f"Now showing {history.name}", timeout=3)
+
+    # -- the walk's lifecycle ---------------------------------------------------------------------
+
+    def start_walk(self, query: str, *, origin: Origin | None = None) -> None:
+        """Start a new walk on ``query`` (a new entry in the list), paused before its first step."""
         query = query.strip()
         if not query:
             self.say("Type a question first.", severity="warning")
             self.query_one("#query", QueryInput).focus()
             return
-        self._stop_session()
+        self._set_playing(False)
+        self._park_running_walk()
         self.settings = self.settings.but(query=query)
-        session = WalkSession(self.corpus, self.settings, self.navigator)
-        self.session = session
-        self.trace = None
-        self._update_sub_title()
-        self.events, self.cursor, self.live = [], 0, WalkState()
-        self.query_one(ResultsPanel).reset()
-        self.end = self.error = None
-        self.pending, self.picked = None, []
-        self._revealed = None
-        self.query_one(Timeline).reset()
-        self.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
-                        exit_on_error=False)
-        session.step()  # the WalkStarted event: the screen shows the settings, then waits for a step key
+        previous = self.history
+        if origin is None:
+            origin = Origin.RESTART if previous is not None and previous.settings.query == query else Origin.WALK
+        history = WalkHistory(self.settings, origin)
+        session = WalkSession(self.corpus, self.settings, self.navigator, history=history)
+        self._launch(session, self.navigator, steps=1)  # WalkStarted: the screen shows the settings, then waits
+        if previous is not None and previous.ended:
+            self.say(f"{history.name} started; {previous.name} stays one key away (w).", timeout=4)
         if self.autoplay:
             self._set_playing(True)
-        self.refresh_view()
 
-    def _stop_session(self) -> None:
-        if self.session is not None:
-            self.session.close()
-        self._set_playing(False)
+    def _launch(self, session: WalkSession, navigator: TreeNavigator, *, steps: int) -> None:
+        """Put ``session``'s walk in the list, on screen, and on a worker that takes ``steps`` steps."""
+        self.walks.add(session.history)
+        self.sessions[session.id] = session
+        self.navigators[session.history.number] = navigator
+        self.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
+                        exit_on_error=False)
+        session.step(steps)
+        self._show(session.history)
+
+    def _park_running_walk(self) -> None:
+        """A new walk takes the screen: the one on it stays in the list, paused where it was."""
+        session = self.session
+        if session is not None:
+            session.pause()
+        if self.picker is not None and self.picker.pending is None:
+            self.picker = None
 
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""
         if isinstance(message, SessionEvent):
-            self.post_message(WalkEventArrived(message.walk_id, message.seq, message.event))
+            self.post_message(WalkEventArrived(message.walk_id, message.seq, message.event, message.forced))
         else:
             self.post_message(WalkEnded(message.walk_id, message.end, message.error))
 
-    def _current(self, walk_id: int) -> bool:
-        return self.session is not None and self.session.id == walk_id
-
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
-        if not self._current(message.walk_id) or self.end == "cancelled":
-            return
-        following = self.cursor == len(self.events)
-        self.events.append(message.event)
-        self.live.apply(message.event)
-        self.query_one(Timeline).add_event(message.seq, message.event)
-        if following:
-            self.cursor = len(self.events)
-        self.schedule_render()
+        history = self.walks.by_walk_id(message.walk_id)
+        if history is None or history.ended or message.seq != len(history.events) + 1:
+            return  # a walk cancelled here, or a stale message
+        history.append(message.event, forced=message.forced)
+        if history is self.history:
+            self.query_one(Timeline).add_event(message.seq, message.event)
+            self.schedule_render()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
-        if not self._current(message.walk_id):
+        history = self.walks.by_walk_id(message.walk_id)
+        if history is None:
             return
-        if self.end is None:
-            self.end, self.error = message.end, message.error
-        self.pending = None
-        if message.end == "failed" and message.error:
+        history.finish(message.end, message.error)
+        if self.picker is not None and self.picker.pending is not None and history is self.history:
+            self.picker = None
+        if message.end is WalkEnd.FAILED and message.error and history is self.history:
             self.say(message.error, title="The walk failed", severity="error", timeout=8)
-        if self.trace_path and self.session is not None:
-            self._save_trace(self.session, Path(self.trace_path), quiet=True)
-        self.schedule_render()
+        if self.trace_path:
+            self._save_trace(history, Path(self.trace_path), quiet=True)
+        if history is self.history:
+            self.refresh_bindings()
+            self.schedule_render()
 
-    # -- the manual navigator ----------------------------------------------------------------------
+    # -- picking by hand: the manual navigator, and forks ----------------------------------------
 
     def _manual_listener(self, pending: PendingDecision) -> None:
         """Called on the worker thread by the manual navigator."""
@@ -238,8 +311,9 @@ class ExplorerApp(App[int]):
         if session is None or message.pending.request.cancellation is not session.token:
             message.pending.decide((), "stale request")
             return
-        self.pending, self.picked = message.pending, []
-        self.cursor = len(self.events)
+        self.picker = Picker(message.pending.request.candidates, pending=message.pending)
+        if self.history is not None:
+            self.history.latest()
         self._set_playing(False)
         if isinstance(self.focused, Input):
             self.query_one(WalkTree).focus()
@@ -247,47 +321,111 @@ class ExplorerApp(App[int]):
         self.say("Your turn: 1-9 pick, a answer, s stop here, i type an id or a number.", timeout=4)
         self.refresh_view()
 
-    def action_toggle_candidate(self, number: int) -> None:
-        if self.pending is None:
+    def action_fork(self) -> None:
+        history = self.history
+        if history is None:
+            self.say("No walk yet: start one, then fork it at any decision.", timeout=3)
             return
-        candidates = self.pending.request.candidates
-        if 1 <= number <= len(candidates):
-            node_id = candidates[number - 1].id
-            if node_id in self.picked:
-                self.picked.remove(node_id)
+        if self.picker is not None and self.picker.pending is not None:
+            self.say("The navigator waits for you: answer it first (1-9, a, s, i).", timeout=3)
+            return
+        decision = history.decision_at()
+        if decision is None:
+            self.say("No decision at this step yet: step to an offer (n), then fork it (e).", timeout=4)
+            return
+        self._set_playing(False)
+        self.picker = Picker(decision.offer.candidates, decision=decision)
+        history.go(decision.offer_seq)  # show the offer as it was, before its answer
+        self.refresh_bindings()
+        where = "the roots" if decision.node is None else decision.node
+        self.say(f"Fork at {where}: 1-9 pick, i type an id, a answer, s stop here, Escape closes.", timeout=5)
+        self.refresh_view()
+
+    def _make_fork(self, decision: Decision, selected: tuple[str, ...]) -> None:
+        source = self.history
+        if source is None:
+            return
+        navigator = self._navigator_for(source)
+        try:
+            session = fork(source, decision.offer_seq, selected, self.corpus, navigator, number=self.walks.next_number)
+        except ValueError as exc:
+            self.say(str(exc), severity="error")
+            return
+        self._park_running_walk()
+        self._launch(session, navigator, steps=decision.offer_seq + 1)
+        self.say(f"{session.history.name} — n steps on; w switches back.", timeout=5)
+
+    def _navigator_for(self, history: WalkHistory) -> TreeNavigator:
+        """The navigator a fork of ``history`` goes on with: the one it was walked with."""
+        known = self.navigators.get(history.number)
+        if known is not None:
+            return known
+        try:
+            return resolve_navigator(history.settings.model)
+        except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
+            self.say(f"{history.settings.model} cannot be used here ({' '.join(str(exc).split())}); the fork goes "
+                     f"on with {self.settings.model}", severity="warning", timeout=6)
+            return self.navigator
+
+    def action_toggle_candidate(self, number: int) -> None:
+        picker = self.picker
+        if picker is None:
+            return
+        if 1 <= number <= len(picker.candidates):
+            node_id = picker.candidates[number - 1].id
+            if node_id in picker.picked:
+                picker.picked.remove(node_id)
+                picker.keys.append(f"unpicked {number}")
             else:
-                self.picked.append(node_id)
+                picker.picked.append(node_id)
+                picker.keys.append(f"picked {number}")
             self.refresh_view()
 
     def action_answer(self) -> None:
-        self._decide(tuple(self.picked), "picked by hand")
+        if self.picker is not None and not self.picker.picked:
+            self.say("Nothing picked: answered 'stop here'.", timeout=3)
+        self._decide(tuple(self.picker.picked) if self.picker else (), "picked by hand")
 
     def action_stop_here(self) -> None:
         self._decide((), "stopped here by hand")
 
+    def action_close_picker(self) -> None:
+        if self.picker is not None and self.picker.forking:
+            self.picker = None
+            if self.history is not None:
+                self.history.latest()
+            self.refresh_bindings()
+            self.refresh_view()
+
     def _decide(self, selected: tuple[str, ...], rationale: str) -> None:
-        pending = self.pending
-        if pending is None:
+        picker = self.picker
+        if picker is None:
             return
-        self.pending, self.picked = None, []
-        pending.decide(selected, rationale)
+        self.picker = None
         self.refresh_bindings()
+        if picker.decision is not None:
+            self._make_fork(picker.decision, selected)
+        elif picker.pending is not None:
+            picker.keys.append("answered" if selected else "stop here")
+            picker.pending.decide(selected, rationale, pressed=tuple(picker.keys))
         self.refresh_view()
 
     def action_type_id(self) -> None:
-        if self.pending is None:
+        picker = self.picker
+        if picker is None:
             return
-        candidates = self.pending.request.candidates
+        candidates = picker.candidates
         offered = {c.id for c in candidates}
 
         def add(value: str | None) -> None:
-            if not value or self.pending is None:
+            if not value or self.picker is not picker:
                 return
-            if value not in offered and value.isdigit() and 1 <= int(value) <= len(candidates):
+            if value not in offered and value.isascii() and value.isdigit() and 1 <= int(value) <= len(candidates):
                 self.action_toggle_candidate(int(value))  # a candidate's number, for offers wider than 9
                 return
-            if value not in self.picked:
-                self.picked.append(value)
+            if value not in picker.picked:
+                picker.picked.append(value)
+                picker.keys.append(f"typed {value}")
             self.refresh_view()
 
         self.push_screen(PromptScreen(f"Type a node id, or a candidate's number (1-{len(candidates)}); an id that "
@@ -296,7 +434,9 @@ class ExplorerApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("toggle_candidate", "answer", "stop_here", "type_id"):
-            return self.pending is not None
+            return self.picker is not None
+        if action == "close_picker":
+            return self.picker is not None and self.picker.forking
         return True
 
     # -- step keys ----------------------------------------------------------------------------------
@@ -304,21 +444,17 @@ class ExplorerApp(App[int]):
     def _query_text(self) -> str:
         return self.query_one("#query", QueryInput).value
 
-    def _at_the_end_of_a_trace(self) -> bool:
-        if self.trace is not None and self.cursor >= len(self.events):
-            self.say("End of the trace. r walks the query again with the current navigator.")
-            return True
-        return False
+    def _walk_anew(self) -> None:
+        """The walk on screen is over (or there is none): the next walk goes into the list."""
+        self.start_walk(self._query_text())
 
     def action_next_step(self) -> None:
-        if self.cursor < len(self.events):
-            self.cursor += 1  # what already happened: no navigator call
-            self.refresh_view()
-        elif self._at_the_end_of_a_trace():
-            return
-        elif not self.walk_running:
-            self.start_walk(self._query_text())
-        elif self.pending is not None:
+        history = self.history
+        if history is not None and history.forward():
+            self.refresh_view()  # what already happened: no navigator call
+        elif history is None or history.ended or self.session is None:
+            self._walk_anew()
+        elif self.picker is not None and self.picker.pending is not None:
             self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
         elif self.session is not None:
             self.session.step()  # permits add up: quick presses are all honoured, in order
@@ -326,26 +462,25 @@ class ExplorerApp(App[int]):
 
     def action_continue_walk(self) -> None:
         self._set_playing(False)
-        if self.cursor < len(self.events) or self.trace is not None:
-            self.cursor = len(self.events)  # to what already happened first; never re-walks a trace
-            if not self.walk_running:
-                self.refresh_view()
-                return
-        if not self.walk_running:
-            self.start_walk(self._query_text())
-        if self.session is not None and self.walk_running:
-            self.cursor = len(self.events)
-            self.session.run_to_end()
+        history = self.history
+        if history is not None and not history.at_latest:
+            history.latest()  # to what already happened first
+            self.refresh_view()
+            return
+        if history is None or history.ended or self.session is None:
+            self._walk_anew()
+        session = self.session
+        if session is not None and self.walk_running:
+            session.run_to_end()
             self.refresh_view()
 
     def action_play_pause(self) -> None:
         if self.playing:
             self._set_playing(False)
         else:
-            if self.cursor >= len(self.events) and not self.walk_running:
-                if self._at_the_end_of_a_trace():
-                    return
-                self.start_walk(self._query_text())
+            history = self.history
+            if history is None or (history.at_latest and (history.ended or self.session is None)):
+                self._walk_anew()
                 if not self.walk_running:
                     return
             self._set_playing(True)
@@ -360,11 +495,11 @@ class ExplorerApp(App[int]):
             self._play_timer = self.set_interval(self.pace, self._play_tick, name="play")
 
     def _play_tick(self) -> None:
-        if self.cursor < len(self.events):
-            self.cursor += 1
+        history = self.history
+        if history is not None and history.forward():
             self.refresh_view()
         elif self.walk_running and self.session is not None:
-            if self.session.waiting and self.pending is None:
+            if self.session.waiting and self.picker is None:
                 self.session.step()
         else:
             self._set_playing(False)
@@ -385,40 +520,55 @@ class ExplorerApp(App[int]):
 
     def action_step_back(self) -> None:
         self._set_playing(False)
-        if self.cursor > 1:
-            self.cursor -= 1
+        history = self.history
+        if history is None:
+            return
+        if history.back():
             self.refresh_view()
-        elif self.events:
+        elif history.events:
             self.say("This is the first step.", timeout=2)
 
     def action_step_forward(self) -> None:
-        if self.cursor < len(self.events):
-            self.cursor += 1
+        if self.history is not None and self.history.forward():
             self.refresh_view()
 
     def action_first_step(self) -> None:
         self._set_playing(False)
-        if self.events:
-            self.cursor = 1
+        if self.history is not None and self.history.first():
             self.refresh_view()
 
     def action_latest_step(self) -> None:
-        self.cursor = len(self.events)
-        self.refresh_view()
+        if self.history is not None and self.history.latest():
+            self.refresh_view()
 
     def action_cancel_walk(self) -> None:
-        if not self.walk_running or self.session is None:
+        session, history = self.session, self.history
+        if session is None or history is None or history.ended:
             self.say("No walk is running.", timeout=2)
             return
-        self.session.cancel()  # trips the token and opens the gate: the worker ends at once
-        self.end = "cancelled"
-        self.pending = None
+        session.cancel()  # trips the token and opens the gate: the worker ends at once
+        history.finish(WalkEnd.CANCELLED)
+        history.latest()
+        if self.picker is not None and self.picker.pending is not None:
+            self.picker = None
         self._set_playing(False)
+        self.refresh_bindings()
         self.refresh_view()
         self.say("Walk cancelled.")
 
     def action_restart(self) -> None:
-        self.start_walk(self._query_text() or self.settings.query)
+        self.start_walk(self._query_text() or self.settings.query, origin=Origin.RESTART)
+
+    def action_switch_walk(self) -> None:
+        if not self.walks.items:
+            self.say("No walk yet.", timeout=2)
+            return
+
+        def chosen(number: int | None) -> None:
+            if number is not None:
+                self.switch_to(number)
+
+        self.push_screen(WalksScreen([h.name for h in self.walks], self.walks.index + 1), chosen)
 
     def action_edit_query(self) -> None:
         self._set_playing(False)
@@ -426,6 +576,17 @@ class ExplorerApp(App[int]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def action_next_tab(self) -> None:
+        self._cycle_tab(1)
+
+    def action_previous_tab(self) -> None:
+        self._cycle_tab(-1)
+
+    def _cycle_tab(self, direction: int) -> None:
+        tabs = self.query_one("#tabs", TabbedContent)
+        index = TABS.index(tabs.active) if tabs.active in TABS else 0
+        tabs.active = TABS[(index + direction) % len(TABS)]
 
     def action_toggle_follow(self) -> None:
         tree = self.query_one(WalkTree)
@@ -435,7 +596,9 @@ class ExplorerApp(App[int]):
         self.refresh_view()
 
     async def action_quit(self) -> None:
-        self._stop_session()
+        self._set_playing(False)
+        for session in self.sessions.values():
+            session.close()
         self.exit(0)
 
     @on(Input.Submitted, "#query")
@@ -451,24 +614,20 @@ class ExplorerApp(App[int]):
     @on(OptionList.OptionSelected, "#timeline")
     def _timeline_selected(self, event: OptionList.OptionSelected) -> None:
         self._set_playing(False)
-        self.cursor = event.option_index + 1
-        self.refresh_view()
+        if self.history is not None:
+            self.history.go(event.option_index + 1)
+            self.refresh_view()
 
     # -- settings -------------------------------------------------------------------------------------
 
-    def _update_sub_title(self) -> None:
-        if self.trace is not None:
-            h = self.trace.header
-            self.sub_title = visible(f"{self.corpus.title} · trace {self.trace.path.name} · made with {h.navigator} "
-                                     f"· budget {h.max_nodes_visited} · depth limit {h.max_depth} · on failure "
-                                     f"{h.on_failure.value}")
-            return
-        s = self.settings
-        self.sub_title = visible(f"{self.corpus.title} · {s.model} · budget {s.max_nodes_visited} · depth limit "
-                                 f"{s.max_depth} · on failure {s.on_failure.value}")
+    def _update_titles(self) -> None:
+        history = self.history
+        self.sub_title = visible(f"{self.corpus.title} · {history.name} (of {len(self.walks)})" if history else
+                                 f"{self.corpus.title}")
+        self.query_one("#next-settings", Label).update(Text(visible(f"next walk: {self.settings.describe()}")))
 
     def _changed(self, what: str) -> None:
-        self._update_sub_title()
+        self._update_titles()
         self.refresh_view()
         self.say(f"{what} — applies to the next walk (r restarts).")
 
@@ -510,51 +669,57 @@ class ExplorerApp(App[int]):
                                       suggestions=SUGGESTED_MODELS), apply)
 
     def action_cycle_policy(self) -> None:
-        current = POLICIES.index(self.settings.on_failure.value)
-        self.set_policy(POLICIES[(current + 1) % len(POLICIES)])
+        policies = list(OnFailure)
+        current = policies.index(self.settings.on_failure)
+        self.set_policy(policies[(current + 1) % len(policies)])
 
-    def set_policy(self, policy: str) -> None:
-        self.settings = self.settings.but(on_failure=OnFailure(policy))
-        self._changed(f"On failure: {policy}")
+    def set_policy(self, policy: OnFailure | str) -> None:
+        policy = OnFailure(policy)
+        self.settings = self.settings.but(on_failure=policy)
+        self._changed(f"On failure: {policy.value}")
 
     # -- traces and screenshots -------------------------------------------------------------------------
 
     def action_save_trace(self) -> None:
-        if not self.events:
+        history = self.history
+        if history is None or not history.events:
             self.say("No walk to save yet.", severity="warning")
             return
-        query = self.trace.header.query if self.trace is not None else self.settings.query
-        slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:40] or "walk"
-        session, trace = self.session, self.trace
 
         def save(value: str | None) -> None:
             if value:
-                self._save_trace(session if trace is None else trace, Path(value))
+                self._save_trace(history, Path(value).expanduser())
 
-        self.push_screen(PromptScreen("Save the trace to", f"{slug}.trace.jsonl"), save)
+        self.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
+
+    def _save_trace(self, history: WalkHistory, path: Path, quiet: bool = False) -> None:
+        # Copy what the history holds now, on this thread: the worker writes a snapshot.
+        snapshot = WalkHistory(history.settings, history.origin, number=history.number, label=history.label,
+                               trace=history.trace)
+        for event in list(history.events):
+            snapshot.append(event, forced=len(snapshot.events) + 1 in history.forced)
+        if history.end is not None:
+            snapshot.finish(history.end, history.error)
+        self._write_trace(snapshot, path, quiet)
 
     @work(thread=True, group="files", exit_on_error=False)
-    def _save_trace(self, source: WalkSession | Trace | None, path: Path, quiet: bool = False) -> None:
-        """Write the walk (a session's, or an opened trace's) to ``path``, off the UI thread."""
+    def _write_trace(self, history: WalkHistory, path: Path, quiet: bool) -> None:
+        """Write a walk to ``path``, off the UI thread."""
         try:
-            if isinstance(source, Trace):
-                saved = write_trace(path, source.header, source.events, source.end, source.error)
-            elif source is not None:
-                saved = source.save_trace(path)
-            else:
-                return
+            saved = save_history(history, self.corpus, path)
         except OSError as exc:
             self.call_from_thread(self.say, f"Cannot save {path}: {exc.strerror or exc}", severity="error")
             return
         if not quiet:
-            self.call_from_thread(self.say, f"Trace saved to {saved}", timeout=4)
+            self.call_from_thread(self.say, f"Trace saved to {saved.resolve()}", timeout=4)
 
     def action_open_trace(self) -> None:
         def open_(value: str | None) -> None:
             if value:
-                self._read_trace(Path(value))
+                self._read_trace(Path(value).expanduser())
 
-        self.push_screen(PromptScreen("Open a trace (made on this corpus)", placeholder="walk.trace.jsonl"), open_)
+        self.push_screen(PromptScreen("Open a trace (made on this corpus)", placeholder="walk.trace.jsonl",
+                                      check=lambda v: None if v else "Type the path of a trace file."), open_)
 
     @work(thread=True, group="files", exit_on_error=False)
     def _read_trace(self, path: Path) -> None:
@@ -566,28 +731,15 @@ class ExplorerApp(App[int]):
         self.call_from_thread(self.load_trace, trace)
 
     def load_trace(self, trace: Trace) -> None:
-        """Step through a saved walk: its events, from the first; no navigator is called."""
-        self._stop_session()
-        self.session = None
-        self.trace = trace
-        self.events = list(trace.events)
-        self.live = WalkState.from_events(self.events)
-        self.cursor = 1 if self.events else 0
-        self.end, self.error = trace.end, trace.error
-        self.pending, self.picked = None, []
-        self._revealed = None
+        """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
+        self._park_running_walk()
+        history = self.walks.add(WalkHistory.from_trace(trace, number=self.walks.next_number))
         header = trace.header
         self.settings = self.settings.but(query=header.query, max_nodes_visited=header.max_nodes_visited,
                                           max_depth=header.max_depth, on_failure=header.on_failure)
         self.query_one("#query", QueryInput).value = header.query
-        self.query_one(ResultsPanel).reset()
-        timeline = self.query_one(Timeline)
-        timeline.reset()
-        for seq, event in enumerate(self.events, start=1):
-            timeline.add_event(seq, event)
-        self._update_sub_title()
-        self.refresh_view()
-        self.say(f"Opened {trace.path} ({header.navigator}, {len(self.events)} events)", timeout=4)
+        self._show(history)
+        self.say(f"Opened {trace.path} as {history.name} ({len(history.events)} events)", timeout=4)
 
     def action_save_screenshot(self) -> None:
         def save(value: str | None) -> None:
@@ -599,7 +751,7 @@ class ExplorerApp(App[int]):
             except OSError as exc:
                 self.say(f"Cannot save {target}: {exc.strerror or exc}", severity="error", timeout=6)
                 return
-            self.say(f"Screenshot saved to {saved}", timeout=4)
+            self.say(f"Screenshot saved to {Path(saved).resolve()}", timeout=4)
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         self.push_screen(PromptScreen("Save an SVG screenshot to", f"reasoning-explorer-{stamp}.svg"), save)
@@ -607,7 +759,8 @@ class ExplorerApp(App[int]):
     # -- showing a step --------------------------------------------------------------------------------
 
     def _refresh_status(self) -> None:
-        if self.session is not None and self.session.busy:
+        session = self.session
+        if session is not None and session.busy:
             self.query_one(BudgetMeter).show(self.state_at_cursor(), self.status(), self.settings.max_nodes_visited,
                                              self.settings.max_depth)
 
@@ -619,63 +772,60 @@ class ExplorerApp(App[int]):
             self.call_later(self.refresh_view)
 
     def state_at_cursor(self) -> WalkState:
-        if self.cursor == len(self.events):
-            return self.live
-        return WalkState.from_events(self.events[: self.cursor])
+        return self.history.state() if self.history is not None else WalkState()
 
     def status(self) -> str:
-        behind = self.cursor < len(self.events)
-        if self.trace is not None and not self.playing:
-            where = f"step {self.cursor} of {len(self.events)}"
-            return f"trace ({self.trace.end}) · {where} · n/f forward · b back · r walks anew"
-        if self.pending is not None:
+        history, session = self.history, self.session
+        if history is None:
+            return "no walk yet · type a question and press Enter"
+        total = len(history.events)
+        if self.picker is not None and self.picker.forking:
+            return "fork: 1-9 pick · i type an id · a answer · s stop here · Escape closes"
+        if self.picker is not None:
             return "your turn: 1-9 pick · a answer · s stop here · i type an id"
-        if behind and not self.playing:
-            return f"viewing step {self.cursor} of {len(self.events)} · f forward · F latest"
         if self.playing:
             return f"playing · {self.pace:g} s per step · p pauses"
-        if self.end == "finished":
-            return "finished · n, c or p walks again · b steps back"
-        if self.end == "cancelled":
-            return "cancelled · r restarts"
-        if self.end == "failed":
-            return "failed · see the step panel · r restarts"
-        if self.session is None:
-            return "no walk yet · type a question and press Enter"
-        if self.session.busy:
-            return f"working… {self.session.busy_seconds:.1f} s · x cancels"
-        return "paused · n next · c continue · p play"
+        if not history.at_latest:
+            return f"viewing step {history.cursor} of {total} · f forward · F latest · e fork here"
+        if history.end is WalkEnd.FINISHED:
+            return "finished · e forks a decision · w walks · n walks again"
+        if history.end is WalkEnd.CANCELLED:
+            return "cancelled · b steps back · e forks · r restarts"
+        if history.end is WalkEnd.FAILED:
+            return "failed · see the step panel · e forks · r restarts"
+        if session is not None and session.busy:
+            return f"working… {session.busy_seconds:.1f} s · x cancels"
+        return "paused · n next · c continue · p play · e fork"
 
     def summary(self, state: WalkState) -> Text:
-        if not self.events:
+        history = self.history
+        if history is None or not history.events:
             return Text("No walk yet.", style="dim")
-        end = self.end or ("running" if self.walk_running else "-")
+        end = history.end.value if history.end is not None else ("running" if self.walk_running else "-")
         text = Text(end, style="bold")
-        if self.end in ("finished", "failed"):
+        if history.end in (WalkEnd.FINISHED, WalkEnd.FAILED):
             text.append(" (not cancelled)")
         text.append(f" · visits used {state.visits_used}/{state.budget} · navigator calls {state.calls} · "
                     f"characters shipped {state.chars_shipped:,} · {len(state.landed)} landed")
-        if self.cursor < len(self.events):
-            text.append(f"   (as of step {self.cursor})", style="italic")
-        failure = state.result.failure if state.result is not None else None
-        if failure:
-            text.append("\nno documents: the navigator failed under on-failure empty: ", style="red")
-            text.append(visible(failure), style="red")
-        if self.end == "failed" and self.error:
+        if not history.at_latest:
+            text.append(f"   (as of step {history.cursor})", style="italic")
+        ending = ending_text(state)
+        if ending:
             text.append("\n")
-            text.append(visible(self.error), style="red")
+            text.append_text(ending)
         return text
 
     def refresh_view(self) -> None:
-        """Show the walk as of the step at the cursor."""
+        """Show the walk on screen as of the step at its cursor."""
         self._render_scheduled = False
+        history = self.history
         state = self.state_at_cursor()
         tree = self.query_one(WalkTree)
         tree.set_marks(state.marks(), state.reasons())
         target = state.current
         if target is None and state.finished and state.landed:
             target = next(iter(state.landed))  # at the end, show where the walk landed
-        focus = (target, state.offer is not None)
+        focus = (history.number if history else 0, target, state.offer is not None)
         if tree.follow and focus != self._revealed and target is not None:
             if state.finished:
                 for landed in state.landed:
@@ -684,18 +834,30 @@ class ExplorerApp(App[int]):
         self._revealed = focus
         self.query_one(BudgetMeter).show(state, self.status(), self.settings.max_nodes_visited,
                                          self.settings.max_depth)
-        self.query_one(StepPanel).show(state, self.corpus, self.cursor, len(self.events),
-                                       picking=self.pending is not None, picked=tuple(self.picked))
+        picker = self.picker
+        cursor, total = (history.cursor, len(history.events)) if history else (0, 0)
+        self.query_one(StepPanel).show(state, self.corpus, cursor, total, picking=picker is not None,
+                                       picked=tuple(picker.picked) if picker else (),
+                                       forking=picker is not None and picker.forking, ending=ending_text(state))
         self.query_one(ResultsPanel).show(state, self.corpus, self.summary(state))
-        self.query_one(Timeline).point_at(self.cursor)
+        decision = history.decision_at() if history else None
+        node_title = None
+        if decision is not None and decision.node is not None and decision.node in self.corpus.index:
+            node_title = self.corpus.title_of(decision.node)
+        self.query_one(TranscriptView).show(decision, node_title)
+        self.query_one(Timeline).point_at(cursor)
+        if history is not self._shown_walk:
+            self._shown_walk = history
+            self._update_titles()
 
 
 def _whole_number(low: int, high: int) -> Any:
     def check(value: str) -> str | None:
-        if not value.isdigit():
-            return "Type a whole number."
+        if not (value.isascii() and value.isdigit()):
+            return "Type a whole number (digits 0-9)."
         if not low <= int(value) <= high:
             return f"Between {low} and {high}."
         return None
 
     return check
+

@@ -25,7 +25,12 @@ WALK_KEYS = (
     Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back"),
     Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward"),
     Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel"),
-    Key("r", "restart", "Restart", "Restart with the current query and settings", "walk.restart"),
+    Key("r", "restart", "Restart", "Restart with the current query and settings (a new walk in the list)",
+        "walk.restart"),
+    Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
+        "walk.fork"),
+    Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
+        "walk.switch"),
     Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit"),
     Key("question_mark", "help", "Help", "This help", "app.help"),
     Key("q", "quit", "Quit", "Quit (also during a walk)", "app.quit"),
@@ -36,6 +41,9 @@ MORE_KEYS = (
     Key("F", "latest_step", "Latest", "Go forward to the latest step", "walk.latest", footer=False),
     Key("plus,equals_sign", "faster", "Faster", "Play faster", "play.faster", footer=False),
     Key("minus", "slower", "Slower", "Play slower", "play.slower", footer=False),
+    Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
+        "tabs.next", footer=False),
+    Key("left_square_bracket", "previous_tab", "Prev tab", "Previous tab", "tabs.previous", footer=False),
     Key("t", "toggle_follow", "Follow", "Tree follows the walk on/off", "tree.follow", footer=False),
     Key("v", "set_budget", "Budget", "Set the visit budget", "settings.budget", footer=False),
     Key("d", "set_depth", "Depth", "Set the depth limit", "settings.depth", footer=False),
@@ -48,11 +56,14 @@ MORE_KEYS = (
 )
 
 PICKER_KEYS = (
-    Key("1,2,3,4,5,6,7,8,9", "toggle_candidate", "Pick", "Manual navigator: toggle candidate 1-9", "manual.toggle",
-        footer=False),
-    Key("a", "answer", "Answer", "Manual navigator: answer with the picked candidates", "manual.answer"),
-    Key("s", "stop_here", "Stop here", "Manual navigator: choose nothing (stop here)", "manual.stop"),
-    Key("i", "type_id", "Type id", "Manual navigator: type any id, even one not offered", "manual.type"),
+    Key("1,2,3,4,5,6,7,8,9", "toggle_candidate", "Pick", "Picker (manual navigator, or a fork): toggle candidate 1-9",
+        "manual.toggle", footer=False),
+    Key("a", "answer", "Answer", "Picker: answer with the picked candidates (nothing picked: stop here)",
+        "manual.answer"),
+    Key("s", "stop_here", "Stop here", "Picker: choose nothing (stop here)", "manual.stop"),
+    Key("i", "type_id", "Type id", "Picker: type any id (even one not offered) or a candidate's number",
+        "manual.type"),
+    Key("escape", "close_picker", "Close", "Fork picker: close it without forking", "manual.close"),
 )
 
 ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS
@@ -71,5 +82,6 @@ def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
 
 
 def shown_key(keys: str) -> str:
-    names = {"slash": "/", "question_mark": "?", "plus": "+", "equals_sign": "=", "minus": "-"}
+    names = {"slash": "/", "question_mark": "?", "plus": "+", "equals_sign": "=", "minus": "-",
+             "left_square_bracket": "[", "right_square_bracket": "]"}
     return " ".join(names.get(k, k) for k in keys.split(","))

@@ -6,23 +6,25 @@ from textual.message import Message
 
 from core import WalkEvent
 
+from .ending import WalkEnd
 from .navigators.manual import PendingDecision
 
 
 class WalkEventArrived(Message):
-    """Event ``seq`` (1-based) of walk ``walk_id``."""
+    """Event ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision."""
 
-    def __init__(self, walk_id: int, seq: int, event: WalkEvent) -> None:
+    def __init__(self, walk_id: int, seq: int, event: WalkEvent, forced: bool = False) -> None:
         super().__init__()
         self.walk_id = walk_id
         self.seq = seq
         self.event = event
+        self.forced = forced
 
 
 class WalkEnded(Message):
-    """Walk ``walk_id`` is over: ``end`` is finished, cancelled or failed (with ``error``)."""
+    """Walk ``walk_id`` is over, and how (with ``error`` when it failed)."""
 
-    def __init__(self, walk_id: int, end: str, error: str | None) -> None:
+    def __init__(self, walk_id: int, end: WalkEnd, error: str | None) -> None:
         super().__init__()
         self.walk_id = walk_id
         self.end = end

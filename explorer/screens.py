@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 
 from .keymap import MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
+from .safe_text import safe
 
 
 def _keys_table(title: str, keys: Sequence[Key]) -> Table:
@@ -93,3 +94,28 @@ class PromptScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class WalksScreen(ModalScreen[int | None]):
+    """Pick one of the session's walks by name; returns its number."""
+
+    BINDINGS = [Binding("escape,w", "dismiss(None)", "Close", id="walks.close")]
+
+    def __init__(self, names: Sequence[str], current: int) -> None:
+        super().__init__()
+        self.names = list(names)
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="walks-dialog"):
+            yield Label("Walks of this session — Enter switches, Escape closes", id="walks-title")
+            yield OptionList(*[safe(("▶ " if n == self.current else "  ") + name, width=160) for n, name in
+                               enumerate(self.names, start=1)], id="walks-list")
+
+    def on_mount(self) -> None:
+        options = self.query_one("#walks-list", OptionList)
+        options.highlighted = self.current - 1
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index + 1)

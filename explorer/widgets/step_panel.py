@@ -37,6 +37,7 @@ class StepPanel(Static):
         "step--picked",
         "step--hint",
         "step--dim",
+        "step--forced",
     }
 
     def show(
@@ -48,8 +49,11 @@ class StepPanel(Static):
         *,
         picking: bool = False,
         picked: tuple[str, ...] = (),
+        forking: bool = False,
+        ending: Text | None = None,
     ) -> None:
-        """Show ``state``; with ``picking`` (the manual navigator waits) the candidates become a picker."""
+        """Show ``state``; with ``picking`` the candidates become a picker (the manual navigator waits, or
+        ``forking``: a person answers an earlier decision differently). ``ending`` says why the walk ended."""
         style = self.get_component_rich_style
         parts: list[Text] = []
         heading = Text(f"Step {step}/{total}  ", style=style("step--heading"))
@@ -82,8 +86,10 @@ class StepPanel(Static):
             parts.append(Text("Stopped ", style=style("step--label")) + stop_line(last.record))
         elif isinstance(last, WalkStarted):
             parts.append(Text("Press n to see the first offer.", style=style("step--hint")))
-        elif isinstance(last, WalkFinished):
+        elif isinstance(last, WalkFinished) and not ending:
             parts.append(Text("The walk is over: the results are in the Results tab.", style=style("step--hint")))
+        if ending:
+            parts.append(ending)
 
         offer = state.offer
         choice = state.choice
@@ -99,8 +105,9 @@ class StepPanel(Static):
         # The answer first: what was chosen and why matters more than the list it came from.
         if picking:
             typed = [i for i in picked if i not in offered_ids]
-            hint = Text("Your choice: ", style=style("step--label"))
-            hint.append("1-9 toggle · a answer · s stop here · i type an id (even one not offered)",
+            hint = Text("Fork here: " if forking else "Your choice: ", style=style("step--label"))
+            hint.append("1-9 toggle · i type an id or a number (even one not offered) · a answer (nothing picked: "
+                        "stop here) · s stop here" + (" · Escape closes" if forking else ""),
                         style=style("step--hint"))
             parts.append(hint)
             if typed:
@@ -109,7 +116,8 @@ class StepPanel(Static):
                 extra.stylize(style("step--hallucinated"), 8)
                 parts.append(extra)
         elif isinstance(choice, NavigatorChose):
-            line = Text("Chose   ", style=style("step--label"))
+            line = Text("⚑ Forced " if state.choice_forced else "Chose   ",
+                        style=style("step--forced" if state.choice_forced else "step--label"))
             if choice.valid:
                 line.append_text(Text(", ").join(safe(i, width=40) for i in choice.valid))
             elif choice.selected:
@@ -148,11 +156,11 @@ class StepPanel(Static):
                 row = Text(no_wrap=True, overflow="ellipsis")
                 if picking:
                     mark, mark_style = ("[x] " if candidate.id in picked else "[ ] "), "step--picked"
-                    row.append(f"{number:>2} " if number <= 9 else "   ", style=style("step--hint"))
+                    row.append(f"{number:>2} " if number <= 9 else f"{number:>3} ", style=style("step--hint"))
                 elif choice is None:
                     mark, mark_style = "?  ", "step--offered"
                 elif candidate.id in chosen:
-                    mark, mark_style = "✓  ", "step--chosen"
+                    mark, mark_style = ("⚑  ", "step--forced") if state.choice_forced else ("✓  ", "step--chosen")
                 else:
                     mark, mark_style = "✗  ", "step--rejected"
                 row.append(mark)

@@ -18,6 +18,7 @@ GLYPHS = {
     Mark.CURRENT: "◆ ",
     Mark.LANDED: "■ ",
     Mark.STOPPED: "⊘ ",
+    Mark.FORCED: "⚑ ",
     Mark.CHOSEN: "✓ ",
     Mark.OFFERED: "? ",
     Mark.REJECTED: "✗ ",

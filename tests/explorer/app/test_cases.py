@@ -21,19 +21,19 @@ async def test_a_hallucinated_branch_is_shown_as_such_and_lands_the_parent():
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(5):  # offered roots, chose billing, entered billing, offered its children, chose
             await pilot.press("n")
-        await wait_for(pilot, lambda: sum(isinstance(e, NavigatorChose) for e in app.events) == 2)
+        await wait_for(pilot, lambda: sum(isinstance(e, NavigatorChose) for e in app.history.events) == 2)
         screen = screen_text(app)
         assert "Step 6/6  navigator chose refund-policy, refunds (1 not offered)" in screen
         assert "Not offered (hallucinated): refund-policy" in screen
         assert "Chose   refunds" in screen
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.events) == 7)
+        await wait_for(pilot, lambda: len(app.history.events) == 7)
         screen = screen_text(app)
         assert "Step 7/7  invalid_choice at refund-policy" in screen
         assert "Stopped ■ invalid_choice at branch refund-policy" in screen
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.end == "finished")
-        assert [(s.reason.value, s.branch, s.landed) for s in app.live.stops] == [
+        await wait_for(pilot, lambda: app.history.end == "finished")
+        assert [(s.reason.value, s.branch, s.landed) for s in app.history.state().stops] == [
             ("invalid_choice", "refund-policy", "billing"), ("leaf", None, "requesting-a-refund")]
         screen = screen_text(app)
         assert "invalid_choice" in screen and "refund-policy" in screen
@@ -49,8 +49,8 @@ async def test_a_provider_failure_under_each_policy(policy, end, landed):
     app = make_app("q", model=script("provider-failure.yaml"), on_failure=OnFailure(policy), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.end is not None)
-        assert app.end == end
+        await wait_for(pilot, lambda: app.history.end is not None)
+        assert app.history.end == end
         screen = screen_text(app)
         if policy != "partial":  # the walk ends at the failure, which stays on screen
             assert "Failed  ScriptedFailure: upstream timeout after 30 s (HTTP 504 from the model gateway)" in screen
@@ -58,14 +58,14 @@ async def test_a_provider_failure_under_each_policy(policy, end, landed):
         else:
             assert "navigator_failed" in screen  # in the results: refunds landed that way, and the walk went on
         if policy == "throw":
-            assert "failed · see the step panel · r restarts" in screen
-            assert "navigator 'script:" in app.error and "upstream timeout after 30 s" in app.error
-            assert app.live.result is None
+            assert "failed · see the step panel · e forks · r restarts" in screen
+            assert "navigator 'script:" in app.history.error and "upstream timeout after 30 s" in app.history.error
+            assert app.history.state().result is None
         else:
-            assert [d.id for d in app.live.result.documents] == landed
+            assert [d.id for d in app.history.state().result.documents] == landed
         if policy == "empty":
-            assert "no documents: the navigator failed under on-failure empty: ScriptedFailure" in screen
-        assert list(app.live.landed) == (["refunds", "invoice-schedule"] if policy == "partial" else [])
+            assert "Finished: no documents — the navigator failed under on-failure empty: ScriptedFailure" in screen
+        assert list(app.history.state().landed) == (["refunds", "invoice-schedule"] if policy == "partial" else [])
 
 
 async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_and_stays_usable():
@@ -80,15 +80,15 @@ async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_an
         started = time.monotonic()
         await pilot.press("x")
         pressed = time.monotonic() - started - harness
-        assert app.end == "cancelled"
+        assert app.history.end == "cancelled"
         assert app.session.token.cancelled
         assert pressed < 0.1  # the key was handled and the screen updated in that time
-        assert "cancelled · r restarts" in screen_text(app)
+        assert "cancelled · b steps back · e forks · r restarts" in screen_text(app)
         await wait_for(pilot, lambda: app.session.end == "cancelled", timeout=1)  # the worker ended too
-        assert len(app.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
+        assert len(app.history.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
         assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in screen_text(app)
         await pilot.press("n")  # usable: a new walk starts
-        await wait_for(pilot, lambda: app.end is None and len(app.events) == 1)
+        await wait_for(pilot, lambda: app.history.end is None and len(app.history.events) == 1)
 
 
 async def test_quitting_while_the_navigator_is_blocked_exits_within_a_second():
@@ -108,7 +108,7 @@ async def test_quitting_while_paused_exits_at_once():
     app = make_app("refunds", start_walk=True)
     started = time.monotonic()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.events) == 1)
+        await wait_for(pilot, lambda: len(app.history.events) == 1)
         session = app.session
         started = time.monotonic()
         await pilot.press("q")
@@ -123,51 +123,51 @@ async def test_manual_picking_choosing_stopping_and_typing_an_id_that_was_not_of
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.pending is not None)
+        await wait_for(pilot, lambda: app.picker is not None)
         screen = screen_text(app)
-        assert "Your choice: 1-9 toggle · a answer · s stop here · i type an id" in screen
+        assert "Your choice: 1-9 toggle · i type an id or a number (even one not offered) · a answer" in screen
         assert " 3 [ ] Billing  billing" in screen
         assert "your turn: 1-9 pick · a answer" in screen
         await pilot.press("3", "5", "5")  # billing on, support on then off
-        assert app.picked == ["billing"]
+        assert app.picker.picked == ["billing"]
         assert " 3 [x] Billing  billing" in screen_text(app)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.events[-1], NavigatorChose))
-        assert app.events[-1].selected == ("billing",)
-        assert app.events[-1].rationale == "picked by hand"
+        await wait_for(pilot, lambda: isinstance(app.history.events[-1], NavigatorChose))
+        assert app.history.events[-1].selected == ("billing",)
+        assert app.history.events[-1].rationale == "picked by hand"
         await pilot.press("n", "n", "n")  # entered billing, offered its children, then the picker again
-        await wait_for(pilot, lambda: app.pending is not None)
+        await wait_for(pilot, lambda: app.picker is not None)
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"ghost", "enter")
-        await wait_for(pilot, lambda: app.picked == ["ghost"])
+        await wait_for(pilot, lambda: app.picker.picked == ["ghost"])
         assert "Typed   ghost" in screen_text(app)
         await pilot.press("a")
-        await wait_for(pilot, lambda: app.events[-1].__class__ is NavigatorChose)
-        assert app.events[-1].hallucinated == ("ghost",)
+        await wait_for(pilot, lambda: app.history.events[-1].__class__ is NavigatorChose)
+        assert app.history.events[-1].hallucinated == ("ghost",)
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.end == "finished")
-        assert [(s.reason.value, s.landed) for s in app.live.stops] == [("invalid_choice", "billing")]
+        await wait_for(pilot, lambda: app.history.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.history.state().stops] == [("invalid_choice", "billing")]
 
 
 async def test_manual_stop_here_lands_the_current_node():
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.pending is not None)
+        await wait_for(pilot, lambda: app.picker is not None)
         await pilot.press("s")
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.end == "finished")
-        assert [(s.reason.value, s.landed) for s in app.live.stops] == [("navigator_stopped", None)]
+        await wait_for(pilot, lambda: app.history.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.history.state().stops] == [("navigator_stopped", None)]
 
 
 async def test_manual_cancel_while_the_picker_waits():
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.pending is not None)
+        await wait_for(pilot, lambda: app.picker is not None)
         await pilot.press("x")
-        assert app.end == "cancelled" and app.pending is None
+        assert app.history.end == "cancelled" and app.picker is None
         await wait_for(pilot, lambda: app.session.end == "cancelled", timeout=1)
 
 
@@ -179,12 +179,12 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
     app = make_app("refund", model=script("hallucinated-branch.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.end == "finished")
-        events = list(app.events)
+        await wait_for(pilot, lambda: app.history.end == "finished")
+        events = list(app.history.events)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         prompt = app.screen.query_one("#prompt-input")
-        assert prompt.value == "refund.trace.jsonl"
+        assert prompt.value == "refund.walk1.trace.jsonl"
         prompt.value = str(path)
         await pilot.press("enter")
         await wait_for(pilot, lambda: path.exists())
@@ -195,11 +195,11 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(second.screen, PromptScreen))
         await pilot.press(*str(path), "enter")
-        await wait_for(pilot, lambda: second.trace is not None)
-        assert second.events == events and second.cursor == 1
+        await wait_for(pilot, lambda: second.history.trace is not None)
+        assert second.history.events == events and second.history.cursor == 1
         assert second.query_one("#query").value == "refund"
         await pilot.press("n", "n", "n")
-        assert second.cursor == 4
+        assert second.history.cursor == 4
         assert "trace (finished)" in screen_text(second) or "viewing step 4 of" in screen_text(second)
         await pilot.press("F")
         assert "Not offered (hallucinated)" not in screen_text(second)
@@ -213,7 +213,7 @@ async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(t
     first = make_app("refund", corpus=load_corpus(other), start_walk=True)
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: first.end == "finished")
+        await wait_for(pilot, lambda: first.history.end == "finished")
         first.session.save_trace(trace)
     app = make_app(example_query="x")
     async with app.run_test(size=SIZE) as pilot:
@@ -221,7 +221,7 @@ async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(t
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*str(trace), "enter")
         await wait_for(pilot, lambda: len(app._notifications) > 0)
-        assert app.trace is None
+        assert app.history is None
         [note] = list(app._notifications)
         assert note.title == "Cannot open the trace"
         assert "the trace was made on a different corpus" in note.message and "\n" not in note.message
@@ -286,7 +286,7 @@ async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
         app.screen.query_one("#prompt-input").value = "lexical:strict"
         await pilot.press("enter")
         assert app.settings.model == "lexical:strict"
-        assert "lexical:strict" in app.sub_title
+        assert "next walk: lexical:strict · budget 15" in screen_text(app)
 
 
 async def test_escape_leaves_the_query_box_and_slash_returns_to_it():

@@ -36,7 +36,7 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
     app = make_app("refund", model=f"script:{script}", corpus=corpus, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.end == "finished")
+        await wait_for(pilot, lambda: app.history.end == "finished")
         await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
         screen = screen_text(app)
         assert app.is_running and app.return_code is None  # nothing clicked app.quit
