@@ -20,11 +20,11 @@ from core import (
     NodeEntered,
     OnFailure,
     PathStopped,
+    StopReason,
     StopRecord,
     WalkEvent,
     WalkFinished,
     WalkResult,
-    StopReason,
     WalkStarted,
 )
 
