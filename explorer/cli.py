@@ -7,6 +7,7 @@
     reasoning-explorer validate CORPUS
     reasoning-explorer eval QUESTIONS [--corpus C] [--navigator M] [--max-visits N] [--max-depth D] [--jobs N] [--json]
     reasoning-explorer replay TRACE [--corpus C] [--max-visits N] [--max-depth D] [--json]
+    reasoning-explorer serve [CORPUS | TRACE] [--host H] [--port P] [the explorer's options]   (in a browser)
 
 Exit codes: 0 success; 1 the command ran but found errors (validate) or the walk failed under the
 ``throw`` policy; 2 usage and configuration errors (one line on stderr); 130 interrupted. The
@@ -28,6 +29,7 @@ from core import OnFailure, TreeNavigator, TreeNavigatorError, WalkFinished
 
 from .corpora import Corpus, CorpusError, load_corpus
 from .navigators import NavigatorConfigError, resolve_navigator
+from .navigators.forcing import START, Force, ForceError, parse_force
 from .navigators.manual import ManualNavigator
 from .session import WalkSession, WalkSettings
 from .trace import Trace, TraceError, event_to_json, read_trace
@@ -94,6 +96,31 @@ def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True) ->
                             help="what a navigator failure does (default: throw)")
 
 
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--transcripts", action="store_true",
+                        help="show each decision's transcript in full: what the navigator was sent and answered")
+    parser.add_argument("--force", action="append", default=[], metavar="NODE=ID[,ID...]",
+                        help="answer the offer at NODE (the node being judged; 'start' for the first offer) with "
+                             "these ids instead of asking the navigator; NODE= stops there (repeatable)")
+
+
+def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
+    """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2."""
+    forces: dict[str | None, Force] = {}
+    for value in values:
+        try:
+            force = parse_force(value)
+        except ForceError as exc:
+            fail(str(exc))
+        if force.node is not None and force.node not in corpus.index:
+            fail(f"--force {value!r}: no node {force.node!r} in {corpus.path}; name a node of the corpus, or "
+                 f"'{START}' for the first offer")
+        if force.node in forces:
+            fail(f"--force {value!r}: {force.label!r} is forced twice; force each node once")
+        forces[force.node] = force
+    return list(forces.values())
+
+
 def check_writable(path: str) -> None:
     """Fail now, not after an expensive walk, when a trace cannot be written where asked."""
     folder = Path(path).expanduser().parent
@@ -144,8 +171,8 @@ def console(stderr: bool = False) -> Any:
 
 
 def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
-             trace: str | None) -> int:
-    session = WalkSession(corpus, settings, navigator)
+             trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False) -> int:
+    session = WalkSession(corpus, settings, navigator, forces=forces)
     try:
         events = session.run_headless()
     except KeyboardInterrupt:
@@ -157,7 +184,11 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             session.save_trace(trace)
         except OSError as exc:
             fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
-    state = WalkState.from_events(events)
+    forced = session.history.forced
+    state = WalkState.from_events(events, forced)
+    skipped = {force.node for force in session.not_applied()}
+    forces_report = [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
+                     for force in forces]
     if as_json:
         result = state.result
         document = {
@@ -167,7 +198,9 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             "navigator": settings.model,
             "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
                          "on_failure": settings.on_failure.value},
-            "events": [event_to_json(e) for e in events],
+            "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {})}
+                       for seq, e in enumerate(events, start=1)],
+            "forces": forces_report,
             "results": event_to_json(WalkFinished(result))["documents"] if result else [],
             "stops": event_to_json(WalkFinished(result))["stops"] if result else [],
             "summary": {
@@ -184,7 +217,11 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     else:
         from .render import walk_report
 
-        console().print(walk_report(events, corpus, end, error))
+        console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts))
+        for force in session.not_applied():
+            where = "the first offer" if force.node is None else f"{force.node!r}"
+            console().print(f"--force {force.label}={','.join(force.selected)} never applied: the walk never judged "
+                            f"{where}", markup=False, highlight=False)
     return EXIT_OK if end == "finished" else EXIT_FOUND
 
 
@@ -193,6 +230,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     parser.add_argument("corpus", metavar="CORPUS", help="a .yaml, PageIndex .json or .md corpus, or a folder")
     parser.add_argument("query", metavar="QUERY", help="the question to walk for")
     add_walk_options(parser)
+    add_force_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", help="also save the walk as a trace file (JSON Lines)")
     args = parser.parse_args(argv)
@@ -203,7 +241,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
     corpus = corpus_at(args.corpus)
     return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator, args.json,
-                    args.trace)
+                    args.trace, forces_from(args.force, corpus), args.transcripts)
 
 
 def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus:
@@ -236,6 +274,7 @@ def cmd_replay(argv: Sequence[str]) -> int:
     parser.add_argument("trace", metavar="TRACE", help="a trace saved by `walk --trace` or the explorer")
     parser.add_argument("--corpus", metavar="C", help="the corpus, when it is not where the trace says")
     add_walk_options(parser, navigator=False)
+    add_force_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     args = parser.parse_args(argv)
     trace = open_trace(args.trace)
@@ -248,7 +287,8 @@ def cmd_replay(argv: Sequence[str]) -> int:
         max_depth=args.max_depth if args.max_depth is not None else header.max_depth,
         on_failure=header.on_failure,
     )
-    return run_walk(corpus, settings, navigator_for(model), args.json, None)
+    return run_walk(corpus, settings, navigator_for(model), args.json, None, forces_from(args.force, corpus),
+                    args.transcripts)
 
 
 # -- validate and eval -------------------------------------------------------------------------------
@@ -344,7 +384,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
 
 def cmd_explore(argv: Sequence[str]) -> int:
     parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
-                    epilog="Sub-commands: walk, validate, eval, replay (see `reasoning-explorer COMMAND --help`).")
+                    epilog="Sub-commands: walk, validate, eval, replay, serve (see `reasoning-explorer COMMAND --help`).")
     parser.add_argument("corpus", metavar="CORPUS", nargs="?",
                         help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
                              "through (default: the sample handbook)")
@@ -389,11 +429,18 @@ def cmd_explore(argv: Sequence[str]) -> int:
     return app.return_code or EXIT_OK
 
 
+def cmd_serve(argv: Sequence[str]) -> int:
+    from .serve import cmd_serve as serve  # textual-serve and aiohttp load only for this command
+
+    return serve(argv)
+
+
 COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "walk": cmd_walk,
     "validate": cmd_validate,
     "eval": cmd_eval,
     "replay": cmd_replay,
+    "serve": cmd_serve,
 }
 
 

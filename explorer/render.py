@@ -6,7 +6,7 @@ never as markup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -19,24 +19,47 @@ from core import (
     NavigatorFailed,
     NodeEntered,
     PathStopped,
+    Transcript,
     WalkEvent,
     WalkResult,
 )
 
 from .corpora import Corpus
 from .corpora.validate import CorpusStats, ValidationReport
-from .describe import REASON_STYLE, count_candidates, line, stop_line
+from .describe import REASON_STYLE, count_candidates, ending_text, line, stop_line
+from .ending import WalkEnd
 from .evaluation import EvalSummary, QuestionOutcome
-from .safe_text import safe
+from .safe_text import safe, visible
 from .walk_state import WalkState
 
 
-def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
-    """The walk as a Rich tree: offers, choices and stops under the node they happened at."""
+def transcript_lines(transcript: Transcript | None, full: bool) -> list[Text]:
+    """The transcript of a decision: each entry in full, or (by default) one line that sizes each entry."""
+    if not transcript:
+        return []
+    if not full:
+        sizes = " · ".join(f"{visible(label)} {len(body):,} chars" for label, body in transcript)
+        return [Text(f"transcript: {sizes} (--transcripts shows them)", style="dim")]
+    lines = []
+    for label, body in transcript:
+        entry = safe(label, "bold cyan", width=60)
+        entry.append("\n")
+        entry.append_text(safe(body, multiline=True))
+        lines.append(entry)
+    return lines
+
+
+def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Collection[int] = (),
+              transcripts: bool = False) -> Tree:
+    """The walk as a Rich tree: offers, choices and stops under the node they happened at.
+
+    A decision a person forced is marked ``⚑ forced``; each decision's
+    transcript is sized on one line, or shown whole with ``transcripts``.
+    """
     root = Tree(Text(title, style="bold"))
     nodes: dict[tuple[str, ...], Tree] = {(): root}
     pending: CandidatesOffered | None = None
-    for event in events:
+    for seq, event in enumerate(events, start=1):
         if isinstance(event, CandidatesOffered):
             pending = event
         elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
@@ -50,7 +73,8 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
                                ("  " if candidate.summary else "", ""), safe(candidate.summary, "dim", width=80)))
             if isinstance(event, NavigatorChose):
                 picked = Text(", ").join(safe(i, "bold", width=40) for i in event.selected) or Text("nothing")
-                choice = line(("→ chose ", "bold"), picked, f"  ({event.seconds:.2f} s)")
+                verb = ("⚑ forced ", "bold yellow") if seq in forced else ("→ chose ", "bold")
+                choice = line(verb, picked, f"  ({event.seconds:.2f} s)")
                 if event.usage:
                     choice.append(f"  tokens: {dict(event.usage)}", style="dim")
                 note = parent.add(choice)
@@ -59,9 +83,13 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start") -> Tree:
                 if event.hallucinated:
                     ghosts = Text(", ").join(safe(i, "bold", width=40) for i in event.hallucinated)
                     note.add(line(("hallucinated (not offered): ", "magenta"), ghosts))
+                for entry in transcript_lines(event.transcript, transcripts):
+                    note.add(entry)
             else:
                 failed = parent.add(line(("✗ navigator failed: ", "bold red"), safe(event.error, "red", width=200)))
                 failed.add(Text(f"on failure: {event.policy.value}", style="dim"))
+                for entry in transcript_lines(event.transcript, transcripts):
+                    failed.add(entry)
             pending = None
         elif isinstance(event, NodeEntered):
             parent = nodes.get(tuple(event.path)[:-1], root)
@@ -95,28 +123,29 @@ def landed_table(result: WalkResult, corpus: Corpus) -> Table:
 
 
 def walk_summary(state: WalkState, end: str, error: str | None) -> Text:
+    """The counts on one line, then why the walk ended, in words (:func:`describe.ending_text`)."""
     text = line((f"{end}", "bold green" if end == "finished" else "bold red"),
                 f" · visits used {state.visits_used}/{state.budget} · navigator calls {state.calls} · "
                 f"characters shipped {state.chars_shipped}")
-    failure = state.result.failure if state.result is not None else None
-    if failure:
-        text.append(" · no documents: the navigator failed under on-failure empty: ", style="red")
-        text.append_text(safe(failure, "red"))
-    if error:
-        text.append(" · ")
-        text.append_text(safe(error, "red"))
+    if state.ended is None:
+        state.close(WalkEnd(end), error)
+    ending = ending_text(state)
+    if ending:
+        text.append("\n")
+        text.append_text(ending)
     return text
 
 
-def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None) -> RenderableType:
-    state = WalkState.from_events(events)
+def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None, *,
+                forced: Collection[int] = (), transcripts: bool = False) -> RenderableType:
+    state = WalkState.from_events(events, forced)
     header = Text()
     if state.step:
         header = line(("Walk ", "bold"), safe(state.query, "bold yellow"), "\n",
                       safe(f"{corpus.title} ({corpus.path})", "dim"), " ",
                       safe(f"· {state.model} · budget {state.budget} · depth limit {state.max_depth} · on failure "
                            f"{state.on_failure.value}", "dim"))
-    parts: list[RenderableType] = [header, walk_tree(events)]
+    parts: list[RenderableType] = [header, walk_tree(events, forced=forced, transcripts=transcripts)]
     if state.result is not None:
         parts.append(landed_table(state.result, corpus))
     parts.append(walk_summary(state, end, error))

@@ -212,7 +212,13 @@ class WalkState:
                 never.setdefault(NO_VISIT_LEFT, []).append(node_id)
         waiting = [node_id for node_id in self.waiting_branches if node_id not in self.stopped_branches]
         if waiting:
-            never.setdefault(f"the walk was {self.ended.value}", []).extend(sorted(waiting))
+            if self.ended is WalkEnd.FINISHED:
+                why = "the navigator failed and on-failure empty ended the walk"
+            elif self.ended is WalkEnd.CANCELLED:
+                why = "the walk was cancelled"
+            else:
+                why = "the walk failed"
+            never.setdefault(why, []).extend(sorted(waiting))
         return Ending(
             end=self.ended,
             step=self.step,

@@ -2,7 +2,7 @@
 
 ``replay:PATH`` answers each offer with what the traced navigator answered
 for the same node (``start`` for the roots): the same ids, rationale and
-usage, or the same failure. A node the trace never judged (reachable now
+usage and transcript, or the same failure. A node the trace never judged (reachable now
 because the budget or depth limit changed) stops there, with a rationale
 that says so. This is how an expensive LLM walk is re-run with another budget.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, TreeNavigator
+from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, Transcript, TreeNavigator
 
 from ..trace import Trace, read_trace
 from .file_cache import FileCache
@@ -20,13 +20,18 @@ PREFIX = "replay:"
 
 
 class ReplayedFailure(RuntimeError):
-    """The failure the traced navigator had at this node."""
+    """The failure the traced navigator had at this node (with the transcript it recorded)."""
+
+    def __init__(self, message: str, transcript: Transcript | None = None) -> None:
+        super().__init__(message)
+        self.transcript = transcript
 
 
 @dataclass(frozen=True)
 class Recorded:
     choice: NavigatorChoice | None
     error: str | None
+    transcript: Transcript | None = None
 
 
 def recorded_decisions(trace: Trace) -> dict[str | None, Recorded]:
@@ -34,10 +39,10 @@ def recorded_decisions(trace: Trace) -> dict[str | None, Recorded]:
     decisions: dict[str | None, Recorded] = {}
     for event in trace.events:
         if isinstance(event, NavigatorChose):
-            choice = NavigatorChoice(event.selected, event.rationale, event.usage)
+            choice = NavigatorChoice(event.selected, event.rationale, event.usage, event.transcript)
             decisions.setdefault(event.current, Recorded(choice, None))
         elif isinstance(event, NavigatorFailed):
-            decisions.setdefault(event.current, Recorded(None, event.error))
+            decisions.setdefault(event.current, Recorded(None, event.error, event.transcript))
     return decisions
 
 
@@ -65,6 +70,6 @@ class ReplayNavigator(TreeNavigator):
             where = "the roots" if current is None else repr(current)
             return NavigatorChoice((), f"the trace never judged {where}; stopping here")
         if recorded.error is not None:
-            raise ReplayedFailure(recorded.error)
+            raise ReplayedFailure(recorded.error, recorded.transcript)
         assert recorded.choice is not None
         return recorded.choice

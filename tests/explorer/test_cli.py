@@ -82,8 +82,10 @@ def test_walk_under_empty_says_what_emptied_the_result():
     out = run("walk", HANDBOOK, "q", "--navigator", f"script:{SCRIPTS / 'provider-failure.yaml'}",
               "--on-failure", "empty")
     assert out.returncode == 0
-    assert ("finished · visits used 2/15 · navigator calls 3 · characters shipped 2100 · no documents: the navigator "
-            "failed under on-failure empty: ScriptedFailure: upstream timeout") in " ".join(out.stdout.split())
+    assert ("finished · visits used 2/15 · navigator calls 3 · characters shipped 2100 Finished: no documents — the "
+            "navigator failed under on-failure empty: ScriptedFailure: upstream timeout") in " ".join(out.stdout.split())
+    assert ("1 chosen but never entered, the navigator failed and on-failure empty ended the walk: invoices"
+            in " ".join(out.stdout.split()))
 
 
 def test_walk_refuses_a_trace_destination_it_cannot_write_before_walking(tmp_path):
