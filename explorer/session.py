@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +63,10 @@ class SessionEnded:
 
 
 Emit = Callable[[SessionEvent | SessionEnded], None]
+WalkObserver = Callable[["WalkSession", Sequence[WalkEvent], Sequence[int]], None]
+"""Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session
+(``end`` and ``error`` set), every event it emitted, and when each was pulled (ns since the epoch).
+It must not raise (``explorer.telemetry.WalkTelemetry.observe`` is one)."""
 
 
 class WalkSession:
@@ -82,8 +86,10 @@ class WalkSession:
         *,
         history: WalkHistory | None = None,
         forces: Iterable[Force] = (),
+        observers: Iterable[WalkObserver] = (),
     ) -> None:
         self.id = next(_walk_ids)
+        self.observers: list[WalkObserver] = list(observers)
         self.corpus = corpus
         self.settings = settings
         forces = tuple(forces)
@@ -182,6 +188,8 @@ class WalkSession:
         events = self.strategy.walk(self.settings.query, cancellation=self.token)
         end, error = WalkEnd.FINISHED, None
         seq = 0
+        seen: list[WalkEvent] = []
+        times: list[int] = []
         try:
             while True:
                 if not self._await_permit():
@@ -197,6 +205,9 @@ class WalkSession:
                     end = WalkEnd.CANCELLED  # the token tripped while the navigator worked: drop its answer
                     break
                 seq += 1
+                if self.observers:
+                    seen.append(event)
+                    times.append(time.time_ns())
                 emit(SessionEvent(self.id, seq, event, self._is_forced(event)))
                 if isinstance(event, WalkFinished):
                     break
@@ -210,6 +221,8 @@ class WalkSession:
             events.close()
         self.end, self.error = end, error
         emit(SessionEnded(self.id, end, error))
+        for observer in self.observers:
+            observer(self, seen, times)
 
     def _is_forced(self, event: WalkEvent) -> bool:
         return isinstance(event, NavigatorChose | NavigatorFailed) and event.current in self.forced_nodes
@@ -267,6 +280,7 @@ def fork(
     navigator: TreeNavigator,
     *,
     number: int = 0,
+    observers: Iterable[WalkObserver] = (),
 ) -> WalkSession:
     """A new walk: ``source`` run again up to its offer at ``offer_seq``, answered there with ``selected``.
 
@@ -283,4 +297,4 @@ def fork(
     history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
                           label=f"fork of walk {source.number}: {force.describe()}", parent=source,
                           fork_seq=offer_seq)
-    return WalkSession(corpus, source.settings, forcing, history=history)
+    return WalkSession(corpus, source.settings, forcing, history=history, observers=observers)
