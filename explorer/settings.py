@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import PurePath
 
 from core import OnFailure
 
@@ -20,7 +21,15 @@ class WalkSettings:
     def but(self, **changes: object) -> WalkSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    @property
+    def short_model(self) -> str:
+        """The model with a file's folder left out: ``script:/a/b/case.yaml`` is ``script:case.yaml``."""
+        kind, colon, rest = self.model.partition(":")
+        if colon and ("/" in rest or "\\" in rest):
+            return f"{kind}:{PurePath(rest).name}"
+        return self.model
+
     def describe(self) -> str:
         """``lexical:default · budget 15 · depth limit 6 · on failure throw``."""
-        return (f"{self.model} · budget {self.max_nodes_visited} · depth limit {self.max_depth} · "
+        return (f"{self.short_model} · budget {self.max_nodes_visited} · depth limit {self.max_depth} · "
                 f"on failure {self.on_failure.value}")

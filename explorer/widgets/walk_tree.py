@@ -26,6 +26,8 @@ GLYPHS = {
 }
 TITLE_WIDTH = 72
 ID_WIDTH = 40
+MIN_TITLE_CELLS = 4
+"""A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
 BATCH = 500
 """Children added at a time: a node with 100,000 children opens as fast as one with 500."""
 
@@ -164,17 +166,50 @@ class WalkTree(Tree[str | None]):
                 label.stylize(self.get_component_rich_style("walk-tree--more", partial=True))
             return label
         id_width = self._id_width.get(node_id, 0)
-        label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
+        reason = self.reasons.get(node_id)
+        if reason is not None:
+            label, id_width = self._fit(label, node_id, id_width, len(reason) + 2)
+        if id_width:
+            label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
         mark = self.marks.get(node_id)
         if mark is None:
             label = Text("  ") + label
         else:
             label = Text(GLYPHS[mark]) + label
             label.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
-        reason = self.reasons.get(node_id)
         if reason is not None:
             label.append(f"  {reason}", style=self.get_component_rich_style("walk-tree--reason", partial=True))
         return label
+
+    def _fit(self, label: Text, node_id: str, id_width: int, reason_width: int) -> tuple[Text, int]:
+        """Shorten the title, then the id, never the stop reason, so the whole line fits the tree's width.
+
+        Returns the label and the cells its id now takes.
+        """
+        room = self.scrollable_content_region.width
+        if room <= 0:
+            return label, id_width
+        depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
+        indent = (depth + 1) * self.guide_depth + 2  # guides, then the glyph
+        spare = room - indent - label.cell_len - reason_width
+        if spare >= 0:
+            return label, id_width
+        # The label is [toggle icon] title "  " id: cut the title's end first, then drop the id (the Node tab
+        # shows it), so the reason stays whole.
+        title_end = len(label) - id_width - 2
+        keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
+        shortened = label[:keep_title]
+        if keep_title < title_end:
+            shortened.append("…")
+        if shortened.cell_len + 2 + id_width + reason_width + indent <= room:
+            shortened.append_text(label[title_end:])
+            return shortened, id_width
+        spare = room - indent - reason_width - label[:title_end].cell_len
+        keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
+        shortened = label[:keep_title]
+        if keep_title < title_end:
+            shortened.append("…")
+        return shortened, 0
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.

@@ -1,0 +1,170 @@
+"""Debugging one walk to the bottom: forks, the walk list, the transcript, and why the walk ended."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.ending import WalkEnd
+from explorer.history import Origin
+from explorer.screens import WalksScreen
+from explorer.walk_state import Mark
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import SIZE, make_app, screen_text, script, wait_for
+
+
+def landed(history):
+    """What the whole walk landed, wherever its cursor is."""
+    return [document.id for document in history.events[-1].result.documents]
+
+
+async def finish(pilot, app):
+    await pilot.press("c")
+    await wait_for(pilot, lambda: app.history is not None and app.history.end is not None, timeout=20)
+    await pilot.pause()
+
+
+async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouched():
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        original = app.history
+        events_before = list(original.events)
+        assert landed(original) == ["annual-proration-formula"]
+        await pilot.press("B", "f", "f", "f", "f")  # step 5: billing's children are offered
+        assert original.cursor == 5
+        await pilot.press("e")
+        assert app.picker is not None and app.picker.forking
+        screen = screen_text(app)
+        assert "Fork here: 1-9 toggle" in screen and " 1 [ ] Invoices" in screen
+        await pilot.press("1", "a")
+        await wait_for(pilot, lambda: app.history is not original and len(app.history.events) >= 6)
+        fork = app.history
+        assert fork.origin is Origin.FORK and fork.name == "walk 2 · fork of walk 1: at billing chose invoices"
+        assert fork.cursor == 6 and fork.forced == {6}
+        screen = screen_text(app)
+        assert "⚑ Forced invoices" in screen
+        assert "⚑ ▶ Invoices  invoices" in screen  # the forced branch on the tree
+        await finish(pilot, app)
+        assert landed(fork) == ["invoices"]  # the script has nothing for invoices: it stops there
+        assert fork.end is WalkEnd.FINISHED
+        # The original is as it was: same events, same landing, its cursor where it was left.
+        assert original.events == events_before and landed(original) == ["annual-proration-formula"]
+        assert original.cursor == 5
+        assert "walk 2 · fork of walk 1: at billing chose invoices (of 2)" in app.sub_title
+
+
+async def test_fork_with_a_typed_id_shows_a_hallucination():
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        await pilot.press("B", "f", "f", "f", "f", "e", "i")
+        await pilot.press(*"ghost", "enter")
+        await wait_for(pilot, lambda: app.picker is not None and app.picker.picked == ["ghost"])
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.history.number == 2)
+        await finish(pilot, app)
+        assert [(s.reason.value, s.branch) for s in app.history.state().stops] == [("invalid_choice", "ghost")]
+        assert "1 returned but never offered (hallucinated): ghost" in screen_text(app)
+
+
+async def test_escape_closes_the_fork_picker_without_forking():
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        await pilot.press("b", "e")
+        assert app.picker is not None
+        await pilot.press("escape")
+        assert app.picker is None and len(app.walks) == 1 and app.history.at_latest
+
+
+async def test_switching_walks_keeps_each_ones_step():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        first = app.history
+        await pilot.press("b", "b")
+        first_cursor = first.cursor
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.history is not first)
+        second = app.history
+        assert second.origin is Origin.RESTART and second.name.startswith("walk 2 · restart · lexical:default")
+        await finish(pilot, app)
+        await pilot.press("w")
+        assert isinstance(app.screen, WalksScreen)
+        screen = screen_text(app)
+        assert "walk 1 · lexical:default · budget 15" in screen and "▶ walk 2 · restart" in screen
+        await pilot.press("up", "enter")
+        await wait_for(pilot, lambda: app.history is first)
+        assert first.cursor == first_cursor
+        assert f"(as of step {first_cursor})" in screen_text(app)
+
+
+async def test_the_transcript_tab_shows_what_the_navigator_was_sent_and_said():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
+        screen = screen_text(app)
+        assert "Decision at the roots  (offer at step 2, answer at step 3)" in screen
+        assert "terms" in screen and "scores" in screen
+
+
+@pytest.mark.parametrize(
+    ("case", "options", "lines"),
+    [
+        ("wide-walk-out-of-visits.yaml", {"max_nodes_visited": 6},
+         ["Finished: 6 landed — leaf ×5, visit_budget_exhausted ×1",
+          "5 chosen but never entered, no visit left: seats, changing-plans, discounts, billing, accounts"]),
+        ("depth-limit.yaml", {"max_depth": 2}, ["Finished: 1 landed — max_depth ×1"]),
+        ("hallucinated-branch.yaml", {},
+         ["Finished: 2 landed — invalid_choice ×1, leaf ×1",
+          "1 returned but never offered (hallucinated): refund-policy"]),
+        ("provider-failure.yaml", {"on_failure": "partial"},
+         ["Finished: 2 landed — leaf ×1, navigator_failed ×1"]),
+        ("provider-failure.yaml", {"on_failure": "empty"},
+         ["Finished: no documents — the navigator failed under on-failure empty: ScriptedFailure: upstream",
+          "1 chosen but never entered, the navigator failed and on-failure empty ended the walk: invoices"]),
+        ("provider-failure.yaml", {"on_failure": "throw"},
+         ["Failed at step 9: nothing landed", "Why: navigator 'script:",
+          "1 chosen but never entered, the walk failed: invoices"]),
+    ],
+)
+async def test_the_end_of_each_scripted_case_is_said_plainly(case, options, lines):
+    from core import OnFailure
+
+    if "on_failure" in options:
+        options = {**options, "on_failure": OnFailure(options["on_failure"])}
+    app = make_app("q", model=script(case), start_walk=True, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        screen = screen_text(app)
+        for line in lines:
+            assert line in screen
+
+
+async def test_cancel_says_where_and_marks_branches_never_entered():
+    app = make_app("q", model=script("provider-failure.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"nnnnn")  # offer, billing chosen, entered, offer, refunds+invoices chosen
+        await wait_for(pilot, lambda: len(app.history.events) == 6)
+        await pilot.press("x")
+        assert app.history.end is WalkEnd.CANCELLED
+        state = app.history.state()
+        assert state.mark_of("refunds") is Mark.STOPPED and state.mark_of("invoices") is Mark.STOPPED
+        screen = screen_text(app)
+        assert "Cancelled at step 6: nothing landed" in screen
+        assert "2 chosen but never entered, the walk was cancelled: invoices, refunds" in screen
+        tree = app.query_one(WalkTree)
+        assert tree.marks["refunds"] is Mark.STOPPED and tree.reasons["refunds"] == "never entered: cancelled"
+        assert "⊘ ▶ Refunds  refunds  never entered: cancelled" in screen
+
+
+async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        ended = app.history
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.history is not ended)
+        assert [h.number for h in app.walks] == [1, 2] and ended.end is WalkEnd.FINISHED
+        assert "walk 1 · lexical:default" in list(app._notifications)[-1].message
