@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import io
+import html
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rich.console import Console
+from rich.cells import cell_len
+from textual.widgets import Tree
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.app import ExplorerApp
@@ -22,16 +24,42 @@ SCRIPTS = ROOT / "sample_corpora" / "scripts"
 SIZE = (170, 56)
 
 
+# One run of text in Rich's SVG export: its x is its first cell times the cell width, its clip path names its line.
+_SVG_TEXT = re.compile(r'<text class="[^"]*" x="([^"]+)" y="[^"]*" textLength="[^"]*" '
+                       r'clip-path="url\(#[^")]*-line-(\d+)\)">([^<]*)</text>')
+_CELL_WIDTH = 20 * 0.61  # Rich's export_svg: a 20-pixel line height times its default font aspect ratio
+
+
 def screen_text(app: ExplorerApp) -> str:
-    """Everything on the screen, as plain text (the same render an SVG screenshot is made from)."""
+    """Everything on the screen, as plain text, read back from the app's public SVG screenshot."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
-                      legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
+    rows: list[list[tuple[int, str]]] = [[] for _ in range(height)]
+    for x, line, text in _SVG_TEXT.findall(app.export_screenshot()):
+        piece = html.unescape(text.replace("&#160;", " ")).replace("\n", "")  # spaces are exported as &#160;
+        if piece:
+            rows[int(line)].append((round(float(x) / _CELL_WIDTH), piece))
+    lines = []
+    for row in rows:
+        text, cells = "", 0
+        for column, piece in sorted(row):  # blank runs are not exported: pad up to each run's cell
+            text += " " * (column - cells) + piece
+            cells = column + cell_len(piece)
+        lines.append(text + " " * (width - cells))
+    return "\n".join(lines)
 
 
-async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+def built_nodes(tree: Tree) -> int:
+    """How many corpus nodes a lazily built tree holds so far, counted through ``TreeNode.children``."""
+    count, stack = 0, list(tree.root.children)
+    while stack:
+        node = stack.pop()
+        count += node.data is not None  # a "more children" row holds no corpus id
+        stack.extend(node.children)
+    return count
+
+
+async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait until ``predicate()`` holds; ``timeout`` only stops a hang, it is no promise of speed."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:

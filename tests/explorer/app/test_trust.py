@@ -8,7 +8,7 @@ from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus, load_corpus
 from explorer.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, make_app, screen_text, wait_for
+from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
 
 HOSTILE = '''source: hostile
 title: "[bold red]Corpus[/] \\e]0;owned\\a"
@@ -83,10 +83,10 @@ async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_buil
     app = make_app("section", corpus=corpus)
     async with app.run_test(size=SIZE) as pilot:
         tree = app.query_one(WalkTree)
-        assert len(tree._by_id) == 10  # the roots only
+        assert built_nodes(tree) == 10  # the roots only
         tree.reveal("n99999")
-        await pilot.pause()
-        assert tree.node_for("n99999") is not None
-        assert len(tree._by_id) < 100  # only the branches down to it
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "n99999")
+        assert "Section 99999  n99999" in screen_text(app)
+        assert built_nodes(tree) == 10 + 4 * 10  # the roots, and the children of n8, n98, n998 and n9998
 
 
