@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict core explorer
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest -q
