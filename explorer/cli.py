@@ -384,7 +384,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
 
 def cmd_explore(argv: Sequence[str]) -> int:
     parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
-                    epilog="Sub-commands: walk, validate, eval, replay, serve (see `reasoning-explorer COMMAND --help`).")
+                    epilog="Sub-commands: walk, validate, eval, replay, serve (see `reasoning-explorer COMMAND "
+                           "--help`).")
     parser.add_argument("corpus", metavar="CORPUS", nargs="?",
                         help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
                              "through (default: the sample handbook)")
