@@ -7,8 +7,10 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.cells import cell_len
+from textual.notifications import Notification, Notify
 from textual.widgets import Tree
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
@@ -68,11 +70,23 @@ async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 30.0) 
     await pilot.pause()
 
 
+class Explorer(ExplorerApp):
+    """The explorer, keeping every notification it raised in ``notes`` (Textual forgets one once its toast expires,
+    which on a busy machine can be before a test looks)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.notes: list[Notification] = []
+
+    def on_notify(self, event: Notify) -> None:
+        self.notes.append(event.notification)
+
+
 def make_app(query: str = "", model: str = "lexical:default", corpus=HANDBOOK, navigator: TreeNavigator | None = None,
-             **kwargs) -> ExplorerApp:
+             **kwargs) -> Explorer:
     options = {k: kwargs.pop(k) for k in ("max_nodes_visited", "max_depth", "on_failure") if k in kwargs}
     settings = WalkSettings(query, model, **options)
-    return ExplorerApp(corpus, settings, navigator=navigator or resolve_navigator(model), **kwargs)
+    return Explorer(corpus, settings, navigator=navigator or resolve_navigator(model), **kwargs)
 
 
 def script(name: str) -> str:
