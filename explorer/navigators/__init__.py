@@ -1,5 +1,5 @@
 """The navigators that ship with the app, each a ``core.TreeNavigator`` registered under the
-``core.tree_navigators`` entry points (see pyproject.toml): ``lexical:``, ``script:PATH``,
+``core.tree_navigators`` entry points (see pyproject.toml): ``lexical:``, ``semantic:``, ``script:PATH``,
 ``replay:PATH``, ``manual:``, ``openai:MODEL`` and ``ollama:MODEL``."""
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ SUGGESTED_MODELS = (
     "lexical:default",
     "lexical:strict",
     "lexical:wide",
+    "semantic:default",
+    "semantic:hybrid",
     "manual:",
     "script:sample_corpora/scripts/<case>.yaml",
     "replay:<trace>.jsonl",

@@ -42,6 +42,8 @@ def request(query, candidates, model="lexical:default", current=None, token=None
     ("script:anything.yaml", "ScriptNavigator"),
     ("replay:anything.jsonl", "ReplayNavigator"),
     ("manual:", "ManualNavigator"),
+    ("semantic:default", "SemanticNavigator"),
+    ("semantic:hybrid", "SemanticNavigator"),
 ])
 def test_each_model_resolves_to_exactly_one_shipped_provider(model, cls):
     assert type(TreeNavigatorRegistry().resolve(model)).__name__ == cls

@@ -1,0 +1,131 @@
+"""A static word-embedding model that ships inside the ``wordllama`` wheel, loaded offline, once per process.
+
+WordLlama's ``l2_supercat`` model is a table of 256-dimensional token
+embeddings (16 MB) with the Llama 2 tokenizer: a text's vector is the mean of
+its tokens' rows, so embedding is a table lookup, deterministic and runs on
+the CPU in microseconds. Two things about the package are worked around here:
+
+* ``WordLlama.load()`` looks for the bundled tokenizer in a folder that does
+  not exist and would then download it; pointing ``cache_dir`` at the
+  package's own folder with ``disable_download=True`` finds both bundled
+  files and never reaches the network (a missing file is an error instead).
+* importing ``wordllama`` calls ``logging.basicConfig(level=INFO)``, which
+  would make every library's INFO logs appear on stderr; the root logger is
+  put back as it was.
+
+We pool the token rows ourselves (rather than ``WordLlamaInference.embed``)
+so that a text's vector never depends on which other texts shared its batch
+(padding changes the order of float additions), and so that a title can be
+weighted without repeating punctuation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import NavigatorConfigError
+
+Vector = npt.NDArray[np.float32]
+
+CONFIG = "l2_supercat"
+DIMENSIONS = 256
+CACHED_TEXTS = 16384  # 16 K vectors of 256 float32: 16 MB at most
+TITLE_WEIGHT = 2  # as the lexical navigator counts title terms twice: a title says what a branch is about
+INSTALL_HINT = "install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)"
+
+
+class StaticEmbeddings:
+    """Unit vectors for texts: the mean of the texts' token embeddings, normalised (zero for a text with no token).
+
+    Thread-safe: the tokenizer is, and the cache is ``functools.lru_cache``.
+    """
+
+    def __init__(self, tokenizer: Any, table: npt.NDArray[np.float32], name: str) -> None:
+        self._tokenizer = tokenizer
+        self._table = np.ascontiguousarray(table, dtype=np.float32)
+        self.name = name
+        self.dimensions = int(self._table.shape[1])
+        self._ids = lru_cache(maxsize=CACHED_TEXTS)(self._token_ids)
+        self._query = lru_cache(maxsize=CACHED_TEXTS)(self._vector_of_text)
+        self._titled = lru_cache(maxsize=CACHED_TEXTS)(self._vector_of_titled)
+
+    def _token_ids(self, text: str) -> tuple[int, ...]:
+        ids = self._tokenizer.encode(text, add_special_tokens=False).ids
+        last = self._table.shape[0] - 1
+        return tuple(min(max(int(i), 0), last) for i in ids)
+
+    def _pool(self, ids: Sequence[int]) -> Vector:
+        if not ids:
+            return np.zeros(self.dimensions, dtype=np.float32)
+        mean = self._table[list(ids)].astype(np.float64).mean(axis=0)
+        norm = float(np.linalg.norm(mean))
+        if norm == 0.0:
+            return np.zeros(self.dimensions, dtype=np.float32)
+        vector: Vector = (mean / norm).astype(np.float32)
+        vector.setflags(write=False)  # shared through the cache
+        return vector
+
+    def _vector_of_text(self, text: str) -> Vector:
+        return self._pool(self._ids(text))
+
+    def _vector_of_titled(self, title: str, summary: str) -> Vector:
+        title_ids = self._ids(title)
+        return self._pool(title_ids * TITLE_WEIGHT + self._ids(summary))
+
+    def text(self, text: str) -> Vector:
+        """The unit vector of ``text`` (a query)."""
+        return self._query(text)
+
+    def titled(self, title: str, summary: str) -> Vector:
+        """The unit vector of a node: its title's tokens counted twice, then its summary's."""
+        return self._titled(title, summary)
+
+
+_lock = threading.Lock()
+_loaded: StaticEmbeddings | None = None
+
+
+def bundled_embeddings() -> StaticEmbeddings:
+    """The bundled model, loaded on first use (about half a second) and shared by every walk of the process.
+
+    Raises :class:`NavigatorConfigError` (one line, with what to do) when the
+    package or its bundled files are missing; never downloads anything.
+    """
+    global _loaded
+    loaded = _loaded
+    if loaded is not None:
+        return loaded
+    with _lock:
+        if _loaded is None:
+            _loaded = _load()
+        return _loaded
+
+
+def _load() -> StaticEmbeddings:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        package = importlib.import_module("wordllama")
+    except ImportError as exc:
+        raise NavigatorConfigError(f"semantic: needs the wordllama package ({exc}); {INSTALL_HINT}") from None
+    finally:
+        root.handlers[:] = handlers  # undo wordllama.inference's logging.basicConfig(level=INFO)
+        root.setLevel(level)
+    folder = Path(str(package.__file__)).parent
+    try:
+        model = package.WordLlama.load(CONFIG, cache_dir=folder, dim=DIMENSIONS, disable_download=True)
+    except Exception as exc:  # FileNotFoundError for a missing bundled file; anything from a damaged one
+        reason = " ".join(str(exc).split())
+        raise NavigatorConfigError(f"semantic: cannot load the model bundled with wordllama: {reason}; "
+                                   f"{INSTALL_HINT}") from None
+    version = getattr(package, "__version__", "?")
+    return StaticEmbeddings(model.tokenizer, model.embedding, f"wordllama {version} {CONFIG} {DIMENSIONS}-d")
