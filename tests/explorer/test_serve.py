@@ -1,0 +1,205 @@
+"""`reasoning-explorer serve` without a browser: its checks, its command line, its guards, its sessions' ends.
+
+Real processes throughout: the server runs as a subprocess on a free port of 127.0.0.1 and the tests speak
+HTTP and web sockets to it (aiohttp's client, installed with textual-serve); sessions are the server's
+child processes, read from /proc.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+
+import aiohttp
+import pytest
+
+from explorer.serve import app_argv, make_parser, shell_command
+
+from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
+
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "explorer", "serve", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--port", "0"], "argument --port: 0 is not a port number (1-65535)"),
+    (["--port", "65536"], "argument --port: 65536 is not a port number (1-65535)"),
+    (["--port", "http"], "argument --port: 'http' is not a port number"),
+    (["--max-sessions", "0"], "argument --max-sessions: 0 must be at least 1"),
+    (["--navigator", "nope:x"], "navigator 'nope:x': no navigator supports 'nope:x'"),
+    (["no-such-corpus.yaml"], "no-such-corpus.yaml"),
+    (["--query", "  "], "the query is blank; ask a question or leave --query out"),
+    (["--autoplay", "0"], "argument --autoplay: 0 must be between 0.05 and 60 seconds"),
+    (["--host", "no-such-host.invalid"], "cannot serve on host 'no-such-host.invalid'"),
+    (["--bind", "x"], "unrecognized arguments: --bind (see `reasoning-explorer serve --help`)"),
+])
+def test_bad_options_are_one_line_and_exit_2_before_serving(args, message):
+    out = serve(*args)
+    assert out.returncode == 2, out
+    assert out.stdout == ""
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("reasoning-explorer: error: "), out.stderr
+    assert message in out.stderr
+
+
+def test_a_taken_port_is_one_line_and_exit_2():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = serve("--port", str(port))
+    assert out.returncode == 2
+    assert out.stderr == (f"reasoning-explorer: error: cannot serve on 127.0.0.1:{port}: Address already in use; "
+                          "choose another --port or --host\n")
+
+
+def test_the_app_command_quotes_every_part_and_runs_this_interpreter(tmp_path):
+    hostile = f"$(touch {tmp_path}/owned); `touch {tmp_path}/owned2` 'quote\" -x && rm -rf ~ \n"
+    args = make_parser().parse_args([str(HANDBOOK), "--query", hostile, "--navigator", "lexical:default; id",
+                                     "--max-visits", "4", "--max-depth", "2", "--on-failure", "partial",
+                                     "--autoplay", "0.5"])
+    argv = app_argv(args)
+    assert argv == [sys.executable, "-m", "explorer.serve_session", str(HANDBOOK), f"--query={hostile}",
+                    "--navigator=lexical:default; id", "--max-visits=4", "--max-depth=2", "--on-failure=partial",
+                    "--autoplay=0.5"]
+    command = shell_command(argv)
+    assert shlex.split(command) == ["exec", *argv]
+    # What a shell makes of it: the same words, nothing run.
+    echo = shell_command([sys.executable, "-c", "import sys; print(repr(sys.argv[1:]))", *argv[3:]])
+    out = subprocess.run(["/bin/sh", "-c", echo], capture_output=True, text=True, timeout=60)
+    assert out.stdout == repr(argv[3:]) + "\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_query_that_looks_like_an_option_stays_the_query():
+    argv = app_argv(make_parser().parse_args(["--query=--max-visits 1"]))
+    assert "--query=--max-visits 1" in argv and "--max-visits=1" not in argv
+
+
+async def open_session(port: int, origin: str | None = None, host: str = "127.0.0.1") -> tuple[
+        aiohttp.ClientSession, aiohttp.ClientWebSocketResponse]:
+    """A browser's web socket, as the page opens it; returns once the app has drawn its first screen."""
+    client = aiohttp.ClientSession()
+    headers = {"Origin": origin if origin is not None else f"http://{host}:{port}"}
+    try:
+        websocket = await client.ws_connect(f"http://127.0.0.1:{port}/ws?width=120&height=40", headers=headers)
+        received = 0
+        while received < 1000:  # the first screen is several kilobytes
+            message = await asyncio.wait_for(websocket.receive(), 60)
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            received += len(message.data)
+    except BaseException:
+        await client.close()
+        raise
+    return client, websocket
+
+
+def test_the_page_names_the_address_the_browser_used_and_other_host_names_are_refused(tmp_path):
+    async def check(port: int) -> None:
+        async with aiohttp.ClientSession() as client:
+            async with client.get(f"http://127.0.0.1:{port}/") as page:
+                assert page.status == 200
+                assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in await page.text()
+            async with client.get(f"http://127.0.0.1:{port}/", headers={"Host": f"localhost:{port}"}) as page:
+                assert page.status == 200
+                assert f'data-session-websocket-url="ws://localhost:{port}/ws"' in await page.text()
+            # A name that was made to point here (DNS rebinding) gets nothing.
+            async with client.get(f"http://127.0.0.1:{port}/", headers={"Host": f"evil.example:{port}"}) as page:
+                assert page.status == 403
+                assert await page.text() == f"reasoning-explorer serves this machine only; open http://127.0.0.1:{port}/"
+
+    with serving(tmp_path) as served:
+        asyncio.run(check(served.port))
+        assert served.sessions() == []
+
+
+def test_a_page_of_another_site_cannot_open_a_session(tmp_path):
+    async def check(port: int) -> None:
+        async with aiohttp.ClientSession() as client:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await client.ws_connect(f"http://127.0.0.1:{port}/ws", headers={"Origin": "http://evil.example"})
+            assert refused.value.status == 403
+
+    with serving(tmp_path) as served:
+        asyncio.run(check(served.port))
+        assert served.sessions() == []
+
+
+def test_each_tab_runs_its_own_explorer_which_ends_with_the_tab_and_the_cap_holds(tmp_path):
+    query = "$(touch owned) -x"
+
+    async def check(served) -> None:
+        first, first_socket = await open_session(served.port)
+        try:
+            [pid] = served.sessions()
+            assert cmdline(pid)[:4] == [sys.executable, "-m", "explorer.serve_session", str(HANDBOOK)]
+            assert f"--query={query}" in cmdline(pid)
+            second, second_socket = await open_session(served.port)
+            try:
+                assert len(served.sessions()) == 2
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:  # --max-sessions 2
+                    await first.ws_connect(f"http://127.0.0.1:{served.port}/ws",
+                                           headers={"Origin": f"http://127.0.0.1:{served.port}"})
+                assert refused.value.status == 503
+            finally:
+                await second.close()
+            await second_socket.close()
+            await asyncio.to_thread(wait_until, lambda: len(served.sessions()) == 1, "the closed tab's explorer "
+                                    "to end")
+            assert served.sessions() == [pid]
+        finally:
+            await first_socket.close()
+            await first.close()
+        await asyncio.to_thread(wait_until, lambda: not served.sessions(), "the last explorer to end")
+
+    with serving(tmp_path, str(HANDBOOK), "--query", query, "--max-sessions", "2") as served:
+        asyncio.run(check(served))
+        assert not (ROOT / "owned").exists()
+
+
+def test_ctrl_c_ends_the_server_and_its_explorers(tmp_path):
+    async def hold(served) -> int:
+        client, _ = await open_session(served.port)
+        [pid] = served.sessions()
+        served.process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.to_thread(served.process.wait, 60)
+        finally:
+            await client.close()
+        return pid
+
+    with serving(tmp_path) as served:
+        pid = asyncio.run(hold(served))
+        assert served.process.returncode == 0
+        assert not is_alive(pid)
+        assert "Traceback" not in served.printed()
+
+
+def test_an_explorer_ends_when_its_server_is_killed(tmp_path):
+    async def hold(served) -> int:
+        client, _ = await open_session(served.port)
+        [pid] = served.sessions()
+        served.process.kill()  # no chance to stop its sessions
+        await asyncio.to_thread(served.process.wait, 60)
+        await client.close()
+        return pid
+
+    with serving(tmp_path) as served:
+        pid = asyncio.run(hold(served))
+        wait_until(lambda: not is_alive(pid), "the orphaned explorer to end")
+
+
+def test_the_banner_names_what_is_served_and_where(tmp_path):
+    with serving(tmp_path) as served:
+        assert served.printed().splitlines()[0] == (
+            f"reasoning-explorer: serving {HANDBOOK} on http://127.0.0.1:{served.port} — one explorer per browser "
+            "tab, at most 8 at once; Ctrl+C stops")
+        out = serve("--port", str(served.port))  # a second server on the same port
+        assert out.returncode == 2 and "Address already in use" in out.stderr

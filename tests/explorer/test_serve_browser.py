@@ -1,0 +1,103 @@
+"""`reasoning-explorer serve` driven by a real headless browser (Playwright with Debian's Chromium).
+
+The page draws the terminal on a canvas (xterm.js), so the screen is read from the terminal's own buffer:
+textual-serve's page keeps its xterm ``Terminal`` in a closure, as ``this.terminal`` of its terminal view, and
+an init script catches that assignment before the page's script runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .serve_helpers import serving, wait_until
+
+CHROMIUM = Path("/usr/lib/chromium/chromium-headless-shell")  # /usr/bin/chromium-headless-shell is a shell wrapper
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+WAIT_MS = 60_000  # generous: the machine's cores may be busy with other work
+
+CATCH_TERMINAL = """
+Object.defineProperty(Object.prototype, "terminal", {
+  configurable: true,
+  set(value) {
+    if (value && typeof value.loadAddon === "function" && !window.xtermForTests) window.xtermForTests = value;
+    Object.defineProperty(this, "terminal", {value, writable: true, configurable: true, enumerable: true});
+  },
+});
+"""
+SCREEN_TEXT = """() => {
+  const terminal = window.xtermForTests;
+  if (!terminal) return "";
+  const buffer = terminal.buffer.active, lines = [];
+  for (let y = 0; y < terminal.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y);
+    lines.push(line ? line.translateToString(true) : "");
+  }
+  return lines.join("\\n");
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("chromium-headless-shell not installed: apt-get install -y chromium-headless-shell")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def screen(page: Any) -> str:
+    return str(page.evaluate(SCREEN_TEXT))
+
+
+def wait_for_screen(page: Any, text: str) -> str:
+    """Wait until the terminal shows ``text``; on a timeout, say what it showed instead."""
+    try:
+        page.wait_for_function(f"() => ({SCREEN_TEXT})().includes({text!r})", timeout=WAIT_MS, polling=50)
+    except Exception as exc:
+        raise AssertionError(f"the page never showed {text!r}; it showed:\n{screen(page)}") from exc
+    return screen(page)
+
+
+def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(browser, tmp_path):
+    with serving(tmp_path) as served:
+        assert f"on http://127.0.0.1:{served.port}" in served.printed()
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.add_init_script(CATCH_TERMINAL)
+        page.goto(served.url)
+        first = wait_for_screen(page, "Offboarding  offboarding")
+        assert "Query" in first and "How long do refunds take to arrive?" in first  # the example question
+        assert "no walk yet" in first
+        assert len(served.sessions()) == 1  # this tab's explorer
+
+        page.evaluate("() => window.xtermForTests.focus()")
+        page.keyboard.press("Enter")
+        wait_for_screen(page, "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw")
+        page.keyboard.press("n")
+        offered = wait_for_screen(page, "Step 2/2  offered 9 roots")
+        assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in offered
+        page.keyboard.press("c")
+        end = wait_for_screen(page, "Step 12/12  walk finished · 1 landed")
+        page.screenshot(path=str(tmp_path / "walk-finished.png"))
+
+        # The tree: the branch taken, the node landed with its stop reason, a branch left.
+        assert re.search(r"├─ • ▼ Billing  billing", end), end
+        assert re.search(r"│  ├─ • ▼ Refunds  refunds", end), end
+        assert re.search(r"│  └─ ■ Refund delivery  refund-delivery  leaf", end), end
+        assert re.search(r"├─ ✗ ▶ Accounts and sign-in  accounts", end), end
+        # The budget, spent and left.
+        assert "3/15 used · 12 left" in end
+        assert "visits used 3/15 · navigator calls 3" in end
+        # The stop: its reason where it happened.
+        assert re.search(r"\n\W*1\s+leaf\s+billing › refunds › refund-delivery\s+-\s+refund-delivery", end), end
+
+        page.close()
+        wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")
