@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -106,3 +107,34 @@ class Counting(TreeNavigator):
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         self.calls += 1
         return self.inner.choose(request)  # type: ignore[return-value]
+
+
+class Blocking(TreeNavigator):
+    """A navigator for tests that ignores the walk's token: each call blocks until the test sets ``release``.
+
+    ``inside`` is set while a call is blocked, ``left`` once one has returned; a minute without a release
+    also returns, so a broken app fails its test instead of hanging it.
+    """
+
+    def __init__(self) -> None:
+        self.inner = resolve_navigator("lexical:default")
+        self.inside = threading.Event()
+        self.release = threading.Event()
+        self.left = threading.Event()
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        self.inside.set()
+        self.release.wait(60)
+        self.left.set()
+        return self.inner.choose(request)  # type: ignore[return-value]
+
+
+def hour_long_script(folder: Path) -> str:
+    """A script navigator whose first decision takes an hour unless the walk's token trips first."""
+    path = folder / "hour-long.yaml"
+    path.write_text("decisions:\n  start: {select: [people-policies], delay: 3600}\n")
+    return f"script:{path}"
+

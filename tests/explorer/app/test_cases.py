@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from core import NavigatorChose, OnFailure
@@ -13,7 +11,7 @@ from explorer.trace import read_trace
 from explorer.walk_state import Mark
 from explorer.widgets.walk_tree import WalkTree
 
-from .helpers import HANDBOOK, SIZE, make_app, screen_text, script, wait_for
+from .helpers import HANDBOOK, SIZE, Blocking, hour_long_script, make_app, screen_text, script, wait_for
 
 
 async def test_a_hallucinated_branch_is_shown_as_such_and_lands_the_parent():
@@ -69,51 +67,51 @@ async def test_a_provider_failure_under_each_policy(policy, end, landed):
 
 
 async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_and_stays_usable():
-    app = make_app("parental leave", model=script("slow-navigator.yaml"), start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", "n")  # offered roots, then the 3 s decision starts
-        await wait_for(pilot, lambda: app.session.busy)
-        assert "working…" in screen_text(app)
-        started = time.monotonic()
-        await pilot.press("z")  # an unbound key: what pressing costs the test harness itself
-        harness = time.monotonic() - started
-        started = time.monotonic()
-        await pilot.press("x")
-        pressed = time.monotonic() - started - harness
-        assert app.history.end == "cancelled"
-        assert app.session.token.cancelled
-        assert pressed < 0.1  # the key was handled and the screen updated in that time
-        assert "cancelled · b steps back · e forks · r restarts" in screen_text(app)
-        await wait_for(pilot, lambda: app.session.end == "cancelled", timeout=1)  # the worker ended too
-        assert len(app.history.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
-        assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in screen_text(app)
-        await pilot.press("n")  # usable: a new walk starts
-        await wait_for(pilot, lambda: app.history.end is None and len(app.history.events) == 1)
+    navigator = Blocking()  # ignores the token: the screen cannot wait for the navigator to notice the cancel
+    app = make_app("parental leave", navigator=navigator, start_walk=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n", "n")  # offered roots, then the decision blocks
+            await wait_for(pilot, lambda: app.session.busy and navigator.inside.is_set())
+            assert "working…" in screen_text(app)
+            cancelled = app.session
+            await pilot.press("x")  # how long this takes: bench/responsiveness.py
+            assert app.history.end == "cancelled"
+            assert cancelled.token.cancelled
+            assert "cancelled · b steps back · e forks · r restarts" in screen_text(app)
+            assert not navigator.left.is_set()  # shown while the navigator was still blocked
+            assert len(app.history.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
+            assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in screen_text(app)
+            await pilot.press("n")  # usable: a new walk starts while the old navigator is still blocked
+            await wait_for(pilot, lambda: app.history.end is None and len(app.history.events) == 1)
+            assert app.session is not cancelled and not navigator.left.is_set()
+            navigator.release.set()  # the late answer is dropped: the old worker ends cancelled
+            await wait_for(pilot, lambda: cancelled.end == "cancelled")
+            assert len(app.history.events) == 1
+    finally:
+        navigator.release.set()
 
 
-async def test_quitting_while_the_navigator_is_blocked_exits_within_a_second():
-    app = make_app("parental leave", model=script("slow-navigator.yaml"), start_walk=True)
+async def test_quitting_while_the_navigator_is_blocked_wakes_it_and_exits(tmp_path):
+    app = make_app("parental leave", model=hour_long_script(tmp_path), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.session.busy)
+        await wait_for(pilot, lambda: app.session.busy)  # an hour-long decision: only the quit can end it
         session = app.session
-        started = time.monotonic()
-        await pilot.press("q")
-        await wait_for(pilot, lambda: session.end is not None, timeout=1)
-    assert time.monotonic() - started < 1.0
+        await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
+        await wait_for(pilot, lambda: session.end is not None)
+    assert session.end == "cancelled" and not session.busy
     assert app.return_code == 0
 
 
-async def test_quitting_while_paused_exits_at_once():
+async def test_quitting_while_paused_ends_the_walk_and_exits():
     app = make_app("refunds", start_walk=True)
-    started = time.monotonic()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: len(app.history.events) == 1)
         session = app.session
-        started = time.monotonic()
-        await pilot.press("q")
-    assert time.monotonic() - started < 1.0
-    assert session.end == "cancelled"
+        await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
+    assert session.end == "cancelled"  # the worker left its gate and ended before the app did
+    assert app.return_code == 0
 
 
 # The manual navigator -----------------------------------------------------------------------------------
@@ -168,7 +166,7 @@ async def test_manual_cancel_while_the_picker_waits():
         await wait_for(pilot, lambda: app.picker is not None)
         await pilot.press("x")
         assert app.history.end == "cancelled" and app.picker is None
-        await wait_for(pilot, lambda: app.session.end == "cancelled", timeout=1)
+        await wait_for(pilot, lambda: app.session.end == "cancelled")
 
 
 # Traces ---------------------------------------------------------------------------------------------------
@@ -220,9 +218,9 @@ async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(t
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*str(trace), "enter")
-        await wait_for(pilot, lambda: len(app._notifications) > 0)
+        await wait_for(pilot, lambda: len(app.notes) > 0)
         assert app.history is None
-        [note] = list(app._notifications)
+        [note] = app.notes
         assert note.title == "Cannot open the trace"
         assert "the trace was made on a different corpus" in note.message and "\n" not in note.message
 
