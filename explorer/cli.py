@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from core import OnFailure, TreeNavigator, TreeNavigatorError, WalkFinished
 
@@ -35,11 +35,16 @@ from .session import WalkSession, WalkSettings
 from .trace import Trace, TraceError, event_to_json, read_trace
 from .walk_state import WalkState
 
+if TYPE_CHECKING:
+    from .telemetry import WalkTelemetry
+
 PROG = "reasoning-explorer"
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_corpora"
 DEFAULT_CORPUS = SAMPLES / "handbook.yaml"
 DEFAULT_QUERY = "How long do refunds take to arrive?"
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+OTLP_ENDPOINT_ENV = "REASONING_EXPLORER_OTLP_ENDPOINT"  # explorer.telemetry.ENDPOINT_ENV; named here so that a
+# run without tracing never loads OpenTelemetry
 
 
 class UsageError(Exception):
@@ -102,6 +107,25 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="append", default=[], metavar="NODE=ID[,ID...]",
                         help="answer the offer at NODE (the node being judged; 'start' for the first offer) with "
                              "these ids instead of asking the navigator; NODE= stops there (repeatable)")
+
+
+def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--otlp-endpoint", metavar="URL",
+                        help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "
+                             f"Phoenix at http://127.0.0.1:6006 (default: ${OTLP_ENDPOINT_ENV})")
+    parser.add_argument("--otlp-file", metavar="FILE", help="write each walk's spans to FILE as OTLP/JSON lines")
+
+
+def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None) -> WalkTelemetry | None:
+    """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2."""
+    if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
+        return None
+    from .telemetry import TelemetryConfigError, WalkTelemetry
+
+    try:
+        return WalkTelemetry.from_options(args.otlp_endpoint, args.otlp_file, report=report)
+    except TelemetryConfigError as exc:
+        fail(str(exc))
 
 
 def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
@@ -171,8 +195,10 @@ def console(stderr: bool = False) -> Any:
 
 
 def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
-             trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False) -> int:
-    session = WalkSession(corpus, settings, navigator, forces=forces)
+             trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False,
+             telemetry: WalkTelemetry | None = None) -> int:
+    session = WalkSession(corpus, settings, navigator, forces=forces,
+                          observers=[telemetry.observe] if telemetry is not None else [])
     try:
         events = session.run_headless()
     except KeyboardInterrupt:
@@ -233,6 +259,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     add_force_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", help="also save the walk as a trace file (JSON Lines)")
+    add_telemetry_options(parser)
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
@@ -240,8 +267,14 @@ def cmd_walk(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
     corpus = corpus_at(args.corpus)
-    return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator, args.json,
-                    args.trace, forces_from(args.force, corpus), args.transcripts)
+    forces = forces_from(args.force, corpus)
+    telemetry = telemetry_from(args)
+    try:
+        return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
+                        args.json, args.trace, forces, args.transcripts, telemetry)
+    finally:
+        if telemetry is not None:
+            telemetry.close()
 
 
 def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus:
@@ -315,6 +348,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     add_walk_options(parser)
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    add_telemetry_options(parser)
     args = parser.parse_args(argv)
     from .corpora.questions import load_questions
     from .corpora.validate import stats
@@ -334,19 +368,25 @@ def cmd_eval(argv: Sequence[str]) -> int:
         fail(f"{problems[0]}{more}")
     navigator = navigator_for(args.navigator)
     settings = settings_from(args, "", args.navigator, args.on_failure)
+    telemetry = telemetry_from(args)
+    observers = [telemetry.observe] if telemetry is not None else []
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
-    if show_progress:
-        from rich.progress import Progress
+    try:
+        if show_progress:
+            from rich.progress import Progress
 
-        with Progress(console=progress_console, transient=True) as progress:
-            task = progress.add_task("walking", total=len(questions.questions))
+            with Progress(console=progress_console, transient=True) as progress:
+                task = progress.add_task("walking", total=len(questions.questions))
+                outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
+                                    navigator=navigator if args.jobs == 1 else None,
+                                    on_done=lambda _: progress.advance(task), observers=observers)
+        else:
             outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                navigator=navigator if args.jobs == 1 else None,
-                                on_done=lambda _: progress.advance(task))
-    else:
-        outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                            navigator=navigator if args.jobs == 1 else None)
+                                navigator=navigator if args.jobs == 1 else None, observers=observers)
+    finally:
+        if telemetry is not None:
+            telemetry.close()
     summary = summarize(outcomes, stats(corpus))
     if args.json:
         document = {
@@ -394,6 +434,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
     parser.add_argument("--trace", metavar="FILE", help="save each finished walk as a trace to FILE")
+    add_telemetry_options(parser)
     args = parser.parse_args(argv)
     opened: Trace | None = None
     navigator = navigator_for(args.navigator, headless=False)
@@ -410,6 +451,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
     if args.trace:
         check_writable(args.trace)
+    problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
+    telemetry = telemetry_from(args, report=problems.append)
     from .app import ExplorerApp  # the only path that imports Textual
 
     # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's
@@ -426,7 +469,16 @@ def cmd_explore(argv: Sequence[str]) -> int:
         example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
         opened_trace=opened,
     )
-    app.run()
+    from .session import observing
+
+    try:
+        with observing(*([telemetry.observe] if telemetry is not None else [])):
+            app.run()
+    finally:
+        if telemetry is not None:
+            telemetry.close()
+        for problem in problems:
+            print(f"{PROG}: warning: {problem}", file=sys.stderr)
     return app.return_code or EXIT_OK
 
 

@@ -15,7 +15,7 @@ from .corpora import Corpus
 from .corpora.questions import Question
 from .corpora.validate import CorpusStats
 from .navigators import resolve_navigator
-from .session import WalkSession, WalkSettings
+from .session import WalkObserver, WalkSession, WalkSettings
 from .walk_state import WalkState
 
 
@@ -126,15 +126,18 @@ def evaluate(
     jobs: int = 1,
     navigator: TreeNavigator | None = None,
     on_done: Callable[[QuestionOutcome], None] | None = None,
+    observers: Sequence[WalkObserver] = (),
 ) -> list[QuestionOutcome]:
-    """Walk every question (``jobs`` at a time) and return the outcomes in question order."""
+    """Walk every question (``jobs`` at a time) and return the outcomes in question order.
+
+    ``observers`` are told of each walk as it ends (on the thread that walked it), e.g. a tracing export."""
     local = threading.local()
 
     def run(question: Question) -> QuestionOutcome:
         nav = navigator or getattr(local, "navigator", None)
         if nav is None:
             nav = local.navigator = resolve_navigator(settings.model)
-        session = WalkSession(corpus, settings.but(query=question.query), nav)
+        session = WalkSession(corpus, settings.but(query=question.query), nav, observers=observers)
         events = session.run_headless()
         outcome = outcome_of(corpus, question, events, session.end or "finished", session.error)
         if on_done is not None:

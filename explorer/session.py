@@ -11,10 +11,11 @@ the same for good (quitting).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +38,7 @@ from .navigators.forcing import Force, ForcingNavigator
 from .settings import WalkSettings
 from .trace import TraceHeader, write_trace
 
-__all__ = ["SessionEnded", "SessionEvent", "WalkSession", "WalkSettings", "fork"]
+__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "fork", "observing"]
 
 POLL_SECONDS = 0.05
 _walk_ids = itertools.count(1)
@@ -67,6 +68,20 @@ WalkObserver = Callable[["WalkSession", Sequence[WalkEvent], Sequence[int]], Non
 """Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session
 (``end`` and ``error`` set), every event it emitted, and when each was pulled (ns since the epoch).
 It must not raise (``explorer.telemetry.WalkTelemetry.observe`` is one)."""
+_observing: tuple[WalkObserver, ...] = ()
+
+
+@contextlib.contextmanager
+def observing(*observers: WalkObserver) -> Iterator[None]:
+    """Every session created inside the block also tells ``observers``: for walks whose sessions are made where
+    the caller cannot reach (the explorer's), e.g. ``with observing(telemetry.observe): app.run()``."""
+    global _observing
+    before = _observing
+    _observing = (*before, *observers)
+    try:
+        yield
+    finally:
+        _observing = before
 
 
 class WalkSession:
@@ -89,7 +104,7 @@ class WalkSession:
         observers: Iterable[WalkObserver] = (),
     ) -> None:
         self.id = next(_walk_ids)
-        self.observers: list[WalkObserver] = list(observers)
+        self.observers: list[WalkObserver] = [*_observing, *observers]
         self.corpus = corpus
         self.settings = settings
         forces = tuple(forces)

@@ -179,7 +179,7 @@ def _mask(text: str, secrets: Sequence[str]) -> str:
 def _stderr_report(message: str) -> None:
     import sys
 
-    print(f"{SERVICE_NAME}: {message}", file=sys.stderr, flush=True)
+    print(f"{SERVICE_NAME}: warning: {message}", file=sys.stderr, flush=True)
 
 
 # -- span attributes ---------------------------------------------------------------------------------
