@@ -229,3 +229,24 @@ def test_without_wordllama_the_cli_says_so_in_one_line_and_exits_2():
     assert lines[0].startswith("reasoning-explorer: error: navigator 'semantic:default': semantic: needs the "
                                "wordllama package (")
     assert lines[0].endswith("install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)")
+
+
+ONCE = """
+import threading
+from explorer.navigators.embeddings import bundled_embeddings
+barrier = threading.Barrier(8)
+got = []
+def load():
+    barrier.wait()
+    got.append(bundled_embeddings())
+threads = [threading.Thread(target=load) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(len(got), len({id(m) for m in got}), got[0] is bundled_embeddings())
+"""
+
+
+def test_threads_that_ask_for_the_model_at_once_share_one_load():
+    out = subprocess.run([sys.executable, "-c", ONCE], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["8", "1", "True"]
