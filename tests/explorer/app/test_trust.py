@@ -52,7 +52,7 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
         assert "Bidi \\u202egnp.exe\\u202c and tab here" in node.label.plain
         app.query_one("#tabs").active = "tab-node"
         tree.move_cursor(tree.node_for("[@click=app.quit]quit[/]"))
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "Content with \\x1b[2J" in screen_text(app))  # the node tab shows it
         screen = screen_text(app)
         assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in screen
         assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in screen

@@ -131,7 +131,7 @@ async def test_play_advances_by_itself_and_the_pace_changes():
         assert app.pace == 0.1
         await pilot.press("p")
         assert "playing · 0.1 s per step · p pauses" in screen_text(app)
-        await wait_for(pilot, lambda: app.history.end == "finished", timeout=10)
+        await wait_for(pilot, lambda: app.history.end == "finished")
         await wait_for(pilot, lambda: not app.playing)
         assert app.history.cursor == len(app.history.events) == 12
 
@@ -187,7 +187,7 @@ async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
     app = make_app("How are refunds issued?", start_walk=True, autoplay=0.1)
     async with app.run_test(size=SIZE) as pilot:
         assert app.playing
-        await wait_for(pilot, lambda: app.history.end == "finished", timeout=10)
+        await wait_for(pilot, lambda: app.history.end == "finished")
         await wait_for(pilot, lambda: not app.playing)
         assert app.history.cursor == len(app.history.events) == 12
         assert "finished (not cancelled)" in screen_text(app)
