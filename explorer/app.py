@@ -213,6 +213,8 @@ class ExplorerApp(App[int]):
         timeline.reset()
         for seq, event in enumerate(history.events, start=1):
             timeline.add_event(seq, event)
+        if history.end is not None:
+            timeline.add_end(history.end.value, len(history.events))
         self._shown_walk = history
         self._update_titles()
         self.refresh_bindings()
@@ -289,6 +291,8 @@ class ExplorerApp(App[int]):
         history = self.walks.by_walk_id(message.walk_id)
         if history is None:
             return
+        if history.end is None and history is self.history:
+            self.query_one(Timeline).add_end(message.end.value, len(history.events))
         history.finish(message.end, message.error)
         if self.picker is not None and self.picker.pending is not None and history is self.history:
             self.picker = None
@@ -548,6 +552,7 @@ class ExplorerApp(App[int]):
             return
         session.cancel()  # trips the token and opens the gate: the worker ends at once
         history.finish(WalkEnd.CANCELLED)
+        self.query_one(Timeline).add_end(WalkEnd.CANCELLED.value, len(history.events))
         history.latest()
         if self.picker is not None and self.picker.pending is not None:
             self.picker = None

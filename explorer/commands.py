@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
+from core import OnFailure
+
 from .keymap import ALL_KEYS, shown_key
+from .safe_text import visible
 
 if TYPE_CHECKING:
     from .app import ExplorerApp
@@ -53,10 +56,17 @@ def explorer_commands(app: ExplorerApp) -> Iterator[SystemCommand]:
             app.run_action_now(action)
 
         yield SystemCommand(f"{title} · {shown_key(key.keys)}", key.help, run)
-    for policy in ("throw", "empty", "partial"):
+    for policy in OnFailure:
 
-        def set_policy(policy: str = policy) -> None:
+        def set_policy(policy: OnFailure = policy) -> None:
             app.set_policy(policy)
 
-        yield SystemCommand(f"Settings: on failure {policy}", f"Navigator failures follow the {policy} policy",
-                            set_policy)
+        yield SystemCommand(f"Settings: on failure {policy.value}",
+                            f"Navigator failures follow the {policy.value} policy", set_policy)
+    for history in app.walks:
+
+        def switch(number: int = history.number) -> None:
+            app.switch_to(number)
+
+        yield SystemCommand(visible(f"Walks: switch to {history.name}"), "Show this walk at the step it was left at",
+                            switch)

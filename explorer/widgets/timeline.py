@@ -18,6 +18,12 @@ class Timeline(OptionList):
         prompt.append_text(event_summary(event))
         self.add_option(prompt)
 
+    def add_end(self, end: str, step: int) -> None:
+        """A last row saying how the walk ended (a cancel or a failure is no event of the walk's own)."""
+        prompt = Text(f"{'end':>4}  ", style="dim")
+        prompt.append(f"walk {end} after step {step}", style="bold")
+        self.add_option(prompt)
+
     def reset(self) -> None:
         self.clear_options()
 

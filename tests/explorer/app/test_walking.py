@@ -112,7 +112,8 @@ async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step()
         await pilot.press("c")
         await wait_for(pilot, lambda: app.history.end == "finished")
         timeline = app.query_one("#timeline")
-        assert timeline.option_count == len(app.history.events) == 12
+        assert timeline.option_count == len(app.history.events) + 1 == 13  # every event, then how it ended
+        assert str(timeline.get_option_at_index(12).prompt).strip() == "end  walk finished after step 12"
         await pilot.click("#tabs Tab#--content-tab-tab-timeline")
         timeline.focus()
         timeline.highlighted = 1
