@@ -36,7 +36,7 @@ class Worker:
         self.thread = threading.Thread(target=walk.run, args=(self.messages.put,), daemon=True)
         self.thread.start()
 
-    def next(self, timeout=2.0):
+    def next(self, timeout=30.0):  # only a hang-guard: a busy machine may take seconds
         message = self.messages.get(timeout=timeout)
         self.walk.record(message)  # as the explorer does on its UI thread: the history has one writer
         return message
@@ -47,6 +47,16 @@ class Worker:
         except queue.Empty:
             return True
         return False
+
+
+def wait_until(condition, guard=30.0) -> bool:
+    """Poll ``condition`` until it holds; ``guard`` only stops a hang."""
+    deadline = time.monotonic() + guard
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def test_nothing_is_pulled_until_the_gate_opens_then_one_event_per_step():
@@ -76,7 +86,7 @@ def test_run_to_end_finishes_and_ends_once():
     assert messages[-1] == SessionEnded(walk.id, "finished", None)
     assert [m.seq for m in messages[:-1]] == list(range(1, len(messages)))
     assert walk.events == [m.event for m in messages[:-1]]
-    worker.thread.join(1)
+    worker.thread.join(30)
     assert not worker.thread.is_alive()
 
 
@@ -84,33 +94,32 @@ def test_each_session_has_a_new_walk_id():
     assert session().id < session().id
 
 
-def test_cancel_while_the_navigator_is_blocked_ends_within_a_tenth_of_a_second():
-    walk = session("slow-navigator.yaml")
+def test_cancel_while_the_navigator_is_blocked_wakes_it_and_ends_the_walk(tmp_path):
+    script = tmp_path / "hour-long.yaml"
+    script.write_text("decisions:\n  start: {select: [billing], delay: 3600}\n")  # only the cancel can end it
+    model = f"script:{script}"
+    walk = WalkSession(HANDBOOK, WalkSettings("How are refunds issued?", model), resolve_navigator(model))
     worker = Worker(walk)
-    walk.step(3)  # started, offered, then the 3 s decision
+    walk.step(3)  # started, offered, then the hour-long decision
     assert isinstance(worker.next().event, WalkStarted)
     assert isinstance(worker.next().event, CandidatesOffered)
-    time.sleep(0.2)
-    assert walk.busy
-    tripped = time.monotonic()
-    walk.cancel()
-    ended = worker.next(1.0)
-    assert ended == SessionEnded(walk.id, "cancelled", None)
-    assert time.monotonic() - tripped < 0.1
+    assert wait_until(lambda: walk.busy)
+    walk.cancel()  # how long this takes: bench/responsiveness.py
+    assert worker.next() == SessionEnded(walk.id, "cancelled", None)
     assert [type(e) for e in walk.events] == [WalkStarted, CandidatesOffered]
+    worker.thread.join(30)
+    assert not worker.thread.is_alive()
 
 
-def test_close_while_paused_ends_the_worker_at_once():
+def test_close_while_paused_ends_the_worker():
     walk = session()
     worker = Worker(walk)
     walk.step()
     worker.next()
-    started = time.monotonic()
-    walk.close()
-    assert worker.next(1.0).end == "cancelled"
-    worker.thread.join(1)
+    walk.close()  # how long this takes: bench/responsiveness.py
+    assert worker.next().end == "cancelled"
+    worker.thread.join(30)
     assert not worker.thread.is_alive()
-    assert time.monotonic() - started < 0.5
 
 
 def test_a_failure_under_throw_ends_the_session_failed_with_the_message():
