@@ -489,3 +489,23 @@ def test_a_walk_without_tracing_never_loads_opentelemetry_and_telemetry_never_lo
     code = "import sys, explorer.telemetry; print('textual' in sys.modules, 'rich' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "False False"
+
+
+async def test_the_explorers_walks_reach_the_receiver_when_they_end():
+    from .app.helpers import SIZE, make_app, wait_for
+
+    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry, observing(telemetry.observe):
+        app = make_app(QUERY, start_walk=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.history is not None and app.history.events != [])
+            assert receiver.requests == []  # nothing is sent while the walk goes on
+            await pilot.press("c")
+            await wait_for(pilot, lambda: app.history is not None and app.history.end == "finished")
+            receiver.wait_for(1)
+            name = app.history.name
+        spans = receiver.spans()
+    root = root_of(spans)
+    assert root.attributes["input.value"] == QUERY
+    assert root.attributes["reasoning_explorer.walk"] == name
+    assert [c.name for c in children_of(spans, root)] == [
+        "choose among the roots", "choose under billing", "choose under refunds"]
