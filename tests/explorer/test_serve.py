@@ -149,8 +149,8 @@ def test_each_tab_runs_its_own_explorer_which_ends_with_the_tab_and_the_cap_hold
                                            headers={"Origin": f"http://127.0.0.1:{served.port}"})
                 assert refused.value.status == 503
             finally:
+                await second_socket.close()
                 await second.close()
-            await second_socket.close()
             await asyncio.to_thread(wait_until, lambda: len(served.sessions()) == 1, "the closed tab's explorer "
                                     "to end")
             assert served.sessions() == [pid]
