@@ -375,7 +375,8 @@ class _Capture(logging.Handler):
             if codes:
                 return f"HTTP {codes[0]}"
         if self.records:
-            return " ".join(self.records[-1].getMessage().split())[:200]
+            message = " ".join(self.records[-1].getMessage().split())
+            return "timed out" if "timeout" in message.lower() else message[:200]
         return "the export failed"
 
 

@@ -69,6 +69,8 @@ class OtlpReceiver:
     def __init__(self) -> None:
         self.requests: list[ExportTraceServiceRequest] = []
         self.content_types: list[str] = []
+        self.headers: list[dict[str, str]] = []
+        """Each request's headers, names lower-cased."""
         self.other_paths: list[str] = []
         self._lock = threading.Lock()
         self._received = threading.Condition(self._lock)
@@ -87,6 +89,7 @@ class OtlpReceiver:
                 with receiver._received:
                     receiver.requests.append(request)
                     receiver.content_types.append(self.headers.get("Content-Type", ""))
+                    receiver.headers.append({k.lower(): v for k, v in self.headers.items()})
                     receiver._received.notify_all()
                 reply = ExportTraceServiceResponse().SerializeToString()
                 self.send_response(200)

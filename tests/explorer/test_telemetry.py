@@ -244,7 +244,7 @@ class TranscribingNavigator(TreeNavigator):
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         first = request.candidates[0].id
-        leaked = os.environ.get("OPENAI_API_KEY", "")
+        leaked = os.environ.get("LEAKED", "")  # what a buggy provider might let slip
         transcript = (("system", "You choose branches."), ("user", f"Query: {request.query}"),
                       ("answer", json.dumps({"selected": [first]})), ("http", f"200 after 1 attempt {leaked}"))
         return NavigatorChoice((first,), "the first", {"prompt_tokens": 7, "completion_tokens": 3}, transcript)
@@ -261,8 +261,10 @@ def header(model: str, query: str = QUERY):
     return header_for(session.history, corpus)
 
 
-def test_the_transcript_becomes_input_and_output_messages_and_a_secret_is_masked(monkeypatch):
+def test_the_transcript_becomes_input_and_output_messages_and_secrets_are_masked(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", "Authorization=Basic%20cGs6c2stbGYtMTIz")
+    monkeypatch.setenv("LEAKED", f"{KEY} and Basic cGs6c2stbGYtMTIz")
     events = walk_events(TranscribingNavigator(), "ollama:llama3.1", max_nodes_visited=2)
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
         telemetry.export_walk(header("ollama:llama3.1"), events, WalkEnd.FINISHED)
@@ -279,8 +281,8 @@ def test_the_transcript_becomes_input_and_output_messages_and_a_secret_is_masked
     assert "llm.input_messages.2.message.role" not in first and "llm.output_messages.1.message.role" not in first
     assert (first["llm.token_count.prompt"], first["llm.token_count.completion"], first["llm.token_count.total"]) == (
         7, 3, 10)
-    assert json.loads(first["reasoning_explorer.transcript"]) == [["http", "200 after 1 attempt ***"]]
-    assert not [text for text in strings_in(spans) if KEY in text]
+    assert json.loads(first["reasoning_explorer.transcript"]) == [["http", "200 after 1 attempt *** and ***"]]
+    assert not [text for text in strings_in(spans) if KEY in text or "cGs6c2stbGYtMTIz" in text]
 
 
 def test_without_stamps_decisions_are_laid_out_from_the_navigators_seconds():
@@ -418,6 +420,27 @@ def test_an_unreachable_endpoint_is_tried_once_per_run_even_for_many_walks(tmp_p
     assert out.returncode == 0
     assert json.loads(out.stdout)["results"] == json.loads(plain.stdout)["results"]
     assert len(out.stderr.splitlines()) == 1 and "(connection refused)" in out.stderr
+
+
+def test_an_endpoint_that_never_answers_is_given_up_after_the_timeout_and_reported_once():
+    with StubServer() as server:
+        server.add(*[Reply(200, b"", delay=60)] * 6)
+        out = run("walk", HANDBOOK, QUERY, "--otlp-endpoint", server.url)
+    assert out.returncode == 0
+    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
+    assert out.stderr == (f"reasoning-explorer: warning: cannot send the walk's spans to {server.url}/v1/traces "
+                          "(timed out); walks go on, but no more spans go there in this run\n")
+
+
+def test_a_backends_key_goes_in_the_headers_from_the_environment_and_never_into_a_span():
+    secret = "Basic cGs6c2stbGYtMTIzNDU2Nzg5"
+    with OtlpReceiver() as receiver:
+        out = run("walk", HANDBOOK, QUERY, "--otlp-endpoint", receiver.url,
+                  env={"OTEL_EXPORTER_OTLP_HEADERS": f"Authorization={secret.replace(' ', '%20')}"})
+        assert out.returncode == 0, out.stderr
+        assert receiver.headers[0]["authorization"] == secret
+        spans = receiver.spans()
+    assert len(spans) == 4 and not [text for text in strings_in(spans) if "cGs6c2stbGYtMTIzNDU2Nzg5" in text]
 
 
 def test_an_endpoint_that_answers_an_error_is_reported_once_with_its_status(tmp_path):
