@@ -1,21 +1,33 @@
-"""Untrusted text (corpus titles, summaries, content, navigator output) made safe to show.
+"""Untrusted text (corpus titles, summaries, content, navigator output, file names) made safe to show.
 
-Control characters (C0, DEL, C1), bidirectional overrides and invisible
-format characters are replaced by visible escapes such as ``\\x1b`` or
-``\\u202e``, so nothing from a corpus or a navigator can move the cursor,
-retitle the terminal or reorder what a person reads. The result goes on
-screen as ``rich.text.Text``, never through markup.
+Control characters (C0, DEL, C1), bidirectional overrides, invisible format
+characters and lone surrogates (from a file name that is not UTF-8, or a
+``\\ud800`` in a JSON file) are replaced by visible escapes such as
+``\\x1b``, ``\\u202e`` or ``\\udcff``, so nothing from a corpus or a
+navigator can move the cursor, retitle the terminal, reorder what a person
+reads, or fail the writer that prints it. The result goes on screen as
+``rich.text.Text``, never through markup; messages go out through
+:func:`one_line` and JSON through :func:`json_text`.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 
-# C0 except tab/newline (handled by mode), DEL, C1, bidi embeddings/overrides/isolates, marks, zero-width and BOM.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
+# C0 except tab/newline (handled by mode), DEL, C1, bidi embeddings/overrides/isolates, marks, zero-width and BOM,
+# and lone surrogates (no UTF-8 encoder writes them).
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+)
+# What ``json.dumps(ensure_ascii=False)`` leaves raw of the above (it escapes C0 itself). These can only stand
+# inside JSON strings, where ``\uXXXX`` means the same character.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
+_SPACES = re.compile(r"[ \t\r\n]+")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -33,6 +45,26 @@ def visible(text: str, *, multiline: bool = False) -> str:
     if multiline:
         return text.replace("\r\n", "\n").replace("\t", "    ")
     return text.replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " ")
+
+
+def one_line(message: str) -> str:
+    """A message for stderr: runs of spaces, tabs and newlines made one space, every unsafe character escaped."""
+    return visible(_SPACES.sub(" ", message).strip(" "))
+
+
+def escape_json(text: str) -> str:
+    """JSON text with C1, bidi, invisible format characters and lone surrogates written as ``\\uXXXX``.
+
+    The document means the same (``json.loads`` gives back the same
+    strings), but a terminal that shows it is never steered by it, and it
+    encodes as UTF-8 whatever the strings held.
+    """
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def json_text(data: Any, *, indent: int | None = None) -> str:
+    """``data`` as JSON, readable (non-ASCII letters kept) and safe to print: see :func:`escape_json`."""
+    return escape_json(json.dumps(data, ensure_ascii=False, indent=indent))
 
 
 def clip(text: str, width: int) -> str:

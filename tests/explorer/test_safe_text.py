@@ -1,0 +1,52 @@
+"""Untrusted text made visible: terminal controls, bidi overrides and lone surrogates never go out raw."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.safe_text import escape_json, json_text, one_line, safe, visible
+
+HOSTILE = "ok\x1b]0;pwned\x07 \x9b2J \u202eevil \u2066x\u2069 \u200b\ufeff \x7f \ud800 \udcff"
+
+
+def test_visible_escapes_c0_c1_bidi_invisible_and_lone_surrogates():
+    assert visible(HOSTILE) == ("ok\\x1b]0;pwned\\x07 \\x9b2J \\u202eevil \\u2066x\\u2069 \\u200b\\ufeff \\x7f "
+                                "\\ud800 \\udcff")
+
+
+def test_visible_text_encodes_as_utf8_whatever_it_held():
+    assert visible("caf\udce9 \ud83d").encode("utf-8") == b"caf\\udce9 \\ud83d"
+
+
+def test_visible_keeps_letters_of_every_script_and_astral_characters():
+    assert visible("naïve Ελληνικά 日本語 😀 עברית") == "naïve Ελληνικά 日本語 😀 עברית"
+
+
+def test_one_line_folds_whitespace_and_escapes_the_rest():
+    assert one_line("  a.yaml:3:\n\tbad \x1b[2J\r\n value\x85  ") == "a.yaml:3: bad \\x1b[2J value\\x85"
+
+
+def test_json_text_escapes_what_json_dumps_leaves_raw_and_means_the_same():
+    text = json_text({"title": HOSTILE, "é": ["日本", "\u009b"]}, indent=2)
+    for raw in ("\x1b", "\x07", "\x9b", "\u202e", "\u2066", "\u200b", "\ufeff", "\x7f", "\ud800", "\udcff"):
+        assert raw not in text
+    assert "\\u202e" in text and "\\u009b" in text and "\\udcff" in text
+    assert "é" in text and "日本" in text  # readable letters stay themselves
+    assert json.loads(text) == {"title": HOSTILE, "é": ["日本", "\u009b"]}
+    text.encode("utf-8")
+
+
+def test_escape_json_leaves_the_layout_newlines_alone():
+    assert escape_json('{\n  "a": "\u202e"\n}') == '{\n  "a": "\\u202e"\n}'
+
+
+@pytest.mark.parametrize("width", [None, 12])
+def test_safe_is_never_markup(width):
+    text = safe("[bold]x[/] \x1b[31m", width=width)
+    assert text.plain == clip_to("[bold]x[/] \\x1b[31m", width) and not text.spans
+
+
+def clip_to(text, width):
+    return text if width is None or len(text) <= width else text[: width - 1] + "…"
