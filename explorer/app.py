@@ -31,6 +31,7 @@ from textual.widgets import Footer, Header, Input, Label, OptionList, TabbedCont
 from core import NodeView, OnFailure, TreeNavigator, TreeNavigatorError
 
 from .commands import explorer_commands
+from .compare import Comparison, compare, tree_marks
 from .corpora import Corpus
 from .describe import ending_text
 from .ending import WalkEnd
@@ -45,6 +46,7 @@ from .session import SessionEnded, SessionEvent, WalkSession, WalkSettings, fork
 from .trace import Trace, TraceError, read_trace
 from .walk_state import WalkState
 from .widgets.budget_meter import BudgetMeter
+from .widgets.compare_panel import ComparePanel
 from .widgets.node_detail import NodeDetail
 from .widgets.results_panel import ResultsPanel
 from .widgets.step_panel import StepPanel
@@ -122,6 +124,9 @@ class ExplorerApp(App[int]):
         self._render_scheduled = False
         self._revealed: tuple[int, str | None, bool] | None = None
         self._shown_walk: WalkHistory | None = None
+        self.comparing: tuple[WalkHistory, WalkHistory] | None = None
+        """Walk A (on screen) and walk B while two walks are compared."""
+        self._comparison: tuple[tuple[int, int], Comparison] | None = None
 
     # -- layout --------------------------------------------------------------------------------------
 
@@ -137,6 +142,7 @@ class ExplorerApp(App[int]):
                 yield BudgetMeter(id="meter")
                 with VerticalScroll(id="step-scroll"):
                     yield StepPanel(id="step")
+                    yield ComparePanel(id="compare")
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
                         yield ResultsPanel(id="results")
@@ -205,9 +211,12 @@ class ExplorerApp(App[int]):
     def _show(self, history: WalkHistory) -> None:
         """Bind the screen to ``history`` (already in the list and current)."""
         self._set_playing(False)
+        if self.comparing is not None and self.comparing[0] is not history:
+            self._end_comparison()
         if self.picker is not None and self.picker.pending is None:
             self.picker = None
         self._revealed = None
+        self.query_one(WalkTree).set_overlay(expected=frozenset(), counts={}, heat={})
         self.query_one(ResultsPanel).reset()
         timeline = self.query_one(Timeline)
         timeline.reset()
@@ -219,6 +228,18 @@ class ExplorerApp(App[int]):
         self._update_titles()
         self.refresh_bindings()
         self.refresh_view()
+
+    def open_history(self, history: WalkHistory, *, step: int | None = None,
+                     expected: frozenset[str] = frozenset()) -> WalkHistory:
+        """Put a walk made elsewhere (an evaluation's) in the list and on screen, at ``step``, with the nodes a
+        question expects marked on the tree (until another walk is shown)."""
+        self._park_running_walk()
+        self.walks.add(history)
+        if step is not None:
+            history.go(step)
+        self._show(history)
+        self.query_one(WalkTree).set_overlay(expected=expected)
+        return history
 
     def switch_to(self, number: int) -> None:
         """Show walk ``number`` of the list, at the step it was left at."""
@@ -575,6 +596,57 @@ class ExplorerApp(App[int]):
 
         self.push_screen(WalksScreen([h.name for h in self.walks], self.walks.index + 1), chosen)
 
+    def action_compare(self) -> None:
+        if self.comparing is not None:
+            self._end_comparison()
+            self.refresh_view()
+            self.say("Comparison ended.", timeout=2)
+            return
+        history = self.history
+        if history is None or len(self.walks) < 2:
+            self.say("Only one walk so far: fork a decision (e) or restart (r), then compare (D).", timeout=4)
+            return
+        others = [h for h in self.walks if h is not history]
+
+        def chosen(number: int | None) -> None:
+            if number is not None:
+                self.compare_with(others[number - 1])
+
+        self.push_screen(WalksScreen([h.name for h in others], 0, title=f"Compare {history.name} with…"), chosen)
+
+    def compare_with(self, other: WalkHistory, on_screen: WalkHistory | None = None) -> None:
+        """Compare the walk on screen (or ``on_screen``, shown first) with ``other``: both on the tree, the step
+        panel at their first divergence with both answers side by side."""
+        if on_screen is not None and on_screen is not self.history:
+            self.switch_to(on_screen.number)
+        history = self.history
+        if history is None or other is history:
+            return
+        self.comparing = (history, other)
+        self._comparison = None
+        self.query_one("#side").add_class("comparing")
+        comparison = self._current_comparison()
+        divergence = comparison.divergence if comparison is not None else None
+        if divergence is not None and divergence.a is not None:
+            history.go(divergence.a.answer_seq or divergence.a.offer_seq)
+        self.refresh_bindings()
+        self.refresh_view()
+
+    def _end_comparison(self) -> None:
+        self.comparing = None
+        self._comparison = None
+        self.query_one("#side").remove_class("comparing")
+        self._revealed = None
+
+    def _current_comparison(self) -> Comparison | None:
+        if self.comparing is None:
+            return None
+        a, b = self.comparing
+        key = (len(a.events), len(b.events))
+        if self._comparison is None or self._comparison[0] != key:
+            self._comparison = (key, compare(a, b))
+        return self._comparison[1]
+
     def action_edit_query(self) -> None:
         self._set_playing(False)
         self.query_one("#query", QueryInput).focus()
@@ -826,13 +898,24 @@ class ExplorerApp(App[int]):
         history = self.history
         state = self.state_at_cursor()
         tree = self.query_one(WalkTree)
-        tree.set_marks(state.marks(), state.reasons())
+        comparison = self._current_comparison()
+        if comparison is not None:
+            tree.set_marks(*tree_marks(comparison))
+            self.query_one(ComparePanel).show(comparison)
+        else:
+            tree.set_marks(state.marks(), state.reasons())
         target = state.current
         if target is None and state.finished and state.landed:
             target = next(iter(state.landed))  # at the end, show where the walk landed
         focus = (history.number if history else 0, target, state.offer is not None)
+        if comparison is not None:
+            target = comparison.divergence.node if comparison.divergence is not None else target
+            focus = (-1, target, False)
         if tree.follow and focus != self._revealed and target is not None:
-            if state.finished:
+            if comparison is not None:
+                for node in (*comparison.only_a, *comparison.only_b, *comparison.both):
+                    tree.reveal(node.node, move_cursor=False)
+            elif state.finished:
                 for landed in state.landed:
                     tree.reveal(landed, move_cursor=False)
             tree.reveal(target, expand=state.offer is not None)

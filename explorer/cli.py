@@ -20,6 +20,7 @@ import argparse
 import gc
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -324,6 +325,39 @@ def cmd_replay(argv: Sequence[str]) -> int:
                     args.transcripts)
 
 
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def write_json(document: object) -> None:
+    """One JSON document on stdout; characters that could reorder or hijack a terminal are \\u-escaped."""
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+
+
+def cmd_diff(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} diff",
+                    description="Compare two walks saved as traces: where they first part, what each landed, what "
+                                "each cost. Exit 0 when they made the same decisions, 1 when they differ.")
+    parser.add_argument("a", metavar="A.jsonl", help="a trace (walk A)")
+    parser.add_argument("b", metavar="B.jsonl", help="another trace (walk B)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    args = parser.parse_args(argv)
+    from .compare import compare, comparison_to_json
+    from .history import WalkHistory
+
+    traces = [open_trace(args.a), open_trace(args.b)]
+    a, b = (WalkHistory.from_trace(trace, number=n) for n, trace in enumerate(traces, start=1))
+    a.label, b.label = f"A · {Path(args.a).name}", f"B · {Path(args.b).name}"
+    comparison = compare(a, b, a_corpus=traces[0].header.corpus_sha256, b_corpus=traces[1].header.corpus_sha256)
+    if args.json:
+        write_json(comparison_to_json(comparison))
+    else:
+        from .render import comparison_report
+
+        console().print(comparison_report(comparison))
+    return EXIT_OK if comparison.same_decisions else EXIT_FOUND
+
+
 # -- validate and eval -------------------------------------------------------------------------------
 
 
@@ -493,6 +527,7 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "validate": cmd_validate,
     "eval": cmd_eval,
     "replay": cmd_replay,
+    "diff": cmd_diff,
     "serve": cmd_serve,
 }
 

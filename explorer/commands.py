@@ -25,6 +25,7 @@ PALETTE_TITLES = {
     "restart": "Walk: restart with the current settings",
     "fork": "Walk: fork — answer the decision at this step differently…",
     "switch_walk": "Walks: switch to another walk of this session…",
+    "compare": "Walks: compare this walk with another, side by side (again: end it)…",
     "next_tab": "Tabs: next (Results, Transcript, Timeline, Node)",
     "previous_tab": "Tabs: previous",
     "edit_query": "Query: edit",

@@ -29,6 +29,8 @@ WALK_KEYS = (
         "walk.restart"),
     Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
         "walk.fork"),
+    Key("D", "compare", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
+        "walk.compare"),
     Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
         "walk.switch"),
     Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit"),

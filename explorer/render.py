@@ -24,11 +24,13 @@ from core import (
     WalkResult,
 )
 
+from .compare import Comparison, Landing
 from .corpora import Corpus
 from .corpora.validate import CorpusStats, ValidationReport
 from .describe import REASON_STYLE, count_candidates, ending_text, line, stop_line
 from .ending import WalkEnd
 from .evaluation import EvalSummary, QuestionOutcome
+from .history import Decision
 from .safe_text import safe, visible
 from .walk_state import WalkState
 
@@ -214,3 +216,72 @@ def eval_summary(summary: EvalSummary) -> Text:
         f"{summary.chars_vs_content:.1%} of the content)",
         ("  ·  valid answers ", "bold"), f"{summary.valid_answer_rate:.0%} ({summary.valid_answers}/{summary.answers})",
     )
+
+
+def _decision_line(name: str, decision: Decision | None) -> Text:
+    text = Text(f"  {name} ", style="bold")
+    if decision is None:
+        return text + Text("had ended: no decision here", style="dim")
+    answer = decision.answer
+    steps = f"step {decision.offer_seq}" + (f"→{decision.answer_seq}" if decision.answer_seq else "")
+    text.append(f"({steps}) ", style="dim")
+    offered = Text(", ").join(safe(c.id, width=30) for c in decision.offer.candidates[:8])
+    if isinstance(answer, NavigatorChose):
+        text.append("⚑ forced " if decision.forced else "chose ", style="bold yellow" if decision.forced else "")
+        text.append_text(Text(", ").join(safe(i, "bold", width=40) for i in answer.selected) or Text("nothing"))
+        if answer.rationale:
+            text.append(" — ")
+            text.append_text(safe(answer.rationale, "italic", width=160))
+    elif isinstance(answer, NavigatorFailed):
+        text.append("failed: ", style="red")
+        text.append_text(safe(answer.error, "red", width=160))
+    else:
+        text.append("no answer yet", style="dim")
+    text.append("\n      offered: ", style="dim")
+    text.append_text(offered)
+    if len(decision.offer.candidates) > 8:
+        text.append(f" +{len(decision.offer.candidates) - 8}", style="dim")
+    return text
+
+
+def comparison_report(comparison: Comparison) -> RenderableType:
+    """``diff``'s text: notes up front, the first divergence with both answers, the landings, the costs."""
+    parts: list[RenderableType] = [line(("Comparing ", "bold"), safe(comparison.a_name, "bold cyan"), "  with  ",
+                                        safe(comparison.b_name, "bold magenta"))]
+    for note in comparison.notes:
+        parts.append(line(("note: ", "yellow"), safe(note)))
+    divergence = comparison.divergence
+    if divergence is None:
+        parts.append(Text("Same decisions: the two walks made the same choices at every offer.", style="bold green"))
+    else:
+        where = "the roots" if divergence.node is None else divergence.node
+        parts.append(line(("First divergence: ", "bold"), f"decision {divergence.number}, at ",
+                          safe(where, "bold", width=60), f" ({divergence.kind.value})"))
+        parts.append(_decision_line("A", divergence.a))
+        parts.append(_decision_line("B", divergence.b))
+
+    def landings(title: str, rows: tuple[Landing, ...], which: str) -> Text:
+        text = Text(f"{title}: ", style="bold")
+        if not rows:
+            return text + Text("none", style="dim")
+        for number, row in enumerate(rows):
+            if number:
+                text.append(", ")
+            text.append_text(safe(row.node, width=50))
+            reasons = row.a if which == "a" else row.b if which == "b" else f"{row.a} / {row.b}"
+            text.append(f" ({reasons})", style="dim")
+        return text
+
+    parts.append(landings("Landed only in A", comparison.only_a, "a"))
+    parts.append(landings("Landed only in B", comparison.only_b, "b"))
+    parts.append(landings("Landed in both", comparison.both, "both"))
+    table = Table(box=None, pad_edge=False, show_header=True)
+    table.add_column("")
+    table.add_column("A", justify="right")
+    table.add_column("B", justify="right")
+    a, b = comparison.a_totals, comparison.b_totals
+    table.add_row("visits", str(a.visits), str(b.visits))
+    table.add_row("navigator calls", str(a.calls), str(b.calls))
+    table.add_row("characters shipped", f"{a.chars:,}", f"{b.chars:,}")
+    parts.append(table)
+    return Group(*parts)

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 
 from .keymap import MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
-from .safe_text import safe
+from .safe_text import safe, visible
 
 
 def _keys_table(title: str, keys: Sequence[Key]) -> Table:
@@ -101,20 +101,22 @@ class WalksScreen(ModalScreen[int | None]):
 
     BINDINGS = [Binding("escape,w", "dismiss(None)", "Close", id="walks.close")]
 
-    def __init__(self, names: Sequence[str], current: int) -> None:
+    def __init__(self, names: Sequence[str], current: int, *,
+                 title: str = "Walks of this session — Enter switches, Escape closes") -> None:
         super().__init__()
         self.names = list(names)
         self.current = current
+        self.title_text = title
 
     def compose(self) -> ComposeResult:
         with Vertical(id="walks-dialog"):
-            yield Label("Walks of this session — Enter switches, Escape closes", id="walks-title")
+            yield Label(Text(visible(self.title_text)), id="walks-title")
             yield OptionList(*[safe(("▶ " if n == self.current else "  ") + name, width=160) for n, name in
                                enumerate(self.names, start=1)], id="walks-list")
 
     def on_mount(self) -> None:
         options = self.query_one("#walks-list", OptionList)
-        options.highlighted = self.current - 1
+        options.highlighted = max(0, self.current - 1)
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

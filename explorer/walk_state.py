@@ -44,6 +44,15 @@ class Mark(StrEnum):
     OFFERED = "offered"
     REJECTED = "rejected"
     VISITED = "visited"
+    # Two walks compared (``explorer.compare``): where each went, on one tree.
+    DIVERGED = "diverged"
+    """The node where the two walks compared first part."""
+    BOTH = "both"
+    """Entered or landed by both walks compared."""
+    ONLY_A = "only-a"
+    """Entered or landed by walk A only."""
+    ONLY_B = "only-b"
+    """Entered or landed by walk B only."""
 
 
 @dataclass

@@ -23,6 +23,10 @@ GLYPHS = {
     Mark.OFFERED: "? ",
     Mark.REJECTED: "✗ ",
     Mark.VISITED: "• ",
+    Mark.DIVERGED: "⑂ ",
+    Mark.BOTH: "= ",
+    Mark.ONLY_A: "A ",
+    Mark.ONLY_B: "B ",
 }
 TITLE_WIDTH = 72
 ID_WIDTH = 40
@@ -47,7 +51,10 @@ class WalkTree(Tree[str | None]):
         "walk-tree--id",
         "walk-tree--reason",
         "walk-tree--more",
+        "walk-tree--expected",
+        "walk-tree--count",
         *(f"walk-tree--{mark.value}" for mark in Mark),
+        *(f"walk-tree--heat-{level}" for level in range(1, 5)),
     }
 
     def __init__(self, corpus: Corpus, *, id: str | None = None) -> None:
@@ -55,6 +62,12 @@ class WalkTree(Tree[str | None]):
         self.corpus = corpus
         self.marks: dict[str, Mark] = {}
         self.reasons: dict[str, str] = {}
+        self.expected: frozenset[str] = frozenset()
+        """Nodes a question set expects (an evaluation's walk): marked ◎."""
+        self.counts: dict[str, str] = {}
+        """Text shown after a node's label, e.g. ``7/10`` (how often N walks chose it)."""
+        self.heat: dict[str, int] = {}
+        """A heat level 1-4 per node, styled by ``walk-tree--heat-N``."""
         self.follow = True
         self.guide_depth = 3
         self._by_id: dict[str, TreeNode[str | None]] = {}
@@ -158,6 +171,24 @@ class WalkTree(Tree[str | None]):
             if node is not None:
                 node.refresh()
 
+    def set_overlay(self, *, expected: frozenset[str] | None = None, counts: dict[str, str] | None = None,
+                    heat: dict[str, int] | None = None) -> None:
+        """Show (or, with empty values, clear) what lies over the walk's marks: expected nodes, counts, heat."""
+        changed: set[str] = set()
+        if expected is not None:
+            changed |= self.expected ^ expected
+            self.expected = expected
+        if counts is not None:
+            changed |= self.counts.keys() | counts.keys()
+            self.counts = counts
+        if heat is not None:
+            changed |= self.heat.keys() | heat.keys()
+            self.heat = heat
+        for node_id in changed:
+            node = self._by_id.get(node_id)
+            if node is not None:
+                node.refresh()
+
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         label = super().render_label(node, base_style, style)
         node_id = node.data
@@ -179,6 +210,14 @@ class WalkTree(Tree[str | None]):
             label.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
         if reason is not None:
             label.append(f"  {reason}", style=self.get_component_rich_style("walk-tree--reason", partial=True))
+        level = self.heat.get(node_id)
+        if level is not None:
+            label.stylize(self.get_component_rich_style(f"walk-tree--heat-{level}", partial=True))
+        count = self.counts.get(node_id)
+        if count is not None:
+            label.append(f"  {count}", style=self.get_component_rich_style("walk-tree--count", partial=True))
+        if node_id in self.expected:
+            label.append("  ◎ expected", style=self.get_component_rich_style("walk-tree--expected", partial=True))
         return label
 
     def _fit(self, label: Text, node_id: str, id_width: int, reason_width: int) -> tuple[Text, int]:
@@ -213,7 +252,13 @@ class WalkTree(Tree[str | None]):
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
-        reason = self.reasons.get(node.data) if node.data is not None else None
+        node_id = node.data
+        reason = self.reasons.get(node_id) if node_id is not None else None
         label = node.label
         width = label.cell_len if isinstance(label, Text) else len(label)
-        return width + 4 + (len(reason) + 2 if reason else 0)
+        extra = len(reason) + 2 if reason else 0
+        if node_id is not None:
+            count = self.counts.get(node_id)
+            extra += len(count) + 2 if count else 0
+            extra += 12 if node_id in self.expected else 0
+        return width + 4 + extra

@@ -168,3 +168,41 @@ async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
         await wait_for(pilot, lambda: app.history is not ended)
         assert [h.number for h in app.walks] == [1, 2] and ended.end is WalkEnd.FINISHED
         assert "walk 1 · lexical:default" in list(app._notifications)[-1].message
+
+
+async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answers():
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish(pilot, app)
+        original = app.history
+        await pilot.press("B", "f", "f", "f", "f", "e", "1", "a")
+        await wait_for(pilot, lambda: app.history is not original)
+        await finish(pilot, app)
+        fork = app.history
+        await pilot.press("D")
+        assert isinstance(app.screen, WalksScreen)
+        assert "Compare walk 2 · fork of walk 1: at billing chose invoices with…" in screen_text(app)
+        await pilot.press("enter")  # the only other walk: walk 1
+        await wait_for(pilot, lambda: app.comparing is not None)
+        assert app.comparing == (fork, original)
+        assert fork.cursor == 6  # at the first divergence: billing's offer and the forced answer
+        screen = screen_text(app)
+        assert "First divergence: decision 2, at billing — chose differently" in screen
+        assert "⚑ forced invoices" in screen and "chose refunds" in screen
+        assert "Landed only in A: invoices (navigator_stopped)" in screen
+        assert "Landed only in B: annual-proration-formula (leaf)" in screen
+        tree = app.query_one(WalkTree)
+        assert tree.marks["billing"] is Mark.DIVERGED
+        assert tree.marks["invoices"] is Mark.ONLY_A and tree.marks["refunds"] is Mark.ONLY_B
+        assert "⑂ ▼ Billing  billing  walks part here: chose differently" in screen
+        await pilot.press("D")
+        assert app.comparing is None and "First divergence" not in screen_text(app)
+        assert tree.marks["invoices"] is Mark.FORCED  # the fork as of its cursor: the forced answer
+
+
+async def test_compare_with_a_single_walk_says_what_to_do():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("D")
+        assert app.comparing is None
+        assert "Only one walk so far" in list(app._notifications)[-1].message
