@@ -16,7 +16,11 @@ or ``navigator_failed`` carries the provider's ``transcript`` as a list of
 that decision). The last line is the
 end: ``{"end": "finished" | "cancelled" | "failed", "error": ...}``; a file
 without it was cut short. Files are written to a temporary name and renamed
-into place, so an interrupted save never leaves a broken trace. No API key
+into place, so an interrupted save never leaves a broken trace; the
+temporary name (``.NAME.PID.XXXXXXXX.tmp``) says which process wrote it, and
+the next save beside it removes the ones a killed save left. Terminal
+controls, bidi characters and lone surrogates in strings are written as
+``\\uXXXX`` escapes, so ``cat`` on a trace is safe and any text encodes. No API key
 is ever written: any value of a known secret variable is masked on the way out.
 """
 
@@ -24,7 +28,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
+import sys
 import tempfile
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,6 +59,7 @@ from core import (
 )
 
 from .ending import WalkEnd
+from .safe_text import json_text, one_line
 
 FORMAT = "reasoning-explorer-trace"
 VERSION = 1
@@ -59,7 +68,15 @@ SECRET_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY
 
 
 class TraceError(ValueError):
-    """A trace that cannot be read: one line naming the file, the line and what to do."""
+    """A trace that cannot be read: one line naming the file, the line and what to do.
+
+    The message quotes untrusted text (the file's name, the corpus path its
+    header records), so it is made one line with every terminal control,
+    C1, bidi character and lone surrogate escaped (:func:`safe_text.one_line`).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 @dataclass(frozen=True)
@@ -326,23 +343,79 @@ def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, erro
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
     secrets = _secrets()
     forced_seqs = frozenset(forced)
-    lines = [json.dumps(header_to_json(header), ensure_ascii=False)]
+    lines = [json_text(header_to_json(header))]
     for seq, event in enumerate(events, start=1):
         data = {"seq": seq, **event_to_json(event)}
         if seq in forced_seqs and isinstance(event, NavigatorChose | NavigatorFailed):
             data["forced"] = True
-        lines.append(json.dumps(data, ensure_ascii=False))
-    lines.append(json.dumps({"end": end, "error": error}, ensure_ascii=False))
-    return [_mask(line, secrets) for line in lines]
+        lines.append(json_text(data))
+    lines.append(json_text({"end": end, "error": error}))
+    written = sorted({form for secret in secrets for form in (secret, json_text(secret)[1:-1])}, key=len, reverse=True)
+    return [_mask(line, written) for line in lines]
+
+
+STALE_SECONDS = 60.0
+"""A temporary trace file this old (or whose writer is gone) was left by a save that was killed."""
+
+
+def _stem(path: Path) -> str:
+    # The temporary name adds ~20 characters to the file's: keep it within a file system's 255 for a long name.
+    return path.name[:200]
+
+
+def _writer_gone(pid: int) -> bool:
+    if os.name != "posix" or not 0 < pid < 2**31:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # alive, as another user
+    return False
+
+
+def remove_stale_temporaries(path: str | Path, *, older_than: float = STALE_SECONDS) -> list[Path]:
+    """Remove the temporary files killed saves of ``path`` left beside it: those whose writer (the pid in the
+    name) is gone, and any older than ``older_than`` seconds. Returns what was removed; never raises."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    pattern = re.compile(rf"\.{re.escape(_stem(path))}\.(?:(\d+)\.)?[a-z0-9_]+\.tmp")
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            pid = match.group(1)
+            if (pid is not None and _writer_gone(int(pid))) or now - info.st_mtime > older_than:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except (OSError, ValueError):
+            continue
+    return removed
 
 
 def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEvent], end: str,
                 error: str | None = None, forced: Iterable[int] = ()) -> Path:
-    """Write a trace atomically: to a temporary file in the same folder, then renamed into place."""
+    """Write a trace atomically: to a temporary file in the same folder, then renamed into place.
+
+    The temporary file is ``.NAME.PID.XXXXXXXX.tmp``; those a killed save left are removed first
+    (:func:`remove_stale_temporaries`).
+    """
     path = Path(path)
     text = "\n".join(trace_lines(header, events, end, error, forced)) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    remove_stale_temporaries(path)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{_stem(path)}.{os.getpid()}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -356,6 +429,47 @@ def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEven
 
 
 # -- reading -----------------------------------------------------------------------------------------
+
+
+def _read_text(path: Path) -> str:
+    """The file's text; a folder, a pipe or a device (which could be read forever) is refused before reading."""
+    try:
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise TraceError(f"{path}: a folder, not a trace file; give a trace (.jsonl) saved by a walk")
+        if not stat.S_ISREG(mode):
+            raise TraceError(f"{path}: not a regular file (a pipe or a device); give a trace (.jsonl) saved by a walk")
+        return path.read_text(encoding="utf-8")
+    except TraceError:
+        raise
+    except FileNotFoundError:
+        raise TraceError(f"{path}: no such trace file") from None
+    except OSError as exc:
+        raise TraceError(f"{path}: cannot read the trace: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{path}: cannot read the trace: not UTF-8 text (byte {exc.start}); give a trace saved "
+                         "by a walk") from None
+    except ValueError:  # a NUL in the name
+        raise TraceError(f"{path}: a file name cannot hold a NUL character") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a trace holds")
+
+
+def _json_line(line: str) -> Any:
+    """One line's JSON; ``ValueError`` (naming what) for NaN or Infinity, a number with thousands of digits,
+    and nesting too deep to read, as well as the ``JSONDecodeError`` of text that is not JSON."""
+    try:
+        return json.loads(line, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):
+            raise ValueError(f"a number with more than {sys.get_int_max_str_digits()} digits") from None
+        raise
 
 
 def _header_from(path: Path, data: Any) -> TraceHeader:
@@ -390,19 +504,16 @@ def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label:
     a corpus mismatch.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such trace file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceError(f"{path}: cannot read the trace: {exc}") from None
+    text = _read_text(path)
     lines = text.splitlines()
     if not lines:
         raise TraceError(f"{path}: the trace is empty")
     try:
-        first = json.loads(lines[0])
+        first = _json_line(lines[0])
     except json.JSONDecodeError:
         raise TraceError(f"{path}:1: not a reasoning-explorer trace (the first line is not JSON)") from None
+    except ValueError as exc:
+        raise TraceError(f"{path}:1: not a reasoning-explorer trace ({exc})") from None
     header = _header_from(path, first)
     if corpus_sha256 is not None and corpus_sha256 != header.corpus_sha256:
         label = corpus_label or "the corpus given"
@@ -419,12 +530,14 @@ def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label:
         if end is not None:
             raise TraceError(f"{path}:{number}: lines after the end of the trace; the file is damaged")
         try:
-            data = json.loads(line)
+            data = _json_line(line)
         except json.JSONDecodeError:
             if number == len(lines):
                 raise TraceError(f"{path}:{number}: the trace is truncated (its last line is cut short); "
                                  "save the walk again") from None
             raise TraceError(f"{path}:{number}: not JSON; the file is damaged") from None
+        except ValueError as exc:
+            raise TraceError(f"{path}:{number}: {exc}; the file is damaged") from None
         if isinstance(data, dict) and "end" in data:
             if data["end"] not in ENDS:
                 raise TraceError(f"{path}:{number}: unknown end {data['end']!r}; the file is damaged")

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from core import OnFailure
+from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.session import WalkSession, WalkSettings
@@ -110,3 +116,157 @@ def test_broken_traces_are_refused_with_one_line(tmp_path, walked, mutate, messa
 def test_write_trace_refuses_an_unknown_end(tmp_path, walked):
     with pytest.raises(ValueError, match="end must be one of"):
         write_trace(tmp_path / "t.jsonl", walked.header(), walked.events, "exploded")
+
+
+# hostile files: one TraceError line, never a RecursionError, a ValueError from int() or a read that never ends -----
+
+
+def seconds(line: str, raw: str) -> str:
+    """The line with its ``seconds`` written as ``raw`` JSON text."""
+    return re.sub(r'"seconds": [^,}]+', f'"seconds": {raw}', line, count=1)
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda lines: ["[" * 100_000 + "]" * 100_000, *lines[1:]],
+     ":1: not a reasoning-explorer trace (JSON nested too deeply to read)"),
+    (lambda lines: [lines[0], "[" * 100_000 + "]" * 100_000, *lines[1:]],
+     ":2: JSON nested too deeply to read; the file is damaged"),
+    (lambda lines: [lines[0].replace('"max_depth": 6', '"max_depth": ' + "9" * 5000), *lines[1:]],
+     ":1: not a reasoning-explorer trace (a number with more than 4300 digits)"),
+    (lambda lines: [*lines[:3], seconds(lines[3], "1" + "0" * 5000), *lines[4:]],
+     ":4: a number with more than 4300 digits; the file is damaged"),
+    (lambda lines: [*lines[:3], seconds(lines[3], "NaN"), *lines[4:]],
+     ":4: NaN is not a number a trace holds; the file is damaged"),
+    (lambda lines: [*lines[:3], seconds(lines[3], "-Infinity"), *lines[4:]],
+     ":4: -Infinity is not a number a trace holds; the file is damaged"),
+])
+def test_hostile_json_is_one_trace_error_with_the_line(tmp_path, walked, mutate, message):
+    lines = good_lines(walked, tmp_path)
+    assert '"seconds": ' in lines[3] and '"max_depth": 6' in lines[0]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(mutate(lines)) + "\n")
+    with pytest.raises(TraceError) as caught:
+        read_trace(path)
+    assert str(caught.value) == f"{path}{message}"
+
+
+def test_a_folder_is_refused_as_a_trace(tmp_path):
+    with pytest.raises(TraceError) as caught:
+        read_trace(tmp_path)
+    assert str(caught.value) == f"{tmp_path}: a folder, not a trace file; give a trace (.jsonl) saved by a walk"
+
+
+def test_a_fifo_is_refused_without_reading_it(tmp_path):
+    fifo = tmp_path / "t.jsonl"
+    os.mkfifo(fifo)
+    outcome: list[BaseException | None] = []
+
+    def read() -> None:
+        try:
+            read_trace(fifo)
+        except BaseException as exc:  # handed to the test thread
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(30)  # a hang guard: before the fix, opening the pipe waits for a writer forever
+    if reader.is_alive():
+        with open(fifo, "w"):  # let the stuck reader go
+            pass
+        pytest.fail("read_trace waited on a FIFO")
+    assert isinstance(outcome[0], TraceError)
+    assert str(outcome[0]) == (f"{fifo}: not a regular file (a pipe or a device); give a trace (.jsonl) saved by "
+                               "a walk")
+
+
+def test_a_file_name_too_long_for_the_file_system_is_one_trace_error(tmp_path):
+    path = tmp_path / ("a" * 300 + ".jsonl")
+    with pytest.raises(TraceError) as caught:
+        read_trace(path)
+    assert str(caught.value) == f"{path}: cannot read the trace: File name too long"
+
+
+def test_messages_escape_terminal_controls_from_the_file_and_its_header(tmp_path, walked):
+    lines = good_lines(walked, tmp_path)
+    header = json.loads(lines[0])
+    header["corpus"]["path"] = "\x1b]0;PWNED\x07\x1b[2J\u202eevil\x9b.yaml"
+    path = tmp_path / "evil\x1b[31m.jsonl"
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with pytest.raises(TraceError) as caught:
+        read_trace(path, corpus_sha256="0" * 64)
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path}/evil\\x1b[31m.jsonl: the trace was made on a different corpus "
+                              "(\\x1b]0;PWNED\\x07\\x1b[2J\\u202eevil\\x9b.yaml, sha256 ")
+    assert not any(c in message for c in "\x1b\x07\u202e\x9b")
+
+
+def test_lone_surrogates_and_terminal_controls_are_written_escaped_and_read_back_the_same(tmp_path, walked):
+    header = walked.header()
+    header = header.__class__(**{**header.__dict__, "query": "caf\udce9 \x1b[2J \u202e \x9b"})
+    chose = next(i for i, e in enumerate(walked.events) if isinstance(e, NavigatorChose))
+    events = list(walked.events)
+    events[chose] = dataclasses.replace(events[chose], rationale="half a pair \ud83d and \x85")
+    path = write_trace(tmp_path / "t.jsonl", header, events, "finished")
+    raw = path.read_bytes()
+    raw.decode("utf-8")  # strict: every line is UTF-8
+    for character in ("\x1b", "\u202e", "\x9b", "\x85"):
+        assert character.encode() not in raw
+    assert b"caf\\udce9 \\u001b[2J \\u202e \\u009b" in raw
+    trace = read_trace(path)
+    assert trace.header.query == "caf\udce9 \x1b[2J \u202e \x9b"
+    assert trace.events == tuple(events)
+
+
+def test_a_secret_with_quotes_is_masked_as_it_is_written(tmp_path, walked, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", 'sk-"quoted"\\key')
+    header = walked.header()
+    leaked = header.__class__(**{**header.__dict__, "query": 'echo sk-"quoted"\\key'})
+    text = "\n".join(trace_lines(leaked, walked.events, "finished"))
+    assert "quoted" not in text and json.loads(text.splitlines()[0])["query"] == "echo ***"
+
+
+def test_a_long_file_name_still_gets_a_temporary_name_that_fits(tmp_path, walked):
+    path = walked.save_trace(tmp_path / ("t" * 245 + ".jsonl"))
+    assert read_trace(path).events == tuple(walked.events)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+# temporary files a killed save left -----------------------------------------------------------------------------
+
+
+def dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_save_removes_the_temporary_files_killed_saves_left(tmp_path, walked):
+    path = tmp_path / "t.jsonl"
+    gone = tmp_path / f".t.jsonl.{dead_pid()}.abcd1234.tmp"  # its writer was killed a moment ago
+    old = tmp_path / ".t.jsonl.k3j_x9qz.tmp"  # an older version's name, without a pid: stale after a minute
+    live = tmp_path / f".t.jsonl.{os.getpid()}.zzzz0000.tmp"  # a save in progress in this process
+    other = tmp_path / f".t.jsonl.5.{dead_pid()}.abcd1234.tmp"  # a killed save of another file, t.jsonl.5
+    for leftover in (gone, old, live, other):
+        leftover.write_text('{"format": "reasoning-explorer-trace"')
+    a_while_ago = time.time() - 120
+    os.utime(old, (a_while_ago, a_while_ago))
+    os.utime(other, (a_while_ago, a_while_ago))
+    walked.save_trace(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["t.jsonl", live.name, other.name])
+    os.utime(live, (a_while_ago, a_while_ago))  # a minute on, even a live writer's file is stale
+    walked.save_trace(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["t.jsonl", other.name])
+
+
+def test_the_temporary_name_carries_the_writers_pid(tmp_path, walked, monkeypatch):
+    seen: list[str] = []
+    real_replace = os.replace
+
+    def replace(source, destination):
+        seen.append(Path(source).name)
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace)
+    walked.save_trace(tmp_path / "t.jsonl")
+    assert len(seen) == 1
+    assert re.fullmatch(rf"\.t\.jsonl\.{os.getpid()}\.[a-z0-9_]+\.tmp", seen[0])
