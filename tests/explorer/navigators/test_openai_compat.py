@@ -12,7 +12,7 @@ import socket
 import threading
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -73,7 +73,7 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
     yield
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 30  # only a hang-guard: a busy machine may take seconds to end a thread
     while _request_threads() and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _request_threads() == [], "a request thread outlived its test"
@@ -431,12 +431,17 @@ def test_503_then_success_is_retried_with_backoff(server: StubServer, monkeypatc
     assert len(server.requests) == 2
 
 
-def test_a_numeric_retry_after_replaces_the_backoff(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_numeric_retry_after_replaces_the_backoff(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setenv(RETRY_BACKOFF_ENV, "20")
     server.add(Reply(429, "", {"Retry-After": "0.3"}), answer(["billing"]))
-    started = time.monotonic()
-    assert ask().selected == ("billing",)
-    assert 0.3 <= time.monotonic() - started < 3
+    with caplog.at_level(logging.INFO, logger="explorer.navigators.openai_compat"):
+        assert ask().selected == ("billing",)
+    assert [r.getMessage() for r in caplog.records if "retry" in r.getMessage()] == [
+        f"HTTP 429 from {server.url}/v1/chat/completions; retry 1 of 3 in 0.30 s"  # not the 20 s backoff
+    ]
+    assert len(server.requests) == 2
 
 
 def test_5xx_is_retried_the_default_three_times(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -474,11 +479,9 @@ def test_no_retries_means_one_request(server: StubServer, monkeypatch: pytest.Mo
 
 def test_a_read_timeout_is_a_clear_error(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(READ_TIMEOUT_ENV, "0.3")
-    server.add(Reply(200, completion('{"selected": ["billing"]}'), delay=2))
-    started = time.monotonic()
+    server.add(Reply(200, completion('{"selected": ["billing"]}'), delay=60))  # the answer would come far too late
     with pytest.raises(NavigatorHTTPError) as caught:
         ask()
-    assert time.monotonic() - started < 1.5
     assert len(server.requests) == 1
     assert str(caught.value) == (
         f"no answer from {server.url}/v1/chat/completions within 0.3 s (read timeout); the model may be slow or "
@@ -516,40 +519,40 @@ def test_credentials_in_the_base_url_are_never_shown(server: StubServer, monkeyp
 # -- 11. cancellation ---------------------------------------------------------------------------
 
 
-def _trip_later(token: CancellationToken, after: float) -> list[float]:
-    tripped: list[float] = []
+# How soon a cancel returns is measured in bench/responsiveness.py; here the server's answer (or the retry)
+# comes a minute later, so returning RetrievalCancelled at all shows the cancel cut the wait short.
+
+
+def _trip_when(token: CancellationToken, condition: Callable[[], bool], then: float = 0.0) -> None:
+    """Trip ``token`` from another thread ``then`` seconds after ``condition()`` holds (30 s hang-guard)."""
 
     def trip() -> None:
-        tripped.append(time.monotonic())
+        deadline = time.monotonic() + 30
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(then)
         token.cancel()
 
-    timer = threading.Timer(after, trip)
-    timer.daemon = True
-    timer.start()
-    return tripped
+    threading.Thread(target=trip, name="trip", daemon=True).start()
 
 
-def test_cancel_abandons_a_slow_response_within_the_budget(server: StubServer) -> None:
-    server.add(Reply(200, completion('{"selected": ["billing"]}'), delay=5))
+def test_cancel_abandons_a_slow_response(server: StubServer) -> None:
+    server.add(Reply(200, completion('{"selected": ["billing"]}'), delay=60))
     token = CancellationToken()
-    tripped = _trip_later(token, 0.2)
+    _trip_when(token, lambda: len(server.requests) == 1)  # the server holds the request: the client waits
     with pytest.raises(RetrievalCancelled):
         ask(token=token)
-    returned = time.monotonic()
-    assert len(tripped) == 1
-    assert returned - tripped[0] < 0.35
-    # The connection was really closed: the server saw the client hang up long before its 5 s.
-    assert server.wait_for_disconnects(1, timeout=1.0)
+    # The connection was really closed: the server saw the client hang up while it still held the answer.
+    assert server.wait_for_disconnects(1, timeout=30)
     assert all(t.daemon for t in _request_threads())
 
 
 def test_cancel_during_a_backoff_wait(server: StubServer) -> None:
-    server.add(Reply(503, "", {"Retry-After": "3600"}), answer(["billing"]))
+    server.add(Reply(503, "", {"Retry-After": "3600"}), answer(["billing"]))  # a wait of 30 s, the cap
     token = CancellationToken()
-    tripped = _trip_later(token, 0.2)
+    _trip_when(token, lambda: len(server.requests) == 1, then=0.2)  # by then, waiting to retry
     with pytest.raises(RetrievalCancelled):
         ask(token=token)
-    assert time.monotonic() - tripped[0] < 0.35
     assert len(server.requests) == 1
 
 
@@ -562,13 +565,12 @@ def test_a_token_tripped_before_the_call_sends_nothing(server: StubServer) -> No
 
 
 def test_cancel_ends_a_walk_even_under_throw(server: StubServer) -> None:
-    server.add(answer(["billing"]), Reply(200, completion('{"selected": ["refunds"]}'), delay=5))
+    server.add(answer(["billing"]), Reply(200, completion('{"selected": ["refunds"]}'), delay=60))
     token = CancellationToken()
     strategy = ReasoningRAGStrategy(handbook(), navigator(), MODEL, on_failure=OnFailure.THROW)
-    tripped = _trip_later(token, 0.3)
+    _trip_when(token, lambda: len(server.requests) == 2)  # the second call is waiting for its answer
     with pytest.raises(RetrievalCancelled):
         strategy.retrieve("How long does a refund take?", cancellation=token)
-    assert time.monotonic() - tripped[0] < 0.35
     assert len(server.requests) == 2
 
 
@@ -606,7 +608,7 @@ def test_the_key_is_sent_but_never_shown(
             ask()
         failures.append(caught.value)
     monkeypatch.setenv(READ_TIMEOUT_ENV, "0.2")
-    server.add(Reply(200, "", delay=1))
+    server.add(Reply(200, "", delay=60))  # far later than the read timeout, however busy the machine
     with pytest.raises(NavigatorHTTPError, match="read timeout") as caught:
         ask()
     failures.append(caught.value)
