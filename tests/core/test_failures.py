@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -191,9 +190,12 @@ def test_cancelling_from_another_thread_while_the_navigator_is_blocked():
     token = CancellationToken()
     entered = threading.Event()
 
+    woken: list[bool] = []
+
     def block(request):
         entered.set()
-        if request.cancellation.wait(10):
+        woken.append(request.cancellation.wait(3600))  # an hour: only the cancel can end the wait
+        if woken[-1]:
             raise RetrievalCancelled()
         return ["support"]
 
@@ -207,22 +209,21 @@ def test_cancelling_from_another_thread_while_the_navigator_is_blocked():
 
     worker = threading.Thread(target=run)
     worker.start()
-    assert entered.wait(5)
-    tripped = time.monotonic()
+    assert entered.wait(30)  # the 30 s bounds only stop a hang; how fast it is: bench/responsiveness.py
     token.cancel()
-    worker.join(5)
+    worker.join(30)
     assert not worker.is_alive()
-    assert time.monotonic() - tripped < 1.0
+    assert woken == [True]
     assert isinstance(outcome[0], RetrievalCancelled)
 
 
 def test_a_navigator_that_ignores_the_token_is_caught_after_its_call():
     token = CancellationToken()
-    started = threading.Event()
+    started, release = threading.Event(), threading.Event()
 
     def slow(request):
         started.set()
-        time.sleep(0.2)
+        release.wait(30)  # deaf to the token: answers when the test lets it, after the cancel
         return ["support"]
 
     nav = Recorder({"start": slow})
@@ -237,9 +238,10 @@ def test_a_navigator_that_ignores_the_token_is_caught_after_its_call():
 
     worker = threading.Thread(target=run)
     worker.start()
-    assert started.wait(5)
+    assert started.wait(30)
     token.cancel()
-    worker.join(5)
+    release.set()
+    worker.join(30)
     assert events[-1] == "cancelled"
     assert not any(isinstance(e, NavigatorChose | NodeEntered | PathStopped | WalkFinished) for e in events)
 
@@ -271,9 +273,12 @@ def test_the_none_token_is_never_cancelled():
     assert never.wait(0.01) is False
 
 
-def test_wait_returns_as_soon_as_the_token_is_tripped():
+def test_wait_returns_true_when_the_token_is_tripped_before_its_timeout():
     token = CancellationToken()
-    threading.Timer(0.05, token.cancel).start()
-    started = time.monotonic()
-    assert token.wait(5) is True
-    assert time.monotonic() - started < 1.0
+    woken: list[bool] = []
+    waiter = threading.Thread(target=lambda: woken.append(token.wait(3600)), daemon=True)  # only the cancel ends it
+    waiter.start()
+    token.cancel()
+    waiter.join(30)  # only a hang-guard; how fast it wakes: bench/responsiveness.py
+    assert woken == [True]
+    assert token.wait(3600) is True  # a tripped token does not wait at all

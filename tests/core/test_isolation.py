@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import types
 
 
 def test_importing_core_loads_no_ui():
@@ -16,8 +17,10 @@ def test_importing_core_loads_no_ui():
     assert out.stdout.strip() == "[]"
 
 
-def test_every_public_name_is_importable_from_core():
+def test_all_lists_exactly_the_public_names_of_core():
     import core
 
-    for name in core.__all__:
-        assert getattr(core, name) is not None, name
+    public = {name for name, value in vars(core).items()
+              if not name.startswith("_") and not isinstance(value, types.ModuleType)}  # not its submodules
+    assert len(core.__all__) == len(set(core.__all__))  # no name listed twice
+    assert set(core.__all__) == public  # every listed name exists, and every public name is listed
