@@ -20,7 +20,7 @@ def landed(history):
 
 async def finish(pilot, app):
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.history is not None and app.history.end is not None, timeout=20)
+    await wait_for(pilot, lambda: app.history is not None and app.history.end is not None)
     await pilot.pause()
 
 
@@ -167,7 +167,7 @@ async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
         await pilot.press("n")
         await wait_for(pilot, lambda: app.history is not ended)
         assert [h.number for h in app.walks] == [1, 2] and ended.end is WalkEnd.FINISHED
-        assert "walk 1 · lexical:default" in list(app._notifications)[-1].message
+        assert "walk 1 · lexical:default" in app.notes[-1].message
 
 
 async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answers():
@@ -205,4 +205,4 @@ async def test_compare_with_a_single_walk_says_what_to_do():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("D")
         assert app.comparing is None
-        assert "Only one walk so far" in list(app._notifications)[-1].message
+        assert "Only one walk so far" in app.notes[-1].message
