@@ -252,6 +252,40 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     return EXIT_OK if end == "finished" else EXIT_FOUND
 
 
+MAX_RUNS, MAX_JOBS = 100_000, 64
+
+
+def check_runs(args: argparse.Namespace) -> None:
+    """``--runs`` and ``--jobs`` make sense together, within bounds, and without the options of a single walk."""
+    if args.runs is None:
+        if args.jobs is not None:
+            fail("--jobs runs walks at once: it needs --runs N")
+        return
+    if not 2 <= args.runs <= MAX_RUNS:
+        fail(f"argument --runs: {args.runs} must be between 2 and {MAX_RUNS:,} (one walk needs no --runs)")
+    if args.jobs is not None and args.jobs > MAX_JOBS:
+        fail(f"argument --jobs: {args.jobs} must be at most {MAX_JOBS}")
+    if args.trace:
+        fail("--trace saves one walk; leave it out with --runs (or walk once, with --trace)")
+    if args.transcripts:
+        fail("--transcripts shows one walk's decisions; leave it out with --runs")
+
+
+def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, runs: int, jobs: int,
+             as_json: bool, forces: Sequence[Force] = (), telemetry: WalkTelemetry | None = None) -> int:
+    """``walk --runs N``: the same walk N times, and how stable it is (explorer.stability)."""
+    from .stability import StabilityRun, report_lines, stability_to_json
+
+    run = StabilityRun(corpus, settings, navigator, runs, jobs=jobs, forces=forces,
+                       observers=[telemetry.observe] if telemetry is not None else [])
+    stability = run.run()
+    if as_json:
+        write_json(stability_to_json(stability))
+    else:
+        sys.stdout.write("\n".join(report_lines(stability, corpus.title_of)) + "\n")
+    return EXIT_OK if stability.failed == 0 else EXIT_FOUND
+
+
 def cmd_walk(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} walk", description="Run one walk headless and print it.")
     parser.add_argument("corpus", metavar="CORPUS", help="a .yaml, PageIndex .json or .md corpus, or a folder")
@@ -260,10 +294,16 @@ def cmd_walk(argv: Sequence[str]) -> int:
     add_force_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", help="also save the walk as a trace file (JSON Lines)")
+    parser.add_argument("--runs", type=positive, metavar="N",
+                        help="walk the query N times (2 or more) and report how stable the walk is: how often each "
+                             "node was chosen, entered and landed, the distinct landed sets, where the walks part")
+    parser.add_argument("--jobs", type=positive, metavar="J",
+                        help="with --runs: walks run at once, on threads (for navigators that wait on the network)")
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
+    check_runs(args)
     if args.trace:
         check_writable(args.trace)
     navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
@@ -271,6 +311,9 @@ def cmd_walk(argv: Sequence[str]) -> int:
     forces = forces_from(args.force, corpus)
     telemetry = telemetry_from(args)
     try:
+        if args.runs is not None:
+            return run_runs(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
+                            args.runs, args.jobs or 1, args.json, forces, telemetry)
         return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
                         args.json, args.trace, forces, args.transcripts, telemetry)
     finally:
