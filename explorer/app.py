@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -36,12 +36,12 @@ from .corpora import Corpus
 from .describe import ending_text
 from .ending import WalkEnd
 from .history import Decision, Origin, WalkHistory, WalkList
-from .keymap import bindings
+from .keymap import PROMPT_KEYS, bindings
 from .messages import DecisionRequested, WalkEnded, WalkEventArrived
 from .navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from .navigators.manual import DESK, PendingDecision
 from .safe_text import visible
-from .screens import HelpScreen, PromptScreen, WalksScreen
+from .screens import FindScreen, HelpScreen, PromptClosed, PromptReady, PromptScreen, WalksScreen
 from .session import SessionEnded, SessionEvent, WalkSession, WalkSettings, fork, save_history
 from .trace import Trace, TraceError, read_trace
 from .walk_state import WalkState
@@ -124,6 +124,9 @@ class ExplorerApp(App[int]):
         self._render_scheduled = False
         self._revealed: tuple[int, str | None, bool] | None = None
         self._shown_walk: WalkHistory | None = None
+        self._held_keys: list[events.Key] | None = None
+        self._released_keys: set[int] = set()
+        self._saved_traces: list[str] = []
         self.comparing: tuple[WalkHistory, WalkHistory] | None = None
         """Walk A (on screen) and walk B while two walks are compared."""
         self._comparison: tuple[tuple[int, int], Comparison] | None = None
@@ -178,8 +181,58 @@ class ExplorerApp(App[int]):
         DESK.detach(self._manual_listener)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Ours save the screenshot where asked and show every key: Textual's own would be a second of each.
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Screenshot", "Keys", "Quit"):
+                yield command
         yield from explorer_commands(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Every key typed after a key that opens a prompt belongs to the prompt, however fast it comes: a key
+        # reaches the app before the focused widget has handled the ones queued ahead of it, so hold the keys
+        # that follow a prompt key until the prompt has the focus (or the key opened nothing), then hand them
+        # over up to the key that closes the prompt; the rest wait until it has closed.
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        bubbled_back = event.is_forwarded  # forwarding marks this very event, so read it first
+        if not bubbled_back:
+            if id(event) in self._released_keys:
+                self._released_keys.discard(id(event))
+            elif self._held_keys is not None:
+                self._held_keys.append(event)
+                return
+            elif event.key in PROMPT_KEYS and not isinstance(self.focused, Input):
+                self._held_keys = []
+        await super().on_event(event)
+        opened_nothing = not isinstance(self.screen, PromptScreen)  # no walk to pick for, say
+        if bubbled_back and event.key in PROMPT_KEYS and self._held_keys is not None and opened_nothing:
+            self._replay_held_keys()
+
+    def on_prompt_ready(self, message: PromptReady) -> None:
+        """The prompt has the focus (or kept it after refusing a value): give it the held keys up to a closing one."""
+        held = self._held_keys or []
+        batch: list[events.Key] = []
+        while held:
+            key = held.pop(0)
+            batch.append(key)
+            if key.key in ("enter", "escape"):
+                break
+        for key in batch:
+            copy = events.Key(key.key, key.character)
+            self._released_keys.add(id(copy))
+            self.post_message(copy)
+        if not batch and not held:
+            self._held_keys = None
+
+    def on_prompt_closed(self, message: PromptClosed) -> None:
+        self._replay_held_keys()
+
+    def _replay_held_keys(self) -> None:
+        """Type the held keys anew, as if just pressed (one of them may open the next prompt)."""
+        held, self._held_keys = self._held_keys or [], None
+        for key in held:
+            self.post_message(events.Key(key.key, key.character))
 
     def say(self, message: str, *, title: str = "", severity: str = "information", timeout: float = 3) -> None:
         """A notification of text that may hold anything (paths, ids, errors): escaped, never markup."""
@@ -665,6 +718,33 @@ class ExplorerApp(App[int]):
         index = TABS.index(tabs.active) if tabs.active in TABS else 0
         tabs.active = TABS[(index + direction) % len(TABS)]
 
+    def action_find_node(self) -> None:
+        index, corpus = self.corpus.index, self.corpus
+
+        def search(text: str, limit: int) -> list[tuple[str, str]]:
+            needle = text.strip().casefold()
+            found: list[tuple[str, str]] = []
+            if text.strip() in index:
+                found.append((text.strip(), corpus.title_of(text.strip())))
+            for node_id in index.ids():
+                if len(found) >= limit:
+                    break
+                title = corpus.title_of(node_id)
+                if node_id != text.strip() and (needle in title.casefold() or needle in node_id.casefold()):
+                    found.append((node_id, title))
+            return found
+
+        def go(node_id: str | None) -> None:
+            if node_id is None:
+                return
+            tree = self.query_one(WalkTree)
+            tree.reveal(node_id)
+            tree.focus()
+            self.query_one(NodeDetail).show(self.corpus, node_id)
+            self.say(f"Found {self.corpus.title_of(node_id)} ({node_id})", timeout=3)
+
+        self.push_screen(FindScreen(search), go)
+
     def action_toggle_follow(self) -> None:
         tree = self.query_one(WalkTree)
         tree.follow = not tree.follow
@@ -742,8 +822,38 @@ class ExplorerApp(App[int]):
                 self.settings = self.settings.but(model=model)
                 self._changed(f"Navigator {model}")
 
-        self.push_screen(PromptScreen("Navigator model", self.settings.model, check=check,
-                                      suggestions=SUGGESTED_MODELS), apply)
+        self.push_screen(PromptScreen("Navigator model (any model id; the list holds what is here)",
+                                      self.settings.model, check=check, suggestions=self._model_suggestions()),
+                         apply)
+
+    def _model_suggestions(self) -> list[str]:
+        """The shipped models, the scripts beside the corpus, and replays of the traces at hand: all usable."""
+        suggestions = list(SUGGESTED_MODELS)
+        folders = [Path(self.corpus.path).parent / "scripts", Path("sample_corpora") / "scripts"]
+        seen: set[Path] = set()
+        for folder in folders:
+            try:
+                scripts = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+            except OSError:
+                continue
+            for script in scripts:
+                if script.resolve() not in seen:
+                    seen.add(script.resolve())
+                    suggestions.append(f"script:{script}")
+        suggestions.extend(f"replay:{trace}" for trace in self._recent_traces()[:5])
+        return suggestions
+
+    def _recent_traces(self) -> list[str]:
+        """Traces saved in this session, then those in this folder and the corpus's, newest first."""
+        found: dict[str, float] = {}
+        for folder in {Path("."), Path(self.corpus.path).parent}:
+            try:
+                for path in folder.glob("*.jsonl"):
+                    found[str(path)] = path.stat().st_mtime
+            except OSError:
+                continue
+        recent = sorted(found, key=lambda p: -found[p])
+        return list(dict.fromkeys([*reversed(self._saved_traces), *recent]))[:10]
 
     def action_cycle_policy(self) -> None:
         policies = list(OnFailure)
@@ -787,15 +897,19 @@ class ExplorerApp(App[int]):
         except OSError as exc:
             self.call_from_thread(self.say, f"Cannot save {path}: {exc.strerror or exc}", severity="error")
             return
+        self._saved_traces.append(str(saved))
         if not quiet:
             self.call_from_thread(self.say, f"Trace saved to {saved.resolve()}", timeout=4)
 
     def action_open_trace(self) -> None:
         def open_(value: str | None) -> None:
             if value:
+                self.say(f"Opening {value}…", timeout=2)
                 self._read_trace(Path(value).expanduser())
 
-        self.push_screen(PromptScreen("Open a trace (made on this corpus)", placeholder="walk.trace.jsonl",
+        recent = self._recent_traces()
+        self.push_screen(PromptScreen("Open a trace (made on this corpus)", recent[0] if recent else "",
+                                      placeholder="walk.trace.jsonl", suggestions=recent,
                                       check=lambda v: None if v else "Type the path of a trace file."), open_)
 
     @work(thread=True, group="files", exit_on_error=False)
@@ -907,6 +1021,8 @@ class ExplorerApp(App[int]):
         target = state.current
         if target is None and state.finished and state.landed:
             target = next(iter(state.landed))  # at the end, show where the walk landed
+        elif target is None and state.current_path:
+            target = state.current_path[-1]  # a cancel or a failure: show where it happened
         focus = (history.number if history else 0, target, state.offer is not None)
         if comparison is not None:
             target = comparison.divergence.node if comparison.divergence is not None else target

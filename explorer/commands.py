@@ -34,6 +34,7 @@ PALETTE_TITLES = {
     "faster": "Play: faster",
     "slower": "Play: slower",
     "toggle_follow": "Tree: follow the walk on/off",
+    "find_node": "Tree: find a node by title or id…",
     "set_budget": "Settings: set the visit budget…",
     "set_depth": "Settings: set the depth limit…",
     "switch_navigator": "Settings: switch navigator…",

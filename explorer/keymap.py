@@ -46,6 +46,7 @@ MORE_KEYS = (
     Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
         "tabs.next", footer=False),
     Key("left_square_bracket", "previous_tab", "Prev tab", "Previous tab", "tabs.previous", footer=False),
+    Key("g", "find_node", "Find", "Find a node by title or id and go to it on the tree", "tree.find", footer=False),
     Key("t", "toggle_follow", "Follow", "Tree follows the walk on/off", "tree.follow", footer=False),
     Key("v", "set_budget", "Budget", "Set the visit budget", "settings.budget", footer=False),
     Key("d", "set_depth", "Depth", "Set the depth limit", "settings.depth", footer=False),
@@ -87,3 +88,9 @@ def shown_key(keys: str) -> str:
     names = {"slash": "/", "question_mark": "?", "plus": "+", "equals_sign": "=", "minus": "-",
              "left_square_bracket": "[", "right_square_bracket": "]"}
     return " ".join(names.get(k, k) for k in keys.split(","))
+
+
+PROMPT_ACTIONS = frozenset({"set_budget", "set_depth", "switch_navigator", "save_trace", "open_trace",
+                            "save_screenshot", "type_id"})
+"""Actions that open a one-field prompt: the keys typed right after one of them belong to that prompt."""
+PROMPT_KEYS = frozenset(key for k in ALL_KEYS if k.action in PROMPT_ACTIONS for key in k.keys.split(","))

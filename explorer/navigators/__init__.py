@@ -32,8 +32,6 @@ SUGGESTED_MODELS = (
     "semantic:default",
     "semantic:hybrid",
     "manual:",
-    "script:sample_corpora/scripts/<case>.yaml",
-    "replay:<trace>.jsonl",
     "openai:gpt-4o-mini",
     "ollama:llama3.1",
 )

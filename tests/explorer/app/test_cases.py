@@ -218,9 +218,10 @@ async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(t
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*str(trace), "enter")
-        await wait_for(pilot, lambda: len(app.notes) > 0)
+        await wait_for(pilot, lambda: any(n.title == "Cannot open the trace" for n in app.notes))
         assert app.history is None
-        [note] = app.notes
+        opening, note = app.notes
+        assert opening.message == f"Opening {trace}…"
         assert note.title == "Cannot open the trace"
         assert "the trace was made on a different corpus" in note.message and "\n" not in note.message
 

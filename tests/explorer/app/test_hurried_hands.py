@@ -1,0 +1,120 @@
+"""The explorer under a person's hands (issue 11): fast typing, odd digits, prompts that say what happened."""
+
+from __future__ import annotations
+
+from textual import events
+
+from explorer.screens import FindScreen, PromptScreen
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import SIZE, make_app, screen_text, script, wait_for
+
+
+def burst(app, *keys: str) -> None:
+    """Keys as a terminal delivers fast typing: all queued at once, before any is handled."""
+    characters = {"enter": "\r", "escape": "\x1b"}
+    for key in keys:
+        app.post_message(events.Key(key, characters.get(key, key if len(key) == 1 else None)))
+
+
+async def test_every_key_typed_after_opening_a_prompt_belongs_to_it_however_fast():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        burst(app, "v", "7", "enter")
+        await wait_for(pilot, lambda: app.settings.max_nodes_visited == 7 and not isinstance(app.screen, PromptScreen))
+        burst(app, "d", "2", "enter", "v", "3", "enter")
+        await wait_for(pilot, lambda: app.settings.max_nodes_visited == 3)
+        assert app.settings.max_depth == 2 and not isinstance(app.screen, PromptScreen)
+        assert isinstance(app.focused, WalkTree)
+
+
+async def test_a_prompt_key_that_opens_nothing_lets_the_next_keys_through():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        burst(app, "i", "n")  # i types an id only while picking: here it opens nothing, and n must still step
+        await wait_for(pilot, lambda: len(app.history.events) == 2)
+        assert not isinstance(app.screen, PromptScreen)
+
+
+async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "v", "²", "enter")
+        assert isinstance(app.screen, PromptScreen)
+        assert "Type a whole number (digits 0-9)." in screen_text(app)
+        await pilot.press("escape", "d", "٣", "enter")
+        assert isinstance(app.screen, PromptScreen) and app.settings.max_depth == 6
+
+
+async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.history.end is not None)
+        await pilot.press("ctrl+s", "enter")
+        saved = tmp_path / app.history.suggested_file_name()
+        await wait_for(pilot, lambda: saved.exists())
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        field = app.screen.query_one("#prompt-input")
+        assert field.value.endswith(saved.name)
+        field.value = ""
+        await pilot.press("enter")  # nothing typed: the prompt stays and says why
+        assert isinstance(app.screen, PromptScreen)
+        assert "Type the path of a trace file." in screen_text(app)
+        await pilot.press(*saved.name, "enter")
+        await wait_for(pilot, lambda: app.history.trace is not None)
+        assert app.history.name.startswith("walk 2 · trace ")
+
+
+async def test_navigator_suggestions_are_all_usable_and_errors_are_shown_whole():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "m")
+        prompt = app.screen
+        assert isinstance(prompt, PromptScreen)
+        assert not any("<" in s for s in prompt.suggestions)
+        assert any(s.startswith("script:") and s.endswith("depth-limit.yaml") for s in prompt.suggestions)
+        field = prompt.query_one("#prompt-input")
+        field.value = "bogus:x"
+        await pilot.press("enter")
+        error = str(prompt.query_one("#prompt-error").render())
+        assert "bogus:x" in error and prompt.query_one("#prompt-error").size.height >= 1
+
+
+async def test_after_c_on_a_provider_failure_the_failing_branch_is_in_view():
+    from core import OnFailure
+
+    app = make_app("q", model=script("provider-failure.yaml"), start_walk=True, on_failure=OnFailure.THROW)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.history.end is not None)
+        await pilot.pause()
+        tree = app.query_one(WalkTree)
+        assert tree.node_for("refunds") is not None and tree.node_for("refunds").is_expanded
+        assert tree.cursor_node is not None and tree.cursor_node.data == "refunds"
+
+
+async def test_find_a_node_by_title_and_go_to_it():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "g")
+        assert isinstance(app.screen, FindScreen)
+        await pilot.press(*"proration")
+        await wait_for(pilot, lambda: "1 match" in screen_text(app))
+        assert "Cancelling within 90 days  ·  annual-proration-formula" in screen_text(app)
+        await pilot.press("enter")
+        tree = app.query_one(WalkTree)
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data ==
+                       "annual-proration-formula")
+
+
+async def test_the_palette_lists_one_screenshot_and_one_help():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE):
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert sum("Screenshot" in t for t in titles) == 1
+        assert sum(t.startswith("Help") or t == "Keys" for t in titles) == 1
+        assert any(t.startswith("Tree: find a node") for t in titles)
