@@ -425,6 +425,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
     add_walk_options(parser)
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    parser.add_argument("--compare", metavar="MODEL",
+                        help="also walk every question with navigator MODEL: both hit rates, and the questions where "
+                             "the two navigators land differently")
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
     from .corpora.questions import load_questions
@@ -444,6 +447,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         fail(f"{problems[0]}{more}")
     navigator = navigator_for(args.navigator)
+    compare_navigator = navigator_for(args.compare) if args.compare is not None else None
     settings = settings_from(args, "", args.navigator, args.on_failure)
     telemetry = telemetry_from(args)
     observers = [telemetry.observe] if telemetry is not None else []
@@ -465,6 +469,14 @@ def cmd_eval(argv: Sequence[str]) -> int:
         if telemetry is not None:
             telemetry.close()
     summary = summarize(outcomes, stats(corpus))
+    compared = None
+    if compare_navigator is not None:
+        from .evaluation import EvalComparison
+
+        b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
+                              navigator=compare_navigator if args.jobs == 1 else None)
+        compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
+                                  summarize(b_outcomes, stats(corpus)))
     if args.json:
         document = {
             "questions": str(questions.path), "corpus": str(corpus.path), "navigator": args.navigator,
@@ -486,6 +498,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
                 "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
             },
         }
+        if compared is not None:
+            document["compare"] = compared.to_json()
         sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     else:
         from .render import eval_summary, eval_table
@@ -493,6 +507,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
         out = console()
         out.print(eval_table(outcomes))
         out.print(eval_summary(summary))
+        if compared is not None:
+            out.print("\n".join(compared.lines()), markup=False, highlight=False)
     return EXIT_OK
 
 
