@@ -54,6 +54,9 @@ from .widgets.timeline import Timeline
 from .widgets.transcript import TranscriptView
 from .widgets.walk_tree import WalkTree
 
+NARROW, SHORT, COMPACT = 80, 24, 100
+"""The smallest comfortable size; below it the layout sheds decoration (classes ``narrow``, ``short``); below
+``COMPACT`` columns the tree takes half the width, so stop reasons fit beside titles."""
 PACES = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
 TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 
@@ -173,6 +176,11 @@ class ExplorerApp(App[int]):
         else:
             query.focus()
         self.refresh_view()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.screen.set_class(event.size.width < NARROW, "narrow")
+        self.screen.set_class(event.size.width < COMPACT, "compact")
+        self.screen.set_class(event.size.height < SHORT, "short")
 
     def on_unmount(self) -> None:
         self._set_playing(False)

@@ -51,4 +51,7 @@ class BudgetMeter(Static):
         if state.prompt_tokens or state.completion_tokens:
             details.append("  Tokens ", style=style("meter--label"))
             details.append(f"{state.prompt_tokens:,} in / {state.completion_tokens:,} out")
-        self.update(Text("\n").join([bar, details, Text(status, style=style("meter--status"))]))
+        # Three lines, each cut short rather than wrapped: the status must never be pushed out of view.
+        shown = Text("\n").join([bar, details, Text(status, style=style("meter--status"))])
+        shown.no_wrap, shown.overflow = True, "ellipsis"
+        self.update(shown)

@@ -198,8 +198,9 @@ class WalkTree(Tree[str | None]):
             return label
         id_width = self._id_width.get(node_id, 0)
         reason = self.reasons.get(node_id)
+        reason_first = False
         if reason is not None:
-            label, id_width = self._fit(label, node_id, id_width, len(reason) + 2)
+            label, id_width, reason_first = self._fit(label, node_id, id_width, len(reason) + 2)
         if id_width:
             label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
         mark = self.marks.get(node_id)
@@ -209,7 +210,11 @@ class WalkTree(Tree[str | None]):
             label = Text(GLYPHS[mark]) + label
             label.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
         if reason is not None:
-            label.append(f"  {reason}", style=self.get_component_rich_style("walk-tree--reason", partial=True))
+            reason_style = self.get_component_rich_style("walk-tree--reason", partial=True)
+            if reason_first:  # too narrow for the title and the reason: the reason first, whole
+                label = label[:2] + Text(reason, style=reason_style) + Text("  ") + label[2:]
+            else:
+                label.append(f"  {reason}", style=reason_style)
         level = self.heat.get(node_id)
         if level is not None:
             label.stylize(self.get_component_rich_style(f"walk-tree--heat-{level}", partial=True))
@@ -220,19 +225,24 @@ class WalkTree(Tree[str | None]):
             label.append("  ◎ expected", style=self.get_component_rich_style("walk-tree--expected", partial=True))
         return label
 
-    def _fit(self, label: Text, node_id: str, id_width: int, reason_width: int) -> tuple[Text, int]:
-        """Shorten the title, then the id, never the stop reason, so the whole line fits the tree's width.
+    def _room(self) -> int:
+        """Cells a line may use: the content region less the scrollbar gutter kept for it."""
+        return self.scrollable_content_region.width - (self.styles.scrollbar_size_vertical or 0)
 
-        Returns the label and the cells its id now takes.
+    def _fit(self, label: Text, node_id: str, id_width: int, reason_width: int) -> tuple[Text, int, bool]:
+        """Shorten the title, then drop the id, never the stop reason, so the whole line fits the tree's width.
+
+        Returns the label, the cells its id now takes, and whether the reason must go first (the row is too
+        narrow for even a few letters of the title beside it: the title then runs off the edge instead).
         """
-        room = self.scrollable_content_region.width
+        room = self._room()
         if room <= 0:
-            return label, id_width
+            return label, id_width, False
         depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
         indent = (depth + 1) * self.guide_depth + 2  # guides, then the glyph
         spare = room - indent - label.cell_len - reason_width
         if spare >= 0:
-            return label, id_width
+            return label, id_width, False
         # The label is [toggle icon] title "  " id: cut the title's end first, then drop the id (the Node tab
         # shows it), so the reason stays whole.
         title_end = len(label) - id_width - 2
@@ -242,13 +252,15 @@ class WalkTree(Tree[str | None]):
             shortened.append("…")
         if shortened.cell_len + 2 + id_width + reason_width + indent <= room:
             shortened.append_text(label[title_end:])
-            return shortened, id_width
+            return shortened, id_width, False
         spare = room - indent - reason_width - label[:title_end].cell_len
         keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
+        if indent + keep_title + 1 + reason_width > room:
+            return label[:title_end], 0, True
         shortened = label[:keep_title]
         if keep_title < title_end:
             shortened.append("…")
-        return shortened, 0
+        return shortened, 0, False
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
@@ -257,6 +269,12 @@ class WalkTree(Tree[str | None]):
         label = node.label
         width = label.cell_len if isinstance(label, Text) else len(label)
         extra = len(reason) + 2 if reason else 0
+        room = self._room()
+        if reason and node_id is not None and room > 0:
+            # render_label shortens this label to fit (the reason stays whole): measure it as drawn, or the
+            # tree would scroll sideways for width it never uses.
+            depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
+            return min(width + 4 + extra, max(room - (depth + 1) * self.guide_depth, len(reason) + 8))
         if node_id is not None:
             count = self.counts.get(node_id)
             extra += len(count) + 2 if count else 0

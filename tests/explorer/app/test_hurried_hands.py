@@ -118,3 +118,27 @@ async def test_the_palette_lists_one_screenshot_and_one_help():
         assert sum("Screenshot" in t for t in titles) == 1
         assert sum(t.startswith("Help") or t == "Keys" for t in titles) == 1
         assert any(t.startswith("Tree: find a node") for t in titles)
+
+
+async def test_at_80x24_the_status_stays_and_stop_reasons_are_whole():
+    app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.history.end is not None)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert any("Visits " in line and "6/6 used · 0 left" in line for line in lines)
+        assert any("finished · e forks a decision" in line for line in lines)  # the status line, not pushed off
+        tree_rows = [line[:40] for line in lines if "visit_budget" in line[:40]]  # the tree is the left half
+        assert tree_rows and all("visit_budget_exhausted" in row for row in tree_rows)
+
+
+async def test_at_60x20_the_layout_degrades_legibly():
+    app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.history.end is not None)
+        await pilot.pause()
+        screen = screen_text(app)
+        assert "Visits " in screen and "finished · e forks" in screen
+        assert "next walk:" not in screen  # decoration goes first
