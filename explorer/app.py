@@ -523,6 +523,10 @@ class ExplorerApp(App[int]):
             return self.picker is not None
         if action == "close_picker":
             return self.picker is not None and self.picker.forking
+        if action == "back_to_evaluation":  # Escape: only while an evaluation waits behind the main view
+            from .evaluation_screen import EVALUATION
+
+            return self.is_screen_installed(EVALUATION) and self.screen is self.screen_stack[0]
         return True
 
     # -- step keys ----------------------------------------------------------------------------------
@@ -726,6 +730,12 @@ class ExplorerApp(App[int]):
         index = TABS.index(tabs.active) if tabs.active in TABS else 0
         tabs.active = TABS[(index + direction) % len(TABS)]
 
+    def action_more_content(self) -> None:
+        tabs = self.query_one("#tabs", TabbedContent)
+        shown = self.query_one(NodeDetail).more() if tabs.active == "tab-node" else self.query_one(ResultsPanel).more()
+        if not shown:
+            self.say("All of it is shown.", timeout=2)
+
     def action_find_node(self) -> None:
         index, corpus = self.corpus.index, self.corpus
 
@@ -782,6 +792,199 @@ class ExplorerApp(App[int]):
         if self.history is not None:
             self.history.go(event.option_index + 1)
             self.refresh_view()
+
+    # -- stability and evaluation (explorer.stability, explorer.evaluation) ----------------------------
+
+    def headless_navigator(self, model: str) -> tuple[TreeNavigator | None, str | None]:
+        """The navigator for walks nobody steps through (stability runs, evaluations), or why there is none."""
+        from .navigators.manual import ManualNavigator
+
+        navigator = self.navigator if model == self.settings.model else None
+        if navigator is None:
+            try:
+                navigator = resolve_navigator(model)
+            except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
+                return None, " ".join(str(exc).split())
+        if isinstance(navigator, ManualNavigator):
+            return None, f"{model} waits for a person at every decision; switch navigator (m) to walk many at once"
+        return navigator, None
+
+    def action_stability(self) -> None:
+        query = (self._query_text() or self.settings.query).strip()
+        if not query:
+            self.say("Type a question first: stability walks the current query many times.", severity="warning")
+            return
+        navigator, error = self.headless_navigator(self.settings.model)
+        if navigator is None:
+            self.say(f"Stability: {error}", severity="warning", timeout=6)
+            return
+
+        def start(value: str | None) -> None:
+            if value:
+                self.run_stability(int(value), query)
+
+        self.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)", "10",
+                                      check=_whole_number(2, 1000)), start)
+
+    def run_stability(self, runs: int, query: str) -> None:
+        """Walk ``query`` ``runs`` times with the settings of the moment, in a panel with a progress bar (x cancels
+        every walk); then the tree shows how often each node was chosen."""
+        from .stability import StabilityRun
+        from .stability_screen import JOBS, StabilityScreen
+
+        navigator, error = self.headless_navigator(self.settings.model)
+        if navigator is None:
+            self.say(f"Stability: {error}", severity="warning", timeout=6)
+            return
+        self._set_playing(False)
+        run = StabilityRun(self.corpus, self.settings.but(query=query), navigator, runs, jobs=JOBS)
+        self.push_screen(StabilityScreen(run, self.show_stability))
+
+    def show_stability(self, stability: Any) -> None:
+        """Beside each node chosen by some of the walks, in how many (``7/10``), with a heat class from the share;
+        until another walk is shown."""
+        tree = self.query_one(WalkTree)
+        tree.set_overlay(counts=stability.counts(), heat=stability.heat())
+        for frequency in stability.nodes:
+            tree.reveal(frequency.node, move_cursor=False)
+
+    def action_evaluate(self) -> None:
+        from .corpora import CorpusError
+        from .corpora.questions import load_questions
+
+        suggestions: list[str] = []
+        try:
+            beside = sorted(Path(self.corpus.path).parent.glob("*.questions.y*ml"))
+        except OSError:
+            beside = []
+        for path in beside:
+            try:
+                named = load_questions(path).corpus_path
+            except (CorpusError, OSError):
+                continue
+            if named is not None and named == Path(self.corpus.path).resolve():
+                suggestions.append(str(path))
+
+        def open_(value: str | None) -> None:
+            if value:
+                self.evaluate_file(Path(value).expanduser())
+
+        self.push_screen(PromptScreen("Evaluate: walk a question set (a .questions.yaml for this corpus)",
+                                      suggestions[0] if suggestions else "", placeholder="corpus.questions.yaml",
+                                      suggestions=suggestions,
+                                      check=lambda v: None if v else "Type the path of a question set."), open_)
+
+    def evaluate_file(self, path: Path, compare: str | None = None) -> None:
+        """Open the evaluation screen on the question set at ``path`` (checked against this corpus)."""
+        from .corpora import CorpusError
+        from .corpora.questions import load_questions
+
+        try:
+            questions = load_questions(path)
+        except (CorpusError, OSError) as exc:
+            self.say(str(exc), title="Cannot open the question set", severity="error", timeout=8)
+            return
+        named = questions.corpus_path
+        if named is not None and named != Path(self.corpus.path).resolve():
+            self.say(f"{path} is a question set for {named}, not for {self.corpus.path}; open it with "
+                     f"`reasoning-explorer {path}`", severity="error", timeout=8)
+            return
+        problems = questions.check(self.corpus)
+        if problems:
+            self.say(str(problems[0]), title="The question set does not fit this corpus", severity="error", timeout=8)
+            return
+        self.open_evaluation(questions, compare)
+
+    def open_evaluation(self, questions: Any, compare: str | None = None) -> None:
+        """The evaluation screen on ``questions`` (a QuestionSet of this corpus), with the settings of the moment,
+        and a second navigator ``compare`` when given. It replaces any evaluation open before."""
+        from .evaluation_screen import EVALUATION, EvaluationScreen
+
+        navigator, error = self.headless_navigator(self.settings.model)
+        other: tuple[str, TreeNavigator] | None = None
+        if navigator is not None and compare:
+            b, b_error = self.headless_navigator(compare)
+            other, error = ((compare, b), None) if b is not None else (None, b_error)
+        if navigator is None or error is not None:
+            self.say(f"Evaluate: {error}", severity="error", timeout=8)
+            return
+        self._set_playing(False)
+        if self.is_screen_installed(EVALUATION):
+            old = self.get_screen(EVALUATION)
+            if old is self.screen:
+                self.pop_screen()
+            if old in self.screen_stack:
+                self.say("Close what is open over the evaluation first.", severity="warning")
+                return
+            self.uninstall_screen(EVALUATION)
+            old.remove()  # its walks are cancelled as it goes
+        self.install_screen(EvaluationScreen(self.corpus, questions, self.settings, navigator, compare=other),
+                            EVALUATION)
+        self.push_screen(EVALUATION)
+
+    def evaluate_at_start(self, questions: Any, compare: str | None = None) -> None:
+        """Open the evaluation screen on ``questions`` as soon as the app is ready (``reasoning-explorer SET``)."""
+        self._evaluation_at_start: tuple[Any, str | None] | None = (questions, compare)
+
+    def on_ready(self) -> None:
+        pending = getattr(self, "_evaluation_at_start", None)
+        if pending is not None:
+            self._evaluation_at_start = None
+            self.open_evaluation(*pending)
+
+    def action_back_to_evaluation(self) -> None:
+        from .evaluation_screen import EVALUATION
+
+        if not self.is_screen_installed(EVALUATION):
+            self.say("No evaluation is open: E walks a question set.", timeout=3)
+            return
+        if self.screen is self.screen_stack[0]:
+            self.push_screen(EVALUATION)
+
+    def open_evaluated(self, outcome: Any) -> None:
+        """Show a question's walk (an evaluation's) at its first wrong turn, the expected nodes marked on the tree."""
+        from .evaluation import wrong_turn_step
+
+        history = outcome.history
+        if history is None:
+            return
+        step = wrong_turn_step(outcome, self.corpus.index)
+        self.show_evaluated_walk(history, step=step, expected=frozenset(outcome.question.expect))
+        if outcome.hit:
+            how = "hit: it landed an expected node"
+        elif step is None:
+            how = "missed, though it entered an expected node"
+        else:
+            how = f"missed: its first wrong turn is at depth {outcome.first_wrong_turn}, step {step}"
+        self.say(f"{outcome.question.id}: {how} · ◎ marks what it expects · Escape returns to the evaluation",
+                 timeout=6)
+
+    def compare_evaluated(self, a: Any, b: Any) -> None:
+        """Both navigators' walks of one question, side by side, the expected nodes marked."""
+        if a.history is None or b.history is None:
+            return
+        expected = frozenset(a.question.expect)
+        self.show_evaluated_walk(b.history, step=None, expected=expected)
+        self.show_evaluated_walk(a.history, step=None, expected=expected)
+        self.compare_with(b.history, on_screen=a.history)
+        self.query_one(WalkTree).set_overlay(expected=expected)
+
+    def show_evaluated_walk(self, history: WalkHistory, *, step: int | None,
+                            expected: frozenset[str]) -> None:
+        """Put an evaluation's walk on screen at ``step`` (``None``: its end); once in the list, it stays one walk."""
+        if any(h is history for h in self.walks):
+            if step is not None:
+                history.go(step)
+            else:
+                history.latest()
+            if history is not self.history:
+                self.switch_to(history.number)
+            else:
+                self._show(history)
+            self.query_one(WalkTree).set_overlay(expected=expected)
+        else:
+            self.open_history(history, step=step, expected=expected)
+        self.query_one("#query", QueryInput).value = history.settings.query
 
     # -- settings -------------------------------------------------------------------------------------
 

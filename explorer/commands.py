@@ -35,6 +35,7 @@ PALETTE_TITLES = {
     "slower": "Play: slower",
     "toggle_follow": "Tree: follow the walk on/off",
     "find_node": "Tree: find a node by title or id…",
+    "more_content": "Content: show more of a long landed or selected node",
     "set_budget": "Settings: set the visit budget…",
     "set_depth": "Settings: set the depth limit…",
     "switch_navigator": "Settings: switch navigator…",
@@ -43,6 +44,9 @@ PALETTE_TITLES = {
     "open_trace": "Trace: open a trace and step through it…",
     "save_screenshot": "Screenshot: save an SVG of the screen…",
     "help": "Help: keys",
+    "stability": "Stability: walk this query N times…",
+    "evaluate": "Evaluate: walk a question set and find where the navigator goes wrong…",
+    "back_to_evaluation": "Evaluate: back to the evaluation table",
 }
 
 

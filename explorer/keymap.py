@@ -46,6 +46,8 @@ MORE_KEYS = (
     Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
         "tabs.next", footer=False),
     Key("left_square_bracket", "previous_tab", "Prev tab", "Previous tab", "tabs.previous", footer=False),
+    Key("L", "more_content", "More", "Show more of a long content (Results and Node tabs), 20,000 characters at a "
+        "time", "content.more", footer=False),
     Key("g", "find_node", "Find", "Find a node by title or id and go to it on the tree", "tree.find", footer=False),
     Key("t", "toggle_follow", "Follow", "Tree follows the walk on/off", "tree.follow", footer=False),
     Key("v", "set_budget", "Budget", "Set the visit budget", "settings.budget", footer=False),
@@ -56,6 +58,11 @@ MORE_KEYS = (
     Key("ctrl+s", "save_trace", "Save trace", "Save the walk as a trace file", "trace.save", footer=False),
     Key("ctrl+o", "open_trace", "Open trace", "Open a trace and step through it", "trace.open", footer=False),
     Key("ctrl+e", "save_screenshot", "Screenshot", "Save an SVG screenshot", "app.screenshot", footer=False),
+    Key("S", "stability", "Stability", "Stability: walk the current query N times; the tree shows how often each "
+        "node was chosen (7/10), the panel the distinct landed sets and where the walks part; x cancels them all",
+        "walk.stability", footer=False),
+    Key("E", "evaluate", "Evaluate", "Evaluate a question set: a row per question (hit, branch, first wrong turn, "
+        "costs); Enter opens a walk at its first wrong turn, Escape there comes back", "eval.open", footer=False),
 )
 
 PICKER_KEYS = (
@@ -69,7 +76,13 @@ PICKER_KEYS = (
     Key("escape", "close_picker", "Close", "Fork picker: close it without forking", "manual.close"),
 )
 
-ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS
+EVALUATION_KEYS = (
+    # After the picker's keys: with a fork picker open, Escape closes it first.
+    Key("escape", "back_to_evaluation", "Evaluation", "Back to the evaluation table (while one is open)",
+        "eval.back", footer=False),
+)
+
+ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + EVALUATION_KEYS
 
 
 def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
@@ -91,6 +104,6 @@ def shown_key(keys: str) -> str:
 
 
 PROMPT_ACTIONS = frozenset({"set_budget", "set_depth", "switch_navigator", "save_trace", "open_trace",
-                            "save_screenshot", "type_id"})
+                            "save_screenshot", "type_id", "stability", "evaluate"})
 """Actions that open a one-field prompt: the keys typed right after one of them belong to that prompt."""
 PROMPT_KEYS = frozenset(key for k in ALL_KEYS if k.action in PROMPT_ACTIONS for key in k.keys.split(","))

@@ -7,14 +7,38 @@ from textual.widgets import Static
 
 from ..corpora import Corpus
 from ..safe_text import safe
+from .long_text import PART, shown_part
 
 HIDDEN_KEYS = {"hierarchyId", "hierarchyParentId", "reasoningTitle", "reasoningSummary"}
 
 
 class NodeDetail(Static):
-    """Shows untrusted text in full (escaped, never parsed), where labels elsewhere are cut short."""
+    """Shows untrusted text in full (escaped, never parsed), where labels elsewhere are cut short.
+
+    Content is drawn :data:`long_text.PART` characters at a time (:meth:`more` adds the next part).
+    """
+
+    limit = PART
+    shown: tuple[Corpus, str | None] | None = None
+
+    def more(self) -> bool:
+        """Draw the next part of the content shown; whether there was more."""
+        if self.shown is None:
+            return False
+        corpus, node_id = self.shown
+        if node_id is None or node_id not in corpus.index or len(corpus.index[node_id].content) <= self.limit:
+            return False
+        self.limit += PART
+        self._draw(corpus, node_id)
+        return True
 
     def show(self, corpus: Corpus, node_id: str | None) -> None:
+        if self.shown != (corpus, node_id):
+            self.limit = PART
+        self.shown = (corpus, node_id)
+        self._draw(corpus, node_id)
+
+    def _draw(self, corpus: Corpus, node_id: str | None) -> None:
         if node_id is None or node_id not in corpus.index:
             self.update(Text("Move the tree's cursor to a node to read all of it here.", style="dim"))
             return
@@ -36,5 +60,5 @@ class NodeDetail(Static):
                 text.append_text(safe(f"{key}: {value}"))
                 text.append("\n")
         text.append("\n\nContent (never shown to the navigator)\n", style="bold")
-        text.append_text(safe(document.content or "(none)", multiline=True))
+        text.append_text(shown_part(document.content, self.limit) if document.content else Text("(none)"))
         self.update(text)

@@ -14,6 +14,7 @@ from core import StopReason
 from ..corpora import Corpus
 from ..safe_text import safe
 from ..walk_state import WalkState
+from .long_text import PART, shown_part
 
 
 class ResultsPanel(Vertical):
@@ -38,6 +39,8 @@ class ResultsPanel(Vertical):
         stops.add_columns("stop", "reason", "at", "branch", "landed", "detail")
         self._corpus: Corpus | None = None
         self._landed_ids: list[str] = []
+        self._content_id: str | None = None
+        self._content_limit = PART
 
     def show(self, state: WalkState, corpus: Corpus, summary: Text) -> None:
         self._corpus = corpus
@@ -93,9 +96,23 @@ class ResultsPanel(Vertical):
         if event.data_table.id == "landed-table" and event.row_key is not None:
             self._show_content(event.row_key.value)
 
+    def more(self) -> bool:
+        """Draw the next part of the landed node's content; whether there was more."""
+        corpus, node_id = self._corpus, self._content_id
+        if corpus is None or node_id is None or node_id not in corpus.index:
+            return False
+        if len(corpus.index[node_id].content) <= self._content_limit:
+            return False
+        self._content_limit += PART
+        self._show_content(node_id)
+        return True
+
     def _show_content(self, node_id: str | None) -> None:
         content = self.query_one("#landed-content", Static)
         corpus = self._corpus
+        if node_id != getattr(self, "_content_id", None):
+            self._content_limit = PART
+        self._content_id = node_id
         if node_id is None or corpus is None or node_id not in corpus.index:
             content.update(Text("Landed nodes show their content here.", style="dim"))
             return
@@ -103,5 +120,6 @@ class ResultsPanel(Vertical):
         text.append("\n")
         text.append_text(safe(corpus.where(node_id), "dim"))
         text.append("\n\n")
-        text.append_text(safe(corpus.index[node_id].content or "(no content)", multiline=True))
+        body = corpus.index[node_id].content
+        text.append_text(shown_part(body, self._content_limit) if body else Text("(no content)"))
         content.update(text)

@@ -142,3 +142,22 @@ async def test_at_60x20_the_layout_degrades_legibly():
         screen = screen_text(app)
         assert "Visits " in screen and "finished · e forks" in screen
         assert "next walk:" not in screen  # decoration goes first
+
+
+async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time(tmp_path):
+    from explorer.corpora import load_corpus
+
+    big = tmp_path / "big.yaml"
+    body = "refund policy text " * 110_000  # about 2 MB
+    big.write_text(f"source: big\nnodes:\n  - id: huge\n    title: Huge\n    summary: refund\n    content: {body}\n")
+    app = make_app("refund", corpus=load_corpus(big), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.history.end is not None)
+        await pilot.pause()
+        content = app.query_one("#landed-content")
+        shown = str(content.render())
+        assert shown.endswith("… 2,069,999 more characters: press L to show 20,000 more")
+        assert len(shown) < 21_000
+        await pilot.press("L")
+        assert str(content.render()).endswith("… 2,049,999 more characters: press L to show 20,000 more")
