@@ -6,6 +6,7 @@ run with ``core.ReasoningRAGStrategy`` on a small inline hierarchy.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import socket
@@ -63,7 +64,7 @@ _ENV = (
 
 
 def _request_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name.startswith("openai-compat")]
+    return [t for t in threading.enumerate() if t.name.startswith("llm-http")]
 
 
 @pytest.fixture(autouse=True)
@@ -73,6 +74,7 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
     yield
+    gc.collect()  # a navigator held by a cycle (an exception's traceback) ends its client thread when collected
     deadline = time.monotonic() + 30  # only a hang-guard: a busy machine may take seconds to end a thread
     while _request_threads() and time.monotonic() < deadline:
         time.sleep(0.02)
