@@ -17,7 +17,9 @@ headless paths never import Textual.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import io
 import json
 import os
 import re
@@ -32,6 +34,7 @@ from .corpora import Corpus, CorpusError, load_corpus
 from .navigators import NavigatorConfigError, resolve_navigator
 from .navigators.forcing import START, Force, ForceError, parse_force
 from .navigators.manual import ManualNavigator
+from .safe_text import clip, json_text, one_line, visible
 from .session import WalkSession, WalkSettings
 from .trace import Trace, TraceError, event_to_json, read_trace
 from .walk_state import WalkState
@@ -63,14 +66,18 @@ class Parser(argparse.ArgumentParser):
         fail(f"{message} (see `{self.prog} --help`)")
 
 
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``."""
+def whole_number(minimum: int, maximum: int = 10**9) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` to ``maximum``, in ASCII digits (``int`` takes ``'²'``-like
+    characters and 5,000-digit numbers only to fail or to be absurd)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        digits = text.strip()
+        body = digits[1:] if digits[:1] in ("+", "-") else digits
+        if not (body.isascii() and body.isdigit()):
+            raise argparse.ArgumentTypeError(f"{clip(text, 40)!r} is not a whole number")
+        if len(body) > 12 or int(digits) > maximum:
+            raise argparse.ArgumentTypeError(f"{clip(digits, 20)} must be at most {maximum:,}")
+        value = int(digits)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{text} must be at least {minimum}")
         return value
@@ -79,6 +86,26 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 
 
 positive, non_negative = whole_number(1), whole_number(0)
+# The explorer's prompts take the same budgets and depth limits.
+visits, depth, jobs = whole_number(1, 100_000), whole_number(0, 100_000), whole_number(1, 64)
+
+
+def query_text(text: str) -> str:
+    """An argparse type for a question: UTF-8 text (bytes that are not come in as lone surrogates, which no
+    navigator, trace or terminal should be handed)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"{clip(text, 60)!r} is not UTF-8 text; type the question in a "
+                                         "UTF-8 terminal (e.g. LANG=C.UTF-8)") from None
+    return text
+
+
+def path_text(text: str) -> str:
+    """An argparse type for a path: not empty (``""`` would quietly mean the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    return text
 
 
 def seconds(text: str) -> float:
@@ -95,8 +122,8 @@ def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True) ->
     if navigator:
         parser.add_argument("--navigator", "-n", metavar="MODEL", default="lexical:default",
                             help="navigator model id (default: lexical:default)")
-    parser.add_argument("--max-visits", type=positive, default=None, metavar="N", help="visit budget (default 15)")
-    parser.add_argument("--max-depth", type=non_negative, default=None, metavar="D", help="depth limit (default 6)")
+    parser.add_argument("--max-visits", type=visits, default=None, metavar="N", help="visit budget (default 15)")
+    parser.add_argument("--max-depth", type=depth, default=None, metavar="D", help="depth limit (default 6)")
     if navigator:
         parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default="throw",
                             help="what a navigator failure does (default: throw)")
@@ -148,18 +175,79 @@ def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
 
 def check_writable(path: str) -> None:
     """Fail now, not after an expensive walk, when a trace cannot be written where asked."""
-    folder = Path(path).expanduser().parent
-    if not folder.is_dir():
-        fail(f"cannot save the trace to {path}: no folder {folder}")
+    target = Path(path).expanduser()
+    folder = target.parent
+    try:
+        if not folder.is_dir():
+            fail(f"cannot save the trace to {path}: no folder {folder}")
+        longest = os.pathconf(folder, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
+        if len(os.fsencode(target.name)) > longest:
+            fail(f"cannot save the trace to {path}: the file name is longer than the file system allows ({longest} "
+                 "bytes); choose a shorter name")
+        if target.is_dir():
+            fail(f"cannot save the trace to {path}: it is a folder; name a file in it, e.g. {target / 'walk.jsonl'}")
+        if target.exists() and not target.is_file():
+            fail(f"cannot save the trace to {path}: it is not a regular file (a pipe or a device); name a new file "
+                 "or a trace to overwrite")
+    except OSError as exc:
+        problem = ("the path is longer than the file system allows; give a shorter path"
+                   if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
+        fail(f"cannot save the trace to {path}: {problem}")
     if not os.access(folder, os.W_OK):
         fail(f"cannot save the trace to {path}: the folder {folder} is not writable")
 
 
-def corpus_at(path: str | Path) -> Corpus:
+def is_there(path: Path) -> bool:
+    """``path.exists()``, but a name the file system refuses (too long, a NUL) is simply not there."""
     try:
-        return load_corpus(path)
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def corpus_at(path: str | Path, *, show_progress: bool = False) -> Corpus:
+    """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr."""
+    reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
+    try:
+        return load_corpus(path) if reporter is None else load_corpus(path, progress=reporter)
     except CorpusError as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        if reporter is not None:
+            reporter.clear()
+        print(f"{PROG}: loading {one_line(str(path))} interrupted", file=sys.stderr)
+        raise
+    finally:
+        if reporter is not None:
+            reporter.clear()
+
+
+class LoadProgress:
+    """One line on stderr, redrawn in place: what is being read, and how far (a big corpus takes seconds)."""
+
+    def __init__(self, path: str | Path, stream: Any = None) -> None:
+        self.name = one_line(Path(path).name)
+        self.stream = stream or sys.stderr
+        self.drawn = False
+        self.last = 0.0
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self.last < 0.1 and (total is None or done < total):
+            return
+        self.last = now
+        how_far = f"{done * 100 // total}%" if total else f"{done:,}"
+        self.stream.write(f"\r\x1b[Kloading {self.name}: {stage} {how_far} (Ctrl+C stops)")
+        self.stream.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
 
 
 def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
@@ -240,15 +328,15 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
                 "landed": [d.id for d in result.documents] if result else [],
             },
         }
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(document, indent=2) + "\n")
     else:
         from .render import walk_report
 
         console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts))
         for force in session.not_applied():
             where = "the first offer" if force.node is None else f"{force.node!r}"
-            console().print(f"--force {force.label}={','.join(force.selected)} never applied: the walk never judged "
-                            f"{where}", markup=False, highlight=False)
+            console().print(visible(f"--force {force.label}={','.join(force.selected)} never applied: the walk "
+                                    f"never judged {where}"), markup=False, highlight=False)
     return EXIT_OK if end == "finished" else EXIT_FOUND
 
 
@@ -288,12 +376,14 @@ def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, r
 
 def cmd_walk(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} walk", description="Run one walk headless and print it.")
-    parser.add_argument("corpus", metavar="CORPUS", help="a .yaml, PageIndex .json or .md corpus, or a folder")
-    parser.add_argument("query", metavar="QUERY", help="the question to walk for")
+    parser.add_argument("corpus", metavar="CORPUS", type=path_text,
+                        help="a .yaml, PageIndex .json or .md corpus, or a folder")
+    parser.add_argument("query", metavar="QUERY", type=query_text, help="the question to walk for")
     add_walk_options(parser)
     add_force_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
-    parser.add_argument("--trace", metavar="FILE", help="also save the walk as a trace file (JSON Lines)")
+    parser.add_argument("--trace", metavar="FILE", type=path_text,
+                        help="also save the walk as a trace file (JSON Lines)")
     parser.add_argument("--runs", type=positive, metavar="N",
                         help="walk the query N times (2 or more) and report how stable the walk is: how often each "
                              "node was chosen, entered and landed, the distinct landed sets, where the walks part")
@@ -328,7 +418,8 @@ def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus
     else:
         recorded = Path(trace.header.corpus_path)
         candidates = [recorded] if recorded.is_absolute() else [recorded, trace_path.parent / recorded]
-    found = next((c for c in candidates if c.exists()), None)
+    # --corpus goes straight to the loader, whose refusal (no such file, a name too long...) says what is wrong.
+    found = Path(override) if override else next((c for c in candidates if is_there(c)), None)
     if found is None:
         fail(f"{trace_path}: the trace's corpus {trace.header.corpus_path} is not here; pass --corpus PATH")
     corpus = corpus_at(found)
@@ -348,8 +439,9 @@ def open_trace(path: str) -> Trace:
 def cmd_replay(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} replay",
                     description="Re-run a trace's recorded decisions headless, with another budget or depth limit.")
-    parser.add_argument("trace", metavar="TRACE", help="a trace saved by `walk --trace` or the explorer")
-    parser.add_argument("--corpus", metavar="C", help="the corpus, when it is not where the trace says")
+    parser.add_argument("trace", metavar="TRACE", type=path_text,
+                        help="a trace saved by `walk --trace` or the explorer")
+    parser.add_argument("--corpus", metavar="C", type=path_text, help="the corpus, when it is not where the trace says")
     add_walk_options(parser, navigator=False)
     add_force_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
@@ -406,13 +498,18 @@ def cmd_diff(argv: Sequence[str]) -> int:
 
 def cmd_validate(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} validate", description="Load a corpus and report its counts, errors and warnings.")
-    parser.add_argument("corpus", metavar="CORPUS")
+    parser.add_argument("corpus", metavar="CORPUS", type=path_text)
     args = parser.parse_args(argv)
     from .corpora.validate import validate
     from .render import validation_report
 
-    if not Path(args.corpus).exists():
+    try:
+        Path(args.corpus).stat()
+    except (FileNotFoundError, NotADirectoryError):
         fail(f"{args.corpus}: no such file or folder; give a .yaml, .json or .md file, or a folder of .md files")
+    except OSError as exc:
+        fail(f"{args.corpus}: the path is longer than the file system allows; give a shorter path"
+             if exc.errno == errno.ENAMETOOLONG else f"{args.corpus}: {exc.strerror or exc}")
     report = validate(args.corpus)
     console().print(validation_report(report))
     return EXIT_OK if report.ok else EXIT_FOUND
@@ -420,10 +517,11 @@ def cmd_validate(argv: Sequence[str]) -> int:
 
 def cmd_eval(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} eval", description="Walk every question of a question set and score the walks.")
-    parser.add_argument("questions", metavar="QUESTIONS", help="a question set (*.questions.yaml)")
-    parser.add_argument("--corpus", metavar="C", help="the corpus (default: the one the question set names)")
+    parser.add_argument("questions", metavar="QUESTIONS", type=path_text, help="a question set (*.questions.yaml)")
+    parser.add_argument("--corpus", metavar="C", type=path_text,
+                        help="the corpus (default: the one the question set names)")
     add_walk_options(parser)
-    parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="questions walked at once")
+    parser.add_argument("--jobs", type=jobs, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--compare", metavar="MODEL",
                         help="also walk every question with navigator MODEL: both hit rates, and the questions where "
@@ -500,7 +598,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         }
         if compared is not None:
             document["compare"] = compared.to_json()
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(document, indent=2) + "\n")
     else:
         from .render import eval_summary, eval_table
 
@@ -519,14 +617,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
                     epilog="Sub-commands: walk, validate, eval, replay, serve (see `reasoning-explorer COMMAND "
                            "--help`).")
-    parser.add_argument("corpus", metavar="CORPUS", nargs="?",
+    parser.add_argument("corpus", metavar="CORPUS", nargs="?", type=path_text,
                         help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
                              "through (default: the sample handbook)")
-    parser.add_argument("--query", "-q", metavar="Q", help="start a walk on this question")
+    parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
-    parser.add_argument("--trace", metavar="FILE", help="save each finished walk as a trace to FILE")
+    parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
     opened: Trace | None = None
@@ -538,7 +636,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
-        corpus = corpus_at(path)
+        corpus = corpus_at(path, show_progress=True)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
     settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
@@ -571,7 +669,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         if telemetry is not None:
             telemetry.close()
         for problem in problems:
-            print(f"{PROG}: warning: {problem}", file=sys.stderr)
+            print(f"{PROG}: warning: {one_line(problem)}", file=sys.stderr)
     return app.return_code or EXIT_OK
 
 
@@ -593,18 +691,27 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):  # whatever text reaches a writer (a lone surrogate...), it never fails
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         if args and args[0] in COMMANDS:
             return COMMANDS[args[0]](args[1:])
         return cmd_explore(args)
     except UsageError as exc:
-        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a file no check foresaw (a name too long for a loader's test...): one line
+        where = f"{os.fsdecode(exc.filename)}: " if exc.filename is not None else ""
+        problem = ("the path is longer than the file system allows; give a shorter path"
+                   if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
+        print(f"{PROG}: error: {one_line(where + problem)}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def entry() -> None:
