@@ -118,10 +118,15 @@ def seconds(text: str) -> float:
     return value
 
 
-def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True) -> None:
+EXPLORER_MODEL = "semantic:hybrid"
+"""The explorer's navigator (``make run``): the offline one that lands most sample questions (README, Navigators)."""
+
+
+def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True,
+                     default_model: str = "lexical:default") -> None:
     if navigator:
-        parser.add_argument("--navigator", "-n", metavar="MODEL", default="lexical:default",
-                            help="navigator model id (default: lexical:default)")
+        parser.add_argument("--navigator", "-n", metavar="MODEL", default=default_model,
+                            help=f"navigator model id (default: {default_model})")
     parser.add_argument("--max-visits", type=visits, default=None, metavar="N", help="visit budget (default 15)")
     parser.add_argument("--max-depth", type=depth, default=None, metavar="D", help="depth limit (default 6)")
     if navigator:
@@ -621,7 +626,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
                         help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
                              "through (default: the sample handbook)")
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
-    add_walk_options(parser)
+    add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
     parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")

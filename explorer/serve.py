@@ -36,6 +36,7 @@ from textual_serve.server import Server, log, to_int
 from .cli import (
     DEFAULT_CORPUS,
     EXIT_OK,
+    EXPLORER_MODEL,
     PROG,
     Parser,
     add_walk_options,
@@ -149,7 +150,7 @@ def make_parser() -> argparse.ArgumentParser:
                         help=f"browser tabs served at once; each runs its own explorer (default "
                              f"{DEFAULT_MAX_SESSIONS})")
     parser.add_argument("--query", "-q", metavar="Q", help="each tab starts a walk on this question")
-    add_walk_options(parser)
+    add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
     return parser
