@@ -29,12 +29,12 @@ third of those that share no content word with the answer, where
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator
 
-from .embeddings import StaticEmbeddings, bundled_embeddings
+if TYPE_CHECKING:
+    from .embeddings import StaticEmbeddings
 from .lexical import score_candidates as bm25_scores
 
 PREFIX = "semantic:"
@@ -96,6 +96,8 @@ def score_candidates(query: str, candidates: tuple[NodeView, ...], variant: Vari
         vectors.append(embeddings.titled(candidate.title, candidate.summary))
     if not vectors:
         return []
+    import numpy as np  # here, not at the top: resolving any navigator imports this module
+
     similarities = (np.stack(vectors) @ query_vector).astype(np.float64)
     lexical = [0.0] * len(candidates)
     matched: list[tuple[str, ...]] = [()] * len(candidates)
@@ -126,13 +128,13 @@ class SemanticNavigator(TreeNavigator):
 
     def check_model(self, model: str) -> None:
         """Load the model now (once per process), so a missing package is a configuration error before the walk."""
-        bundled_embeddings()
+        _embeddings()
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         token = request.cancellation
         token.raise_if_cancelled()
         variant = variant_of(request.model) or VARIANTS["default"]
-        embeddings = bundled_embeddings()
+        embeddings = _embeddings()
         token.raise_if_cancelled()
         if not embeddings.text(request.query).any():
             return NavigatorChoice((), "the query has no words to compare with the candidates",
@@ -151,6 +153,13 @@ class SemanticNavigator(TreeNavigator):
             rationale = "nothing was offered"
         return NavigatorChoice(tuple(s.view.id for s in picked), rationale,
                                transcript=_transcript(request.query, ranked, variant, embeddings))
+
+
+def _embeddings() -> StaticEmbeddings:
+    """The bundled model (numpy and wordllama load with it, on the first semantic walk, not at resolve)."""
+    from .embeddings import bundled_embeddings
+
+    return bundled_embeddings()
 
 
 def _transcript(query: str, ranked: list[Scored], variant: Variant, embeddings: StaticEmbeddings) -> Transcript:
