@@ -104,8 +104,11 @@ class ExplorerApp(App[int]):
         trace_path: str | None = None,
         example_query: str | None = None,
         opened_trace: Trace | None = None,
+        allow_files: bool = True,
     ) -> None:
         super().__init__()
+        self.allow_files = allow_files
+        """Whether the keys that open and save files work (off in a session shared on a network)."""
         self.corpus = corpus
         self.settings = settings
         """The settings of the next walk (the walk on screen shows its own in the meter)."""
@@ -1079,6 +1082,8 @@ class ExplorerApp(App[int]):
     # -- traces and screenshots -------------------------------------------------------------------------
 
     def action_save_trace(self) -> None:
+        if not self._files_allowed():
+            return
         history = self.history
         if history is None or not history.events:
             self.say("No walk to save yet.", severity="warning")
@@ -1089,6 +1094,11 @@ class ExplorerApp(App[int]):
                 self._save_trace(history, Path(value).expanduser())
 
         self.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
+
+    def _files_allowed(self) -> bool:
+        if not self.allow_files:
+            self.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+        return self.allow_files
 
     def _save_trace(self, history: WalkHistory, path: Path, quiet: bool = False) -> None:
         # Copy what the history holds now, on this thread: the worker writes a snapshot.
@@ -1113,6 +1123,8 @@ class ExplorerApp(App[int]):
             self.call_from_thread(self.say, f"Trace saved to {saved.resolve()}", timeout=4)
 
     def action_open_trace(self) -> None:
+        if not self._files_allowed():
+            return
         def open_(value: str | None) -> None:
             if value:
                 self.say(f"Opening {value}…", timeout=2)
@@ -1144,6 +1156,8 @@ class ExplorerApp(App[int]):
         self.say(f"Opened {trace.path} as {history.name} ({len(history.events)} events)", timeout=4)
 
     def action_save_screenshot(self) -> None:
+        if not self._files_allowed():
+            return
         def save(value: str | None) -> None:
             if not value:
                 return

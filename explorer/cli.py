@@ -3,7 +3,8 @@
     reasoning-explorer [CORPUS | TRACE] [--query Q] [--navigator M] [--max-visits N] [--max-depth D]
                        [--on-failure P] [--autoplay SECONDS] [--trace FILE]
     reasoning-explorer walk CORPUS QUERY [--navigator M] [--max-visits N] [--max-depth D] [--on-failure P]
-                                         [--json] [--trace FILE]
+                                         [--json] [--trace FILE] [--runs N [--jobs J]]
+    reasoning-explorer QUESTIONS [--compare M] [the explorer's options]   (the evaluation screen)
     reasoning-explorer validate CORPUS
     reasoning-explorer eval QUESTIONS [--corpus C] [--navigator M] [--max-visits N] [--max-depth D] [--jobs N] [--json]
     reasoning-explorer replay TRACE [--corpus C] [--max-visits N] [--max-depth D] [--json]
@@ -40,6 +41,7 @@ from .trace import Trace, TraceError, event_to_json, read_trace
 from .walk_state import WalkState
 
 if TYPE_CHECKING:
+    from .corpora.questions import QuestionSet
     from .telemetry import WalkTelemetry
 
 PROG = "reasoning-explorer"
@@ -618,6 +620,35 @@ def cmd_eval(argv: Sequence[str]) -> int:
 # -- the explorer ------------------------------------------------------------------------------------
 
 
+def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | None:
+    """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set and its
+    corpus, checked (exit 2 with one line when they do not fit); otherwise ``None`` (and no ``--compare``)."""
+    from .evaluation import looks_like_question_set
+
+    if not args.corpus or not looks_like_question_set(args.corpus):
+        if args.compare is not None:
+            fail("--compare walks a question set with a second navigator: give QUESTIONS.yaml (or use `eval "
+                 "--compare`)")
+        return None
+    from .corpora.questions import load_questions
+
+    try:
+        questions = load_questions(args.corpus)
+    except CorpusError as exc:
+        fail(str(exc))
+    if questions.corpus_path is None:
+        fail(f"{args.corpus}: the question set names no corpus; add `corpus: FILE` to it")
+    navigator_for(args.navigator)  # walked headless: a navigator that needs a person is refused now
+    if args.compare is not None:
+        navigator_for(args.compare)
+    corpus = corpus_at(questions.corpus_path)
+    problems = questions.check(corpus)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        fail(f"{problems[0]}{more}")
+    return questions, corpus
+
+
 def cmd_explore(argv: Sequence[str]) -> int:
     parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
                     epilog="Sub-commands: walk, validate, eval, replay, serve (see `reasoning-explorer COMMAND "
@@ -629,12 +660,20 @@ def cmd_explore(argv: Sequence[str]) -> int:
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
+    parser.add_argument("--no-files", action="store_true",
+                        help="turn off the keys that open and save files (for a session shared on a network)")
     parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")
+    parser.add_argument("--compare", metavar="MODEL",
+                        help="with a question set: walk every question with this navigator too, in a second set of "
+                             "columns (the questions where the two differ open side by side)")
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     opened: Trace | None = None
     navigator = navigator_for(args.navigator, headless=False)
-    if args.corpus and args.corpus.endswith(".jsonl"):
+    if questions is not None:
+        corpus = questions[1]
+    elif args.corpus and args.corpus.endswith(".jsonl"):
         opened = open_trace(args.corpus)
         corpus = trace_corpus(Path(args.corpus), opened, None)
     else:
@@ -664,7 +703,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
         trace_path=args.trace,
         example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
         opened_trace=opened,
+        allow_files=not args.no_files,
     )
+    if questions is not None:
+        app.evaluate_at_start(questions[0], args.compare)
     from .session import observing
 
     try:

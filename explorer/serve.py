@@ -95,6 +95,8 @@ def app_argv(args: argparse.Namespace) -> list[str]:
     argv.append(f"--on-failure={args.on_failure}")
     if args.autoplay is not None:
         argv.append(f"--autoplay={args.autoplay!r}")
+    if not is_loopback(args.host):
+        argv.append("--no-files")  # whoever reaches a shared address must not read or write this user's files
     return argv
 
 
@@ -242,8 +244,8 @@ class ExplorerServer(Server):
         print(f"{PROG}: serving {visible(self.served)} on {shown} — one explorer per browser tab, at most "
               f"{self.max_sessions} at once; Ctrl+C stops", flush=True)
         if not is_loopback(self.host):
-            print(f"{PROG}: warning: there is no password: whoever reaches this address can use the explorer, "
-                  "including its keys that open and save files as this user", flush=True)
+            print(f"{PROG}: warning: there is no password: whoever reaches this address can use the explorer "
+                  "(its keys that open and save files are off)", flush=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
         await asyncio.gather(*(self.end(session, socket_) for session, socket_ in list(self.sessions.items())))

@@ -161,3 +161,24 @@ async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time
         assert len(shown) < 21_000
         await pilot.press("L")
         assert str(content.render()).endswith("… 2,049,999 more characters: press L to show 20,000 more")
+
+
+async def test_a_shared_session_has_its_file_keys_off():
+    app = make_app("How are refunds issued?", start_walk=True, allow_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        assert not isinstance(app.screen, PromptScreen)
+        await pilot.press("ctrl+o", "ctrl+e")
+        assert not isinstance(app.screen, PromptScreen)
+        assert [n.message for n in app.notes][-1] == "Opening and saving files is off in this shared session."
+
+
+def test_serve_turns_file_keys_off_beyond_loopback():
+    import argparse
+
+    from explorer.serve import app_argv
+
+    base = dict(corpus=None, query=None, navigator="lexical:default", max_visits=None, max_depth=None,
+                on_failure="throw", autoplay=None)
+    assert "--no-files" not in app_argv(argparse.Namespace(host="127.0.0.1", **base))
+    assert "--no-files" in app_argv(argparse.Namespace(host="0.0.0.0", **base))
