@@ -10,11 +10,16 @@ delay), and reads back what every request carried::
 
 A delayed reply sleeps in short steps, so that closing the server ends it at once, and it notices
 when the client hangs up (counted in :attr:`StubServer.disconnects`), which lets a test check
-that a cancelled request really closed its connection.
+that a cancelled request really closed its connection. A reply can also drip its body one byte
+at a time, or come without a ``Content-Length`` (the end of the body is the end of the
+connection). The server speaks HTTP/1.1 and keeps connections alive, as real servers do; each
+:class:`Recorded` request says which client port it came from, so a test can see a connection
+being reused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import select
 import socket
@@ -37,6 +42,10 @@ class Reply:
     body: Any = b""
     headers: Mapping[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    drip: float = 0.0
+    """Seconds between the body's bytes, sent one at a time (0: all at once)."""
+    content_length: bool = True
+    """False: no ``Content-Length``; the body ends when the server closes the connection."""
 
     def encoded(self) -> tuple[bytes, str]:
         """The body's bytes and its content type."""
@@ -55,6 +64,8 @@ class Recorded:
     path: str
     headers: Mapping[str, str]
     body: bytes
+    client_port: int = 0
+    """The client's side of the connection: the same port for requests on one kept-alive connection."""
 
     def json(self) -> Any:
         """The body decoded as JSON."""
@@ -73,7 +84,18 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
-    timeout = 5  # a client that never sends its body cannot hold the server's shutdown forever
+    protocol_version = "HTTP/1.1"  # keep-alive, so a client's connection reuse shows
+    timeout = 5  # an idle kept-alive connection is let go after this (and closing the server ends it at once)
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.stub._track(self.connection, True)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server.stub._track(self.connection, False)
 
     def do_POST(self) -> None:
         self._answer()
@@ -89,8 +111,9 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         headers = {name.lower(): value for name, value in self.headers.items()}
-        reply = stub._record(Recorded(self.command, self.path, headers, body))
+        reply = stub._record(Recorded(self.command, self.path, headers, body, self.client_address[1]))
         if reply.delay and not self._wait(reply.delay):
+            self.close_connection = True
             return
         payload, content_type = reply.encoded()
         try:
@@ -100,10 +123,24 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Type", content_type)
             for name, value in reply.headers.items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
+            if reply.content_length:
+                self.send_header("Content-Length", str(len(payload)))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
             self.end_headers()
-            self.wfile.write(payload)
+            if not reply.drip:
+                self.wfile.write(payload)
+                return
+            self.wfile.flush()
+            for index in range(len(payload)):
+                if index and not self._wait(reply.drip):
+                    self.close_connection = True
+                    return
+                self.wfile.write(payload[index : index + 1])
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
             self.server.stub._note_disconnect()
 
     def _wait(self, seconds: float) -> bool:
@@ -135,6 +172,7 @@ class StubServer:
         self._replies: deque[Reply] = deque()
         self._requests: list[Recorded] = []
         self._disconnects = 0
+        self._connections: set[socket.socket] = set()
         self._lock = threading.Condition()
         self._stopping = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
@@ -178,9 +216,15 @@ class StubServer:
             return self._lock.wait_for(lambda: self._disconnects >= count, timeout)
 
     def close(self) -> None:
-        """Stop serving, end delayed replies and join every thread."""
+        """Stop serving, end delayed replies and kept-alive connections, and join every thread."""
         self._stopping.set()
         self._server.shutdown()
+        with self._lock:
+            open_connections = list(self._connections)
+        for connection in open_connections:
+            # Wakes a handler waiting for the next request on a kept-alive connection.
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
         self._server.server_close()
         self._thread.join(timeout=5)
 
@@ -194,6 +238,13 @@ class StubServer:
         with self._lock:
             self._requests.append(request)
             return self._replies.popleft() if self._replies else self.default
+
+    def _track(self, connection: socket.socket, open_: bool) -> None:
+        with self._lock:
+            if open_:
+                self._connections.add(connection)
+            else:
+                self._connections.discard(connection)
 
     def _note_disconnect(self) -> None:
         with self._lock:

@@ -7,6 +7,7 @@ run with ``core.ReasoningRAGStrategy`` on a small inline hierarchy.
 from __future__ import annotations
 
 import gc
+import gzip
 import json
 import logging
 import socket
@@ -24,6 +25,7 @@ from core import (
     HierarchyMetadata,
     NavigatorChoice,
     NavigatorChose,
+    NavigatorFailed,
     NavigatorRequest,
     NodeView,
     OnFailure,
@@ -37,7 +39,9 @@ from core import (
     WalkResult,
 )
 from explorer.navigators.openai_compat import (
+    CALL_DEADLINE_ENV,
     CONNECT_TIMEOUT_ENV,
+    MAX_ANSWER_BYTES_ENV,
     MAX_RETRIES_ENV,
     OLLAMA_BASE_URL_ENV,
     OPENAI_API_KEY_ENV,
@@ -45,6 +49,7 @@ from explorer.navigators.openai_compat import (
     READ_TIMEOUT_ENV,
     RETRY_BACKOFF_ENV,
     NavigatorHTTPError,
+    OpenAICompatibleNavigator,
 )
 
 from ..http_stub import Reply, StubServer
@@ -55,7 +60,7 @@ CONTENT = "CONTENT-MUST-NEVER-SHIP-5a1f"
 
 _ENV = (
     OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV, OLLAMA_BASE_URL_ENV, CONNECT_TIMEOUT_ENV, READ_TIMEOUT_ENV,
-    MAX_RETRIES_ENV, RETRY_BACKOFF_ENV,
+    MAX_RETRIES_ENV, RETRY_BACKOFF_ENV, CALL_DEADLINE_ENV, MAX_ANSWER_BYTES_ENV,
     "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
 )
 
@@ -774,3 +779,324 @@ def test_ollama_defaults_to_localhost_11434() -> None:
         "cannot reach http://localhost:11434/v1/chat/completions: connection refused; check OLLAMA_BASE_URL and "
         "that Ollama is running (ollama serve)"
     )
+
+
+# -- 15. one client per navigator (issue 13) -----------------------------------------------------
+
+
+def _direct(nav: TreeNavigator, *, token: CancellationToken | None = None) -> Any:
+    request = NavigatorRequest("How long does a refund take?", MODEL, None, CANDIDATES, 5, token or CancellationToken())
+    return nav.choose(request)
+
+
+def test_calls_of_one_navigator_reuse_one_connection_and_one_thread(server: StubServer) -> None:
+    server.add(answer(["billing"]), answer(["accounts"]), answer(["support"]))
+    with OpenAICompatibleNavigator() as nav:
+        assert _direct(nav).selected == ("billing",)
+        assert _direct(nav).selected == ("accounts",)
+        assert len(_request_threads()) == 1
+    first, second = server.requests[:2]
+    assert first.client_port == second.client_port  # kept alive: one TCP connection for both calls
+    with OpenAICompatibleNavigator() as other:
+        assert _direct(other).selected == ("support",)
+    assert server.requests[2].client_port != first.client_port  # another navigator, another client
+
+
+def test_close_ends_the_client_thread_and_a_later_call_opens_it_again(server: StubServer) -> None:
+    server.add(answer(["billing"]), answer(["support"]))
+    nav = OpenAICompatibleNavigator()
+    assert _request_threads() == []  # constructing one (the registry does, for every resolve) starts nothing
+    assert _direct(nav).selected == ("billing",)
+    (thread,) = _request_threads()
+    nav.close()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert _direct(nav).selected == ("support",)
+    nav.close()
+    nav.close()  # twice is harmless
+
+
+def test_a_navigator_nobody_holds_ends_its_client_thread(server: StubServer) -> None:
+    server.add(answer(["billing"]))
+    nav = OpenAICompatibleNavigator()
+    assert _direct(nav).selected == ("billing",)
+    (thread,) = _request_threads()
+    del nav
+    gc.collect()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+
+
+# -- 16. the transcript: what was sent, what came back (issue 9) ---------------------------------
+
+
+def test_the_transcript_holds_the_messages_sent_the_raw_answer_and_the_http_outcome(server: StubServer) -> None:
+    raw = 'Thinking aloud.\n```json\n{"selected": ["support", "billing"], "rationale": "a person knows"}\n```'
+    server.add(Reply(503, "busy", {"Retry-After": "0"}), said(raw))
+    choice = ask(remaining=4)
+    sent = server.requests[-1].json()["messages"]
+    assert choice.transcript == (
+        ("system", sent[0]["content"]),
+        ("user", sent[1]["content"]),
+        ("answer", raw),
+        ("http", "200 after 2 attempts (earlier: 503)"),
+    )
+    user = dict(choice.transcript)["user"]
+    for number, view in enumerate(CANDIDATES, start=1):
+        assert f"{number}. id: {view.id}\n   title: {view.title}\n" in user
+    assert "Remaining visits: 4." in user
+    assert dict(choice.transcript)["system"].startswith("You guide a search down a hierarchy")
+
+
+def test_a_walk_carries_each_transcript_onto_its_events(server: StubServer) -> None:
+    server.add(answer(["billing"], "billing first"), answer(["refunds"], "then refunds"))
+    _, events = walk()
+    chose = [e for e in events if isinstance(e, NavigatorChose)]
+    assert [dict(e.transcript or ())["http"] for e in chose] == ["200 after 1 attempt", "200 after 1 attempt"]
+    assert [json.loads(dict(e.transcript or ())["answer"])["rationale"] for e in chose] == [
+        "billing first", "then refunds"
+    ]
+    assert "1. id: invoices\n" in dict(chose[1].transcript or ())["user"]
+
+
+def test_a_failure_carries_what_was_sent_what_came_back_the_status_and_the_attempts(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(MAX_RETRIES_ENV, "2")
+    monkeypatch.setenv(RETRY_BACKOFF_ENV, "0")
+    server.add(Reply(502, "gateway down"), Reply(500, "still down"), Reply(503, {"error": {"message": "overloaded"}}))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    labels = [label for label, _ in caught.value.transcript]
+    assert labels == ["system", "user", "answer", "http"]
+    assert dict(caught.value.transcript)["answer"] == '{"error": {"message": "overloaded"}}'
+    assert dict(caught.value.transcript)["http"] == "503 after 3 attempts (earlier: 502, 500)"
+
+
+def test_an_unreadable_answer_carries_the_models_text(server: StubServer) -> None:
+    server.add(said("no JSON here, sorry"))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert caught.value.transcript[2:] == (("answer", "no JSON here, sorry"), ("http", "200 after 1 attempt"))
+
+
+def test_a_failure_before_any_answer_says_so(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(READ_TIMEOUT_ENV, "0.2")
+    server.add(Reply(200, completion('{"selected": []}'), delay=60))
+    with pytest.raises(NavigatorHTTPError, match="read timeout") as caught:
+        ask()
+    assert [label for label, _ in caught.value.transcript] == ["system", "user", "http"]
+    assert dict(caught.value.transcript)["http"] == "no answer after 1 attempt"
+
+
+def test_a_401_answer_is_not_kept_in_the_transcript(server: StubServer) -> None:
+    server.add(Reply(401, {"error": {"message": "Incorrect API key provided: sk-test-********123"}}))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert caught.value.transcript[2:] == (
+        ("answer", "(not kept: an HTTP 401 answer may quote part of the key)"),
+        ("http", "401 after 1 attempt"),
+    )
+
+
+def test_under_partial_the_failed_event_carries_the_transcript(server: StubServer) -> None:
+    server.add(answer(["billing"]), said("not json"))
+    _, events = walk(OnFailure.PARTIAL)
+    (failed,) = [e for e in events if isinstance(e, NavigatorFailed)]
+    assert dict(failed.transcript or ())["answer"] == "not json"
+    assert "1. id: invoices\n" in dict(failed.transcript or ())["user"]
+
+
+# -- 17. a key echoed back is scrubbed from everything (issue 11.2) ------------------------------
+
+
+def test_a_key_echoed_as_ids_rationale_and_answer_is_scrubbed_everywhere(server: StubServer) -> None:
+    escaped = "".join(f"\\u{ord(c):04x}" for c in KEY)  # JSON escapes spell the key past a scrub of the raw text
+    content = f'{{"selected": ["{KEY}", "billing", "x-{escaped}", 2], "rationale": "I saw {escaped} and {KEY}"}}'
+    server.add(said(content))
+    choice = ask()
+    assert choice.selected == ("***", "billing", "x-***", "accounts")
+    assert choice.rationale == "I saw *** and ***"
+    assert dict(choice.transcript)["answer"] == content.replace(KEY, "***")
+    assert KEY not in repr(choice)
+
+
+def test_a_walk_with_a_key_echoed_as_an_id_shows_it_nowhere(server: StubServer) -> None:
+    server.add(answer([KEY, "billing"], f"key {KEY}"), answer([f"refunds-{KEY}", "refunds"], KEY))
+    result, events = walk()
+    chose = [e for e in events if isinstance(e, NavigatorChose)]
+    assert [(c.selected, c.hallucinated) for c in chose] == [
+        (("***", "billing"), ("***",)),
+        (("refunds-***", "refunds"), ("refunds-***",)),
+    ]
+    assert [s.branch for s in result.stops if s.reason.value == "invalid_choice"] == ["***", "refunds-***"]
+    assert "SECRET123" not in repr(events)
+
+
+def test_a_key_echoed_in_an_error_answer_is_scrubbed_from_the_message_and_transcript(server: StubServer) -> None:
+    server.add(Reply(400, {"error": {"message": f"bad request from {KEY}"}}))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert '(server said: "bad request from ***")' in str(caught.value)
+    assert "SECRET123" not in repr(caught.value.transcript)
+
+
+# -- 18. the answer's size and the call's deadline (issue 11.5) ----------------------------------
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=9)
+
+
+def _too_large(url: str, cap: int) -> str:
+    return (
+        f"the answer from {url}/v1/chat/completions is over {cap} bytes once decompressed, so it was abandoned; "
+        "check OPENAI_BASE_URL (a chat completions API answers in a few kB) or raise REASONING_EXPLORER_MAX_ANSWER_BYTES"
+    )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(Reply(200, b"x" * 5000), id="content-length-over-the-cap"),
+        pytest.param(Reply(200, b"x" * 5000, content_length=False), id="streamed-past-the-cap"),
+        pytest.param(Reply(200, _gzip(b"\0" * 10_000_000), {"Content-Encoding": "gzip"}), id="gzip-bomb"),
+    ],
+)
+def test_an_answer_over_the_cap_is_a_provider_failure(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch, reply: Reply
+) -> None:
+    monkeypatch.setenv(MAX_ANSWER_BYTES_ENV, "2000")
+    server.add(reply)
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert str(caught.value) == _too_large(server.url, 2000)
+    assert dict(caught.value.transcript)["http"] == "no answer after 1 attempt"
+
+
+def test_an_answer_under_the_cap_is_read_also_gzipped(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = json.dumps(completion(json.dumps({"selected": ["accounts"], "rationale": "zipped"}))).encode()
+    monkeypatch.setenv(MAX_ANSWER_BYTES_ENV, str(len(body)))  # exactly the cap is fine
+    server.add(Reply(200, _gzip(body), {"Content-Encoding": "gzip", "Content-Type": "application/json"}))
+    assert ask().selected == ("accounts",)
+    assert server.requests[0].headers["accept-encoding"] == "gzip, deflate"
+
+
+def test_an_answer_over_the_cap_under_partial_lands_navigator_failed(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(MAX_ANSWER_BYTES_ENV, "2000")
+    server.add(answer(["billing"]), Reply(200, b"y" * 3000, content_length=False))
+    result, _ = walk(OnFailure.PARTIAL)
+    assert stops(result) == [("navigator_failed", ("billing",), None, "billing")]
+    assert "is over 2000 bytes once decompressed" in result.stops[0].detail
+
+
+def _in_thread(call: Callable[[], Any]) -> tuple[threading.Event, list[BaseException | Any]]:
+    """Run ``call`` on a thread; the event is set when it returns or raises (its outcome in the list)."""
+    done = threading.Event()
+    outcome: list[BaseException | Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(call())
+        except BaseException as exc:
+            outcome.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="caller", daemon=True).start()
+    return done, outcome
+
+
+def test_an_answer_dripping_slowly_is_cut_by_the_calls_deadline(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(READ_TIMEOUT_ENV, "5")  # each byte comes well within the read timeout...
+    monkeypatch.setenv(CALL_DEADLINE_ENV, "1")
+    body = completion('{"selected": ["billing"]}')
+    server.add(Reply(200, body, drip=0.5))  # ...and the whole answer would take over two minutes
+    done, outcome = _in_thread(ask)
+    assert done.wait(60), "the call outlived its deadline"
+    (error,) = outcome
+    assert isinstance(error, NavigatorHTTPError)
+    assert str(error) == (
+        f"no complete answer from {server.url}/v1/chat/completions within 1 s (the deadline of the whole call); "
+        "the server may be stalling or the model slow: raise REASONING_EXPLORER_CALL_DEADLINE or try again later"
+    )
+    assert server.wait_for_disconnects(1, timeout=30)  # and the connection was dropped
+
+
+def test_a_retry_that_would_pass_the_deadline_is_not_waited_for(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CALL_DEADLINE_ENV, "20")
+    server.add(Reply(429, "", {"Retry-After": "25"}), answer(["billing"]))
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert str(caught.value) == (
+        f"HTTP 429 from {server.url}/v1/chat/completions: rate limited or out of quota; wait, check your plan, "
+        "or raise REASONING_EXPLORER_MAX_RETRIES; no retry: waiting 25 s would pass the call's deadline "
+        "(REASONING_EXPLORER_CALL_DEADLINE)"
+    )
+    assert len(server.requests) == 1
+
+
+# -- 19. the ids kept from one answer (issue 11.6) -----------------------------------------------
+
+
+def test_a_hundred_thousand_invented_ids_keep_the_first_hundred_and_say_how_many_were_dropped(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(MAX_ANSWER_BYTES_ENV, "5000000")
+    invented = [f"no-{n}" for n in range(100_000)]
+    server.add(answer(["billing", *invented], "all of them"))
+    choice = ask()
+    assert choice.selected == ("billing", *invented[:99])
+    note = "100,001 ids given: only the first 100 kept, 99,901 dropped"
+    assert choice.rationale == f"all of them [{note}]"
+    assert dict(choice.transcript)["ids"] == note
+    assert [label for label, _ in choice.transcript] == ["system", "user", "answer", "ids", "http"]
+
+
+def test_a_walk_given_junk_ids_records_only_the_kept_ones(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MAX_ANSWER_BYTES_ENV, "5000000")
+    server.add(answer([f"junk-{n}" for n in range(100_000)]))
+    result, _ = walk()
+    assert len(result.stops) == 100
+    assert {s.reason.value for s in result.stops} == {"invalid_choice"}
+    assert result.documents == ()
+
+
+def test_a_wide_offer_keeps_three_ids_per_candidate(server: StubServer) -> None:
+    wide = tuple(NodeView(f"n{i}", f"Node {i}") for i in range(50))
+    server.add(answer([f"n{i % 50}" for i in range(200)]))
+    choice = ask(wide)
+    assert len(choice.selected) == 150
+    assert choice.rationale.endswith("[200 ids given: only the first 150 kept, 50 dropped]")
+
+
+# -- 20. the new settings ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        (MAX_ANSWER_BYTES_ENV, "0", "REASONING_EXPLORER_MAX_ANSWER_BYTES must be a whole number, 1 or more, got '0'"),
+        (MAX_ANSWER_BYTES_ENV, "1e6", "REASONING_EXPLORER_MAX_ANSWER_BYTES must be a whole number, 1 or more, "
+                                      "got '1e6'"),
+        (CALL_DEADLINE_ENV, "0", "REASONING_EXPLORER_CALL_DEADLINE must be a positive number of seconds (e.g. 30), "
+                                 "got '0'"),
+        (CALL_DEADLINE_ENV, "inf", "REASONING_EXPLORER_CALL_DEADLINE must be a positive number of seconds"),
+        (MAX_RETRIES_ENV, "²", "REASONING_EXPLORER_MAX_RETRIES must be a whole number, 0 or more (e.g. 3), got '²'"),
+    ],
+)
+def test_a_bad_limit_names_its_variable(
+    server: StubServer, monkeypatch: pytest.MonkeyPatch, name: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(NavigatorHTTPError) as caught:
+        ask()
+    assert str(caught.value).startswith(expected)
+    assert caught.value.transcript is None  # nothing was sent
+    assert server.requests == []
