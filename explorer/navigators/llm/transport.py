@@ -159,6 +159,12 @@ class _BoundedBody:
 
 
 async def _read(response: httpx.Response, cap: int) -> bytes:
+    if response.is_stream_consumed:
+        # An in-process transport (httpx.MockTransport given content=) hands over a body that
+        # httpx already read and decoded: nothing is left to bound but its size.
+        if len(response.content) > cap:
+            raise _TooLarge()
+        return response.content
     encoding = response.headers.get("content-encoding", "").strip().lower()
     length = response.headers.get("content-length", "").strip()
     if encoding in ("", "identity") and length.isascii() and length.isdigit() and int(length) > cap:
