@@ -1,0 +1,82 @@
+"""The main screens, checked against reviewed SVG snapshots (pytest-textual-snapshot).
+
+Review a changed snapshot as you would code: `pytest tests/explorer/app/test_snapshots.py --snapshot-update`
+rewrites them, and `git diff` shows what moved. The states are chosen so nothing on screen depends on the
+clock or the machine (no navigator timings, no absolute paths, no toasts, no blinking cursor).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from explorer.app import ExplorerApp
+from explorer.corpora import load_corpus
+from explorer.navigators import resolve_navigator
+from explorer.session import WalkSettings
+
+ROOT = Path(__file__).resolve().parents[3]
+SIZE = (120, 36)
+
+
+@pytest.fixture(autouse=True)
+def _from_the_repository(monkeypatch):
+    monkeypatch.chdir(ROOT)  # relative corpus paths: the snapshots are the same in any checkout
+
+
+def app(query: str = "", model: str = "lexical:default", **options) -> ExplorerApp:
+    corpus = load_corpus(Path("sample_corpora") / "handbook.yaml")
+    walk_options = {k: options.pop(k) for k in ("max_nodes_visited", "max_depth") if k in options}
+    explorer = ExplorerApp(corpus, WalkSettings(query, model, **walk_options), navigator=resolve_navigator(model),
+                           **options)
+    return explorer
+
+
+async def no_blink(pilot) -> None:
+    for widget in pilot.app.query("Input"):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
+def test_the_first_screen(snap_compare):
+    explorer = app(example_query="How long until I get my money back?")
+    assert snap_compare(explorer, terminal_size=SIZE, run_before=no_blink)
+
+
+def test_mid_walk_after_entering_a_node(snap_compare):
+    explorer = app("How are refunds issued?", start_walk=True)
+
+    async def walk_in(pilot) -> None:
+        await pilot.press(*"nnn")  # the roots offered, billing chosen, billing entered
+        while len(explorer.history.events) < 4:
+            await pilot.pause(0.02)
+        await no_blink(pilot)
+
+    assert snap_compare(explorer, terminal_size=SIZE, run_before=walk_in)
+
+
+def test_the_end_of_a_budget_exhaustion_walk(snap_compare):
+    script = os.path.join("sample_corpora", "scripts", "wide-walk-out-of-visits.yaml")
+    explorer = app("What does it cost?", f"script:{script}", start_walk=True, max_nodes_visited=6)
+
+    async def to_the_end(pilot) -> None:
+        await pilot.press("c")
+        while explorer.history.end is None:
+            await pilot.pause(0.02)
+        await no_blink(pilot)
+
+    assert snap_compare(explorer, terminal_size=SIZE, run_before=to_the_end)
+
+
+def test_the_help_screen(snap_compare):
+    assert snap_compare(app(), press=["escape", "question_mark"], terminal_size=SIZE, run_before=no_blink)
+
+
+def test_a_prompt(snap_compare):
+    async def open_prompt(pilot) -> None:
+        await pilot.press("escape", "v")
+        await no_blink(pilot)
+
+    assert snap_compare(app(), terminal_size=SIZE, run_before=open_prompt)
