@@ -49,3 +49,43 @@ def test_an_llm_walk_saved_as_a_trace_replays_without_the_server_and_holds_no_ke
     replayed = cli("replay", trace, "--json", env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "http://127.0.0.1:9"})
     assert replayed.returncode == 0, replayed.stderr
     assert json.loads(replayed.stdout)["summary"]["landed"] == ["refund-delivery", "billing"]
+
+
+def _chose(document: dict) -> list[dict]:
+    return [event for event in document["events"] if event["event"] == "navigator_chose"]
+
+
+def test_the_transcript_holds_the_prompts_candidates_and_the_raw_answer_and_never_the_key(tmp_path):
+    trace = tmp_path / "echo.jsonl"
+    env = {"OPENAI_API_KEY": KEY}
+    with StubServer() as server:
+        # A hostile server echoes the key back: as an id, inside an id, in the rationale.
+        server.add(answer([KEY, "billing"], f"your key is {KEY}"), answer([f"refunds-{KEY}", "refunds"], "ok"),
+                   answer([], "enough"))
+        walked = cli("walk", HANDBOOK, "When do I get my money back?", "--navigator", "openai:test-model",
+                     "--trace", trace, "--json", env={**env, "OPENAI_BASE_URL": server.url})
+        assert walked.returncode == 0, walked.stderr
+        server.add(answer([KEY], KEY), answer([], "stop"))
+        shown = cli("walk", HANDBOOK, "money back", "--navigator", "openai:test-model", "--transcripts",
+                    env={**env, "OPENAI_BASE_URL": server.url})
+        assert shown.returncode == 0, shown.stderr
+        sent = [request.json()["messages"] for request in server.requests]
+    document = json.loads(walked.stdout)
+    first, second = _chose(document)[:2]
+    assert (first["selected"], first["hallucinated"], first["rationale"]) == (["***", "billing"], ["***"],
+                                                                              "your key is ***")
+    assert second["hallucinated"] == ["refunds-***"]
+    transcript = [tuple(pair) for pair in first["transcript"]]
+    assert [label for label, _ in transcript] == ["system", "user", "answer", "http"]
+    assert transcript[:2] == [("system", sent[0][0]["content"]), ("user", sent[0][1]["content"])]
+    offered = [c["id"] for c in document["events"][1]["candidates"]]
+    assert offered[:3] == ["accounts", "plans", "billing"]
+    for number, node in enumerate(offered, start=1):
+        assert f"{number}. id: {node}\n" in transcript[1][1]
+    assert json.loads(transcript[2][1]) == {"selected": ["***", "billing"], "rationale": "your key is ***"}
+    assert transcript[3] == ("http", "200 after 1 attempt")
+    recorded = [json.loads(line) for line in trace.read_text().splitlines()[1:]]
+    assert next(e["transcript"] for e in recorded if e.get("event") == "navigator_chose") == first["transcript"]
+    for text in (walked.stdout, walked.stderr, trace.read_text(), shown.stdout, shown.stderr):
+        assert "TRACE-SECRET" not in text
+    assert "Remaining visits: 15." in shown.stdout
