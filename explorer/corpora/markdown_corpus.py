@@ -1,15 +1,23 @@
 """Markdown corpora: one file, whose headings make the tree, or a folder of files.
 
+Markdown is read by ``markdown-it-py`` (CommonMark, with GFM tables and
+strikethrough) and its block tokens, whose line numbers say where each
+heading and section is; YAML front matter is read by ``mdit-py-plugins``.
+
 One file
-    ATX headings (``#`` to ``######``) and setext headings (text underlined
-    with ``===`` or ``---``) make the tree, except inside fenced code blocks
-    (```` ``` ```` / ``~~~``) and HTML comments. A heading's parent is the nearest
-    preceding heading of a lower level, so an ``###`` right under a ``#`` is
-    its child. A heading's content is its own section: the lines up to the
-    next heading of any level, with blank lines trimmed at both ends (inner
-    indentation is kept, so code stays code). Titles are the heading text as
-    written (closing ``#``s removed). YAML (``---``) or TOML (``+++``) front
-    matter at the very top is skipped, as static site generators do.
+    Headings at the top level of the document make the tree: ATX (``#`` to
+    ``######``) and setext (text underlined with ``===`` or ``---``); a
+    heading inside a list or a quote, a fenced or indented code block or an
+    HTML block is not one. A heading's parent is the nearest preceding
+    heading of a lower level, so an ``###`` right under a ``#`` is its child.
+    A heading's content is its own section: the lines up to the next heading
+    of any level, with blank lines trimmed at both ends (inner indentation is
+    kept, so code stays code). Titles are the heading text as written
+    (closing ``#``s removed; a setext heading's lines joined by spaces). A
+    heading longer than 300 characters is cut, at a word, for its title and
+    its node gets metadata ``headingLength`` (the length as written), which
+    ``validate`` reports. YAML (``---``) or TOML (``+++``) front matter at the
+    very top is skipped, as static site generators do.
 
     Text before the first heading becomes a first root node titled after the
     file (its stem, e.g. ``guide``): it is what the file says about itself,
@@ -17,18 +25,23 @@ One file
     with no heading at all is that one node. An empty file is an error.
 
 A folder
-    The folder is the root node, titled with its name; its content is its
-    ``README.md`` (else ``index.md``; any case, ``.markdown`` too) and that
-    file is then not a node of its own. Every other Markdown file and every
-    subfolder holding some is a node under its folder's, sorted together by
-    name (case-insensitively), so ``01-intro.md``, ``02-setup/``,
-    ``03-usage.md`` keep the author's order. A file's node is titled with the
-    file's stem and holds the text before its first heading; its headings go
-    under it. A file whose first heading is its only level-1 heading lends that
-    heading's title and content to the file node instead (after any text before
-    it), and the heading itself is not a node: one level, not two. Hidden
-    files and folders are ignored; a folder reached twice (a symlink loop) is
-    read once.
+    The folder is a node, and so is every Markdown file and every subfolder
+    holding some, under its folder's node, sorted together by name
+    (case-insensitively), so ``01-intro.md``, ``02-setup/``, ``03-usage.md``
+    keep the author's order. A file's node is titled with the file's stem and
+    holds the text before its first heading; its headings go under it. A
+    file whose first heading is its only level-1 heading lends that heading's
+    title and content to the file node instead (after any text before it),
+    and the heading itself is not a node: one level, not two. A folder's
+    ``README.md`` (else ``index.md``; any case, ``.markdown`` too) is what the
+    folder says about itself: it is read the same way into the folder's node
+    (which is otherwise titled with the folder's name), its headings under
+    it, and is not a node of its own. Hidden files and folders are ignored; a
+    folder reached twice (a symlink loop) is read once. A symlink that leads
+    out of the folder is not followed (unless asked, with
+    ``follow_outside_links``): its file or folder is left out, and
+    ``Corpus.notes`` says so. Only regular files are read: a FIFO or a device
+    named ``*.md`` is passed over.
 
 Ids are slugs of the heading text (or of the file or folder name): lowercase
 letters and digits joined by hyphens, accents dropped, at most 80
@@ -38,9 +51,11 @@ document order, so the same input always gives the same ids.
 
 Summaries are derived, not written: the first sentence of the node's first
 paragraph (up to ``.``, ``!`` or ``?`` followed by a space or the end; a
-paragraph with no such end gives its first line; a list, quote or table gives
-its first item), with emphasis, code and link syntax stripped, cut to 300
-characters. Every node has metadata ``summaryDerived: true``.
+paragraph with no such end gives its first line); of a list, quote or table
+that comes first, its first item's first line. Headings, code, HTML blocks
+and thematic breaks are passed over. The text is Markdown's plain text
+(emphasis, code and link syntax gone, as the inline parser reads it), cut to
+300 characters. Every node has metadata ``summaryDerived: true``.
 
 Metadata: ``file`` (the path relative to the folder, or the file's name) and
 ``line`` (1-based, the heading's line; ``1`` for a file node without a lent
@@ -52,22 +67,34 @@ The corpus's title is a file's first level-1 heading (else its stem) or the
 folder's name; its source is the stem or the folder's name. A folder's
 ``sha256`` covers every Markdown file read, in sorted order of relative path:
 ``path NUL length NUL`` then the bytes, so moving text between files changes it.
+
+Everything here is linear in the size of the input: the parser's, and our
+own passes over its tokens and lines; only the first 4,000 characters of a
+paragraph are read for its summary, and titles are cut before they are
+turned into ids.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 from core import HierarchyIndex, RetrievedDocument
 
 from . import read_text
 from .errors import CorpusError
-from .model import Corpus, make_document, sha256_of_bytes
+from .model import HEADING_LENGTH, Corpus, make_document, sha256_of_bytes
+from .progress import CallbackFailed, Progress, Stage
 
 FORMAT = "markdown"
 SUFFIXES = (".md", ".markdown")
@@ -81,27 +108,59 @@ LEVEL = "level"
 FOLDER = "folder"
 
 MAX_SUMMARY = 300
-# Only this much of a first paragraph is looked at: the summary is at most 300 characters, and the
-# inline-syntax patterns must not run over a megabyte-long paragraph.
+MAX_TITLE = 300
+"""Headings longer than this are cut for their titles (and ``validate`` says so)."""
+# Only this much of a first paragraph is looked at: the summary is at most 300 characters.
 _SUMMARY_SCAN = 4000
 MAX_SLUG = 80
 UNTITLED = "(untitled)"
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$")
-_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_THEMATIC = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-# Starts of blocks that are not paragraphs (list items, quotes, table rows) and so cannot be setext text.
-_BLOCK_START = re.compile(r"^ {0,3}(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|\|)")
-_INDENTED = re.compile(r"^(?: {4}|\t)")
-_COMMENT = re.compile(r"^ {0,3}<!--")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _NOT_WORD = re.compile(r"[\W_]+")
+_TASK_MARKER = re.compile(r"\[[ xX]\]\s+")
+# Characters that may start inline syntax that changes the plain text (entities, emphasis, strikethrough,
+# links, images, autolinks, HTML, escapes, code); text without any of them reads as it is written.
+_INLINE_SYNTAX = re.compile(r"[&*_~\[<\\`]")
+
+_SKIPPED_BLOCKS = frozenset({"fence", "code_block", "html_block", "hr", "front_matter"})
+_CONTAINERS = {"bullet_list_open", "ordered_list_open", "blockquote_open", "table_open"}
 
 
-def read_markdown(path: Path) -> Corpus:
+def _toml_front_matter(md: MarkdownIt) -> None:
+    """TOML front matter (``+++`` ... ``+++``) at the very top, as Hugo writes it, read as front matter."""
+
+    def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if start != 0 or state.src[state.bMarks[0] : state.eMarks[0]].rstrip() != "+++":
+            return False
+        line = 1
+        while line < end:
+            if state.src[state.bMarks[line] : state.eMarks[line]].rstrip() == "+++":
+                break
+            line += 1
+        else:
+            return False  # never closed: not front matter
+        if not silent:
+            token = state.push("front_matter", "", 0)
+            token.markup = "+++"
+            token.block = True
+            token.map = [0, line + 1]
+        state.line = line + 1
+        return True
+
+    md.block.ruler.before("table", "toml_front_matter", rule)
+
+
+# Block structure only: titles and sections come from block tokens; inline syntax is parsed on demand,
+# for a summary's first sentence and for ids, never for whole sections.
+_BLOCKS = MarkdownIt("commonmark").use(front_matter_plugin).use(_toml_front_matter).enable(["table"])
+_BLOCKS.disable(["inline", "text_join"])
+_INLINE = MarkdownIt("commonmark").enable(["strikethrough"])
+
+
+def read_markdown(
+    path: Path, *, progress: Progress | None = None, follow_outside_links: bool = False
+) -> Corpus:
     """Load a Markdown file, or a folder of them, as a corpus (format ``"markdown"``).
 
     See the module's docstring for how headings, files and folders become
@@ -110,11 +169,12 @@ def read_markdown(path: Path) -> Corpus:
     files; anything unexpected also comes out as a :class:`CorpusError`.
     """
     path = Path(path)
+    progress = progress or Progress(None)
     try:
         if path.is_dir():
-            return _read_folder(path)
-        return _read_file(path)
-    except CorpusError:
+            return _read_folder(path, progress, follow_outside_links)
+        return _read_file(path, progress)
+    except (CorpusError, CallbackFailed):
         raise
     except Exception as exc:  # a bug of ours must still be one clear line, never a traceback
         raise CorpusError(
@@ -127,45 +187,42 @@ def read_markdown(path: Path) -> Corpus:
 
 
 @dataclass(frozen=True, slots=True)
+class _Section:
+    content: str
+    """The section's lines, blank lines trimmed at both ends."""
+    summary: str
+    """Derived from the section's first block of prose ("" when it has none)."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Heading:
     level: int
     title: str
+    """As written, cut to MAX_TITLE characters."""
+    length: int
+    """The length of the heading's text as written."""
     line: int
     """1-based line of the heading's (first) text line."""
-    content: str
+    section: _Section
 
 
 @dataclass(frozen=True, slots=True)
 class _Parsed:
-    preamble: str
-    """The text before the first heading (all of it when there is none), blank lines trimmed."""
+    preamble: _Section
+    """The text before the first heading (all of it when there is none)."""
     preamble_line: int
     """1-based line where the preamble's text starts (1 when it is empty)."""
     headings: tuple[_Heading, ...]
 
 
 def _lines(text: str) -> list[str]:
-    # Not str.splitlines(): it also breaks at form feeds and U+2028, which would shift line numbers.
-    return _LINE_BREAK.split(text)
+    # Not str.splitlines(): it also breaks at form feeds and U+2028, which would shift line numbers;
+    # markdown-it breaks lines at these three, as we do.
+    return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 
 
-def _front_matter_end(lines: list[str]) -> int:
-    """The index of the first line after front matter at the very top (0 when there is none)."""
-    if not lines:
-        return 0
-    opening = lines[0].rstrip()
-    closers = {"---": ("---", "..."), "+++": ("+++",)}.get(opening)
-    if closers is None:
-        return 0
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() in closers:
-            return i + 1
-    return 0  # never closed: a thematic break, not front matter
-
-
-def _trim(lines: list[str]) -> str:
-    """The lines joined, blank lines at both ends dropped and trailing space removed."""
-    start, end = 0, len(lines)
+def _trim(lines: Sequence[str], start: int, end: int) -> str:
+    """``lines[start:end]`` joined, blank lines at both ends dropped and trailing space removed."""
     while start < end and not lines[start].strip():
         start += 1
     while end > start and not lines[end - 1].strip():
@@ -173,167 +230,130 @@ def _trim(lines: list[str]) -> str:
     return "\n".join(lines[start:end]).rstrip()
 
 
-def _first_text_line(lines: list[str], start: int, end: int) -> int:
+def _first_text_line(lines: Sequence[str], start: int, end: int) -> int:
     for i in range(start, end):
         if lines[i].strip():
             return i + 1
     return start + 1
 
 
-def _atx_title(rest: str) -> str:
-    return _ATX_CLOSING.sub("", rest.strip()).strip()
-
-
-def _opens_fence(line: str) -> tuple[str, int] | None:
-    match = _FENCE.match(line)
-    if match is None:
-        return None
-    marker = match.group(1)
-    if marker[0] == "`" and "`" in match.group(2):
-        return None  # a backtick fence's info string may not hold backticks: this is inline code
-    return marker[0], len(marker)
-
-
-def _closes_fence(line: str, fence: tuple[str, int]) -> bool:
-    stripped = line.strip()
-    char, length = fence
-    return len(line) - len(line.lstrip(" ")) <= 3 and len(stripped) >= length and stripped == char * len(stripped)
-
-
-def _opens_comment(line: str) -> bool | None:
-    """``None`` when the line does not start an HTML comment; else whether the comment goes on past it."""
-    if not _COMMENT.match(line):
-        return None
-    return "-->" not in line[line.index("<!--") + 4 :]
-
-
 def _parse(text: str) -> _Parsed:
-    """Split a file into the text before its first heading and its headings with their own sections.
-
-    A line scanner, not a full CommonMark parser: it tracks fenced code, HTML
-    comments and paragraphs (for setext headings), which is what decides where
-    headings are; everything else is content.
-    """
+    """Split a file into the text before its first heading and its headings with their own sections."""
     lines = _lines(text)
-    first = _front_matter_end(lines)
-    # (level, title, first line index, index after the heading's lines)
-    found: list[tuple[int, str, int, int]] = []
-    fence: tuple[str, int] | None = None
-    in_comment = False
-    run: str | None = None  # None between blocks, "para" in a paragraph, "other" in a list, quote or code
-    para_start = 0
-    for i in range(first, len(lines)):
-        line = lines[i]
-        if fence is not None:
-            if _closes_fence(line, fence):
-                fence = None
-            continue
-        if in_comment:
-            in_comment = "-->" not in line
-            continue
-        if not line.strip():
-            run = None
-            continue
-        setext = _SETEXT.match(line) if run == "para" else None
-        if setext is not None:
-            title = " ".join(part.strip() for part in lines[para_start:i])
-            found.append((1 if setext.group(1)[0] == "=" else 2, title, para_start, i + 1))
-            run = None
-            continue
-        opened = _opens_fence(line)
-        if opened is not None:
-            fence, run = opened, None
-            continue
-        atx = _ATX.match(line)
-        if atx is not None:
-            found.append((len(atx.group(1)), _atx_title(atx.group(2)), i, i + 1))
-            run = None
-            continue
-        comment = _opens_comment(line)
-        if comment is not None:
-            in_comment, run = comment, "other"
-            continue
-        if _THEMATIC.match(line):
-            run = None
-        elif run == "para":
-            if _BLOCK_START.match(line):
-                run = "other"  # a list or quote interrupts the paragraph; what follows is not setext text
-        elif run is None:
-            if _BLOCK_START.match(line) or _INDENTED.match(line):
-                run = "other"
-            else:
-                run, para_start = "para", i
+    tokens = _BLOCKS.parse(text)
+    # (level, title, first line index, index after the heading's lines, index of the first token after it)
+    found: list[tuple[int, str, int, int, int]] = []
+    first = 0  # the first line after front matter
+    i, n = 0, len(tokens)
+    while i < n:
+        token = tokens[i]
+        if token.level == 0:
+            if token.type == "heading_open" and token.map is not None:
+                inline = tokens[i + 1]
+                title = inline.content
+                if token.markup in ("=", "-"):
+                    title = " ".join(part.strip() for part in title.split("\n"))
+                found.append((int(token.tag[1]), title, token.map[0], token.map[1], i + 3))
+                i += 3
+                continue
+            if token.type == "front_matter" and token.map is not None and i == 0:
+                first = token.map[1]
+        i += 1
     end = found[0][2] if found else len(lines)
+    preamble = _Section(_trim(lines, first, end), _summary_of(tokens, 0, found[0][4] - 3 if found else n))
     headings: list[_Heading] = []
-    for k, (level, title, start, after) in enumerate(found):
-        stop = found[k + 1][2] if k + 1 < len(found) else len(lines)
-        headings.append(_Heading(level, title, start + 1, _trim(lines[after:stop])))
-    return _Parsed(_trim(lines[first:end]), _first_text_line(lines, first, end), tuple(headings))
+    for k, (level, title, start, after, token_start) in enumerate(found):
+        stop, token_stop = (found[k + 1][2], found[k + 1][4] - 3) if k + 1 < len(found) else (len(lines), n)
+        section = _Section(_trim(lines, after, stop), _summary_of(tokens, token_start, token_stop))
+        headings.append(_Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
+    return _Parsed(preamble, _first_text_line(lines, first, end), tuple(headings))
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Summaries and ids
 
 
-# (pattern, replacement group) pairs, applied in order; a group of 0 removes the match.
-_LINKS = (
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), 1),  # image: its alt text
-    (re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]"), 1),  # reference link or image
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), 1),  # inline link: its text
-    (re.compile(r"<((?:https?|mailto|ftp):[^>\s]+)>"), 1),  # autolink: the address
-    (re.compile(r"</?[A-Za-z][^>]*>"), 0),  # HTML tag
-)
-_EMPHASIS = (
-    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), 2),
-    (re.compile(r"\*(?=\S)(.+?)(?<=\S)\*"), 1),
-    (re.compile(r"(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)"), 1),
-    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), 1),
-    (re.compile(r"\\([!-/:-@\[-`{-~])"), 1),  # backslash escape
-)
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_LINK_CHARS = frozenset("[<")
-_EMPHASIS_CHARS = frozenset("*_~\\")
+def _summary_of(tokens: Sequence[Token], start: int, stop: int) -> str:
+    """The summary of the blocks ``tokens[start:stop]``: see :func:`derive_summary`."""
+    i = start
+    while i < stop:
+        token = tokens[i]
+        kind = token.type
+        if token.level != 0 or kind in _SKIPPED_BLOCKS:
+            i += 1
+            continue
+        if kind == "paragraph_open":
+            summary = _sentence(tokens[i + 1].content)
+            if summary:
+                return summary
+            i += 3
+            continue
+        if kind == "heading_open":
+            i += 3
+            continue
+        if kind in _CONTAINERS:
+            close = kind.replace("_open", "_close")
+            j = i + 1
+            candidate = ""
+            while j < stop and not (tokens[j].level == 0 and tokens[j].type == close):
+                if not candidate and tokens[j].type == "inline":
+                    candidate = _first_item(tokens, j, kind)
+                j += 1
+            if candidate:
+                return _cut(candidate)
+            i = j + 1
+            continue
+        i += 1
+    return ""
 
 
-def _substitute(text: str, rules: tuple[tuple[re.Pattern[str], int], ...]) -> str:
-    for pattern, group in rules:
-        text = pattern.sub(_keep(group), text)
-    return text
+def _sentence(paragraph: str) -> str:
+    """A paragraph's first sentence in plain text, else its first line; ``""`` when it has no text."""
+    plain = _plain(paragraph[:_SUMMARY_SCAN])
+    if not plain:
+        return ""
+    end = _SENTENCE_END.search(plain)
+    return _cut(plain[: end.end()] if end else _plain(paragraph.split("\n", 1)[0][:_SUMMARY_SCAN]))
 
 
-def _keep(group: int) -> Callable[[re.Match[str]], str]:
-    """A replacement keeping one group of the match (0: nothing); a function, so no template is parsed per call."""
-    if group == 0:
-        return lambda match: ""
-    return lambda match: match.group(group)
+def _first_item(tokens: Sequence[Token], j: int, kind: str) -> str:
+    """The first item of a list, quote or table, as plain text: its first line (a table: its first row)."""
+    if kind == "table_open":
+        cells: list[str] = []
+        while j < len(tokens) and tokens[j].type != "tr_close":
+            if tokens[j].type == "inline":
+                cells.append(_plain(tokens[j].content[:_SUMMARY_SCAN]))
+            j += 1
+        return " | ".join(cell for cell in cells if cell)
+    line = tokens[j].content.split("\n", 1)[0][:_SUMMARY_SCAN]
+    if kind != "blockquote_open":
+        line = _TASK_MARKER.sub("", line, count=1) if line.startswith("[") else line
+    return _plain(line)
 
 
-def _strip_inline(text: str) -> str:
-    """Markdown inline syntax lightly removed: images and links keep their text, emphasis and code their words."""
-    # Most titles and sentences hold no markup at all: skip the patterns for them (a 100,000-heading file).
-    if not _LINK_CHARS.isdisjoint(text):
-        text = _substitute(text, _LINKS)
-    if "`" not in text:
-        return " ".join(_strip_emphasis(text).split())
-    # Code spans keep their text untouched: `__init__` must not lose its underscores as if bold.
+def _plain(text: str) -> str:
+    """Markdown inline text as plain words: links and images keep their text, code its characters,
+    emphasis and HTML go; whitespace collapsed."""
+    if _INLINE_SYNTAX.search(text) is None:
+        return " ".join(text.split())
     pieces: list[str] = []
-    last = 0
-    for match in _CODE_SPAN.finditer(text):
-        pieces.append(_strip_emphasis(text[last : match.start()]))
-        pieces.append(match.group(2).strip())
-        last = match.end()
-    pieces.append(_strip_emphasis(text[last:]))
+    for token in _INLINE.parseInline(text):
+        _plain_pieces(token.children or (), pieces)
     return " ".join("".join(pieces).split())
 
 
-def _strip_emphasis(text: str) -> str:
-    return _substitute(text, _EMPHASIS) if not _EMPHASIS_CHARS.isdisjoint(text) else text
-
-
-def _strip_block_marker(line: str) -> str:
-    line = re.sub(r"^\s*(?:>\s?)+", "", line)
-    line = re.sub(r"^\s*(?:[-+*]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?", "", line)
-    return line.strip().strip("|").strip()
+def _plain_pieces(tokens: Iterable[Token], pieces: list[str]) -> None:
+    for token in tokens:
+        kind = token.type
+        if kind in ("text", "text_special", "code_inline"):
+            pieces.append(token.content)
+        elif kind in ("softbreak", "hardbreak"):
+            pieces.append(" ")
+        elif kind == "image":
+            if token.children:
+                _plain_pieces(token.children, pieces)
+            else:
+                pieces.append(token.content)
 
 
 def _cut(text: str, limit: int = MAX_SUMMARY) -> str:
@@ -349,68 +369,20 @@ def _cut(text: str, limit: int = MAX_SUMMARY) -> str:
 def derive_summary(text: str) -> str:
     """A one-sentence summary derived from Markdown text (``""`` when it has no prose).
 
-    The first block of prose: headings, fenced or indented code, HTML comments
-    and thematic breaks are passed over. Of a paragraph (its lines joined) the
-    first sentence, up to ``.``, ``!`` or ``?`` followed by whitespace or the
-    end, else its first line; of a list, quote or table its first item. Inline
-    syntax is lightly stripped; the result is at most 300 characters.
+    The first block of prose: headings, fenced or indented code, HTML blocks
+    and thematic breaks are passed over. Of a paragraph the first sentence,
+    up to ``.``, ``!`` or ``?`` followed by whitespace or the end, else its
+    first line; of a list, quote or table its first item's first line. The
+    result is plain text (inline syntax as the parser reads it) of at most
+    300 characters.
     """
-    lines = _lines(text)
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
-        i += 1
-        if not line.strip() or _ATX.match(line) or _THEMATIC.match(line) or _SETEXT.match(line):
-            continue
-        fence = _opens_fence(line)
-        if fence is not None:
-            while i < n and not _closes_fence(lines[i], fence):
-                i += 1
-            i += 1
-            continue
-        comment = _opens_comment(line)
-        if comment is not None:
-            if comment:
-                while i < n and "-->" not in lines[i]:
-                    i += 1
-                i += 1
-            continue
-        if _INDENTED.match(line):
-            continue  # indented code
-        if _BLOCK_START.match(line):
-            candidate = _strip_inline(_strip_block_marker(line))
-            if candidate:
-                return _cut(candidate)
-            continue
-        paragraph = [line]
-        size = len(line)
-        heading = False
-        while i < n and size < _SUMMARY_SCAN:
-            following = lines[i]
-            if not following.strip() or _ATX.match(following) or _BLOCK_START.match(following):
-                break
-            if _SETEXT.match(following):
-                heading = True  # the paragraph was a setext heading's text, not prose
-                i += 1
-                break
-            if _THEMATIC.match(following) or _opens_fence(following) or _COMMENT.match(following):
-                break
-            paragraph.append(following)
-            size += len(following)
-            i += 1
-        if heading:
-            continue
-        joined = _strip_inline(" ".join(part.strip() for part in paragraph)[:_SUMMARY_SCAN])
-        if not joined:
-            continue
-        end = _SENTENCE_END.search(joined)
-        return _cut(joined[: end.end()] if end else _strip_inline(paragraph[0][:_SUMMARY_SCAN]))
-    return ""
+    tokens = _BLOCKS.parse(text)
+    return _summary_of(tokens, 0, len(tokens))
 
 
 def slugify(text: str) -> str:
     """An id-friendly slug: lowercase letters and digits joined by hyphens (``"section"`` when none)."""
-    bare = _strip_inline(text)
+    bare = _plain(text)
     if not bare.isascii():
         # Accents dropped so "Café" is "cafe"; NFC afterwards recomposes scripts such as Hangul.
         decomposed = unicodedata.normalize("NFKD", bare)
@@ -455,12 +427,19 @@ class _Builder:
     source: str
     record_lines: bool
     """Whether ``lines`` is kept: only for one file, where a line number alone says where a node is."""
+    progress: Progress
     ids: _Ids = field(default_factory=_Ids)
     documents: list[RetrievedDocument] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
 
     def add(
-        self, name: str, parent: str | None, title: str, content: str, metadata: dict[str, Any], line: int | None
+        self,
+        name: str,
+        parent: str | None,
+        title: str,
+        section: _Section,
+        metadata: dict[str, Any],
+        line: int | None,
     ) -> str:
         node_id = self.ids.allocate(name, parent)
         metadata[SUMMARY_DERIVED] = True
@@ -470,8 +449,8 @@ class _Builder:
                 source=self.source,
                 parent=parent,
                 title=title,
-                summary=derive_summary(content),
-                content=content,
+                summary=section.summary,
+                content=section.content,
                 metadata=metadata,
             )
         )
@@ -485,24 +464,48 @@ class _Builder:
             while stack and stack[-1][0] >= heading.level:
                 stack.pop()
             title = heading.title or UNTITLED
+            metadata: dict[str, Any] = {FILE: file, LINE: heading.line, LEVEL: heading.level}
+            if heading.length > MAX_TITLE:
+                metadata[HEADING_LENGTH] = heading.length
             node_id = self.add(
-                title,
-                stack[-1][1] if stack else parent,
-                title,
-                heading.content,
-                {FILE: file, LINE: heading.line, LEVEL: heading.level},
-                heading.line,
+                title, stack[-1][1] if stack else parent, title, heading.section, metadata, heading.line
             )
             stack.append((heading.level, node_id))
+            self.progress.tick(len(self.documents))
+
+    def add_file(
+        self, parsed: _Parsed, name: str, title: str, parent: str | None, metadata: dict[str, Any], file: str
+    ) -> str:
+        """A file's node (or its folder's) and its headings under it; a sole level-1 heading that comes
+        first lends its title and section to the node."""
+        headings = parsed.headings
+        section, line = parsed.preamble, 1
+        lends = bool(headings) and headings[0].level == 1 and sum(h.level == 1 for h in headings) == 1
+        if lends:
+            lent, headings = headings[0], headings[1:]
+            title, line = lent.title or UNTITLED, lent.line
+            content = "\n\n".join(part for part in (section.content, lent.section.content) if part)
+            section = _Section(content, section.summary or lent.section.summary)
+            if lent.length > MAX_TITLE:
+                metadata[HEADING_LENGTH] = lent.length
+        metadata.update({FILE: file, LINE: line})
+        # The id comes from the file (or folder) name, not the lent title: names are unique within a folder
+        # and stable.
+        node_id = self.add(name, parent, title, section, metadata, None)
+        self.add_headings(headings, node_id, file)
+        return node_id
 
 
-def _read_file(path: Path) -> Corpus:
-    text, data = read_text(path)
-    parsed = _parse(text)
-    if not parsed.headings and not parsed.preamble:
+def _read_file(path: Path, progress: Progress) -> Corpus:
+    text, data = read_text(path, progress)
+    with progress.whole(Stage.PARSING):
+        parsed = _parse(text)
+    del text
+    if not parsed.headings and not parsed.preamble.content:
         raise CorpusError(path, "the file is empty: no headings and no text; write some Markdown")
-    builder = _Builder(path.stem, record_lines=True)
-    if parsed.preamble:
+    builder = _Builder(path.stem, record_lines=True, progress=progress)
+    progress.start(Stage.BUILDING, len(parsed.headings) + bool(parsed.preamble.content))
+    if parsed.preamble.content:
         builder.add(
             path.stem,
             None,
@@ -512,9 +515,15 @@ def _read_file(path: Path) -> Corpus:
             parsed.preamble_line,
         )
     builder.add_headings(parsed.headings, None, path.name)
+    progress.finish(len(builder.documents))
     title = next((h.title for h in parsed.headings if h.level == 1 and h.title), path.stem)
-    index = HierarchyIndex(builder.documents)
+    with progress.whole(Stage.INDEXING):
+        index = HierarchyIndex(builder.documents)
     return Corpus(path, FORMAT, path.stem, title, index, sha256_of_bytes([data]), builder.lines)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A folder
 
 
 @dataclass
@@ -528,103 +537,142 @@ class _Entry:
     kept: bool = False
 
 
-def _is_markdown(path: Path) -> bool:
-    return path.suffix.lower() in SUFFIXES
+def _is_markdown(name: str) -> bool:
+    return name.lower().endswith(SUFFIXES)
 
 
-def _scan(root: Path) -> list[_Entry]:
+class _Scan:
     """Every folder and Markdown file under ``root`` (hidden ones left out), parents before their children."""
-    entries = [_Entry(root, ".", None, True)]
-    seen = {root.resolve()}
-    pending = [0]
-    while pending:  # an explicit stack: folder depth is bounded only by the file system
-        index = pending.pop()
-        folder = entries[index]
+
+    def __init__(self, root: Path, progress: Progress, follow_outside_links: bool) -> None:
+        self.root = root
+        self.real_root = root.resolve()
+        self.progress = progress
+        self.follow_outside_links = follow_outside_links
+        self.notes: list[str] = []
+        self.entries = [_Entry(root, ".", None, True)]
+        self.files = 0
+
+    def run(self) -> list[_Entry]:
+        entries = self.entries
+        seen = {self.real_root}
+        reals = {0: self.real_root}  # each folder's real path, to tell where its symlinks lead
+        pending = [0]
+        self.progress.start(Stage.SCANNING)
+        while pending:  # an explicit stack: folder depth is bounded only by the file system
+            index = pending.pop()
+            folder = entries[index]
+            try:
+                with os.scandir(folder.path) as listing:
+                    children = sorted(
+                        (entry for entry in listing if not entry.name.startswith(".")),
+                        key=lambda entry: (entry.name.casefold(), entry.name),
+                    )
+            except OSError as exc:
+                raise CorpusError(folder.path, f"cannot list this folder: {exc.strerror or exc}") from None
+            files: dict[str, os.DirEntry[str]] = {}
+            folders: dict[str, Path] = {}
+            for child in children:
+                real = reals[index] / child.name
+                if child.is_symlink():
+                    followed = self.follow(child, reals[index])
+                    if followed is None:
+                        continue
+                    real = followed
+                if _is_markdown(child.name) and child.is_file():
+                    files[child.name] = child
+                elif child.is_dir():
+                    if real in seen:
+                        continue  # reached through a symlink already: read each folder once
+                    seen.add(real)
+                    folders[child.name] = real
+            content = next(
+                (f for name in FOLDER_CONTENT_NAMES for f in files.values() if f.name.casefold() == name), None
+            )
+            folder.content_file = Path(content.path) if content is not None else None
+            for child in children:
+                child_path = Path(child.path)
+                if child.name in folders:
+                    folder.children.append(len(entries))
+                    pending.append(len(entries))
+                    reals[len(entries)] = folders[child.name]
+                    entries.append(_Entry(child_path, self.rel(child_path), index, True))
+                elif child.name in files and files[child.name] is not content:
+                    folder.children.append(len(entries))
+                    entries.append(_Entry(child_path, self.rel(child_path), index, False))
+            self.files += len(files)
+            self.progress.tick(len(entries))
+        self.progress.finish(len(entries))
+        # Children always come after their parent in the list, so walking it backwards settles each
+        # subfolder before its parent: a folder is kept when it has a content file or a kept child.
+        for entry in reversed(entries):
+            entry.kept = entry.kept or not entry.is_folder or entry.content_file is not None
+            if entry.kept and entry.parent is not None:
+                entries[entry.parent].kept = True
+        return entries
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def follow(self, child: os.DirEntry[str], real_folder: Path) -> Path | None:
+        """Where a symlink leads, or ``None`` when it is broken, loops, or leads out of the folder."""
         try:
-            listing = [child for child in folder.path.iterdir() if not child.name.startswith(".")]
-        except OSError as exc:
-            raise CorpusError(folder.path, f"cannot list this folder: {exc.strerror or exc}") from None
-        listing.sort(key=lambda child: (child.name.casefold(), child.name))
-        files = [child for child in listing if _is_markdown(child) and child.is_file()]
-        markdown = set(files)
-        folder.content_file = next(
-            (f for name in FOLDER_CONTENT_NAMES for f in files if f.name.casefold() == name), None
-        )
-        for child in listing:
-            rel = child.relative_to(root).as_posix()
-            if child.is_dir():
-                try:
-                    real = child.resolve()
-                except (OSError, RuntimeError):
-                    continue  # a broken or looping symlink: nothing to read there
-                if real in seen:
-                    continue  # reached through a symlink already: read each folder once
-                seen.add(real)
-                folder.children.append(len(entries))
-                pending.append(len(entries))
-                entries.append(_Entry(child, rel, index, True))
-            elif child in markdown and child != folder.content_file:
-                folder.children.append(len(entries))
-                entries.append(_Entry(child, rel, index, False))
-    # Children always come after their parent in the list, so walking it backwards settles each
-    # subfolder before its parent: a folder is kept when it has a content file or a kept child.
-    for entry in reversed(entries):
-        entry.kept = entry.kept or not entry.is_folder or entry.content_file is not None
-        if entry.kept and entry.parent is not None:
-            entries[entry.parent].kept = True
-    return entries
+            real = (real_folder / child.name).resolve(strict=True)
+        except (OSError, RuntimeError):
+            return None  # a broken or looping symlink: nothing to read there
+        if self.follow_outside_links or real == self.real_root or real.is_relative_to(self.real_root):
+            return real
+        if _is_markdown(child.name) or child.is_dir():
+            self.notes.append(
+                f"{self.rel(Path(child.path))} is a symlink out of the folder (to {real}); left out"
+            )
+        return None
 
 
-def _read_folder(path: Path) -> Corpus:
-    entries = _scan(path)
+def _read_folder(path: Path, progress: Progress, follow_outside_links: bool) -> Corpus:
+    scan = _Scan(path, progress, follow_outside_links)
+    entries = scan.run()
     if not entries[0].kept:
         raise CorpusError(
             path, "no Markdown files (.md) in this folder or its subfolders; give a folder with .md files, or one file"
         )
     name = path.resolve().name or "corpus"
-    builder = _Builder(name, record_lines=False)
+    builder = _Builder(name, record_lines=False, progress=Progress(None))
     read: dict[str, bytes] = {}
+    files = 0
+    progress.start(Stage.READING, scan.files)
     pending: list[tuple[int, str | None]] = [(0, None)]
     while pending:  # depth first, in sorted order, so ids are given in document order
-        index, parent = pending.pop()
-        entry = entries[index]
+        position, parent = pending.pop()
+        entry = entries[position]
         if entry.is_folder:
-            metadata: dict[str, Any] = {FOLDER: entry.rel}
-            content = ""
-            if entry.content_file is not None:
-                text, data = read_text(entry.content_file)
-                content_rel = entry.content_file.relative_to(path).as_posix()
-                read[content_rel] = data
-                content = _folder_text(text)
-                metadata.update({FILE: content_rel, LINE: 1})
             title = name if entry.parent is None else entry.path.name
-            node_id = builder.add(title, parent, title, content, metadata, None)
+            metadata: dict[str, Any] = {FOLDER: entry.rel}
+            if entry.content_file is None:
+                node_id = builder.add(title, parent, title, _Section("", ""), metadata, None)
+            else:
+                # What the folder says about itself, read into the folder's node as a file's is.
+                content_rel = scan.rel(entry.content_file)
+                parsed = _read_one(entry.content_file, content_rel, read)
+                node_id = builder.add_file(parsed, title, title, parent, metadata, content_rel)
+                files += 1
             pending.extend((child, node_id) for child in reversed(entry.children) if entries[child].kept)
         else:
-            text, data = read_text(entry.path)
-            read[entry.rel] = data
-            _add_file(builder, entry, _parse(text), parent)
+            parsed = _read_one(entry.path, entry.rel, read)
+            builder.add_file(parsed, entry.path.stem, entry.path.stem, parent, {}, entry.rel)
+            files += 1
+        progress.tick(files)
+    progress.finish(files)
     digest = sha256_of_bytes(_digest_chunks(read))
-    return Corpus(path, FORMAT, name, name, HierarchyIndex(builder.documents), digest)
+    with progress.whole(Stage.INDEXING):
+        index = HierarchyIndex(builder.documents)
+    return Corpus(path, FORMAT, name, name, index, digest, notes=tuple(scan.notes))
 
 
-def _folder_text(text: str) -> str:
-    """A folder's content file as the folder's content: all of it, front matter left out."""
-    lines = _lines(text)
-    return _trim(lines[_front_matter_end(lines) :])
-
-
-def _add_file(builder: _Builder, entry: _Entry, parsed: _Parsed, parent: str | None) -> None:
-    headings = parsed.headings
-    title, content, line = entry.path.stem, parsed.preamble, 1
-    lends = bool(headings) and headings[0].level == 1 and sum(h.level == 1 for h in headings) == 1
-    if lends:
-        lent, headings = headings[0], headings[1:]
-        title, line = lent.title or UNTITLED, lent.line
-        content = "\n\n".join(part for part in (parsed.preamble, lent.content) if part)
-    # The id comes from the file name, not the lent title: file names are unique within a folder and stable.
-    node_id = builder.add(entry.path.stem, parent, title, content, {FILE: entry.rel, LINE: line}, None)
-    builder.add_headings(headings, node_id, entry.rel)
+def _read_one(path: Path, rel: str, read: dict[str, bytes]) -> _Parsed:
+    text, data = read_text(path)
+    read[rel] = data
+    return _parse(text)
 
 
 def _digest_chunks(read: dict[str, bytes]) -> Iterable[bytes]:

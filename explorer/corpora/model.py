@@ -13,6 +13,9 @@ from core import HierarchyIndex, HierarchyMetadata, ReasoningRAGStrategy, Retrie
 TITLE = ReasoningRAGStrategy.NODE_TITLE_METADATA
 SUMMARY = ReasoningRAGStrategy.NODE_SUMMARY_METADATA
 
+# A Markdown heading cut for its title carries its length as written under this key (validate says so).
+HEADING_LENGTH = "headingLength"
+
 # Keys the loaders write on every node; a corpus's own metadata may not use them.
 RESERVED_KEYS = frozenset(
     {
@@ -38,7 +41,9 @@ class Corpus:
     node's own metadata. ``lines`` maps node ids to the line that defines them
     where the format has lines. ``sha256`` is the hash of the bytes read (for
     a folder, of every file's relative path and bytes, in sorted order), so a
-    trace can tell whether it was made on this corpus.
+    trace can tell whether it was made on this corpus. ``notes`` are what the
+    loader left out and why (one line each, e.g. a symlink out of a Markdown
+    folder), which ``validate`` reports as warnings.
     """
 
     path: Path
@@ -48,6 +53,7 @@ class Corpus:
     index: HierarchyIndex
     sha256: str
     lines: Mapping[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     def title_of(self, node_id: str) -> str:
         return str(self.index[node_id].metadata.get(TITLE, node_id))
@@ -69,10 +75,15 @@ def make_document(
     title: str,
     summary: str,
     content: str,
-    metadata: Mapping[str, Any] | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> RetrievedDocument:
-    """A node's document with the metadata every loader writes (own metadata first, ours on top)."""
-    meta: dict[str, Any] = dict(metadata or {})
+    """A node's document with the metadata every loader writes (own metadata first, ours on top).
+
+    ``metadata`` is the node's own metadata, a dict the caller hands over:
+    it is filled in and kept (the document keeps a read-only copy), not copied
+    first; a hundred thousand nodes make that worth it.
+    """
+    meta: dict[str, Any] = {} if metadata is None else metadata
     meta[HierarchyMetadata.ID] = node_id
     meta[HierarchyMetadata.SOURCE] = source
     meta[TITLE] = title

@@ -38,15 +38,17 @@ from core import HierarchyIndex, RetrievedDocument
 from . import read_text
 from .errors import CorpusError
 from .model import Corpus, make_document, sha256_of_bytes
+from .progress import Progress, Stage
 
 FORMAT = "pageindex"
 START_PAGE = "startPage"
 END_PAGE = "endPage"
 PLACEHOLDER = "contentPlaceholder"
 
-# A JSON path as a chain of (parent, segment) pairs: each node adds one small tuple instead of
-# a full path string, so a very deep tree costs memory linear in its size, not in size × depth.
-_Where = tuple["_Where | None", str]
+# A JSON path as a chain of (parent, position among its siblings) pairs: each node adds one small
+# tuple instead of a full path string, so a very deep tree costs memory linear in its size, not in
+# size × depth, and no text is made for a path unless an error names it.
+_Where = tuple["_Where | None", int]
 
 # Paths longer than this many segments are shown with the middle elided, so that an error in a
 # 100,000-deep tree is still one readable line.
@@ -54,7 +56,7 @@ _MAX_SHOWN_SEGMENTS = 16
 _SHOWN_AT_EACH_END = 6
 
 
-def read_pageindex(path: Path) -> Corpus:
+def read_pageindex(path: Path, progress: Progress | None = None) -> Corpus:
     """Load a PageIndex tree JSON file as a corpus (format ``"pageindex"``).
 
     Raises :class:`CorpusError` for an unreadable file, malformed JSON (with
@@ -62,9 +64,11 @@ def read_pageindex(path: Path) -> Corpus:
     that is not a valid PageIndex tree (see :func:`build_pageindex`).
     """
     path = Path(path)
-    text, data = read_text(path)
+    progress = progress or Progress(None)
+    text, data = read_text(path, progress)
     try:
-        tree = json.loads(text)
+        with progress.whole(Stage.PARSING):
+            tree = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CorpusError(
             path, f"malformed JSON: {exc.msg} (column {exc.colno}); fix the JSON there", line=exc.lineno
@@ -80,10 +84,11 @@ def read_pageindex(path: Path) -> Corpus:
     except ValueError as exc:
         # Not a JSONDecodeError: e.g. an integer with more digits than Python converts.
         raise CorpusError(path, f"malformed JSON: {exc}; fix the value") from None
-    return build_pageindex(tree, path, data)
+    del text
+    return build_pageindex(tree, path, data, progress)
 
 
-def build_pageindex(tree: object, path: Path, data: bytes = b"") -> Corpus:
+def build_pageindex(tree: object, path: Path, data: bytes = b"", progress: Progress | None = None) -> Corpus:
     """Build the corpus from an already parsed PageIndex tree (what ``json.loads`` returned).
 
     ``path`` names the file in errors and gives the source (its stem);
@@ -96,7 +101,7 @@ def build_pageindex(tree: object, path: Path, data: bytes = b"") -> Corpus:
     """
     path = Path(path)
     try:
-        return _Builder(path).build(tree, sha256_of_bytes([data]))
+        return _Builder(path, progress or Progress(None)).build(tree, sha256_of_bytes([data]))
     except CorpusError:
         raise
     except Exception as exc:  # a bug of ours must still be one clear line, never a traceback
@@ -122,13 +127,14 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
-def _render(where: _Where) -> str:
-    """The JSON path, e.g. ``structure[3].nodes[1]``; the middle elided when it is very deep."""
+def _render(where: _Where, first: str) -> str:
+    """The JSON path, e.g. ``structure[3].nodes[1]`` (``first`` names the roots' list); the middle elided
+    when it is very deep."""
     segments: list[str] = []
     current: _Where | None = where
     while current is not None:
-        current, segment = current
-        segments.append(segment)
+        current, position = current
+        segments.append(f"{first}[{position}]" if current is None else f".nodes[{position}]")
     segments.reverse()
     if len(segments) > _MAX_SHOWN_SEGMENTS:
         hidden = len(segments) - 2 * _SHOWN_AT_EACH_END
@@ -146,9 +152,19 @@ def _page_text(start: int | None, end: int | None, document: str | None, file_na
     return f"Covers pages {start}–{end} of {of}."
 
 
+# The types a plain node's values have, checked at once (``type(v) in ...``: no call per value).
+_TEXT_TYPES = frozenset({str, type(None)})
+_PAGE_TYPES = frozenset({int, type(None)})
+
+
 class _Builder:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, progress: Progress) -> None:
         self.path = path
+        self.progress = progress
+        self.first = ""
+
+    def render(self, where: _Where) -> str:
+        return _render(where, self.first)
 
     def fail(self, message: str, node: str | None = None) -> CorpusError:
         return CorpusError(self.path, message, node=node)
@@ -165,12 +181,11 @@ class _Builder:
                 raise self.fail(
                     f'"structure" must be a list of root nodes, not {_kind(roots)}; make it a JSON list', "structure"
                 )
-            top: _Where | None = None
-            first = "structure"
+            self.first = "structure"
             if not roots:
                 raise self.fail('"structure" is empty; a PageIndex tree needs at least one node', "structure")
         elif isinstance(tree, list):
-            roots, top, first = tree, None, ""
+            roots = tree
             if not roots:
                 raise self.fail("the list of root nodes is empty; a PageIndex tree needs at least one node")
         else:
@@ -181,31 +196,33 @@ class _Builder:
         if doc_name is not None and not doc_name.strip():
             doc_name = None
         source = self.path.stem
-        documents = self.walk(roots, top, first, source, doc_name)
-        index = HierarchyIndex(documents)
+        documents = self.walk(roots, source, doc_name)
+        with self.progress.whole(Stage.INDEXING):
+            index = HierarchyIndex(documents)
         return Corpus(self.path, FORMAT, source, doc_name or source, index, sha256)
 
-    def walk(
-        self, roots: list[Any], top: _Where | None, first: str, source: str, doc_name: str | None
-    ) -> list[RetrievedDocument]:
+    def walk(self, roots: list[Any], source: str, doc_name: str | None) -> list[RetrievedDocument]:
         """Depth-first in file order (a node before its children) with an explicit stack."""
         documents: list[RetrievedDocument] = []
         seen: dict[str, _Where] = {}
+        progress = self.progress
+        progress.start(Stage.BUILDING)
         stack: list[tuple[object, _Where, str | None]] = [
-            (roots[i], (top, f"{first}[{i}]"), None) for i in range(len(roots) - 1, -1, -1)
+            (roots[i], (None, i), None) for i in range(len(roots) - 1, -1, -1)
         ]
         while stack:
             item, where, parent = stack.pop()
             if not isinstance(item, dict):
-                label = _render(where)
+                label = self.render(where)
                 raise self.fail(
                     f'node at {label} must be an object with "node_id" and "title", not {_kind(item)}; '
                     "write each node as a JSON object",
                     label,
                 )
-            node_id = self.node_id(item, where)
+            raw_id = item.get("node_id")
+            node_id = raw_id if type(raw_id) is str and raw_id.strip() else self.node_id(item, where)
             if node_id in seen:
-                first_at, label = _render(seen[node_id]), _render(where)
+                first_at, label = self.render(seen[node_id]), self.render(where)
                 raise self.fail(
                     f"duplicate node_id {node_id!r} at {first_at} and at {label}; "
                     "node ids must be unique within a tree: rename one",
@@ -213,36 +230,38 @@ class _Builder:
                 )
             seen[node_id] = where
             documents.append(self.document(item, where, node_id, parent, source, doc_name))
+            progress.tick(len(documents))
             children = item.get("nodes")
             if children is None:
                 continue  # a leaf: PageIndex leaves out "nodes" (null is read the same way)
             if not isinstance(children, list):
-                label = _render(where)
+                label = self.render(where)
                 raise self.fail(
                     f'node at {label}: "nodes" must be a list of nodes, not {_kind(children)}; '
                     "make it a JSON list, or leave it out for a leaf",
                     label,
                 )
             for i in range(len(children) - 1, -1, -1):
-                stack.append((children[i], (where, f".nodes[{i}]"), node_id))
+                stack.append((children[i], (where, i), node_id))
+        progress.finish(len(documents))
         return documents
 
     def node_id(self, item: dict[str, Any], where: _Where) -> str:
         raw = item.get("node_id")
         if raw is None:
-            label = _render(where)
+            label = self.render(where)
             title = item.get("title")
             hint = f" (title {title!r})" if isinstance(title, str) else ""
             raise self.fail(f'node at {label}{hint} has no "node_id"; give every node a unique "node_id"', label)
         if isinstance(raw, int) and not isinstance(raw, bool):
             return str(raw)  # PageIndex writes "0001"; a tool writing 1 means the same node
         if not isinstance(raw, str):
-            label = _render(where)
+            label = self.render(where)
             raise self.fail(
                 f'node at {label}: "node_id" must be text, not {_kind(raw)}; write it as a JSON string', label
             )
         if not raw.strip():
-            label = _render(where)
+            label = self.render(where)
             raise self.fail(f'node at {label}: "node_id" is blank; give every node a unique "node_id"', label)
         return raw
 
@@ -255,12 +274,19 @@ class _Builder:
         source: str,
         doc_name: str | None,
     ) -> RetrievedDocument:
-        title = self.optional_text(item, "title", "the node's title", where)
-        summary = self.optional_text(item, "summary", "the node's summary", where)
-        prefix_summary = self.optional_text(item, "prefix_summary", "the node's summary", where)
-        text = self.optional_text(item, "text", "the node's text", where)
-        start = self.optional_page(item, "start_index", where)
-        end = self.optional_page(item, "end_index", where)
+        get = item.get
+        title, summary, prefix_summary, text = get("title"), get("summary"), get("prefix_summary"), get("text")
+        start, end = get("start_index"), get("end_index")
+        if not (
+            type(title) in _TEXT_TYPES and type(summary) in _TEXT_TYPES and type(prefix_summary) in _TEXT_TYPES
+            and type(text) in _TEXT_TYPES and type(start) in _PAGE_TYPES and type(end) in _PAGE_TYPES
+        ):  # the plain case checked at once; otherwise one by one, so the first wrong value is named
+            title = self.optional_text(item, "title", "the node's title", where)
+            summary = self.optional_text(item, "summary", "the node's summary", where)
+            prefix_summary = self.optional_text(item, "prefix_summary", "the node's summary", where)
+            text = self.optional_text(item, "text", "the node's text", where)
+            start = self.optional_page(item, "start_index", where)
+            end = self.optional_page(item, "end_index", where)
         metadata: dict[str, Any] = {}
         if start is not None:
             metadata[START_PAGE] = start
@@ -286,7 +312,7 @@ class _Builder:
         value = item.get(key)
         if value is None or isinstance(value, str):
             return value
-        label = _render(where) if where is not None else None
+        label = self.render(where) if where is not None else None
         at = f"node at {label}: " if label is not None else ""
         raise self.fail(f'{at}"{key}" must be text, not {_kind(value)}; write {what} as a JSON string', label or key)
 
@@ -296,7 +322,7 @@ class _Builder:
             return None
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        label = _render(where)
+        label = self.render(where)
         raise self.fail(
             f'node at {label}: "{key}" must be a whole number (a page), not {_kind(value)}; '
             "write the page number as a JSON number",

@@ -11,6 +11,8 @@ questions:
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,7 +70,7 @@ def load_questions(path: str | Path) -> QuestionSet:
     if corpus_node is not None and not is_null(corpus_node):
         if not isinstance(corpus_node, ScalarNode) or not scalar_text(corpus_node).strip():
             raise CorpusError(path, "`corpus:` must be a path relative to this file", line=line_of(corpus_node))
-        corpus_path = (path.parent / scalar_text(corpus_node)).resolve()
+        corpus_path = _corpus_path(path, scalar_text(corpus_node), line_of(corpus_node))
     items = top.get("questions")
     if not isinstance(items, SequenceNode) or not items.value:
         where = line_of(items) if items is not None else None
@@ -78,6 +80,22 @@ def load_questions(path: str | Path) -> QuestionSet:
     for i, item in enumerate(items.value):
         questions.append(_question(path, item, f"questions[{i}]", seen))
     return QuestionSet(path, corpus_path, tuple(questions))
+
+
+def _corpus_path(path: Path, written: str, line: int) -> Path:
+    """The corpus a question set names, relative to it; a CorpusError when no file system could hold it."""
+    if "\0" in written:
+        raise CorpusError(path, "`corpus:` holds a NUL character; give the corpus's real path", line=line)
+    target = path.parent / written
+    try:
+        os.stat(target)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise CorpusError(
+                path, "`corpus:` names a path longer than the file system allows; give a shorter path", line=line
+            ) from None
+        # Missing or unreadable: said when the corpus is loaded, where the caller may give another.
+    return target.resolve()
 
 
 def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Question:

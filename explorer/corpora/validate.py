@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import load_corpus
+from ..safe_text import visible
+from . import check_corpus_path, load_corpus
 from .errors import CorpusError
-from .model import Corpus
+from .model import HEADING_LENGTH, Corpus
+from .progress import collector_paused
 
 MAX_TITLE = 120
 MAX_SUMMARY = 400
@@ -56,10 +59,15 @@ def validate(path: str | Path) -> ValidationReport:
     path = Path(path)
     errors: list[CorpusError]
     corpus: Corpus | None
-    if path.suffix.lower() in (".yaml", ".yml") and path.is_file():
+    try:
+        is_yaml = path.suffix.lower() in (".yaml", ".yml") and stat.S_ISREG(check_corpus_path(path).st_mode)
+    except CorpusError as error:
+        return ValidationReport(path, None, (Finding("error", str(error), error.node, error.line),), (), None)
+    if is_yaml:
         from .yaml_corpus import scan_yaml_corpus
 
-        reading = scan_yaml_corpus(path)
+        with collector_paused():
+            reading = scan_yaml_corpus(path)
         corpus, errors = reading.corpus, reading.errors
     else:
         try:
@@ -73,13 +81,14 @@ def validate(path: str | Path) -> ValidationReport:
 
 
 def lint(corpus: Corpus) -> list[Finding]:
-    """Warnings, in tree order: no summary, a leaf without content, a long title or summary, too many children."""
-    findings: list[Finding] = []
+    """Warnings: what the loader left out, then in tree order: no summary, a leaf without content, a heading
+    cut for its title, a long title or summary, too many children."""
+    findings = [Finding("left-out", visible(f"{corpus.path}: {note}")) for note in corpus.notes]
     index = corpus.index
     for node_id in index.ids():
         document = index[node_id]
         line = corpus.lines.get(node_id)
-        where = f"{corpus.where(node_id)}: node {node_id!r}"
+        where = visible(f"{corpus.where(node_id)}: node {node_id!r}")
         title = corpus.title_of(node_id)
         summary = corpus.summary_of(node_id)
         children = len(index.child_ids(node_id))
@@ -89,7 +98,11 @@ def lint(corpus: Corpus) -> list[Finding]:
         if children == 0 and not document.content.strip():
             findings.append(Finding("empty-leaf", f"{where} is a leaf without content; landing on it returns nothing",
                                     node_id, line))
-        if len(title) > MAX_TITLE:
+        heading_length = document.metadata.get(HEADING_LENGTH)
+        if isinstance(heading_length, int):
+            findings.append(Finding("cut-title", f"{where} has a heading of {heading_length:,} characters, cut to "
+                                    f"{len(title)} for its title; shorten the heading", node_id, line))
+        elif len(title) > MAX_TITLE:
             findings.append(Finding("long-title", f"{where} has a title of {len(title)} characters "
                                     f"(over {MAX_TITLE}); shorten it", node_id, line))
         if len(summary) > MAX_SUMMARY:

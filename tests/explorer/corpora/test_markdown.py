@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from core import HierarchyMetadata
 from explorer.corpora import CorpusError, load_corpus, markdown_corpus
 from explorer.corpora.markdown_corpus import derive_summary, read_markdown, slugify
 from explorer.corpora.model import RESERVED_KEYS, sha256_of_bytes
+from explorer.corpora.validate import validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "markdown"
 LOADERS = pytest.mark.parametrize("load", [load_corpus, read_markdown], ids=["load_corpus", "read_markdown"])
@@ -212,7 +216,7 @@ def test_a_folder_makes_files_and_subfolders_nodes_in_name_order(load):
     ]  # fmt: skip
     assert [corpus.index.depth(i) for i in ids] == [0, 1, 2, 2, 2, 1, 2, 3, 1, 2, 2]
     assert [corpus.title_of(i) for i in ids] == [
-        "handbook",
+        "Handbook",  # the README's only level-1 heading names the folder's node, as a file's names its node
         "Expenses", "Travel", "Meals", "Receipts",  # two level-1 headings: the file keeps its stem
         "it", "Laptops", "Holidays",  # the only level-1 heading comes first: it names the file's node
         "Leave policy", "Sick leave", "Holidays",
@@ -224,7 +228,7 @@ def test_a_folder_makes_files_and_subfolders_nodes_in_name_order(load):
         "Staff get 25 days of leave a year.", "Tell your manager on the first day.", "Book holidays two weeks ahead.",
     ]  # fmt: skip
     assert [corpus.index[i].content for i in ids] == [
-        "# Handbook\n\nThe handbook for new staff. It is short.",
+        "The handbook for new staff. It is short.",
         "What you can claim back.", "Train, not plane.", "Up to 30 euros a day.", "Keep them for a year.",
         "Help with computers and accounts.", "Every employee gets a laptop.", "Take it home on holidays.",
         "Staff get 25 days of leave a year.", "Tell your manager on the first day.", "Book holidays two weeks ahead.",
@@ -356,3 +360,156 @@ def test_derived_summary_is_cut_to_300_characters():
 )
 def test_slugs_are_lowercase_words_joined_by_hyphens(text, slug):
     assert slugify(text) == slug
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A folder's own README, symlinks, and what is not a file
+
+
+def test_a_folders_readme_keeps_its_sections_as_nodes(tmp_path):
+    readme = (
+        "# Project\n\nWhat the project is. More.\n\n## Install\n\nRun the installer.\n\n"
+        "### Linux\n\nUse apt.\n\n## Usage\n\nCall it.\n"
+    )
+    alone = read_markdown(write(tmp_path, readme, "README.md"))
+    assert list(alone.index.ids()) == ["project", "install", "linux", "usage"]
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    write(folder, readme, "README.md")
+    write(folder, "# Other\n\nAnother page.\n", "other.md")
+    corpus = read_markdown(folder)
+    # The README's sole level-1 heading names the folder's node and lends it its text; its other sections stay
+    # nodes under it, before the folder's files.
+    assert list(corpus.index.ids()) == ["docs", "install", "linux", "usage", "other"]
+    assert parents(corpus) == [None, "docs", "install", "docs", "docs"]
+    assert corpus.title_of("docs") == "Project"
+    assert corpus.index["docs"].content == "What the project is. More."
+    assert corpus.summary_of("docs") == "What the project is."
+    assert corpus.index["linux"].content == "Use apt."
+    assert own_metadata(corpus, "docs") == {"folder": ".", "file": "README.md", "line": 1, "summaryDerived": True}
+    assert own_metadata(corpus, "linux") == {"file": "README.md", "line": 9, "level": 3, "summaryDerived": True}
+    assert (corpus.title, corpus.source) == ("docs", "docs")
+
+
+def test_the_projects_readme_keeps_every_section_in_a_folder(tmp_path):
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    alone = read_markdown(readme)
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "README.md").write_bytes(readme.read_bytes())
+    write(folder, "# Notes\n\nA page.\n", "notes.md")
+    corpus = read_markdown(folder)
+    # Alone, its first heading is a root; in a folder that heading names the folder's node, and one more file.
+    assert len(corpus.index) == len(alone.index) + 1
+    assert [corpus.title_of(i) for i in corpus.index.ids()][1:-1] == [alone.title_of(i) for i in alone.index.ids()][1:]
+
+
+def test_a_symlink_out_of_the_folder_is_not_followed_unless_asked(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    write(outside, "# Secret\n\nPrivate text.\n", "secret.md")
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    write(folder, "# Page\n\nText.\n", "page.md")
+    (folder / "etc").symlink_to(outside, target_is_directory=True)
+    (folder / "leak.md").symlink_to(outside / "secret.md")
+    (folder / "sub" / "alias.md").symlink_to(folder / "page.md")  # inside the folder: followed
+    corpus = load_corpus(folder)
+    assert list(corpus.index.ids()) == ["docs", "page", "sub", "alias"]
+    assert all("Private" not in corpus.index[i].content for i in corpus.index.ids())
+    assert corpus.notes == (
+        f"etc is a symlink out of the folder (to {outside}); left out",
+        f"leak.md is a symlink out of the folder (to {outside / 'secret.md'}); left out",
+    )
+    warnings = [(w.code, w.message) for w in validate(folder).warnings if w.code == "left-out"]
+    assert warnings == [("left-out", f"{folder}: {note}") for note in corpus.notes]
+    followed = load_corpus(folder, follow_outside_links=True)
+    assert list(followed.index.ids()) == ["docs", "etc", "secret", "leak", "page", "sub", "alias"]
+    assert followed.notes == ()
+
+
+def test_a_fifo_or_device_in_a_folder_is_passed_over(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    write(folder, "# Page\n\nText.\n", "page.md")
+    os.mkfifo(folder / "pipe.md")
+    (folder / "zero.md").symlink_to("/dev/zero")
+    corpus = load_corpus(folder)  # reading either would never end
+    assert list(corpus.index.ids()) == ["docs", "page"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Hostile headings: linear loading, cut titles
+
+
+LINEAR_CHECK = """
+import sys
+from explorer.corpora import load_corpus
+corpus = load_corpus(sys.argv[1])
+print(len(corpus.index), len(corpus.title_of(next(corpus.index.ids()))))
+"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["# " + " _a" * 100_000, "# a" + " " * 300_000 + "b", "a" + " _a" * 100_000, "Title\n" + "=" * 300_000,
+     "# " + "[" * 100_000 + "\n\n" + "*a" * 100_000],
+    ids=["emphasis-run", "space-run", "paragraph-emphasis-run", "setext-run", "brackets"],
+)
+def test_hostile_headings_load_in_time_linear_in_their_size(tmp_path, text):
+    # 300 KB of these took the old line scanner's regular expressions hours (18-25 s at 30 KB, 66 s at 60 KB,
+    # growing with the square); a linear load takes about a second. The timeout is a watchdog against a hang,
+    # not a measure of speed: it is a hundred times what a linear load needs on a busy machine.
+    path = write(tmp_path, text)
+    done = subprocess.run([sys.executable, "-c", LINEAR_CHECK, str(path)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    count, title_length = map(int, done.stdout.split())
+    assert count == 1
+    assert title_length <= markdown_corpus.MAX_TITLE
+
+
+def test_a_long_heading_is_cut_for_its_title_and_validate_names_the_node(tmp_path):
+    path = write(tmp_path, "# Intro\n\nText.\n\n## " + "word " * 200 + "\n\nBody.\n")
+    corpus = read_markdown(path)
+    ids = list(corpus.index.ids())
+    long_id = ids[1]
+    title = corpus.title_of(long_id)
+    assert len(title) <= 300 and title.endswith("word…")
+    assert own_metadata(corpus, long_id)["headingLength"] == 999
+    report = validate(path)
+    assert [(w.code, w.node, w.message) for w in report.warnings] == [
+        ("cut-title", long_id, f"{path}:5: node {long_id!r} has a heading of 999 characters, cut to {len(title)} "
+                               "for its title; shorten the heading"),
+    ]
+    assert corpus.index[long_id].content == "Body."
+
+
+def test_toml_front_matter_is_skipped_too(tmp_path):
+    corpus = read_markdown(write(tmp_path, "+++\ntitle = 'x'\n# not = 'a heading'\n+++\n\nIntro.\n\n# Real\n"))
+    assert list(corpus.index.ids()) == ["doc", "real"]
+    assert corpus.index["doc"].content == "Intro."
+    assert corpus.lines == {"doc": 6, "real": 8}
+
+
+def test_headings_inside_quotes_lists_and_html_are_not_sections(tmp_path):
+    text = "# Top\n\n> # quoted\n\n- # listed\n\n<div>\n# in html\n</div>\n\n    # indented code\n\n## Next\n"
+    corpus = read_markdown(write(tmp_path, text))
+    assert list(corpus.index.ids()) == ["top", "next"]
+    assert corpus.summary_of("top") == "quoted"
+
+
+@pytest.mark.parametrize(
+    ("text", "summary"),
+    [
+        ("| Name | Value |\n|---|---|\n| a | b |", "Name | Value"),
+        ("- [ ] a task to do\n- [x] done", "a task to do"),
+        ("Fish &amp; chips. Later.", "Fish & chips."),
+        ("<!-- a comment -->\n\nAfter the comment.", "After the comment."),
+        ("---\n\nAfter a break.", "After a break."),
+        ("Text with <b>tags</b> and a <https://example.org> link.", "Text with tags and a https://example.org link."),
+        ("    indented code. here\n\nProse.", "Prose."),
+    ],
+)
+def test_more_derived_summaries(text, summary):
+    assert derive_summary(text) == summary
