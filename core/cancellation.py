@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import ClassVar
 
 from .errors import RetrievalCancelled
@@ -42,6 +43,15 @@ class CancellationToken:
     def cancelled(self) -> bool:
         """Whether the token has been tripped."""
         return self._event.is_set()
+
+    @property
+    def probe(self) -> Callable[[], bool]:
+        """A function of no argument that tells whether the token has been tripped.
+
+        The same answer as :attr:`cancelled`, for a loop that checks the token
+        at every step: fetch it once, then each check is a single call.
+        """
+        return self._event.is_set
 
     def raise_if_cancelled(self) -> None:
         """Raise :class:`RetrievalCancelled` when the token has been tripped."""

@@ -8,6 +8,7 @@ from typing import Final
 
 from .documents import HierarchyMetadata, RetrievedDocument
 from .errors import HierarchyError
+from .views import NodeViews
 
 _NO_IDS: Final[tuple[str, ...]] = ()
 _MAX_NAMED: Final = 10
@@ -65,9 +66,13 @@ class HierarchyIndex:
 
     Lookups by an unknown id: ``get`` returns ``None``; ``index[id]``,
     ``children``, ``parent`` and ``depth`` raise ``KeyError`` naming the id.
+
+    The index never changes once built. What navigators are shown of its
+    nodes (:meth:`node_views`) is built on first use and kept here, shared by
+    every strategy and walk over the index.
     """
 
-    __slots__ = ("_children", "_depth", "_documents", "_parent", "_root_ids", "_roots")
+    __slots__ = ("_children", "_depth", "_documents", "_node_views", "_parent", "_root_ids", "_roots")
 
     def __init__(self, documents: Iterable[RetrievedDocument]) -> None:
         # Building allocates millions of small acyclic objects; full cyclic collections during
@@ -138,6 +143,7 @@ class HierarchyIndex:
         self._roots = tuple(roots)
         self._root_ids = tuple(root_ids)
         self._depth = depth
+        self._node_views: dict[tuple[str, str], NodeViews] = {}
 
     @classmethod
     def merge(cls, indexes: Iterable[HierarchyIndex]) -> HierarchyIndex:
@@ -215,6 +221,20 @@ class HierarchyIndex:
             current = self._parent[current]
         ids.reverse()
         return tuple(ids)
+
+    def node_views(self, title_key: str, summary_key: str) -> NodeViews:
+        """The views and offers of this index's nodes with titles and summaries read from these metadata keys.
+
+        One table per pair of keys, kept on the index, so every strategy over
+        it (and every walk of each) builds a node's view and its children's
+        offer once. See :mod:`core.views`.
+        """
+        keys = (title_key, summary_key)
+        found = self._node_views.get(keys)
+        if found is None:
+            made = NodeViews(self._documents, self._children, self._root_ids, title_key, summary_key)
+            found = self._node_views.setdefault(keys, made)
+        return found
 
     def ids(self) -> Iterator[str]:
         """Every node id, in the order the documents were given."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
+_new: Final = object.__new__
+
 
 class NodePath(Sequence[str]):
     """An immutable root-first sequence of node ids, built by :meth:`child` in O(1).
@@ -39,7 +41,12 @@ class NodePath(Sequence[str]):
 
     def child(self, node_id: str) -> NodePath:
         """This path extended by one id."""
-        return NodePath._link(self, node_id)
+        path = _new(NodePath)  # _link, written out: this runs once per step of every walk
+        length = self._len
+        path._parent = self if length else None
+        path._id = node_id
+        path._len = length + 1
+        return path
 
     @property
     def last(self) -> str | None:
