@@ -46,9 +46,10 @@ __all__ = ["CANCEL_GRACE", "POLL", "Deadline", "HTTPClient", "Reply"]
 
 _log = logging.getLogger(__name__)
 
-# How often a waiting caller looks at its token and deadline, and how long it then gives the
-# request to close its connection: a cancel is answered within 0.15 s at worst.
-POLL: Final = 0.05
+# How often a waiting caller looks at its token and deadline (an answer wakes it at once), and
+# how long it then gives the request to close its connection: a cancel is answered within
+# 0.12 s at worst, 0.02 s typically.
+POLL: Final = 0.02
 CANCEL_GRACE: Final = 0.1
 THREAD_NAME: Final = "llm-http"
 # We decode these ourselves, bounded; asking for them explicitly keeps a server from sending an
