@@ -82,7 +82,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -118,6 +118,8 @@ UNTITLED = "(untitled)"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _NOT_WORD = re.compile(r"[\W_]+")
+# Every ASCII byte that is not a lowercase letter or a digit, as a space (what _NOT_WORD replaces, for ASCII).
+_ASCII_SLUG = bytes(c if chr(c).isascii() and (chr(c).islower() or chr(c).isdigit()) else 32 for c in range(256))
 _TASK_MARKER = re.compile(r"\[[ xX]\]\s+")
 # Characters that may start inline syntax that changes the plain text (entities, emphasis, strikethrough,
 # links, images, autolinks, HTML, escapes, code); text without any of them reads as it is written.
@@ -186,16 +188,14 @@ def read_markdown(
 # One file's structure
 
 
-@dataclass(frozen=True, slots=True)
-class _Section:
+class _Section(NamedTuple):  # named tuples: a 100,000-heading load makes 200,000 of these
     content: str
     """The section's lines, blank lines trimmed at both ends."""
     summary: str
     """Derived from the section's first block of prose ("" when it has none)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Heading:
+class _Heading(NamedTuple):
     level: int
     title: str
     """As written, cut to MAX_TITLE characters."""
@@ -206,8 +206,7 @@ class _Heading:
     section: _Section
 
 
-@dataclass(frozen=True, slots=True)
-class _Parsed:
+class _Parsed(NamedTuple):
     preamble: _Section
     """The text before the first heading (all of it when there is none)."""
     preamble_line: int
@@ -241,24 +240,19 @@ def _parse(text: str) -> _Parsed:
     """Split a file into the text before its first heading and its headings with their own sections."""
     lines = _lines(text)
     tokens = _BLOCKS.parse(text)
+    n = len(tokens)
+    first = 0  # the first line after front matter
+    if n and tokens[0].type == "front_matter" and tokens[0].map is not None:
+        first = tokens[0].map[1]
     # (level, title, first line index, index after the heading's lines, index of the first token after it)
     found: list[tuple[int, str, int, int, int]] = []
-    first = 0  # the first line after front matter
-    i, n = 0, len(tokens)
-    while i < n:
+    for i in [i for i, token in enumerate(tokens) if token.type == "heading_open" and token.level == 0]:
         token = tokens[i]
-        if token.level == 0:
-            if token.type == "heading_open" and token.map is not None:
-                inline = tokens[i + 1]
-                title = inline.content
-                if token.markup in ("=", "-"):
-                    title = " ".join(part.strip() for part in title.split("\n"))
-                found.append((int(token.tag[1]), title, token.map[0], token.map[1], i + 3))
-                i += 3
-                continue
-            if token.type == "front_matter" and token.map is not None and i == 0:
-                first = token.map[1]
-        i += 1
+        title = tokens[i + 1].content
+        if token.markup in ("=", "-"):
+            title = " ".join(part.strip() for part in title.split("\n"))
+        line_map = token.map or (0, 0)
+        found.append((int(token.tag[1]), title, line_map[0], line_map[1], i + 3))
     end = found[0][2] if found else len(lines)
     preamble = _Section(_trim(lines, first, end), _summary_of(tokens, 0, found[0][4] - 3 if found else n))
     headings: list[_Heading] = []
@@ -383,6 +377,8 @@ def derive_summary(text: str) -> str:
 def slugify(text: str) -> str:
     """An id-friendly slug: lowercase letters and digits joined by hyphens (``"section"`` when none)."""
     bare = _plain(text)
+    if bare.isascii() and len(bare) <= MAX_SLUG:  # most titles: one pass through a byte table, no pattern
+        return "-".join(bare.lower().encode("ascii").translate(_ASCII_SLUG).decode("ascii").split()) or "section"
     if not bare.isascii():
         # Accents dropped so "Café" is "cafe"; NFC afterwards recomposes scripts such as Hangul.
         decomposed = unicodedata.normalize("NFKD", bare)

@@ -111,7 +111,6 @@ class _Unusual(Exception):
 
 
 _NODE_KEYS = frozenset(NODE_KEYS)
-_TEXT_KEYS = frozenset(TEXT_KEYS)
 
 
 def _text(node: Node) -> str | None:
@@ -169,43 +168,37 @@ class _LeanReader:
         documents: list[RetrievedDocument] = []
         lines: dict[str, int] = {}
         seen_nodes: set[int] = set()
+        typed: dict[str, Any] = {}
         progress = self.progress
         progress.start(Stage.BUILDING)
         stack: list[tuple[Node, str | None]] = [(item, None) for item in reversed(roots.value)]
         while stack:
             item, parent = stack.pop()
             if type(item) is not MappingNode or id(item) in seen_nodes:
-                raise _Unusual
+                raise _Unusual  # not a node, or one reached again through an alias
             seen_nodes.add(id(item))
-            fields: dict[str, Node] = {}
-            for key_node, value in item.value:
-                if type(key_node) is not ScalarNode:
-                    raise _Unusual
-                key = key_node.value
-                if key not in _NODE_KEYS or key in fields:
-                    raise _Unusual
-                fields[key] = value
-            id_node = fields.get("id")
-            node_id = _text(id_node) if id_node is not None else None
-            if node_id is None or not node_id.strip() or node_id in lines:
+            pairs = item.value
+            try:
+                # Only a scalar's value is hashable (text): a list or mapping as a key fails here.
+                fields: dict[str, Node] = {key.value: value for key, value in pairs}
+            except TypeError:
+                raise _Unusual from None
+            if len(fields) != len(pairs) or not fields.keys() <= _NODE_KEYS:
+                raise _Unusual  # a key given twice, or one that is not a node's
+            node_id = _text_or(fields.get("id"), None)
+            if node_id is None or node_id in lines or not node_id.strip():
                 raise _Unusual
-            texts: dict[str, str] = {}
-            for key in _TEXT_KEYS.intersection(fields):
-                text = _text(fields[key])
-                if text is not None:
-                    texts[key] = text
             meta_node = fields.get("metadata")
-            metadata = self.metadata(meta_node) if meta_node is not None and not is_null(meta_node) else None
             lines[node_id] = item.start_mark.line + 1
             documents.append(
                 make_document(
                     node_id,
                     source=source,
                     parent=parent,
-                    title=texts.get("title", node_id),
-                    summary=texts.get("summary", ""),
-                    content=texts.get("content", ""),
-                    metadata=metadata,
+                    title=_text_or(fields.get("title"), node_id),
+                    summary=_text_or(fields.get("summary"), ""),
+                    content=_text_or(fields.get("content"), ""),
+                    metadata=None if meta_node is None or is_null(meta_node) else _metadata(meta_node, typed),
                 )
             )
             progress.tick(len(documents))
@@ -217,16 +210,34 @@ class _LeanReader:
         progress.finish(len(documents))
         return documents, lines
 
-    @staticmethod
-    def metadata(node: Node) -> dict[str, Any]:
-        if type(node) is not MappingNode:
+
+def _text_or(node: Node | None, default: str | None) -> Any:
+    """A text field's value, ``default`` when absent or null."""
+    if node is None:
+        return default
+    value = _text(node)
+    return default if value is None else value
+
+
+_UNSEEN = object()
+
+
+def _metadata(node: Node, typed: dict[str, Any]) -> dict[str, Any]:
+    """A node's metadata; ``typed`` remembers what each plain value read as (the same few values recur)."""
+    if type(node) is not MappingNode:
+        raise _Unusual
+    values: dict[str, Any] = {}
+    for key_node, value in node.value:
+        if type(key_node) is not ScalarNode or key_node.value in RESERVED_KEYS or type(value) is not ScalarNode:
             raise _Unusual
-        values: dict[str, Any] = {}
-        for key_node, value in node.value:
-            if type(key_node) is not ScalarNode or key_node.value in RESERVED_KEYS or type(value) is not ScalarNode:
-                raise _Unusual
+        if value.tag == LAZY_TAG:  # a plain scalar's type depends on its text alone
+            known = typed.get(value.value, _UNSEEN)
+            if known is _UNSEEN:
+                known = typed[value.value] = scalar_value(value)
+            values[key_node.value] = known
+        else:
             values[key_node.value] = scalar_value(value)
-        return values
+    return values
 
 
 class _Reader:

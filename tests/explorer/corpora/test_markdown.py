@@ -513,3 +513,19 @@ def test_headings_inside_quotes_lists_and_html_are_not_sections(tmp_path):
 )
 def test_more_derived_summaries(text, summary):
     assert derive_summary(text) == summary
+
+
+def test_a_short_ascii_slug_is_what_the_general_rule_gives():
+    import random
+    import re
+    import string
+
+    def reference(text: str) -> str:
+        return re.sub(r"[\W_]+", "-", text.lower()).strip("-") or "section"
+
+    rng = random.Random(3)
+    texts = ["".join(rng.choice(string.printable) for _ in range(rng.randrange(0, 60))) for _ in range(500)]
+    texts += [string.printable, string.punctuation, "a_b", "__x__", "9-9", "A\tB\nC"]
+    for text in texts:
+        bare = markdown_corpus._plain(text)
+        assert slugify(text) == reference(bare), text
