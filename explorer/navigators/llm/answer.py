@@ -7,6 +7,7 @@ nothing grows faster than the (already capped) answer.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -206,7 +207,7 @@ def answer_object(text: str) -> dict[str, Any] | list[Any] | None:
             return whole
         if isinstance(whole, dict) and _find_key(whole, "selected") is not None:
             return whole
-        starts = [match.start() for match in re.finditer(r"\{", chunk)][:_MAX_OBJECT_STARTS]
+        starts = [match.start() for match in itertools.islice(re.finditer(r"\{", chunk), _MAX_OBJECT_STARTS)]
         for start in starts:
             try:
                 value, _ = decoder.raw_decode(chunk, start)
