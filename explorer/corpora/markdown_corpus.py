@@ -307,7 +307,7 @@ def _sentence(paragraph: str) -> str:
     if not plain:
         return ""
     end = _SENTENCE_END.search(plain)
-    return _cut(plain[: end.end()] if end else _plain(paragraph.split("\n", 1)[0][:_SUMMARY_SCAN]))
+    return _cut(plain[: end.end()] if end else _plain(paragraph[:_SUMMARY_SCAN].split("\n", 1)[0]))
 
 
 def _first_item(tokens: Sequence[Token], j: int, kind: str) -> str:
@@ -319,7 +319,7 @@ def _first_item(tokens: Sequence[Token], j: int, kind: str) -> str:
                 cells.append(_plain(tokens[j].content[:_SUMMARY_SCAN]))
             j += 1
         return " | ".join(cell for cell in cells if cell)
-    line = tokens[j].content.split("\n", 1)[0][:_SUMMARY_SCAN]
+    line = tokens[j].content[:_SUMMARY_SCAN].split("\n", 1)[0]
     if kind != "blockquote_open":
         line = _TASK_MARKER.sub("", line, count=1) if line.startswith("[") else line
     return _plain(line)

@@ -8,6 +8,7 @@ shared subtree would be walked twice, which also defuses "billion laughs".
 from __future__ import annotations
 
 import difflib
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -84,10 +85,14 @@ def read_mapping(path: Path, missing: str, expected: str) -> MappingNode:
     ``missing`` says what to do when there is no such file; ``expected`` names
     what the root should be (``"a question set is a mapping with ..."``).
     """
-    from . import read_text  # the package imports this module; import at call time
+    from . import check_corpus_path, read_text  # the package imports this module; import at call time
 
-    if not path.is_file():
-        raise CorpusError(path, missing)
+    try:
+        if not stat.S_ISREG(check_corpus_path(path).st_mode):
+            raise CorpusError(path, missing)  # a folder
+    except CorpusError as error:
+        # A missing file is told what to give; a path no file system could hold, or a FIFO, says so.
+        raise CorpusError(path, missing) if error.reason.startswith("no such file") else error from None
     text, _ = read_text(path)
     root = compose(path, text)
     if not isinstance(root, MappingNode):

@@ -320,3 +320,26 @@ def test_the_lean_yaml_reader_leaves_every_problem_to_the_full_one(tmp_path, tex
     with pytest.raises(CorpusError) as caught:
         load_corpus(path)
     assert str(caught.value) == str(full.errors[0])
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (LONG_NAME + ".questions.yaml", "the path is longer than the file system allows; give a shorter path"),
+        ("bad\0name.questions.yaml", "the path holds a NUL character; give the file's real name"),
+        ("missing.questions.yaml", "no such question set; give a .questions.yaml file"),
+    ],
+)
+def test_a_question_set_path_that_cannot_be_read_is_one_line(tmp_path, name, message):
+    # The same small-file reader serves navigator scripts (script:PATH).
+    path = tmp_path / name
+    with pytest.raises(CorpusError) as caught:
+        load_questions(path)
+    assert caught.value.reason == message
+
+
+def test_a_question_set_that_is_a_fifo_is_refused(tmp_path):
+    path = tmp_path / "q.questions.yaml"
+    os.mkfifo(path)
+    with pytest.raises(CorpusError, match="is a FIFO"):
+        load_questions(path)
