@@ -47,6 +47,7 @@ from .roles import (
     knowledge_source,
     retrieval,
 )
+from .views import NodeViews, Offer
 from .walk import RAGContext, ReasoningRAGStrategy, drain
 
 __all__ = [
@@ -67,6 +68,8 @@ __all__ = [
     "NodeEntered",
     "NodePath",
     "NodeView",
+    "NodeViews",
+    "Offer",
     "OnFailure",
     "PathStopped",
     "RAGContext",

@@ -255,7 +255,13 @@ class ReasoningRAGStrategy:
         return self.index.node_views(self.NODE_TITLE_METADATA, self.NODE_SUMMARY_METADATA)
 
     def view(self, node_id: str) -> NodeView:
-        """What a navigator sees of a node: id, title (absent: the id) and summary (absent: ``""``)."""
+        """What a navigator sees of a node: id, title (absent: the id) and summary (absent: ``""``).
+
+        Read from :meth:`node_views`, as the walk reads it. To show navigators
+        other text, read it from other metadata keys (override
+        ``NODE_TITLE_METADATA`` / ``NODE_SUMMARY_METADATA``): the walk does not
+        call this method, so overriding it changes nothing a navigator sees.
+        """
         return self.node_views().view(node_id)
 
     def retrieve(

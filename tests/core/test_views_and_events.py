@@ -212,6 +212,7 @@ def test_walk_events_equal_their_public_construction_and_stay_frozen(handbook):
         values = [getattr(obj, f.name) for f in dataclasses.fields(obj)]
         rebuilt = type(obj)(*values)
         assert rebuilt == obj and repr(rebuilt) == repr(obj)
+        assert pickle.loads(pickle.dumps(obj)) == obj
         with pytest.raises(dataclasses.FrozenInstanceError):
             obj.__setattr__(dataclasses.fields(obj)[0].name, None)
         assert not hasattr(obj, "__dict__")
