@@ -135,7 +135,10 @@ class TelemetryConfigError(ValueError):
 def traces_url(endpoint: str, *, name: str = "--otlp-endpoint") -> str:
     """The OTLP/HTTP traces URL for ``endpoint``: ``/v1/traces`` added unless the path ends with it."""
     text = endpoint.strip()
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # e.g. an unclosed IPv6 bracket, ``http://[::1``
+        parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise TelemetryConfigError(
             f"{name} {endpoint!r} is not an http(s) address; give the collector's OTLP/HTTP address, e.g. "

@@ -26,6 +26,7 @@ is ever written: any value of a known secret variable is masked on the way out.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -414,6 +415,10 @@ def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEven
     path = Path(path)
     text = "\n".join(trace_lines(header, events, end, error, forced)) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
+    if path.exists() and not path.is_file():
+        # Renaming over a pipe or a device would replace it (as root, /dev/null itself).
+        raise FileExistsError(errno.EEXIST, "it is not a regular file (a folder, a pipe or a device); name a new "
+                              "file or a trace to overwrite", str(path))
     remove_stale_temporaries(path)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{_stem(path)}.{os.getpid()}.", suffix=".tmp", dir=folder)
     try:
@@ -445,6 +450,8 @@ def _read_text(path: Path) -> str:
     except FileNotFoundError:
         raise TraceError(f"{path}: no such trace file") from None
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise TraceError(f"{path}: the path is longer than the file system allows; give a shorter path") from None
         raise TraceError(f"{path}: cannot read the trace: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise TraceError(f"{path}: cannot read the trace: not UTF-8 text (byte {exc.start}); give a trace saved "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +45,10 @@ class FileCache(Generic[T]):
             value = self.read(path)
         except ValueError as exc:
             raise NavigatorConfigError(str(exc)) from None
+        except OSError as exc:  # e.g. a name too long for the file system, which the loaders' checks trip on
+            problem = ("the path is longer than the file system allows; give a shorter path"
+                       if exc.errno == errno.ENAMETOOLONG else f"cannot read it: {exc.strerror or exc}")
+            raise NavigatorConfigError(f"{path}: {problem}") from None
         with self._lock:
             self._cache[path] = (mtime, value)
         return value

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import threading
@@ -183,7 +184,7 @@ def test_a_file_name_too_long_for_the_file_system_is_one_trace_error(tmp_path):
     path = tmp_path / ("a" * 300 + ".jsonl")
     with pytest.raises(TraceError) as caught:
         read_trace(path)
-    assert str(caught.value) == f"{path}: cannot read the trace: File name too long"
+    assert str(caught.value) == f"{path}: the path is longer than the file system allows; give a shorter path"
 
 
 def test_messages_escape_terminal_controls_from_the_file_and_its_header(tmp_path, walked):
@@ -270,3 +271,12 @@ def test_the_temporary_name_carries_the_writers_pid(tmp_path, walked, monkeypatc
     walked.save_trace(tmp_path / "t.jsonl")
     assert len(seen) == 1
     assert re.fullmatch(rf"\.t\.jsonl\.{os.getpid()}\.[a-z0-9_]+\.tmp", seen[0])
+
+
+def test_saving_over_a_fifo_is_refused_and_leaves_it_in_place(tmp_path, walked):
+    fifo = tmp_path / "t.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(FileExistsError, match="it is not a regular file"):
+        walked.save_trace(fifo)  # a rename would replace it: as root, `--trace /dev/null` would replace /dev/null
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
