@@ -987,7 +987,11 @@ class ExplorerApp(App[int]):
             self.query_one(WalkTree).set_overlay(expected=expected)
         else:
             self.open_history(history, step=step, expected=expected)
+        tree = self.query_one(WalkTree)
+        for node in sorted(expected):
+            tree.reveal(node, move_cursor=False)  # where the answer was, in view beside where the walk went
         self.query_one("#query", QueryInput).value = history.settings.query
+        tree.focus()  # the step keys, and Escape back to the evaluation, work at once
 
     # -- settings -------------------------------------------------------------------------------------
 

@@ -58,11 +58,6 @@ MORE_KEYS = (
     Key("ctrl+s", "save_trace", "Save trace", "Save the walk as a trace file", "trace.save", footer=False),
     Key("ctrl+o", "open_trace", "Open trace", "Open a trace and step through it", "trace.open", footer=False),
     Key("ctrl+e", "save_screenshot", "Screenshot", "Save an SVG screenshot", "app.screenshot", footer=False),
-    Key("S", "stability", "Stability", "Stability: walk the current query N times; the tree shows how often each "
-        "node was chosen (7/10), the panel the distinct landed sets and where the walks part; x cancels them all",
-        "walk.stability", footer=False),
-    Key("E", "evaluate", "Evaluate", "Evaluate a question set: a row per question (hit, branch, first wrong turn, "
-        "costs); Enter opens a walk at its first wrong turn, Escape there comes back", "eval.open", footer=False),
 )
 
 PICKER_KEYS = (
@@ -76,13 +71,17 @@ PICKER_KEYS = (
     Key("escape", "close_picker", "Close", "Fork picker: close it without forking", "manual.close"),
 )
 
-EVALUATION_KEYS = (
+ANALYSIS_KEYS = (
+    Key("S", "stability", "Stability", "Walk the query N times: how often each node is chosen, where walks part",
+        "walk.stability", footer=False),
+    Key("E", "evaluate", "Evaluate", "Evaluate a question set: open any walk at its first wrong turn", "eval.open",
+        footer=False),
     # After the picker's keys: with a fork picker open, Escape closes it first.
     Key("escape", "back_to_evaluation", "Evaluation", "Back to the evaluation table (while one is open)",
         "eval.back", footer=False),
 )
 
-ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + EVALUATION_KEYS
+ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS
 
 
 def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:

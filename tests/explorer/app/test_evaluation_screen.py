@@ -1,0 +1,289 @@
+"""The evaluation screen: a question set walked on a worker, one row per question filled as the walks finish, a
+filter for misses, the totals; Enter opens a miss in the main view at its first wrong turn with the expected nodes
+marked, Escape comes back; a second navigator in a second set of columns, and D opens both walks side by side."""
+
+from __future__ import annotations
+
+import threading
+
+from core import CandidatesOffered, NavigatorChoice, NavigatorRequest, TreeNavigator
+from explorer.corpora import load_corpus
+from explorer.corpora.questions import load_questions
+from explorer.evaluation import evaluate
+from explorer.evaluation_screen import EvaluationScreen
+from explorer.navigators import resolve_navigator
+from explorer.screens import PromptScreen
+from explorer.settings import WalkSettings
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import HANDBOOK, ROOT, SIZE, make_app, screen_text, wait_for
+
+SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
+QUESTIONS = load_questions(SET_PATH)
+EXPECTED = evaluate(HANDBOOK, QUESTIONS.questions, WalkSettings("", "lexical:default"))
+WIDE = evaluate(HANDBOOK, QUESTIONS.questions, WalkSettings("", "lexical:wide"))
+
+
+def all_walked(screen: EvaluationScreen) -> bool:
+    return all(side.over for side in screen.sides.values()) and bool(screen.sides)
+
+
+async def open_evaluation(pilot, app, compare: str | None = None) -> EvaluationScreen:
+    app.open_evaluation(QUESTIONS, compare)
+    await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+    screen = app.screen
+    await wait_for(pilot, lambda: all_walked(screen))
+    return screen
+
+
+async def cursor_to(pilot, screen: EvaluationScreen, question_id: str) -> None:
+    """Move the table's cursor to a question's row, with the arrow keys."""
+    for _ in range(len(QUESTIONS.questions)):
+        number = screen.cursor_question()
+        if number is not None and QUESTIONS.questions[number].id == question_id:
+            return
+        await pilot.press("down")
+    raise AssertionError(f"no row for {question_id}")
+
+
+def totals_line(outcomes) -> str:
+    hits = sum(o.hit for o in outcomes)
+    branches = sum(o.branch_entered for o in outcomes)
+    return (f"{len(outcomes)}/{len(outcomes)} walked · hit rate {hits / len(outcomes):.0%} ({hits}) · "
+            f"branch-entry rate {branches / len(outcomes):.0%} · valid answers 100%")
+
+
+async def test_the_palette_command_offers_the_question_sets_beside_the_corpus_and_fills_one_row_per_question():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Evaluate: walk a question set and find where the navigator goes wrong… · E" in titles
+        await pilot.press("escape", "E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        prompt = screen_text(app)
+        assert "Evaluate: walk a question set (a .questions.yaml for this corpus)" in prompt
+        assert str(SET_PATH) in prompt  # offered: it names handbook.yaml
+        assert "contract.questions.yaml" not in prompt  # beside it, but for another corpus
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: all_walked(screen))
+        text = screen_text(app)
+        assert f"Evaluation: handbook.questions.yaml · {len(EXPECTED)} questions on Northwind Cloud handbook" in text
+        assert "A lexical:default · " + totals_line(EXPECTED) in text
+        assert f"done {len(EXPECTED)}/{len(EXPECTED)}" in text
+        header = next(line for line in text.splitlines() if " question " in line and " hit " in line)
+        for column in ("#", "question", "query", "hit", "branch", "wrong turn", "visits", "calls", "chars"):
+            assert f" {column} " in f" {header} "
+        money = next(line for line in text.splitlines() if " money-back " in line)
+        assert "How long until I get my money back?" in money and "✗ miss" in money
+        assert screen.query_one("DataTable").row_count == len(EXPECTED)
+
+
+async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_turn():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        screen = await open_evaluation(pilot, app)
+        await pilot.press("m")
+        await pilot.pause()
+        misses = [o for o in EXPECTED if not o.hit]
+        table = screen.query_one("DataTable")
+        assert table.row_count == len(misses)
+        text = screen_text(app)
+        assert "showing misses only" in text
+        assert "✓ hit" not in text and "✗ miss" in text
+        await cursor_to(pilot, screen, "scim-deprovisioning")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationScreen))
+        history = app.history
+        assert history.label.startswith("question scim-deprovisioning · lexical:default")
+        assert history.cursor == 8  # the offer of sign-in-methods' children, where single-sign-on was passed over
+        offer = history.events[history.cursor - 1]
+        assert isinstance(offer, CandidatesOffered) and offer.current.id == "sign-in-methods"
+        tree = app.query_one(WalkTree)
+        assert tree.expected == frozenset({"scim-provisioning"})
+        await wait_for(pilot, lambda: "scim-provisioning  ◎" in screen_text(app))  # revealed, marked expected
+        text = screen_text(app)
+        assert "Step 8/11  offered 3 children of Sign-in methods" in text
+        assert "?  Single sign-on  single-sign-on" in text  # offered there, and passed over
+        assert "first wrong turn is at depth 2, step 8" in app.notes[-1].message
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.misses_only and table.row_count == len(misses)  # as it was left
+        assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
+        await pilot.press("m")
+        await pilot.pause()
+        assert table.row_count == len(EXPECTED)
+        assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
+
+
+async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        screen = await open_evaluation(pilot, app)
+        await cursor_to(pilot, screen, "money-back")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        first = app.history
+        assert first.cursor == 2 and len(app.walks) == 1  # a wrong turn at the roots: the first offer
+        await pilot.press("f", "f", "escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        assert app.history is first and len(app.walks) == 1 and first.cursor == 2
+        assert app.query_one(WalkTree).expected == frozenset({"refunds"})
+
+
+async def test_rows_fill_in_as_the_walks_finish():
+    class Gate(TreeNavigator):
+        """The lexical navigator for the first three questions; the others wait until the test opens the gate."""
+
+        def __init__(self) -> None:
+            self.inner = resolve_navigator("lexical:default")
+            self.gate = threading.Event()
+            self.lock = threading.Lock()
+            self.queries: list[str] = []
+
+        def supports(self, model: str) -> bool:
+            return True
+
+        def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+            with self.lock:
+                if request.query not in self.queries:
+                    self.queries.append(request.query)
+                late = self.queries.index(request.query) >= 3
+            if late:
+                while not self.gate.wait(0.05):
+                    request.cancellation.raise_if_cancelled()
+            return self.inner.choose(request)  # type: ignore[return-value]
+
+    gate = Gate()
+    app = make_app(navigator=gate)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        app.open_evaluation(QUESTIONS)
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.sides["A"].done == 3)
+        text = screen_text(app)
+        assert f"walking 3/{len(EXPECTED)}" in text and "3/41 walked" in text
+        assert text.count("…") >= len(EXPECTED) - 3 - 4  # rows still waiting (the table shows what fits)
+        gate.gate.set()
+        await wait_for(pilot, lambda: all_walked(screen))
+        assert f"done {len(EXPECTED)}/{len(EXPECTED)}" in screen_text(app)
+
+
+async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_way():
+    class Stuck(TreeNavigator):
+        def supports(self, model: str) -> bool:
+            return True
+
+        def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+            request.cancellation.wait(60)
+            request.cancellation.raise_if_cancelled()
+            return NavigatorChoice(())
+
+    app = make_app(navigator=Stuck())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        app.open_evaluation(QUESTIONS)
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await pilot.press("x")
+        await wait_for(pilot, lambda: all_walked(screen))
+        assert screen.sides["A"].run.cancelled
+        text = screen_text(app)
+        assert "cancelled" in text and f"done {screen.sides['A'].done}/{len(EXPECTED)}" in text
+        assert "Evaluation cancelled: the questions walked so far stay." in app.notes[-1].message
+        app.open_evaluation(QUESTIONS)  # a new evaluation replaces it; this one is left walking when the app quits
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen) and app.screen is not screen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both_walks_side_by_side():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        screen = await open_evaluation(pilot, app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("end", *["backspace"] * 30, *"lexical:wide", "enter")
+        await wait_for(pilot, lambda: app.screen is screen and "B" in screen.sides and all_walked(screen))
+        differ = [a.question.id for a, b in zip(EXPECTED, WIDE, strict=True)
+                  if a.hit != b.hit or set(a.landed) != set(b.landed)]
+        text = screen_text(app)
+        assert "B lexical:wide · " + totals_line(WIDE) in text
+        assert f"{len(differ)} question(s) where A and B land differently" in text
+        header = next(line for line in text.splitlines() if " A hit " in line)
+        assert " B hit " in header and " B turn " in header and " A vs B " in header
+        await pilot.press("d")
+        await pilot.pause()
+        assert screen.query_one("DataTable").row_count == len(differ)
+        assert "showing differences only" in screen_text(app)
+        first = differ[0]
+        await cursor_to(pilot, screen, first)
+        await pilot.press("D")
+        await wait_for(pilot, lambda: app.comparing is not None)
+        a_walk, b_walk = app.comparing
+        assert a_walk.label.startswith(f"question {first} · lexical:default")
+        assert b_walk.label.startswith(f"question {first} · lexical:wide")
+        assert app.history is a_walk and len(app.walks) == 2
+        assert app.query_one(WalkTree).expected == frozenset(next(q for q in QUESTIONS.questions
+                                                                  if q.id == first).expect)
+        await wait_for(pilot, lambda: "walks part here" in screen_text(app) or "First divergence" in screen_text(app))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
+    app = make_app()
+    app.evaluate_at_start(QUESTIONS, "lexical:wide")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: "B" in screen.sides and all_walked(screen))
+        assert screen.sides["B"].model == "lexical:wide"
+        same = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True)
+                    if a.hit == b.hit and set(a.landed) == set(b.landed))
+        await cursor_to(pilot, screen, same)
+        await pilot.press("D")
+        await pilot.pause()
+        assert app.screen is screen and app.comparing is None
+        assert f"{same}: A and B landed the same nodes." in app.notes[-1].message
+        other = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True) if a.hit != b.hit)
+        await cursor_to(pilot, screen, other)
+        await pilot.press("D")
+        await wait_for(pilot, lambda: app.comparing is not None)
+        assert isinstance(app.focused, WalkTree)  # not the query box the app started in: Escape comes back
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_question_ids_and_queries_are_shown_literally(tmp_path):
+    (tmp_path / "handbook.yaml").write_text(HANDBOOK.path.read_text())
+    hostile = tmp_path / "hostile.questions.yaml"
+    hostile.write_text('corpus: handbook.yaml\nquestions:\n'
+                       '  - id: "[bold]x[/bold]\\e]0;owned\\a"\n    query: "refunds [link=http://x]y[/link] \\u202e"\n'
+                       '    expect: [refunds]\n')
+    app = make_app(corpus=load_corpus(tmp_path / "handbook.yaml"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        app.evaluate_file(hostile)
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        await wait_for(pilot, lambda: all_walked(app.screen))
+        text = screen_text(app)
+        assert "[bold]x[/bold]\\x1b]0;owned\\x07" in text
+        assert "refunds [link=http://x]y[/link] \\u202e" in text
+
+
+async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.evaluate_file(ROOT / "sample_corpora" / "contract.questions.yaml")
+        await pilot.pause()
+        assert not isinstance(app.screen, EvaluationScreen)
+        message = app.notes[-1].message
+        assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message

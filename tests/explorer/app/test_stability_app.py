@@ -1,0 +1,173 @@
+"""Stability in the explorer: S asks how many walks, runs them on a worker with a progress bar, puts `k/N` beside
+every chosen node on the tree with a heat class, says the landed sets and the most frequent divergence; x cancels
+every walk and the panel says how many finished."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from core import NavigatorChoice, NavigatorRequest, TreeNavigator
+from explorer.navigators import resolve_navigator
+from explorer.stability_screen import StabilityScreen
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import SIZE, make_app, screen_text, wait_for
+
+QUERY = "How are refunds issued?"
+
+
+class Alternating(TreeNavigator):
+    """At the roots, walks 1, 3, 5… (in the order they ask) choose billing and walks 2, 4… choose plans; below, the
+    lexical navigator. Whatever order threads take, 5 walks make 3 of one and 2 of the other."""
+
+    def __init__(self) -> None:
+        self.inner = resolve_navigator("lexical:default")
+        self.lock = threading.Lock()
+        self.walks = 0
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        if request.current is None:
+            with self.lock:
+                self.walks += 1
+                odd = self.walks % 2 == 1
+            return NavigatorChoice(("billing",) if odd else ("plans",), "alternating")
+        return self.inner.choose(request)  # type: ignore[return-value]
+
+
+class Gate(TreeNavigator):
+    """The first two walks to ask answer as the lexical navigator; every later walk waits for its token (only a
+    cancel ends it). ``blocked`` counts the walks waiting."""
+
+    def __init__(self) -> None:
+        self.inner = resolve_navigator("lexical:default")
+        self.lock = threading.Lock()
+        self.walks = 0
+        self.blocked = 0
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        if request.current is None:
+            with self.lock:
+                self.walks += 1
+                wait = self.walks > 2
+                self.blocked += wait
+            if wait:
+                request.cancellation.wait(60)
+                request.cancellation.raise_if_cancelled()
+        return self.inner.choose(request)  # type: ignore[return-value]
+
+
+def tree_line(app, node_id: str) -> str:
+    """The tree's row of ``node_id``: the left column of the screen, up to the tree's border."""
+    lines = screen_text(app).splitlines()
+    width = next(line.index("╮") for line in lines if line.startswith("╭"))  # the tree's top right corner
+    rows = [line[1:width] for line in lines]
+    return next(row for row in rows if re.search(rf"\s{re.escape(node_id)}(\s|$)", row)).rstrip()
+
+
+def panel_text(app) -> str:
+    """The stability panel's text, its wrapped lines joined: what is between its thick borders, row by row."""
+    rows = [line[line.index("█") + 1:line.rindex("█")].strip() for line in screen_text(app).splitlines()
+            if line.count("█") >= 2]
+    return " ".join(" ".join(rows).split())
+
+
+async def ask_for(pilot, app, runs: str) -> StabilityScreen:
+    await pilot.press("S")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+    assert "Stability: walk 'How are refunds issued?' how many times? (2-1000)" in screen_text(app)
+    await pilot.press(*runs, "enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, StabilityScreen))
+    return app.screen
+
+
+async def test_stability_of_five_walks_puts_the_counts_on_the_tree():
+    app = make_app(QUERY)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")  # out of the query box
+        panel = await ask_for(pilot, app, "5")
+        await wait_for(pilot, lambda: panel.stability is not None)
+        screen = screen_text(app)
+        assert "Stability: 'How are refunds issued?' walked 5 times" in screen
+        assert "done: 5 of 5 walks finished" in screen
+        assert "1 distinct landed set(s) · 5 of 5 walks made the most common decisions" in screen
+        assert "     5/5  refund-delivery" in screen
+        assert "Most frequent first divergence: none — every walk made the same decisions" in screen
+        tree = app.query_one(WalkTree)
+        assert tree.counts == {"billing": "5/5", "refunds": "5/5", "refund-delivery": "5/5"}
+        assert tree.heat == {"billing": 4, "refunds": 4, "refund-delivery": 4}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, StabilityScreen))
+        assert tree_line(app, "billing").endswith("Billing  billing  5/5")
+        assert tree_line(app, "refund-delivery").endswith("Refund delivery  refund-delivery  5/5")
+        assert "5/5" not in tree_line(app, "plans")
+
+
+async def test_walks_that_part_show_each_share_and_the_divergence():
+    app = make_app(QUERY, navigator=Alternating())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        panel = await ask_for(pilot, app, "5")
+        await wait_for(pilot, lambda: panel.stability is not None)
+        screen = screen_text(app)
+        assert "done: 5 of 5 walks finished" in screen
+        assert "2 distinct landed set(s) · 3 of 5 walks made the most common decisions" in screen
+        assert "     3/5  refund-delivery" in screen
+        assert ("Most frequent first divergence: decision 1, at the roots: 2 of 5 walks part from the most common "
+                "path there (it chose billing; they chose: plans ×2)") in panel_text(app)
+        tree = app.query_one(WalkTree)
+        assert tree.counts["billing"] == "3/5" and tree.counts["plans"] == "2/5"
+        assert tree.heat["billing"] == 3 and tree.heat["plans"] == 2
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, StabilityScreen))
+        assert tree_line(app, "billing").endswith("billing  3/5")
+        assert tree_line(app, "plans").endswith("plans  2/5")
+
+
+async def test_x_cancels_every_walk_and_says_how_many_finished():
+    gate = Gate()
+    app = make_app(QUERY, navigator=gate)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        panel = await ask_for(pilot, app, "5")
+        await wait_for(pilot, lambda: gate.blocked == 3)  # two walks done, the three others waiting on their token
+        assert "walking… " in screen_text(app) and "x cancels them all" in screen_text(app)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: panel.stability is not None)
+        assert all(session.token.cancelled for session in panel.stability_run.sessions)
+        screen = screen_text(app)
+        assert "cancelled: 2 of 5 walks finished; the frequencies count those 2" in screen
+        assert app.query_one(WalkTree).counts == {"billing": "2/2", "refunds": "2/2", "refund-delivery": "2/2"}
+
+
+async def test_the_prompt_takes_only_ascii_digits_from_2_to_1000():
+    app = make_app(QUERY)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "S")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+        for typed, error in (("1", "Between 2 and 1000."), ("1001", "Between 2 and 1000."),
+                             ("٥", "Type a whole number (digits 0-9)."), ("x", "Type a whole number (digits 0-9).")):
+            await pilot.press("end", *["backspace"] * 6, *typed, "enter")
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "PromptScreen"
+            assert error in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StabilityScreen) and len(app.walks) == 0
+
+
+async def test_stability_is_in_the_command_palette_and_refuses_the_manual_navigator():
+    app = make_app(QUERY, model="manual:")
+    async with app.run_test(size=SIZE) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Stability: walk this query N times… · S" in titles
+        await pilot.press("escape", "S")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ != "PromptScreen"
+        assert "waits for a person at every decision" in app.notes[-1].message
