@@ -104,9 +104,12 @@ def query_text(text: str) -> str:
 
 
 def path_text(text: str) -> str:
-    """An argparse type for a path: not empty (``""`` would quietly mean the current folder)."""
+    """An argparse type for a path: not empty (``""`` would quietly mean the current folder), no NUL (no file
+    system takes one; ``main`` can be called with any list of strings)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r}: a path cannot hold a NUL character")
     return text
 
 
@@ -148,7 +151,8 @@ def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--otlp-endpoint", metavar="URL",
                         help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "
                              f"Phoenix at http://127.0.0.1:6006 (default: ${OTLP_ENDPOINT_ENV})")
-    parser.add_argument("--otlp-file", metavar="FILE", help="write each walk's spans to FILE as OTLP/JSON lines")
+    parser.add_argument("--otlp-file", metavar="FILE", type=path_text,
+                        help="write each walk's spans to FILE as OTLP/JSON lines")
 
 
 def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None) -> WalkTelemetry | None:

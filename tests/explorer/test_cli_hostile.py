@@ -334,3 +334,30 @@ def test_a_saved_walk_after_a_killed_save_leaves_no_stale_temporary(files: Files
     out = run("walk", HANDBOOK, "refunds", "--trace", folder / "t.jsonl")
     assert out.returncode == 0, out.stderr.decode()
     assert sorted(p.name for p in folder.iterdir()) == ["t.jsonl"]
+
+
+# a NUL cannot cross exec, but main() takes any list of strings (serve and tests call it in-process) ----------------
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["walk", H, "q", "--trace", "a\x00b.jsonl"], "argument --trace: 'a\\x00b.jsonl': a path cannot hold a NUL"),
+    (["walk", "a\x00b.yaml", "q"], "argument CORPUS: 'a\\x00b.yaml': a path cannot hold a NUL character"),
+    (["validate", "a\x00b.yaml"], "argument CORPUS: 'a\\x00b.yaml': a path cannot hold a NUL character"),
+    (["eval", "a\x00b.yaml"], "argument QUESTIONS: 'a\\x00b.yaml': a path cannot hold a NUL character"),
+    (["eval", Q, "--corpus", "a\x00b"], "argument --corpus: 'a\\x00b': a path cannot hold a NUL character"),
+    (["replay", "a\x00b.jsonl"], "argument TRACE: 'a\\x00b.jsonl': a path cannot hold a NUL character"),
+    (["a\x00b.jsonl"], "argument CORPUS: 'a\\x00b.jsonl': a path cannot hold a NUL character"),
+    (["--trace", "a\x00b"], "argument --trace: 'a\\x00b': a path cannot hold a NUL character"),
+    (["walk", H, "q", "--otlp-file", "a\x00b"], "argument --otlp-file: 'a\\x00b': a path cannot hold a NUL"),
+    (["walk", H, "q", "--navigator", "replay:a\x00b"], "navigator 'replay:a\\x00b': "),
+    (["walk", H, "q", "--navigator", "script:a\x00b"], "navigator 'script:a\\x00b': "),
+])
+def test_a_nul_in_an_argument_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                     message: str) -> None:
+    from explorer.cli import main
+
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("reasoning-explorer: error: ") and captured.err.count("\n") == 1
+    assert message in captured.err and not RAW.search(captured.err[:-1])
+    assert captured.out == ""
