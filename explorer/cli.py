@@ -21,9 +21,7 @@ import argparse
 import errno
 import gc
 import io
-import json
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -339,7 +337,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
                 "landed": [d.id for d in result.documents] if result else [],
             },
         }
-        sys.stdout.write(json_text(document, indent=2) + "\n")
+        write_json(document)
     else:
         from .render import walk_report
 
@@ -471,13 +469,10 @@ def cmd_replay(argv: Sequence[str]) -> int:
                     args.transcripts)
 
 
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
-
-
 def write_json(document: object) -> None:
-    """One JSON document on stdout; characters that could reorder or hijack a terminal are \\u-escaped."""
-    text = json.dumps(document, ensure_ascii=False, indent=2)
-    sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+    """One JSON document on stdout; characters that could reorder or hijack a terminal, and lone surrogates, are
+    \\u-escaped (:func:`safe_text.json_text`)."""
+    sys.stdout.write(json_text(document, indent=2) + "\n")
 
 
 def cmd_diff(argv: Sequence[str]) -> int:
@@ -609,7 +604,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         }
         if compared is not None:
             document["compare"] = compared.to_json()
-        sys.stdout.write(json_text(document, indent=2) + "\n")
+        write_json(document)
     else:
         from .render import eval_summary, eval_table
 
