@@ -17,7 +17,7 @@ import pytest
 
 from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
-from explorer.navigators import resolve_navigator
+from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.session import WalkSession, WalkSettings
 from explorer.trace import TraceError, read_trace, trace_lines, write_trace
 
@@ -280,3 +280,16 @@ def test_saving_over_a_fifo_is_refused_and_leaves_it_in_place(tmp_path, walked):
         walked.save_trace(fifo)  # a rename would replace it: as root, `--trace /dev/null` would replace /dev/null
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda lines: [lines[0], "[" * 100_000 + "]" * 100_000, *lines[1:]], ":2: JSON nested too deeply to read"),
+    (lambda lines: [lines[0].replace('"max_depth": 6', '"max_depth": ' + "9" * 5000), *lines[1:]],
+     ":1: not a reasoning-explorer trace (a number with more than 4300 digits)"),
+])
+def test_the_replay_navigator_refuses_a_hostile_trace_with_one_line(tmp_path, walked, damage, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(damage(good_lines(walked, tmp_path))) + "\n")
+    with pytest.raises(NavigatorConfigError) as caught:
+        resolve_navigator(f"replay:{path}")
+    assert str(caught.value).startswith(f"{path}{message}") and "\n" not in str(caught.value)
