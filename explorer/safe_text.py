@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.style import Style
-from rich.text import Text
+if TYPE_CHECKING:  # rich loads only with safe(): the trace writer and telemetry escape text without it
+    from rich.style import Style
+    from rich.text import Text
 
 # C0 except tab/newline (handled by mode), DEL, C1, bidi embeddings/overrides/isolates, marks, zero-width and BOM,
 # and lone surrogates (no UTF-8 encoder writes them).
@@ -76,6 +77,8 @@ def clip(text: str, width: int) -> str:
 
 def safe(text: str, style: str | Style = "", *, width: int | None = None, multiline: bool = False) -> Text:
     """A ``Text`` of untrusted ``text``: escaped, optionally clipped, never parsed as markup."""
+    from rich.text import Text
+
     shown = visible(text, multiline=multiline)
     if width is not None:
         shown = clip(shown, width)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -50,3 +52,9 @@ def test_safe_is_never_markup(width):
 
 def clip_to(text, width):
     return text if width is None or len(text) <= width else text[: width - 1] + "…"
+
+
+def test_escaping_text_and_writing_traces_never_load_rich():
+    code = "import sys, explorer.safe_text, explorer.trace; print('rich' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr
