@@ -172,8 +172,9 @@ class _LeanReader:
         progress = self.progress
         progress.start(Stage.BUILDING)
         stack: list[tuple[Node, str | None]] = [(item, None) for item in reversed(roots.value)]
+        pop, push, text_or, tick = stack.pop, stack.extend, _text_or, progress.tick
         while stack:
-            item, parent = stack.pop()
+            item, parent = pop()
             if type(item) is not MappingNode or id(item) in seen_nodes:
                 raise _Unusual  # not a node, or one reached again through an alias
             seen_nodes.add(id(item))
@@ -185,7 +186,7 @@ class _LeanReader:
                 raise _Unusual from None
             if len(fields) != len(pairs) or not fields.keys() <= _NODE_KEYS:
                 raise _Unusual  # a key given twice, or one that is not a node's
-            node_id = _text_or(fields.get("id"), None)
+            node_id = text_or(fields.get("id"), None)
             if node_id is None or node_id in lines or not node_id.strip():
                 raise _Unusual
             meta_node = fields.get("metadata")
@@ -195,18 +196,18 @@ class _LeanReader:
                     node_id,
                     source=source,
                     parent=parent,
-                    title=_text_or(fields.get("title"), node_id),
-                    summary=_text_or(fields.get("summary"), ""),
-                    content=_text_or(fields.get("content"), ""),
+                    title=text_or(fields.get("title"), node_id),
+                    summary=text_or(fields.get("summary"), ""),
+                    content=text_or(fields.get("content"), ""),
                     metadata=None if meta_node is None or is_null(meta_node) else _metadata(meta_node, typed),
                 )
             )
-            progress.tick(len(documents))
+            tick(len(documents))
             children = fields.get("children")
             if children is not None and not is_null(children):
                 if type(children) is not SequenceNode:
                     raise _Unusual
-                stack.extend((child, node_id) for child in reversed(children.value))
+                push([(child, node_id) for child in reversed(children.value)])
         progress.finish(len(documents))
         return documents, lines
 
