@@ -397,6 +397,8 @@ def looks_like_question_set(path: str | Path) -> bool:
     if not name.endswith((".yaml", ".yml")):
         return False
     try:
+        if not path.is_file():  # a folder, or a FIFO that would block the read
+            return False
         with path.open("rb") as handle:
             head = handle.read(SNIFF_BYTES).decode("utf-8", errors="replace")
     except (OSError, ValueError):

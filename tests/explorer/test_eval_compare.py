@@ -4,6 +4,7 @@ navigators compared (``eval --compare``), a question set told from a corpus, and
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -111,6 +112,12 @@ def test_a_question_set_is_told_from_a_corpus(tmp_path, name, text, expected):
     path = tmp_path / name
     path.write_text(text)
     assert looks_like_question_set(path) is expected
+
+
+def test_telling_a_fifo_apart_never_blocks_on_it(tmp_path):
+    fifo = tmp_path / "corpus.yaml"
+    os.mkfifo(fifo)  # nobody writes to it: reading it would wait for ever
+    assert looks_like_question_set(fifo) is False
 
 
 def test_sample_question_sets_and_corpora_are_told_apart():
