@@ -180,3 +180,42 @@ def test_the_same_navigator_shared_by_threads_gives_the_same_outcomes():
     many = EvaluationRun(CORPUS, SET.questions, WalkSettings(""), navigator=resolve_navigator("lexical:default"),
                          jobs=4).run()
     assert one == many and None not in one
+
+
+# reasoning-explorer QUESTIONS.yaml ------------------------------------------------------------------------------
+
+
+def test_the_explorer_given_a_question_set_opens_it_on_the_corpus_it_names():
+    import argparse
+
+    from explorer.cli import question_set_for
+
+    found = question_set_for(argparse.Namespace(corpus=str(QUESTIONS), compare="lexical:wide",
+                                                navigator="lexical:default"))
+    assert found is not None
+    questions, corpus = found
+    assert questions.path == QUESTIONS and corpus.path.resolve() == SET.corpus_path
+    assert question_set_for(argparse.Namespace(corpus=str(SET.corpus_path), compare=None,
+                                               navigator="lexical:default")) is None
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    (None, ["sample_corpora/handbook.yaml", "--compare", "lexical:wide"],
+     "--compare walks a question set with a second navigator: give QUESTIONS.yaml"),
+    (None, ["missing.questions.yaml"], "missing.questions.yaml: no such question set"),
+    (None, ["sample_corpora/handbook.questions.yaml", "--compare", "nobody:x"],
+     "navigator 'nobody:x': no navigator supports 'nobody:x'"),
+    (None, ["sample_corpora/handbook.questions.yaml", "--navigator", "manual:"], "needs a person at the keyboard"),
+    ("questions:\n  - {{id: q, query: refunds, expect: [refunds]}}\n", ["{path}"],
+     "the question set names no corpus; add `corpus: FILE` to it"),
+    ("corpus: {handbook}\nquestions:\n  - {{id: q, query: refunds, expect: [ghost]}}\n", ["{path}"],
+     "question 'q' expects 'ghost', which is not in"),
+])
+def test_a_question_set_the_explorer_cannot_walk_is_one_line_and_exit_2(tmp_path, make, args, message):
+    path = tmp_path / "set.questions.yaml"
+    if make is not None:
+        path.write_text(make.format(handbook=ROOT / "sample_corpora" / "handbook.yaml"))
+    out = run(*[a.format(path=path) for a in args])
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.startswith("reasoning-explorer: error: ") and message in out.stderr
+    assert out.stderr.count("\n") == 1 and out.stdout == ""
