@@ -119,7 +119,9 @@ class StabilityScreen(ModalScreen[Stability | None]):
     def on_stability_measured(self, message: StabilityMeasured) -> None:
         stability = self.stability = message.stability
         self.query_one(ProgressBar).update(progress=stability.asked - stability.cancelled)
-        if stability.cancelled:
+        if stability.cancelled and not stability.runs:
+            status = f"cancelled before any of the {stability.asked} walks finished: nothing to count"
+        elif stability.cancelled:
             status = (f"cancelled: {stability.runs} of {stability.asked} walks finished; the frequencies count "
                       f"those {stability.runs}")
         else:

@@ -171,3 +171,20 @@ async def test_stability_is_in_the_command_palette_and_refuses_the_manual_naviga
         await pilot.pause()
         assert app.screen.__class__.__name__ != "PromptScreen"
         assert "waits for a person at every decision" in app.notes[-1].message
+
+
+async def test_cancelled_before_any_walk_finished_counts_nothing():
+    gate = Gate()
+    gate.walks = 2  # every walk waits for its token
+    app = make_app(QUERY, navigator=gate)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        panel = await ask_for(pilot, app, "3")
+        await wait_for(pilot, lambda: gate.blocked >= 1)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: panel.stability is not None)
+        assert "cancelled before any of the 3 walks finished: nothing to count" in screen_text(app)
+        assert "No walk finished: nothing to measure." in screen_text(app)
+        assert app.query_one(WalkTree).counts == {}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, StabilityScreen))
