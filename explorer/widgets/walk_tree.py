@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from rich.style import Style
-from rich.text import Text
+from rich.text import Text, TextType
+from textual.geometry import Size
 from textual.widgets import Tree
+from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 from ..corpora import Corpus
-from ..safe_text import safe
+from ..safe_text import clip, safe, visible
 from ..walk_state import Mark
 
 GLYPHS = {
@@ -34,6 +37,10 @@ MIN_TITLE_CELLS = 4
 """A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
 BATCH = 500
 """Children added at a time: a node with 100,000 children opens as fast as one with 500."""
+
+# A parent being walked by WalkTree._build: the path down to it, an iterator over its (index, child), its last
+# index, and whether every child counts as last (Textual draws the top rows that way when the root is hidden).
+_Frame = tuple[list[TreeNode[str | None]], Iterator[tuple[int, TreeNode[str | None]]], int, bool]
 
 
 class WalkTree(Tree[str | None]):
@@ -75,6 +82,9 @@ class WalkTree(Tree[str | None]):
         self._next_child: dict[int, int] = {}  # tree node id -> index of the first child not yet added
         # "more children" row id -> (that row, the node whose children it continues)
         self._more: dict[int, tuple[TreeNode[str | None], TreeNode[str | None]]] = {}
+        self._more_row: dict[int, TreeNode[str | None]] = {}  # tree node id -> its "more children" row
+        self._lines_of: dict[int, _TreeLine[str | None]] = {}  # tree node id -> its line, kept between builds
+        self._label_cells: dict[int, int] = {}  # tree node id -> its label's width in cells
 
     def on_mount(self) -> None:
         self._load(self.root, self.corpus.index.root_ids())
@@ -83,33 +93,67 @@ class WalkTree(Tree[str | None]):
     # -- lazy building ------------------------------------------------------------------------------
 
     def _label(self, node_id: str) -> Text:
-        label = safe(self.corpus.title_of(node_id), width=TITLE_WIDTH)
-        label.append("  ")
-        shown_id = safe(node_id, width=ID_WIDTH)
+        # One plain Text, "title  id": the id's style is laid on when the row is drawn (render_label).
+        shown_id = clip(visible(node_id), ID_WIDTH)
         self._id_width[node_id] = len(shown_id)
-        label.append_text(shown_id)
-        return label
+        return Text(f"{clip(visible(self.corpus.title_of(node_id)), TITLE_WIDTH)}  {shown_id}")
+
+    def process_label(self, label: TextType) -> Text:
+        # Tree cuts every label at its first line, copying it; ours are one line already (newlines are made
+        # visible), so the copy is skipped: it was a third of the cost of adding a node.
+        if isinstance(label, Text) and "\n" not in label.plain:
+            return label
+        return super().process_label(label)
+
+    def _add_rows(self, parent: TreeNode[str | None],
+                  rows: list[tuple[Text, str | None, bool]]) -> list[TreeNode[str | None]]:
+        """Append ``(label, data, allow_expand)`` rows to ``parent`` and invalidate the tree's lines once.
+
+        ``TreeNode.add`` invalidates the whole tree (and schedules a layout) for every child; a batch of 1,000
+        paid that 1,000 times. This is what ``add`` does, per batch: a new id, registered, appended, collapsed.
+        """
+        tree_nodes = self._tree_nodes
+        new_id = self._new_id
+        added: list[TreeNode[str | None]] = []
+        for label, data, allow_expand in rows:
+            node = TreeNode(self, parent, new_id(), label, data, expanded=False, allow_expand=allow_expand)
+            tree_nodes[node.id] = node
+            added.append(node)
+        parent._children.extend(added)
+        parent._updates += 1
+        self._invalidate()
+        return added
 
     def _load(self, parent: TreeNode[str | None], child_ids: tuple[str, ...], *, through: str | None = None) -> None:
         """Add the next batch of children (or every batch up to the one holding ``through``)."""
         start = self._next_child.get(parent.id, 0)
         if start >= len(child_ids) and parent.id in self._next_child:
             return
-        index = self.corpus.index
         end = min(len(child_ids), start + BATCH)
         if through is not None and through not in self._by_id:
+            # A linear scan from the first child not yet shown: it only looks at the children about to be
+            # created, so it costs less than creating them (a position map would cost memory on every parent).
             end = max(end, child_ids.index(through, start) + 1)
-        for child in child_ids[start:end]:
-            self._by_id[child] = parent.add(self._label(child), data=child, allow_expand=index.has_children(child))
+        has_children = self.corpus.index.has_children
+        batch = child_ids[start:end]
+        rows: list[tuple[Text, str | None, bool]] = [(self._label(child), child, has_children(child))
+                                                      for child in batch]
+        old = self._more_row.pop(parent.id, None)
+        if old is not None:  # the "… N more" row is always the last child: the next batch goes in its place
+            parent._children.pop()
+            del self._tree_nodes[old.id]
+            del self._more[old.id]
+            self._lines_of.pop(old.id, None)
+            self._label_cells.pop(old.id, None)
+        left = len(child_ids) - end
+        if left:
+            rows.append((Text(f"… {left:,} more: Enter shows the next {min(BATCH, left):,}"), None, False))
+        added = self._add_rows(parent, rows)
+        self._by_id.update(zip(batch, added, strict=False))
+        if left:
+            self._more[added[-1].id] = (added[-1], parent)
+            self._more_row[parent.id] = added[-1]
         self._next_child[parent.id] = end
-        for row_id, (row, owner) in list(self._more.items()):
-            if owner is parent:
-                del self._more[row_id]
-                row.remove()
-        if end < len(child_ids):
-            left = len(child_ids) - end
-            row = parent.add_leaf(Text(f"… {left:,} more: Enter shows the next {min(BATCH, left):,}"), data=None)
-            self._more[row.id] = (row, parent)
 
     def _children_of(self, node: TreeNode[str | None]) -> tuple[str, ...]:
         return self.corpus.index.root_ids() if node is self.root else self.corpus.index.child_ids(node.data or "")
@@ -264,12 +308,16 @@ class WalkTree(Tree[str | None]):
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
+        return self._cells(node, self._room())
+
+    def _cells(self, node: TreeNode[str | None], room: int) -> int:
         node_id = node.data
         reason = self.reasons.get(node_id) if node_id is not None else None
-        label = node.label
-        width = label.cell_len if isinstance(label, Text) else len(label)
+        width = self._label_cells.get(node.id)
+        if width is None:
+            label = node.label
+            width = self._label_cells[node.id] = label.cell_len if isinstance(label, Text) else len(label)
         extra = len(reason) + 2 if reason else 0
-        room = self._room()
         if reason and node_id is not None and room > 0:
             # render_label shortens this label to fit (the reason stays whole): measure it as drawn, or the
             # tree would scroll sideways for width it never uses.
@@ -280,3 +328,60 @@ class WalkTree(Tree[str | None]):
             extra += len(count) + 2 if count else 0
             extra += 12 if node_id in self.expected else 0
         return width + 4 + extra
+
+    def watch_show_root(self, show_root: bool) -> None:
+        self._lines_of.clear()  # a top row's path starts at the root only while the root is shown
+        super().watch_show_root(show_root)
+
+    def clear(self) -> Self:
+        # Node ids start again from 0: nothing kept about the old nodes may outlive them.
+        for kept in (self._by_id, self._id_width, self._next_child, self._more, self._more_row, self._lines_of,
+                     self._label_cells):
+            kept.clear()
+        return super().clear()
+
+    def _build(self) -> None:
+        """The visible lines, as ``Tree._build`` makes them, for a fraction of its cost per line.
+
+        Textual rebuilds every visible line after any change; its build asks ``get_label_width`` per line, and
+        ours asked the widget for its size each time (most of a rebuild: 10,000 lines took 140 ms). This one
+        reads the room once, keeps each node's line (its path never changes; a new one only when it stops or
+        starts being the last child) and each label's cell length, walks without recursion (a deep chain is
+        no limit), and sets the same fields: each node's line, the lines, the virtual size, the cursor's line.
+        ``test_tree_scale`` checks it against Textual's own build, so a Textual upgrade that changes the lines
+        shows up there.
+        """
+        lines: list[_TreeLine[str | None]] = []
+        append = lines.append
+        make_line = _TreeLine
+        known = self._lines_of
+        cells = self._cells
+        room = self._room()
+        guide = self.guide_depth
+        widest = 0
+        top = [self.root] if self.show_root else list(self.root._children)
+        frames: list[_Frame] = [([], iter(enumerate(top)), len(top) - 1, not self.show_root)]
+        while frames:
+            path, items, final, all_last = frames[-1]
+            for position, node in items:
+                last = all_last or position == final
+                line = known.get(node._id)
+                if line is None or line.last != last:
+                    line = known[node._id] = make_line([*path, node], last)
+                node._line = len(lines)
+                append(line)
+                width = cells(node, room) + (len(line.path) - 1) * guide
+                if width > widest:
+                    widest = width
+                if node._expanded and node._children:
+                    frames.append((line.path, iter(enumerate(node._children)), len(node._children) - 1, False))
+                    break
+            else:
+                frames.pop()
+        self._tree_lines_cached = lines
+        self.virtual_size = Size(widest if lines else self.size.width, len(lines))
+        if self.cursor_line != -1:
+            if self.cursor_node is not None:
+                self.cursor_line = self.cursor_node._line
+            if self.cursor_line >= len(lines):
+                self.cursor_line = -1

@@ -1,0 +1,154 @@
+"""The corpus tree at scale (issue 12): wide branches come in batches, jumps land on the node, marks repaint,
+and the tree's own line builder draws exactly what Textual's would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Tree
+
+from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
+from explorer.corpora import Corpus
+from explorer.walk_state import Mark
+from explorer.widgets.walk_tree import WalkTree
+
+from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
+
+
+def document(node_id: str, parent: str | None, title: str) -> RetrievedDocument:
+    metadata = {HierarchyMetadata.ID: node_id, "reasoningTitle": title, "reasoningSummary": "refund"}
+    if parent is not None:
+        metadata[HierarchyMetadata.PARENT_ID] = parent
+    return RetrievedDocument("", node_id, 0.0, metadata)
+
+
+def corpus_of(documents: list[RetrievedDocument]) -> Corpus:
+    return Corpus(Path("synthetic"), "synthetic", "s", "Synthetic", HierarchyIndex(documents), "0" * 64)
+
+
+def wide_corpus(children: int) -> Corpus:
+    """A root with ``children`` children ``c0``, ``c1``, …, each with one child ``c0-x``, …."""
+    docs = [document("root", None, "Root")]
+    docs += [document(f"c{i}", "root", f"Child {i}") for i in range(children)]
+    docs += [document(f"c{i}-x", f"c{i}", f"Grandchild {i}") for i in range(children)]
+    return corpus_of(docs)
+
+
+def more_rows(node) -> list[str]:
+    """The "more children" rows under ``node`` (a row without a corpus id), by label."""
+    return [child.label.plain for child in node.children if child.data is None]
+
+
+def cursor_on(tree: WalkTree, node_id: str) -> bool:
+    return tree.cursor_node is not None and tree.cursor_node.data == node_id
+
+
+async def test_jumping_to_the_1000th_and_10000th_child_of_a_wide_node_puts_the_cursor_on_it():
+    app = make_app("refund", corpus=wide_corpus(10_000))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.reveal("c999")
+        await wait_for(pilot, lambda: cursor_on(tree, "c999"))
+        assert "Child 999  c999" in screen_text(app)
+        root = tree.node_for("root")
+        assert built_nodes(tree) == 1 + 1000  # the root, and its first 1,000 children (the batches up to c999)
+        assert [child.data for child in root.children[:1000]] == [f"c{i}" for i in range(1000)]
+        assert more_rows(root) == ["… 9,000 more: Enter shows the next 500"]
+        assert root.children[-1].data is None  # the row comes last
+
+        tree.reveal("c9999")
+        await wait_for(pilot, lambda: cursor_on(tree, "c9999"))
+        assert "Child 9999  c9999" in screen_text(app)
+        assert built_nodes(tree) == 1 + 10_000 and more_rows(root) == []
+        assert tree.cursor_line == tree.node_for("c9999").line == 2 + 9999  # after the corpus's title and "root"
+
+        tree.reveal("c5000-x")  # a grandchild: its parent opens, nothing else is rebuilt
+        await wait_for(pilot, lambda: cursor_on(tree, "c5000-x"))
+        assert "Grandchild 5000  c5000-x" in screen_text(app)
+        assert built_nodes(tree) == 1 + 10_000 + 1
+
+
+async def test_each_batch_ends_with_one_more_row_and_enter_on_it_lands_on_the_first_new_child():
+    app = make_app("refund", corpus=wide_corpus(1_200))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.focus()
+        root = tree.node_for("root")
+        tree.move_cursor(root)
+        await pilot.press("space")  # opens the root: its first batch
+        await wait_for(pilot, lambda: len(root.children) == 501)
+        assert more_rows(root) == ["… 700 more: Enter shows the next 500"] and root.children[-1].data is None
+
+        tree.move_cursor(root.children[-1])
+        await wait_for(pilot, lambda: "… 700 more: Enter shows the next 500" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(root.children) == 1001)
+        assert more_rows(root) == ["… 200 more: Enter shows the next 200"]
+        assert [child.data for child in root.children[:1000]] == [f"c{i}" for i in range(1000)]
+        await wait_for(pilot, lambda: cursor_on(tree, "c500"))  # where the row was, and the Node tab follows
+        app.query_one("#tabs").active = "tab-node"
+        await wait_for(pilot, lambda: "Child 500" in screen_text(app))
+
+        tree.move_cursor(root.children[-1])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(root.children) == 1200)
+        assert more_rows(root) == [] and root.children[-1].data == "c1199"
+        await wait_for(pilot, lambda: cursor_on(tree, "c1000"))
+        assert built_nodes(tree) == 1 + 1200
+        await pilot.press("end")  # the last line is the last child: no row left behind
+        await wait_for(pilot, lambda: cursor_on(tree, "c1199"))
+
+
+async def test_marks_repaint_rows_deep_in_a_wide_branch():
+    app = make_app("refund", corpus=wide_corpus(3_000))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.reveal("c2999")
+        await wait_for(pilot, lambda: cursor_on(tree, "c2999"))
+        assert "◆ ▶ Child 2999" not in screen_text(app)  # the glyph, then the toggle
+        tree.set_marks({"c2999": Mark.CURRENT, "c2998": Mark.REJECTED}, {"c2998": "not relevant"})
+        await wait_for(pilot, lambda: "◆ ▶ Child 2999  c2999" in screen_text(app))
+        assert "✗ ▶ Child 2998  c2998  not relevant" in screen_text(app)
+        tree.set_marks({"c2998": Mark.LANDED})
+        await wait_for(pilot, lambda: "■ ▶ Child 2998  c2998" in screen_text(app))
+        screen = screen_text(app)
+        assert "◆ ▶ Child 2999" not in screen and "not relevant" not in screen
+
+
+async def test_a_chain_deeper_than_pythons_recursion_limit_opens_to_its_last_node():
+    depth = 1_500  # Textual's own line builder recurses once per level
+    docs = [document("d0", None, "Level 0")]
+    docs += [document(f"d{i}", f"d{i - 1}", f"Level {i}") for i in range(1, depth)]
+    app = make_app("refund", corpus=corpus_of(docs))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.reveal(f"d{depth - 1}")
+        await wait_for(pilot, lambda: cursor_on(tree, f"d{depth - 1}"))
+        assert tree.last_line == depth  # the corpus's title, then one line per level
+        assert tree.get_node_at_line(depth).data == f"d{depth - 1}"
+
+
+async def test_the_trees_lines_are_the_lines_textual_would_build():
+    """WalkTree builds its lines itself (faster); Textual's own build, run on the same nodes, is the reference."""
+    app = make_app("refund", corpus=wide_corpus(1_200))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        for node_id in ("c3-x", "c700", "c1199-x"):  # open branches, a batch, a "more" row replaced
+            tree.reveal(node_id)
+        tree.node_for("c5").expand()  # opened by hand
+        tree.node_for("c3").collapse()  # a loaded branch closed again
+        tree.set_marks({"c700": Mark.STOPPED, "c3-x": Mark.CHOSEN}, {"c700": "budget reached " * 20})
+        tree.set_overlay(expected=frozenset({"c5-x"}), counts={"c700": "3/10"})
+        await wait_for(pilot, lambda: cursor_on(tree, "c1199-x"))
+
+        def lines() -> tuple[list[tuple[int, bool, list[int]]], object, int]:
+            built = [(line.node.id, line.last, [node.id for node in line.path]) for line in tree._tree_lines]
+            return built, tree.virtual_size, tree.cursor_line
+
+        for show_root in (True, False):
+            tree.show_root = show_root
+            tree._build()
+            ours = lines()
+            Tree._build(tree)  # Textual's own: the same nodes, so the same lines, widths and cursor
+            assert ours == lines()
+            assert len(ours[0]) == (1 if show_root else 0) + 1200 + 3  # every child, three grandchildren open
