@@ -1,6 +1,6 @@
 """Benchmark of the explorer on synthetic corpora of 100,000 and 1,000,000 nodes, headless.
 
-Run: .venv/bin/python bench/tui_large.py [--nodes N ...] [--steps S]
+Run: .venv/bin/python bench/tui_large.py [--nodes N ...] [--steps S] [--gc {cli,freeze-after-full}]
 
 Each size (default 100,000 and 1,000,000) is written as PageIndex JSON by one
 child process and measured in a fresh one, so one size's memory (or the
@@ -25,8 +25,14 @@ Prints, each with its target (issue 12) and whether it is met:
 - steps again with those 12,000 rows open (every change rebuilds the lines);
 - resident memory: after loading (the corpus alone), at the end, and the peak.
 
-The machine is shared: wall times vary with other processes' load, so each
-figure is one run's. It asserts nothing.
+Full collections: the command line freezes the corpus before the app starts
+(``--gc cli``, the default); ``--gc freeze-after-full`` also freezes whatever
+survives each full collection, a policy the app might adopt, to see what it
+would change.
+
+The machine is shared: wall times vary with other processes' load (so each
+figure is printed as wall and CPU time), and each is one run's. It asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -91,7 +97,7 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def measure(path: Path, steps: int) -> dict[str, Any]:
+async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     from textual.widgets.tree import TreeNode
 
     import explorer.app
@@ -162,6 +168,8 @@ async def measure(path: Path, steps: int) -> dict[str, Any]:
     loaded = resident_mb()
     gc.freeze()  # as the command line does before opening the app
     gc.callbacks.append(on_gc)
+    if policy == "freeze-after-full":
+        gc.callbacks.append(lambda phase, info: gc.freeze() if phase == "stop" and info["generation"] == 2 else None)
 
     explorer.app.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
     query = " ".join(WORDS)  # matches everywhere: a long walk with many offers
@@ -234,7 +242,7 @@ def verdict(value: float, limit: float) -> str:
     return f"{'met' if value < limit else 'NOT met'}"
 
 
-def report(nodes: int, f: dict[str, Any]) -> None:
+def report(nodes: int, f: dict[str, Any], policy: str) -> None:
     def timed(wall: float, cpu: float, limit: float, unit: str = "ms") -> str:
         return (f"{wall:7.1f} {unit} wall ({verdict(wall, limit)}), {cpu:6.1f} {unit} CPU ({verdict(cpu, limit)})"
                 f"   target < {limit:g} {unit}")
@@ -257,7 +265,7 @@ def report(nodes: int, f: dict[str, Any]) -> None:
         note = f"  ({figures[2]:.0f} ms of it a full garbage collection)" if figures[2] >= 1 else ""
         print(f"  {name}\n    {timed(figures[0], figures[1], STEP_MS)}{note}")
 
-    print(f"Explorer on a synthetic {nodes:,}-node corpus (headless, 170x50)")
+    print(f"Explorer on a synthetic {nodes:,}-node corpus (headless, 170x50; full collections: --gc {policy})")
     print(f"  corpus load (PageIndex JSON): {f['load']:.1f} s wall (bench/corpus_load.py measures loading)")
     wall, cpu = f["interactive"]
     print(f"  start to interactive screen, once the index is ready:\n    {timed(wall, cpu, START_S, 's')}")
@@ -279,6 +287,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--nodes", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--gc", choices=("cli", "freeze-after-full"), default="cli")
     parser.add_argument("--write", type=Path, help=argparse.SUPPRESS)  # child: write the corpus of --nodes here
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # child: measure on this corpus
     args = parser.parse_args()
@@ -286,16 +295,16 @@ def main() -> None:
         args.write.write_text(json.dumps(synthetic_pageindex(args.nodes[0])))
         return
     if args.measure:
-        print(json.dumps(asyncio.run(measure(args.measure, args.steps))))
+        print(json.dumps(asyncio.run(measure(args.measure, args.steps, args.gc))))
         return
     script = str(Path(__file__).resolve())
     for nodes in args.nodes:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "synthetic.json"
             subprocess.run([sys.executable, script, "--nodes", str(nodes), "--write", str(path)], check=True)
-            done = subprocess.run([sys.executable, script, "--steps", str(args.steps), "--measure", str(path)],
-                                  check=True, capture_output=True, text=True)
-        report(nodes, json.loads(done.stdout.strip().splitlines()[-1]))
+            command = [sys.executable, script, "--steps", str(args.steps), "--gc", args.gc, "--measure", str(path)]
+            done = subprocess.run(command, check=True, capture_output=True, text=True)
+        report(nodes, json.loads(done.stdout.strip().splitlines()[-1]), args.gc)
 
 
 if __name__ == "__main__":
