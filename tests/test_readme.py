@@ -24,13 +24,11 @@ def test_every_python_example_prints_what_the_readme_says(monkeypatch):
 
 
 def test_the_readme_lists_every_key_and_every_scripted_case():
-    from explorer.keymap import ALL_KEYS
+    from explorer.keymap import ALL_KEYS, shown_key
 
     text = README.read_text(encoding="utf-8")
-    names = {"slash": "/", "question_mark": "?", "plus": "+", "equals_sign": "+", "minus": "-"}
     for key in ALL_KEYS:
-        first = key.keys.split(",")[0]
-        shown = names.get(first, first)
+        shown = shown_key(key.keys.split(",")[0])
         assert f"`{shown}`" in text, f"the README does not list {shown!r} ({key.help})"
     scripts = sorted((README.parent / "sample_corpora" / "scripts").glob("*.yaml"))
     assert scripts
