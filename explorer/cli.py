@@ -479,8 +479,8 @@ def cmd_diff(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} diff",
                     description="Compare two walks saved as traces: where they first part, what each landed, what "
                                 "each cost. Exit 0 when they made the same decisions, 1 when they differ.")
-    parser.add_argument("a", metavar="A.jsonl", help="a trace (walk A)")
-    parser.add_argument("b", metavar="B.jsonl", help="another trace (walk B)")
+    parser.add_argument("a", metavar="A.jsonl", type=path_text, help="a trace (walk A)")
+    parser.add_argument("b", metavar="B.jsonl", type=path_text, help="another trace (walk B)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     args = parser.parse_args(argv)
     from .compare import compare, comparison_to_json

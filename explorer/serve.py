@@ -44,7 +44,9 @@ from .cli import (
     fail,
     navigator_for,
     open_trace,
+    path_text,
     positive,
+    query_text,
     seconds,
     trace_corpus,
 )
@@ -141,7 +143,7 @@ def check_address(host: str, port: int) -> None:
 def make_parser() -> argparse.ArgumentParser:
     parser = Parser(prog=f"{PROG} serve",
                     description="Serve the explorer to web browsers (one explorer per tab) with textual-serve.")
-    parser.add_argument("corpus", metavar="CORPUS", nargs="?",
+    parser.add_argument("corpus", metavar="CORPUS", nargs="?", type=path_text,
                         help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
                              "through (default: the sample handbook)")
     parser.add_argument("--host", default=DEFAULT_HOST,
@@ -151,7 +153,8 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-sessions", type=positive, default=DEFAULT_MAX_SESSIONS, metavar="N",
                         help=f"browser tabs served at once; each runs its own explorer (default "
                              f"{DEFAULT_MAX_SESSIONS})")
-    parser.add_argument("--query", "-q", metavar="Q", help="each tab starts a walk on this question")
+    parser.add_argument("--query", "-q", metavar="Q", type=query_text,
+                        help="each tab starts a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")

@@ -230,6 +230,11 @@ CASES: list[tuple[list[str], str]] = [
     (["--navigator", "nobody:x"], "no navigator supports 'nobody:x'"),
     (["--navigator", "script:{long}"], TOO_LONG),
     (["--bogus\x1b[2J"], "unrecognized arguments: --bogus\\x1b[2J"),
+    # diff and serve take paths and a query like the rest
+    (["diff", "", "x.jsonl"], "argument A.jsonl: an empty path; name a file or folder"),
+    (["diff", "{long}", "{long}"], TOO_LONG),
+    (["serve", ""], "argument CORPUS: an empty path; name a file or folder"),
+    (["serve", "--query", "caf\udce9"], "is not UTF-8 text"),
 ]
 
 
