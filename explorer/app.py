@@ -787,7 +787,8 @@ class ExplorerApp(App[int]):
 
     @on(Tree.NodeHighlighted, "#tree")
     def _tree_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
-        self.query_one(NodeDetail).show(self.corpus, event.node.data)
+        for detail in self.query(NodeDetail):  # none if the highlight arrives while the app shuts down
+            detail.show(self.corpus, event.node.data)
 
     @on(OptionList.OptionSelected, "#timeline")
     def _timeline_selected(self, event: OptionList.OptionSelected) -> None:
@@ -1181,8 +1182,10 @@ class ExplorerApp(App[int]):
     def _refresh_status(self) -> None:
         session = self.session
         if session is not None and session.busy:
-            self.query_one(BudgetMeter).show(self.state_at_cursor(), self.status(), self.settings.max_nodes_visited,
-                                             self.settings.max_depth)
+            # The timer can tick once more while the app shuts down, after its widgets are gone: then none.
+            for meter in self.query(BudgetMeter):
+                meter.show(self.state_at_cursor(), self.status(), self.settings.max_nodes_visited,
+                           self.settings.max_depth)
 
     def schedule_render(self) -> None:
         # call_later runs after the messages already queued: a burst of events (continue) gets one
