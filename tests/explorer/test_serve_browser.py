@@ -68,7 +68,7 @@ def wait_for_screen(page: Any, text: str) -> str:
 
 
 def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(browser, tmp_path):
-    with serving(tmp_path) as served:
+    with serving(tmp_path, "--navigator", "lexical:default") as served:  # a walk whose every step is known
         assert f"on http://127.0.0.1:{served.port}" in served.printed()
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.add_init_script(CATCH_TERMINAL)
