@@ -369,7 +369,8 @@ class ExplorerApp(App[int]):
             return  # a walk cancelled here, or a stale message
         history.append(message.event, forced=message.forced)
         if history is self.history:
-            self.query_one(Timeline).add_event(message.seq, message.event)
+            for timeline in self.query(Timeline):  # none once the app shuts down
+                timeline.add_event(message.seq, message.event)
             self.schedule_render()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
@@ -1241,6 +1242,8 @@ class ExplorerApp(App[int]):
     def refresh_view(self) -> None:
         """Show the walk on screen as of the step at its cursor."""
         self._render_scheduled = False
+        if not self.query(WalkTree):
+            return  # the app is shutting down: a late event or timer finds its widgets gone
         history = self.history
         state = self.state_at_cursor()
         tree = self.query_one(WalkTree)
