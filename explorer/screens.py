@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 
-from .keymap import MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
+from .keymap import ANALYSIS_KEYS, MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
 from .safe_text import safe, visible
 
 
@@ -37,10 +37,13 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll():
                 yield Static(_keys_table("Walk", WALK_KEYS))
                 yield Static(_keys_table("More", MORE_KEYS))
-                yield Static(_keys_table("Manual navigator (when it asks)", PICKER_KEYS))
+                yield Static(_keys_table("The picker (the manual navigator asks, or a fork)", PICKER_KEYS))
+                yield Static(_keys_table("Across walks", ANALYSIS_KEYS))
                 yield Static(Text(
-                    "Tree marks: ◆ current · ✓ chosen · ? offered · ✗ rejected · • visited · ■ landed (with its stop "
-                    "reason) · ⊘ chosen but never entered.\n"
+                    "Tree marks: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced decision · ✗ rejected · "
+                    "• visited · ■ landed (with its stop reason) · ⊘ chosen but never entered. Comparing two walks: "
+                    "A / B only in one, = in both, ⑂ where they part. ◎ expected by a question; 7/10 how often "
+                    "N walks chose a node.\n"
                     "Every action is also in the command palette (ctrl+p).", style="dim"))
             yield Label("Escape closes", id="help-hint")
 

@@ -34,6 +34,7 @@ GLYPHS = {
 TITLE_WIDTH = 72
 ID_WIDTH = 40
 MIN_TITLE_CELLS = 4
+EXPECTED = "  ◎ expected"
 """A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
 BATCH = 500
 """Children added at a time: a node with 100,000 children opens as fast as one with 500."""
@@ -243,8 +244,9 @@ class WalkTree(Tree[str | None]):
         id_width = self._id_width.get(node_id, 0)
         reason = self.reasons.get(node_id)
         reason_first = False
-        if reason is not None:
-            label, id_width, reason_first = self._fit(label, node_id, id_width, len(reason) + 2)
+        tail = (len(reason) + 2 if reason is not None else 0) + (len(EXPECTED) if node_id in self.expected else 0)
+        if tail:  # a stop reason and "◎ expected" are never cut: the title, then the id, give way
+            label, id_width, reason_first = self._fit(label, node_id, id_width, tail)
         if id_width:
             label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
         mark = self.marks.get(node_id)
@@ -266,7 +268,7 @@ class WalkTree(Tree[str | None]):
         if count is not None:
             label.append(f"  {count}", style=self.get_component_rich_style("walk-tree--count", partial=True))
         if node_id in self.expected:
-            label.append("  ◎ expected", style=self.get_component_rich_style("walk-tree--expected", partial=True))
+            label.append(EXPECTED, style=self.get_component_rich_style("walk-tree--expected", partial=True))
         return label
 
     def _room(self) -> int:

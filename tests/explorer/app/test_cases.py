@@ -248,6 +248,16 @@ async def test_help_lists_every_key_and_closes_with_escape():
                      "Cancel the walk: trips its cancellation token", "Set the visit budget", "Save the walk as a "
                      "trace file", "toggle candidate 1-9"):
             assert text in screen, text
+        from rich.console import Console
+
+        from explorer.keymap import ALL_KEYS
+
+        console = Console(width=200, record=True, file=__import__("io").StringIO())
+        for table in app.screen.query("Static"):
+            console.print(table.content)
+        listed = " ".join(console.export_text().split())
+        for key in ALL_KEYS:  # every key is in the help, scrolled to or not
+            assert " ".join(key.help.split()) in listed, key.help
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 
