@@ -1,4 +1,4 @@
-"""Regenerate the README's screenshot: the explorer mid-walk on the sample handbook.
+"""Regenerate the README's screenshot: a walk compared with its fork on the sample handbook.
 
 Run: .venv/bin/python docs/screenshot.py  (writes docs/explorer.svg)
 """
@@ -26,10 +26,23 @@ async def main() -> None:
     settings = WalkSettings("How do I get a refund?", model, max_nodes_visited=6)
     app = ExplorerApp(corpus, settings, navigator=resolve_navigator(model), start_walk=True)
     async with app.run_test(size=(150, 42)) as pilot:
-        for _ in range(5):  # roots offered, billing chosen, billing entered, its children offered, the choice
-            await pilot.press("n")
-            await pilot.pause(0.1)
-        await pilot.pause(0.3)
+        # Walk 1 to its end: billing, then an id never offered (refund-policy) and refunds.
+        await pilot.press("c")
+        while app.history is None or app.history.end is None:
+            await pilot.pause(0.05)
+        first = app.history
+        # Fork it at billing's offer (step 5): answer invoices instead, and let the walk go on.
+        await pilot.press("B", *"ffff", "e", "1", "a")
+        while app.history is first:
+            await pilot.pause(0.05)
+        await pilot.press("c")
+        while app.history.end is None:
+            await pilot.pause(0.05)
+        # Compare the fork with walk 1: both on the tree, both answers side by side.
+        await pilot.press("D", "enter")
+        while app.comparing is None:
+            await pilot.pause(0.05)
+        await pilot.pause(0.5)
         app.save_screenshot(filename="explorer.svg", path=str(ROOT / "docs"))
 
 
