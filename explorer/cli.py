@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from core import OnFailure, TreeNavigator, TreeNavigatorError, WalkFinished
 
 from .corpora import Corpus, CorpusError, load_corpus
+from .ending import WalkEnd
 from .navigators import NavigatorConfigError, resolve_navigator
 from .navigators.forcing import START, Force, ForceError, parse_force
 from .navigators.manual import ManualNavigator
@@ -133,7 +134,7 @@ def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True,
     parser.add_argument("--max-visits", type=visits, default=None, metavar="N", help="visit budget (default 15)")
     parser.add_argument("--max-depth", type=depth, default=None, metavar="D", help="depth limit (default 6)")
     if navigator:
-        parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default="throw",
+        parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default=OnFailure.THROW.value,
                             help="what a navigator failure does (default: throw)")
 
 
@@ -270,7 +271,8 @@ def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
     return navigator
 
 
-def settings_from(args: argparse.Namespace, query: str, model: str, on_failure: str = "throw") -> WalkSettings:
+def settings_from(args: argparse.Namespace, query: str, model: str,
+                  on_failure: str = OnFailure.THROW.value) -> WalkSettings:
     return WalkSettings(
         query=query,
         model=model,
@@ -302,7 +304,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     except KeyboardInterrupt:
         session.cancel()
         raise
-    end, error = session.end or "finished", session.error
+    end, error = session.end or WalkEnd.FINISHED, session.error
     if trace:
         try:
             session.save_trace(trace)
@@ -346,7 +348,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             where = "the first offer" if force.node is None else f"{force.node!r}"
             console().print(visible(f"--force {force.label}={','.join(force.selected)} never applied: the walk "
                                     f"never judged {where}"), markup=False, highlight=False)
-    return EXIT_OK if end == "finished" else EXIT_FOUND
+    return EXIT_OK if end is WalkEnd.FINISHED else EXIT_FOUND
 
 
 MAX_RUNS, MAX_JOBS = 100_000, 64

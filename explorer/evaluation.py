@@ -306,7 +306,7 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
         chars_vs_content=mean_chars / stats.content_chars if stats.content_chars else 0.0,
         answers=sum(o.answers for o in outcomes),
         valid_answers=sum(o.valid_answers for o in outcomes),
-        failed=sum(1 for o in outcomes if o.end != "finished"),
+        failed=sum(1 for o in outcomes if o.end != WalkEnd.FINISHED),
         stop_reasons=dict(sorted(reasons.items())),
     )
 

@@ -32,6 +32,7 @@ from core import TreeNavigator
 
 from .corpora import Corpus
 from .corpora.questions import QuestionSet
+from .ending import WalkEnd
 from .evaluation import Change, Difference, EvaluationRun, QuestionOutcome, differs
 from .safe_text import safe
 from .settings import WalkSettings
@@ -433,8 +434,8 @@ def _side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
     if outcome is None:
         waiting = Text("—" if over else "…", style="dim")
         return [waiting] + [Text("") for _ in SIDE_COLUMNS[1:]]
-    if outcome.end != "finished":
-        hit = Text(str(outcome.end), style="bold yellow" if outcome.end == "cancelled" else "bold red")
+    if outcome.end != WalkEnd.FINISHED:
+        hit = Text(str(outcome.end), style="bold yellow" if outcome.end == WalkEnd.CANCELLED else "bold red")
     else:
         hit = Text("✓ hit", style="bold green") if outcome.hit else Text("✗ miss", style="bold red")
     wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)

@@ -126,7 +126,7 @@ def landed_table(result: WalkResult, corpus: Corpus) -> Table:
 
 def walk_summary(state: WalkState, end: str, error: str | None) -> Text:
     """The counts on one line, then why the walk ended, in words (:func:`describe.ending_text`)."""
-    text = line((f"{end}", "bold green" if end == "finished" else "bold red"),
+    text = line((f"{end}", "bold green" if end == WalkEnd.FINISHED else "bold red"),
                 f" · visits used {state.visits_used}/{state.budget} · navigator calls {state.calls} · "
                 f"characters shipped {state.chars_shipped}")
     if state.ended is None:

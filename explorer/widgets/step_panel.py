@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from core import NavigatorChose, NodeEntered, PathStopped, WalkFinished, WalkStarted
+from core import NavigatorChose, NodeEntered, OnFailure, PathStopped, WalkFinished, WalkStarted
 
 from ..corpora import Corpus
 from ..describe import event_summary, stop_line
@@ -144,10 +144,10 @@ class StepPanel(Static):
             failed.append_text(safe(state.failure.error, width=400))
             parts.append(failed)
             consequence = {
-                "throw": "the walk stops with this error",
-                "empty": "the walk ends with no documents",
-                "partial": "this node lands with navigator_failed and the walk goes on",
-            }[state.failure.policy.value]
+                OnFailure.THROW: "the walk stops with this error",
+                OnFailure.EMPTY: "the walk ends with no documents",
+                OnFailure.PARTIAL: "this node lands with navigator_failed and the walk goes on",
+            }[state.failure.policy]
             parts.append(Text(f"        on failure: {state.failure.policy.value} — {consequence}",
                               style=style("step--dim")))
         if offer is not None:
