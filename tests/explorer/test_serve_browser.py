@@ -85,7 +85,9 @@ def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(bro
         offered = wait_for_screen(page, "Step 2/2  offered 9 roots")
         assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in offered
         page.keyboard.press("c")
-        end = wait_for_screen(page, "Step 12/12  walk finished · 1 landed")
+        wait_for_screen(page, "Step 12/12  walk finished · 1 landed")
+        # The tree repaints in a frame of its own: wait for its landed row before reading the whole screen.
+        end = wait_for_screen(page, "■ Refund delivery  refund-delivery  leaf")
         page.screenshot(path=str(tmp_path / "walk-finished.png"))
 
         # The tree: the branch taken, the node landed with its stop reason, a branch left.
