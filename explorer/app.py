@@ -121,7 +121,9 @@ class ExplorerApp(App[int]):
         self.playing = False
         self.pace = autoplay or 1.0
         self.autoplay = autoplay is not None
-        self.picker: Picker | None = None
+        self._fork_picker: Picker | None = None
+        self._waiting: dict[int, Picker] = {}
+        """The manual navigator's open requests, by walk (session) id: each waits for its own walk to be shown."""
         self.trace_path = trace_path
         self.example_query = example_query
         self._start_walk_at_launch = start_walk
@@ -257,6 +259,14 @@ class ExplorerApp(App[int]):
     # -- the walk on screen ------------------------------------------------------------------------
 
     @property
+    def picker(self) -> Picker | None:
+        """The picker of the walk on screen: a fork being made, or the manual navigator waiting on this walk."""
+        if self._fork_picker is not None:
+            return self._fork_picker
+        history = self.history
+        return self._waiting.get(history.walk_id) if history is not None and history.walk_id else None
+
+    @property
     def history(self) -> WalkHistory | None:
         """The walk on screen."""
         return self.walks.current
@@ -277,8 +287,7 @@ class ExplorerApp(App[int]):
         self._set_playing(False)
         if self.comparing is not None and self.comparing[0] is not history:
             self._end_comparison()
-        if self.picker is not None and self.picker.pending is None:
-            self.picker = None
+        self._fork_picker = None
         self._revealed = None
         self.query_one(WalkTree).set_overlay(expected=frozenset(), counts={}, heat={})
         self.query_one(ResultsPanel).reset()
@@ -353,8 +362,7 @@ class ExplorerApp(App[int]):
         session = self.session
         if session is not None:
             session.pause()
-        if self.picker is not None and self.picker.pending is None:
-            self.picker = None
+        self._fork_picker = None
 
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""
@@ -367,7 +375,10 @@ class ExplorerApp(App[int]):
         history = self.walks.by_walk_id(message.walk_id)
         if history is None or history.ended or message.seq != len(history.events) + 1:
             return  # a walk cancelled here, or a stale message
+        pinned = history.cursor if self._fork_picker is not None and history is self.history else None
         history.append(message.event, forced=message.forced)
+        if pinned is not None:
+            history.go(pinned)  # a fork's picker shows its offer: an answer arriving now must not move it
         if history is self.history:
             for timeline in self.query(Timeline):  # none once the app shuts down
                 timeline.add_event(message.seq, message.event)
@@ -380,12 +391,11 @@ class ExplorerApp(App[int]):
         if history.end is None and history is self.history:
             self.query_one(Timeline).add_end(message.end.value, len(history.events))
         history.finish(message.end, message.error)
-        if self.picker is not None and self.picker.pending is not None and history is self.history:
-            self.picker = None
+        self._waiting.pop(message.walk_id, None)
         if message.end is WalkEnd.FAILED and message.error and history is self.history:
             self.say(message.error, title="The walk failed", severity="error", timeout=8)
         if self.trace_path:
-            self._save_trace(history, Path(self.trace_path), quiet=True)
+            self._save_trace(history, self._trace_path_for(history), quiet=history.number == 1)
         if history is self.history:
             self.refresh_bindings()
             self.schedule_render()
@@ -397,11 +407,17 @@ class ExplorerApp(App[int]):
         self.post_message(DecisionRequested(pending))
 
     def on_decision_requested(self, message: DecisionRequested) -> None:
-        session = self.session
-        if session is None or message.pending.request.cancellation is not session.token:
-            message.pending.decide((), "stale request")
+        token = message.pending.request.cancellation
+        session = next((s for s in self.sessions.values() if s.token is token), None)
+        if session is None or session.token.cancelled:
+            message.pending.decide((), "stale request")  # its walk is gone: nobody is there to answer
             return
-        self.picker = Picker(message.pending.request.candidates, pending=message.pending)
+        # Never answered on a person's behalf: the request waits for its own walk to be on screen.
+        self._waiting[session.id] = Picker(message.pending.request.candidates, pending=message.pending)
+        if session is not self.session:
+            waiting = self.walks.by_walk_id(session.id)
+            self.say(f"{waiting.name if waiting else 'another walk'} waits for you: w switches to it.", timeout=5)
+            return
         if self.history is not None:
             self.history.latest()
         self._set_playing(False)
@@ -424,7 +440,7 @@ class ExplorerApp(App[int]):
             self.say("No decision at this step yet: step to an offer (n), then fork it (e).", timeout=4)
             return
         self._set_playing(False)
-        self.picker = Picker(decision.offer.candidates, decision=decision)
+        self._fork_picker = Picker(decision.offer.candidates, decision=decision)
         history.go(decision.offer_seq)  # show the offer as it was, before its answer
         self.refresh_bindings()
         where = "the roots" if decision.node is None else decision.node
@@ -480,8 +496,8 @@ class ExplorerApp(App[int]):
         self._decide((), "stopped here by hand")
 
     def action_close_picker(self) -> None:
-        if self.picker is not None and self.picker.forking:
-            self.picker = None
+        if self._fork_picker is not None:
+            self._fork_picker = None
             if self.history is not None:
                 self.history.latest()
             self.refresh_bindings()
@@ -491,7 +507,10 @@ class ExplorerApp(App[int]):
         picker = self.picker
         if picker is None:
             return
-        self.picker = None
+        if picker is self._fork_picker:
+            self._fork_picker = None
+        else:
+            self._waiting = {walk: p for walk, p in self._waiting.items() if p is not picker}
         self.refresh_bindings()
         if picker.decision is not None:
             self._make_fork(picker.decision, selected)
@@ -644,8 +663,7 @@ class ExplorerApp(App[int]):
         history.finish(WalkEnd.CANCELLED)
         self.query_one(Timeline).add_end(WalkEnd.CANCELLED.value, len(history.events))
         history.latest()
-        if self.picker is not None and self.picker.pending is not None:
-            self.picker = None
+        self._waiting.pop(session.id, None)
         self._set_playing(False)
         self.refresh_bindings()
         self.refresh_view()
@@ -1100,6 +1118,13 @@ class ExplorerApp(App[int]):
                 self._save_trace(history, Path(value).expanduser())
 
         self.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
+
+    def _trace_path_for(self, history: WalkHistory) -> Path:
+        """``--trace FILE`` keeps the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``)."""
+        path = Path(self.trace_path or "")
+        if history.number == 1:
+            return path
+        return path.with_name(f"{path.stem}.walk{history.number}{path.suffix or '.jsonl'}")
 
     def _files_allowed(self) -> bool:
         if not self.allow_files:

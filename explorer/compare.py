@@ -103,6 +103,12 @@ def first_divergence(a: WalkHistory, b: WalkHistory) -> Divergence | None:
     for number, (da, db) in enumerate(zip(a_decisions, b_decisions, strict=False), start=1):
         if _offer_key(da) != _offer_key(db):
             return Divergence(number, DivergenceKind.OFFERED_DIFFERENTLY, da, db)
+        # An offer left unanswered by a walk that ended (a cancel while the navigator thought) is where that
+        # walk stopped, not a different choice.
+        if da.answer is None and a.end is not None and db.answer is not None:
+            return Divergence(number, DivergenceKind.A_ENDED, da, db)
+        if db.answer is None and b.end is not None and da.answer is not None:
+            return Divergence(number, DivergenceKind.B_ENDED, da, db)
         if _answer_key(da.answer) != _answer_key(db.answer):
             return Divergence(number, DivergenceKind.CHOSE_DIFFERENTLY, da, db)
     shorter = min(len(a_decisions), len(b_decisions))

@@ -308,7 +308,10 @@ def fork(
     if decision is None or decision.offer_seq != offer_seq:
         raise ValueError(f"step {offer_seq} of {source.name} is not an offer")
     force = Force(decision.node, tuple(selected))
-    forcing = ForcingNavigator(navigator, [force], source.recorded_before(offer_seq))
+    # Decisions a person forced earlier in ``source`` stay forced (and marked) in the fork: a fork of a fork.
+    inherited = [Force(d.node, d.answer.selected) for d in source.decisions()
+                 if d.offer_seq < offer_seq and d.forced and isinstance(d.answer, NavigatorChose)]
+    forcing = ForcingNavigator(navigator, [*inherited, force], source.recorded_before(offer_seq))
     history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
                           label=f"fork of walk {source.number}: {force.describe()}", parent=source,
                           fork_seq=offer_seq)

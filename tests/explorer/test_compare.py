@@ -115,3 +115,23 @@ def test_diff_of_a_missing_or_damaged_trace_is_one_line_and_exit_2(tmp_path):
     for args in ((tmp_path / "missing.jsonl", bad), (bad, bad)):
         out = run("diff", *args)
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+def test_a_walk_cancelled_while_the_navigator_thought_ended_there_it_did_not_choose_differently():
+    import threading
+
+    from explorer.ending import WalkEnd
+
+    full = walk()
+    session = WalkSession(HANDBOOK, WalkSettings("annual refund formula", DEPTH), resolve_navigator(DEPTH))
+    session.step(5)  # up to billing's offer, then the cancel before its answer
+    worker = threading.Thread(target=session.run, args=(session.record,), daemon=True)
+    worker.start()
+    while len(session.history.events) < 5 and worker.is_alive():
+        worker.join(0.01)
+    session.cancel()
+    worker.join(30)
+    assert session.history.end is WalkEnd.CANCELLED and len(session.history.events) == 5
+    divergence = compare(full, session.history).divergence
+    assert divergence is not None and divergence.kind is DivergenceKind.B_ENDED
+    assert divergence.node == "billing" and divergence.b.answer is None

@@ -217,3 +217,18 @@ def test_forces_that_never_apply_are_reported():
     assert [f.label for f in session.not_applied()] == ["shipping"]
     assert isinstance(session.history.events[-1], WalkFinished)
     assert len(session.history.forced) == 1
+
+
+def test_a_fork_of_a_fork_keeps_the_earlier_forced_decision_marked(tmp_path):
+    original = walked("depth-limit.yaml").history
+    start = next(original.decisions())
+    navigator = resolve_navigator(original.settings.model)
+    first = fork(original, start.offer_seq, ("billing",), HANDBOOK, navigator, number=2)
+    first.run_headless()
+    billing = next(d for d in first.history.decisions() if d.node == "billing")
+    second = fork(first.history, billing.offer_seq, ("invoices",), HANDBOOK, navigator, number=3)
+    second.run_headless()
+    assert second.history.forced == {3, billing.offer_seq + 1}  # the start's force, then billing's
+    assert [d.forced for d in second.history.decisions()][:2] == [True, True]
+    saved = save_history(second.history, HANDBOOK, tmp_path / "f.jsonl").read_text()
+    assert saved.count('"forced": true') == 2

@@ -232,7 +232,12 @@ async def test_the_trace_option_saves_every_finished_walk(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: path.exists())
+        await pilot.press("r", "c")  # a second walk is kept beside the first, never over it
+        second = tmp_path / "auto.walk2.jsonl"
+        await wait_for(pilot, lambda: second.exists())
     assert read_trace(path, corpus_sha256=HANDBOOK.sha256).end == "finished"
+    assert read_trace(second, corpus_sha256=HANDBOOK.sha256).end == "finished"
+    assert read_trace(path).header.created <= read_trace(second).header.created
 
 
 # Help, palette, focus --------------------------------------------------------------------------------------

@@ -206,3 +206,39 @@ async def test_compare_with_a_single_walk_says_what_to_do():
         await pilot.press("D")
         assert app.comparing is None
         assert "Only one walk so far" in app.notes[-1].message
+
+
+async def test_the_manual_navigators_request_waits_for_its_own_walk_and_is_never_answered_for_you():
+    app = make_app("How are refunds issued?", model="manual:", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")  # walk 1: the roots are offered, the person is asked
+        await wait_for(pilot, lambda: app.picker is not None)
+        first = app.history
+        await pilot.press("3", "a")  # billing
+        await pilot.press("n", "n", "n")  # entered billing, its children offered, the person asked again
+        await wait_for(pilot, lambda: app.picker is not None and len(app.picker.candidates) == 6)
+        await pilot.press("r", "n", "n")  # walk 2 waits at the roots
+        await wait_for(pilot, lambda: app.history is not first and app.picker is not None
+                       and len(app.picker.candidates) == 9)
+        second = app.history
+        await pilot.press("w", "up", "enter")
+        await wait_for(pilot, lambda: app.history is first)
+        assert app.picker is not None and len(app.picker.candidates) == 6  # walk 1's own request: billing's
+        await pilot.press("5", "a")  # refunds, in walk 1
+        await wait_for(pilot, lambda: any(getattr(e, "selected", None) == ("refunds",) for e in first.events))
+        assert not any(getattr(e, "selected", None) for e in second.events)  # walk 2 still waits, unanswered
+        await pilot.press("w", "down", "enter")
+        await wait_for(pilot, lambda: app.history is second)
+        assert app.picker is not None and len(app.picker.candidates) == 9
+
+
+async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it():
+    app = make_app("parental leave pay", model=script("slow-navigator.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")  # the roots offered; the slow navigator starts thinking
+        await wait_for(pilot, lambda: len(app.history.events) == 2 and app.session.busy)
+        await pilot.press("e")  # fork the offer still waiting for its answer
+        assert app.picker is not None and app.picker.forking and app.history.cursor == 2
+        await wait_for(pilot, lambda: len(app.history.events) == 3)  # the navigator's answer arrives
+        assert app.history.cursor == 2 and app.picker is not None and app.picker.forking
+        assert "Fork here: 1-9 toggle" in screen_text(app)
