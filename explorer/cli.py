@@ -24,6 +24,7 @@ import io
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -490,8 +491,8 @@ def cmd_diff(argv: Sequence[str]) -> int:
 
     traces = [open_trace(args.a), open_trace(args.b)]
     a, b = (WalkHistory.from_trace(trace, number=n) for n, trace in enumerate(traces, start=1))
-    a.label, b.label = f"A · {Path(args.a).name}", f"B · {Path(args.b).name}"
     comparison = compare(a, b, a_corpus=traces[0].header.corpus_sha256, b_corpus=traces[1].header.corpus_sha256)
+    comparison = replace(comparison, a_name=f"A: {Path(args.a).name}", b_name=f"B: {Path(args.b).name}")
     if args.json:
         write_json(comparison_to_json(comparison))
     else:
