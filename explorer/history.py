@@ -10,6 +10,7 @@ walk of a session is kept in a :class:`WalkList`, each with its own cursor.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -207,8 +208,7 @@ class WalkHistory:
                            s.max_nodes_visited, s.max_depth, s.on_failure, created=created)
 
     def suggested_file_name(self) -> str:
-        import re
-
+        """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
         slug = re.sub(r"[^a-z0-9]+", "-", self.settings.query.lower()).strip("-")[:40] or "walk"
         return f"{slug}.walk{self.number}.trace.jsonl"
 
