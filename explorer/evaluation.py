@@ -13,7 +13,6 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -27,7 +26,7 @@ from .ending import WalkEnd
 from .history import Origin, WalkHistory
 from .navigators import resolve_navigator
 from .safe_text import visible
-from .session import WalkObserver, WalkSession, WalkSettings
+from .session import WalkObserver, WalkSession, WalkSettings, run_each
 from .walk_state import WalkState
 
 
@@ -248,22 +247,7 @@ class EvaluationRun:
             if outcome is not None and on_done is not None:
                 on_done(number, outcome)
 
-        numbers = range(len(self.questions))
-        if self.jobs == 1 or len(self.questions) <= 1:
-            try:
-                for number in numbers:
-                    walk(number)
-            except BaseException:
-                self.cancel()
-                raise
-        else:
-            with ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="eval") as pool:
-                try:
-                    for future in [pool.submit(walk, number) for number in numbers]:
-                        future.result()
-                except BaseException:  # Ctrl+C, or a bug: end the other walks before the pool waits for them
-                    self.cancel()
-                    raise
+        run_each(walk, range(len(self.questions)), jobs=self.jobs, cancel=self.cancel, thread_name="eval")
         return list(self.outcomes)
 
 

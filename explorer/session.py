@@ -16,6 +16,7 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -272,6 +273,31 @@ class WalkSession:
     def save_trace(self, path: str | Path) -> Path:
         """Save what happened so far (an unfinished walk is saved as cancelled)."""
         return save_history(self.history, self.corpus, path)
+
+
+def run_each(walk: Callable[[int], None], numbers: Iterable[int], *, jobs: int, cancel: Callable[[], None],
+             thread_name: str = "walks") -> None:
+    """Call ``walk(n)`` for each number: in turn, or on ``jobs`` threads (walks that wait on the network).
+
+    Any exception (Ctrl+C, or a bug) calls ``cancel`` first, so the other walks end before anyone waits for
+    them, then propagates. The evaluation of a question set and a stability run both walk this way.
+    """
+    numbers = list(numbers)
+    if jobs == 1 or len(numbers) <= 1:
+        try:
+            for number in numbers:
+                walk(number)
+        except BaseException:
+            cancel()
+            raise
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix=thread_name) as pool:
+        try:
+            for future in [pool.submit(walk, number) for number in numbers]:
+                future.result()
+        except BaseException:
+            cancel()
+            raise
 
 
 def header_for(history: WalkHistory, corpus: Corpus) -> TraceHeader:

@@ -22,7 +22,6 @@ import math
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from core import HierarchyIndex, NavigatorChose, NavigatorFailed, TreeNavigator
@@ -33,7 +32,7 @@ from .ending import WalkEnd
 from .history import Decision, WalkHistory
 from .navigators.forcing import Force
 from .safe_text import clip, visible
-from .session import WalkObserver, WalkSession
+from .session import WalkObserver, WalkSession, run_each
 from .settings import WalkSettings
 from .walk_state import WalkState
 
@@ -201,22 +200,7 @@ class StabilityRun:
             if on_done is not None:
                 on_done(number, session)
 
-        numbers = range(1, len(self.sessions) + 1)
-        if self.jobs == 1:
-            try:
-                for number in numbers:
-                    walk(number)
-            except BaseException:
-                self.cancel()
-                raise
-        else:
-            with ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="stability") as pool:
-                try:
-                    for future in [pool.submit(walk, number) for number in numbers]:
-                        future.result()
-                except BaseException:  # Ctrl+C, or a bug: end the other walks before the pool waits for them
-                    self.cancel()
-                    raise
+        run_each(walk, range(1, len(self.sessions) + 1), jobs=self.jobs, cancel=self.cancel, thread_name="stability")
         return self.result()
 
     def result(self) -> Stability:
