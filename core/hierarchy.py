@@ -8,6 +8,7 @@ from typing import Final
 
 from .documents import HierarchyMetadata, RetrievedDocument
 from .errors import HierarchyError
+from .metadata import FrozenMetadata
 from .views import NodeViews
 
 _NO_IDS: Final[tuple[str, ...]] = ()
@@ -72,7 +73,7 @@ class HierarchyIndex:
     every strategy and walk over the index.
     """
 
-    __slots__ = ("_children", "_depth", "_documents", "_node_views", "_parent", "_root_ids", "_roots")
+    __slots__ = ("_children", "_depth", "_documents", "_node_views", "_root_ids", "_roots")
 
     def __init__(self, documents: Iterable[RetrievedDocument]) -> None:
         # Building allocates millions of small acyclic objects; full cyclic collections during
@@ -87,15 +88,26 @@ class HierarchyIndex:
 
     def _build(self, documents: Iterable[RetrievedDocument]) -> None:
         docs: dict[str, RetrievedDocument] = {}
-        parent_of: dict[str, str | None] = {}
+        parents: list[str | None] = []  # of each node in ``docs``, in the same order
         duplicates: set[str] = set()
+        id_key, parent_key = HierarchyMetadata.ID, HierarchyMetadata.PARENT_ID
+        add_parent = parents.append
         for document in documents:
-            node_id = node_id_of(document)
+            # node_id_of and parent_id_of, inlined for the usual case: this loop runs once per node.
+            metadata = document.metadata
+            if type(metadata) is FrozenMetadata:
+                node_id, parent = metadata.pair(id_key, parent_key, document.id)
+            else:
+                node_id, parent = metadata.get(id_key, document.id), metadata.get(parent_key)
+            if type(node_id) is not str or not node_id.strip():
+                node_id = node_id_of(document)  # raises, saying what is wrong with it
+            if parent is not None and (type(parent) is not str or not parent):
+                parent = parent_id_of(document)  # None for "", or raises
             if node_id in docs:
                 duplicates.add(node_id)
                 continue
             docs[node_id] = document
-            parent_of[node_id] = parent_id_of(document)
+            add_parent(parent)
         if duplicates:
             raise HierarchyError(f"duplicate node ids: {_name_ids(duplicates)}; every id must be unique")
 
@@ -103,8 +115,7 @@ class HierarchyIndex:
         root_ids: list[str] = []
         child_ids: dict[str, list[str]] = {}
         unknown: dict[str, str] = {}
-        for node_id, document in docs.items():
-            parent = parent_of[node_id]
+        for (node_id, document), parent in zip(docs.items(), parents, strict=True):
             if parent is None:
                 roots.append(document)
                 root_ids.append(node_id)
@@ -137,8 +148,9 @@ class HierarchyIndex:
                 f"nodes not reachable from any root (a cycle of parent ids): {_name_ids(stranded)}"
             )
 
+        # A node's parent is not kept apart: its document says it (checked above), and a million nodes
+        # spare a dict of a million entries.
         self._documents = docs
-        self._parent = parent_of
         self._children = {key: tuple(value) for key, value in child_ids.items()}
         self._roots = tuple(roots)
         self._root_ids = tuple(root_ids)
@@ -202,8 +214,7 @@ class HierarchyIndex:
 
     def parent(self, node_id: str) -> RetrievedDocument | None:
         """The parent document, or ``None`` for a root."""
-        self._require(node_id)
-        parent = self._parent[node_id]
+        parent = parent_id_of(self[node_id])
         return None if parent is None else self._documents[parent]
 
     def depth(self, node_id: str) -> int:
@@ -213,12 +224,13 @@ class HierarchyIndex:
 
     def path(self, node_id: str) -> tuple[str, ...]:
         """The ids from the root down to ``node_id`` (inclusive)."""
+        documents = self._documents
         self._require(node_id)
         ids: list[str] = []
         current: str | None = node_id
         while current is not None:
             ids.append(current)
-            current = self._parent[current]
+            current = parent_id_of(documents[current])
         ids.reverse()
         return tuple(ids)
 
