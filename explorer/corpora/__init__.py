@@ -119,6 +119,12 @@ def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]
     checked before a byte is read, so a FIFO or a device (``/dev/zero``)
     given in its place is refused at once.
     """
+    data = read_bytes(path, progress)
+    return decode_text(path, data), data
+
+
+def read_bytes(path: Path, progress: Progress | None = None) -> bytes:
+    """The file's bytes, read as :func:`read_text` reads them (a regular file only), for a parser that takes bytes."""
     if "\0" in str(path):
         raise CorpusError(path, "the path holds a NUL character; give the file's real name")
     try:
@@ -134,15 +140,18 @@ def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]
         if not stat.S_ISREG(mode):
             raise CorpusError(path, _not_a_file(mode))
         try:
-            data = _read_all(stream, os.fstat(fd).st_size, progress)
+            return _read_all(stream, os.fstat(fd).st_size, progress)
         except OSError as exc:
             raise CorpusError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """``data`` as UTF-8 text, a BOM dropped; a CorpusError naming the line of the first byte that is not UTF-8."""
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise CorpusError(path, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", line=line) from None
-    return text, data
 
 
 def _read_all(stream: io.BufferedReader, size: int, progress: Progress | None) -> bytes:

@@ -33,9 +33,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from core import HierarchyIndex, RetrievedDocument
 
-from . import read_text
+from . import decode_text, read_bytes
 from .errors import CorpusError
 from .model import Corpus, make_document, sha256_of_bytes
 from .progress import Progress, Stage
@@ -62,10 +64,37 @@ def read_pageindex(path: Path, progress: Progress | None = None) -> Corpus:
     Raises :class:`CorpusError` for an unreadable file, malformed JSON (with
     the line and column), JSON nested deeper than the parser allows, or a tree
     that is not a valid PageIndex tree (see :func:`build_pageindex`).
+
+    The file is parsed by ``orjson`` first (about twice as fast as ``json``,
+    from the bytes, with no decoded copy of the file), and the parsed tree is
+    consumed as its nodes become documents, so a large file never holds its
+    tree and its documents whole at once. ``orjson`` refuses more than
+    ``json`` does (a BOM, ``NaN``, lone surrogates, nesting past 1,024) and
+    reads a whole number past 64 bits as a float: whenever it refuses, or its
+    tree does not load, the file is read again by ``json`` exactly as before,
+    so every file loads, or fails with the same message, as it always did
+    (except that nesting deeper than ``json``'s recursion allows and within
+    orjson's 1,024 levels now loads).
     """
     path = Path(path)
     progress = progress or Progress(None)
-    text, data = read_text(path, progress)
+    data = read_bytes(path, progress)
+    sha256 = sha256_of_bytes([data])
+    try:
+        with progress.whole(Stage.PARSING):
+            tree = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass  # json below says what is wrong, in its words (or reads what orjson will not)
+    else:
+        del data
+        try:
+            return _build(tree, path, sha256, progress, consume=True)
+        except CorpusError:
+            del tree
+            data = read_bytes(path, progress)  # json's reading decides, and names the problem
+            sha256 = sha256_of_bytes([data])
+    text = decode_text(path, data)
+    del data
     try:
         with progress.whole(Stage.PARSING):
             tree = json.loads(text)
@@ -85,7 +114,7 @@ def read_pageindex(path: Path, progress: Progress | None = None) -> Corpus:
         # Not a JSONDecodeError: e.g. an integer with more digits than Python converts.
         raise CorpusError(path, f"malformed JSON: {exc}; fix the value") from None
     del text
-    return build_pageindex(tree, path, data, progress)
+    return _build(tree, path, sha256, progress)
 
 
 def build_pageindex(tree: object, path: Path, data: bytes = b"", progress: Progress | None = None) -> Corpus:
@@ -99,9 +128,12 @@ def build_pageindex(tree: object, path: Path, data: bytes = b"", progress: Progr
     value of the wrong type (naming its path and what was expected) or an
     empty tree; anything unexpected also comes out as a :class:`CorpusError`.
     """
-    path = Path(path)
+    return _build(tree, Path(path), sha256_of_bytes([data]), progress or Progress(None))
+
+
+def _build(tree: object, path: Path, sha256: str, progress: Progress, *, consume: bool = False) -> Corpus:
     try:
-        return _Builder(path, progress or Progress(None)).build(tree, sha256_of_bytes([data]))
+        return _Builder(path, progress).build(tree, sha256, consume=consume)
     except CorpusError:
         raise
     except Exception as exc:  # a bug of ours must still be one clear line, never a traceback
@@ -169,7 +201,8 @@ class _Builder:
     def fail(self, message: str, node: str | None = None) -> CorpusError:
         return CorpusError(self.path, message, node=node)
 
-    def build(self, tree: object, sha256: str) -> Corpus:
+    def build(self, tree: object, sha256: str, *, consume: bool = False) -> Corpus:
+        """The corpus; ``consume``: empty the tree's lists of nodes as they are read (see ``walk``)."""
         doc_name: str | None = None
         if isinstance(tree, dict):
             doc_name = self.optional_text(tree, "doc_name", "the document's name", None)
@@ -196,13 +229,21 @@ class _Builder:
         if doc_name is not None and not doc_name.strip():
             doc_name = None
         source = self.path.stem
-        documents = self.walk(roots, source, doc_name)
+        documents = self.walk(roots, source, doc_name, consume=consume)
         with self.progress.whole(Stage.INDEXING):
             index = HierarchyIndex(documents)
         return Corpus(self.path, FORMAT, source, doc_name or source, index, sha256)
 
-    def walk(self, roots: list[Any], source: str, doc_name: str | None) -> list[RetrievedDocument]:
-        """Depth-first in file order (a node before its children) with an explicit stack."""
+    def walk(
+        self, roots: list[Any], source: str, doc_name: str | None, *, consume: bool = False
+    ) -> list[RetrievedDocument]:
+        """Depth-first in file order (a node before its children) with an explicit stack.
+
+        ``consume``: each list of nodes is emptied once its nodes are on the
+        stack, so a node's object is freed as soon as its document is made
+        and the next nodes reuse its memory (a parsed tree of a million
+        nodes is several hundred megabytes). Only for a tree nobody else holds.
+        """
         documents: list[RetrievedDocument] = []
         seen: dict[str, _Where] = {}
         progress = self.progress
@@ -210,6 +251,8 @@ class _Builder:
         stack: list[tuple[object, _Where, str | None]] = [
             (roots[i], (None, i), None) for i in range(len(roots) - 1, -1, -1)
         ]
+        if consume:
+            roots.clear()
         while stack:
             item, where, parent = stack.pop()
             if not isinstance(item, dict):
@@ -243,6 +286,8 @@ class _Builder:
                 )
             for i in range(len(children) - 1, -1, -1):
                 stack.append((children[i], (where, i), node_id))
+            if consume:
+                children.clear()
         progress.finish(len(documents))
         return documents
 

@@ -337,3 +337,52 @@ def test_an_unexpected_failure_is_still_a_corpus_error(tmp_path, monkeypatch):
     assert str(caught.value) == (
         f"{path}: cannot load this PageIndex tree: RuntimeError: boom; please report this file"
     )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Two parsers, one reading: orjson reads first, json decides whatever orjson refuses or reads otherwise
+
+
+def corpus_facts(corpus):
+    return [(d.id, d.content, dict(d.metadata)) for d in corpus.index], corpus.title, corpus.source, corpus.sha256
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        pytest.param('\ufeff[{"title": "A", "node_id": "1"}]', ["1"], id="bom"),
+        pytest.param('[{"title": "A", "node_id": 123456789012345678901234567890}]',
+                     ["123456789012345678901234567890"], id="whole-number-past-64-bits"),
+        pytest.param('[{"title": "A", "node_id": "1", "score": NaN, "weight": Infinity}]', ["1"], id="nan"),
+        pytest.param('[{"title": "A \\ud800", "node_id": "1"}]', ["1"], id="lone-surrogate"),
+    ],
+)
+def test_what_orjson_refuses_or_reads_otherwise_loads_as_json_reads_it(tmp_path, text, ids):
+    path = tmp_path / "tree.json"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    corpus = read_pageindex(path)
+    assert [d.id for d in corpus.index] == ids
+    expected = build_pageindex(json.loads(path.read_bytes().decode("utf-8-sig", "surrogatepass")), path,
+                               path.read_bytes())
+    assert corpus_facts(corpus) == corpus_facts(expected)
+
+
+def test_nesting_orjson_reads_loads_even_where_json_would_recurse_too_deep(tmp_path):
+    path = tmp_path / "tree.json"
+    path.write_text('[{"title": "A", "node_id": "1", "extra": ' + "[" * 1000 + "]" * 1000 + "}]", encoding="utf-8")
+    assert [d.id for d in read_pageindex(path).index] == ["1"]
+
+
+def test_a_file_read_twice_and_a_tree_built_from_json_give_equal_corpora():
+    path = FIXTURES / "manual_structure.json"
+    first, second = read_pageindex(path), read_pageindex(path)
+    from_json = build_pageindex(json.loads(path.read_text(encoding="utf-8")), path, path.read_bytes())
+    assert corpus_facts(first) == corpus_facts(second) == corpus_facts(from_json)
+    assert [first.index.depth(d.id) for d in first.index] == [from_json.index.depth(d.id) for d in from_json.index]
+
+
+def test_build_pageindex_leaves_the_callers_tree_as_it_was():
+    tree = json.loads((FIXTURES / "manual_structure.json").read_text(encoding="utf-8"))
+    before = json.dumps(tree)
+    build_pageindex(tree, Path("manual_structure.json"))
+    assert json.dumps(tree) == before
