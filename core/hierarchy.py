@@ -96,7 +96,10 @@ class HierarchyIndex:
             # node_id_of and parent_id_of, inlined for the usual case: this loop runs once per node.
             metadata = document.metadata
             if type(metadata) is FrozenMetadata:
-                node_id, parent = metadata.pair(id_key, parent_key, document.id)
+                layout, values = metadata._layout, metadata._values  # pair(), without a call per node
+                at, above = layout.get(id_key), layout.get(parent_key)
+                node_id = document.id if at is None else values[at]
+                parent = None if above is None else values[above]
             else:
                 node_id, parent = metadata.get(id_key, document.id), metadata.get(parent_key)
             if type(node_id) is not str or not node_id.strip():
@@ -115,14 +118,29 @@ class HierarchyIndex:
         root_ids: list[str] = []
         child_ids: dict[str, list[str]] = {}
         unknown: dict[str, str] = {}
+        # Depths in the same pass where a parent comes before its children (as every loader gives them);
+        # a node met before its parent leaves them to the breadth-first pass below.
+        depth: dict[str, int] = {}
+        parent_first = True
         for (node_id, document), parent in zip(docs.items(), parents, strict=True):
             if parent is None:
                 roots.append(document)
                 root_ids.append(node_id)
+                depth[node_id] = 0
+                continue
+            above = depth.get(parent)
+            if above is not None:
+                depth[node_id] = above + 1
             elif parent not in docs:
                 unknown[node_id] = parent
+                continue
             else:
-                child_ids.setdefault(parent, []).append(node_id)
+                parent_first = False
+            children = child_ids.get(parent)
+            if children is None:
+                child_ids[parent] = [node_id]
+            else:
+                children.append(node_id)
         if unknown:
             pairs = sorted(unknown.items())
             named = ", ".join(f"{child!r} (parent {parent!r})" for child, parent in pairs[:_MAX_NAMED])
@@ -131,22 +149,23 @@ class HierarchyIndex:
                 f"unknown parent ids for nodes {named}" + (f" and {more} more" if more > 0 else "")
             )
 
-        # Breadth-first from the roots, level by level: no recursion, so depth is unbounded.
-        depth: dict[str, int] = {}
-        level = root_ids
-        current = 0
-        while level:
-            following: list[str] = []
-            for node_id in level:
-                depth[node_id] = current
-                following.extend(child_ids.get(node_id, ()))
-            level = following
-            current += 1
-        if len(depth) != len(docs):
-            stranded = [node_id for node_id in docs if node_id not in depth]
-            raise HierarchyError(
-                f"nodes not reachable from any root (a cycle of parent ids): {_name_ids(stranded)}"
-            )
+        if not parent_first:
+            # Breadth-first from the roots, level by level: no recursion, so depth is unbounded.
+            depth = {}
+            level = root_ids
+            current = 0
+            while level:
+                following: list[str] = []
+                for node_id in level:
+                    depth[node_id] = current
+                    following.extend(child_ids.get(node_id, ()))
+                level = following
+                current += 1
+            if len(depth) != len(docs):
+                stranded = [node_id for node_id in docs if node_id not in depth]
+                raise HierarchyError(
+                    f"nodes not reachable from any root (a cycle of parent ids): {_name_ids(stranded)}"
+                )
 
         # A node's parent is not kept apart: its document says it (checked above), and a million nodes
         # spare a dict of a million entries.

@@ -82,6 +82,16 @@ def test_children_and_roots_keep_the_given_order():
     assert idx.child_ids("r1") == ("c3", "c1", "c2")
 
 
+def test_depths_are_right_whether_parents_come_before_their_children_or_after():
+    given_first = HierarchyIndex([doc("r"), doc("a", "r"), doc("b", "a"), doc("c", "b"), doc("s")])
+    given_last = HierarchyIndex([doc("c", "b"), doc("b", "a"), doc("s"), doc("a", "r"), doc("r")])
+    for idx in (given_first, given_last):
+        assert [idx.depth(i) for i in "rabcs"] == [0, 1, 2, 3, 0]
+        assert idx.path("c") == ("r", "a", "b", "c")
+        assert idx.child_ids("r") == ("a",) and idx.child_ids("b") == ("c",)
+    assert given_last.root_ids() == ("s", "r")
+
+
 def test_roots_filtered_by_source():
     idx = HierarchyIndex([doc("a", source="x"), doc("b", source="y"), doc("c", source="x"), doc("d")])
     assert [d.id for d in idx.roots(["x"])] == ["a", "c"]
@@ -128,6 +138,8 @@ def test_a_cycle_names_every_node_not_reachable_from_a_root():
         HierarchyIndex([doc("a"), doc("x", "z"), doc("y", "x"), doc("z", "y")])
     with pytest.raises(HierarchyError, match="'self'"):
         HierarchyIndex([doc("self", "self")])
+    with pytest.raises(HierarchyError, match="not reachable from any root.*'x', 'y'$"):
+        HierarchyIndex([doc("a"), doc("b", "a"), doc("x", "y"), doc("y", "x"), doc("c", "b")])
 
 
 def test_long_lists_of_bad_ids_are_cut_short():
