@@ -68,8 +68,9 @@ class Corpus:
         return f"{self.path}:{line}" if line else str(self.path)
 
 
-_OURS = (HierarchyMetadata.ID, HierarchyMetadata.SOURCE, TITLE, SUMMARY)
-_OURS_WITH_PARENT = (*_OURS, HierarchyMetadata.PARENT_ID)
+# The keys make_document writes after a node's own, in this order (a root has no parent key).
+OUR_KEYS = (HierarchyMetadata.ID, HierarchyMetadata.SOURCE, TITLE, SUMMARY)
+OUR_KEYS_WITH_PARENT = (*OUR_KEYS, HierarchyMetadata.PARENT_ID)
 
 
 def make_document(
@@ -89,7 +90,7 @@ def make_document(
     straight from keys and values (a million nodes make that worth it).
     """
     ours = (node_id, source, title, summary) if parent is None else (node_id, source, title, summary, parent)
-    keys = _OURS if parent is None else _OURS_WITH_PARENT
+    keys = OUR_KEYS if parent is None else OUR_KEYS_WITH_PARENT
     if metadata:
         if not RESERVED_KEYS.isdisjoint(metadata):  # ours replace theirs, in their place: as a dict would
             merged = dict(metadata)

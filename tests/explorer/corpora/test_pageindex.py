@@ -330,7 +330,7 @@ def test_an_unexpected_failure_is_still_a_corpus_error(tmp_path, monkeypatch):
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(pageindex, "make_document", broken)
+    monkeypatch.setattr(pageindex, "HierarchyIndex", broken)  # both readers, the lean and the careful, use it
     path = FIXTURES / "manual_structure.json"
     with pytest.raises(CorpusError) as caught:
         read_pageindex(path)
@@ -386,3 +386,56 @@ def test_build_pageindex_leaves_the_callers_tree_as_it_was():
     before = json.dumps(tree)
     build_pageindex(tree, Path("manual_structure.json"))
     assert json.dumps(tree) == before
+
+
+def varied_tree(count: int) -> list[dict[str, object]]:
+    """Nodes of every shape a well-formed tree has: pages or not, text or not, summaries of each kind."""
+    nodes: list[dict[str, object]] = []
+    roots: list[dict[str, object]] = []
+    for i in range(count):
+        node: dict[str, object] = {"node_id": f"{i:04d}" if i % 7 else i}
+        if i % 3:
+            node["title"] = f"Title {i}" if i % 5 else "   "
+        if i % 4 == 0:
+            node["summary"] = f" Summary {i}. "
+        elif i % 4 == 1:
+            node["prefix_summary"] = f"Prefix {i}"
+        elif i % 4 == 2:
+            node["summary"], node["prefix_summary"] = "  ", f"Prefix only {i}"
+        if i % 2:
+            node["start_index"] = i
+        if i % 3 == 1:
+            node["end_index"] = i + 2
+        if i % 5 == 2:
+            node["text"] = f"Text of {i}" if i % 10 else ""
+        if i % 11 == 3:
+            node["nodes"] = [] if i % 2 else None
+        nodes.append(node)
+        parent = (i - 1) // 3 if i else None
+        if parent is None or i % 13 == 0:
+            roots.append(node)
+        else:
+            siblings = nodes[parent].get("nodes") or []
+            nodes[parent]["nodes"] = [*siblings, node]
+    return roots
+
+
+def test_the_lean_reading_of_a_well_formed_tree_is_the_careful_one(tmp_path, monkeypatch):
+    """read_pageindex reads a well-formed file through the lean walk; build_pageindex always walks carefully."""
+    files = [FIXTURES / "manual_structure.json", FIXTURES / "bare_list.json", *SHARED_FILES]
+    written = tmp_path / "varied.json"
+    written.write_text(json.dumps({"doc_name": "varied.pdf", "structure": varied_tree(400)}), encoding="utf-8")
+    readings = {path: json.loads(path.read_text(encoding="utf-8")) for path in [*files, written]}
+
+    def not_json(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a well-formed tree went to json and the careful walk")
+
+    monkeypatch.setattr(pageindex.json, "loads", not_json)
+    for path, tree in readings.items():
+        lean = read_pageindex(path)
+        careful = build_pageindex(tree, path, path.read_bytes())
+        assert [(d.id, d.content, list(d.metadata.items())) for d in lean.index] == [
+            (d.id, d.content, list(d.metadata.items())) for d in careful.index
+        ], path.name
+        assert (lean.title, lean.source, lean.sha256) == (careful.title, careful.source, careful.sha256)
+        assert [lean.index.depth(d.id) for d in lean.index] == [careful.index.depth(d.id) for d in careful.index]
