@@ -17,7 +17,7 @@ equality with any mapping (a ``dict`` included), ``copy()`` to a plain
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 # Layouts by their keys, shared by every mapping with those keys in that order. A corpus has a handful;
@@ -78,6 +78,26 @@ class FrozenMetadata(Mapping[str, Any]):
         made._layout = layout
         made._values = values
         return made
+
+    @classmethod
+    def maker(cls, keys: tuple[str, ...]) -> Callable[[tuple[Any, ...]], FrozenMetadata]:
+        """A function from a tuple of values, one per key in ``keys`` (unchecked), to its mapping.
+
+        For a loader that makes many mappings of one shape: the layout is
+        found once, here (``ValueError`` when a key repeats), not per mapping.
+        """
+        layout = _layout_of(keys)
+        if len(layout) != len(keys):
+            raise ValueError(f"a key given twice: {keys!r}")
+        new = object.__new__
+
+        def make(values: tuple[Any, ...]) -> FrozenMetadata:
+            made: FrozenMetadata = new(cls)
+            made._layout = layout
+            made._values = values
+            return made
+
+        return make
 
     def __getitem__(self, key: str) -> Any:
         return self._values[self._layout[key]]

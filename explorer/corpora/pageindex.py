@@ -30,6 +30,8 @@ Every problem is a :class:`CorpusError` naming the JSON path of the node
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +42,7 @@ from core.metadata import FrozenMetadata
 
 from . import decode_text, read_bytes
 from .errors import CorpusError
-from .model import OUR_KEYS, OUR_KEYS_WITH_PARENT, Corpus, make_document, sha256_of_bytes
+from .model import OUR_KEYS_WITH_PARENT, Corpus, make_document, sha256_of_bytes
 from .progress import CallbackFailed, Progress, Stage
 
 FORMAT = "pageindex"
@@ -187,7 +189,24 @@ def _page_text(start: int | None, end: int | None, document: str | None, file_na
     return f"Covers pages {start}–{end} of {of}."
 
 
-_START_KEYS = (START_PAGE,)
+_Shape = tuple[Callable[[tuple[Any, ...]], FrozenMetadata], Callable[[tuple[Any, ...]], Any]]
+
+
+def _shapes() -> list[_Shape]:
+    """For each shape of node (pages or not, text or not, parent or not), how its metadata is made.
+
+    A node's metadata values are picked from ``(start, end, True, id, source,
+    title, summary, parent)``, in walk's order: pages, placeholder, then what
+    make_document adds. Entry ``start? | end? << 1 | placeholder? << 2 |
+    parent? << 3`` holds the maker for those keys and the picker of those values.
+    """
+    everything = (START_PAGE, END_PAGE, PLACEHOLDER, *OUR_KEYS_WITH_PARENT)
+    shapes: list[_Shape] = []
+    for code in range(16):
+        present = (code & 1, code & 2, code & 4, 1, 1, 1, 1, code & 8)
+        positions = [i for i, there in enumerate(present) if there]
+        shapes.append((FrozenMetadata.maker(tuple(everything[i] for i in positions)), itemgetter(*positions)))
+    return shapes
 
 
 class _Unusual(Exception):
@@ -257,7 +276,7 @@ class _Builder:
         """
         documents: list[RetrievedDocument] = []
         append, tick, progress = documents.append, self.progress.tick, self.progress
-        frozen, from_values, file_name = RetrievedDocument.frozen, FrozenMetadata.from_values, self.path.name
+        frozen, shapes, file_name = RetrievedDocument.frozen, _shapes(), self.path.name
         text_types, page_types = _TEXT_TYPES, _PAGE_TYPES
         progress.start(Stage.BUILDING)
         items: list[Any] = roots[::-1]
@@ -283,26 +302,17 @@ class _Builder:
                 and type(text) in text_types and type(start) in page_types and type(end) in page_types
             ):
                 raise _Unusual
-            # The metadata in walk's order: pages, placeholder, then what make_document adds.
-            keys: tuple[str, ...] = ()
-            values: tuple[Any, ...] = ()
-            if start is not None:
-                keys, values = _START_KEYS, (start,)
-            if end is not None:
-                keys, values = (*keys, END_PAGE), (*values, end)
-            if text is None:
-                text = _page_text(start, end, doc_name, file_name)
-                keys, values = (*keys, PLACEHOLDER), (*values, True)
             if summary is None or not summary.strip():
                 summary = prefix_summary if prefix_summary is not None and prefix_summary.strip() else ""
             if title is None or not title.strip():
                 title = node_id
-            summary = summary.strip()
-            if parent is None:
-                keys, values = (*keys, *OUR_KEYS), (*values, node_id, source, title, summary)
-            else:
-                keys, values = (*keys, *OUR_KEYS_WITH_PARENT), (*values, node_id, source, title, summary, parent)
-            append(frozen(text, node_id, 0.0, from_values(keys, values)))
+            make, pick = shapes[
+                (start is not None) | (end is not None) << 1 | (text is None) << 2 | (parent is not None) << 3
+            ]
+            if text is None:
+                text = _page_text(start, end, doc_name, file_name)
+            append(frozen(text, node_id, 0.0, make(pick((start, end, True, node_id, source, title, summary.strip(),
+                                                         parent)))))
             if not len(documents) & 1023:
                 tick(len(documents))
             children = get("nodes")

@@ -164,3 +164,12 @@ def test_an_index_checks_ids_read_from_frozen_metadata(metadata: dict[str, objec
 def test_an_empty_parent_id_makes_a_root() -> None:
     index = HierarchyIndex([RetrievedDocument("", "doc", 0.0, {HierarchyMetadata.PARENT_ID: ""})])
     assert index.root_ids() == ("doc",) and index.parent("doc") is None
+
+
+def test_a_maker_makes_mappings_of_one_shape() -> None:
+    make = FrozenMetadata.maker(("a", "b"))
+    first, second = make((1, 2)), make((3, 4))
+    assert first == {"a": 1, "b": 2} and second == {"a": 3, "b": 4} and list(second) == ["a", "b"]
+    assert type(first) is FrozenMetadata and first == FrozenMetadata({"a": 1, "b": 2})
+    with pytest.raises(ValueError, match="a key given twice"):
+        FrozenMetadata.maker(("a", "a"))
