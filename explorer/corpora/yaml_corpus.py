@@ -103,15 +103,17 @@ def scan_yaml_corpus(path: Path, progress: Progress | None = None) -> YamlCorpus
         return reading
     sha256 = sha256_of_bytes([data])
     del data
-    with progress.whole(Stage.PARSING):
-        common = read_common_shape(text)
-    if common is not None:
-        reading.corpus = _from_common_shape(path, common, sha256, progress)
-        if reading.corpus is not None:
-            return reading
     try:
         with progress.whole(Stage.PARSING):
-            root = compose(path, text, lazy=True)
+            common = read_common_shape(text)
+            root = compose(path, text, lazy=True) if common is None else None
+        if common is not None:
+            reading.corpus = _from_common_shape(path, common, sha256, progress)
+            if reading.corpus is not None:
+                return reading
+            del common  # read, but a rule of the format is broken: the full reader finds which
+            with progress.whole(Stage.PARSING):
+                root = compose(path, text, lazy=True)
     except CorpusError as error:
         reading.errors.append(error)
         return reading

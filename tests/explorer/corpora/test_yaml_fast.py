@@ -339,3 +339,18 @@ def test_generated_corpora_are_read_as_libyaml_reads_them_or_refused(tmp_path):
         taken[how] = taken.get(how, 0) + 1
     # The generator is worth its time only if each outcome happens often.
     assert min(taken.values()) >= 60, taken
+
+
+@pytest.mark.parametrize("text", [HEAD + "  - id: a\n    children:\n      - id: b\n",  # read fast
+                                  HEAD + "  - id: a\n    children:\n      - {id: b}\n"])  # composed
+def test_either_way_a_load_reports_each_stage_once(tmp_path, text):
+    path = write(tmp_path, text)
+    calls: list[tuple[str, int, int | None]] = []
+    load_corpus(path, progress=lambda stage, done, total: calls.append((stage, done, total)))
+    size = path.stat().st_size
+    assert calls == [
+        ("reading", 0, size), ("reading", size, size),
+        ("parsing", 0, 1), ("parsing", 1, 1),
+        ("building", 0, None), ("building", 2, None),
+        ("indexing", 0, 1), ("indexing", 1, 1),
+    ]
