@@ -38,16 +38,26 @@ EXPECTED = "  ◎ expected"
 """A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
 BATCH = 500
 """Children added at a time: a node with 100,000 children opens as fast as one with 500."""
+AROUND = 50
+"""Reaching a child far past the rows shown (``g``, the walk) adds this many on each side of it, not every row
+before it: the 10,000th child of a wide node costs what the 100th does."""
 
 # A parent being walked by WalkTree._build: the path down to it, an iterator over its (index, child), its last
 # index, and whether every child counts as last (Textual draws the top rows that way when the root is hidden).
 _Frame = tuple[list[TreeNode[str | None]], Iterator[tuple[int, TreeNode[str | None]]], int, bool]
+
+# The children a "more" row stands for: their parent, the position of the first and the end (exclusive).
+_Run = tuple[TreeNode[str | None], int, int]
 
 
 class WalkTree(Tree[str | None]):
     """A ``Tree`` whose nodes are created only when their branch opens or the walk reaches them.
 
     Node data is the corpus node id (``None`` for a "more children" row).
+    A node's children are added :data:`BATCH` at a time; a child reached
+    far past them (by ``g`` or by the walk) is shown with :data:`AROUND`
+    rows on each side. Every run of children not yet shown is one "… N
+    more: Enter shows the next K" row where they would be.
     The walk's marks (``current``, ``landed``, ``stopped``, ``chosen``,
     ``offered``, ``rejected``, ``visited``) and stop reasons are kept per id
     and drawn by :meth:`render_label` with the component classes styled in
@@ -80,10 +90,9 @@ class WalkTree(Tree[str | None]):
         self.guide_depth = 3
         self._by_id: dict[str, TreeNode[str | None]] = {}
         self._id_width: dict[str, int] = {}
-        self._next_child: dict[int, int] = {}  # tree node id -> index of the first child not yet added
-        # "more children" row id -> (that row, the node whose children it continues)
-        self._more: dict[int, tuple[TreeNode[str | None], TreeNode[str | None]]] = {}
-        self._more_row: dict[int, TreeNode[str | None]] = {}  # tree node id -> its "more children" row
+        self._opened: set[int] = set()  # tree node ids whose children have been added (some of them)
+        # "more children" row id -> (the node whose children it stands for, the first and the end of that run)
+        self._more: dict[int, _Run] = {}
         self._lines_of: dict[int, _TreeLine[str | None]] = {}  # tree node id -> its line, kept between builds
         self._label_cells: dict[int, int] = {}  # tree node id -> its label's width in cells
 
@@ -106,9 +115,9 @@ class WalkTree(Tree[str | None]):
             return label
         return super().process_label(label)
 
-    def _add_rows(self, parent: TreeNode[str | None],
-                  rows: list[tuple[Text, str | None, bool]]) -> list[TreeNode[str | None]]:
-        """Append ``(label, data, allow_expand)`` rows to ``parent`` and invalidate the tree's lines once.
+    def _add_rows(self, parent: TreeNode[str | None], rows: list[tuple[Text, str | None, bool]],
+                  at: int) -> list[TreeNode[str | None]]:
+        """Insert ``(label, data, allow_expand)`` rows among ``parent``'s children at ``at``; invalidate once.
 
         ``TreeNode.add`` invalidates the whole tree (and schedules a layout) for every child; a batch of 1,000
         paid that 1,000 times. This is what ``add`` does, per batch: a new id, registered, appended, collapsed.
@@ -120,41 +129,70 @@ class WalkTree(Tree[str | None]):
             node = TreeNode(self, parent, new_id(), label, data, expanded=False, allow_expand=allow_expand)
             tree_nodes[node.id] = node
             added.append(node)
-        parent._children.extend(added)
+        parent._children[at:at] = added
         parent._updates += 1
         self._invalidate()
         return added
 
     def _load(self, parent: TreeNode[str | None], child_ids: tuple[str, ...], *, through: str | None = None) -> None:
-        """Add the next batch of children (or every batch up to the one holding ``through``)."""
-        start = self._next_child.get(parent.id, 0)
-        if start >= len(child_ids) and parent.id in self._next_child:
-            return
-        end = min(len(child_ids), start + BATCH)
-        if through is not None and through not in self._by_id:
-            # A linear scan from the first child not yet shown: it only looks at the children about to be
-            # created, so it costs less than creating them (a position map would cost memory on every parent).
-            end = max(end, child_ids.index(through, start) + 1)
+        """Show more of ``parent``'s children: the first batch, or the run of them that holds ``through``.
+
+        The first time, the run is all of them; later it is a "more" row's.
+        Rows are added from the run's start, a batch of them, or, for a
+        ``through`` further in than that, :data:`AROUND` on each side of it;
+        what is left of the run either side stays a "more" row.
+        """
+        if parent.id in self._opened:
+            if through is None or through in self._by_id:
+                return
+            # The run holding ``through``: a linear scan of the ids, cheaper than the rows it saves creating.
+            position = child_ids.index(through)
+            row, start, end = next(
+                (row, start, end) for row, (_, start, end) in self._runs(parent) if start <= position < end
+            )
+        else:
+            self._opened.add(parent.id)
+            row, start, end = None, 0, len(child_ids)
+            position = child_ids.index(through) if through is not None else 0
+        if position - start < BATCH:
+            first, last = start, min(end, start + BATCH)
+        else:
+            first, last = max(start, position - AROUND), min(end, position + AROUND + 1)
         has_children = self.corpus.index.has_children
-        batch = child_ids[start:end]
-        rows: list[tuple[Text, str | None, bool]] = [(self._label(child), child, has_children(child))
-                                                      for child in batch]
-        old = self._more_row.pop(parent.id, None)
-        if old is not None:  # the "… N more" row is always the last child: the next batch goes in its place
-            parent._children.pop()
-            del self._tree_nodes[old.id]
-            del self._more[old.id]
-            self._lines_of.pop(old.id, None)
-            self._label_cells.pop(old.id, None)
-        left = len(child_ids) - end
-        if left:
-            rows.append((Text(f"… {left:,} more: Enter shows the next {min(BATCH, left):,}"), None, False))
-        added = self._add_rows(parent, rows)
-        self._by_id.update(zip(batch, added, strict=False))
-        if left:
-            self._more[added[-1].id] = (added[-1], parent)
-            self._more_row[parent.id] = added[-1]
-        self._next_child[parent.id] = end
+        shown = child_ids[first:last]
+        rows: list[tuple[Text, str | None, bool]] = []
+        runs: list[tuple[int, int]] = []
+        if first > start:
+            rows.append(self._more_label(first - start))
+            runs.append((start, first))
+        rows += [(self._label(child), child, has_children(child)) for child in shown]
+        if last < end:
+            rows.append(self._more_label(end - last))
+            runs.append((last, end))
+        at = len(parent._children)
+        if row is not None:  # the new rows go where the "more" row was
+            at = parent._children.index(row)
+            del parent._children[at]
+            del self._tree_nodes[row.id], self._more[row.id]
+            self._lines_of.pop(row.id, None)
+            self._label_cells.pop(row.id, None)
+        added = self._add_rows(parent, rows, at)
+        new_rows = added[1:] if first > start else added
+        self._by_id.update(zip(shown, new_rows, strict=False))
+        more_rows = [node for node in added if node.data is None]
+        for node, (run_start, run_end) in zip(more_rows, runs, strict=True):
+            self._more[node.id] = (parent, run_start, run_end)
+
+    @staticmethod
+    def _more_label(left: int) -> tuple[Text, None, bool]:
+        return Text(f"… {left:,} more: Enter shows the next {min(BATCH, left):,}"), None, False
+
+    def _runs(self, parent: TreeNode[str | None]) -> Iterator[tuple[TreeNode[str | None], _Run]]:
+        """``parent``'s "more" rows and the runs of children they stand for, in order."""
+        more = self._more
+        for child in parent._children:
+            if child.data is None and child.id in more:
+                yield child, more[child.id]
 
     def _children_of(self, node: TreeNode[str | None]) -> tuple[str, ...]:
         return self.corpus.index.root_ids() if node is self.root else self.corpus.index.child_ids(node.data or "")
@@ -172,13 +210,15 @@ class WalkTree(Tree[str | None]):
         return self._by_id[node_id]
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[str | None]) -> None:
-        if event.node.data is not None and event.node.id not in self._next_child:
+        if event.node.data is not None and event.node.id not in self._opened:
             self._load(event.node, self.corpus.index.child_ids(event.node.data))
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[str | None]) -> None:
         more = self._more.get(event.node.id)
         if more is not None:
-            self._load(more[1], self._children_of(more[1]))
+            parent, start, _ = more
+            child_ids = self._children_of(parent)
+            self._load(parent, child_ids, through=child_ids[start])  # the next batch from the run's start
 
     # -- following the walk ---------------------------------------------------------------------------
 
@@ -192,7 +232,7 @@ class WalkTree(Tree[str | None]):
             if not self._by_id[ancestor].is_expanded:
                 self._by_id[ancestor].expand()
         if expand and target.allow_expand:
-            if target.id not in self._next_child:
+            if target.id not in self._opened:
                 self._load(target, self.corpus.index.child_ids(node_id))
             if not target.is_expanded:
                 target.expand()
@@ -337,8 +377,7 @@ class WalkTree(Tree[str | None]):
 
     def clear(self) -> Self:
         # Node ids start again from 0: nothing kept about the old nodes may outlive them.
-        for kept in (self._by_id, self._id_width, self._next_child, self._more, self._more_row, self._lines_of,
-                     self._label_cells):
+        for kept in (self._by_id, self._id_width, self._opened, self._more, self._lines_of, self._label_cells):
             kept.clear()
         return super().clear()
 

@@ -51,21 +51,58 @@ async def test_jumping_to_the_1000th_and_10000th_child_of_a_wide_node_puts_the_c
         await wait_for(pilot, lambda: cursor_on(tree, "c999"))
         assert "Child 999  c999" in screen_text(app)
         root = tree.node_for("root")
-        assert built_nodes(tree) == 1 + 1000  # the root, and its first 1,000 children (the batches up to c999)
-        assert [child.data for child in root.children[:1000]] == [f"c{i}" for i in range(1000)]
-        assert more_rows(root) == ["… 9,000 more: Enter shows the next 500"]
-        assert root.children[-1].data is None  # the row comes last
+        # Far past the first batch: the child and 50 on each side, with a "more" row for each run not shown.
+        assert built_nodes(tree) == 1 + 101
+        assert [child.data for child in root.children] == [None, *(f"c{i}" for i in range(949, 1050)), None]
+        assert more_rows(root) == ["… 949 more: Enter shows the next 500", "… 8,950 more: Enter shows the next 500"]
+        assert tree.cursor_line == tree.node_for("c999").line == 2 + 1 + 50  # title, root, the row, c949..c998
 
         tree.reveal("c9999")
         await wait_for(pilot, lambda: cursor_on(tree, "c9999"))
         assert "Child 9999  c9999" in screen_text(app)
-        assert built_nodes(tree) == 1 + 10_000 and more_rows(root) == []
-        assert tree.cursor_line == tree.node_for("c9999").line == 2 + 9999  # after the corpus's title and "root"
+        assert built_nodes(tree) == 1 + 101 + 51
+        assert more_rows(root) == ["… 949 more: Enter shows the next 500", "… 8,899 more: Enter shows the next 500"]
+        assert [child.data for child in root.children[-52:]] == [None, *(f"c{i}" for i in range(9949, 10_000))]
 
-        tree.reveal("c5000-x")  # a grandchild: its parent opens, nothing else is rebuilt
+        tree.reveal("c5000-x")  # a grandchild: a window opens around its parent, which opens
         await wait_for(pilot, lambda: cursor_on(tree, "c5000-x"))
         assert "Grandchild 5000  c5000-x" in screen_text(app)
-        assert built_nodes(tree) == 1 + 10_000 + 1
+        assert built_nodes(tree) == 1 + 101 + 51 + 101 + 1
+        assert more_rows(root) == [
+            "… 949 more: Enter shows the next 500",
+            "… 3,900 more: Enter shows the next 500",  # c1050..c4949
+            "… 4,898 more: Enter shows the next 500",  # c5051..c9948
+        ]
+        ids = [child.data for child in root.children if child.data is not None]
+        assert ids == sorted(ids, key=lambda node_id: int(node_id[1:]))  # the corpus's order, whatever was added when
+
+        tree.reveal("c1100")  # near the start of a run: that run fills from its start, a batch at most
+        await wait_for(pilot, lambda: cursor_on(tree, "c1100"))
+        assert more_rows(root)[1] == "… 3,400 more: Enter shows the next 500"  # c1550..c4949
+        assert built_nodes(tree) == 1 + 101 + 51 + 101 + 1 + 500
+
+
+async def test_enter_on_a_more_row_above_the_rows_shown_fills_in_from_its_start():
+    app = make_app("refund", corpus=wide_corpus(2_000))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.focus()
+        tree.reveal("c1500")
+        await wait_for(pilot, lambda: cursor_on(tree, "c1500"))
+        root = tree.node_for("root")
+        assert more_rows(root) == ["… 1,450 more: Enter shows the next 500", "… 449 more: Enter shows the next 449"]
+        tree.move_cursor(root.children[0])
+        await wait_for(pilot, lambda: "… 1,450 more: Enter shows the next 500" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: cursor_on(tree, "c0"))  # where the row was
+        assert more_rows(root) == ["… 950 more: Enter shows the next 500", "… 449 more: Enter shows the next 449"]
+        assert [child.data for child in root.children[:501]] == [*(f"c{i}" for i in range(500)), None]
+        await pilot.press("end")  # the last line is the last row: the run after c1550
+        await wait_for(pilot, lambda: tree.cursor_node is root.children[-1])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: more_rows(root) == ["… 950 more: Enter shows the next 500"])
+        assert root.children[-1].data == "c1999"
+        await wait_for(pilot, lambda: cursor_on(tree, "c1551"))
 
 
 async def test_each_batch_ends_with_one_more_row_and_enter_on_it_lands_on_the_first_new_child():
