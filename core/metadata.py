@@ -25,6 +25,8 @@ from typing import Any, Final
 # layout of its own instead: as correct, only less shared, and the table cannot grow without bound.
 _MAX_SHARED_LAYOUTS: Final = 4096
 _layouts: dict[tuple[Any, ...], dict[Any, int]] = {}
+# (id of a layout, keys added) -> (that layout, kept alive so its id is not reused; the layout with the keys added)
+_extensions: dict[tuple[int, tuple[str, ...]], tuple[dict[Any, int], dict[Any, int]]] = {}
 
 
 def _layout_of(keys: tuple[Any, ...]) -> dict[Any, int]:
@@ -99,6 +101,28 @@ class FrozenMetadata(Mapping[str, Any]):
 
         return make
 
+    def extended(self, keys: tuple[str, ...], values: tuple[Any, ...]) -> FrozenMetadata:
+        """A copy with ``keys[i]`` set to ``values[i]``, as ``dict.update`` would: a new key goes after the
+        others, a key it has already keeps its place. The walk adds three keys to every landed node's."""
+        layout = self._layout
+        found = _extensions.get((id(layout), keys))
+        if found is not None and found[0] is layout:
+            wider = found[1]
+        else:
+            if len(keys) != len(values) or any(key in layout for key in keys):
+                merged = self.copy()
+                merged.update(zip(keys, values, strict=True))
+                return FrozenMetadata(merged)
+            wider = _layout_of((*layout, *keys))
+            if len(wider) != len(layout) + len(keys):
+                raise ValueError(f"a key given twice: {keys!r}")
+            if len(_extensions) < _MAX_SHARED_LAYOUTS:
+                _extensions[(id(layout), keys)] = (layout, wider)
+        made: FrozenMetadata = object.__new__(FrozenMetadata)
+        made._layout = wider
+        made._values = (*self._values, *values)
+        return made
+
     def __getitem__(self, key: str) -> Any:
         return self._values[self._layout[key]]
 
@@ -123,7 +147,7 @@ class FrozenMetadata(Mapping[str, Any]):
 
     def copy(self) -> dict[str, Any]:
         """A plain, changeable ``dict`` with the same items in the same order (as ``mappingproxy.copy()``)."""
-        return dict(zip(self._layout, self._values, strict=True))
+        return dict(zip(self._layout, self._values, strict=False))  # as long as each other, by construction
 
     def __eq__(self, other: object) -> bool:
         if type(other) is FrozenMetadata and other._layout is self._layout:

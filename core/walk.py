@@ -479,20 +479,17 @@ class ReasoningRAGStrategy:
         if land is not None and land not in record.landed:
             record.landed.add(land)
             document = self.index[land]
-            source = document.metadata
-            # A document's metadata is frozen: its copy() is a plain dict, faster than dict() over the mapping.
-            metadata = source.copy() if type(source) is FrozenMetadata else dict(source)
             ids = path.to_tuple()
-            metadata[HierarchyMetadata.STOP_REASON] = str(reason)  # a StrEnum's str() is its value, as a plain str
-            metadata[HierarchyMetadata.PATH] = ids
-            metadata[HierarchyMetadata.DEPTH] = len(ids) - 1
-            record.documents.append(
-                _document(document.content, document.id, self.SELECTED_SCORE, FrozenMetadata(metadata))
-            )
+            # A StrEnum's str() is its value, as a plain str.
+            metadata = FrozenMetadata.of(document.metadata).extended(_LANDED_KEYS, (str(reason), ids, len(ids) - 1))
+            record.documents.append(_document(document.content, document.id, self.SELECTED_SCORE, metadata))
             landed = land
         stop = _stop_record(reason, path, branch, landed, detail)
         record.stops.append(stop)
         return _path_stopped(stop)
+
+
+_LANDED_KEYS: Final = (HierarchyMetadata.STOP_REASON, HierarchyMetadata.PATH, HierarchyMetadata.DEPTH)
 
 
 def _finish(record: _Record, visits: int, calls: int, chars: int, *, failed: bool) -> WalkFinished:

@@ -173,3 +173,41 @@ def test_a_maker_makes_mappings_of_one_shape() -> None:
     assert type(first) is FrozenMetadata and first == FrozenMetadata({"a": 1, "b": 2})
     with pytest.raises(ValueError, match="a key given twice"):
         FrozenMetadata.maker(("a", "a"))
+
+
+def test_extended_adds_keys_after_its_own_or_replaces_them_in_place() -> None:
+    metadata = FrozenMetadata({"a": 1, "b": 2})
+    wider = metadata.extended(("c", "d"), (3, 4))
+    assert list(wider.items()) == [("a", 1), ("b", 2), ("c", 3), ("d", 4)]
+    again = FrozenMetadata({"a": 9, "b": 8}).extended(("c", "d"), (7, 6))  # the same shape, remembered
+    assert list(again.items()) == [("a", 9), ("b", 8), ("c", 7), ("d", 6)]
+    replaced = metadata.extended(("b", "e"), ("two", 5))
+    assert list(replaced.items()) == [("a", 1), ("b", "two"), ("e", 5)]
+    assert list(metadata.items()) == [("a", 1), ("b", 2)]
+    with pytest.raises(ValueError, match="a key given twice"):
+        metadata.extended(("c", "c"), (1, 2))
+    with pytest.raises(ValueError):
+        metadata.extended(("c",), (1, 2))
+
+
+def test_a_landed_document_keeps_its_metadata_and_adds_the_walks() -> None:
+    from core import ReasoningRAGStrategy
+
+    from .trees import index as make_index
+    from .trees import leaf
+
+    class First:
+        def choose(self, request: object) -> tuple[str, ...]:
+            return (request.candidates[0].id,)  # type: ignore[attr-defined]
+
+    tree = make_index([("a", [leaf("b")])])
+    strategy = ReasoningRAGStrategy(tree, First(), "m")  # type: ignore[arg-type]
+    for _ in range(2):  # the second time through the remembered layout
+        (landed,) = strategy.retrieve("q")
+        source = tree["b"].metadata
+        assert list(landed.metadata.items()) == [
+            *source.items(),
+            (HierarchyMetadata.STOP_REASON, "leaf"),
+            (HierarchyMetadata.PATH, ("a", "b")),
+            (HierarchyMetadata.DEPTH, 1),
+        ]
