@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Final
 
 from .documents import HierarchyMetadata, RetrievedDocument
@@ -118,29 +119,18 @@ class HierarchyIndex:
         root_ids: list[str] = []
         child_ids: dict[str, list[str]] = {}
         unknown: dict[str, str] = {}
-        # Depths in the same pass where a parent comes before its children (as every loader gives them);
-        # a node met before its parent leaves them to the breadth-first pass below.
-        depth: dict[str, int] = {}
-        parent_first = True
         for (node_id, document), parent in zip(docs.items(), parents, strict=True):
             if parent is None:
                 roots.append(document)
                 root_ids.append(node_id)
-                depth[node_id] = 0
                 continue
-            above = depth.get(parent)
-            if above is not None:
-                depth[node_id] = above + 1
-            elif parent not in docs:
-                unknown[node_id] = parent
-                continue
-            else:
-                parent_first = False
             children = child_ids.get(parent)
-            if children is None:
+            if children is not None:
+                children.append(node_id)
+            elif parent in docs:
                 child_ids[parent] = [node_id]
             else:
-                children.append(node_id)
+                unknown[node_id] = parent
         if unknown:
             pairs = sorted(unknown.items())
             named = ", ".join(f"{child!r} (parent {parent!r})" for child, parent in pairs[:_MAX_NAMED])
@@ -149,23 +139,23 @@ class HierarchyIndex:
                 f"unknown parent ids for nodes {named}" + (f" and {more} more" if more > 0 else "")
             )
 
-        if not parent_first:
-            # Breadth-first from the roots, level by level: no recursion, so depth is unbounded.
-            depth = {}
+        # Every node must be reached from a root, else its parents form a cycle. Counted breadth-first, level by
+        # level (no recursion, so depth is unbounded), in C-level iteration: nothing is stored per node here.
+        reached = 0
+        level: list[str] = root_ids
+        while level:
+            reached += len(level)
+            level = list(chain.from_iterable(filter(None, map(child_ids.get, level))))
+        if reached != len(docs):
+            found: set[str] = set()
             level = root_ids
-            current = 0
             while level:
-                following: list[str] = []
-                for node_id in level:
-                    depth[node_id] = current
-                    following.extend(child_ids.get(node_id, ()))
-                level = following
-                current += 1
-            if len(depth) != len(docs):
-                stranded = [node_id for node_id in docs if node_id not in depth]
-                raise HierarchyError(
-                    f"nodes not reachable from any root (a cycle of parent ids): {_name_ids(stranded)}"
-                )
+                found.update(level)
+                level = list(chain.from_iterable(filter(None, map(child_ids.get, level))))
+            stranded = [node_id for node_id in docs if node_id not in found]
+            raise HierarchyError(
+                f"nodes not reachable from any root (a cycle of parent ids): {_name_ids(stranded)}"
+            )
 
         # A node's parent is not kept apart: its document says it (checked above), and a million nodes
         # spare a dict of a million entries.
@@ -173,7 +163,7 @@ class HierarchyIndex:
         self._children = {key: tuple(value) for key, value in child_ids.items()}
         self._roots = tuple(roots)
         self._root_ids = tuple(root_ids)
-        self._depth = depth
+        self._depth: dict[str, int] = {}  # filled as depths are asked for (see depth())
         self._node_views: dict[tuple[str, str], NodeViews] = {}
 
     @classmethod
@@ -237,9 +227,29 @@ class HierarchyIndex:
         return None if parent is None else self._documents[parent]
 
     def depth(self, node_id: str) -> int:
-        """Levels below the top: a root has depth 0."""
+        """Levels below the top: a root has depth 0.
+
+        Worked out on first asking, up the parents to the nearest node whose
+        depth is known, and kept for the node and every one on the way (so
+        asking for every node's depth costs one step per node in all): a
+        million-node index spares a dict of a million depths nobody reads.
+        """
+        known = self._depth
+        found = known.get(node_id)
+        if found is not None:
+            return found
         self._require(node_id)
-        return self._depth[node_id]
+        documents = self._documents
+        climbed: list[str] = []
+        current: str | None = node_id
+        while current is not None and current not in known:
+            climbed.append(current)
+            current = parent_id_of(documents[current])
+        depth = -1 if current is None else known[current]
+        for passed in reversed(climbed):
+            depth += 1
+            known[passed] = depth
+        return depth
 
     def path(self, node_id: str) -> tuple[str, ...]:
         """The ids from the root down to ``node_id`` (inclusive)."""

@@ -92,6 +92,14 @@ def test_depths_are_right_whether_parents_come_before_their_children_or_after():
     assert given_last.root_ids() == ("s", "r")
 
 
+@pytest.mark.parametrize("order", ["cdab", "abcd", "dcba", "bdca"])
+def test_depths_asked_in_any_order_are_right(order):
+    """Depths are worked out when asked, up to the nearest known one; asking in any order gives the same."""
+    idx = HierarchyIndex([doc("a"), doc("b", "a"), doc("c", "b"), doc("d", "c"), doc("e", "b"), doc("z")])
+    assert {node: idx.depth(node) for node in order} == {"a": 0, "b": 1, "c": 2, "d": 3}
+    assert [idx.depth(node) for node in "abcdez"] == [0, 1, 2, 3, 2, 0]
+
+
 def test_roots_filtered_by_source():
     idx = HierarchyIndex([doc("a", source="x"), doc("b", source="y"), doc("c", source="x"), doc("d")])
     assert [d.id for d in idx.roots(["x"])] == ["a", "c"]
