@@ -105,11 +105,11 @@ class HierarchyIndex:
                 node_id, parent = metadata.get(id_key, document.id), metadata.get(parent_key)
             if type(node_id) is not str or not node_id.strip():
                 node_id = node_id_of(document)  # raises, saying what is wrong with it
-            if parent is not None and (type(parent) is not str or not parent):
-                parent = parent_id_of(document)  # None for "", or raises
-            if node_id in docs:
+            if node_id in docs:  # before the parent is checked: a duplicate is the error to name
                 duplicates.add(node_id)
                 continue
+            if parent is not None and (type(parent) is not str or not parent):
+                parent = parent_id_of(document)  # None for "", or raises
             docs[node_id] = document
             add_parent(parent)
         if duplicates:

@@ -29,12 +29,22 @@ _layouts: dict[tuple[Any, ...], dict[Any, int]] = {}
 _extensions: dict[tuple[int, tuple[str, ...]], tuple[dict[Any, int], dict[Any, int]]] = {}
 
 
+def _plain_text(keys: tuple[Any, ...]) -> bool:
+    """Whether every key is exactly a ``str``: only such layouts are shared. Keys of other types may equal
+    one another across types (``1 == True``, a ``str`` subclass and its text), and a shared layout would then
+    hand one mapping another's keys."""
+    for key in keys:  # noqa: SIM110 - a loop, not all() over a generator: it runs for every new layout
+        if type(key) is not str:
+            return False
+    return True
+
+
 def _layout_of(keys: tuple[Any, ...]) -> dict[Any, int]:
     found = _layouts.get(keys)
     if found is not None:
         return found
     layout = {key: position for position, key in enumerate(keys)}
-    if len(_layouts) < _MAX_SHARED_LAYOUTS:
+    if len(_layouts) < _MAX_SHARED_LAYOUTS and _plain_text(keys):
         layout = _layouts.setdefault(keys, layout)  # two threads at once: both keep the same one
     return layout
 
@@ -103,20 +113,21 @@ class FrozenMetadata(Mapping[str, Any]):
 
     def extended(self, keys: tuple[str, ...], values: tuple[Any, ...]) -> FrozenMetadata:
         """A copy with ``keys[i]`` set to ``values[i]``, as ``dict.update`` would: a new key goes after the
-        others, a key it has already keeps its place. The walk adds three keys to every landed node's."""
+        others, a key it has already keeps its place, a key given twice keeps its last value. The walk adds
+        three keys to every landed node's. ``ValueError`` when the lengths differ."""
+        if len(keys) != len(values):
+            raise ValueError(f"{len(keys)} keys for {len(values)} values: {keys!r}")
         layout = self._layout
         found = _extensions.get((id(layout), keys))
         if found is not None and found[0] is layout:
             wider = found[1]
         else:
-            if len(keys) != len(values) or any(key in layout for key in keys):
+            wider = _layout_of((*layout, *keys))
+            if len(wider) != len(layout) + len(keys):  # a key it has, or one given twice
                 merged = self.copy()
                 merged.update(zip(keys, values, strict=True))
                 return FrozenMetadata(merged)
-            wider = _layout_of((*layout, *keys))
-            if len(wider) != len(layout) + len(keys):
-                raise ValueError(f"a key given twice: {keys!r}")
-            if len(_extensions) < _MAX_SHARED_LAYOUTS:
+            if len(_extensions) < _MAX_SHARED_LAYOUTS and _plain_text(keys):
                 _extensions[(id(layout), keys)] = (layout, wider)
         made: FrozenMetadata = object.__new__(FrozenMetadata)
         made._layout = wider

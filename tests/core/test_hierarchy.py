@@ -136,6 +136,13 @@ def test_duplicate_ids_are_named():
         HierarchyIndex([doc("b"), doc("a"), doc("a"), doc("b"), doc("c")])
 
 
+def test_a_duplicate_is_named_as_one_whatever_its_parent():
+    first = RetrievedDocument("c", "x", 0.0, {})
+    again = RetrievedDocument("c", "x", 0.0, {PARENT: 5})  # a bad parent too: the duplicate is what is wrong
+    with pytest.raises(HierarchyError, match="^duplicate node ids: 'x'; every id must be unique$"):
+        HierarchyIndex([first, again])
+
+
 def test_unknown_parents_are_named():
     with pytest.raises(HierarchyError, match="'orphan' \\(parent 'missing'\\)"):
         HierarchyIndex([doc("a"), doc("orphan", "missing")])

@@ -184,10 +184,19 @@ def test_extended_adds_keys_after_its_own_or_replaces_them_in_place() -> None:
     replaced = metadata.extended(("b", "e"), ("two", 5))
     assert list(replaced.items()) == [("a", 1), ("b", "two"), ("e", 5)]
     assert list(metadata.items()) == [("a", 1), ("b", 2)]
-    with pytest.raises(ValueError, match="a key given twice"):
-        metadata.extended(("c", "c"), (1, 2))
-    with pytest.raises(ValueError):
-        metadata.extended(("c",), (1, 2))
+    assert list(metadata.extended(("c", "c"), (1, 2)).items()) == [("a", 1), ("b", 2), ("c", 2)]  # as update()
+    for _ in range(2):  # a mismatch is refused whether or not the shape is remembered
+        with pytest.raises(ValueError, match="2 keys for 1 values"):
+            metadata.extended(("c", "d"), (1,))
+
+
+def test_keys_equal_across_types_are_never_confused() -> None:
+    """``1 == True``: a mapping keyed by one must not come back keyed by the other."""
+    numbered = FrozenMetadata({1: "x"})
+    flagged = FrozenMetadata({True: "y"})
+    assert [type(key) for key in numbered] == [int] and [type(key) for key in flagged] == [bool]
+    assert [type(key) for key in FrozenMetadata({"k": 0}).extended((True,), (1,))] == [str, bool]  # type: ignore[arg-type]
+    assert [type(key) for key in FrozenMetadata({"k": 0}).extended((1,), (1,))] == [str, int]  # type: ignore[arg-type]
 
 
 def test_a_landed_document_keeps_its_metadata_and_adds_the_walks() -> None:
