@@ -340,7 +340,7 @@ def test_an_unexpected_failure_is_still_a_corpus_error(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Two parsers, one reading: orjson reads first, json decides whatever orjson refuses or reads otherwise
+# Two parsers, one reading: msgspec reads first, json decides whatever msgspec refuses or does not load
 
 
 def corpus_facts(corpus):
@@ -357,7 +357,7 @@ def corpus_facts(corpus):
         pytest.param('[{"title": "A \\ud800", "node_id": "1"}]', ["1"], id="lone-surrogate"),
     ],
 )
-def test_what_orjson_refuses_or_reads_otherwise_loads_as_json_reads_it(tmp_path, text, ids):
+def test_what_msgspec_refuses_loads_as_json_reads_it(tmp_path, text, ids):
     path = tmp_path / "tree.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     corpus = read_pageindex(path)
@@ -367,10 +367,17 @@ def test_what_orjson_refuses_or_reads_otherwise_loads_as_json_reads_it(tmp_path,
     assert corpus_facts(corpus) == corpus_facts(expected)
 
 
-def test_nesting_orjson_reads_loads_even_where_json_would_recurse_too_deep(tmp_path):
+@pytest.mark.parametrize("levels", [100, 1_000, 100_000])
+def test_deep_nesting_anywhere_is_read_or_refused_as_json_does(tmp_path, levels):
     path = tmp_path / "tree.json"
-    path.write_text('[{"title": "A", "node_id": "1", "extra": ' + "[" * 1000 + "]" * 1000 + "}]", encoding="utf-8")
-    assert [d.id for d in read_pageindex(path).index] == ["1"]
+    path.write_text('[{"title": "A", "node_id": "1", "extra": ' + "[" * levels + "]" * levels + "}]", encoding="utf-8")
+    try:
+        json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        with pytest.raises(CorpusError, match="JSON nested too deeply to read"):
+            read_pageindex(path)
+    else:
+        assert [d.id for d in read_pageindex(path).index] == ["1"]
 
 
 def test_a_file_read_twice_and_a_tree_built_from_json_give_equal_corpora():
