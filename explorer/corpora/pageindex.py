@@ -75,7 +75,9 @@ def read_pageindex(path: Path, progress: Progress | None = None) -> Corpus:
     refuses the file (a BOM, ``NaN``, a value of the wrong type, nesting past
     the recursion limit...) or its nodes do not load, the file is read again
     by ``json`` and the careful walk, exactly as before: so every file loads,
-    or fails with the same message, as it always did.
+    or fails with the same message, as it always did, but one: a number too
+    long for Python to convert (over 4,300 digits) under a key the loader
+    ignores no longer stops the load, since ``msgspec`` skips such keys unread.
     """
     path = Path(path)
     progress = progress or Progress(None)

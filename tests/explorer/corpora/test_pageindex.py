@@ -367,6 +367,12 @@ def test_what_msgspec_refuses_loads_as_json_reads_it(tmp_path, text, ids):
     assert corpus_facts(corpus) == corpus_facts(expected)
 
 
+def test_a_number_too_long_to_convert_under_an_ignored_key_does_not_stop_the_load(tmp_path):
+    path = tmp_path / "tree.json"
+    path.write_text('[{"title": "A", "node_id": "1", "extra": 1' + "0" * 5000 + "}]", encoding="utf-8")
+    assert [d.id for d in read_pageindex(path).index] == ["1"]  # json alone would refuse it (see "huge-number")
+
+
 @pytest.mark.parametrize("levels", [100, 1_000, 100_000])
 def test_deep_nesting_anywhere_is_read_or_refused_as_json_does(tmp_path, levels):
     path = tmp_path / "tree.json"
