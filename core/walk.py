@@ -106,9 +106,6 @@ _walk_result: Final[
     ]
 ] = fast_constructor(WalkResult)
 _walk_finished: Final[Callable[[WalkResult], WalkFinished]] = fast_constructor(WalkFinished)
-_document: Final[
-    Callable[[str, str, float, Mapping[str, Any]], RetrievedDocument]
-] = fast_constructor(RetrievedDocument)  # given a fresh read-only mapping: its __post_init__ would copy it again
 
 
 class _Frame:
@@ -482,7 +479,8 @@ class ReasoningRAGStrategy:
             ids = path.to_tuple()
             # A StrEnum's str() is its value, as a plain str.
             metadata = FrozenMetadata.of(document.metadata).extended(_LANDED_KEYS, (str(reason), ids, len(ids) - 1))
-            record.documents.append(_document(document.content, document.id, self.SELECTED_SCORE, metadata))
+            landed_copy = RetrievedDocument.frozen(document.content, document.id, self.SELECTED_SCORE, metadata)
+            record.documents.append(landed_copy)
             landed = land
         stop = _stop_record(reason, path, branch, landed, detail)
         record.stops.append(stop)

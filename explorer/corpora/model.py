@@ -91,14 +91,9 @@ def make_document(
     """
     ours = (node_id, source, title, summary) if parent is None else (node_id, source, title, summary, parent)
     keys = OUR_KEYS if parent is None else OUR_KEYS_WITH_PARENT
-    if metadata:
-        if not RESERVED_KEYS.isdisjoint(metadata):  # ours replace theirs, in their place: as a dict would
-            merged = dict(metadata)
-            merged.update(zip(keys, ours, strict=True))
-            return RetrievedDocument(content, node_id, 0.0, merged)
-        keys = (*metadata, *keys)
-        ours = (*metadata.values(), *ours)
-    return RetrievedDocument.frozen(content, node_id, 0.0, FrozenMetadata.from_values(keys, ours))
+    # Theirs then ours; a key of ours they also give is replaced in its place, as a dict update would.
+    frozen = FrozenMetadata(metadata).extended(keys, ours) if metadata else FrozenMetadata.from_values(keys, ours)
+    return RetrievedDocument.frozen(content, node_id, 0.0, frozen)
 
 
 def sha256_of_bytes(chunks: Iterable[bytes]) -> str:

@@ -343,3 +343,20 @@ def test_a_question_set_that_is_a_fifo_is_refused(tmp_path):
     os.mkfifo(path)
     with pytest.raises(CorpusError, match="is a FIFO"):
         load_questions(path)
+
+
+def test_make_document_writes_its_keys_after_the_nodes_own_and_replaces_them_in_place():
+    from explorer.corpora.model import make_document
+
+    plain = make_document("n1", source="s", parent="p", title="T", summary="S", content="c", metadata={"rank": 3})
+    assert list(plain.metadata.items()) == [
+        ("rank", 3), ("hierarchyId", "n1"), ("hierarchySource", "s"), ("reasoningTitle", "T"),
+        ("reasoningSummary", "S"), ("hierarchyParentId", "p"),
+    ]
+    given = {"reasoningTitle": "theirs", "rank": 3}
+    clash = make_document("n1", source="s", parent=None, title="T", summary="S", content="c", metadata=given)
+    assert list(clash.metadata.items()) == [
+        ("reasoningTitle", "T"), ("rank", 3), ("hierarchyId", "n1"), ("hierarchySource", "s"),
+        ("reasoningSummary", "S"),
+    ]
+    assert given == {"reasoningTitle": "theirs", "rank": 3}  # read, not changed
