@@ -44,7 +44,7 @@ from core import (
 from explorer.corpora import Corpus, load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.navigators.manual import DESK
-from explorer.session import SessionEnded, WalkSession, WalkSettings
+from explorer.walks.session import SessionEnded, WalkSession, WalkSettings
 from tests.explorer.http_stub import Reply, StubServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -289,7 +289,7 @@ async def until(pilot: object, condition: Callable[[], bool]) -> None:
 
 
 async def reveal_round(wide: Corpus) -> float:
-    from explorer.widgets.walk_tree import WalkTree
+    from explorer.tui.widgets.walk_tree import WalkTree
     from tests.explorer.app.helpers import SIZE, make_app
 
     app = make_app("refund", corpus=wide, start_walk=True)

@@ -28,7 +28,7 @@ Prints, each with its target (issue 12) and whether it is met:
 
 Full collections: the command line freezes the corpus before the app starts
 (``--gc cli``, the default: the corpus frozen once, then whatever survives
-each full collection, as ``explorer.cli`` does); ``--gc freeze-once`` freezes
+each full collection, as ``explorer.cli.main`` does); ``--gc freeze-once`` freezes
 only the corpus, to see what the second policy buys.
 
 The machine is shared: wall times vary with other processes' load (so each
@@ -102,13 +102,13 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     from textual.widgets import Tree
     from textual.widgets.tree import TreeNode
 
-    import explorer.app
-    from explorer.app import ExplorerApp
-    from explorer.cli import freeze_after_full_collection
+    import explorer.tui.app
+    from explorer.cli.main import freeze_after_full_collection
     from explorer.corpora import load_corpus
     from explorer.navigators import resolve_navigator
-    from explorer.session import WalkSettings
-    from explorer.widgets.walk_tree import WalkTree
+    from explorer.tui.app import ExplorerApp
+    from explorer.tui.widgets.walk_tree import WalkTree
+    from explorer.walks.session import WalkSettings
 
     pauses: list[tuple[float, float]] = []  # (start, end) of every full collection
 
@@ -178,7 +178,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     if policy == "cli":  # and, as it does, freeze what survives each full collection
         gc.callbacks.append(freeze_after_full_collection)
 
-    explorer.app.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
+    explorer.tui.app.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
     query = " ".join(WORDS)  # matches everywhere: a long walk with many offers
     settings = WalkSettings(query, "lexical:wide", max_nodes_visited=steps + 40, max_depth=8)
     started, started_cpu = time.perf_counter(), time.process_time()

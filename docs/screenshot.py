@@ -13,10 +13,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from explorer.app import ExplorerApp  # noqa: E402
 from explorer.corpora import load_corpus  # noqa: E402
 from explorer.navigators import resolve_navigator  # noqa: E402
-from explorer.session import WalkSettings  # noqa: E402
+from explorer.tui.app import ExplorerApp  # noqa: E402
+from explorer.walks.session import WalkSettings  # noqa: E402
 
 
 async def main() -> None:

@@ -1,5 +1,5 @@
 """``python -m explorer``: the same as ``reasoning-explorer``."""
 
-from .cli import entry
+from .cli.main import entry
 
 entry()

@@ -24,7 +24,7 @@ def test_every_python_example_prints_what_the_readme_says(monkeypatch):
 
 
 def test_the_readme_lists_every_key_and_every_scripted_case():
-    from explorer.keymap import ALL_KEYS, shown_key
+    from explorer.tui.keymap import ALL_KEYS, shown_key
 
     text = README.read_text(encoding="utf-8")
     for key in ALL_KEYS:

@@ -294,7 +294,7 @@ def test_python_dash_m_explorer_is_the_same_entry_point():
 
 
 def test_headless_commands_do_not_import_textual():
-    code = (f"import sys\nfrom explorer.cli import main\nrc = main(['validate', {str(HANDBOOK)!r}])\n"
+    code = (f"import sys\nfrom explorer.cli.main import main\nrc = main(['validate', {str(HANDBOOK)!r}])\n"
             "print('textual' in sys.modules, rc)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "False 0"

@@ -27,7 +27,7 @@ import pytest
 from core import OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.session import WalkSession, WalkSettings
+from explorer.walks.session import WalkSession, WalkSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -359,7 +359,7 @@ def test_a_saved_walk_after_a_killed_save_leaves_no_stale_temporary(files: Files
 ])
 def test_a_nul_in_an_argument_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
                                                      message: str) -> None:
-    from explorer.cli import main
+    from explorer.cli.main import main
 
     assert main(args) == 2
     captured = capsys.readouterr()

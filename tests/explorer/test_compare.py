@@ -9,12 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from explorer.compare import DivergenceKind, compare, tree_marks
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import parse_force
-from explorer.session import WalkSession, WalkSettings, save_history
-from explorer.walk_state import Mark
+from explorer.walks.compare import DivergenceKind, compare, tree_marks
+from explorer.walks.session import WalkSession, WalkSettings, save_history
+from explorer.walks.state import Mark
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")

@@ -14,9 +14,9 @@ from core import CandidatesOffered, NavigatorChoice, NavigatorRequest, TreeNavig
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.ending import WalkEnd
-from explorer.evaluation import Change, EvaluationRun, evaluate, looks_like_question_set, wrong_turn_step
 from explorer.navigators import resolve_navigator
-from explorer.settings import WalkSettings
+from explorer.walks.evaluation import Change, EvaluationRun, evaluate, looks_like_question_set, wrong_turn_step
+from explorer.walks.settings import WalkSettings
 
 from .test_cli import run
 
@@ -188,7 +188,7 @@ def test_the_same_navigator_shared_by_threads_gives_the_same_outcomes():
 def test_the_explorer_given_a_question_set_opens_it_on_the_corpus_it_names():
     import argparse
 
-    from explorer.cli import question_set_for
+    from explorer.cli.main import question_set_for
 
     found = question_set_for(argparse.Namespace(corpus=str(QUESTIONS), compare="lexical:wide",
                                                 navigator="lexical:default"))

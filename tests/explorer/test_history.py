@@ -11,12 +11,12 @@ import pytest
 from core import CandidatesOffered, NavigatorChose, NavigatorFailed, NodeEntered, OnFailure, StopReason, WalkFinished
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
-from explorer.history import Origin, WalkHistory, WalkList
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import Force, ForceError, parse_force
-from explorer.session import WalkSession, WalkSettings, fork, save_history
 from explorer.trace import read_trace
-from explorer.walk_state import Mark
+from explorer.walks.history import Origin, WalkHistory, WalkList
+from explorer.walks.session import WalkSession, WalkSettings, fork, save_history
+from explorer.walks.state import Mark
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")

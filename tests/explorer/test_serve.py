@@ -17,7 +17,7 @@ import sys
 import aiohttp
 import pytest
 
-from explorer.serve import app_argv, make_parser, shell_command
+from explorer.cli.serve import app_argv, make_parser, shell_command
 
 from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
 
@@ -66,7 +66,7 @@ def test_the_app_command_quotes_every_part_and_runs_this_interpreter(tmp_path):
                                      "--max-visits", "4", "--max-depth", "2", "--on-failure", "partial",
                                      "--autoplay", "0.5"])
     argv = app_argv(args)
-    assert argv == [sys.executable, "-m", "explorer.serve_session", str(HANDBOOK), f"--query={hostile}",
+    assert argv == [sys.executable, "-m", "explorer.cli.serve_session", str(HANDBOOK), f"--query={hostile}",
                     "--navigator=lexical:default; id", "--max-visits=4", "--max-depth=2", "--on-failure=partial",
                     "--autoplay=0.5"]
     command = shell_command(argv)
@@ -139,7 +139,7 @@ def test_each_tab_runs_its_own_explorer_which_ends_with_the_tab_and_the_cap_hold
         first, first_socket = await open_session(served.port)
         try:
             [pid] = served.sessions()
-            assert cmdline(pid)[:4] == [sys.executable, "-m", "explorer.serve_session", str(HANDBOOK)]
+            assert cmdline(pid)[:4] == [sys.executable, "-m", "explorer.cli.serve_session", str(HANDBOOK)]
             assert f"--query={query}" in cmdline(pid)
             second, second_socket = await open_session(served.port)
             try:

@@ -12,9 +12,9 @@ import pytest
 from core import CandidatesOffered, NavigatorChose, NodeEntered, OnFailure, WalkFinished, WalkStarted
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.session import SessionEnded, SessionEvent, WalkSession, WalkSettings
 from explorer.trace import read_trace
-from explorer.walk_state import Mark, WalkState
+from explorer.walks.session import SessionEnded, SessionEvent, WalkSession, WalkSettings
+from explorer.walks.state import Mark, WalkState
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")

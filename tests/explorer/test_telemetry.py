@@ -21,12 +21,12 @@ from core import (
     TreeNavigator,
     WalkEvent,
 )
-from explorer import cli
+from explorer.cli import main as cli
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
-from explorer.session import WalkSession, WalkSettings, fork, header_for, observing
-from explorer.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
+from explorer.walks.session import WalkSession, WalkSettings, fork, header_for, observing
+from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
 
 from .http_stub import Reply, StubServer
 from .otlp_receiver import OtlpReceiver, ReceivedSpan, closed_port
@@ -468,7 +468,7 @@ def test_the_otlp_file_holds_the_same_spans_as_otlp_json_lines(tmp_path):
     resource = {kv["key"]: kv["value"] for kv in resource_spans["resource"]["attributes"]}
     assert resource["service.name"] == {"stringValue": "reasoning-explorer"}
     (scope_spans,) = resource_spans["scopeSpans"]
-    assert scope_spans["scope"]["name"] == "explorer.telemetry"
+    assert scope_spans["scope"]["name"] == "explorer.walks.telemetry"
     written = scope_spans["spans"]
     assert sorted((s["traceId"], s["spanId"], s.get("parentSpanId", "")) for s in written) == sorted(
         (s.trace_id, s.span_id, s.parent) for s in sent)
@@ -503,13 +503,13 @@ def test_from_options_asks_for_nothing_without_an_endpoint_or_a_file():
 
 
 def test_a_walk_without_tracing_never_loads_opentelemetry_and_telemetry_never_loads_textual():
-    code = ("import sys, explorer.cli as c; c.main(['walk', sys.argv[1], 'refunds', '--json']); "
+    code = ("import sys, explorer.cli.main as c; c.main(['walk', sys.argv[1], 'refunds', '--json']); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'opentelemetry', 'openinference', 'textual'}))")
     out = subprocess.run([sys.executable, "-c", code, str(HANDBOOK)], capture_output=True, text=True, cwd=ROOT,
                          timeout=60,
                          env={k: v for k, v in os.environ.items() if k != ENDPOINT_ENV})
     assert out.stdout.strip().splitlines()[-1] == "[]"
-    code = "import sys, explorer.telemetry; print('textual' in sys.modules, 'rich' in sys.modules)"
+    code = "import sys, explorer.walks.telemetry; print('textual' in sys.modules, 'rich' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "False False"
 

@@ -18,8 +18,8 @@ import pytest
 from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import NavigatorConfigError, resolve_navigator
-from explorer.session import WalkSession, WalkSettings
 from explorer.trace import TraceError, read_trace, trace_lines, write_trace
+from explorer.walks.session import WalkSession, WalkSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")

@@ -15,10 +15,10 @@ from textual.notifications import Notification, Notify
 from textual.widgets import Tree
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
-from explorer.app import ExplorerApp
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.session import WalkSettings
+from explorer.tui.app import ExplorerApp
+from explorer.walks.session import WalkSettings
 
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"

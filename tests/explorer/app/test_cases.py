@@ -6,10 +6,10 @@ import pytest
 
 from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
-from explorer.screens import HelpScreen, PromptScreen
 from explorer.trace import read_trace
-from explorer.walk_state import Mark
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.screens.dialogs import HelpScreen, PromptScreen
+from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.state import Mark
 
 from .helpers import HANDBOOK, SIZE, Blocking, hour_long_script, make_app, screen_text, script, wait_for
 
@@ -255,7 +255,7 @@ async def test_help_lists_every_key_and_closes_with_escape():
             assert text in screen, text
         from rich.console import Console
 
-        from explorer.keymap import ALL_KEYS
+        from explorer.tui.keymap import ALL_KEYS
 
         console = Console(width=200, record=True, file=__import__("io").StringIO())
         for table in app.screen.query("Static"):

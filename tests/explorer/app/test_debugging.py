@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from explorer.ending import WalkEnd
-from explorer.history import Origin
-from explorer.screens import WalksScreen
-from explorer.walk_state import Mark
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.screens.dialogs import WalksScreen
+from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.history import Origin
+from explorer.walks.state import Mark
 
 from .helpers import SIZE, make_app, screen_text, script, wait_for
 

@@ -9,12 +9,12 @@ import threading
 from core import CandidatesOffered, NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
-from explorer.evaluation import evaluate
-from explorer.evaluation_screen import EvaluationScreen
 from explorer.navigators import resolve_navigator
-from explorer.screens import PromptScreen
-from explorer.settings import WalkSettings
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.screens.dialogs import PromptScreen
+from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.evaluation import evaluate
+from explorer.walks.settings import WalkSettings
 
 from .helpers import HANDBOOK, ROOT, SIZE, make_app, screen_text, wait_for
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual import events
 
-from explorer.screens import FindScreen, PromptScreen
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.screens.dialogs import FindScreen, PromptScreen
+from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, make_app, screen_text, script, wait_for
 
@@ -176,7 +176,7 @@ async def test_a_shared_session_has_its_file_keys_off():
 def test_serve_turns_file_keys_off_beyond_loopback():
     import argparse
 
-    from explorer.serve import app_argv
+    from explorer.cli.serve import app_argv
 
     base = dict(corpus=None, query=None, navigator="lexical:default", max_visits=None, max_depth=None,
                 on_failure="throw", autoplay=None)

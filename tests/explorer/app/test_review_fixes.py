@@ -17,9 +17,9 @@ from core import (
     RetrievedDocument,
 )
 from explorer.corpora import Corpus
-from explorer.screens import PromptScreen
-from explorer.walk_state import Mark
-from explorer.widgets.walk_tree import BATCH, WalkTree
+from explorer.tui.screens.dialogs import PromptScreen
+from explorer.tui.widgets.walk_tree import BATCH, WalkTree
+from explorer.walks.state import Mark
 
 from .helpers import SIZE, Counting, built_nodes, make_app, screen_text, script, wait_for
 

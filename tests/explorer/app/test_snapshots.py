@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from explorer.app import ExplorerApp
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.session import WalkSettings
+from explorer.tui.app import ExplorerApp
+from explorer.walks.session import WalkSettings
 
 ROOT = Path(__file__).resolve().parents[3]
 SIZE = (120, 36)

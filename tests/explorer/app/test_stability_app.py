@@ -9,8 +9,8 @@ import threading
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.navigators import resolve_navigator
-from explorer.stability_screen import StabilityScreen
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.screens.stability import StabilityScreen
+from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, make_app, screen_text, wait_for
 

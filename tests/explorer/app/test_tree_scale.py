@@ -9,8 +9,8 @@ from textual.widgets import Tree
 
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus
-from explorer.walk_state import Mark
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.state import Mark
 
 from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus, load_corpus
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
 

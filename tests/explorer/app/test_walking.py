@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core import EMPTY_PATH, CandidatesOffered, NavigatorChose, WalkStarted
-from explorer.messages import WalkEventArrived
-from explorer.walk_state import Mark
-from explorer.widgets.walk_tree import WalkTree
+from explorer.tui.messages import WalkEventArrived
+from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.state import Mark
 
 from .helpers import SIZE, Counting, make_app, screen_text, script, wait_for
 

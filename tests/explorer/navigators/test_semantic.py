@@ -218,7 +218,7 @@ def test_without_wordllama_the_cli_says_so_in_one_line_and_exits_2():
     script = (
         "import sys\n"
         "sys.modules['wordllama'] = None  # what an install without the package looks like to an import\n"
-        "from explorer.cli import main\n"
+        "from explorer.cli.main import main\n"
         "sys.exit(main(['walk', 'sample_corpora/handbook.yaml', 'q', '--navigator', 'semantic:default']))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)

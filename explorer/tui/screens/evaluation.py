@@ -1,0 +1,459 @@
+"""The evaluation screen: a question set walked by a navigator (and, to compare, a second one), one row per question.
+
+The rows fill in as the walks finish: a thread worker drives an
+:class:`~explorer.walks.evaluation.EvaluationRun` (its questions walked by a thread
+pool) and posts each outcome here, tagged with its side (A or B) and the run's
+generation, so the results of a run that was replaced are dropped. The table,
+the totals and the progress bar are derived from the outcomes kept per side;
+the filters only choose which rows are shown.
+
+Enter on a row opens that question's walk in the main view at its first wrong
+turn, with the expected nodes marked on the tree (``ExplorerApp.open_evaluated``);
+``D`` on a row where the two navigators differ opens both walks side by side
+(``ExplorerApp.compare_evaluated``). The screen stays installed while the main
+view is shown, so Escape there comes back to the table as it was left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, ProgressBar
+
+from core import TreeNavigator
+
+from ...corpora import Corpus
+from ...corpora.questions import QuestionSet
+from ...ending import WalkEnd
+from ...safe_text import safe
+from ...walks.evaluation import Change, Difference, EvaluationRun, QuestionOutcome, differs
+from ...walks.settings import WalkSettings
+
+if TYPE_CHECKING:
+    from ..app import ExplorerApp
+
+EVALUATION = "evaluation"
+"""The name the evaluation screen is installed under (one at a time)."""
+JOBS = 4
+"""Questions walked at once per navigator: threads, for navigators that wait on the network."""
+A, B = "A", "B"
+SIDE_COLUMNS = ("hit", "branch", "wrong turn", "visits", "calls", "chars")
+CELL_WIDTHS = (9, 3, 2, 4, 3, 7)
+"""Room for any cell (``cancelled``, ``123,456``): the rows fill in later, the widths stay (or the heading's)."""
+SHORT_LABELS = ("hit", "br.", "turn", "vis.", "calls", "chars")
+"""Two navigators side by side need the room: ``A br.`` is A's branch entered, ``A turn`` its first wrong turn."""
+
+
+class QuestionWalked(Message):
+    """Question ``number`` (0-based) of side ``side``'s run ``generation`` was walked."""
+
+    def __init__(self, side: str, generation: int, number: int, outcome: QuestionOutcome) -> None:
+        super().__init__()
+        self.side = side
+        self.generation = generation
+        self.number = number
+        self.outcome = outcome
+
+
+class EvaluationEnded(Message):
+    """Side ``side``'s run ``generation`` is over (every question walked, or cancelled), or broke with ``error``."""
+
+    def __init__(self, side: str, generation: int, error: str | None = None) -> None:
+        super().__init__()
+        self.side = side
+        self.generation = generation
+        self.error = error
+
+
+@dataclass
+class Side:
+    """One navigator's run over the set, and what it found so far."""
+
+    model: str
+    run: EvaluationRun
+    generation: int
+    outcomes: list[QuestionOutcome | None]
+    over: bool = False
+    error: str | None = None
+
+    @property
+    def done(self) -> int:
+        return sum(o is not None for o in self.outcomes)
+
+
+class EvaluationScreen(ModalScreen[None]):
+    """Walk every question of ``questions`` with ``settings`` and ``navigator`` (and ``compare``'s, when given)."""
+
+    CSS_PATH = Path(__file__).with_name("evaluation.tcss")
+    BINDINGS = [
+        Binding("m", "toggle_misses", "Misses only", id="eval.misses"),
+        Binding("d", "toggle_differences", "Differences only", id="eval.differences"),
+        Binding("c", "compare", "Compare navigator…", id="eval.compare"),
+        Binding("D", "compare_row", "Side by side", id="eval.side_by_side"),
+        Binding("x", "cancel", "Cancel walks", id="eval.cancel"),
+        Binding("escape", "main_view", "Main view", id="eval.main_view"),
+        Binding("q", "app.quit", "Quit", id="eval.quit"),
+    ]
+
+    def __init__(self, corpus: Corpus, questions: QuestionSet, settings: WalkSettings, navigator: TreeNavigator,
+                 *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS) -> None:
+        super().__init__()
+        self.corpus = corpus
+        self.question_set = questions
+        self.questions = questions.questions
+        self.settings = settings
+        self.jobs = jobs
+        self.sides: dict[str, Side] = {}
+        self.misses_only = False
+        self.differences_only = False
+        self._generation = 0
+        self._first: tuple[str, TreeNavigator] = (settings.model, navigator)
+        self._compare = compare
+        self._shown: list[int] = []
+        """The question numbers of the rows shown, in order."""
+
+    @property
+    def explorer(self) -> ExplorerApp:
+        return self.app  # type: ignore[return-value]
+
+    # -- layout -----------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="eval-dialog"):
+            title = Text("Evaluation: ", style="bold")
+            title.append_text(safe(self.question_set.path.name, width=80))
+            title.append(f" · {len(self.questions)} questions on ")
+            title.append_text(safe(self.corpus.title, width=60))
+            yield Label(title, id="eval-title")
+            yield Label(safe(self.settings.describe(), width=160), id="eval-settings")
+            with Horizontal(id="eval-progress-row"):
+                yield Label("", id="eval-progress-label")
+                yield ProgressBar(total=len(self.questions), show_eta=False, id="eval-progress")
+            yield Label("", id="eval-totals")
+            yield DataTable(id="eval-table", cursor_type="row", zebra_stripes=True)
+            yield Label(self._hint(), id="eval-hint")
+
+    def on_mount(self) -> None:
+        self._start(A, *self._first)
+        if self._compare is not None:
+            self._start(B, *self._compare)
+        self._build_columns()
+        self._rebuild()
+        self._show_progress()
+        self._show_totals()
+        self.query_one(DataTable).focus()
+
+    def on_unmount(self) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Cancel every walk under way (the screen is going away, or a person asked)."""
+        for side in self.sides.values():
+            side.run.cancel()
+
+    # -- runs -------------------------------------------------------------------------------------------------------
+
+    def _start(self, name: str, model: str, navigator: TreeNavigator) -> None:
+        old = self.sides.get(name)
+        if old is not None:
+            old.run.cancel()
+        self._generation += 1
+        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model), navigator=navigator,
+                            jobs=self.jobs)
+        side = self.sides[name] = Side(model, run, self._generation, [None] * len(self.questions))
+        generation = side.generation
+
+        def walked(number: int, outcome: QuestionOutcome) -> None:
+            self.post_message(QuestionWalked(name, generation, number, outcome))
+
+        def walk() -> None:
+            try:
+                run.run(walked)
+            except Exception as exc:  # a bug in a navigator or in us: say it, keep the explorer alive
+                self.post_message(EvaluationEnded(name, generation, f"unexpected {type(exc).__name__}: {exc}"))
+                return
+            self.post_message(EvaluationEnded(name, generation))
+
+        self.run_worker(walk, thread=True, group=f"evaluation-{name}", name=f"evaluation-{name}-{generation}",
+                        exit_on_error=False)
+
+    def _current(self, side: str, generation: int) -> Side | None:
+        found = self.sides.get(side)
+        return found if found is not None and found.generation == generation else None
+
+    def on_question_walked(self, message: QuestionWalked) -> None:
+        side = self._current(message.side, message.generation)
+        if side is None:
+            return  # a run that was replaced
+        side.outcomes[message.number] = message.outcome
+        self._show_progress()
+        self._show_totals()
+        if self._filtering:
+            self._rebuild()  # the row may come or go
+        else:
+            self._update_row(message.number)
+
+    def on_evaluation_ended(self, message: EvaluationEnded) -> None:
+        side = self._current(message.side, message.generation)
+        if side is None:
+            return
+        side.over, side.error = True, message.error
+        if message.error:
+            self.explorer.say(message.error, title=f"The evaluation with {side.model} broke", severity="error",
+                              timeout=8)
+        self._show_progress()
+        self._show_totals()
+
+    # -- the table --------------------------------------------------------------------------------------------------
+
+    @property
+    def comparing(self) -> bool:
+        return B in self.sides
+
+    @property
+    def _filtering(self) -> bool:
+        return self.misses_only or self.differences_only
+
+    def _build_columns(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_column("#", key="number")
+        table.add_column("question", key="question")
+        if not self.comparing:
+            table.add_column("query", key="query", width=44)
+        for name in self.sides:
+            for column, short, width in zip(SIDE_COLUMNS, SHORT_LABELS, CELL_WIDTHS, strict=True):
+                label = f"{name} {short}" if self.comparing else column
+                table.add_column(label, key=f"{name}:{column}", width=max(width, len(label)))
+        if self.comparing:
+            table.add_column("A vs B", key="change", width=18)
+
+    def _row_wanted(self, number: int) -> bool:
+        a = self.sides[A].outcomes[number]
+        b = self.sides[B].outcomes[number] if self.comparing else None
+        if self.misses_only:
+            missed = (a is not None and not a.hit) or (b is not None and not b.hit)
+            if not missed:
+                return False
+        if self.differences_only:
+            return a is not None and b is not None and differs(a, b)
+        return True
+
+    def _cells(self, number: int) -> list[Text]:
+        question = self.questions[number]
+        cells = [Text(str(number + 1), style="dim"), safe(question.id, width=40)]
+        if not self.comparing:
+            cells.append(safe(question.query, width=60))
+        for name in self.sides:
+            cells.extend(_side_cells(self.sides[name].outcomes[number], self.sides[name].over))
+        if self.comparing:
+            difference = self.difference(number)
+            cells.append(Text(difference.change.value, style=_CHANGE_STYLE[difference.change]) if difference
+                         else Text(""))
+        return cells
+
+    def _rebuild(self) -> None:
+        """Show the rows the filters let through, keeping the cursor on the same question when it stays."""
+        table = self.query_one(DataTable)
+        keep = self.cursor_question()
+        table.clear()
+        self._shown = [n for n in range(len(self.questions)) if self._row_wanted(n)]
+        for number in self._shown:
+            table.add_row(*self._cells(number), key=str(number))
+        if keep is not None and keep in self._shown:
+            table.move_cursor(row=self._shown.index(keep))
+        self._show_hint()
+
+    def _update_row(self, number: int) -> None:
+        table = self.query_one(DataTable)
+        for key, cell in zip(self._column_keys(), self._cells(number), strict=True):
+            table.update_cell(str(number), key, cell)
+
+    def _column_keys(self) -> list[str]:
+        keys = ["number", "question"] + ([] if self.comparing else ["query"])
+        keys += [f"{name}:{column}" for name in self.sides for column in SIDE_COLUMNS]
+        return keys + (["change"] if self.comparing else [])
+
+    def _show_progress(self) -> None:
+        total = len(self.questions) * len(self.sides)
+        done = sum(side.done for side in self.sides.values())
+        bar = self.query_one(ProgressBar)
+        bar.update(total=total, progress=done)
+        over = all(side.over for side in self.sides.values())
+        label = "done" if over else "walking"
+        self.query_one("#eval-progress-label", Label).update(f"{label} {done}/{total}")
+
+    def _show_totals(self) -> None:
+        text = Text()
+        for name, side in self.sides.items():
+            if text:
+                text.append("\n")
+            text.append(f"{name} ", style="bold")
+            text.append_text(safe(side.model, width=60))
+            text.append(f" · {side.done}/{len(self.questions)} walked")
+            text.append(totals(side.outcomes))
+            if side.over and side.run.cancelled:
+                text.append(" · cancelled", style="bold")
+        if self.comparing:
+            differences = [d for d in (self.difference(n) for n in range(len(self.questions))) if d is not None]
+            text.append(f"\n{len(differences)} question(s) where A and B land differently")
+            better = sum(d.change is Change.B_HITS for d in differences)
+            worse = sum(d.change is Change.A_HITS for d in differences)
+            text.append(f" · only B hits {better} · only A hits {worse}")
+        self.query_one("#eval-totals", Label).update(text)
+
+    def _hint(self) -> str:
+        shown = []
+        if self.misses_only:
+            shown.append("misses only")
+        if self.differences_only:
+            shown.append("differences only")
+        keys = "Enter opens a walk at its first wrong turn · m misses only · c compare with another navigator"
+        if self.comparing:
+            keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
+        keys += " · x cancel · Escape main view (Escape there comes back)"
+        return (f"showing {', '.join(shown)} · " if shown else "") + keys
+
+    def _show_hint(self) -> None:
+        self.query_one("#eval-hint", Label).update(self._hint())
+
+    # -- reading the table ------------------------------------------------------------------------------------------
+
+    def cursor_question(self) -> int | None:
+        """The question number of the row under the cursor (``None`` when no row is shown)."""
+        table = self.query_one(DataTable)
+        if not self._shown or table.row_count == 0:
+            return None
+        row = min(max(table.cursor_row, 0), len(self._shown) - 1)
+        return self._shown[row]
+
+    def outcome(self, side: str, number: int) -> QuestionOutcome | None:
+        found = self.sides.get(side)
+        return found.outcomes[number] if found is not None else None
+
+    def difference(self, number: int) -> Difference | None:
+        a, b = self.outcome(A, number), self.outcome(B, number)
+        return Difference(number, a, b) if a is not None and b is not None and differs(a, b) else None
+
+    # -- keys -------------------------------------------------------------------------------------------------------
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        number = self.cursor_question()
+        if number is None:
+            return
+        outcome = self.outcome(A, number)
+        if outcome is None or outcome.history is None:
+            self.explorer.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
+            return
+        self.app.pop_screen()
+        self.explorer.open_evaluated(outcome)
+
+    def action_compare_row(self) -> None:
+        number = self.cursor_question()
+        if not self.comparing:
+            self.explorer.say("Compare with another navigator first (c).", timeout=3)
+            return
+        if number is None:
+            return
+        a, b = self.outcome(A, number), self.outcome(B, number)
+        if a is None or b is None:
+            self.explorer.say(f"{self.questions[number].id}: not walked by both navigators yet.", timeout=3)
+            return
+        if not differs(a, b):
+            self.explorer.say(f"{self.questions[number].id}: A and B landed the same nodes.", timeout=3)
+            return
+        self.app.pop_screen()
+        self.explorer.compare_evaluated(a, b)
+
+    def action_toggle_misses(self) -> None:
+        self.misses_only = not self.misses_only
+        self._rebuild()
+
+    def action_toggle_differences(self) -> None:
+        if not self.comparing:
+            self.explorer.say("Compare with another navigator first (c).", timeout=3)
+            return
+        self.differences_only = not self.differences_only
+        self._rebuild()
+
+    def action_compare(self) -> None:
+        from ...navigators import SUGGESTED_MODELS
+
+        resolved: dict[str, TreeNavigator] = {}
+
+        def check(model: str) -> str | None:
+            navigator, error = self.explorer.headless_navigator(model)
+            if navigator is None:
+                return error
+            resolved[model] = navigator
+            return None
+
+        def start(model: str | None) -> None:
+            if model and model in resolved:
+                self.compare_with(model, resolved[model])
+
+        from .dialogs import PromptScreen
+
+        current = self.sides[B].model if self.comparing else ""
+        self.app.push_screen(PromptScreen("Compare with navigator (B): every question walked again with it", current,
+                                          check=check, suggestions=SUGGESTED_MODELS), start)
+
+    def compare_with(self, model: str, navigator: TreeNavigator) -> None:
+        """Walk every question again with ``navigator`` as B (replacing any B)."""
+        self._start(B, model, navigator)
+        self._build_columns()
+        self._rebuild()
+        self._show_progress()
+        self._show_totals()
+
+    def action_cancel(self) -> None:
+        running = [side for side in self.sides.values() if not side.over]
+        if not running:
+            self.explorer.say("No walk is running.", timeout=2)
+            return
+        self.stop()
+        self.explorer.say("Evaluation cancelled: the questions walked so far stay.", timeout=3)
+
+    def action_main_view(self) -> None:
+        self.app.pop_screen()
+
+
+_CHANGE_STYLE = {Change.B_HITS: "bold green", Change.A_HITS: "bold red", Change.LANDED_DIFFERENTLY: "yellow"}
+
+
+def _side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
+    if outcome is None:
+        waiting = Text("—" if over else "…", style="dim")
+        return [waiting] + [Text("") for _ in SIDE_COLUMNS[1:]]
+    if outcome.end != WalkEnd.FINISHED:
+        hit = Text(str(outcome.end), style="bold yellow" if outcome.end == WalkEnd.CANCELLED else "bold red")
+    else:
+        hit = Text("✓ hit", style="bold green") if outcome.hit else Text("✗ miss", style="bold red")
+    wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
+    return [hit, Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
+            Text(str(outcome.visits_used), justify="right"), Text(str(outcome.calls), justify="right"),
+            Text(f"{outcome.chars_shipped:,}", justify="right")]
+
+
+def totals(outcomes: list[QuestionOutcome | None]) -> str:
+    """`` · hit rate 32% · branch-entry rate 39% · valid answers 100%`` over the questions walked so far."""
+    walked = [o for o in outcomes if o is not None]
+    if not walked:
+        return ""
+    hits = sum(o.hit for o in walked)
+    branches = sum(o.branch_entered for o in walked)
+    answers = sum(o.answers for o in walked)
+    valid = sum(o.valid_answers for o in walked)
+    valid_rate = valid / answers if answers else 1.0
+    return (f" · hit rate {hits / len(walked):.0%} ({hits}) · branch-entry rate {branches / len(walked):.0%} · "
+            f"valid answers {valid_rate:.0%}")
+

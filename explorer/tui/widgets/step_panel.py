@@ -1,0 +1,185 @@
+"""The step panel: where the walk is, what was just offered, what the navigator chose and why."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from core import NavigatorChose, NodeEntered, OnFailure, PathStopped, WalkFinished, WalkStarted
+
+from ...corpora import Corpus
+from ...safe_text import safe
+from ...walks.describe import event_summary, stop_line
+from ...walks.state import WalkState
+
+TITLE_WIDTH = 60
+SUMMARY_WIDTH = 160
+MAX_ROWS = 100
+"""Candidates listed in full; a wider offer ends with a line that counts (and names the chosen of) the rest."""
+
+
+class StepPanel(Static):
+    """Rendered from a :class:`WalkState`; while the manual navigator waits, its candidates are a picker."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "step--heading",
+        "step--label",
+        "step--path",
+        "step--chosen",
+        "step--rejected",
+        "step--offered",
+        "step--hallucinated",
+        "step--rationale",
+        "step--failure",
+        "step--picked",
+        "step--hint",
+        "step--dim",
+        "step--forced",
+    }
+
+    def show(
+        self,
+        state: WalkState,
+        corpus: Corpus,
+        step: int,
+        total: int,
+        *,
+        picking: bool = False,
+        picked: tuple[str, ...] = (),
+        forking: bool = False,
+        ending: Text | None = None,
+    ) -> None:
+        """Show ``state``; with ``picking`` the candidates become a picker (the manual navigator waits, or
+        ``forking``: a person answers an earlier decision differently). ``ending`` says why the walk ended."""
+        style = self.get_component_rich_style
+        parts: list[Text] = []
+        heading = Text(f"Step {step}/{total}  ", style=style("step--heading"))
+        if state.last is not None:
+            heading.append_text(event_summary(state.last))
+        else:
+            heading.append("no walk yet", style=style("step--dim"))
+        parts.append(heading)
+
+        where = Text("At      ", style=style("step--label"))
+        if state.current_path:
+            titles = [safe(corpus.title_of(i), width=40) if i in corpus.index else safe(i) for i in state.current_path]
+            where.append_text(Text(" › ", style=style("step--dim")).join(titles))
+            where.append(f"  (depth {len(state.current_path) - 1})", style=style("step--dim"))
+        elif state.offer is not None:
+            where.append("the start: the roots are offered", style=style("step--dim"))
+        elif state.step and not state.finished:
+            where.append("the start (nothing offered yet)", style=style("step--dim"))
+        else:
+            where.append("-", style=style("step--dim"))
+        parts.append(where)
+
+        last = state.last
+        if isinstance(last, NodeEntered):
+            entered = Text("Entered ", style=style("step--label"))
+            entered.append_text(safe(corpus.title_of(last.node.id) if last.node.id in corpus.index else last.node.id))
+            entered.append(f"  (visit {last.visits_used}, {last.remaining_visits} left)", style=style("step--dim"))
+            parts.append(entered)
+        elif isinstance(last, PathStopped):
+            parts.append(Text("Stopped ", style=style("step--label")) + stop_line(last.record))
+        elif isinstance(last, WalkStarted):
+            parts.append(Text("Press n to see the first offer.", style=style("step--hint")))
+        elif isinstance(last, WalkFinished) and not ending:
+            parts.append(Text("The walk is over: the results are in the Results tab.", style=style("step--hint")))
+        if ending:
+            parts.append(ending)
+
+        offer = state.offer
+        choice = state.choice
+        offered_ids = {c.id for c in offer.candidates} if offer is not None else set()
+        if offer is not None:
+            count = len(offer.candidates)
+            what = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else
+                                                                                      "children")
+            line = Text("Offered ", style=style("step--label"))
+            line.append(f"{count} {what} at depth {offer.depth} · {offer.remaining_visits} visits "
+                        f"left · {offer.chars_shipped:,} chars shipped")
+            parts.append(line)
+        # The answer first: what was chosen and why matters more than the list it came from.
+        if picking:
+            typed = [i for i in picked if i not in offered_ids]
+            hint = Text("Fork here: " if forking else "Your choice: ", style=style("step--label"))
+            hint.append("1-9 toggle · i type an id or a number (even one not offered) · a answer (nothing picked: "
+                        "stop here) · s stop here" + (" · Escape closes" if forking else ""),
+                        style=style("step--hint"))
+            parts.append(hint)
+            if typed:
+                extra = Text("Typed   ", style=style("step--label"))
+                extra.append_text(Text(", ").join(safe(i, width=40) for i in typed))
+                extra.stylize(style("step--hallucinated"), 8)
+                parts.append(extra)
+        elif isinstance(choice, NavigatorChose):
+            line = Text("⚑ Forced " if state.choice_forced else "Chose   ",
+                        style=style("step--forced" if state.choice_forced else "step--label"))
+            if choice.valid:
+                line.append_text(Text(", ").join(safe(i, width=40) for i in choice.valid))
+            elif choice.selected:
+                line.append("no id that was offered", style=style("step--hallucinated"))
+            else:
+                line.append("nothing: the path stops here", style=style("step--dim"))
+            line.append(f"   {choice.seconds:.2f} s", style=style("step--dim"))
+            if choice.usage:
+                tokens = ", ".join(f"{k} {v}" for k, v in choice.usage.items())
+                line.append("   ")
+                line.append_text(safe(tokens, style("step--dim")))
+            parts.append(line)
+            if choice.hallucinated:
+                ghosts = Text("Not offered (hallucinated): ", style=style("step--hallucinated"))
+                ghosts.append_text(Text(", ").join(safe(i, width=40) for i in choice.hallucinated))
+                parts.append(ghosts)
+            if choice.rationale:
+                why = Text("Why     ", style=style("step--label"))
+                why.append_text(safe(choice.rationale, width=600))
+                why.stylize(style("step--rationale"), 8)
+                parts.append(why)
+        if state.failure is not None:
+            failed = Text("Failed  ", style=style("step--failure"))
+            failed.append_text(safe(state.failure.error, width=400))
+            parts.append(failed)
+            consequence = {
+                OnFailure.THROW: "the walk stops with this error",
+                OnFailure.EMPTY: "the walk ends with no documents",
+                OnFailure.PARTIAL: "this node lands with navigator_failed and the walk goes on",
+            }[state.failure.policy]
+            parts.append(Text(f"        on failure: {state.failure.policy.value} — {consequence}",
+                              style=style("step--dim")))
+        if offer is not None:
+            chosen = set(choice.selected) if choice else set()
+            for number, candidate in enumerate(offer.candidates[:MAX_ROWS], start=1):
+                row = Text(no_wrap=True, overflow="ellipsis")
+                if picking:
+                    mark, mark_style = ("[x] " if candidate.id in picked else "[ ] "), "step--picked"
+                    row.append(f"{number:>2} " if number <= 9 else f"{number:>3} ", style=style("step--hint"))
+                elif choice is None:
+                    mark, mark_style = "?  ", "step--offered"
+                elif candidate.id in chosen:
+                    mark, mark_style = ("⚑  ", "step--forced") if state.choice_forced else ("✓  ", "step--chosen")
+                else:
+                    mark, mark_style = "✗  ", "step--rejected"
+                row.append(mark)
+                row.append_text(safe(candidate.title, width=TITLE_WIDTH))
+                row.append("  ")
+                row.append_text(safe(candidate.id, width=40))
+                row.stylize(style(mark_style))
+                if candidate.summary:
+                    row.append("  ")
+                    summary = safe(candidate.summary, width=SUMMARY_WIDTH)
+                    summary.stylize(style("step--dim"))
+                    row.append_text(summary)
+                parts.append(row)
+            rest = offer.candidates[MAX_ROWS:]
+            if rest:
+                more = Text(f"… and {len(rest):,} more candidates", style=style("step--dim"))
+                chosen_later = [c.id for c in rest if c.id in chosen]
+                if chosen_later:
+                    more.append(", chosen among them: ")
+                    more.append_text(Text(", ").join(safe(i, width=40) for i in chosen_later[:10]))
+                parts.append(more)
+        self.update(Group(*parts))

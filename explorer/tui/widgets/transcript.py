@@ -1,0 +1,63 @@
+"""The transcript: what the navigator was really sent and what it really answered, for the decision shown."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.widgets import Static
+
+from core import NavigatorChose, NavigatorFailed
+
+from ...safe_text import safe
+from ...walks.history import Decision
+
+SHOWN_CHARS = 100_000
+"""Characters of one transcript entry drawn; the rest is counted (the trace keeps it all)."""
+
+
+class TranscriptView(Static):
+    """Every ``(label, text)`` pair of the decision's transcript, in full and literal (escaped, never markup)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"transcript--label", "transcript--dim", "transcript--forced"}
+
+    def show(self, decision: Decision | None, node_title: str | None = None) -> None:
+        style = self.get_component_rich_style
+        if decision is None:
+            self.update(Text("Step to an offer or an answer to read what the navigator was sent and said.",
+                             style=style("transcript--dim")))
+            return
+        where = "the roots" if decision.node is None else (node_title or decision.node)
+        text = Text("Decision at ", style=style("transcript--label"))
+        text.append_text(safe(where, width=80))
+        text.append(f"  (offer at step {decision.offer_seq}", style=style("transcript--dim"))
+        if decision.answer_seq is not None:
+            text.append(f", answer at step {decision.answer_seq}", style=style("transcript--dim"))
+        text.append(")", style=style("transcript--dim"))
+        if decision.forced:
+            text.append("  ⚑ forced by a person", style=style("transcript--forced"))
+        answer = decision.answer
+        if answer is None:
+            text.append("\n\nNo answer yet: the navigator has not answered this offer.", style=style("transcript--dim"))
+            self.update(text)
+            return
+        if answer.transcript is None:
+            kind = "an answer" if isinstance(answer, NavigatorChose) else "a failure"
+            text.append(f"\n\nThe navigator gave {kind} with no transcript.", style=style("transcript--dim"))
+            if isinstance(answer, NavigatorChose) and answer.rationale:
+                text.append("\n\nrationale\n", style=style("transcript--label"))
+                text.append_text(safe(answer.rationale, multiline=True))
+            if isinstance(answer, NavigatorFailed):
+                text.append("\n\nerror\n", style=style("transcript--label"))
+                text.append_text(safe(answer.error, multiline=True))
+            self.update(text)
+            return
+        for label, body in answer.transcript:
+            text.append("\n\n")
+            text.append_text(safe(label, style("transcript--label"), width=60))
+            text.append("\n")
+            text.append_text(safe(body[:SHOWN_CHARS], multiline=True))
+            if len(body) > SHOWN_CHARS:
+                text.append(f"\n… {len(body) - SHOWN_CHARS:,} more characters (a saved trace keeps them all)",
+                            style=style("transcript--dim"))
+        self.update(text)

@@ -1,0 +1,428 @@
+"""The corpus as a collapsible tree, built lazily, with each node's walk state shown on its label."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import ClassVar, Self
+
+from rich.style import Style
+from rich.text import Text, TextType
+from textual.geometry import Size
+from textual.widgets import Tree
+from textual.widgets._tree import _TreeLine
+from textual.widgets.tree import TreeNode
+
+from ...corpora import Corpus
+from ...safe_text import clip, safe, visible
+from ...walks.state import Mark
+
+GLYPHS = {
+    Mark.CURRENT: "◆ ",
+    Mark.LANDED: "■ ",
+    Mark.STOPPED: "⊘ ",
+    Mark.FORCED: "⚑ ",
+    Mark.CHOSEN: "✓ ",
+    Mark.OFFERED: "? ",
+    Mark.REJECTED: "✗ ",
+    Mark.VISITED: "• ",
+    Mark.DIVERGED: "⑂ ",
+    Mark.BOTH: "= ",
+    Mark.ONLY_A: "A ",
+    Mark.ONLY_B: "B ",
+}
+TITLE_WIDTH = 72
+ID_WIDTH = 40
+MIN_TITLE_CELLS = 4
+EXPECTED = "  ◎ expected"
+"""A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
+BATCH = 500
+"""Children added at a time: a node with 100,000 children opens as fast as one with 500."""
+AROUND = 50
+"""Reaching a child far past the rows shown (``g``, the walk) adds this many on each side of it, not every row
+before it: the 10,000th child of a wide node costs what the 100th does."""
+
+# A parent being walked by WalkTree._build: the path down to it, an iterator over its (index, child), its last
+# index, and whether every child counts as last (Textual draws the top rows that way when the root is hidden).
+_Frame = tuple[list[TreeNode[str | None]], Iterator[tuple[int, TreeNode[str | None]]], int, bool]
+
+# The children a "more" row stands for: their parent, the position of the first and the end (exclusive).
+_Run = tuple[TreeNode[str | None], int, int]
+
+
+class WalkTree(Tree[str | None]):
+    """A ``Tree`` whose nodes are created only when their branch opens or the walk reaches them.
+
+    Node data is the corpus node id (``None`` for a "more children" row).
+    A node's children are added :data:`BATCH` at a time; a child reached
+    far past them (by ``g`` or by the walk) is shown with :data:`AROUND`
+    rows on each side. Every run of children not yet shown is one "… N
+    more: Enter shows the next K" row where they would be.
+    The walk's marks (``current``, ``landed``, ``stopped``, ``chosen``,
+    ``offered``, ``rejected``, ``visited``) and stop reasons are kept per id
+    and drawn by :meth:`render_label` with the component classes styled in
+    ``app.tcss``; changing them repaints only the nodes that changed.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        *Tree.COMPONENT_CLASSES,
+        "walk-tree--id",
+        "walk-tree--reason",
+        "walk-tree--more",
+        "walk-tree--expected",
+        "walk-tree--count",
+        *(f"walk-tree--{mark.value}" for mark in Mark),
+        *(f"walk-tree--heat-{level}" for level in range(1, 5)),
+    }
+
+    def __init__(self, corpus: Corpus, *, id: str | None = None) -> None:
+        super().__init__(safe(corpus.title, width=TITLE_WIDTH), data=None, id=id)
+        self.corpus = corpus
+        self.marks: dict[str, Mark] = {}
+        self.reasons: dict[str, str] = {}
+        self.expected: frozenset[str] = frozenset()
+        """Nodes a question set expects (an evaluation's walk): marked ◎."""
+        self.counts: dict[str, str] = {}
+        """Text shown after a node's label, e.g. ``7/10`` (how often N walks chose it)."""
+        self.heat: dict[str, int] = {}
+        """A heat level 1-4 per node, styled by ``walk-tree--heat-N``."""
+        self.follow = True
+        self.guide_depth = 3
+        self._by_id: dict[str, TreeNode[str | None]] = {}
+        self._id_width: dict[str, int] = {}
+        self._opened: set[int] = set()  # tree node ids whose children have been added (some of them)
+        # "more children" row id -> (the node whose children it stands for, the first and the end of that run)
+        self._more: dict[int, _Run] = {}
+        self._lines_of: dict[int, _TreeLine[str | None]] = {}  # tree node id -> its line, kept between builds
+        self._label_cells: dict[int, int] = {}  # tree node id -> its label's width in cells
+
+    def on_mount(self) -> None:
+        self._load(self.root, self.corpus.index.root_ids())
+        self.root.expand()
+
+    # -- lazy building ------------------------------------------------------------------------------
+
+    def _label(self, node_id: str) -> Text:
+        # One plain Text, "title  id": the id's style is laid on when the row is drawn (render_label).
+        shown_id = clip(visible(node_id), ID_WIDTH)
+        self._id_width[node_id] = len(shown_id)
+        return Text(f"{clip(visible(self.corpus.title_of(node_id)), TITLE_WIDTH)}  {shown_id}")
+
+    def process_label(self, label: TextType) -> Text:
+        # Tree cuts every label at its first line, copying it; ours are one line already (newlines are made
+        # visible), so the copy is skipped: it was a third of the cost of adding a node.
+        if isinstance(label, Text) and "\n" not in label.plain:
+            return label
+        return super().process_label(label)
+
+    def _add_rows(self, parent: TreeNode[str | None], rows: list[tuple[Text, str | None, bool]],
+                  at: int) -> list[TreeNode[str | None]]:
+        """Insert ``(label, data, allow_expand)`` rows among ``parent``'s children at ``at``; invalidate once.
+
+        ``TreeNode.add`` invalidates the whole tree (and schedules a layout) for every child; a batch of 1,000
+        paid that 1,000 times. This is what ``add`` does, per batch: a new id, registered, appended, collapsed.
+        """
+        tree_nodes = self._tree_nodes
+        new_id = self._new_id
+        added: list[TreeNode[str | None]] = []
+        for label, data, allow_expand in rows:
+            node = TreeNode(self, parent, new_id(), label, data, expanded=False, allow_expand=allow_expand)
+            tree_nodes[node.id] = node
+            added.append(node)
+        parent._children[at:at] = added
+        parent._updates += 1
+        self._invalidate()
+        return added
+
+    def _load(self, parent: TreeNode[str | None], child_ids: tuple[str, ...], *, through: str | None = None) -> None:
+        """Show more of ``parent``'s children: the first batch, or the run of them that holds ``through``.
+
+        The first time, the run is all of them; later it is a "more" row's.
+        Rows are added from the run's start, a batch of them, or, for a
+        ``through`` further in than that, :data:`AROUND` on each side of it;
+        what is left of the run either side stays a "more" row.
+        """
+        if parent.id in self._opened:
+            if through is None or through in self._by_id:
+                return
+            # The run holding ``through``: a linear scan of the ids, cheaper than the rows it saves creating.
+            position = child_ids.index(through)
+            row, start, end = next(
+                (row, start, end) for row, (_, start, end) in self._runs(parent) if start <= position < end
+            )
+        else:
+            self._opened.add(parent.id)
+            row, start, end = None, 0, len(child_ids)
+            position = child_ids.index(through) if through is not None else 0
+        if position - start < BATCH:
+            first, last = start, min(end, start + BATCH)
+        else:
+            first, last = max(start, position - AROUND), min(end, position + AROUND + 1)
+        has_children = self.corpus.index.has_children
+        shown = child_ids[first:last]
+        rows: list[tuple[Text, str | None, bool]] = []
+        runs: list[tuple[int, int]] = []
+        if first > start:
+            rows.append(self._more_label(first - start))
+            runs.append((start, first))
+        rows += [(self._label(child), child, has_children(child)) for child in shown]
+        if last < end:
+            rows.append(self._more_label(end - last))
+            runs.append((last, end))
+        at = len(parent._children)
+        if row is not None:  # the new rows go where the "more" row was
+            at = parent._children.index(row)
+            del parent._children[at]
+            del self._tree_nodes[row.id], self._more[row.id]
+            self._lines_of.pop(row.id, None)
+            self._label_cells.pop(row.id, None)
+        added = self._add_rows(parent, rows, at)
+        new_rows = added[1:] if first > start else added
+        self._by_id.update(zip(shown, new_rows, strict=False))
+        more_rows = [node for node in added if node.data is None]
+        for node, (run_start, run_end) in zip(more_rows, runs, strict=True):
+            self._more[node.id] = (parent, run_start, run_end)
+
+    @staticmethod
+    def _more_label(left: int) -> tuple[Text, None, bool]:
+        return Text(f"… {left:,} more: Enter shows the next {min(BATCH, left):,}"), None, False
+
+    def _runs(self, parent: TreeNode[str | None]) -> Iterator[tuple[TreeNode[str | None], _Run]]:
+        """``parent``'s "more" rows and the runs of children they stand for, in order."""
+        more = self._more
+        for child in parent._children:
+            if child.data is None and child.id in more:
+                yield child, more[child.id]
+
+    def _children_of(self, node: TreeNode[str | None]) -> tuple[str, ...]:
+        return self.corpus.index.root_ids() if node is self.root else self.corpus.index.child_ids(node.data or "")
+
+    def _ensure(self, node_id: str) -> TreeNode[str | None]:
+        """The tree node for a corpus node, creating its ancestors' children as needed."""
+        found = self._by_id.get(node_id)
+        if found is not None:
+            return found
+        index = self.corpus.index
+        path = index.path(node_id)
+        self._load(self.root, index.root_ids(), through=path[0])
+        for ancestor, child in pairwise(path):
+            self._load(self._by_id[ancestor], index.child_ids(ancestor), through=child)
+        return self._by_id[node_id]
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[str | None]) -> None:
+        if event.node.data is not None and event.node.id not in self._opened:
+            self._load(event.node, self.corpus.index.child_ids(event.node.data))
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[str | None]) -> None:
+        more = self._more.get(event.node.id)
+        if more is not None:
+            parent, start, _ = more
+            child_ids = self._children_of(parent)
+            self._load(parent, child_ids, through=child_ids[start])  # the next batch from the run's start
+
+    # -- following the walk ---------------------------------------------------------------------------
+
+    def reveal(self, node_id: str, *, expand: bool = False, move_cursor: bool = True) -> None:
+        """Open the branches down to ``node_id`` (and the node itself with ``expand``), and put the cursor on it."""
+        if node_id not in self.corpus.index:
+            return
+        target = self._ensure(node_id)
+        # expand() invalidates the whole tree even on an open node: only open what is closed.
+        for ancestor in self.corpus.index.path(node_id)[:-1]:
+            if not self._by_id[ancestor].is_expanded:
+                self._by_id[ancestor].expand()
+        if expand and target.allow_expand:
+            if target.id not in self._opened:
+                self._load(target, self.corpus.index.child_ids(node_id))
+            if not target.is_expanded:
+                target.expand()
+        if move_cursor:
+            # Right after expand() the node has no line yet: move once the tree has refreshed.
+            self.call_after_refresh(self.move_cursor, target)
+
+    def node_for(self, node_id: str) -> TreeNode[str | None] | None:
+        return self._by_id.get(node_id)
+
+    # -- marks ------------------------------------------------------------------------------------------
+
+    def set_marks(self, marks: dict[str, Mark], reasons: dict[str, str] | None = None) -> None:
+        """Show a new set of marks and stop reasons, repainting only the nodes that changed."""
+        reasons = reasons or {}
+        changed = {k for k in self.marks.keys() | marks.keys() if self.marks.get(k) != marks.get(k)}
+        changed |= {k for k in self.reasons.keys() | reasons.keys() if self.reasons.get(k) != reasons.get(k)}
+        self.marks, self.reasons = marks, reasons
+        for node_id in changed:
+            node = self._by_id.get(node_id)
+            if node is not None:
+                node.refresh()
+
+    def set_overlay(self, *, expected: frozenset[str] | None = None, counts: dict[str, str] | None = None,
+                    heat: dict[str, int] | None = None) -> None:
+        """Show (or, with empty values, clear) what lies over the walk's marks: expected nodes, counts, heat."""
+        changed: set[str] = set()
+        if expected is not None:
+            changed |= self.expected ^ expected
+            self.expected = expected
+        if counts is not None:
+            changed |= self.counts.keys() | counts.keys()
+            self.counts = counts
+        if heat is not None:
+            changed |= self.heat.keys() | heat.keys()
+            self.heat = heat
+        for node_id in changed:
+            node = self._by_id.get(node_id)
+            if node is not None:
+                node.refresh()
+
+    def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
+        label = super().render_label(node, base_style, style)
+        node_id = node.data
+        if node_id is None:
+            if node.id in self._more:
+                label.stylize(self.get_component_rich_style("walk-tree--more", partial=True))
+            return label
+        id_width = self._id_width.get(node_id, 0)
+        reason = self.reasons.get(node_id)
+        reason_first = False
+        tail = (len(reason) + 2 if reason is not None else 0) + (len(EXPECTED) if node_id in self.expected else 0)
+        if tail:  # a stop reason and "◎ expected" are never cut: the title, then the id, give way
+            label, id_width, reason_first = self._fit(label, node_id, id_width, tail)
+        if id_width:
+            label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
+        mark = self.marks.get(node_id)
+        if mark is None:
+            label = Text("  ") + label
+        else:
+            label = Text(GLYPHS[mark]) + label
+            label.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
+        if reason is not None:
+            reason_style = self.get_component_rich_style("walk-tree--reason", partial=True)
+            if reason_first:  # too narrow for the title and the reason: the reason first, whole
+                label = label[:2] + Text(reason, style=reason_style) + Text("  ") + label[2:]
+            else:
+                label.append(f"  {reason}", style=reason_style)
+        level = self.heat.get(node_id)
+        if level is not None:
+            label.stylize(self.get_component_rich_style(f"walk-tree--heat-{level}", partial=True))
+        count = self.counts.get(node_id)
+        if count is not None:
+            label.append(f"  {count}", style=self.get_component_rich_style("walk-tree--count", partial=True))
+        if node_id in self.expected:
+            label.append(EXPECTED, style=self.get_component_rich_style("walk-tree--expected", partial=True))
+        return label
+
+    def _room(self) -> int:
+        """Cells a line may use: the content region less the scrollbar gutter kept for it."""
+        return self.scrollable_content_region.width - (self.styles.scrollbar_size_vertical or 0)
+
+    def _fit(self, label: Text, node_id: str, id_width: int, reason_width: int) -> tuple[Text, int, bool]:
+        """Shorten the title, then drop the id, never the stop reason, so the whole line fits the tree's width.
+
+        Returns the label, the cells its id now takes, and whether the reason must go first (the row is too
+        narrow for even a few letters of the title beside it: the title then runs off the edge instead).
+        """
+        room = self._room()
+        if room <= 0:
+            return label, id_width, False
+        depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
+        indent = (depth + 1) * self.guide_depth + 2  # guides, then the glyph
+        spare = room - indent - label.cell_len - reason_width
+        if spare >= 0:
+            return label, id_width, False
+        # The label is [toggle icon] title "  " id: cut the title's end first, then drop the id (the Node tab
+        # shows it), so the reason stays whole.
+        title_end = len(label) - id_width - 2
+        keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
+        shortened = label[:keep_title]
+        if keep_title < title_end:
+            shortened.append("…")
+        if shortened.cell_len + 2 + id_width + reason_width + indent <= room:
+            shortened.append_text(label[title_end:])
+            return shortened, id_width, False
+        spare = room - indent - reason_width - label[:title_end].cell_len
+        keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
+        if indent + keep_title + 1 + reason_width > room:
+            return label[:title_end], 0, True
+        shortened = label[:keep_title]
+        if keep_title < title_end:
+            shortened.append("…")
+        return shortened, 0, False
+
+    def get_label_width(self, node: TreeNode[str | None]) -> int:
+        # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
+        return self._cells(node, self._room())
+
+    def _cells(self, node: TreeNode[str | None], room: int) -> int:
+        node_id = node.data
+        reason = self.reasons.get(node_id) if node_id is not None else None
+        width = self._label_cells.get(node.id)
+        if width is None:
+            label = node.label
+            width = self._label_cells[node.id] = label.cell_len if isinstance(label, Text) else len(label)
+        extra = len(reason) + 2 if reason else 0
+        if reason and node_id is not None and room > 0:
+            # render_label shortens this label to fit (the reason stays whole): measure it as drawn, or the
+            # tree would scroll sideways for width it never uses.
+            depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
+            return min(width + 4 + extra, max(room - (depth + 1) * self.guide_depth, len(reason) + 8))
+        if node_id is not None:
+            count = self.counts.get(node_id)
+            extra += len(count) + 2 if count else 0
+            extra += 12 if node_id in self.expected else 0
+        return width + 4 + extra
+
+    def watch_show_root(self, show_root: bool) -> None:
+        self._lines_of.clear()  # a top row's path starts at the root only while the root is shown
+        super().watch_show_root(show_root)
+
+    def clear(self) -> Self:
+        # Node ids start again from 0: nothing kept about the old nodes may outlive them.
+        for kept in (self._by_id, self._id_width, self._opened, self._more, self._lines_of, self._label_cells):
+            kept.clear()
+        return super().clear()
+
+    def _build(self) -> None:
+        """The visible lines, as ``Tree._build`` makes them, for a fraction of its cost per line.
+
+        Textual rebuilds every visible line after any change; its build asks ``get_label_width`` per line, and
+        ours asked the widget for its size each time (most of a rebuild: 10,000 lines took 140 ms). This one
+        reads the room once, keeps each node's line (its path never changes; a new one only when it stops or
+        starts being the last child) and each label's cell length, walks without recursion (a deep chain is
+        no limit), and sets the same fields: each node's line, the lines, the virtual size, the cursor's line.
+        ``test_tree_scale`` checks it against Textual's own build, so a Textual upgrade that changes the lines
+        shows up there.
+        """
+        lines: list[_TreeLine[str | None]] = []
+        append = lines.append
+        make_line = _TreeLine
+        known = self._lines_of
+        cells = self._cells
+        room = self._room()
+        guide = self.guide_depth
+        widest = 0
+        top = [self.root] if self.show_root else list(self.root._children)
+        frames: list[_Frame] = [([], iter(enumerate(top)), len(top) - 1, not self.show_root)]
+        while frames:
+            path, items, final, all_last = frames[-1]
+            for position, node in items:
+                last = all_last or position == final
+                line = known.get(node._id)
+                if line is None or line.last != last:
+                    line = known[node._id] = make_line([*path, node], last)
+                node._line = len(lines)
+                append(line)
+                width = cells(node, room) + (len(line.path) - 1) * guide
+                if width > widest:
+                    widest = width
+                if node._expanded and node._children:
+                    frames.append((line.path, iter(enumerate(node._children)), len(node._children) - 1, False))
+                    break
+            else:
+                frames.pop()
+        self._tree_lines_cached = lines
+        self.virtual_size = Size(widest if lines else self.size.width, len(lines))
+        if self.cursor_line != -1:
+            if self.cursor_node is not None:
+                self.cursor_line = self.cursor_node._line
+            if self.cursor_line >= len(lines):
+                self.cursor_line = -1

@@ -1,0 +1,177 @@
+"""Words for what a walk did, shared by the screen and the command line.
+
+One line per event (the timeline, the step panel's heading), a stop, and
+the end of a walk said plainly. Every piece of corpus or navigator text goes
+in through :func:`safe_text.safe`, never as markup. Nothing here imports a
+widget, the session, a navigator or the evaluation: widgets build on it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from core import (
+    CandidatesOffered,
+    NavigatorChose,
+    NavigatorFailed,
+    NodeEntered,
+    PathStopped,
+    StopRecord,
+    WalkEvent,
+    WalkFinished,
+    WalkStarted,
+)
+
+from ..ending import WalkEnd
+from ..safe_text import safe
+from .state import WalkState
+
+REASON_STYLE = {
+    "leaf": "green",
+    "navigator_stopped": "cyan",
+    "max_depth": "yellow",
+    "visit_budget_exhausted": "yellow",
+    "invalid_choice": "magenta",
+    "navigator_failed": "red",
+}
+
+
+def line(*parts: str | Text | tuple[str, str]) -> Text:
+    """A Text from plain pieces, ``(text, style)`` pairs and already-safe Texts."""
+    text = Text()
+    for part in parts:
+        if isinstance(part, tuple):
+            text.append(part[0], style=part[1])
+        else:
+            text.append(part)
+    return text
+
+
+def count_candidates(offer: CandidatesOffered) -> str:
+    """``"9 roots"``, ``"1 child"``..."""
+    count = len(offer.candidates)
+    noun = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else "children")
+    return f"{count} {noun}"
+
+
+def stop_line(record: StopRecord) -> Text:
+    reason = record.reason.value
+    text = line(("■ " if record.landed else "□ ", REASON_STYLE.get(reason, "")), (reason, REASON_STYLE.get(reason, "")))
+    if record.branch is not None:
+        text.append(" at branch ")
+        text.append_text(safe(record.branch, "bold", width=60))
+    if record.detail:
+        text.append(" — ")
+        text.append_text(safe(record.detail, "dim", width=160))
+    if record.landed is not None:
+        text.append(" · landed ")
+        text.append_text(safe(record.landed, "bold green", width=60))
+    elif record.path:
+        text.append(" · nothing new landed", style="dim")
+    else:
+        text.append(" · nothing lands at the start", style="dim")
+    return text
+
+
+
+
+def event_summary(event: WalkEvent) -> Text:
+    """One line for one event: the timeline's entries and the step panel's heading."""
+    if isinstance(event, WalkStarted):
+        return Text(f"walk started · budget {event.max_nodes_visited} · depth limit {event.max_depth} · "
+                    f"on failure {event.on_failure.value}")
+    if isinstance(event, CandidatesOffered):
+        if event.current is None:
+            return Text(f"offered {count_candidates(event)}")
+        return line(f"offered {count_candidates(event)} of ", safe(event.current.title, width=50))
+    if isinstance(event, NavigatorChose):
+        if not event.selected:
+            text = Text("navigator chose nothing")
+        else:
+            text = line("navigator chose ", Text(", ").join(safe(i, width=30) for i in event.selected[:4]))
+            if len(event.selected) > 4:
+                text.append(f" +{len(event.selected) - 4}")
+        if event.hallucinated:
+            text.append(f" ({len(event.hallucinated)} not offered)", style="magenta")
+        return text
+    if isinstance(event, NavigatorFailed):
+        return line(("navigator failed: ", "red"), safe(event.error, width=80))
+    if isinstance(event, NodeEntered):
+        return line("entered ", safe(event.node.title, width=50), f" (visit {event.visits_used})")
+    if isinstance(event, PathStopped):
+        record = event.record
+        where = record.branch if record.branch is not None else (record.node or "the start")
+        return line((record.reason.value, REASON_STYLE.get(record.reason.value, "")), " at ", safe(where, width=50))
+    if isinstance(event, WalkFinished):
+        return Text(f"walk finished · {len(event.result.documents)} landed")
+    return Text(type(event).__name__)
+
+
+NAMES_SHOWN = 8
+"""Ids named in one line of the ending; the rest are counted."""
+
+
+def _names(ids: tuple[str, ...]) -> Text:
+    shown = Text(", ").join(safe(i, width=40) for i in ids[:NAMES_SHOWN])
+    if len(ids) > NAMES_SHOWN:
+        shown.append(f" and {len(ids) - NAMES_SHOWN:,} more")
+    return shown
+
+
+def landed_line(state: WalkState) -> Text:
+    """``3 landed — leaf ×2, visit_budget_exhausted ×1`` (or ``nothing landed``)."""
+    if not state.landed:
+        return Text("nothing landed")
+    counts: dict[str, int] = {}
+    for record in state.landed.values():
+        counts[record.reason.value] = counts.get(record.reason.value, 0) + 1
+    text = Text(f"{len(state.landed)} landed — ")
+    for number, (reason, count) in enumerate(sorted(counts.items(), key=lambda item: (-item[1], item[0]))):
+        if number:
+            text.append(", ")
+        text.append(reason, style=REASON_STYLE.get(reason, ""))
+        text.append(f" ×{count}")
+    return text
+
+
+def ending_text(state: WalkState) -> Text:
+    """Why the walk ended, in words: how it ended and where, what landed by reason, what was never entered.
+
+    Empty when the state is not at the end of an ended walk.
+    """
+    ending = state.ending()
+    if ending is None:
+        return Text()
+    lines: list[Text] = []
+    if ending.end is WalkEnd.FINISHED:
+        head = Text("Finished: ", style="bold green")
+        if ending.empty_failure:
+            head.append("no documents — the navigator failed under on-failure empty: ", style="red")
+            head.append_text(safe(ending.empty_failure, "red", width=300))
+            lines.append(head)
+        else:
+            lines.append(head + landed_line(state))
+    else:
+        word = "Cancelled" if ending.end is WalkEnd.CANCELLED else "Failed"
+        head = Text(f"{word} at step {ending.step}", style="bold red")
+        offer = ending.pending_offer
+        if offer is not None:
+            where = "the roots" if offer.current is None else None
+            head.append(", while the navigator was choosing among ")
+            if where is None and offer.current is not None:
+                head.append(f"{count_candidates(offer)} of ")
+                head.append_text(safe(offer.current.title, width=60))
+            else:
+                head.append(count_candidates(offer))
+        head.append(": ")
+        lines.append(head + landed_line(state))
+        if ending.error:
+            lines.append(Text("Why: ", style="bold red") + safe(ending.error, "red", width=400))
+    for why, ids in ending.never_entered.items():
+        line_ = Text(f"{len(ids)} chosen but never entered, {why}: ", style="yellow")
+        lines.append(line_ + _names(ids))
+    if ending.hallucinated:
+        count = len(ending.hallucinated)
+        lines.append(Text(f"{count} returned but never offered (hallucinated): ", style="magenta")
+                     + _names(ending.hallucinated))
+    return Text("\n").join(lines)

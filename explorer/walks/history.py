@@ -1,0 +1,263 @@
+"""The walk history: one walk's events, the cursor over them, how it ended and where it came from.
+
+UI-free. Stepping back and forth, the timeline, the results and the tree all
+read the history under its cursor; the explorer binds to one history at a
+time and keeps no copy of its events. A live walk's history grows as its
+session's events arrive; an opened trace's is complete from the start; a
+fork's begins with the recorded decisions of the walk it came from. Every
+walk of a session is kept in a :class:`WalkList`, each with its own cursor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from core import CandidatesOffered, NavigatorChose, NavigatorFailed, WalkEvent
+
+from ..ending import WalkEnd
+from ..trace import Trace, TraceHeader
+from .settings import WalkSettings
+from .state import WalkState
+
+
+class Origin(StrEnum):
+    """Where a walk came from."""
+
+    WALK = "walk"
+    """Walked live (the first walk, or any walk started anew)."""
+    RESTART = "restart"
+    """Walked live again, with the settings of the moment."""
+    FORK = "fork"
+    """Another walk run again up to one of its decisions, answered differently there by a person."""
+    TRACE = "trace"
+    """Read from a trace file: every event known, no navigator called."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One navigator decision in a history: the offer, and the answer (``None`` while it is awaited)."""
+
+    offer_seq: int
+    offer: CandidatesOffered
+    answer_seq: int | None
+    answer: NavigatorChose | NavigatorFailed | None
+    forced: bool = False
+
+    @property
+    def node(self) -> str | None:
+        """The node whose children were offered (``None``: the roots)."""
+        return self.offer.current.id if self.offer.current is not None else None
+
+
+class WalkHistory:
+    """Everything one walk did so far, and the step being looked at.
+
+    ``cursor`` counts the events shown (0: nothing yet). While the cursor is
+    at the latest event it follows new ones; once moved back it stays put.
+    ``forced`` holds the 1-based numbers of the decisions a person forced.
+    """
+
+    def __init__(
+        self,
+        settings: WalkSettings,
+        origin: Origin = Origin.WALK,
+        *,
+        number: int = 1,
+        label: str = "",
+        parent: WalkHistory | None = None,
+        fork_seq: int | None = None,
+        trace: Trace | None = None,
+    ) -> None:
+        self.settings = settings
+        self.origin = origin
+        self.number = number
+        self.label = label or _default_label(settings, origin, trace)
+        self.parent = parent
+        self.fork_seq = fork_seq
+        self.trace = trace
+        self.walk_id: int | None = None
+        """The id of the session that feeds this history (``None`` for a trace)."""
+        self.events: list[WalkEvent] = []
+        self.forced: set[int] = set()
+        self.cursor = 0
+        self.end: WalkEnd | None = None
+        self.error: str | None = None
+        self._live = WalkState()
+        self._cached: tuple[int, WalkState] | None = None
+
+    @classmethod
+    def from_trace(cls, trace: Trace, *, number: int = 1) -> WalkHistory:
+        header = trace.header
+        settings = WalkSettings(header.query, header.navigator, header.max_nodes_visited, header.max_depth,
+                                header.on_failure)
+        history = cls(settings, Origin.TRACE, number=number, trace=trace)
+        for seq, event in enumerate(trace.events, start=1):
+            history.append(event, forced=seq in trace.forced)
+        history.finish(trace.end, trace.error)
+        history.cursor = 1 if history.events else 0
+        return history
+
+    # -- names ---------------------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """``walk 3 · fork of walk 1: at billing chose invoices``."""
+        return f"walk {self.number} · {self.label}"
+
+    # -- growing -------------------------------------------------------------------------------------
+
+    def append(self, event: WalkEvent, *, forced: bool = False) -> None:
+        """A new event; the cursor follows it when it was at the latest one."""
+        following = self.cursor == len(self.events)
+        self.events.append(event)
+        if forced:
+            self.forced.add(len(self.events))
+        self._live.apply(event, forced=forced)
+        if following:
+            self.cursor = len(self.events)
+
+    def finish(self, end: WalkEnd, error: str | None = None) -> None:
+        """The walk is over (the first end said wins: a cancel is not undone by the worker's late word)."""
+        if self.end is None:
+            self.end, self.error = WalkEnd(end), error
+
+    @property
+    def ended(self) -> bool:
+        return self.end is not None
+
+    # -- moving the cursor -----------------------------------------------------------------------------
+
+    @property
+    def at_latest(self) -> bool:
+        return self.cursor >= len(self.events)
+
+    def go(self, step: int) -> bool:
+        """Show step ``step`` (clamped to what happened; at least 1 once anything has); whether it moved."""
+        target = max(1 if self.events else 0, min(step, len(self.events)))
+        moved = target != self.cursor
+        self.cursor = target
+        return moved
+
+    def back(self) -> bool:
+        return self.cursor > 1 and self.go(self.cursor - 1)
+
+    def forward(self) -> bool:
+        return self.go(self.cursor + 1)
+
+    def first(self) -> bool:
+        return self.go(1)
+
+    def latest(self) -> bool:
+        return self.go(len(self.events))
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def state(self) -> WalkState:
+        """The walk as of the cursor (with its ending, when the cursor is at the end of an ended walk)."""
+        if self.cursor >= len(self.events):
+            state = self._live
+        else:
+            if self._cached is None or self._cached[0] != self.cursor:
+                self._cached = (self.cursor, WalkState.from_events(self.events[: self.cursor], self.forced))
+            state = self._cached[1]
+        if state is self._live and self.end is not None and state.ended is None:
+            state.close(self.end, self.error)
+        return state
+
+    def decisions(self) -> Iterator[Decision]:
+        """Every offer and its answer, in order (the last one's answer is ``None`` while awaited)."""
+        offer: tuple[int, CandidatesOffered] | None = None
+        for seq, event in enumerate(self.events, start=1):
+            if isinstance(event, CandidatesOffered):
+                if offer is not None:
+                    yield Decision(offer[0], offer[1], None, None)
+                offer = (seq, event)
+            elif isinstance(event, NavigatorChose | NavigatorFailed) and offer is not None:
+                yield Decision(offer[0], offer[1], seq, event, seq in self.forced)
+                offer = None
+        if offer is not None:
+            yield Decision(offer[0], offer[1], None, None)
+
+    def decision_at(self, step: int | None = None) -> Decision | None:
+        """The decision being looked at: the last offer made at or before ``step`` (default: the cursor)."""
+        step = self.cursor if step is None else step
+        found: Decision | None = None
+        for decision in self.decisions():
+            if decision.offer_seq > step:
+                break
+            found = decision
+        return found
+
+    def recorded_before(self, offer_seq: int) -> dict[str | None, NavigatorChose | NavigatorFailed]:
+        """The answers recorded before the offer at ``offer_seq``, by the node judged: what a fork replays."""
+        return {d.node: d.answer for d in self.decisions() if d.offer_seq < offer_seq and d.answer is not None}
+
+    # -- saving ----------------------------------------------------------------------------------------
+
+    def header(self, corpus_path: str, corpus_sha256: str, corpus_source: str, corpus_format: str,
+               created: str = "") -> TraceHeader:
+        """The trace header of this walk (an opened trace keeps its own)."""
+        if self.trace is not None:
+            return self.trace.header
+        s = self.settings
+        return TraceHeader(corpus_path, corpus_sha256, corpus_source, corpus_format, s.query, s.model,
+                           s.max_nodes_visited, s.max_depth, s.on_failure, created=created)
+
+    def suggested_file_name(self) -> str:
+        """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
+        slug = re.sub(r"[^a-z0-9]+", "-", self.settings.query.lower()).strip("-")[:40] or "walk"
+        return f"{slug}.walk{self.number}.trace.jsonl"
+
+
+def _default_label(settings: WalkSettings, origin: Origin, trace: Trace | None) -> str:
+    if trace is not None:
+        return f"trace {Path(trace.path).name} · {trace.header.navigator}"
+    if origin is Origin.RESTART:
+        return f"restart · {settings.describe()}"
+    return settings.describe()
+
+
+class WalkList:
+    """Every walk of a session, in the order made; one is current. Switching keeps each one's cursor."""
+
+    def __init__(self) -> None:
+        self.items: list[WalkHistory] = []
+        self.index = -1
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[WalkHistory]:
+        return iter(self.items)
+
+    @property
+    def current(self) -> WalkHistory | None:
+        return self.items[self.index] if self.items else None
+
+    @property
+    def next_number(self) -> int:
+        return len(self.items) + 1
+
+    def add(self, history: WalkHistory) -> WalkHistory:
+        """Keep ``history`` (numbered next) and make it current."""
+        history.number = self.next_number
+        self.items.append(history)
+        self.index = len(self.items) - 1
+        return history
+
+    def switch(self, number: int) -> WalkHistory:
+        """Make walk ``number`` (1-based) current."""
+        if not 1 <= number <= len(self.items):
+            raise IndexError(f"no walk {number}: there are {len(self.items)}")
+        self.index = number - 1
+        return self.items[self.index]
+
+    def by_walk_id(self, walk_id: int) -> WalkHistory | None:
+        for history in self.items:
+            if history.walk_id == walk_id:
+                return history
+        return None

@@ -1,0 +1,766 @@
+"""Walks in the tracing tools people use: each walk as OpenTelemetry spans, with the OpenInference conventions.
+
+Arize Phoenix, Langfuse and any other OpenTelemetry backend show a walk sent
+here as one trace:
+
+- one ``RETRIEVER`` span for the walk: ``input.value`` is the query, the
+  settings are attributes (``reasoning_explorer.*`` and a ``metadata`` JSON),
+  the landed documents are ``retrieval.documents.N.document.*`` with their stop
+  reason, path and depth in each document's metadata; every node entered and
+  every stop is a span event (``enter``, ``stop: leaf``...); a failed walk has an
+  error status;
+- under it, one span per offer and its decision: ``LLM`` kind for the LLM
+  navigators (``openai:``, ``ollama:``), with the transcript's ``system`` and
+  ``user`` entries as ``llm.input_messages``, its ``answer`` as
+  ``llm.output_messages`` and the usage as ``llm.token_count.*``; ``TOOL``
+  kind for the other navigators; ``CHAIN`` kind for a decision no navigator
+  made (forced by a person, replayed from the walk a fork came from, the
+  ``manual:`` navigator). The offer is the ``input.value``, the decision the
+  ``output.value``; a failure sets an error status.
+
+Times come from the walk: each event is stamped when the session pulled it
+and a decision span ends when its answer arrived and starts ``seconds``
+(the navigator's own time) before. Without stamps (:meth:`WalkTelemetry.export_walk`
+on a history), the decisions are laid end to end from the walk's start.
+
+The spans go to an OTLP/HTTP endpoint (``--otlp-endpoint``, or the
+``REASONING_EXPLORER_OTLP_ENDPOINT`` variable; ``/v1/traces`` is added unless
+given; ``OTEL_EXPORTER_OTLP_HEADERS`` carries a backend's key, in headers,
+never in spans), and/or to a file of OTLP/JSON lines (``--otlp-file``, one
+``ExportTraceServiceRequest`` per walk, ids in hex, as the OTLP file format
+says). A walk is sent when it is over, in one request. An endpoint that
+fails (down, refusing, timing out after :data:`EXPORT_TIMEOUT_SECONDS`) never
+breaks the walk: it is reported once, in one line, and not tried again in
+this run, so a long ``eval`` is slowed once at most. No key is ever in a
+span: transcripts never hold one, and the value of any known secret variable
+is masked in every attribute.
+
+UI-free: nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from google.protobuf.json_format import MessageToDict
+from openinference.semconv.resource import ResourceAttributes
+from openinference.semconv.trace import (
+    DocumentAttributes,
+    MessageAttributes,
+    OpenInferenceMimeTypeValues,
+    OpenInferenceSpanKindValues,
+    SpanAttributes,
+)
+from opentelemetry import trace as otel_trace
+from opentelemetry.context import Context
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import OTELResourceDetector, Resource
+from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import SpanExportResult
+from opentelemetry.trace import Status, StatusCode
+from opentelemetry.util.types import AttributeValue
+
+from core import (
+    CandidatesOffered,
+    HierarchyMetadata,
+    NavigatorChose,
+    NavigatorFailed,
+    NodeEntered,
+    NodeView,
+    PathStopped,
+    ReasoningRAGStrategy,
+    RetrievedDocument,
+    StopRecord,
+    WalkEvent,
+    WalkFinished,
+)
+
+from .. import __version__
+from ..ending import WalkEnd
+from ..navigators.forcing import ForcingNavigator
+from ..trace import SECRET_VARIABLES, TraceHeader
+
+if TYPE_CHECKING:
+    from .session import WalkSession
+
+__all__ = [
+    "ENDPOINT_ENV",
+    "EXPORT_TIMEOUT_SECONDS",
+    "TelemetryConfigError",
+    "WalkTelemetry",
+    "traces_url",
+]
+
+ENDPOINT_ENV = "REASONING_EXPLORER_OTLP_ENDPOINT"
+TRACES_PATH = "/v1/traces"
+EXPORT_TIMEOUT_SECONDS = 2.0
+"""How long one walk's export may take, retries included, before the endpoint counts as failed."""
+SERVICE_NAME = "reasoning-explorer"
+LLM_PROVIDERS = {"openai:": "openai", "ollama:": "ollama"}
+"""Model prefixes of the navigators that call an LLM, and the provider each names."""
+PERSON_PREFIXES = ("manual:",)
+INPUT_ROLES = {"system": "system", "user": "user"}
+OUTPUT_ROLES = {"answer": "assistant", "assistant": "assistant"}
+MAX_CANDIDATES_SHOWN = 100
+"""An offer lists at most this many candidates in its span (a wide one has thousands); the count is always there."""
+EXTRA_SECRET_VARIABLES = ("LANGFUSE_SECRET_KEY", "LANGFUSE_PUBLIC_KEY", "PHOENIX_API_KEY")
+HEADER_VARIABLES = ("OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS")
+MIN_SECRET_LENGTH = 8
+A = "reasoning_explorer."
+"""The prefix of this project's own attributes."""
+
+Report = Callable[[str], None]
+
+
+class TelemetryConfigError(ValueError):
+    """An endpoint or file that cannot be used: one line saying what to give instead."""
+
+
+# -- configuration -----------------------------------------------------------------------------------
+
+
+def traces_url(endpoint: str, *, name: str = "--otlp-endpoint") -> str:
+    """The OTLP/HTTP traces URL for ``endpoint``: ``/v1/traces`` added unless the path ends with it."""
+    text = endpoint.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # e.g. an unclosed IPv6 bracket, ``http://[::1``
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise TelemetryConfigError(
+            f"{name} {endpoint!r} is not an http(s) address; give the collector's OTLP/HTTP address, e.g. "
+            "http://127.0.0.1:6006 (Phoenix) or http://127.0.0.1:4318 (an OpenTelemetry collector)"
+        )
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        raise TelemetryConfigError(f"{name} {endpoint!r} has a port that is not a number") from None
+    path = parts.path.rstrip("/")
+    if not path.endswith(TRACES_PATH):
+        path += TRACES_PATH
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def _shown(url: str) -> str:
+    """``url`` without any user or password in it, for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _secrets() -> list[str]:
+    """The values to mask: known secret variables, and the values of OTLP header variables (a backend's key)."""
+    values = [os.environ.get(name, "") for name in (*SECRET_VARIABLES, *EXTRA_SECRET_VARIABLES)]
+    for name in HEADER_VARIABLES:
+        for pair in os.environ.get(name, "").split(","):
+            _, _, value = pair.partition("=")
+            values += [value.strip(), unquote(value.strip())]
+    found = {value for value in values if len(value) >= MIN_SECRET_LENGTH}
+    return sorted(found, key=len, reverse=True)  # a longer secret first: one may contain another
+
+
+def _mask(text: str, secrets: Sequence[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
+def _stderr_report(message: str) -> None:
+    import sys
+
+    print(f"{SERVICE_NAME}: warning: {message}", file=sys.stderr, flush=True)
+
+
+# -- span attributes ---------------------------------------------------------------------------------
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _plain(value: Any) -> Any:
+    """A metadata value as JSON would carry it (tuples as lists, anything odd as text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+class _Attributes:
+    """Builds one span's (or event's) attributes, masking every text; ``None`` values are left out."""
+
+    def __init__(self, secrets: Sequence[str]) -> None:
+        self.secrets = secrets
+        self.values: dict[str, AttributeValue] = {}
+
+    def text(self, value: str) -> str:
+        return _mask(value, self.secrets)
+
+    def set(self, key: str, value: Any) -> None:
+        if value is None:
+            return
+        if isinstance(value, str):
+            self.values[key] = self.text(value)
+        elif isinstance(value, bool | int | float):
+            self.values[key] = value
+        elif isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
+            self.values[key] = [self.text(v) for v in value]
+        else:
+            self.values[key] = self.text(_json(_plain(value)))
+
+    def json(self, key: str, value: Any, mime_key: str | None = None) -> None:
+        self.values[key] = self.text(_json(_plain(value)))
+        if mime_key is not None:
+            self.values[mime_key] = OpenInferenceMimeTypeValues.JSON.value
+
+
+def _view(view: NodeView | None) -> dict[str, str] | None:
+    return None if view is None else {"id": view.id, "title": view.title, "summary": view.summary}
+
+
+def _stop(record: StopRecord) -> dict[str, Any]:
+    return {"reason": record.reason.value, "path": list(record.path), "branch": record.branch,
+            "landed": record.landed, "detail": record.detail}
+
+
+def _kind(model: str, forced: bool, replayed: bool) -> OpenInferenceSpanKindValues:
+    if forced or replayed or model.startswith(PERSON_PREFIXES):
+        return OpenInferenceSpanKindValues.CHAIN
+    if model.startswith(tuple(LLM_PROVIDERS)):
+        return OpenInferenceSpanKindValues.LLM
+    return OpenInferenceSpanKindValues.TOOL
+
+
+def _messages(attributes: _Attributes, key: str, messages: Sequence[tuple[str, str]]) -> None:
+    for number, (role, content) in enumerate(messages):
+        attributes.set(f"{key}.{number}.{MessageAttributes.MESSAGE_ROLE}", role)
+        attributes.set(f"{key}.{number}.{MessageAttributes.MESSAGE_CONTENT}", content)
+
+
+def _count(usage: Mapping[str, Any], name: str) -> int | None:
+    value = usage.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """One offer and what answered it (``None``: the walk ended before an answer), with their event numbers."""
+
+    offer_seq: int
+    offer: CandidatesOffered
+    answer_seq: int | None
+    answer: NavigatorChose | NavigatorFailed | None
+
+
+def _decisions(events: Sequence[WalkEvent]) -> list[_Decision]:
+    found: list[_Decision] = []
+    pending: tuple[int, CandidatesOffered] | None = None
+    for seq, event in enumerate(events, start=1):
+        if isinstance(event, CandidatesOffered):
+            if pending is not None:
+                found.append(_Decision(*pending, None, None))
+            pending = (seq, event)
+        elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
+            found.append(_Decision(*pending, seq, event))
+            pending = None
+    if pending is not None:
+        found.append(_Decision(*pending, None, None))
+    return found
+
+
+def _landed_documents(events: Sequence[WalkEvent]) -> list[RetrievedDocument]:
+    """The walk's landed documents: its result, or, for a walk that did not finish, what its stops landed."""
+    for event in reversed(events):
+        if isinstance(event, WalkFinished):
+            return list(event.result.documents)
+    documents = []
+    for event in events:
+        landed = event.record.landed if isinstance(event, PathStopped) else None
+        if isinstance(event, PathStopped) and landed is not None:
+            record = event.record
+            landed_path = tuple(record.path)
+            documents.append(RetrievedDocument("", landed, ReasoningRAGStrategy.SELECTED_SCORE, {
+                HierarchyMetadata.STOP_REASON: record.reason.value, HierarchyMetadata.PATH: landed_path,
+                HierarchyMetadata.DEPTH: max(len(landed_path) - 1, 0)}))
+    return documents
+
+
+def _timeline(events: Sequence[WalkEvent], times: Sequence[int] | None, now: int) -> list[int]:
+    """When each event happened (ns since the epoch): as stamped, else laid out from the navigator's seconds."""
+    if times is not None and len(times) == len(events):
+        return list(times)
+    spent = [round(e.seconds * 1e9) if isinstance(e, NavigatorChose | NavigatorFailed) else 0 for e in events]
+    clock = now - sum(spent)
+    laid = []
+    for cost in spent:
+        clock += cost
+        laid.append(clock)
+    return laid
+
+
+# -- OTLP/JSON ---------------------------------------------------------------------------------------
+
+
+def _hex_ids(value: Any) -> Any:
+    """Proto JSON writes bytes in base64; the OTLP JSON format wants trace and span ids in hex."""
+    if isinstance(value, dict):
+        return {k: (base64.b64decode(v).hex() if k in ("traceId", "spanId", "parentSpanId") and isinstance(v, str)
+                    else _hex_ids(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hex_ids(v) for v in value]
+    return value
+
+
+def otlp_json(spans: Sequence[ReadableSpan]) -> dict[str, Any]:
+    """``spans`` as one OTLP/JSON ``ExportTraceServiceRequest`` (lowerCamelCase, enums as numbers, hex ids)."""
+    request = encode_spans(spans)
+    data: dict[str, Any] = _hex_ids(MessageToDict(request, use_integers_for_enums=True))
+    return data
+
+
+# -- the exporter ------------------------------------------------------------------------------------
+
+
+class _Collector(SpanProcessor):
+    """Keeps every ended span, by trace, until the walk it belongs to is sent."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._spans: dict[int, list[ReadableSpan]] = {}
+
+    def on_end(self, span: ReadableSpan) -> None:
+        if span.context is None:
+            return
+        with self._lock:
+            self._spans.setdefault(span.context.trace_id, []).append(span)
+
+    def take(self, trace_id: int) -> list[ReadableSpan]:
+        with self._lock:
+            return self._spans.pop(trace_id, [])
+
+
+class _Capture(logging.Handler):
+    """What the OpenTelemetry exporter logged while one export ran (it logs its failures, it does not raise)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def reason(self) -> str:
+        """Why the export failed, in a few words: the first error it met, else its last message."""
+        for record in self.records:
+            for arg in record.args if isinstance(record.args, tuple) else ():
+                if isinstance(arg, BaseException):
+                    return _why(arg)
+        for record in self.records:
+            args = record.args if isinstance(record.args, tuple) else ()
+            codes = [a for a in args if isinstance(a, int) and not isinstance(a, bool) and 100 <= a <= 599]
+            if codes:
+                return f"HTTP {codes[0]}"
+        if self.records:
+            message = " ".join(self.records[-1].getMessage().split())
+            return "timed out" if "timeout" in message.lower() else message[:200]
+        return "the export failed"
+
+
+def _why(error: BaseException) -> str:
+    text = str(error)
+    lowered = text.lower()
+    if "refused" in lowered:
+        return "connection refused"
+    if "timed out" in lowered or "timeout" in lowered:
+        return "timed out"
+    if "name or service not known" in lowered or "nodename nor servname" in lowered or "resolution" in lowered:
+        return "unknown host"
+    return f"{type(error).__name__}: {' '.join(text.split())[:160]}"
+
+
+@contextlib.contextmanager
+def _captured_exporter_logs() -> Iterator[_Capture]:
+    """Route the exporter's log lines (retries, failures) into a capture instead of stderr, for one export."""
+    logger = logging.getLogger("opentelemetry")
+    capture = _Capture()
+    propagate, level = logger.propagate, logger.level
+    logger.addHandler(capture)
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG if level == logging.NOTSET else level)
+    try:
+        yield capture
+    finally:
+        logger.removeHandler(capture)
+        logger.propagate, logger.level = propagate, level
+
+
+class WalkTelemetry:
+    """Sends each walk it is given as OpenTelemetry spans to ``endpoint`` (OTLP/HTTP) and/or ``file`` (OTLP/JSON lines).
+
+    ``file`` is created (emptied) now and gets one line per walk. ``report``
+    receives each problem once, as one line (default: stderr). Safe to use
+    from several threads (``eval --jobs``): walks are sent one at a time.
+    """
+
+    def __init__(
+        self,
+        endpoint: str | None = None,
+        file: str | Path | None = None,
+        *,
+        timeout: float = EXPORT_TIMEOUT_SECONDS,
+        report: Report | None = None,
+    ) -> None:
+        self.url = traces_url(endpoint) if endpoint is not None else None
+        self.file = Path(file) if file is not None else None
+        self.report = report or _stderr_report
+        self.session_id = uuid.uuid4().hex
+        """Groups the walks of one run (an eval, an explorer session) in backends that show sessions."""
+        self._lock = threading.Lock()
+        self._endpoint_failed = False
+        self._file_failed = False
+        self._reported: set[str] = set()
+        self._report_lock = threading.Lock()
+        self._handle: TextIO | None = None
+        if self.file is not None:
+            try:
+                self._handle = self.file.open("w", encoding="utf-8")
+            except OSError as exc:
+                raise TelemetryConfigError(
+                    f"cannot write spans to {self.file}: {exc.strerror or exc}; give a file in a writable folder"
+                ) from None
+        self._exporter = (OTLPSpanExporter(endpoint=self.url, timeout=timeout)
+                          if self.url is not None else None)
+        self._collector = _Collector()
+        resource = (Resource.create()
+                    .merge(Resource({"service.name": SERVICE_NAME, "service.version": __version__,
+                                     ResourceAttributes.PROJECT_NAME: SERVICE_NAME}))
+                    .merge(OTELResourceDetector().detect()))  # OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win
+        self._provider = TracerProvider(resource=resource, span_limits=SpanLimits(
+            max_span_attributes=100_000, max_events=100_000, max_event_attributes=1_000))
+        self._provider.add_span_processor(self._collector)
+        self._tracer = self._provider.get_tracer("explorer.walks.telemetry", __version__)
+
+    @classmethod
+    def from_options(
+        cls,
+        endpoint: str | None,
+        file: str | None,
+        *,
+        environ: Mapping[str, str] | None = None,
+        report: Report | None = None,
+    ) -> WalkTelemetry | None:
+        """The telemetry the command line asks for (``endpoint`` falls back to ``REASONING_EXPLORER_OTLP_ENDPOINT``),
+        or ``None`` when it asks for none. Raises :class:`TelemetryConfigError` for a bad address or file."""
+        env = os.environ if environ is None else environ
+        name = "--otlp-endpoint"
+        if endpoint is None and env.get(ENDPOINT_ENV, "").strip():
+            endpoint, name = env[ENDPOINT_ENV], ENDPOINT_ENV
+        if endpoint is None and file is None:
+            return None
+        if endpoint is not None:
+            traces_url(endpoint, name=name)
+        if file is not None:
+            folder = Path(file).expanduser().parent
+            if not folder.is_dir():
+                raise TelemetryConfigError(f"cannot write spans to {file}: no folder {folder}")
+        return cls(endpoint, Path(file).expanduser() if file is not None else None, report=report)
+
+    # -- a walk's spans ------------------------------------------------------------------------------
+
+    def spans_for(
+        self,
+        header: TraceHeader,
+        events: Sequence[WalkEvent],
+        end: WalkEnd | str,
+        error: str | None = None,
+        *,
+        forced: Iterable[int] = (),
+        replayed: Iterable[int] = (),
+        times: Sequence[int] | None = None,
+        name: str = "",
+    ) -> list[ReadableSpan]:
+        """The spans of one walk: the walk's ``RETRIEVER`` span and, under it, one span per offer.
+
+        ``forced`` and ``replayed`` number (1-based) the decisions a person
+        forced and those replayed from another walk; ``times`` stamps each
+        event (ns since the epoch); ``name`` names the walk (``walk 2 · fork of walk 1...``).
+        """
+        secrets = _secrets()
+        now = time.time_ns()
+        clock = _timeline(events, times, now)
+        start = clock[0] if clock else now
+        finish = max(clock[-1] if clock else now, start)
+        forced_seqs, replayed_seqs = frozenset(forced), frozenset(replayed)
+        end = WalkEnd(end)
+
+        walk = _Attributes(secrets)
+        self._walk_attributes(walk, header, events, end, error, name)
+        root = self._tracer.start_span("reasoning walk", context=Context(), attributes=walk.values,
+                                       start_time=start)  # a trace of its own, whatever span is current
+        context = otel_trace.set_span_in_context(root, Context())
+        for decision in _decisions(events):
+            self._decision_span(context, header, decision, clock, finish, secrets,
+                                forced=decision.answer_seq in forced_seqs,
+                                replayed=decision.answer_seq in replayed_seqs)
+        for seq, event in enumerate(events):
+            if isinstance(event, NodeEntered):
+                entered = _Attributes(secrets)
+                entered.set(A + "node.id", event.node.id)
+                entered.set(A + "node.title", event.node.title)
+                entered.set(A + "path", list(event.path))
+                entered.set(A + "depth", event.depth)
+                entered.set(A + "remaining_visits", event.remaining_visits)
+                root.add_event("enter", entered.values, timestamp=clock[seq])
+            elif isinstance(event, PathStopped):
+                record = event.record
+                stop = _Attributes(secrets)
+                stop.set(A + "stop.reason", record.reason.value)
+                stop.set(A + "stop.path", list(record.path))
+                stop.set(A + "stop.node", record.node)
+                stop.set(A + "stop.branch", record.branch)
+                stop.set(A + "stop.landed", record.landed)
+                stop.set(A + "stop.detail", record.detail or None)
+                root.add_event(f"stop: {record.reason.value}", stop.values, timestamp=clock[seq])
+        if end is WalkEnd.FAILED:
+            root.set_status(Status(StatusCode.ERROR, _mask(error or "the walk failed", secrets)))
+        elif end is WalkEnd.FINISHED:
+            root.set_status(Status(StatusCode.OK))
+        root.end(end_time=finish)
+        return self._collector.take(root.get_span_context().trace_id)
+
+    def _walk_attributes(self, walk: _Attributes, header: TraceHeader, events: Sequence[WalkEvent], end: WalkEnd,
+                         error: str | None, name: str) -> None:
+        walk.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, OpenInferenceSpanKindValues.RETRIEVER.value)
+        walk.set(SpanAttributes.INPUT_VALUE, header.query)
+        walk.set(SpanAttributes.INPUT_MIME_TYPE, OpenInferenceMimeTypeValues.TEXT.value)
+        walk.set(SpanAttributes.SESSION_ID, self.session_id)
+        settings = {"navigator": header.navigator, "max_nodes_visited": header.max_nodes_visited,
+                    "max_depth": header.max_depth, "on_failure": header.on_failure.value,
+                    "sources": None if header.sources is None else list(header.sources)}
+        corpus = {"path": header.corpus_path, "source": header.corpus_source, "format": header.corpus_format,
+                  "sha256": header.corpus_sha256}
+        walk.json(SpanAttributes.METADATA, {**settings, "corpus": corpus, "walk": name or None})
+        walk.set(A + "navigator", header.navigator)
+        walk.set(A + "max_nodes_visited", header.max_nodes_visited)
+        walk.set(A + "max_depth", header.max_depth)
+        walk.set(A + "on_failure", header.on_failure.value)
+        walk.set(A + "sources", None if header.sources is None else list(header.sources))
+        for key, value in corpus.items():
+            walk.set(f"{A}corpus.{key}", value or None)
+        walk.set(A + "walk", name or None)
+        walk.set(A + "end", end.value)
+        walk.set(A + "error", error)
+        finished = next((e for e in reversed(events) if isinstance(e, WalkFinished)), None)
+        if finished is not None:
+            result = finished.result
+            walk.set(A + "visits_used", result.visits_used)
+            walk.set(A + "navigator_calls", result.navigator_calls)
+            walk.set(A + "chars_shipped", result.chars_shipped)
+            walk.set(A + "failure", result.failure)
+        documents = _landed_documents(events)
+        walk.set(A + "landed", [d.id for d in documents])
+        for number, document in enumerate(documents):
+            key = f"{SpanAttributes.RETRIEVAL_DOCUMENTS}.{number}."
+            metadata = document.metadata
+            walk.set(key + DocumentAttributes.DOCUMENT_ID, document.id)
+            walk.set(key + DocumentAttributes.DOCUMENT_CONTENT, document.content)
+            walk.set(key + DocumentAttributes.DOCUMENT_SCORE, document.score)
+            walk.json(key + DocumentAttributes.DOCUMENT_METADATA, {
+                "stop_reason": metadata.get(HierarchyMetadata.STOP_REASON),
+                "path": _plain(metadata.get(HierarchyMetadata.PATH)),
+                "depth": metadata.get(HierarchyMetadata.DEPTH),
+                **{k: _plain(v) for k, v in metadata.items()
+                   if k not in (HierarchyMetadata.STOP_REASON, HierarchyMetadata.PATH, HierarchyMetadata.DEPTH)},
+            })
+        walk.json(SpanAttributes.OUTPUT_VALUE, {"end": end.value, "landed": [d.id for d in documents],
+                                                "error": error}, SpanAttributes.OUTPUT_MIME_TYPE)
+
+    def _decision_span(self, context: Context, header: TraceHeader, decision: _Decision, clock: Sequence[int],
+                       finish: int, secrets: Sequence[str], *, forced: bool, replayed: bool) -> None:
+        offer, answer = decision.offer, decision.answer
+        model = header.navigator
+        kind = _kind(model, forced, replayed)
+        offered_at = clock[decision.offer_seq - 1]
+        if decision.answer_seq is None or answer is None:
+            start, stop = offered_at, finish
+        else:
+            stop = clock[decision.answer_seq - 1]
+            start = min(max(offered_at, stop - round(answer.seconds * 1e9)), stop)
+        span = _Attributes(secrets)
+        span.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, kind.value)
+        span.json(SpanAttributes.INPUT_VALUE, {
+            "query": header.query, "current": _view(offer.current), "path": list(offer.path),
+            "candidates": [_view(c) for c in offer.candidates[:MAX_CANDIDATES_SHOWN]],
+            "candidates_not_shown": max(len(offer.candidates) - MAX_CANDIDATES_SHOWN, 0),
+            "remaining_visits": offer.remaining_visits, "depth": offer.depth,
+        }, SpanAttributes.INPUT_MIME_TYPE)
+        node = offer.current.id if offer.current is not None else None
+        span.set(A + "node.id", node)
+        span.set(A + "node.title", offer.current.title if offer.current is not None else None)
+        span.set(A + "path", list(offer.path))
+        span.set(A + "depth", offer.depth)
+        span.set(A + "remaining_visits", offer.remaining_visits)
+        span.set(A + "candidates", len(offer.candidates))
+        span.set(A + "chars_shipped", offer.chars_shipped)
+        span.set(A + "navigator", model)
+        span.set(A + "forced", forced)
+        span.set(A + "replayed", replayed)
+        span.set(A + "answered", answer is not None)
+        transcript = tuple(answer.transcript or ()) if answer is not None else ()
+        rest = list(transcript)
+        if kind is OpenInferenceSpanKindValues.LLM:
+            prefix = next(p for p in LLM_PROVIDERS if model.startswith(p))
+            span.set(SpanAttributes.LLM_MODEL_NAME, model[len(prefix):])
+            span.set(SpanAttributes.LLM_PROVIDER, LLM_PROVIDERS[prefix])
+            span.set(SpanAttributes.LLM_SYSTEM, "openai")  # both speak the OpenAI chat completions API
+            inputs = [(INPUT_ROLES[label], text) for label, text in transcript if label in INPUT_ROLES]
+            outputs = [(OUTPUT_ROLES[label], text) for label, text in transcript if label in OUTPUT_ROLES]
+            _messages(span, SpanAttributes.LLM_INPUT_MESSAGES, inputs)
+            _messages(span, SpanAttributes.LLM_OUTPUT_MESSAGES, outputs)
+            rest = [(label, text) for label, text in transcript
+                    if label not in INPUT_ROLES and label not in OUTPUT_ROLES]
+        elif kind is OpenInferenceSpanKindValues.TOOL:
+            span.set(SpanAttributes.TOOL_NAME, model)
+        if rest:
+            span.json(A + "transcript", [list(pair) for pair in rest])
+        status: Status | None = None
+        if isinstance(answer, NavigatorChose):
+            span.set(A + "selected", list(answer.selected))
+            span.set(A + "hallucinated", list(answer.hallucinated))
+            span.set(A + "rejected", list(answer.rejected))
+            span.set(A + "rationale", answer.rationale)
+            span.set(A + "seconds", answer.seconds)
+            span.json(SpanAttributes.OUTPUT_VALUE, {"selected": list(answer.selected),
+                                                    "hallucinated": list(answer.hallucinated),
+                                                    "rationale": answer.rationale}, SpanAttributes.OUTPUT_MIME_TYPE)
+            usage = answer.usage or {}
+            if kind is OpenInferenceSpanKindValues.LLM:  # a replayed or forced answer cost nothing now
+                prompt, completion = _count(usage, "prompt_tokens"), _count(usage, "completion_tokens")
+                total = _count(usage, "total_tokens")
+                if total is None and prompt is not None and completion is not None:
+                    total = prompt + completion
+                span.set(SpanAttributes.LLM_TOKEN_COUNT_PROMPT, prompt)
+                span.set(SpanAttributes.LLM_TOKEN_COUNT_COMPLETION, completion)
+                span.set(SpanAttributes.LLM_TOKEN_COUNT_TOTAL, total)
+            if usage:
+                span.json(A + "usage", dict(usage))
+        elif isinstance(answer, NavigatorFailed):
+            span.set(A + "error", answer.error)
+            span.set(A + "policy", answer.policy.value)
+            span.set(A + "seconds", answer.seconds)
+            span.json(SpanAttributes.OUTPUT_VALUE, {"error": answer.error, "policy": answer.policy.value},
+                      SpanAttributes.OUTPUT_MIME_TYPE)
+            status = Status(StatusCode.ERROR, _mask(answer.error, secrets))
+        title = "choose among the roots" if node is None else f"choose under {node}"
+        child = self._tracer.start_span(_mask(title, secrets), context=context, attributes=span.values,
+                                        start_time=start)
+        if status is not None:
+            child.set_status(status)
+        child.end(end_time=stop)
+
+    # -- sending -------------------------------------------------------------------------------------
+
+    def export_walk(
+        self,
+        header: TraceHeader,
+        events: Sequence[WalkEvent],
+        end: WalkEnd | str,
+        error: str | None = None,
+        *,
+        forced: Iterable[int] = (),
+        replayed: Iterable[int] = (),
+        times: Sequence[int] | None = None,
+        name: str = "",
+    ) -> None:
+        """Send one walk (see :meth:`spans_for`) wherever this telemetry sends; never raises for a failed send."""
+        spans = self.spans_for(header, events, end, error, forced=forced, replayed=replayed, times=times, name=name)
+        with self._lock:
+            self._send(spans)
+            self._write(spans)
+
+    def observe(self, session: WalkSession, events: Sequence[WalkEvent], times: Sequence[int]) -> None:
+        """A :data:`explorer.walks.session.WalkObserver`: export ``session``'s walk now that it is over."""
+        try:
+            navigator = session.navigator
+            recorded = navigator.recorded if isinstance(navigator, ForcingNavigator) else {}
+            forced, replayed = [], []
+            for seq, event in enumerate(events, start=1):
+                if isinstance(event, NavigatorChose | NavigatorFailed):
+                    if event.current in session.forced_nodes:
+                        forced.append(seq)
+                    elif event.current in recorded:
+                        replayed.append(seq)
+            self.export_walk(session.header(), events, session.end or WalkEnd.CANCELLED, session.error,
+                             forced=forced, replayed=replayed, times=times, name=session.history.name)
+        except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
+            self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+
+    def _send(self, spans: Sequence[ReadableSpan]) -> None:
+        if self._exporter is None or self._endpoint_failed or not spans:
+            return
+        with _captured_exporter_logs() as capture:
+            try:
+                result = self._exporter.export(spans)
+            except Exception as exc:
+                result = SpanExportResult.FAILURE
+                capture.records.append(logging.LogRecord("telemetry", logging.ERROR, __file__, 0, "%s", (exc,),
+                                                         None))
+        if result is not SpanExportResult.SUCCESS:
+            self._endpoint_failed = True
+            self._problem("endpoint", f"cannot send the walk's spans to {_shown(self.url or '')} "
+                                      f"({capture.reason()}); walks go on, but no more spans go there in this run")
+
+    def _write(self, spans: Sequence[ReadableSpan]) -> None:
+        if self._handle is None or self._file_failed or not spans:
+            return
+        try:
+            self._handle.write(_mask(json.dumps(otlp_json(spans), ensure_ascii=False), _secrets()) + "\n")
+            self._handle.flush()
+        except OSError as exc:
+            self._file_failed = True
+            self._problem("file", f"cannot write spans to {self.file}: {exc.strerror or exc}; "
+                                  "no more spans go there in this run")
+
+    def _problem(self, what: str, message: str) -> None:
+        """Report ``message``, unless a problem of the same kind was reported already."""
+        with self._report_lock:
+            if what in self._reported:
+                return
+            self._reported.add(what)
+        with contextlib.suppress(Exception):  # a report that cannot be shown must not break the walk either
+            self.report(" ".join(message.split()))
+
+    def close(self) -> None:
+        """Close the file and the exporter's connections."""
+        with self._lock:
+            if self._handle is not None:
+                with contextlib.suppress(OSError):
+                    self._handle.close()
+                self._handle = None
+            if self._exporter is not None:
+                self._exporter.shutdown()  # type: ignore[no-untyped-call]
+                self._exporter = None
+            self._provider.shutdown()
+
+    def __enter__(self) -> WalkTelemetry:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
