@@ -103,7 +103,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     from textual.widgets.tree import TreeNode
 
     import explorer.tui.app
-    from explorer.cli.main import freeze_after_full_collection
+    from explorer.cli.explore import freeze_after_full_collection
     from explorer.corpora import load_corpus
     from explorer.navigators import resolve_navigator
     from explorer.tui.app import ExplorerApp

@@ -34,22 +34,20 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
 
 from ..safe_text import visible
-from .main import (
+from .inputs import corpus_at, open_trace, trace_corpus
+from .options import (
     DEFAULT_CORPUS,
     EXIT_OK,
     EXPLORER_MODEL,
     PROG,
     Parser,
     add_walk_options,
-    corpus_at,
     fail,
     navigator_for,
-    open_trace,
     path_text,
     positive,
     query_text,
     seconds,
-    trace_corpus,
 )
 
 DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_SESSIONS = "127.0.0.1", 8000, 8

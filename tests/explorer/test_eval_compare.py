@@ -188,7 +188,7 @@ def test_the_same_navigator_shared_by_threads_gives_the_same_outcomes():
 def test_the_explorer_given_a_question_set_opens_it_on_the_corpus_it_names():
     import argparse
 
-    from explorer.cli.main import question_set_for
+    from explorer.cli.explore import question_set_for
 
     found = question_set_for(argparse.Namespace(corpus=str(QUESTIONS), compare="lexical:wide",
                                                 navigator="lexical:default"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from explorer.cli.main import LoadProgress
+from explorer.cli.inputs import LoadProgress
 from explorer.corpora import load_corpus
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,7 @@ from core import (
     TreeNavigator,
     WalkEvent,
 )
-from explorer.cli import main as cli
+from explorer.cli import options as cli
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator

@@ -1,0 +1,83 @@
+"""The files a command reads: a corpus (with a progress line on stderr for a big one) and a trace (with the
+corpus it was made on)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..corpora import Corpus, CorpusError, load_corpus
+from ..safe_text import one_line
+from ..trace import Trace, TraceError, read_trace
+from .options import PROG, fail, is_there
+
+
+def corpus_at(path: str | Path, *, show_progress: bool = False) -> Corpus:
+    """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr."""
+    reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
+    try:
+        return load_corpus(path) if reporter is None else load_corpus(path, progress=reporter)
+    except CorpusError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        if reporter is not None:
+            reporter.clear()
+        print(f"{PROG}: loading {one_line(str(path))} interrupted", file=sys.stderr)
+        raise
+    finally:
+        if reporter is not None:
+            reporter.clear()
+
+
+class LoadProgress:
+    """One line on stderr, redrawn in place: what is being read, and how far (a big corpus takes seconds)."""
+
+    def __init__(self, path: str | Path, stream: Any = None) -> None:
+        self.name = one_line(Path(path).name)
+        self.stream = stream or sys.stderr
+        self.drawn = False
+        self.last = 0.0
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self.last < 0.1 and (total is None or done < total):
+            return
+        self.last = now
+        how_far = f"{done * 100 // total}%" if total else f"{done:,}"
+        self.stream.write(f"\r\x1b[Kloading {self.name}: {stage} {how_far} (Ctrl+C stops)")
+        self.stream.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
+
+
+def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus:
+    """The corpus a trace was made on: as recorded (relative to here, then to the trace), or ``--corpus``."""
+    if override:
+        candidates = [Path(override)]
+    else:
+        recorded = Path(trace.header.corpus_path)
+        candidates = [recorded] if recorded.is_absolute() else [recorded, trace_path.parent / recorded]
+    # --corpus goes straight to the loader, whose refusal (no such file, a name too long...) says what is wrong.
+    found = Path(override) if override else next((c for c in candidates if is_there(c)), None)
+    if found is None:
+        fail(f"{trace_path}: the trace's corpus {trace.header.corpus_path} is not here; pass --corpus PATH")
+    corpus = corpus_at(found)
+    if corpus.sha256 != trace.header.corpus_sha256:
+        fail(f"{trace_path}: the trace was made on a different version of {found} (sha256 "
+             f"{trace.header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
+    return corpus
+
+
+def open_trace(path: str) -> Trace:
+    try:
+        return read_trace(path)
+    except TraceError as exc:
+        fail(str(exc))

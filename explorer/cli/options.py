@@ -1,0 +1,237 @@
+"""What every sub-command shares: the program's name and exit codes, one-line usage errors, the argument
+types (whole numbers, paths, questions), the options of a walk, and how a navigator and settings come from them.
+
+Both ``cli.main``'s sub-commands and ``cli.serve`` import this module; it imports neither."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from core import OnFailure, TreeNavigator, TreeNavigatorError
+
+from ..corpora import Corpus
+from ..navigators import NavigatorConfigError, resolve_navigator
+from ..navigators.forcing import START, Force, ForceError, parse_force
+from ..navigators.manual import ManualNavigator
+from ..safe_text import clip, json_text
+from ..walks.session import WalkSettings
+
+if TYPE_CHECKING:
+    from ..walks.telemetry import WalkTelemetry
+
+
+
+
+PROG = "reasoning-explorer"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
+DEFAULT_CORPUS = SAMPLES / "handbook.yaml"
+DEFAULT_QUERY = "How long do refunds take to arrive?"
+EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+OTLP_ENDPOINT_ENV = "REASONING_EXPLORER_OTLP_ENDPOINT"  # explorer.walks.telemetry.ENDPOINT_ENV; named here so that a
+# run without tracing never loads OpenTelemetry
+
+
+class UsageError(Exception):
+    """A usage or configuration error: one line on stderr, exit code 2."""
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and our exit code 2), not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(f"{message} (see `{self.prog} --help`)")
+
+
+def whole_number(minimum: int, maximum: int = 10**9) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` to ``maximum``, in ASCII digits (``int`` takes ``'²'``-like
+    characters and 5,000-digit numbers only to fail or to be absurd)."""
+
+    def parse(text: str) -> int:
+        digits = text.strip()
+        body = digits[1:] if digits[:1] in ("+", "-") else digits
+        if not (body.isascii() and body.isdigit()):
+            raise argparse.ArgumentTypeError(f"{clip(text, 40)!r} is not a whole number")
+        if len(body) > 12 or int(digits) > maximum:
+            raise argparse.ArgumentTypeError(f"{clip(digits, 20)} must be at most {maximum:,}")
+        value = int(digits)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text} must be at least {minimum}")
+        return value
+
+    return parse
+
+
+positive, non_negative = whole_number(1), whole_number(0)
+# The explorer's prompts take the same budgets and depth limits.
+visits, depth, jobs = whole_number(1, 100_000), whole_number(0, 100_000), whole_number(1, 64)
+
+
+def query_text(text: str) -> str:
+    """An argparse type for a question: UTF-8 text (bytes that are not come in as lone surrogates, which no
+    navigator, trace or terminal should be handed)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"{clip(text, 60)!r} is not UTF-8 text; type the question in a "
+                                         "UTF-8 terminal (e.g. LANG=C.UTF-8)") from None
+    return text
+
+
+def path_text(text: str) -> str:
+    """An argparse type for a path: not empty (``""`` would quietly mean the current folder), no NUL (no file
+    system takes one; ``main`` can be called with any list of strings)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r}: a path cannot hold a NUL character")
+    return text
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.05 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text} must be between 0.05 and 60 seconds")
+    return value
+
+
+EXPLORER_MODEL = "semantic:hybrid"
+"""The explorer's navigator (``make run``): the offline one that lands most sample questions (README, Navigators)."""
+
+
+def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True,
+                     default_model: str = "lexical:default") -> None:
+    if navigator:
+        parser.add_argument("--navigator", "-n", metavar="MODEL", default=default_model,
+                            help=f"navigator model id (default: {default_model})")
+    parser.add_argument("--max-visits", type=visits, default=None, metavar="N", help="visit budget (default 15)")
+    parser.add_argument("--max-depth", type=depth, default=None, metavar="D", help="depth limit (default 6)")
+    if navigator:
+        parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default=OnFailure.THROW.value,
+                            help="what a navigator failure does (default: throw)")
+
+
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--transcripts", action="store_true",
+                        help="show each decision's transcript in full: what the navigator was sent and answered")
+    parser.add_argument("--force", action="append", default=[], metavar="NODE=ID[,ID...]",
+                        help="answer the offer at NODE (the node being judged; 'start' for the first offer) with "
+                             "these ids instead of asking the navigator; NODE= stops there (repeatable)")
+
+
+def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--otlp-endpoint", metavar="URL",
+                        help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "
+                             f"Phoenix at http://127.0.0.1:6006 (default: ${OTLP_ENDPOINT_ENV})")
+    parser.add_argument("--otlp-file", metavar="FILE", type=path_text,
+                        help="write each walk's spans to FILE as OTLP/JSON lines")
+
+
+def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None) -> WalkTelemetry | None:
+    """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2."""
+    if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
+        return None
+    from ..walks.telemetry import TelemetryConfigError, WalkTelemetry
+
+    try:
+        return WalkTelemetry.from_options(args.otlp_endpoint, args.otlp_file, report=report)
+    except TelemetryConfigError as exc:
+        fail(str(exc))
+
+
+def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
+    """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2."""
+    forces: dict[str | None, Force] = {}
+    for value in values:
+        try:
+            force = parse_force(value)
+        except ForceError as exc:
+            fail(str(exc))
+        if force.node is not None and force.node not in corpus.index:
+            fail(f"--force {value!r}: no node {force.node!r} in {corpus.path}; name a node of the corpus, or "
+                 f"'{START}' for the first offer")
+        if force.node in forces:
+            fail(f"--force {value!r}: {force.label!r} is forced twice; force each node once")
+        forces[force.node] = force
+    return list(forces.values())
+
+
+def check_writable(path: str) -> None:
+    """Fail now, not after an expensive walk, when a trace cannot be written where asked."""
+    target = Path(path).expanduser()
+    folder = target.parent
+    try:
+        if not folder.is_dir():
+            fail(f"cannot save the trace to {path}: no folder {folder}")
+        longest = os.pathconf(folder, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
+        if len(os.fsencode(target.name)) > longest:
+            fail(f"cannot save the trace to {path}: the file name is longer than the file system allows ({longest} "
+                 "bytes); choose a shorter name")
+        if target.is_dir():
+            fail(f"cannot save the trace to {path}: it is a folder; name a file in it, e.g. {target / 'walk.jsonl'}")
+        if target.exists() and not target.is_file():
+            fail(f"cannot save the trace to {path}: it is not a regular file (a pipe or a device); name a new file "
+                 "or a trace to overwrite")
+    except OSError as exc:
+        problem = ("the path is longer than the file system allows; give a shorter path"
+                   if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
+        fail(f"cannot save the trace to {path}: {problem}")
+    if not os.access(folder, os.W_OK):
+        fail(f"cannot save the trace to {path}: the folder {folder} is not writable")
+
+
+def is_there(path: Path) -> bool:
+    """``path.exists()``, but a name the file system refuses (too long, a NUL) is simply not there."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
+    try:
+        navigator = resolve_navigator(model)
+    except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
+        fail(f"navigator {model!r}: {exc}")
+    if headless and isinstance(navigator, ManualNavigator):
+        fail(f"navigator {model!r} needs a person at the keyboard; run the explorer (`{PROG} CORPUS --navigator "
+             f"{model}`) or choose another navigator")
+    return navigator
+
+
+def settings_from(args: argparse.Namespace, query: str, model: str,
+                  on_failure: str = OnFailure.THROW.value) -> WalkSettings:
+    return WalkSettings(
+        query=query,
+        model=model,
+        max_nodes_visited=args.max_visits if args.max_visits is not None else 15,
+        max_depth=args.max_depth if args.max_depth is not None else 6,
+        on_failure=OnFailure(on_failure),
+    )
+
+
+def console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    out = Console(stderr=stderr, highlight=False, soft_wrap=False)
+    if not out.is_terminal and "COLUMNS" not in os.environ:
+        out.width = 160  # piped into a file or CI log: tables need room more than a screen does
+    return out
+
+
+def write_json(document: object) -> None:
+    """One JSON document on stdout; characters that could reorder or hijack a terminal, and lone surrogates, are
+    \\u-escaped (:func:`safe_text.json_text`)."""
+    sys.stdout.write(json_text(document, indent=2) + "\n")

@@ -1,0 +1,170 @@
+"""``reasoning-explorer walk``: one walk headless, printed (or ``--runs N``: how stable it is)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from core import TreeNavigator, WalkFinished
+
+from ..corpora import Corpus
+from ..ending import WalkEnd
+from ..navigators.forcing import Force
+from ..safe_text import visible
+from ..trace import event_to_json
+from ..walks.session import WalkSession, WalkSettings
+from ..walks.state import WalkState
+from .inputs import corpus_at
+from .options import (
+    EXIT_FOUND,
+    EXIT_OK,
+    PROG,
+    Parser,
+    add_force_option,
+    add_telemetry_options,
+    add_walk_options,
+    check_writable,
+    console,
+    fail,
+    forces_from,
+    navigator_for,
+    path_text,
+    positive,
+    query_text,
+    settings_from,
+    telemetry_from,
+    write_json,
+)
+
+if TYPE_CHECKING:
+    from ..walks.telemetry import WalkTelemetry
+
+
+def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
+             trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False,
+             telemetry: WalkTelemetry | None = None) -> int:
+    session = WalkSession(corpus, settings, navigator, forces=forces,
+                          observers=[telemetry.observe] if telemetry is not None else [])
+    try:
+        events = session.run_headless()
+    except KeyboardInterrupt:
+        session.cancel()
+        raise
+    end, error = session.end or WalkEnd.FINISHED, session.error
+    if trace:
+        try:
+            session.save_trace(trace)
+        except OSError as exc:
+            fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
+    forced = session.history.forced
+    state = WalkState.from_events(events, forced)
+    skipped = {force.node for force in session.not_applied()}
+    forces_report = [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
+                     for force in forces]
+    if as_json:
+        result = state.result
+        document = {
+            "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
+                       "format": corpus.format, "sha256": corpus.sha256},
+            "query": settings.query,
+            "navigator": settings.model,
+            "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
+                         "on_failure": settings.on_failure.value},
+            "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {})}
+                       for seq, e in enumerate(events, start=1)],
+            "forces": forces_report,
+            "results": event_to_json(WalkFinished(result))["documents"] if result else [],
+            "stops": event_to_json(WalkFinished(result))["stops"] if result else [],
+            "summary": {
+                "end": end,
+                "error": error,
+                "failure": result.failure if result else None,
+                "visits_used": state.visits_used,
+                "navigator_calls": state.calls,
+                "chars_shipped": state.chars_shipped,
+                "landed": [d.id for d in result.documents] if result else [],
+            },
+        }
+        write_json(document)
+    else:
+        from .render import walk_report
+
+        console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts))
+        for force in session.not_applied():
+            where = "the first offer" if force.node is None else f"{force.node!r}"
+            console().print(visible(f"--force {force.label}={','.join(force.selected)} never applied: the walk "
+                                    f"never judged {where}"), markup=False, highlight=False)
+    return EXIT_OK if end is WalkEnd.FINISHED else EXIT_FOUND
+
+
+MAX_RUNS, MAX_JOBS = 100_000, 64
+
+
+def check_runs(args: argparse.Namespace) -> None:
+    """``--runs`` and ``--jobs`` make sense together, within bounds, and without the options of a single walk."""
+    if args.runs is None:
+        if args.jobs is not None:
+            fail("--jobs runs walks at once: it needs --runs N")
+        return
+    if not 2 <= args.runs <= MAX_RUNS:
+        fail(f"argument --runs: {args.runs} must be between 2 and {MAX_RUNS:,} (one walk needs no --runs)")
+    if args.jobs is not None and args.jobs > MAX_JOBS:
+        fail(f"argument --jobs: {args.jobs} must be at most {MAX_JOBS}")
+    if args.trace:
+        fail("--trace saves one walk; leave it out with --runs (or walk once, with --trace)")
+    if args.transcripts:
+        fail("--transcripts shows one walk's decisions; leave it out with --runs")
+
+
+def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, runs: int, jobs: int,
+             as_json: bool, forces: Sequence[Force] = (), telemetry: WalkTelemetry | None = None) -> int:
+    """``walk --runs N``: the same walk N times, and how stable it is (explorer.walks.stability)."""
+    from ..walks.stability import StabilityRun, report_lines, stability_to_json
+
+    run = StabilityRun(corpus, settings, navigator, runs, jobs=jobs, forces=forces,
+                       observers=[telemetry.observe] if telemetry is not None else [])
+    stability = run.run()
+    if as_json:
+        write_json(stability_to_json(stability))
+    else:
+        sys.stdout.write("\n".join(report_lines(stability, corpus.title_of)) + "\n")
+    return EXIT_OK if stability.failed == 0 else EXIT_FOUND
+
+
+def cmd_walk(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} walk", description="Run one walk headless and print it.")
+    parser.add_argument("corpus", metavar="CORPUS", type=path_text,
+                        help="a .yaml, PageIndex .json or .md corpus, or a folder")
+    parser.add_argument("query", metavar="QUERY", type=query_text, help="the question to walk for")
+    add_walk_options(parser)
+    add_force_option(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead")
+    parser.add_argument("--trace", metavar="FILE", type=path_text,
+                        help="also save the walk as a trace file (JSON Lines)")
+    parser.add_argument("--runs", type=positive, metavar="N",
+                        help="walk the query N times (2 or more) and report how stable the walk is: how often each "
+                             "node was chosen, entered and landed, the distinct landed sets, where the walks part")
+    parser.add_argument("--jobs", type=positive, metavar="J",
+                        help="with --runs: walks run at once, on threads (for navigators that wait on the network)")
+    add_telemetry_options(parser)
+    args = parser.parse_args(argv)
+    if not args.query.strip():
+        fail("the query is blank; ask a question")
+    check_runs(args)
+    if args.trace:
+        check_writable(args.trace)
+    navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
+    corpus = corpus_at(args.corpus)
+    forces = forces_from(args.force, corpus)
+    telemetry = telemetry_from(args)
+    try:
+        if args.runs is not None:
+            return run_runs(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
+                            args.runs, args.jobs or 1, args.json, forces, telemetry)
+        return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
+                        args.json, args.trace, forces, args.transcripts, telemetry)
+    finally:
+        if telemetry is not None:
+            telemetry.close()
