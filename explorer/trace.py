@@ -60,12 +60,12 @@ from core import (
 )
 
 from .ending import WalkEnd
+from .masking import Secrets
 from .safe_text import json_text, one_line
 
 FORMAT = "reasoning-explorer-trace"
 VERSION = 1
 ENDS = tuple(end.value for end in WalkEnd)
-SECRET_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY")
 
 
 class TraceError(ValueError):
@@ -311,16 +311,6 @@ def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
 # -- writing -----------------------------------------------------------------------------------------
 
 
-def _secrets() -> list[str]:
-    return [value for name in SECRET_VARIABLES if len(value := os.environ.get(name, "")) >= 8]
-
-
-def _mask(line: str, secrets: list[str]) -> str:
-    for secret in secrets:
-        line = line.replace(secret, "***")
-    return line
-
-
 def header_to_json(header: TraceHeader) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -342,7 +332,7 @@ def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, erro
     """The trace as JSON lines (without newlines), secrets masked; ``forced`` numbers the forced decisions."""
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
-    secrets = _secrets()
+    secrets = Secrets.from_environment()
     forced_seqs = frozenset(forced)
     lines = [json_text(header_to_json(header))]
     for seq, event in enumerate(events, start=1):
@@ -351,8 +341,7 @@ def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, erro
             data["forced"] = True
         lines.append(json_text(data))
     lines.append(json_text({"end": end, "error": error}))
-    written = sorted({form for secret in secrets for form in (secret, json_text(secret)[1:-1])}, key=len, reverse=True)
-    return [_mask(line, written) for line in lines]
+    return [secrets.mask(line) for line in lines]
 
 
 STALE_SECONDS = 60.0

@@ -66,11 +66,11 @@ def cmd_eval(argv: Sequence[str]) -> int:
             with Progress(console=progress_console, transient=True) as progress:
                 task = progress.add_task("walking", total=len(questions.questions))
                 outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                    navigator=navigator if args.jobs == 1 else None,
+                                    navigator=navigator,
                                     on_done=lambda _: progress.advance(task), observers=observers)
         else:
             outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                navigator=navigator if args.jobs == 1 else None, observers=observers)
+                                navigator=navigator, observers=observers)
     finally:
         if telemetry is not None:
             telemetry.close()
@@ -80,7 +80,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from ..walks.evaluation import EvalComparison
 
         b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
-                              navigator=compare_navigator if args.jobs == 1 else None)
+                              navigator=compare_navigator)
         compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
                                   summarize(b_outcomes, stats(corpus)))
     if args.json:

@@ -13,12 +13,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from core import OnFailure, TreeNavigator, TreeNavigatorError
+from core import OnFailure, TreeNavigator
 
 from ..corpora import Corpus
-from ..navigators import NavigatorConfigError, resolve_navigator
+from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force
-from ..navigators.manual import ManualNavigator
 from ..safe_text import clip, json_text
 from ..walks.session import WalkSettings
 
@@ -201,14 +200,13 @@ def is_there(path: Path) -> bool:
 
 
 def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
+    """``resolve_navigator``, with its configuration error as one line and exit code 2."""
     try:
-        navigator = resolve_navigator(model)
-    except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
-        fail(f"navigator {model!r}: {exc}")
-    if headless and isinstance(navigator, ManualNavigator):
-        fail(f"navigator {model!r} needs a person at the keyboard; run the explorer (`{PROG} CORPUS --navigator "
-             f"{model}`) or choose another navigator")
-    return navigator
+        return resolve_navigator(model, headless=headless)
+    except NavigatorNeedsAPerson as exc:
+        fail(f"{exc}, or run the explorer (`{PROG} CORPUS --navigator {model}`)")
+    except NavigatorConfigError as exc:
+        fail(str(exc))
 
 
 def settings_from(args: argparse.Namespace, query: str, model: str,

@@ -101,6 +101,9 @@ DESK = DecisionDesk()
 class ManualNavigator(TreeNavigator):
     """``manual:`` — the explorer's user picks the branches."""
 
+    needs_a_person = True
+    """Walks nobody steps through (``walk``, an evaluation, a stability run) refuse it (``resolve_navigator``)."""
+
     def supports(self, model: str) -> bool:
         return model == "manual" or model.startswith(PREFIX)
 

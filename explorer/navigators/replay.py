@@ -55,6 +55,10 @@ class ReplayNavigator(TreeNavigator):
     def supports(self, model: str) -> bool:
         return model.startswith(PREFIX)
 
+    def reads_file(self, model: str) -> bool:
+        """Every ``replay:`` model names a file (a session with files off refuses it before it is read)."""
+        return True
+
     def check_model(self, model: str) -> None:
         """Read the trace now, so a bad one is a configuration error before the walk."""
         self.decisions(model)

@@ -179,6 +179,10 @@ class ScriptNavigator(TreeNavigator):
     def supports(self, model: str) -> bool:
         return model.startswith(PREFIX)
 
+    def reads_file(self, model: str) -> bool:
+        """Every ``script:`` model names a file (a session with files off refuses it before it is read)."""
+        return True
+
     def check_model(self, model: str) -> None:
         """Load the script now, so a bad one is a configuration error before the walk."""
         self.script(model)

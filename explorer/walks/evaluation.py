@@ -23,7 +23,7 @@ from ..corpora import Corpus
 from ..corpora.questions import Question
 from ..corpora.validate import CorpusStats
 from ..ending import WalkEnd
-from ..navigators import resolve_navigator
+from ..navigators import resolve_navigator, shared_across_threads
 from ..safe_text import visible
 from .history import Origin, WalkHistory
 from .session import WalkObserver, WalkSession, WalkSettings, run_each
@@ -163,8 +163,9 @@ def wrong_turn_step(outcome: QuestionOutcome, index: HierarchyIndex) -> int | No
 class EvaluationRun:
     """Every question of a set walked with ``settings`` (the query set per question), ``jobs`` at a time.
 
-    ``navigator`` is shared by every walk; without one, each thread resolves
-    ``settings.model`` once. :meth:`run` returns the outcomes in question order
+    ``navigator`` walks every question; threads share it unless it cannot be
+    shared (:func:`~explorer.navigators.shared_across_threads`), and then each
+    thread resolves ``settings.model`` once, as it does without one. :meth:`run` returns the outcomes in question order
     (``None`` for a question never walked because the run was cancelled);
     :meth:`cancel`, from any thread, trips the token of every walk under way
     and starts no other. ``on_done(number, outcome)`` (``number`` 0-based) is
@@ -211,7 +212,7 @@ class EvaluationRun:
             session.cancel()
 
     def _navigator(self) -> TreeNavigator:
-        if self.navigator is not None:
+        if self.navigator is not None and (self.jobs == 1 or shared_across_threads(self.navigator)):
             return self.navigator
         navigator: TreeNavigator | None = getattr(self._local, "navigator", None)
         if navigator is None:

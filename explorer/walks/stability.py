@@ -28,6 +28,7 @@ from core import HierarchyIndex, NavigatorChose, NavigatorFailed, TreeNavigator
 
 from ..corpora import Corpus
 from ..ending import WalkEnd
+from ..navigators import resolve_navigator, shared_across_threads
 from ..navigators.forcing import Force
 from ..safe_text import clip, visible
 from .compare import DivergenceKind, first_divergence
@@ -166,7 +167,9 @@ class StabilityRun:
         self.settings = settings
         self.jobs = max(1, min(jobs, runs))
         forces = tuple(forces)
-        self.sessions = [WalkSession(corpus, settings, navigator, forces=forces, observers=observers)
+        shared = self.jobs == 1 or shared_across_threads(navigator)  # else each walk resolves its own
+        self.sessions = [WalkSession(corpus, settings, navigator if shared else resolve_navigator(settings.model),
+                                     forces=forces, observers=observers)
                          for _ in range(runs)]
         self._lock = threading.Lock()
         self._ended = 0

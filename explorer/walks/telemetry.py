@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from google.protobuf.json_format import MessageToDict
 from openinference.semconv.resource import ResourceAttributes
@@ -90,8 +90,9 @@ from core import (
 
 from .. import __version__
 from ..ending import WalkEnd
+from ..masking import Secrets
 from ..navigators.forcing import ForcingNavigator
-from ..trace import SECRET_VARIABLES, TraceHeader
+from ..trace import TraceHeader
 
 if TYPE_CHECKING:
     from .session import WalkSession
@@ -116,9 +117,6 @@ INPUT_ROLES = {"system": "system", "user": "user"}
 OUTPUT_ROLES = {"answer": "assistant", "assistant": "assistant"}
 MAX_CANDIDATES_SHOWN = 100
 """An offer lists at most this many candidates in its span (a wide one has thousands); the count is always there."""
-EXTRA_SECRET_VARIABLES = ("LANGFUSE_SECRET_KEY", "LANGFUSE_PUBLIC_KEY", "PHOENIX_API_KEY")
-HEADER_VARIABLES = ("OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS")
-MIN_SECRET_LENGTH = 8
 A = "reasoning_explorer."
 """The prefix of this project's own attributes."""
 
@@ -162,23 +160,6 @@ def _shown(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
-def _secrets() -> list[str]:
-    """The values to mask: known secret variables, and the values of OTLP header variables (a backend's key)."""
-    values = [os.environ.get(name, "") for name in (*SECRET_VARIABLES, *EXTRA_SECRET_VARIABLES)]
-    for name in HEADER_VARIABLES:
-        for pair in os.environ.get(name, "").split(","):
-            _, _, value = pair.partition("=")
-            values += [value.strip(), unquote(value.strip())]
-    found = {value for value in values if len(value) >= MIN_SECRET_LENGTH}
-    return sorted(found, key=len, reverse=True)  # a longer secret first: one may contain another
-
-
-def _mask(text: str, secrets: Sequence[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "***")
-    return text
-
-
 def _stderr_report(message: str) -> None:
     import sys
 
@@ -206,12 +187,12 @@ def _plain(value: Any) -> Any:
 class _Attributes:
     """Builds one span's (or event's) attributes, masking every text; ``None`` values are left out."""
 
-    def __init__(self, secrets: Sequence[str]) -> None:
+    def __init__(self, secrets: Secrets) -> None:
         self.secrets = secrets
         self.values: dict[str, AttributeValue] = {}
 
     def text(self, value: str) -> str:
-        return _mask(value, self.secrets)
+        return self.secrets.mask(value)
 
     def set(self, key: str, value: Any) -> None:
         if value is None:
@@ -502,7 +483,7 @@ class WalkTelemetry:
         forced and those replayed from another walk; ``times`` stamps each
         event (ns since the epoch); ``name`` names the walk (``walk 2 · fork of walk 1...``).
         """
-        secrets = _secrets()
+        secrets = Secrets.from_environment()
         now = time.time_ns()
         clock = _timeline(events, times, now)
         start = clock[0] if clock else now
@@ -539,7 +520,7 @@ class WalkTelemetry:
                 stop.set(A + "stop.detail", record.detail or None)
                 root.add_event(f"stop: {record.reason.value}", stop.values, timestamp=clock[seq])
         if end is WalkEnd.FAILED:
-            root.set_status(Status(StatusCode.ERROR, _mask(error or "the walk failed", secrets)))
+            root.set_status(Status(StatusCode.ERROR, secrets.mask(error or "the walk failed")))
         elif end is WalkEnd.FINISHED:
             root.set_status(Status(StatusCode.OK))
         root.end(end_time=finish)
@@ -593,7 +574,7 @@ class WalkTelemetry:
                                                 "error": error}, SpanAttributes.OUTPUT_MIME_TYPE)
 
     def _decision_span(self, context: Context, header: TraceHeader, decision: _Decision, clock: Sequence[int],
-                       finish: int, secrets: Sequence[str], *, forced: bool, replayed: bool) -> None:
+                       finish: int, secrets: Secrets, *, forced: bool, replayed: bool) -> None:
         offer, answer = decision.offer, decision.answer
         model = header.navigator
         kind = _kind(model, forced, replayed)
@@ -667,9 +648,9 @@ class WalkTelemetry:
             span.set(A + "seconds", answer.seconds)
             span.json(SpanAttributes.OUTPUT_VALUE, {"error": answer.error, "policy": answer.policy.value},
                       SpanAttributes.OUTPUT_MIME_TYPE)
-            status = Status(StatusCode.ERROR, _mask(answer.error, secrets))
+            status = Status(StatusCode.ERROR, secrets.mask(answer.error))
         title = "choose among the roots" if node is None else f"choose under {node}"
-        child = self._tracer.start_span(_mask(title, secrets), context=context, attributes=span.values,
+        child = self._tracer.start_span(secrets.mask(title), context=context, attributes=span.values,
                                         start_time=start)
         if status is not None:
             child.set_status(status)
@@ -731,7 +712,7 @@ class WalkTelemetry:
         if self._handle is None or self._file_failed or not spans:
             return
         try:
-            self._handle.write(_mask(json.dumps(otlp_json(spans), ensure_ascii=False), _secrets()) + "\n")
+            self._handle.write(Secrets.from_environment().mask(json.dumps(otlp_json(spans), ensure_ascii=False)) + "\n")
             self._handle.flush()
         except OSError as exc:
             self._file_failed = True

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
+from ...masking import Secrets
 from .errors import NavigatorHTTPError
 
 OPENAI_API_KEY_ENV: Final = "OPENAI_API_KEY"
@@ -57,9 +58,6 @@ DEFAULT_MAX_ANSWER_BYTES: Final = 1_000_000
 DEFAULT_MAX_RETRIES: Final = 3
 DEFAULT_BACKOFF: Final = 0.5
 
-# A key shorter than this is a placeholder (``x`` for a local server), not a secret; scrubbing
-# it from text would only garble messages.
-_MIN_SCRUBBED_KEY: Final = 8
 _PROVIDERS: Final = ("openai", "ollama")
 
 
@@ -80,10 +78,9 @@ class Secret:
         return self._value
 
     def scrub(self, text: str) -> str:
-        """``text`` with every occurrence of the key replaced by ``***``."""
-        if len(self._value) < _MIN_SCRUBBED_KEY:
-            return text
-        return text.replace(self._value, "***")
+        """``text`` with every occurrence of the key replaced by ``***`` (:class:`~explorer.masking.Secrets`: a
+        key shorter than eight characters is a placeholder, ``x`` for a local server, and is left alone)."""
+        return Secrets((self._value,)).mask(text)
 
     def __repr__(self) -> str:
         return "<secret>"

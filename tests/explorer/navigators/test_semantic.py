@@ -226,7 +226,7 @@ def test_without_wordllama_the_cli_says_so_in_one_line_and_exits_2():
     assert out.stdout == ""
     lines = out.stderr.splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("reasoning-explorer: error: navigator 'semantic:default': semantic: needs the "
+    assert lines[0].startswith("reasoning-explorer: error: semantic: needs the "
                                "wordllama package (")
     assert lines[0].endswith("install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)")
 
