@@ -1,0 +1,45 @@
+"""How a decision was answered: live by the navigator, or without a call (forced, replayed, cached).
+
+A navigator that answers without calling what it stands for says so in the answer's transcript, with one
+``("answered", "<how>: ...")`` pair (``core`` copies transcripts onto the walk's events unread, and traces
+keep them), so everything that counts what a walk cost — calls, characters and tokens really sent — can
+tell a live call from an answer that cost nothing: :func:`answered_by` reads it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+LABEL = "answered"
+"""The transcript label that says how a decision was answered (absent: live)."""
+
+
+class Answered(StrEnum):
+    """How one decision was answered."""
+
+    LIVE = "live"
+    """The navigator was asked (an HTTP call, a model run, a heuristic's scoring)."""
+    FORCED = "forced"
+    """A person forced the answer (``--force``, a fork): no navigator call."""
+    REPLAYED = "replayed"
+    """Repeated from a record (a trace, or the walk a fork came from): no navigator call."""
+    CACHED = "cached"
+    """An identical request's answer, read from the response cache: no call."""
+
+
+def answered_pair(how: Answered, detail: str = "") -> tuple[str, str]:
+    """The transcript pair that marks an answer given without a call: ``("answered", "cached: ...")``."""
+    return LABEL, f"{how.value}: {detail}" if detail else how.value
+
+
+def answered_by(transcript: Sequence[tuple[str, str]] | None) -> Answered:
+    """How the decision with ``transcript`` was answered (:attr:`Answered.LIVE` when nothing says otherwise)."""
+    for label, text in transcript or ():
+        if label == LABEL:
+            word = text.partition(":")[0].strip()
+            try:
+                return Answered(word)
+            except ValueError:
+                return Answered.LIVE
+    return Answered.LIVE
