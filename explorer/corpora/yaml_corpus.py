@@ -23,11 +23,8 @@ at the first thing that does not; then the full reader, which checks every
 rule and collects each problem with its line, reads it again from the start.
 Both give the same corpus for a well-formed file (a test holds them to it), so
 the lean one decides only how fast a good corpus loads, never what a bad one
-is told. Before either, a file written in the common plain shape is read
-straight from its text by :mod:`.yaml_fast` without composing it at all; that
-reader refuses anything unusual, good or bad, to the two paths above, and
-gives the lean reader's corpus for every file it reads (a differential test
-holds it to that).
+is told. YAML is the hand-written format: a big corpus is better kept as
+PageIndex JSON or Markdown, which load several times faster.
 """
 
 from __future__ import annotations
@@ -44,7 +41,6 @@ from . import read_text
 from .errors import CorpusError
 from .model import RESERVED_KEYS, Corpus, make_document, sha256_of_bytes
 from .progress import Progress, Stage
-from .yaml_fast import FastCorpus, read_common_shape
 from .yaml_source import (
     LAZY_TAG,
     NULL_TAG,
@@ -105,15 +101,7 @@ def scan_yaml_corpus(path: Path, progress: Progress | None = None) -> YamlCorpus
     del data
     try:
         with progress.whole(Stage.PARSING):
-            common = read_common_shape(text)
-            root = compose(path, text, lazy=True) if common is None else None
-        if common is not None:
-            reading.corpus = _from_common_shape(path, common, sha256, progress)
-            if reading.corpus is not None:
-                return reading
-            del common  # read, but a rule of the format is broken: the full reader finds which
-            with progress.whole(Stage.PARSING):
-                root = compose(path, text, lazy=True)
+            root = compose(path, text, lazy=True)
     except CorpusError as error:
         reading.errors.append(error)
         return reading
@@ -122,40 +110,6 @@ def scan_yaml_corpus(path: Path, progress: Progress | None = None) -> YamlCorpus
     if reading.corpus is None:
         _Reader(path, reading).read(root, sha256)
     return reading
-
-
-def _from_common_shape(path: Path, common: FastCorpus, sha256: str, progress: Progress) -> Corpus | None:
-    """The corpus the fast reader found, ``None`` where the lean reader would give up (the full reader says why)."""
-    documents: list[RetrievedDocument] = []
-    lines: dict[str, int] = {}
-    source = common.source
-    progress.start(Stage.BUILDING)
-    append, tick, get = documents.append, progress.tick, dict.get
-    for fields, parent, line in common.records:
-        node_id = get(fields, "id")
-        if node_id is None or node_id in lines or not node_id.strip():
-            return None
-        lines[node_id] = line
-        title, summary, content = get(fields, "title"), get(fields, "summary"), get(fields, "content")
-        append(
-            make_document(
-                node_id,
-                source=source,
-                parent=None if parent is None else parent["id"],
-                title=node_id if title is None else title,
-                summary="" if summary is None else summary,
-                content="" if content is None else content,
-                metadata=get(fields, "metadata"),
-            )
-        )
-        tick(len(documents))
-    progress.finish(len(documents))
-    with progress.whole(Stage.INDEXING):
-        try:
-            index = HierarchyIndex(documents)
-        except HierarchyError:
-            return None
-    return Corpus(path, "yaml", source, common.title, index, sha256, lines)
 
 
 class _Unusual(Exception):
