@@ -467,7 +467,7 @@ class ExplorerApp(App[int]):
         if known is not None:
             return known
         try:
-            return resolve_navigator(history.settings.model)
+            return resolve_navigator(history.settings.model, allow_files=self.allow_files)
         except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
             self.say(f"{history.settings.model} cannot be used here ({' '.join(str(exc).split())}); the fork goes "
                      f"on with {self.settings.model}", severity="warning", timeout=6)
@@ -825,7 +825,7 @@ class ExplorerApp(App[int]):
         navigator = self.navigator if model == self.settings.model else None
         if navigator is None:
             try:
-                navigator = resolve_navigator(model)
+                navigator = resolve_navigator(model, headless=True, allow_files=self.allow_files)
             except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
                 return None, " ".join(str(exc).split())
         if isinstance(navigator, ManualNavigator):
@@ -872,6 +872,8 @@ class ExplorerApp(App[int]):
             tree.reveal(frequency.node, move_cursor=False)
 
     def action_evaluate(self) -> None:
+        if not self._files_allowed():
+            return
         from ..corpora import CorpusError
         from ..corpora.questions import load_questions
 
@@ -1049,7 +1051,7 @@ class ExplorerApp(App[int]):
 
         def check(model: str) -> str | None:
             try:
-                resolved[model] = resolve_navigator(model)
+                resolved[model] = resolve_navigator(model, allow_files=self.allow_files)
             except (TreeNavigatorError, NavigatorConfigError, ValueError) as exc:
                 return " ".join(str(exc).split())
             return None
@@ -1065,8 +1067,11 @@ class ExplorerApp(App[int]):
                          apply)
 
     def _model_suggestions(self) -> list[str]:
-        """The shipped models, the scripts beside the corpus, and replays of the traces at hand: all usable."""
+        """The shipped models, the scripts beside the corpus, and replays of the traces at hand: all usable (with
+        files off, none of the files: they are neither listed nor read)."""
         suggestions = list(SUGGESTED_MODELS)
+        if not self.allow_files:
+            return suggestions
         folders = [Path(self.corpus.path).parent / "scripts", Path("sample_corpora") / "scripts"]
         seen: set[Path] = set()
         for folder in folders:
