@@ -311,7 +311,7 @@ async def cancel_round() -> float:
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n", "n")
-            await until(pilot, lambda: app.session is not None and app.session.busy)
+            await until(pilot, lambda: app.walk_screen.session is not None and app.walk_screen.session.busy)
             begun = time.perf_counter()
             await pilot.press("z")  # an unbound key: what pressing costs the test harness itself
             harness = time.perf_counter() - begun
@@ -331,8 +331,9 @@ async def quit_round(model: str, steps: int) -> float:
     app = make_app("parental leave", model=model, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*["n"] * steps)
-        await until(pilot, lambda: app.history is not None and len(app.history.events) == max(1, steps))
-        await until(pilot, lambda: app.session is not None and (app.session.busy or app.session.waiting))
+        screen = app.walk_screen
+        await until(pilot, lambda: screen.history is not None and len(screen.history.events) == max(1, steps))
+        await until(pilot, lambda: screen.session is not None and (screen.session.busy or screen.session.waiting))
         begun = time.perf_counter()
         await pilot.press("q")
     return time.perf_counter() - begun

@@ -102,11 +102,12 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     from textual.widgets import Tree
     from textual.widgets.tree import TreeNode
 
-    import explorer.tui.app
+    import explorer.tui.walk_screen
     from explorer.cli.explore import freeze_after_full_collection
     from explorer.corpora import load_corpus
     from explorer.navigators import resolve_navigator
     from explorer.tui.app import ExplorerApp
+    from explorer.tui.walk_screen import WalkScreen
     from explorer.tui.widgets.walk_tree import WalkTree
     from explorer.walks.session import WalkSettings
 
@@ -119,12 +120,12 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
             elif pauses:
                 pauses[-1] = (pauses[-1][0], time.perf_counter())
 
-    class TimedApp(ExplorerApp):
-        """The explorer, noting when a step key is handled and when that step has been shown."""
+    class TimedScreen(WalkScreen):
+        """The walk screen, noting when a step key is handled and when that step has been shown."""
 
         pressed = 0.0
         pressed_cpu = 0.0
-        shown: list[tuple[float, float, float]] = []  # (wall ms, CPU ms, ms of full collections inside)
+        shown_steps: list[tuple[float, float, float]] = []  # (wall ms, CPU ms, ms of full collections inside)
 
         def start_clock(self) -> None:
             self.pressed, self.pressed_cpu = time.perf_counter(), time.process_time()
@@ -132,41 +133,48 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         def stop_clock(self) -> None:
             """Paint the whole screen now, as the next frame would: what was asked is on screen."""
             self.query_one(WalkTree).get_node_at_line(0)  # the tree's lines, rebuilt if they changed
-            self.screen._compositor.render_update(full=True)
+            self.app.screen._compositor.render_update(full=True)
             end, cpu = time.perf_counter(), time.process_time()
             collecting = sum(min(e, end) - max(s, self.pressed) for s, e in pauses if e > self.pressed)
-            self.shown.append(((end - self.pressed) * 1000, (cpu - self.pressed_cpu) * 1000, collecting * 1000))
+            self.shown_steps.append(((end - self.pressed) * 1000, (cpu - self.pressed_cpu) * 1000, collecting * 1000))
             self.pressed = 0.0
 
         def action_next_step(self) -> None:
             self.start_clock()
             super().action_next_step()
 
-        def refresh_view(self) -> None:
-            super().refresh_view()
+        def redraw(self) -> None:
+            super().redraw()
             if self.pressed:
                 self.stop_clock()
+
+    class TimedApp(ExplorerApp):
+        WALK_SCREEN = TimedScreen
+
+        @property
+        def shown(self) -> list[tuple[float, float, float]]:
+            return self.walk_screen.shown_steps  # type: ignore[attr-defined,no-any-return]
 
     class TimedTree(WalkTree):
         """The tree, timing the keys that open a branch or show the next batch, to the end of the batch."""
 
         def action_toggle_node(self) -> None:
-            app.start_clock()
+            app.walk_screen.start_clock()  # type: ignore[attr-defined]
             super().action_toggle_node()
 
         def action_select_cursor(self) -> None:
-            app.start_clock()
+            app.walk_screen.start_clock()  # type: ignore[attr-defined]
             super().action_select_cursor()
 
         def on_tree_node_expanded(self, event: Tree.NodeExpanded[str | None]) -> None:
             super().on_tree_node_expanded(event)  # the first batch of the branch the key opened
-            if app.pressed:
-                app.stop_clock()
+            if app.walk_screen.pressed:  # type: ignore[attr-defined]
+                app.walk_screen.stop_clock()  # type: ignore[attr-defined]
 
         def on_tree_node_selected(self, event: Tree.NodeSelected[str | None]) -> None:
             super().on_tree_node_selected(event)  # Enter on a "more" row: its next batch
-            if app.pressed:
-                app.stop_clock()
+            if app.walk_screen.pressed:  # type: ignore[attr-defined]
+                app.walk_screen.stop_clock()  # type: ignore[attr-defined]
 
     started = time.perf_counter()
     before_load = resident_mb()
@@ -178,7 +186,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     if policy == "cli":  # and, as it does, freeze what survives each full collection
         gc.callbacks.append(freeze_after_full_collection)
 
-    explorer.tui.app.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
+    explorer.tui.walk_screen.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
     query = " ".join(WORDS)  # matches everywhere: a long walk with many offers
     settings = WalkSettings(query, "lexical:wide", max_nodes_visited=steps + 40, max_depth=8)
     started, started_cpu = time.perf_counter(), time.process_time()
@@ -191,18 +199,18 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         tree = app.query_one(TimedTree)
 
         async def step(count: int) -> list[tuple[float, float, float]]:
-            app.shown = []
+            app.walk_screen.shown_steps = []
             for _ in range(count):
-                if app.history is None or app.history.end is not None:
+                if app.walk_screen.history is None or app.walk_screen.history.end is not None:
                     break
                 before = len(app.shown)
                 await pilot.press("n")
-                while len(app.shown) == before and app.history.end is None:
+                while len(app.shown) == before and app.walk_screen.history.end is None:
                     await pilot.pause(0.001)
             return app.shown
 
         await pilot.press("enter")  # start the walk on the query (paused before its first step)
-        while not app.history or not app.history.events:
+        while not app.walk_screen.history or not app.walk_screen.history.events:
             await pilot.pause(0.005)
         figures["steps"] = await step(steps)
         app.query_one("#tree").focus()
@@ -212,18 +220,18 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         async def key_on(node: TreeNode[str | None], key: str) -> tuple[float, float, float]:
             tree.move_cursor(node)
             await pilot.pause()
-            app.shown = []
+            app.walk_screen.shown_steps = []
             await pilot.press(key)
             while not app.shown:
                 await pilot.pause(0.001)
             return app.shown[0]
 
         async def jump(node_id: str) -> tuple[tuple[float, float, float], bool]:
-            app.start_clock()
+            app.walk_screen.start_clock()  # type: ignore[attr-defined]
             tree.reveal(node_id, move_cursor=False)  # what g does, with the cursor moved here, not after a frame
             tree.get_node_at_line(0)
             tree.move_cursor(tree.node_for(node_id))
-            app.stop_clock()
+            app.walk_screen.stop_clock()  # type: ignore[attr-defined]
             await pilot.pause()
             return app.shown[-1], tree.cursor_node is not None and tree.cursor_node.data == node_id
 
@@ -238,7 +246,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         tree.follow = True
         figures["steps_wide"] = await step(20)
         figures["built"] = len(tree._by_id)
-        figures["events"] = len(app.history.events) if app.history else 0
+        figures["events"] = len(app.walk_screen.history.events) if app.walk_screen.history else 0
         await pilot.press("q")
     figures["end_mb"] = resident_mb()
     figures["peak_mb"] = peak_mb()

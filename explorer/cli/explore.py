@@ -134,9 +134,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
         example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
         opened_trace=opened,
         allow_files=not args.no_files,
+        evaluate=(questions[0], args.compare) if questions is not None else None,
     )
-    if questions is not None:
-        app.evaluate_at_start(questions[0], args.compare)
     from ..walks.session import observing
 
     try:

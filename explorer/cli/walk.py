@@ -52,7 +52,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     except KeyboardInterrupt:
         session.cancel()
         raise
-    end, error = session.end or WalkEnd.FINISHED, session.error
+    end, error = session.history.end or WalkEnd.FINISHED, session.history.error
     if trace:
         try:
             session.save_trace(trace)

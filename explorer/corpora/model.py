@@ -59,6 +59,19 @@ class Corpus:
     def title_of(self, node_id: str) -> str:
         return str(self.index[node_id].metadata.get(TITLE, node_id))
 
+    def find(self, text: str, limit: int) -> list[tuple[str, str]]:
+        """Up to ``limit`` nodes as ``(id, title)`` whose title or id holds ``text`` (any case), in corpus order;
+        a node whose id is exactly ``text`` comes first."""
+        exact, needle = text.strip(), text.strip().casefold()
+        found = [(exact, self.title_of(exact))] if exact in self.index else []
+        for node_id in self.index.ids():
+            if len(found) >= limit:
+                break
+            title = self.title_of(node_id)
+            if node_id != exact and (needle in title.casefold() or needle in node_id.casefold()):
+                found.append((node_id, title))
+        return found
+
     def summary_of(self, node_id: str) -> str:
         return str(self.index[node_id].metadata.get(SUMMARY, ""))
 

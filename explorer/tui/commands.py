@@ -1,78 +1,40 @@
-"""The command palette: every action of the explorer, named for what it does."""
+"""The command palette: every action of the explorer, named for what it does (the titles live in the key table)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator
 
 from textual.app import SystemCommand
 
 from core import OnFailure
 
 from ..safe_text import visible
+from ..walks.walk_list import Walk
 from .keymap import ALL_KEYS, shown_key
 
-if TYPE_CHECKING:
-    from .app import ExplorerApp
 
-PALETTE_TITLES = {
-    "next_step": "Walk: next step",
-    "continue_walk": "Walk: continue to the end",
-    "play_pause": "Walk: play / pause (demo mode)",
-    "step_back": "Walk: step back",
-    "step_forward": "Walk: step forward",
-    "cancel_walk": "Walk: cancel (trip the cancellation token)",
-    "restart": "Walk: restart with the current settings",
-    "fork": "Walk: fork — answer the decision at this step differently…",
-    "switch_walk": "Walks: switch to another walk of this session…",
-    "compare": "Walks: compare this walk with another, side by side (again: end it)…",
-    "next_tab": "Tabs: next (Results, Transcript, Timeline, Node)",
-    "previous_tab": "Tabs: previous",
-    "edit_query": "Query: edit",
-    "first_step": "Walk: go to the first step",
-    "latest_step": "Walk: go to the latest step",
-    "faster": "Play: faster",
-    "slower": "Play: slower",
-    "toggle_follow": "Tree: follow the walk on/off",
-    "find_node": "Tree: find a node by title or id…",
-    "more_content": "Content: show more of a long landed or selected node",
-    "set_budget": "Settings: set the visit budget…",
-    "set_depth": "Settings: set the depth limit…",
-    "switch_navigator": "Settings: switch navigator…",
-    "cycle_policy": "Settings: cycle the failure policy (throw, empty, partial)",
-    "save_trace": "Trace: save the walk as a trace file…",
-    "open_trace": "Trace: open a trace and step through it…",
-    "save_screenshot": "Screenshot: save an SVG of the screen…",
-    "help": "Help: keys",
-    "stability": "Stability: walk this query N times…",
-    "evaluate": "Evaluate: walk a question set and find where the navigator goes wrong…",
-    "back_to_evaluation": "Evaluate: back to the evaluation table",
-}
-
-
-def explorer_commands(app: ExplorerApp) -> Iterator[SystemCommand]:
-    """One palette entry per action, with its key."""
+def palette_commands(walks: Iterable[Walk], run: Callable[[str], None]) -> Iterator[SystemCommand]:
+    """One palette entry per action with a palette title (with its key), one per failure policy, one per walk;
+    ``run`` runs an action string (``"next_step"``, ``"switch_to(3)"``) on the walk screen."""
     for key in ALL_KEYS:
-        title = PALETTE_TITLES.get(key.action)
-        if title is None:
+        if key.palette is None:
             continue
-        action = key.action
 
-        def run(action: str = action) -> None:
-            app.run_action_now(action)
+        def action(name: str = key.action) -> None:
+            run(name)
 
-        yield SystemCommand(f"{title} · {shown_key(key.keys)}", key.help, run)
+        yield SystemCommand(f"{key.palette} · {shown_key(key.keys)}", key.help, action)
     for policy in OnFailure:
 
         def set_policy(policy: OnFailure = policy) -> None:
-            app.set_policy(policy)
+            run(f"set_policy({policy.value!r})")
 
         yield SystemCommand(f"Settings: on failure {policy.value}",
                             f"Navigator failures follow the {policy.value} policy", set_policy)
-    for history in app.walks:
+    for walk in walks:
 
-        def switch(number: int = history.number) -> None:
-            app.switch_to(number)
+        def switch(number: int = walk.number) -> None:
+            run(f"switch_to({number})")
 
-        yield SystemCommand(visible(f"Walks: switch to {history.name}"), "Show this walk at the step it was left at",
+        yield SystemCommand(visible(f"Walks: switch to {walk.name}"), "Show this walk at the step it was left at",
                             switch)

@@ -1,10 +1,24 @@
-"""Every key of the explorer, once: the bindings and the help screen are both made from this table."""
+"""Every key of the explorer, once: the bindings, the help screen and the command palette are all made from this
+table, and each key says when it applies and whether it opens a prompt."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from textual.binding import Binding
+
+
+class When(Enum):
+    """When a key applies (the walk screen's ``check_action`` answers for each)."""
+
+    ALWAYS = "always"
+    PICKING = "picking"
+    """A pick is open: the manual navigator waits for the person, or a fork is being made."""
+    FORKING = "forking"
+    """A fork's pick is open (Escape closes it)."""
+    EVALUATION_BEHIND = "evaluation behind"
+    """An evaluation waits behind the walk screen (Escape goes back to it)."""
 
 
 @dataclass(frozen=True)
@@ -14,85 +28,111 @@ class Key:
     label: str
     help: str
     id: str
+    palette: str | None = None
+    """The command palette's title for this action (``None``: not in the palette)."""
     footer: bool = True
-    priority: bool = False
+    when: When = When.ALWAYS
+    prompt: bool = False
+    """It opens a one-field prompt: the keys typed right after it belong to that prompt."""
 
 
 WALK_KEYS = (
-    Key("n", "next_step", "Next", "Next step (starts a walk when none is running)", "walk.next"),
-    Key("c", "continue_walk", "Continue", "Continue to the end of the walk", "walk.continue"),
-    Key("p", "play_pause", "Play", "Play / pause: one step at the pace shown in the meter (demo mode)", "walk.play"),
-    Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back"),
-    Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward"),
-    Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel"),
+    Key("n", "next_step", "Next", "Next step (starts a walk when none is running)", "walk.next",
+        "Walk: next step"),
+    Key("c", "continue_walk", "Continue", "Continue to the end of the walk", "walk.continue",
+        "Walk: continue to the end"),
+    Key("p", "play_pause", "Play", "Play / pause: one step at the pace shown in the meter (demo mode)", "walk.play",
+        "Walk: play / pause (demo mode)"),
+    Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back",
+        "Walk: step back"),
+    Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward",
+        "Walk: step forward"),
+    Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
+        "Walk: cancel (trip the cancellation token)"),
     Key("r", "restart", "Restart", "Restart with the current query and settings (a new walk in the list)",
-        "walk.restart"),
+        "walk.restart", "Walk: restart with the current settings"),
     Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
-        "walk.fork"),
+        "walk.fork", "Walk: fork — answer the decision at this step differently…"),
     Key("D", "compare", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
-        "walk.compare"),
+        "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…"),
     Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
-        "walk.switch"),
-    Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit"),
-    Key("question_mark", "help", "Help", "This help", "app.help"),
-    Key("q", "quit", "Quit", "Quit (also during a walk)", "app.quit"),
+        "walk.switch", "Walks: switch to another walk of this session…"),
+    Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
+        "Query: edit"),
+    Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys"),
+    Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit"),
 )
 
 MORE_KEYS = (
-    Key("B", "first_step", "First", "Go back to the first step", "walk.first", footer=False),
-    Key("F", "latest_step", "Latest", "Go forward to the latest step", "walk.latest", footer=False),
-    Key("plus,equals_sign", "faster", "Faster", "Play faster", "play.faster", footer=False),
-    Key("minus", "slower", "Slower", "Play slower", "play.slower", footer=False),
-    Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
-        "tabs.next", footer=False),
-    Key("left_square_bracket", "previous_tab", "Prev tab", "Previous tab", "tabs.previous", footer=False),
-    Key("L", "more_content", "More", "Show more of a long content (Results and Node tabs), 20,000 characters at a "
-        "time", "content.more", footer=False),
-    Key("g", "find_node", "Find", "Find a node by title or id and go to it on the tree", "tree.find", footer=False),
-    Key("t", "toggle_follow", "Follow", "Tree follows the walk on/off", "tree.follow", footer=False),
-    Key("v", "set_budget", "Budget", "Set the visit budget", "settings.budget", footer=False),
-    Key("d", "set_depth", "Depth", "Set the depth limit", "settings.depth", footer=False),
-    Key("m", "switch_navigator", "Navigator", "Switch navigator", "settings.navigator", footer=False),
-    Key("o", "cycle_policy", "On failure", "Cycle the failure policy: throw, empty, partial", "settings.policy",
+    Key("B", "first_step", "First", "Go back to the first step", "walk.first", "Walk: go to the first step",
         footer=False),
-    Key("ctrl+s", "save_trace", "Save trace", "Save the walk as a trace file", "trace.save", footer=False),
-    Key("ctrl+o", "open_trace", "Open trace", "Open a trace and step through it", "trace.open", footer=False),
-    Key("ctrl+e", "save_screenshot", "Screenshot", "Save an SVG screenshot", "app.screenshot", footer=False),
+    Key("F", "latest_step", "Latest", "Go forward to the latest step", "walk.latest", "Walk: go to the latest step",
+        footer=False),
+    Key("plus,equals_sign", "faster", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
+    Key("minus", "slower", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),
+    Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
+        "tabs.next", "Tabs: next (Results, Transcript, Timeline, Node)", footer=False),
+    Key("left_square_bracket", "previous_tab", "Prev tab", "Previous tab", "tabs.previous", "Tabs: previous",
+        footer=False),
+    Key("L", "more_content", "More", "Show more of a long content (Results and Node tabs), 20,000 characters at a "
+        "time", "content.more", "Content: show more of a long landed or selected node", footer=False),
+    Key("g", "find_node", "Find", "Find a node by title or id and go to it on the tree", "tree.find",
+        "Tree: find a node by title or id…", footer=False),
+    Key("t", "toggle_follow", "Follow", "Tree follows the walk on/off", "tree.follow", "Tree: follow the walk on/off",
+        footer=False),
+    Key("v", "set_budget", "Budget", "Set the visit budget", "settings.budget", "Settings: set the visit budget…",
+        footer=False, prompt=True),
+    Key("d", "set_depth", "Depth", "Set the depth limit", "settings.depth", "Settings: set the depth limit…",
+        footer=False, prompt=True),
+    Key("m", "switch_navigator", "Navigator", "Switch navigator", "settings.navigator", "Settings: switch navigator…",
+        footer=False, prompt=True),
+    Key("o", "cycle_policy", "On failure", "Cycle the failure policy: throw, empty, partial", "settings.policy",
+        "Settings: cycle the failure policy (throw, empty, partial)", footer=False),
+    Key("ctrl+s", "save_trace", "Save trace", "Save the walk as a trace file", "trace.save",
+        "Trace: save the walk as a trace file…", footer=False, prompt=True),
+    Key("ctrl+o", "open_trace", "Open trace", "Open a trace and step through it", "trace.open",
+        "Trace: open a trace and step through it…", footer=False, prompt=True),
+    Key("ctrl+e", "save_screenshot", "Screenshot", "Save an SVG screenshot", "app.screenshot",
+        "Screenshot: save an SVG of the screen…", footer=False, prompt=True),
 )
 
 PICKER_KEYS = (
     Key("1,2,3,4,5,6,7,8,9", "toggle_candidate", "Pick", "Picker (manual navigator, or a fork): toggle candidate 1-9",
-        "manual.toggle", footer=False),
+        "manual.toggle", footer=False, when=When.PICKING),
     Key("a", "answer", "Answer", "Picker: answer with the picked candidates (nothing picked: stop here)",
-        "manual.answer"),
-    Key("s", "stop_here", "Stop here", "Picker: choose nothing (stop here)", "manual.stop"),
-    Key("i", "type_id", "Type id", "Picker: type any id (even one not offered) or a candidate's number",
-        "manual.type"),
-    Key("escape", "close_picker", "Close", "Fork picker: close it without forking", "manual.close"),
+        "manual.answer", when=When.PICKING),
+    Key("s", "stop_here", "Stop here", "Picker: choose nothing (stop here)", "manual.stop", when=When.PICKING),
+    Key("i", "type_id", "Type id", "Picker: type any id (even one not offered; typed again, it is taken back) or a candidate's number",
+        "manual.type", when=When.PICKING, prompt=True),
+    Key("escape", "close_picker", "Close", "Fork picker: close it without forking", "manual.close",
+        when=When.FORKING),
 )
 
 ANALYSIS_KEYS = (
     Key("S", "stability", "Stability", "Walk the query N times: how often each node is chosen, where walks part",
-        "walk.stability", footer=False),
+        "walk.stability", "Stability: walk this query N times…", footer=False, prompt=True),
     Key("E", "evaluate", "Evaluate", "Evaluate a question set: open any walk at its first wrong turn", "eval.open",
-        footer=False),
+        "Evaluate: walk a question set and find where the navigator goes wrong…", footer=False, prompt=True),
     # After the picker's keys: with a fork picker open, Escape closes it first.
     Key("escape", "back_to_evaluation", "Evaluation", "Back to the evaluation table (while one is open)",
-        "eval.back", footer=False),
+        "eval.back", "Evaluate: back to the evaluation table", footer=False, when=When.EVALUATION_BEHIND),
 )
 
 ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS
 
+WHEN = {key.action: key.when for key in ALL_KEYS}
+"""When each action applies, by action name (what ``check_action`` is asked about)."""
+
 
 def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
-    """The app's BINDINGS, every one with an id so keys can be remapped."""
+    """The walk screen's BINDINGS, every one with an id so keys can be remapped."""
     out: list[Binding | tuple[str, str] | tuple[str, str, str]] = []
     for key in ALL_KEYS:
         if key.action == "toggle_candidate":
             out.extend(Binding(str(n), f"toggle_candidate({n})", key.label, show=False, id=f"{key.id}.{n}")
                        for n in range(1, 10))
             continue
-        out.append(Binding(key.keys, key.action, key.label, show=key.footer, id=key.id, priority=key.priority))
+        out.append(Binding(key.keys, key.action, key.label, show=key.footer, id=key.id))
     return out
 
 
@@ -102,7 +142,5 @@ def shown_key(keys: str) -> str:
     return " ".join(names.get(k, k) for k in keys.split(","))
 
 
-PROMPT_ACTIONS = frozenset({"set_budget", "set_depth", "switch_navigator", "save_trace", "open_trace",
-                            "save_screenshot", "type_id", "stability", "evaluate"})
-"""Actions that open a one-field prompt: the keys typed right after one of them belong to that prompt."""
-PROMPT_KEYS = frozenset(key for k in ALL_KEYS if k.action in PROMPT_ACTIONS for key in k.keys.split(","))
+PROMPT_KEYS = frozenset(name for key in ALL_KEYS if key.prompt for name in key.keys.split(","))
+"""Keys that open a one-field prompt: the keys typed right after one of them belong to that prompt."""

@@ -1,39 +1,78 @@
-"""Messages from the walk's worker thread to the screen: small, tagged with the walk's id."""
+"""The explorer's messages: small, and tagged with a walk's id where a stale one must be dropped.
+
+Workers post the first three to the walk screen. Screens answer upward with the rest: the evaluation screen
+asks for a question's walk to be shown (``OpenWalk``) or two walks compared (``CompareWalks``), the walk
+screen asks for a question set to be evaluated (``EvaluateQuestions``); the app routes each. No screen calls
+the app's methods.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from textual.message import Message
 
-from core import WalkEvent
+from core import TreeNavigator, WalkEvent
 
+from ..corpora.questions import QuestionSet
 from ..ending import WalkEnd
 from ..navigators.manual import PendingDecision
+from ..walks.history import WalkHistory
+from ..walks.settings import WalkSettings
 
 
+@dataclass
 class WalkEventArrived(Message):
     """Event ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision."""
 
-    def __init__(self, walk_id: int, seq: int, event: WalkEvent, forced: bool = False) -> None:
-        super().__init__()
-        self.walk_id = walk_id
-        self.seq = seq
-        self.event = event
-        self.forced = forced
+    walk_id: int
+    seq: int
+    event: WalkEvent
+    forced: bool = False
 
 
+@dataclass
 class WalkEnded(Message):
     """Walk ``walk_id`` is over, and how (with ``error`` when it failed)."""
 
-    def __init__(self, walk_id: int, end: WalkEnd, error: str | None) -> None:
-        super().__init__()
-        self.walk_id = walk_id
-        self.end = end
-        self.error = error
+    walk_id: int
+    end: WalkEnd
+    error: str | None = None
 
 
+@dataclass
 class DecisionRequested(Message):
     """The manual navigator waits for the person at the keyboard."""
 
-    def __init__(self, pending: PendingDecision) -> None:
-        super().__init__()
-        self.pending = pending
+    pending: PendingDecision
+
+
+@dataclass
+class OpenWalk(Message):
+    """Show ``history`` (a walk made elsewhere: an evaluation's) at ``step`` (``None``: its end), with the nodes a
+    question expects marked, and ``note`` said."""
+
+    history: WalkHistory
+    step: int | None
+    expected: frozenset[str] = field(default_factory=frozenset)
+    note: str = ""
+
+
+@dataclass
+class CompareWalks(Message):
+    """Show walk ``a`` and walk ``b`` side by side, with the nodes a question expects marked."""
+
+    a: WalkHistory
+    b: WalkHistory
+    expected: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass
+class EvaluateQuestions(Message):
+    """Open the evaluation screen on ``questions`` with ``settings`` and ``navigator`` (and ``compare``, a second
+    navigator by its model, when given)."""
+
+    questions: QuestionSet
+    settings: WalkSettings
+    navigator: TreeNavigator
+    compare: tuple[str, TreeNavigator] | None = None

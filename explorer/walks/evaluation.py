@@ -237,7 +237,7 @@ class EvaluationRun:
         finally:
             with self._lock:
                 self._live.discard(session)
-        outcome = outcome_of(self.corpus, question, events, session.end or WalkEnd.FINISHED, session.error, history)
+        outcome = outcome_of(self.corpus, question, events, history.end or WalkEnd.FINISHED, history.error, history)
         with self._lock:
             self.outcomes[number] = outcome
         return outcome

@@ -5,7 +5,8 @@ read the history under its cursor; the explorer binds to one history at a
 time and keeps no copy of its events. A live walk's history grows as its
 session's events arrive; an opened trace's is complete from the start; a
 fork's begins with the recorded decisions of the walk it came from. Every
-walk of a session is kept in a :class:`WalkList`, each with its own cursor.
+walk of a session is kept in a :class:`~explorer.walks.walk_list.WalkList`,
+each with its own cursor.
 """
 
 from __future__ import annotations
@@ -79,8 +80,6 @@ class WalkHistory:
         self.parent = parent
         self.fork_seq = fork_seq
         self.trace = trace
-        self.walk_id: int | None = None
-        """The id of the session that feeds this history (``None`` for a trace)."""
         self.events: list[WalkEvent] = []
         self.forced: set[int] = set()
         self.cursor = 0
@@ -219,45 +218,3 @@ def _default_label(settings: WalkSettings, origin: Origin, trace: Trace | None) 
     if origin is Origin.RESTART:
         return f"restart · {settings.describe()}"
     return settings.describe()
-
-
-class WalkList:
-    """Every walk of a session, in the order made; one is current. Switching keeps each one's cursor."""
-
-    def __init__(self) -> None:
-        self.items: list[WalkHistory] = []
-        self.index = -1
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __iter__(self) -> Iterator[WalkHistory]:
-        return iter(self.items)
-
-    @property
-    def current(self) -> WalkHistory | None:
-        return self.items[self.index] if self.items else None
-
-    @property
-    def next_number(self) -> int:
-        return len(self.items) + 1
-
-    def add(self, history: WalkHistory) -> WalkHistory:
-        """Keep ``history`` (numbered next) and make it current."""
-        history.number = self.next_number
-        self.items.append(history)
-        self.index = len(self.items) - 1
-        return history
-
-    def switch(self, number: int) -> WalkHistory:
-        """Make walk ``number`` (1-based) current."""
-        if not 1 <= number <= len(self.items):
-            raise IndexError(f"no walk {number}: there are {len(self.items)}")
-        self.index = number - 1
-        return self.items[self.index]
-
-    def by_walk_id(self, walk_id: int) -> WalkHistory | None:
-        for history in self.items:
-            if history.walk_id == walk_id:
-                return history
-        return None

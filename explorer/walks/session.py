@@ -65,10 +65,10 @@ class SessionEnded:
 
 
 Emit = Callable[[SessionEvent | SessionEnded], None]
-WalkObserver = Callable[["WalkSession", Sequence[WalkEvent], Sequence[int]], None]
-"""Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session
-(``end`` and ``error`` set), every event it emitted, and when each was pulled (ns since the epoch).
-It must not raise (``explorer.walks.telemetry.WalkTelemetry.observe`` is one)."""
+WalkObserver = Callable[["WalkSession", SessionEnded, Sequence[WalkEvent], Sequence[int]], None]
+"""Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session, how
+it ended, every event it emitted, and when each was pulled (ns since the epoch). It must not raise
+(``explorer.walks.telemetry.WalkTelemetry.observe`` is one)."""
 _observing: tuple[WalkObserver, ...] = ()
 
 
@@ -90,8 +90,9 @@ class WalkSession:
 
     The events go into ``history`` (a new one unless given): by :meth:`run_headless`
     on this thread, or, in the explorer, on the UI thread as its messages arrive —
-    the history is only ever written by one thread. ``forces`` are answers a
-    person forced (``--force``): they win over the navigator at their nodes.
+    the history is only ever written by one thread, and how the walk ended lives
+    there alone. ``forces`` are answers a person forced (``--force``): they win
+    over the navigator at their nodes.
     """
 
     def __init__(
@@ -116,7 +117,6 @@ class WalkSession:
             frozenset(navigator.forces) if isinstance(navigator, ForcingNavigator) else frozenset()
         )
         self.history = history if history is not None else WalkHistory(settings)
-        self.history.walk_id = self.id
         self.strategy = ReasoningRAGStrategy(
             corpus.index,
             navigator,
@@ -126,8 +126,7 @@ class WalkSession:
             on_failure=settings.on_failure,
         )
         self.token = CancellationToken()
-        self.end: WalkEnd | None = None
-        self.error: str | None = None
+        self._over = threading.Event()
         self._gate = threading.Condition()
         self._permits = 0
         self._unlimited = False
@@ -178,10 +177,15 @@ class WalkSession:
         return time.monotonic() - self._pull_started if self._pulling else 0.0
 
     @property
+    def over(self) -> bool:
+        """Whether the worker has left :meth:`run` (how the walk ended is in the history, or the SessionEnded)."""
+        return self._over.is_set()
+
+    @property
     def waiting(self) -> bool:
         """Whether the worker is parked at the gate with no permit."""
         with self._gate:
-            return self.end is None and not self._pulling and self._permits == 0 and not self._unlimited
+            return not self.over and not self._pulling and self._permits == 0 and not self._unlimited
 
     def _await_permit(self) -> bool:
         with self._gate:
@@ -199,8 +203,9 @@ class WalkSession:
 
     # -- the worker ---------------------------------------------------------------------------------
 
-    def run(self, emit: Emit) -> None:
-        """Pull the walk's events through the gate, emitting each; ends with one :class:`SessionEnded`."""
+    def run(self, emit: Emit) -> SessionEnded:
+        """Pull the walk's events through the gate, emitting each; ends with one :class:`SessionEnded`, also
+        returned."""
         events = self.strategy.walk(self.settings.query, cancellation=self.token)
         end, error = WalkEnd.FINISHED, None
         seq = 0
@@ -235,10 +240,12 @@ class WalkSession:
             end, error = WalkEnd.FAILED, f"unexpected {type(exc).__name__}: {exc}"
         finally:
             events.close()
-        self.end, self.error = end, error
-        emit(SessionEnded(self.id, end, error))
+        ended = SessionEnded(self.id, end, error)
+        self._over.set()
+        emit(ended)
         for observer in self.observers:
-            observer(self, seen, times)
+            observer(self, ended, seen, times)
+        return ended
 
     def _is_forced(self, event: WalkEvent) -> bool:
         return isinstance(event, NavigatorChose | NavigatorFailed) and event.current in self.forced_nodes

@@ -208,7 +208,7 @@ class StabilityRun:
 
     def result(self) -> Stability:
         """The stability of the walks that have ended on their own so far."""
-        return stability_of([s.history for s in self.sessions if s.end is not None], self.settings,
+        return stability_of([s.history for s in self.sessions if s.history.ended], self.settings,
                             self.corpus.index, asked=len(self.sessions))
 
 

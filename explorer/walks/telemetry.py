@@ -95,7 +95,7 @@ from ..navigators.forcing import ForcingNavigator
 from ..trace import TraceHeader
 
 if TYPE_CHECKING:
-    from .session import WalkSession
+    from .session import SessionEnded, WalkSession
 
 __all__ = [
     "ENDPOINT_ENV",
@@ -676,7 +676,8 @@ class WalkTelemetry:
             self._send(spans)
             self._write(spans)
 
-    def observe(self, session: WalkSession, events: Sequence[WalkEvent], times: Sequence[int]) -> None:
+    def observe(self, session: WalkSession, ended: SessionEnded, events: Sequence[WalkEvent],
+                times: Sequence[int]) -> None:
         """A :data:`explorer.walks.session.WalkObserver`: export ``session``'s walk now that it is over."""
         try:
             navigator = session.navigator
@@ -688,7 +689,7 @@ class WalkTelemetry:
                         forced.append(seq)
                     elif event.current in recorded:
                         replayed.append(seq)
-            self.export_walk(session.header(), events, session.end or WalkEnd.CANCELLED, session.error,
+            self.export_walk(session.header(), events, ended.end, ended.error,
                              forced=forced, replayed=replayed, times=times, name=session.history.name)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
             self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")

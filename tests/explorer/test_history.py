@@ -1,4 +1,4 @@
-"""The walk history and the walk list, driven headless: step, back, forward, fork, switch; and --force's navigator."""
+"""The walk history, driven headless: step, back, forward, fork, switch; and --force's navigator."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import Force, ForceError, parse_force
 from explorer.trace import read_trace
-from explorer.walks.history import Origin, WalkHistory, WalkList
+from explorer.walks.history import Origin, WalkHistory
 from explorer.walks.session import WalkSession, WalkSettings, fork, save_history
 from explorer.walks.state import Mark
 
@@ -151,19 +151,6 @@ def test_forced_decisions_survive_a_trace(tmp_path):
     assert reopened.forced == session.history.forced
     assert reopened.name.startswith("walk 5 · trace fork.trace.jsonl")
     assert reopened.cursor == 1 and reopened.end is WalkEnd.FINISHED
-
-
-def test_walk_list_switches_and_keeps_each_cursor():
-    walks = WalkList()
-    first = walks.add(walked("depth-limit.yaml").history)
-    second = walks.add(walked("hallucinated-branch.yaml").history)
-    assert (first.number, second.number, walks.current) == (1, 2, second)
-    second.go(2)
-    assert walks.switch(1) is first and first.at_latest
-    first.go(4)
-    assert walks.switch(2).cursor == 2 and walks.switch(1).cursor == 4
-    with pytest.raises(IndexError, match="no walk 3"):
-        walks.switch(3)
 
 
 def test_ending_after_budget_exhaustion_names_what_was_never_entered():

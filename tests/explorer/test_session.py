@@ -125,8 +125,8 @@ def test_close_while_paused_ends_the_worker():
 def test_a_failure_under_throw_ends_the_session_failed_with_the_message():
     walk = session("provider-failure.yaml")
     walk.run_headless()
-    assert walk.end == "failed"
-    assert "upstream timeout after 30 s" in walk.error
+    assert walk.history.end == "failed"
+    assert "upstream timeout after 30 s" in walk.history.error
 
 
 def test_saved_trace_holds_every_event(tmp_path):

@@ -7,18 +7,17 @@ generation, so the results of a run that was replaced are dropped. The table,
 the totals and the progress bar are derived from the outcomes kept per side;
 the filters only choose which rows are shown.
 
-Enter on a row opens that question's walk in the main view at its first wrong
-turn, with the expected nodes marked on the tree (``ExplorerApp.open_evaluated``);
-``D`` on a row where the two navigators differ opens both walks side by side
-(``ExplorerApp.compare_evaluated``). The screen stays installed while the main
-view is shown, so Escape there comes back to the table as it was left.
+Enter on a row asks for that question's walk in the main view at its first
+wrong turn, with the expected nodes marked on the tree (an ``OpenWalk``
+message); ``D`` on a row where the two navigators differ asks for both walks
+side by side (``CompareWalks``). The screen stays installed while the main view
+is shown, so Escape there comes back to the table as it was left.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -33,12 +32,13 @@ from core import TreeNavigator
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...ending import WalkEnd
+from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...safe_text import safe
-from ...walks.evaluation import Change, Difference, EvaluationRun, QuestionOutcome, differs
+from ...walks.evaluation import Change, Difference, EvaluationRun, QuestionOutcome, differs, wrong_turn_step
 from ...walks.settings import WalkSettings
-
-if TYPE_CHECKING:
-    from ..app import ExplorerApp
+from ..messages import CompareWalks, OpenWalk
+from ..say import Severity, say
+from .prompt import PromptScreen
 
 EVALUATION = "evaluation"
 """The name the evaluation screen is installed under (one at a time)."""
@@ -104,9 +104,12 @@ class EvaluationScreen(ModalScreen[None]):
     ]
 
     def __init__(self, corpus: Corpus, questions: QuestionSet, settings: WalkSettings, navigator: TreeNavigator,
-                 *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS) -> None:
+                 *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS,
+                 allow_files: bool = True) -> None:
         super().__init__()
         self.corpus = corpus
+        self.allow_files = allow_files
+        """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
         self.question_set = questions
         self.questions = questions.questions
         self.settings = settings
@@ -120,9 +123,8 @@ class EvaluationScreen(ModalScreen[None]):
         self._shown: list[int] = []
         """The question numbers of the rows shown, in order."""
 
-    @property
-    def explorer(self) -> ExplorerApp:
-        return self.app  # type: ignore[return-value]
+    def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
+        say(self, message, title=title, severity=severity, timeout=timeout)
 
     # -- layout -----------------------------------------------------------------------------------------------------
 
@@ -207,7 +209,7 @@ class EvaluationScreen(ModalScreen[None]):
             return
         side.over, side.error = True, message.error
         if message.error:
-            self.explorer.say(message.error, title=f"The evaluation with {side.model} broke", severity="error",
+            self.say(message.error, title=f"The evaluation with {side.model} broke", severity="error",
                               timeout=8)
         self._show_progress()
         self._show_totals()
@@ -352,27 +354,29 @@ class EvaluationScreen(ModalScreen[None]):
             return
         outcome = self.outcome(A, number)
         if outcome is None or outcome.history is None:
-            self.explorer.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
+            self.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
             return
+        self.post_message(OpenWalk(outcome.history, wrong_turn_step(outcome, self.corpus.index),
+                                   frozenset(outcome.question.expect), _how(outcome, self.corpus)))
         self.app.pop_screen()
-        self.explorer.open_evaluated(outcome)
 
     def action_compare_row(self) -> None:
         number = self.cursor_question()
         if not self.comparing:
-            self.explorer.say("Compare with another navigator first (c).", timeout=3)
+            self.say("Compare with another navigator first (c).", timeout=3)
             return
         if number is None:
             return
         a, b = self.outcome(A, number), self.outcome(B, number)
         if a is None or b is None:
-            self.explorer.say(f"{self.questions[number].id}: not walked by both navigators yet.", timeout=3)
+            self.say(f"{self.questions[number].id}: not walked by both navigators yet.", timeout=3)
             return
         if not differs(a, b):
-            self.explorer.say(f"{self.questions[number].id}: A and B landed the same nodes.", timeout=3)
+            self.say(f"{self.questions[number].id}: A and B landed the same nodes.", timeout=3)
             return
+        assert a.history is not None and b.history is not None
+        self.post_message(CompareWalks(a.history, b.history, frozenset(a.question.expect)))
         self.app.pop_screen()
-        self.explorer.compare_evaluated(a, b)
 
     def action_toggle_misses(self) -> None:
         self.misses_only = not self.misses_only
@@ -380,28 +384,24 @@ class EvaluationScreen(ModalScreen[None]):
 
     def action_toggle_differences(self) -> None:
         if not self.comparing:
-            self.explorer.say("Compare with another navigator first (c).", timeout=3)
+            self.say("Compare with another navigator first (c).", timeout=3)
             return
         self.differences_only = not self.differences_only
         self._rebuild()
 
     def action_compare(self) -> None:
-        from ...navigators import SUGGESTED_MODELS
-
         resolved: dict[str, TreeNavigator] = {}
 
         def check(model: str) -> str | None:
-            navigator, error = self.explorer.headless_navigator(model)
-            if navigator is None:
-                return error
-            resolved[model] = navigator
+            try:
+                resolved[model] = resolve_navigator(model, headless=True, allow_files=self.allow_files)
+            except NavigatorConfigError as exc:
+                return str(exc)
             return None
 
         def start(model: str | None) -> None:
             if model and model in resolved:
                 self.compare_with(model, resolved[model])
-
-        from .dialogs import PromptScreen
 
         current = self.sides[B].model if self.comparing else ""
         self.app.push_screen(PromptScreen("Compare with navigator (B): every question walked again with it", current,
@@ -418,10 +418,10 @@ class EvaluationScreen(ModalScreen[None]):
     def action_cancel(self) -> None:
         running = [side for side in self.sides.values() if not side.over]
         if not running:
-            self.explorer.say("No walk is running.", timeout=2)
+            self.say("No walk is running.", timeout=2)
             return
         self.stop()
-        self.explorer.say("Evaluation cancelled: the questions walked so far stay.", timeout=3)
+        self.say("Evaluation cancelled: the questions walked so far stay.", timeout=3)
 
     def action_main_view(self) -> None:
         self.app.pop_screen()
@@ -457,3 +457,14 @@ def totals(outcomes: list[QuestionOutcome | None]) -> str:
     return (f" · hit rate {hits / len(walked):.0%} ({hits}) · branch-entry rate {branches / len(walked):.0%} · "
             f"valid answers {valid_rate:.0%}")
 
+
+def _how(outcome: QuestionOutcome, corpus: Corpus) -> str:
+    """What the main view says when it opens a question's walk."""
+    if outcome.hit:
+        how = "hit: it landed an expected node"
+    elif wrong_turn_step(outcome, corpus.index) is None:
+        how = "missed, though it entered an expected node"
+    else:
+        how = (f"missed: its first wrong turn is at depth {outcome.first_wrong_turn}, step "
+               f"{wrong_turn_step(outcome, corpus.index)}")
+    return f"{outcome.question.id}: {how} · ◎ marks what it expects · Escape returns to the evaluation"

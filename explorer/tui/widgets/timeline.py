@@ -8,26 +8,54 @@ from textual.widgets import OptionList
 from core import WalkEvent
 
 from ...walks.describe import event_summary
+from ...walks.history import WalkHistory
 
 
 class Timeline(OptionList):
-    """Options are events in order; the highlighted option follows the step shown."""
+    """Options are the shown walk's events in order, then how it ended; the highlighted one follows the step shown.
 
-    def add_event(self, seq: int, event: WalkEvent) -> None:
+    :meth:`show` keeps it in step with a history: a new walk is listed anew, a growing one only gains rows.
+    """
+
+    def on_mount(self) -> None:
+        self._history: WalkHistory | None = None
+        self._listed = (0, False)
+        """How many of the listed history's events are rows, and whether its end is."""
+
+    def show(self, history: WalkHistory | None) -> None:
+        """List ``history``'s events and its end (``None``: nothing), and highlight the step at its cursor."""
+        listed, ended = self._listed
+        if history is not self._history or history is None or listed > len(history.events) or (
+                ended and history.end is None):
+            self.clear_options()
+            self._history, listed, ended = history, 0, False
+        if history is None:
+            self._listed = (0, False)
+            return
+        if not ended:
+            events = history.events[listed:]
+            self.add_options([self._event_row(seq, event) for seq, event in enumerate(events, start=listed + 1)])
+            listed = len(history.events)
+            if history.end is not None:
+                self.add_option(self._end_row(history.end.value, listed))
+                ended = True
+        self._listed = (listed, ended)
+        self._point_at(history.cursor)
+
+    @staticmethod
+    def _event_row(seq: int, event: WalkEvent) -> Text:
         prompt = Text(f"{seq:>4}  ", style="dim")
         prompt.append_text(event_summary(event))
-        self.add_option(prompt)
+        return prompt
 
-    def add_end(self, end: str, step: int) -> None:
+    @staticmethod
+    def _end_row(end: str, step: int) -> Text:
         """A last row saying how the walk ended (a cancel or a failure is no event of the walk's own)."""
         prompt = Text(f"{'end':>4}  ", style="dim")
         prompt.append(f"walk {end} after step {step}", style="bold")
-        self.add_option(prompt)
+        return prompt
 
-    def reset(self) -> None:
-        self.clear_options()
-
-    def point_at(self, step: int) -> None:
+    def _point_at(self, step: int) -> None:
         """Highlight step ``step`` (1-based) without posting a selection."""
         index = step - 1
         if 0 <= index < self.option_count and self.highlighted != index:

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from core import NavigatorChose, NavigatorFailed
 
+from ...corpora import Corpus
 from ...safe_text import safe
 from ...walks.history import Decision
 
@@ -21,8 +22,13 @@ class TranscriptView(Static):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"transcript--label", "transcript--dim", "transcript--forced"}
 
-    def show(self, decision: Decision | None, node_title: str | None = None) -> None:
+    def show(self, decision: Decision | None, corpus: Corpus | None = None) -> None:
+        """Show ``decision``'s transcript (``None``: say how to get one); its node is named by its title in
+        ``corpus``."""
         style = self.get_component_rich_style
+        node_title = None
+        if decision is not None and decision.node is not None and corpus is not None and decision.node in corpus.index:
+            node_title = corpus.title_of(decision.node)
         if decision is None:
             self.update(Text("Step to an offer or an answer to read what the navigator was sent and said.",
                              style=style("transcript--dim")))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from itertools import pairwise
 from typing import ClassVar, Self
 
@@ -15,7 +15,8 @@ from textual.widgets.tree import TreeNode
 
 from ...corpora import Corpus
 from ...safe_text import clip, safe, visible
-from ...walks.state import Mark
+from ...walks.compare import Comparison
+from ...walks.state import Mark, WalkState
 
 GLYPHS = {
     Mark.CURRENT: "◆ ",
@@ -87,7 +88,11 @@ class WalkTree(Tree[str | None]):
         self.heat: dict[str, int] = {}
         """A heat level 1-4 per node, styled by ``walk-tree--heat-N``."""
         self.follow = True
+        """Whether the tree brings where the walk is into view as it goes (``t`` toggles)."""
         self.guide_depth = 3
+        self._followed: Hashable = None  # the place last brought into view (once per place)
+        self._walk_opened: dict[str, None] = {}  # branches following the walk opened (in order), not the person
+        self._opening: set[int] = set()  # tree node ids being expanded by the walk: their NodeExpanded is ours
         self._by_id: dict[str, TreeNode[str | None]] = {}
         self._id_width: dict[str, int] = {}
         self._opened: set[int] = set()  # tree node ids whose children have been added (some of them)
@@ -210,6 +215,10 @@ class WalkTree(Tree[str | None]):
         return self._by_id[node_id]
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[str | None]) -> None:
+        if event.node.id in self._opening:
+            self._opening.discard(event.node.id)
+        elif event.node.data is not None:
+            self._walk_opened.pop(event.node.data, None)  # the person opened it: it stays open
         if event.node.data is not None and event.node.id not in self._opened:
             self._load(event.node, self.corpus.index.child_ids(event.node.data))
 
@@ -222,23 +231,70 @@ class WalkTree(Tree[str | None]):
 
     # -- following the walk ---------------------------------------------------------------------------
 
-    def reveal(self, node_id: str, *, expand: bool = False, move_cursor: bool = True) -> None:
-        """Open the branches down to ``node_id`` (and the node itself with ``expand``), and put the cursor on it."""
+    def follow_walk(self, place: Hashable, target: str | None, *, also: Iterable[str] = (),
+                    expand: bool = False) -> None:
+        """Bring where the walk is into view: ``target`` (with its children when ``expand``) and ``also`` (without
+        moving the cursor there); once per ``place``, so a person's own scrolling is left alone."""
+        if self.follow and place != self._followed and target is not None:
+            for node_id in also:
+                self.reveal(node_id, move_cursor=False, by_walk=True)
+            self.reveal(target, expand=expand, by_walk=True)
+        self._followed = place
+
+    def follow_state(self, walk: int, state: WalkState, comparison: Comparison | None = None) -> None:
+        """Bring walk number ``walk`` into view as of ``state``: where it is; at the end, where it landed; after a
+        cancel or a failure, where it happened; comparing, where the two walks part."""
+        target = state.current
+        if target is None and state.finished and state.landed:
+            target = next(iter(state.landed))
+        elif target is None and state.current_path:
+            target = state.current_path[-1]
+        if comparison is not None:
+            nodes = [node.node for node in (*comparison.only_a, *comparison.only_b, *comparison.both)]
+            target = comparison.divergence.node if comparison.divergence is not None else target
+            self.follow_walk((-1, target), target, also=nodes)
+        else:
+            also = list(state.landed) if state.finished else []
+            self.follow_walk((walk, target, state.offer is not None), target, also=also, expand=state.offer is not None)
+
+    def forget_walk(self) -> None:
+        """Another walk is shown: close the branches following the last one opened (the person's own stay open),
+        so the new walk's path is not pushed down the screen."""
+        self._followed = None
+        for node_id in reversed(list(self._walk_opened)):
+            node = self._by_id.get(node_id)
+            if node is not None and node.is_expanded:
+                node.collapse()
+        self._walk_opened.clear()
+
+    def refollow(self) -> None:
+        """Bring the walk's place into view again at the next :meth:`follow_walk`."""
+        self._followed = None
+
+    def reveal(self, node_id: str, *, expand: bool = False, move_cursor: bool = True, by_walk: bool = False) -> None:
+        """Open the branches down to ``node_id`` (and the node itself with ``expand``), and put the cursor on it;
+        ``by_walk``: following the walk opens them (a new walk closes them again)."""
         if node_id not in self.corpus.index:
             return
         target = self._ensure(node_id)
         # expand() invalidates the whole tree even on an open node: only open what is closed.
         for ancestor in self.corpus.index.path(node_id)[:-1]:
             if not self._by_id[ancestor].is_expanded:
-                self._by_id[ancestor].expand()
+                self._expand(self._by_id[ancestor], by_walk)
         if expand and target.allow_expand:
             if target.id not in self._opened:
                 self._load(target, self.corpus.index.child_ids(node_id))
             if not target.is_expanded:
-                target.expand()
+                self._expand(target, by_walk)
         if move_cursor:
             # Right after expand() the node has no line yet: move once the tree has refreshed.
             self.call_after_refresh(self.move_cursor, target)
+
+    def _expand(self, node: TreeNode[str | None], by_walk: bool) -> None:
+        if by_walk and node.data is not None:
+            self._walk_opened[node.data] = None
+            self._opening.add(node.id)
+        node.expand()
 
     def node_for(self, node_id: str) -> TreeNode[str | None] | None:
         return self._by_id.get(node_id)

@@ -7,8 +7,10 @@ import pytest
 from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
-from explorer.tui.screens.dialogs import HelpScreen, PromptScreen
+from explorer.tui.screens.help import HelpScreen
+from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.session import save_history
 from explorer.walks.state import Mark
 
 from .helpers import HANDBOOK, SIZE, Blocking, hour_long_script, make_app, screen_text, script, wait_for
@@ -19,19 +21,19 @@ async def test_a_hallucinated_branch_is_shown_as_such_and_lands_the_parent():
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(5):  # offered roots, chose billing, entered billing, offered its children, chose
             await pilot.press("n")
-        await wait_for(pilot, lambda: sum(isinstance(e, NavigatorChose) for e in app.history.events) == 2)
+        await wait_for(pilot, lambda: sum(isinstance(e, NavigatorChose) for e in app.walk_screen.history.events) == 2)
         screen = screen_text(app)
         assert "Step 6/6  navigator chose refund-policy, refunds (1 not offered)" in screen
         assert "Not offered (hallucinated): refund-policy" in screen
         assert "Chose   refunds" in screen
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.history.events) == 7)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 7)
         screen = screen_text(app)
         assert "Step 7/7  invalid_choice at refund-policy" in screen
         assert "Stopped ■ invalid_choice at branch refund-policy" in screen
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        assert [(s.reason.value, s.branch, s.landed) for s in app.history.state().stops] == [
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        assert [(s.reason.value, s.branch, s.landed) for s in app.walk_screen.history.state().stops] == [
             ("invalid_choice", "refund-policy", "billing"), ("leaf", None, "requesting-a-refund")]
         screen = screen_text(app)
         assert "invalid_choice" in screen and "refund-policy" in screen
@@ -47,8 +49,8 @@ async def test_a_provider_failure_under_each_policy(policy, end, landed):
     app = make_app("q", model=script("provider-failure.yaml"), on_failure=OnFailure(policy), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end is not None)
-        assert app.history.end == end
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        assert app.walk_screen.history.end == end
         screen = screen_text(app)
         if policy != "partial":  # the walk ends at the failure, which stays on screen
             assert "Failed  ScriptedFailure: upstream timeout after 30 s (HTTP 504 from the model gateway)" in screen
@@ -57,13 +59,13 @@ async def test_a_provider_failure_under_each_policy(policy, end, landed):
             assert "navigator_failed" in screen  # in the results: refunds landed that way, and the walk went on
         if policy == "throw":
             assert "failed · see the step panel · e forks · r restarts" in screen
-            assert "navigator 'script:" in app.history.error and "upstream timeout after 30 s" in app.history.error
-            assert app.history.state().result is None
+            assert "navigator 'script:" in app.walk_screen.history.error and "upstream timeout after 30 s" in app.walk_screen.history.error
+            assert app.walk_screen.history.state().result is None
         else:
-            assert [d.id for d in app.history.state().result.documents] == landed
+            assert [d.id for d in app.walk_screen.history.state().result.documents] == landed
         if policy == "empty":
             assert "Finished: no documents — the navigator failed under on-failure empty: ScriptedFailure" in screen
-        assert list(app.history.state().landed) == (["refunds", "invoice-schedule"] if policy == "partial" else [])
+        assert list(app.walk_screen.history.state().landed) == (["refunds", "invoice-schedule"] if policy == "partial" else [])
 
 
 async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_and_stays_usable():
@@ -72,22 +74,23 @@ async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_an
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n", "n")  # offered roots, then the decision blocks
-            await wait_for(pilot, lambda: app.session.busy and navigator.inside.is_set())
+            await wait_for(pilot, lambda: app.walk_screen.session.busy and navigator.inside.is_set())
             assert "working…" in screen_text(app)
-            cancelled = app.session
+            cancelled = app.walk_screen.session
             await pilot.press("x")  # how long this takes: bench/responsiveness.py
-            assert app.history.end == "cancelled"
+            assert app.walk_screen.history.end == "cancelled"
             assert cancelled.token.cancelled
             assert "cancelled · b steps back · e forks · r restarts" in screen_text(app)
             assert not navigator.left.is_set()  # shown while the navigator was still blocked
-            assert len(app.history.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
+            assert len(app.walk_screen.history.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
             assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in screen_text(app)
             await pilot.press("n")  # usable: a new walk starts while the old navigator is still blocked
-            await wait_for(pilot, lambda: app.history.end is None and len(app.history.events) == 1)
-            assert app.session is not cancelled and not navigator.left.is_set()
+            await wait_for(pilot, lambda: app.walk_screen.history.end is None and len(app.walk_screen.history.events) == 1)
+            assert app.walk_screen.session is not cancelled and not navigator.left.is_set()
             navigator.release.set()  # the late answer is dropped: the old worker ends cancelled
-            await wait_for(pilot, lambda: cancelled.end == "cancelled")
-            assert len(app.history.events) == 1
+            await wait_for(pilot, lambda: cancelled.over)
+            assert cancelled.history.end == "cancelled"
+            assert len(app.walk_screen.history.events) == 1
     finally:
         navigator.release.set()
 
@@ -96,21 +99,21 @@ async def test_quitting_while_the_navigator_is_blocked_wakes_it_and_exits(tmp_pa
     app = make_app("parental leave", model=hour_long_script(tmp_path), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.session.busy)  # an hour-long decision: only the quit can end it
-        session = app.session
+        await wait_for(pilot, lambda: app.walk_screen.session.busy)  # an hour-long decision: only the quit can end it
+        session = app.walk_screen.session
         await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
-        await wait_for(pilot, lambda: session.end is not None)
-    assert session.end == "cancelled" and not session.busy
+        await wait_for(pilot, lambda: session.over)
+    assert session.history.end == "cancelled" and not session.busy
     assert app.return_code == 0
 
 
 async def test_quitting_while_paused_ends_the_walk_and_exits():
     app = make_app("refunds", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.history.events) == 1)
-        session = app.session
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
+        session = app.walk_screen.session
         await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
-    assert session.end == "cancelled"  # the worker left its gate and ended before the app did
+    assert session.over and session.history.end == "cancelled"  # the worker left its gate and ended before the app
     assert app.return_code == 0
 
 
@@ -121,52 +124,54 @@ async def test_manual_picking_choosing_stopping_and_typing_an_id_that_was_not_of
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.picker is not None)
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
         screen = screen_text(app)
         assert "Your choice: 1-9 toggle · i type an id or a number (even one not offered) · a answer" in screen
         assert " 3 [ ] Billing  billing" in screen
         assert "your turn: 1-9 pick · a answer" in screen
         await pilot.press("3", "5", "5")  # billing on, support on then off
-        assert app.picker.picked == ["billing"]
+        assert app.walk_screen.picker.picked == ("billing",)
         assert " 3 [x] Billing  billing" in screen_text(app)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.history.events[-1], NavigatorChose))
-        assert app.history.events[-1].selected == ("billing",)
-        assert app.history.events[-1].rationale == "picked by hand"
+        await wait_for(pilot, lambda: isinstance(app.walk_screen.history.events[-1], NavigatorChose))
+        assert app.walk_screen.history.events[-1].selected == ("billing",)
+        assert app.walk_screen.history.events[-1].rationale == "picked by hand"
         await pilot.press("n", "n", "n")  # entered billing, offered its children, then the picker again
-        await wait_for(pilot, lambda: app.picker is not None)
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"ghost", "enter")
-        await wait_for(pilot, lambda: app.picker.picked == ["ghost"])
+        await wait_for(pilot, lambda: app.walk_screen.picker.picked == ("ghost",))
         assert "Typed   ghost" in screen_text(app)
         await pilot.press("a")
-        await wait_for(pilot, lambda: app.history.events[-1].__class__ is NavigatorChose)
-        assert app.history.events[-1].hallucinated == ("ghost",)
+        await wait_for(pilot, lambda: app.walk_screen.history.events[-1].__class__ is NavigatorChose)
+        assert app.walk_screen.history.events[-1].hallucinated == ("ghost",)
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        assert [(s.reason.value, s.landed) for s in app.history.state().stops] == [("invalid_choice", "billing")]
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.walk_screen.history.state().stops] == [("invalid_choice", "billing")]
 
 
 async def test_manual_stop_here_lands_the_current_node():
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.picker is not None)
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
         await pilot.press("s")
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        assert [(s.reason.value, s.landed) for s in app.history.state().stops] == [("navigator_stopped", None)]
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.walk_screen.history.state().stops] == [("navigator_stopped", None)]
 
 
 async def test_manual_cancel_while_the_picker_waits():
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.picker is not None)
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
+        session = app.walk_screen.session
         await pilot.press("x")
-        assert app.history.end == "cancelled" and app.picker is None
-        await wait_for(pilot, lambda: app.session.end == "cancelled")
+        assert app.walk_screen.history.end == "cancelled" and app.walk_screen.picker is None
+        assert app.walk_screen.session is None  # a cancelled walk keeps no live session
+        await wait_for(pilot, lambda: session.over)
 
 
 # Traces ---------------------------------------------------------------------------------------------------
@@ -177,8 +182,8 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
     app = make_app("refund", model=script("hallucinated-branch.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        events = list(app.history.events)
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        events = list(app.walk_screen.history.events)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         prompt = app.screen.query_one("#prompt-input")
@@ -193,15 +198,15 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(second.screen, PromptScreen))
         await pilot.press(*str(path), "enter")
-        await wait_for(pilot, lambda: second.history.trace is not None)
-        assert second.history.events == events and second.history.cursor == 1
+        await wait_for(pilot, lambda: second.walk_screen.history.trace is not None)
+        assert second.walk_screen.history.events == events and second.walk_screen.history.cursor == 1
         assert second.query_one("#query").value == "refund"
         await pilot.press("n", "n", "n")
-        assert second.history.cursor == 4
+        assert second.walk_screen.history.cursor == 4
         assert "trace (finished)" in screen_text(second) or "viewing step 4 of" in screen_text(second)
         await pilot.press("F")
         assert "Not offered (hallucinated)" not in screen_text(second)
-        assert second.session is None  # no navigator ran
+        assert second.walk_screen.session is None  # no navigator ran
 
 
 async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(tmp_path):
@@ -211,15 +216,15 @@ async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(t
     first = make_app("refund", corpus=load_corpus(other), start_walk=True)
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: first.history.end == "finished")
-        first.session.save_trace(trace)
+        await wait_for(pilot, lambda: first.walk_screen.history.end == "finished")
+        save_history(first.walk_screen.history, first.corpus, trace)
     app = make_app(example_query="x")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*str(trace), "enter")
         await wait_for(pilot, lambda: any(n.title == "Cannot open the trace" for n in app.notes))
-        assert app.history is None
+        assert app.walk_screen.history is None
         opening, note = app.notes
         assert opening.message == f"Opening {trace}…"
         assert note.title == "Cannot open the trace"
@@ -299,7 +304,7 @@ async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
         assert "no navigator supports 'nobody:x'" in screen_text(app)
         app.screen.query_one("#prompt-input").value = "lexical:strict"
         await pilot.press("enter")
-        assert app.settings.model == "lexical:strict"
+        assert app.walk_screen.next_walk.settings.model == "lexical:strict"
         assert "next walk: lexical:strict · budget 15" in screen_text(app)
 
 
@@ -313,7 +318,7 @@ async def test_escape_leaves_the_query_box_and_slash_returns_to_it():
         assert app.focused.id == "query"
         await pilot.press("n")  # typed into the box, not a step
         assert app.query_one("#query").value == "xn" or app.query_one("#query").value.endswith("n")
-        assert app.session is None
+        assert app.walk_screen.session is None
 
 
 async def test_saving_a_screenshot(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.ending import WalkEnd
-from explorer.tui.screens.dialogs import WalksScreen
+from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.history import Origin
 from explorer.walks.state import Mark
@@ -20,7 +20,7 @@ def landed(history):
 
 async def finish(pilot, app):
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.history is not None and app.history.end is not None)
+    await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.end is not None)
     await pilot.pause()
 
 
@@ -28,18 +28,19 @@ async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouc
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        original = app.history
+        original = app.walk_screen.history
         events_before = list(original.events)
         assert landed(original) == ["annual-proration-formula"]
         await pilot.press("B", "f", "f", "f", "f")  # step 5: billing's children are offered
         assert original.cursor == 5
         await pilot.press("e")
-        assert app.picker is not None and app.picker.forking
+        assert app.walk_screen.picker is not None and app.walk_screen.picker.forking
+        assert app.walk_screen.picker.picked == ("refunds",)  # a fork starts from what the navigator chose
         screen = screen_text(app)
-        assert "Fork here: 1-9 toggle" in screen and " 1 [ ] Invoices" in screen
-        await pilot.press("1", "a")
-        await wait_for(pilot, lambda: app.history is not original and len(app.history.events) >= 6)
-        fork = app.history
+        assert "Fork here: 1-9 toggle" in screen and " 1 [ ] Invoices" in screen and " 5 [x] Refunds" in screen
+        await pilot.press("5", "1", "a")  # refunds off, invoices on
+        await wait_for(pilot, lambda: app.walk_screen.history is not original and len(app.walk_screen.history.events) >= 6)
+        fork = app.walk_screen.history
         assert fork.origin is Origin.FORK and fork.name == "walk 2 · fork of walk 1: at billing chose invoices"
         assert fork.cursor == 6 and fork.forced == {6}
         screen = screen_text(app)
@@ -51,20 +52,20 @@ async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouc
         # The original is as it was: same events, same landing, its cursor where it was left.
         assert original.events == events_before and landed(original) == ["annual-proration-formula"]
         assert original.cursor == 5
-        assert "walk 2 · fork of walk 1: at billing chose invoices (of 2)" in app.sub_title
+        assert app.walk_screen.sub_title.endswith("walk 2 · fork of walk 1: at billing chose invoices")
 
 
 async def test_fork_with_a_typed_id_shows_a_hallucination():
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        await pilot.press("B", "f", "f", "f", "f", "e", "i")
+        await pilot.press("B", "f", "f", "f", "f", "e", "5", "i")  # refunds off: only the typed id
         await pilot.press(*"ghost", "enter")
-        await wait_for(pilot, lambda: app.picker is not None and app.picker.picked == ["ghost"])
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None and app.walk_screen.picker.picked == ("ghost",))
         await pilot.press("a")
-        await wait_for(pilot, lambda: app.history.number == 2)
+        await wait_for(pilot, lambda: app.walk_screen.history.number == 2)
         await finish(pilot, app)
-        assert [(s.reason.value, s.branch) for s in app.history.state().stops] == [("invalid_choice", "ghost")]
+        assert [(s.reason.value, s.branch) for s in app.walk_screen.history.state().stops] == [("invalid_choice", "ghost")]
         assert "1 returned but never offered (hallucinated): ghost" in screen_text(app)
 
 
@@ -73,21 +74,21 @@ async def test_escape_closes_the_fork_picker_without_forking():
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
         await pilot.press("b", "e")
-        assert app.picker is not None
+        assert app.walk_screen.picker is not None
         await pilot.press("escape")
-        assert app.picker is None and len(app.walks) == 1 and app.history.at_latest
+        assert app.walk_screen.picker is None and len(app.walks) == 1 and app.walk_screen.history.at_latest
 
 
 async def test_switching_walks_keeps_each_ones_step():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        first = app.history
+        first = app.walk_screen.history
         await pilot.press("b", "b")
         first_cursor = first.cursor
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.history is not first)
-        second = app.history
+        await wait_for(pilot, lambda: app.walk_screen.history is not first)
+        second = app.walk_screen.history
         assert second.origin is Origin.RESTART and second.name.startswith("walk 2 · restart · lexical:default")
         await finish(pilot, app)
         await pilot.press("w")
@@ -95,7 +96,7 @@ async def test_switching_walks_keeps_each_ones_step():
         screen = screen_text(app)
         assert "walk 1 · lexical:default · budget 15" in screen and "▶ walk 2 · restart" in screen
         await pilot.press("up", "enter")
-        await wait_for(pilot, lambda: app.history is first)
+        await wait_for(pilot, lambda: app.walk_screen.history is first)
         assert first.cursor == first_cursor
         assert f"(as of step {first_cursor})" in screen_text(app)
 
@@ -146,10 +147,10 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
     app = make_app("q", model=script("provider-failure.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"nnnnn")  # offer, billing chosen, entered, offer, refunds+invoices chosen
-        await wait_for(pilot, lambda: len(app.history.events) == 6)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
         await pilot.press("x")
-        assert app.history.end is WalkEnd.CANCELLED
-        state = app.history.state()
+        assert app.walk_screen.history.end is WalkEnd.CANCELLED
+        state = app.walk_screen.history.state()
         assert state.mark_of("refunds") is Mark.STOPPED and state.mark_of("invoices") is Mark.STOPPED
         screen = screen_text(app)
         assert "Cancelled at step 6: nothing landed" in screen
@@ -163,9 +164,9 @@ async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        ended = app.history
+        ended = app.walk_screen.history
         await pilot.press("n")
-        await wait_for(pilot, lambda: app.history is not ended)
+        await wait_for(pilot, lambda: app.walk_screen.history is not ended)
         assert [h.number for h in app.walks] == [1, 2] and ended.end is WalkEnd.FINISHED
         assert "walk 1 · lexical:default" in app.notes[-1].message
 
@@ -174,17 +175,17 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        original = app.history
-        await pilot.press("B", "f", "f", "f", "f", "e", "1", "a")
-        await wait_for(pilot, lambda: app.history is not original)
+        original = app.walk_screen.history
+        await pilot.press("B", "f", "f", "f", "f", "e", "5", "1", "a")  # refunds off, invoices on
+        await wait_for(pilot, lambda: app.walk_screen.history is not original)
         await finish(pilot, app)
-        fork = app.history
+        fork = app.walk_screen.history
         await pilot.press("D")
         assert isinstance(app.screen, WalksScreen)
         assert "Compare walk 2 · fork of walk 1: at billing chose invoices with…" in screen_text(app)
         await pilot.press("enter")  # the only other walk: walk 1
-        await wait_for(pilot, lambda: app.comparing is not None)
-        assert app.comparing == (fork, original)
+        await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
+        assert app.walk_screen.comparing == (fork, original)
         assert fork.cursor == 6  # at the first divergence: billing's offer and the forced answer
         screen = screen_text(app)
         assert "First divergence: decision 2, at billing — chose differently" in screen
@@ -196,7 +197,7 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
         assert tree.marks["invoices"] is Mark.ONLY_A and tree.marks["refunds"] is Mark.ONLY_B
         assert "⑂ ▼ Billing  billing  walks part here: chose differently" in screen
         await pilot.press("D")
-        assert app.comparing is None and "First divergence" not in screen_text(app)
+        assert app.walk_screen.comparing is None and "First divergence" not in screen_text(app)
         assert tree.marks["invoices"] is Mark.FORCED  # the fork as of its cursor: the forced answer
 
 
@@ -204,7 +205,7 @@ async def test_compare_with_a_single_walk_says_what_to_do():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("D")
-        assert app.comparing is None
+        assert app.walk_screen.comparing is None
         assert "Only one walk so far" in app.notes[-1].message
 
 
@@ -212,33 +213,33 @@ async def test_the_manual_navigators_request_waits_for_its_own_walk_and_is_never
     app = make_app("How are refunds issued?", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")  # walk 1: the roots are offered, the person is asked
-        await wait_for(pilot, lambda: app.picker is not None)
-        first = app.history
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
+        first = app.walk_screen.history
         await pilot.press("3", "a")  # billing
         await pilot.press("n", "n", "n")  # entered billing, its children offered, the person asked again
-        await wait_for(pilot, lambda: app.picker is not None and len(app.picker.candidates) == 6)
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 6)
         await pilot.press("r", "n", "n")  # walk 2 waits at the roots
-        await wait_for(pilot, lambda: app.history is not first and app.picker is not None
-                       and len(app.picker.candidates) == 9)
-        second = app.history
+        await wait_for(pilot, lambda: app.walk_screen.history is not first and app.walk_screen.picker is not None
+                       and len(app.walk_screen.picker.candidates) == 9)
+        second = app.walk_screen.history
         await pilot.press("w", "up", "enter")
-        await wait_for(pilot, lambda: app.history is first)
-        assert app.picker is not None and len(app.picker.candidates) == 6  # walk 1's own request: billing's
+        await wait_for(pilot, lambda: app.walk_screen.history is first)
+        assert app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 6  # walk 1's own request: billing's
         await pilot.press("5", "a")  # refunds, in walk 1
         await wait_for(pilot, lambda: any(getattr(e, "selected", None) == ("refunds",) for e in first.events))
         assert not any(getattr(e, "selected", None) for e in second.events)  # walk 2 still waits, unanswered
         await pilot.press("w", "down", "enter")
-        await wait_for(pilot, lambda: app.history is second)
-        assert app.picker is not None and len(app.picker.candidates) == 9
+        await wait_for(pilot, lambda: app.walk_screen.history is second)
+        assert app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 9
 
 
 async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it():
     app = make_app("parental leave pay", model=script("slow-navigator.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")  # the roots offered; the slow navigator starts thinking
-        await wait_for(pilot, lambda: len(app.history.events) == 2 and app.session.busy)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2 and app.walk_screen.session.busy)
         await pilot.press("e")  # fork the offer still waiting for its answer
-        assert app.picker is not None and app.picker.forking and app.history.cursor == 2
-        await wait_for(pilot, lambda: len(app.history.events) == 3)  # the navigator's answer arrives
-        assert app.history.cursor == 2 and app.picker is not None and app.picker.forking
+        assert app.walk_screen.picker is not None and app.walk_screen.picker.forking and app.walk_screen.history.cursor == 2
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 3)  # the navigator's answer arrives
+        assert app.walk_screen.history.cursor == 2 and app.walk_screen.picker is not None and app.walk_screen.picker.forking
         assert "Fork here: 1-9 toggle" in screen_text(app)

@@ -10,8 +10,8 @@ from core import CandidatesOffered, NavigatorChoice, NavigatorRequest, TreeNavig
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
-from explorer.tui.screens.dialogs import PromptScreen
 from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.evaluation import evaluate
 from explorer.walks.settings import WalkSettings
@@ -29,7 +29,7 @@ def all_walked(screen: EvaluationScreen) -> bool:
 
 
 async def open_evaluation(pilot, app, compare: str | None = None) -> EvaluationScreen:
-    app.open_evaluation(QUESTIONS, compare)
+    app.walk_screen.next_walk.evaluate_questions(QUESTIONS, compare)
     await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
     screen = app.screen
     await wait_for(pilot, lambda: all_walked(screen))
@@ -96,7 +96,7 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         await cursor_to(pilot, screen, "scim-deprovisioning")
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationScreen))
-        history = app.history
+        history = app.walk_screen.history
         assert history.label.startswith("question scim-deprovisioning · lexical:default")
         assert history.cursor == 8  # the offer of sign-in-methods' children, where single-sign-on was passed over
         offer = history.events[history.cursor - 1]
@@ -126,13 +126,13 @@ async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
         await cursor_to(pilot, screen, "money-back")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        first = app.history
+        first = app.walk_screen.history
         assert first.cursor == 2 and len(app.walks) == 1  # a wrong turn at the roots: the first offer
         await pilot.press("f", "f", "escape")
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        assert app.history is first and len(app.walks) == 1 and first.cursor == 2
+        assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 2
         assert app.query_one(WalkTree).expected == frozenset({"refunds"})
 
 
@@ -163,7 +163,7 @@ async def test_rows_fill_in_as_the_walks_finish():
     app = make_app(navigator=gate)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape")
-        app.open_evaluation(QUESTIONS)
+        app.walk_screen.next_walk.evaluate_questions(QUESTIONS)
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         await wait_for(pilot, lambda: screen.sides["A"].done == 3)
@@ -188,7 +188,7 @@ async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_wa
     app = make_app(navigator=Stuck())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape")
-        app.open_evaluation(QUESTIONS)
+        app.walk_screen.next_walk.evaluate_questions(QUESTIONS)
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         await pilot.press("x")
@@ -197,7 +197,7 @@ async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_wa
         text = screen_text(app)
         assert "cancelled" in text and f"done {screen.sides['A'].done}/{len(EXPECTED)}" in text
         assert "Evaluation cancelled: the questions walked so far stay." in app.notes[-1].message
-        app.open_evaluation(QUESTIONS)  # a new evaluation replaces it; this one is left walking when the app quits
+        app.walk_screen.next_walk.evaluate_questions(QUESTIONS)  # a new evaluation replaces it; this one is left walking when the app quits
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen) and app.screen is not screen)
         await pilot.press("q")
     assert app.return_code == 0
@@ -226,11 +226,11 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
         first = differ[0]
         await cursor_to(pilot, screen, first)
         await pilot.press("D")
-        await wait_for(pilot, lambda: app.comparing is not None)
-        a_walk, b_walk = app.comparing
+        await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
+        a_walk, b_walk = app.walk_screen.comparing
         assert a_walk.label.startswith(f"question {first} · lexical:default")
         assert b_walk.label.startswith(f"question {first} · lexical:wide")
-        assert app.history is a_walk and len(app.walks) == 2
+        assert app.walk_screen.history is a_walk and len(app.walks) == 2
         assert app.query_one(WalkTree).expected == frozenset(next(q for q in QUESTIONS.questions
                                                                   if q.id == first).expect)
         await wait_for(pilot, lambda: "walks part here" in screen_text(app) or "First divergence" in screen_text(app))
@@ -239,8 +239,7 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
 
 
 async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
-    app = make_app()
-    app.evaluate_at_start(QUESTIONS, "lexical:wide")
+    app = make_app(evaluate=(QUESTIONS, "lexical:wide"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
@@ -251,12 +250,12 @@ async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
         await cursor_to(pilot, screen, same)
         await pilot.press("D")
         await pilot.pause()
-        assert app.screen is screen and app.comparing is None
+        assert app.screen is screen and app.walk_screen.comparing is None
         assert f"{same}: A and B landed the same nodes." in app.notes[-1].message
         other = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True) if a.hit != b.hit)
         await cursor_to(pilot, screen, other)
         await pilot.press("D")
-        await wait_for(pilot, lambda: app.comparing is not None)
+        await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
         assert isinstance(app.focused, WalkTree)  # not the query box the app started in: Escape comes back
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
@@ -271,7 +270,7 @@ async def test_question_ids_and_queries_are_shown_literally(tmp_path):
     app = make_app(corpus=load_corpus(tmp_path / "handbook.yaml"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape")
-        app.evaluate_file(hostile)
+        app.walk_screen.next_walk.evaluate_file(hostile)
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         await wait_for(pilot, lambda: all_walked(app.screen))
         text = screen_text(app)
@@ -282,7 +281,7 @@ async def test_question_ids_and_queries_are_shown_literally(tmp_path):
 async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.evaluate_file(ROOT / "sample_corpora" / "contract.questions.yaml")
+        app.walk_screen.next_walk.evaluate_file(ROOT / "sample_corpora" / "contract.questions.yaml")
         await pilot.pause()
         assert not isinstance(app.screen, EvaluationScreen)
         message = app.notes[-1].message

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual import events
 
-from explorer.tui.screens.dialogs import FindScreen, PromptScreen
+from explorer.tui.screens.find import FindScreen
+from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, make_app, screen_text, script, wait_for
@@ -22,10 +23,10 @@ async def test_every_key_typed_after_opening_a_prompt_belongs_to_it_however_fast
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape")
         burst(app, "v", "7", "enter")
-        await wait_for(pilot, lambda: app.settings.max_nodes_visited == 7 and not isinstance(app.screen, PromptScreen))
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited == 7 and not isinstance(app.screen, PromptScreen))
         burst(app, "d", "2", "enter", "v", "3", "enter")
-        await wait_for(pilot, lambda: app.settings.max_nodes_visited == 3)
-        assert app.settings.max_depth == 2 and not isinstance(app.screen, PromptScreen)
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited == 3)
+        assert app.walk_screen.next_walk.settings.max_depth == 2 and not isinstance(app.screen, PromptScreen)
         assert isinstance(app.focused, WalkTree)
 
 
@@ -33,7 +34,7 @@ async def test_a_prompt_key_that_opens_nothing_lets_the_next_keys_through():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         burst(app, "i", "n")  # i types an id only while picking: here it opens nothing, and n must still step
-        await wait_for(pilot, lambda: len(app.history.events) == 2)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
         assert not isinstance(app.screen, PromptScreen)
 
 
@@ -44,7 +45,7 @@ async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
         assert isinstance(app.screen, PromptScreen)
         assert "Type a whole number (digits 0-9)." in screen_text(app)
         await pilot.press("escape", "d", "٣", "enter")
-        assert isinstance(app.screen, PromptScreen) and app.settings.max_depth == 6
+        assert isinstance(app.screen, PromptScreen) and app.walk_screen.next_walk.settings.max_depth == 6
 
 
 async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(tmp_path, monkeypatch):
@@ -52,9 +53,9 @@ async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         await pilot.press("ctrl+s", "enter")
-        saved = tmp_path / app.history.suggested_file_name()
+        saved = tmp_path / app.walk_screen.history.suggested_file_name()
         await wait_for(pilot, lambda: saved.exists())
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
@@ -65,8 +66,8 @@ async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(
         assert isinstance(app.screen, PromptScreen)
         assert "Type the path of a trace file." in screen_text(app)
         await pilot.press(*saved.name, "enter")
-        await wait_for(pilot, lambda: app.history.trace is not None)
-        assert app.history.name.startswith("walk 2 · trace ")
+        await wait_for(pilot, lambda: app.walk_screen.history.trace is not None)
+        assert app.walk_screen.history.name.startswith("walk 2 · trace ")
 
 
 async def test_navigator_suggestions_are_all_usable_and_errors_are_shown_whole():
@@ -90,7 +91,7 @@ async def test_after_c_on_a_provider_failure_the_failing_branch_is_in_view():
     app = make_app("q", model=script("provider-failure.yaml"), start_walk=True, on_failure=OnFailure.THROW)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         await pilot.pause()
         tree = app.query_one(WalkTree)
         assert tree.node_for("refunds") is not None and tree.node_for("refunds").is_expanded
@@ -124,7 +125,7 @@ async def test_at_80x24_the_status_stays_and_stop_reasons_are_whole():
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         await pilot.pause()
         lines = screen_text(app).splitlines()
         assert any("Visits " in line and "6/6 used · 0 left" in line for line in lines)
@@ -137,7 +138,7 @@ async def test_at_60x20_the_layout_degrades_legibly():
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         await pilot.pause()
         screen = screen_text(app)
         assert "Visits " in screen and "finished · e forks" in screen
@@ -153,7 +154,7 @@ async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time
     app = make_app("refund", corpus=load_corpus(big), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         await pilot.pause()
         content = app.query_one("#landed-content")
         shown = str(content.render())

@@ -17,8 +17,9 @@ from core import (
     RetrievedDocument,
 )
 from explorer.corpora import Corpus
-from explorer.tui.screens.dialogs import PromptScreen
+from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import BATCH, WalkTree
+from explorer.walks.session import save_history
 from explorer.walks.state import Mark
 
 from .helpers import SIZE, Counting, built_nodes, make_app, screen_text, script, wait_for
@@ -28,47 +29,47 @@ async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        session, total = app.session, len(app.history.events)
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        session, total = app.walk_screen.session, len(app.walk_screen.history.events)
         await pilot.press("b", "b", "c")
-        assert app.session is session and app.history.cursor == total == len(app.history.events)
+        assert app.walk_screen.session is session and app.walk_screen.history.cursor == total == len(app.walk_screen.history.events)
 
 
 async def test_an_opened_trace_is_never_walked_again_and_one_key_too_many_keeps_it(tmp_path):
     first = make_app("How are refunds issued?", start_walk=True)
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: first.history.end == "finished")
-        path = first.session.save_trace(tmp_path / "t.jsonl")
+        await wait_for(pilot, lambda: first.walk_screen.history.end == "finished")
+        path = save_history(first.walk_screen.history, first.corpus, tmp_path / "t.jsonl")
     navigator = Counting()
     app = make_app(example_query="How are refunds issued?", navigator=navigator)
     async with app.run_test(size=SIZE) as pilot:
         from explorer.trace import read_trace
 
-        app.load_trace(read_trace(path))
-        trace = app.history
+        app.walk_screen.load_trace(read_trace(path))
+        trace = app.walk_screen.history
         assert trace.name == "walk 1 · trace t.jsonl · lexical:default"
         await pilot.press("escape", "c")  # c on a trace goes to what already happened: no navigator call
-        assert app.session is None and trace.cursor == len(trace.events) and navigator.calls == 0
-        assert "walk 1 · trace t.jsonl · lexical:default" in app.sub_title
+        assert app.walk_screen.session is None and trace.cursor == len(trace.events) and navigator.calls == 0
+        assert "walk 1 · trace t.jsonl · lexical:default" in app.walk_screen.sub_title
         # One n too many after the end: a new walk goes into the list, the trace stays one key away.
         await pilot.press("n")
-        await wait_for(pilot, lambda: app.history is not trace and len(app.history.events) == 1)
-        assert [h.number for h in app.walks] == [1, 2] and app.walks.items[0] is trace
+        await wait_for(pilot, lambda: app.walk_screen.history is not trace and len(app.walk_screen.history.events) == 1)
+        assert [w.number for w in app.walks] == [1, 2] and app.walks.items[0].history is trace
         assert "walk 1 · trace t.jsonl" in app.notes[-1].message
         await pilot.press("w")
         await pilot.press("up", "enter")
-        await wait_for(pilot, lambda: app.history is trace)
+        await wait_for(pilot, lambda: app.walk_screen.history is trace)
         assert trace.cursor == len(trace.events)  # switching keeps each walk's step
 
 
 async def test_quick_next_presses_are_all_honoured_in_order():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.history.events) == 1)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
         await pilot.press("n", "n", "n", "n", "n")
-        await wait_for(pilot, lambda: len(app.history.events) == 6)
-        assert app.history.cursor == 6
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
+        assert app.walk_screen.history.cursor == 6
 
 
 async def test_markup_and_bad_paths_typed_in_prompts_never_crash_the_app(tmp_path):
@@ -93,7 +94,7 @@ async def test_every_stop_shows_on_the_tree_with_its_reason():
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         tree = app.query_one(WalkTree)
         assert tree.marks["accounts"] is Mark.STOPPED  # chosen, never entered: no visit left
         assert tree.reasons["accounts"] == "visit_budget_exhausted"
@@ -109,7 +110,7 @@ async def test_a_branch_waiting_its_turn_keeps_its_chosen_mark():
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(6):  # ... billing chose refunds and invoices, entered refunds
             await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.history.events) == 7)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 7)
         tree = app.query_one(WalkTree)
         assert tree.marks["invoices"] is Mark.CHOSEN
         assert tree.marks["taxes"] is Mark.REJECTED
@@ -119,17 +120,17 @@ async def test_the_picker_keys_show_in_the_footer_when_the_navigator_asks_and_nu
     app = make_app("q", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.picker is not None)
+        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
         await pilot.pause()
         footer = [line for line in screen_text(app).splitlines() if line.strip()][-1]
         assert "a Answer" in footer and "s Stop here" in footer and "i Type id" in footer
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("9", "enter")  # a candidate's number works in the prompt too
-        assert app.picker.picked == ["offboarding"]
+        assert app.walk_screen.picker.picked == ("offboarding",)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.history.events[-1], NavigatorChose))
-        assert app.history.events[-1].selected == ("offboarding",)
+        await wait_for(pilot, lambda: isinstance(app.walk_screen.history.events[-1], NavigatorChose))
+        assert app.walk_screen.history.events[-1].selected == ("offboarding",)
 
 
 def wide_corpus(children: int) -> Corpus:
@@ -162,7 +163,7 @@ async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_
         await wait_for(pilot, lambda: built_nodes(tree) != before)
         assert built_nodes(tree) == before + BATCH
         await pilot.press("n", "n", "n", "n", "n")  # offer the 5,000 children and choose
-        await wait_for(pilot, lambda: len(app.history.events) == 6)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
         app.query_one("#step-scroll").scroll_end(animate=False)  # as a person scrolls the step panel
         await wait_for(pilot, lambda: "… and 4,900 more candidates" in screen_text(app))
 

@@ -50,7 +50,7 @@ def test_mid_walk_after_entering_a_node(snap_compare):
 
     async def walk_in(pilot) -> None:
         await pilot.press(*"nnn")  # the roots offered, billing chosen, billing entered
-        while len(explorer.history.events) < 4:
+        while len(explorer.walk_screen.history.events) < 4:
             await pilot.pause(0.02)
         await no_blink(pilot)
 
@@ -63,7 +63,7 @@ def test_the_end_of_a_budget_exhaustion_walk(snap_compare):
 
     async def to_the_end(pilot) -> None:
         await pilot.press("c")
-        while explorer.history.end is None:
+        while explorer.walk_screen.history.end is None:
             await pilot.pause(0.02)
         await no_blink(pilot)
 

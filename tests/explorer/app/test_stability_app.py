@@ -151,7 +151,7 @@ async def test_the_prompt_takes_only_ascii_digits_from_2_to_1000():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "S")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
-        for typed, error in (("1", "Between 2 and 1000."), ("1001", "Between 2 and 1000."),
+        for typed, error in (("1", "Between 2 and 1,000."), ("1001", "Between 2 and 1,000."),
                              ("٥", "Type a whole number (digits 0-9)."), ("x", "Type a whole number (digits 0-9).")):
             await pilot.press("end", *["backspace"] * 6, *typed, "enter")
             await pilot.pause()
@@ -170,7 +170,7 @@ async def test_stability_is_in_the_command_palette_and_refuses_the_manual_naviga
         await pilot.press("escape", "S")
         await pilot.pause()
         assert app.screen.__class__.__name__ != "PromptScreen"
-        assert "waits for a person at every decision" in app.notes[-1].message
+        assert "needs a person at the keyboard" in app.notes[-1].message
 
 
 async def test_cancelled_before_any_walk_finished_counts_nothing():

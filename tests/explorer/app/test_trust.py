@@ -36,7 +36,7 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
     app = make_app("refund", model=f"script:{script}", corpus=corpus, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
         screen = screen_text(app)
         assert app.is_running and app.return_code is None  # nothing clicked app.quit
@@ -67,8 +67,8 @@ async def test_a_hostile_corpus_title_is_escaped_in_the_header(tmp_path):
     path.write_text(HOSTILE)
     app = make_app("x", corpus=load_corpus(path))
     async with app.run_test(size=SIZE):
-        assert "[bold red]Corpus[/] \\x1b]0;owned\\x07" in app.sub_title
-        assert "\x1b" not in app.sub_title
+        assert "[bold red]Corpus[/] \\x1b]0;owned\\x07" in app.walk_screen.sub_title
+        assert "\x1b" not in app.walk_screen.sub_title
 
 
 async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_built():

@@ -6,6 +6,7 @@ import pytest
 
 from core import EMPTY_PATH, CandidatesOffered, NavigatorChose, WalkStarted
 from explorer.tui.messages import WalkEventArrived
+from explorer.tui.widgets.budget_meter import BudgetMeter
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.state import Mark
 
@@ -21,23 +22,23 @@ async def test_the_query_box_is_focused_with_an_example_and_enter_starts_a_pause
         assert app.focused is query and query.value == EXAMPLE
         assert "no walk yet · type a question and press Enter" in screen_text(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.history.events) == 1)
-        assert isinstance(app.history.events[0], WalkStarted)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
+        assert isinstance(app.walk_screen.history.events[0], WalkStarted)
         assert isinstance(app.focused, WalkTree)
         screen = screen_text(app)
         assert "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw" in screen
         assert "Press n to see the first offer." in screen
         await pilot.pause(0.2)
-        assert len(app.history.events) == 1  # paused: nothing more is pulled without a key
+        assert len(app.walk_screen.history.events) == 1  # paused: nothing more is pulled without a key
 
 
 async def test_stepping_shows_each_offer_and_choice_then_continue_runs_to_the_end():
     app = make_app(example_query=EXAMPLE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.history.events) == 1)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.history.events) == 2)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
         screen = screen_text(app)
         assert "Step 2/2  offered 9 roots" in screen
         assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in screen
@@ -45,14 +46,14 @@ async def test_stepping_shows_each_offer_and_choice_then_continue_runs_to_the_en
         tree = app.query_one(WalkTree)
         assert tree.marks["billing"] is Mark.OFFERED
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.history.events) == 3)
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 3)
         screen = screen_text(app)
         assert "navigator chose billing" in screen
         assert "✓  Billing  billing  Invoices" in screen and "✗  Plans and pricing  plans" in screen
         assert "Why     matched billing 1.99 (refund)" in screen
         assert tree.marks["billing"] is Mark.CHOSEN and tree.marks["plans"] is Mark.REJECTED
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         screen = screen_text(app)
         assert "finished (not cancelled) · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in screen
         assert "Visits ██████░░░░░░░░░░░░░░░░░░░░░░░░ 3/15 used · 12 left" in screen
@@ -69,14 +70,14 @@ async def test_n_c_and_p_with_no_walk_running_start_one_on_the_current_query(key
         await pilot.press("escape")  # leave the query box
         assert isinstance(app.focused, WalkTree)
         await pilot.press(key)
-        await wait_for(pilot, lambda: app.session is not None and len(app.history.events) >= 1)
-        assert app.settings.query == EXAMPLE
+        await wait_for(pilot, lambda: app.walk_screen.history is not None and len(app.walk_screen.history.events) >= 1)
+        assert app.walk_screen.history.settings.query == EXAMPLE
         if key == "c":
-            await wait_for(pilot, lambda: app.history.end == "finished")
+            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         if key == "p":
-            assert app.playing
+            assert app.walk_screen.playing
             await pilot.press("p")
-            assert not app.playing
+            assert not app.walk_screen.playing
 
 
 async def test_step_back_and_forward_through_history_without_calling_the_navigator():
@@ -84,41 +85,41 @@ async def test_step_back_and_forward_through_history_without_calling_the_navigat
     app = make_app("How are refunds issued?", navigator=navigator, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        calls, total = navigator.calls, len(app.history.events)
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        calls, total = navigator.calls, len(app.walk_screen.history.events)
         assert (calls, total) == (3, 12)
         await pilot.press("b", "b", "b")
-        assert app.history.cursor == total - 3
+        assert app.walk_screen.history.cursor == total - 3
         screen = screen_text(app)
         assert f"viewing step {total - 3} of {total} · f forward · F latest" in screen
         assert f"Step {total - 3}/{total}" in screen
         assert "(as of step 9)" in screen
         await pilot.press("B")
-        assert app.history.cursor == 1
+        assert app.walk_screen.history.cursor == 1
         assert "Step 1/12  walk started" in screen_text(app)
         await pilot.press("f", "f")
-        assert app.history.cursor == 3 and "Step 3/12  navigator chose billing" in screen_text(app)
+        assert app.walk_screen.history.cursor == 3 and "Step 3/12  navigator chose billing" in screen_text(app)
         assert app.query_one(WalkTree).marks["billing"] is Mark.CHOSEN
         await pilot.press("n")  # n walks forward through history while behind
-        assert app.history.cursor == 4
+        assert app.walk_screen.history.cursor == 4
         await pilot.press("F")
-        assert app.history.cursor == total
-        assert navigator.calls == calls and len(app.history.events) == total
+        assert app.walk_screen.history.cursor == total
+        assert navigator.calls == calls and len(app.walk_screen.history.events) == total
 
 
 async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         timeline = app.query_one("#timeline")
-        assert timeline.option_count == len(app.history.events) + 1 == 13  # every event, then how it ended
+        assert timeline.option_count == len(app.walk_screen.history.events) + 1 == 13  # every event, then how it ended
         assert str(timeline.get_option_at_index(12).prompt).strip() == "end  walk finished after step 12"
         await pilot.click("#tabs Tab#--content-tab-tab-timeline")
         timeline.focus()
         timeline.highlighted = 1
         await pilot.press("enter")
-        assert app.history.cursor == 2
+        assert app.walk_screen.history.cursor == 2
         assert "Step 2/12  offered 9 roots" in screen_text(app)
 
 
@@ -127,27 +128,28 @@ async def test_play_advances_by_itself_and_the_pace_changes():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("minus")  # slower, then faster twice: 1.0 -> 1.5 -> 1.0 -> 0.5
         await pilot.press("plus", "plus")
-        assert app.pace == 0.5
+        assert app.walk_screen.pace == 0.5
         await pilot.press("plus", "plus", "plus")
-        assert app.pace == 0.1
+        assert app.walk_screen.pace == 0.1
         await pilot.press("p")
-        assert "playing · 0.1 s per step · p pauses" in screen_text(app)
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        await wait_for(pilot, lambda: not app.playing)
-        assert app.history.cursor == len(app.history.events) == 12
+        meter = app.walk_screen.query_one(BudgetMeter)
+        assert str(meter.content).splitlines()[-1] == "playing · 0.1 s per step · p pauses"
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: not app.walk_screen.playing)
+        assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
 
 
 async def test_messages_from_a_replaced_walk_are_ignored():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.history.events) == 1)
-        old = app.session.id
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
+        old = app.walk_screen.session.id
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.session.id != old and len(app.history.events) == 1)
+        await wait_for(pilot, lambda: app.walk_screen.session.id != old and len(app.walk_screen.history.events) == 1)
         stale = CandidatesOffered(None, EMPTY_PATH, (), 15, 0, 0)
         app.post_message(WalkEventArrived(old, 2, stale))
         await pilot.pause(0.1)
-        assert len(app.history.events) == 1
+        assert len(app.walk_screen.history.events) == 1
 
 
 async def test_restart_with_a_smaller_budget():
@@ -155,13 +157,13 @@ async def test_restart_with_a_smaller_budget():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("v")
         await pilot.press("4", "enter")  # the current value is selected: typing replaces it
-        assert app.settings.max_nodes_visited == 4
+        assert app.walk_screen.next_walk.settings.max_nodes_visited == 4
         assert "next walk: " in screen_text(app) and "budget 4 · depth limit 6" in screen_text(app)
         await pilot.press("r", "c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         screen = screen_text(app)
         assert "4/4 used · 0 left" in screen
-        stops = [(s.reason.value, s.branch) for s in app.history.state().stops]
+        stops = [(s.reason.value, s.branch) for s in app.walk_screen.history.state().stops]
         assert stops[-2:] == [("visit_budget_exhausted", "billing"), ("visit_budget_exhausted", "accounts")]
 
 
@@ -169,8 +171,8 @@ async def test_depth_limit_and_follow_toggle():
     app = make_app("q", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("d", "2", "enter", "r", "c")
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        assert [(s.reason.value, s.landed) for s in app.history.state().stops] == [("max_depth", "refund-exceptions")]
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.walk_screen.history.state().stops] == [("max_depth", "refund-exceptions")]
         assert "max_depth" in screen_text(app)
         await pilot.press("t")
         assert not app.query_one(WalkTree).follow
@@ -180,15 +182,15 @@ async def test_choice_events_carry_the_rationale_to_the_screen():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.history.events))
+        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.walk_screen.history.events))
         assert "0.00 s" in screen_text(app)
 
 
 async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
     app = make_app("How are refunds issued?", start_walk=True, autoplay=0.1)
     async with app.run_test(size=SIZE) as pilot:
-        assert app.playing
-        await wait_for(pilot, lambda: app.history.end == "finished")
-        await wait_for(pilot, lambda: not app.playing)
-        assert app.history.cursor == len(app.history.events) == 12
+        assert app.walk_screen.playing
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: not app.walk_screen.playing)
+        assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
         assert "finished (not cancelled)" in screen_text(app)

@@ -1,0 +1,253 @@
+"""The next walk's settings on the walk screen: budget, depth limit, navigator and failure policy — and the walks
+that many are run with at once (a stability run, a question set's evaluation).
+
+The query is not here: it lives in the query box alone. What a walk on screen was run with is its own
+history's settings; these apply to the next walk (``r`` restarts with them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from rich.text import Text
+from textual.message import Message
+
+from core import OnFailure, TreeNavigator
+
+from ..corpora import CorpusError
+from ..corpora.questions import QuestionSet, load_questions
+from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ..safe_text import visible
+from ..walks.settings import WalkSettings
+from ..walks.stability import Stability, StabilityRun
+from .messages import EvaluateQuestions
+from .say import Severity
+from .screens.prompt import PromptScreen
+from .screens.stability import JOBS, StabilityScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from ..corpora import Corpus
+
+
+class Host(Protocol):
+    """What the next walk's settings need of the screen they belong to."""
+
+    corpus: Corpus
+    allow_files: bool
+
+    @property
+    def app(self) -> App[int]: ...
+
+    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+
+    def settings_changed(self) -> None:
+        """The next walk's settings changed: show them."""
+
+    def show_stability(self, stability: Stability) -> None:
+        """Put a stability run's frequencies on the tree."""
+
+    def post_message(self, message: Message) -> bool: ...
+
+
+def whole_number(low: int, high: int) -> PromptCheck:
+    """A prompt's check: a whole number from ``low`` to ``high``, in ASCII digits."""
+
+    def check(value: str) -> str | None:
+        if not (value.isascii() and value.isdigit()):
+            return "Type a whole number (digits 0-9)."
+        if not low <= int(value) <= high:
+            return f"Between {low:,} and {high:,}."
+        return None
+
+    return check
+
+
+class PromptCheck(Protocol):
+    def __call__(self, value: str) -> str | None: ...
+
+
+class NextWalk:
+    """The settings and navigator the next walk will use, and the prompts that change them."""
+
+    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator) -> None:
+        self.host = host
+        self.settings = settings.but(query="")
+        self.navigator = navigator
+
+    def describe(self) -> Text:
+        """The query bar's note: what the next walk will use."""
+        return Text(visible(f"next walk: {self.settings.describe()}"))
+
+    def _changed(self, what: str) -> None:
+        self.host.settings_changed()
+        self.host.say(f"{what} — applies to the next walk (r restarts).")
+
+    def adopt(self, max_nodes_visited: int, max_depth: int, on_failure: OnFailure) -> None:
+        """Take an opened trace's budget, depth limit and policy (its navigator stays: the trace called none)."""
+        self.settings = self.settings.but(max_nodes_visited=max_nodes_visited, max_depth=max_depth,
+                                          on_failure=on_failure)
+        self.host.settings_changed()
+
+    # -- budget, depth, policy, navigator ---------------------------------------------------------------------------
+
+    def ask_budget(self) -> None:
+        def apply(value: str | None) -> None:
+            if value:
+                self.settings = self.settings.but(max_nodes_visited=int(value))
+                self._changed(f"Visit budget {value}")
+
+        self.host.app.push_screen(PromptScreen("Visit budget (visits across the whole walk)",
+                                               str(self.settings.max_nodes_visited),
+                                               check=whole_number(1, 100_000)), apply)
+
+    def ask_depth(self) -> None:
+        def apply(value: str | None) -> None:
+            if value:
+                self.settings = self.settings.but(max_depth=int(value))
+                self._changed(f"Depth limit {value}")
+
+        self.host.app.push_screen(PromptScreen("Depth limit (roots are depth 0)", str(self.settings.max_depth),
+                                               check=whole_number(0, 100_000)), apply)
+
+    def cycle_policy(self) -> None:
+        policies = list(OnFailure)
+        self.set_policy(policies[(policies.index(self.settings.on_failure) + 1) % len(policies)])
+
+    def set_policy(self, policy: OnFailure | str) -> None:
+        policy = OnFailure(policy)
+        self.settings = self.settings.but(on_failure=policy)
+        self._changed(f"On failure: {policy.value}")
+
+    def ask_navigator(self, recent_traces: list[str]) -> None:
+        resolved: dict[str, TreeNavigator] = {}
+
+        def check(model: str) -> str | None:
+            try:
+                resolved[model] = resolve_navigator(model, allow_files=self.host.allow_files)
+            except NavigatorConfigError as exc:
+                return str(exc)
+            return None
+
+        def apply(model: str | None) -> None:
+            if model and model in resolved:
+                self.navigator = resolved[model]
+                self.settings = self.settings.but(model=model)
+                self._changed(f"Navigator {model}")
+
+        self.host.app.push_screen(PromptScreen("Navigator model (any model id; the list holds what is here)",
+                                               self.settings.model, check=check,
+                                               suggestions=self.suggestions(recent_traces)),
+                                  apply)
+
+    def suggestions(self, recent_traces: list[str]) -> list[str]:
+        """The shipped models, the scripts beside the corpus, and replays of the traces at hand: all usable (with
+        files off, none of the files: they are neither listed nor read)."""
+        suggestions = list(SUGGESTED_MODELS)
+        if not self.host.allow_files:
+            return suggestions
+        seen: set[Path] = set()
+        for folder in (Path(self.host.corpus.path).parent / "scripts", Path("sample_corpora") / "scripts"):
+            try:
+                scripts = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+            except OSError:
+                continue
+            for script in scripts:
+                if script.resolve() not in seen:
+                    seen.add(script.resolve())
+                    suggestions.append(f"script:{script}")
+        suggestions.extend(f"replay:{trace}" for trace in recent_traces[:5])
+        return suggestions
+
+    # -- many walks at once -----------------------------------------------------------------------------------------
+
+    def headless_navigator(self, model: str) -> tuple[TreeNavigator | None, str | None]:
+        """The navigator for walks nobody steps through (stability runs, evaluations), or why there is none."""
+        if model == self.settings.model and not getattr(self.navigator, "needs_a_person", False):
+            return self.navigator, None
+        try:
+            return resolve_navigator(model, headless=True, allow_files=self.host.allow_files), None
+        except NavigatorConfigError as exc:
+            return None, str(exc)
+
+    def ask_stability(self, query: str) -> None:
+        query = query.strip()
+        if not query:
+            self.host.say("Type a question first: stability walks the current query many times.", severity="warning")
+            return
+        navigator, error = self.headless_navigator(self.settings.model)
+        if navigator is None:
+            self.host.say(f"Stability: {error}", severity="warning", timeout=6)
+            return
+
+        def start(value: str | None) -> None:
+            if value:
+                run = StabilityRun(self.host.corpus, self.settings.but(query=query), navigator, int(value), jobs=JOBS)
+                self.host.app.push_screen(StabilityScreen(run, self.host.show_stability))
+
+        self.host.app.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)",
+                                               "10", check=whole_number(2, 1000)), start)
+
+    def ask_evaluation(self) -> None:
+        if not self.host.allow_files:
+            self.host.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            return
+        corpus_path = Path(self.host.corpus.path)
+        suggestions: list[str] = []
+        try:
+            beside = sorted(corpus_path.parent.glob("*.questions.y*ml"))
+        except OSError:
+            beside = []
+        for path in beside:
+            try:
+                named = load_questions(path).corpus_path
+            except (CorpusError, OSError):
+                continue
+            if named is not None and named == corpus_path.resolve():
+                suggestions.append(str(path))
+
+        def open_(value: str | None) -> None:
+            if value:
+                self.evaluate_file(Path(value).expanduser())
+
+        self.host.app.push_screen(PromptScreen("Evaluate: walk a question set (a .questions.yaml for this corpus)",
+                                               suggestions[0] if suggestions else "",
+                                               placeholder="corpus.questions.yaml", suggestions=suggestions,
+                                               check=lambda v: None if v else "Type the path of a question set."),
+                                  open_)
+
+    def evaluate_file(self, path: Path, compare: str | None = None) -> None:
+        """Ask for the evaluation screen on the question set at ``path`` (checked against this corpus)."""
+        corpus = self.host.corpus
+        try:
+            questions = load_questions(path)
+        except (CorpusError, OSError) as exc:
+            self.host.say(str(exc), title="Cannot open the question set", severity="error", timeout=8)
+            return
+        named = questions.corpus_path
+        if named is not None and named != Path(corpus.path).resolve():
+            self.host.say(f"{path} is a question set for {named}, not for {corpus.path}; open it with "
+                          f"`reasoning-explorer {path}`", severity="error", timeout=8)
+            return
+        problems = questions.check(corpus)
+        if problems:
+            self.host.say(str(problems[0]), title="The question set does not fit this corpus", severity="error",
+                          timeout=8)
+            return
+        self.evaluate_questions(questions, compare)
+
+    def evaluate_questions(self, questions: QuestionSet, compare: str | None = None) -> None:
+        """Ask for the evaluation screen on ``questions`` (a set of this corpus) with these settings, and a second
+        navigator ``compare`` when given."""
+        navigator, error = self.headless_navigator(self.settings.model)
+        other: tuple[str, TreeNavigator] | None = None
+        if navigator is not None and compare:
+            b, error = self.headless_navigator(compare)
+            other = (compare, b) if b is not None else None
+        if navigator is None or error is not None:
+            self.host.say(f"Evaluate: {error}", severity="error", timeout=8)
+            return
+        self.host.post_message(EvaluateQuestions(questions, self.settings, navigator, other))
+

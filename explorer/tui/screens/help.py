@@ -1,0 +1,49 @@
+"""The help screen: every key, from the same table the bindings are made from, and every tree mark."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ..keymap import ANALYSIS_KEYS, MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
+
+
+def _keys_table(title: str, keys: Sequence[Key]) -> Table:
+    table = Table(title=title, title_justify="left", show_header=False, box=None, expand=True, pad_edge=False)
+    table.add_column(style="bold", no_wrap=True, width=12)
+    table.add_column()
+    for key in keys:
+        table.add_row(Text(shown_key(key.keys)), Text(key.help))
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, from the same table the bindings are made from."""
+
+    CSS_PATH = Path(__file__).with_name("help.tcss")
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Label("reasoning-explorer — keys", id="help-title")
+            with VerticalScroll():
+                yield Static(_keys_table("Walk", WALK_KEYS))
+                yield Static(_keys_table("More", MORE_KEYS))
+                yield Static(_keys_table("The picker (the manual navigator asks, or a fork)", PICKER_KEYS))
+                yield Static(_keys_table("Across walks", ANALYSIS_KEYS))
+                yield Static(Text(
+                    "Tree marks: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced decision · ✗ rejected · "
+                    "• visited · ■ landed (with its stop reason) · ⊘ chosen but never entered. Comparing two walks: "
+                    "A / B only in one, = in both, ⑂ where they part. ◎ expected by a question; 7/10 how often "
+                    "N walks chose a node.\n"
+                    "Every action is also in the command palette (ctrl+p).", style="dim"))
+            yield Label("Escape closes", id="help-hint")

@@ -1,0 +1,87 @@
+"""A one-field prompt, used for settings, file names and ids; it says when it is ready for the keys held for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+
+
+class PromptReady(Message):
+    """A prompt has the focus (or kept it, refusing a value): the keys typed meanwhile can be handed to it."""
+
+
+class PromptClosed(Message):
+    """A prompt has closed: keys typed after the one that closed it go to the screen below."""
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """Ask for one value; ``check`` returns an error to show, or ``None`` when the value is fine."""
+
+    CSS_PATH = Path(__file__).with_name("prompt.tcss")
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        value: str = "",
+        *,
+        check: Callable[[str], str | None] | None = None,
+        suggestions: Sequence[str] = (),
+        placeholder: str = "",
+    ) -> None:
+        super().__init__()
+        self.ready = False
+        """Whether the field has the focus (the app holds keys typed while the prompt opens until then)."""
+        self.prompt_title = title
+        self.initial = value
+        self.check = check
+        self.suggestions = list(suggestions)
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-dialog"):
+            yield Label(Text(self.prompt_title), id="prompt-title")
+            yield Input(self.initial, placeholder=self.placeholder, id="prompt-input")
+            yield Label("", id="prompt-error")
+            if self.suggestions:
+                yield OptionList(*[Text(s) for s in self.suggestions], id="prompt-suggestions")
+            yield Label("Enter accepts · Escape cancels", id="prompt-hint")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#prompt-input", Input)
+        field.focus()
+        field.select_all()  # typing replaces the current value
+        self.call_after_refresh(self._ready)
+
+    def _ready(self) -> None:
+        self.ready = True
+        self.app.post_message(PromptReady())
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        field = self.query_one("#prompt-input", Input)
+        field.value = self.suggestions[event.option_index]
+        field.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        error = self.check(value) if self.check else None
+        if error:
+            self.query_one("#prompt-error", Label).update(Text(error))
+            self.app.post_message(PromptReady())
+            return
+        self.dismiss(value)
+
+    def on_unmount(self) -> None:
+        self.app.post_message(PromptClosed())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,175 @@
+"""The walk screen's files: traces saved and opened, screenshots, and ``--trace FILE`` saving each walk as it ends.
+
+Reading and writing happen on thread workers, never on the UI thread; a session shared on a network
+(``allow_files`` off) refuses every one of them in one line.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..trace import Trace, TraceError, read_trace
+from ..walks.history import WalkHistory
+from ..walks.session import save_history
+from ..walks.walk_list import Walk
+from .say import Severity
+from .screens.prompt import PromptScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.worker import Worker
+
+    from ..corpora import Corpus
+
+SCREENSHOTS = Path("screenshots")
+"""Where ``ctrl+e`` offers to save, under the folder the explorer runs in."""
+
+
+class Host(Protocol):
+    """What the files need of the screen they belong to."""
+
+    corpus: Corpus
+    allow_files: bool
+
+    @property
+    def app(self) -> App[int]: ...
+
+    @property
+    def history(self) -> WalkHistory | None: ...
+
+    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+
+    def load_trace(self, trace: Trace) -> None: ...
+
+    def run_worker(self, work: Callable[[], None], *, thread: bool, group: str,
+                   exit_on_error: bool) -> Worker[Any]: ...
+
+
+class WalkFiles:
+    """Traces and screenshots of the walk screen ``host``; ``trace_path`` is ``--trace FILE`` (or ``None``)."""
+
+    def __init__(self, host: Host, trace_path: str | None) -> None:
+        self.host = host
+        self.trace_path = trace_path
+        self.saved: list[str] = []
+        """The traces saved in this session, oldest first (offered first when opening one)."""
+
+    def _allowed(self) -> bool:
+        if not self.host.allow_files:
+            self.host.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+        return self.host.allow_files
+
+    def walk_ended(self, walk: Walk) -> None:
+        """``--trace FILE`` keeps the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``)."""
+        if not self.trace_path:
+            return
+        path = Path(self.trace_path)
+        if walk.number != 1:
+            path = path.with_name(f"{path.stem}.walk{walk.number}{path.suffix or '.jsonl'}")
+        self._save(walk.history, path, quiet=walk.number == 1)
+
+    def recent(self) -> list[str]:
+        """Traces saved in this session, then those in this folder and the corpus's, newest first."""
+        found: dict[str, float] = {}
+        for folder in {Path("."), Path(self.host.corpus.path).parent}:
+            try:
+                for path in folder.glob("*.jsonl"):
+                    found[str(path)] = path.stat().st_mtime
+            except OSError:
+                continue
+        recent = sorted(found, key=lambda p: -found[p])
+        return list(dict.fromkeys([*reversed(self.saved), *recent]))[:10]
+
+    # -- traces ----------------------------------------------------------------------------------------------------
+
+    def ask_save(self) -> None:
+        if not self._allowed():
+            return
+        history = self.host.history
+        if history is None or not history.events:
+            self.host.say("No walk to save yet.", severity="warning")
+            return
+
+        def save(value: str | None) -> None:
+            if value:
+                self._save(history, Path(value).expanduser())
+
+        self.host.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
+
+    def _save(self, history: WalkHistory, path: Path, quiet: bool = False) -> None:
+        # Copy what the history holds now, on this thread: the worker writes a snapshot.
+        snapshot = WalkHistory(history.settings, history.origin, number=history.number, label=history.label,
+                               trace=history.trace)
+        for event in list(history.events):
+            snapshot.append(event, forced=len(snapshot.events) + 1 in history.forced)
+        if history.end is not None:
+            snapshot.finish(history.end, history.error)
+        app, corpus = self.host.app, self.host.corpus
+
+        def write() -> None:
+            try:
+                saved = save_history(snapshot, corpus, path)
+            except OSError as exc:
+                app.call_from_thread(self.host.say, f"Cannot save {path}: {exc.strerror or exc}", severity="error")
+                return
+            self.saved.append(str(saved))
+            if not quiet:
+                app.call_from_thread(self.host.say, f"Trace saved to {saved.resolve()}", timeout=4)
+
+        self.host.run_worker(write, thread=True, group="files", exit_on_error=False)
+
+    def ask_open(self) -> None:
+        if not self._allowed():
+            return
+
+        def open_(value: str | None) -> None:
+            if value:
+                self.host.say(f"Opening {value}…", timeout=2)
+                self._read(Path(value).expanduser())
+
+        recent = self.recent()
+        self.host.app.push_screen(PromptScreen("Open a trace (made on this corpus)", recent[0] if recent else "",
+                                               placeholder="walk.trace.jsonl", suggestions=recent,
+                                               check=lambda v: None if v else "Type the path of a trace file."),
+                                  open_)
+
+    def _read(self, path: Path) -> None:
+        app, corpus = self.host.app, self.host.corpus
+
+        def read() -> None:
+            try:
+                trace = read_trace(path, corpus_sha256=corpus.sha256, corpus_label=str(corpus.path))
+            except TraceError as exc:
+                app.call_from_thread(self.host.say, str(exc), title="Cannot open the trace", severity="error",
+                                     timeout=8)
+                return
+            app.call_from_thread(self.host.load_trace, trace)
+
+        self.host.run_worker(read, thread=True, group="files", exit_on_error=False)
+
+    # -- screenshots -----------------------------------------------------------------------------------------------
+
+    def ask_screenshot(self) -> None:
+        if not self._allowed():
+            return
+        app = self.host.app
+
+        def save(value: str | None) -> None:
+            if not value:
+                return
+            target = Path(value).expanduser()
+            try:
+                if target.parent == SCREENSHOTS:
+                    SCREENSHOTS.mkdir(exist_ok=True)  # the folder offered; any other must exist
+                saved = app.save_screenshot(filename=target.name, path=str(target.parent))
+            except OSError as exc:
+                self.host.say(f"Cannot save {target}: {exc.strerror or exc}", severity="error", timeout=6)
+                return
+            self.host.say(f"Screenshot saved to {Path(saved).resolve()}", timeout=4)
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        default = SCREENSHOTS / f"reasoning-explorer-{stamp}.svg"
+        app.push_screen(PromptScreen(f"Save an SVG screenshot to (under {Path.cwd()})", str(default)), save)

@@ -1,0 +1,98 @@
+"""The walks of a session: one record per walk, in the order they were made.
+
+UI-free. A :class:`Walk` holds everything about one walk, once: its history (events, cursor, how it ended),
+its live session while its worker may still take a step, the navigator it is walked with (a fork goes on
+with it), and the manual navigator's open request on it. Which walk is on screen is the screen's business,
+not the list's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from core import CancellationToken, TreeNavigator
+
+from .history import WalkHistory
+from .picking import Pick
+from .session import WalkSession
+
+
+@dataclass(eq=False)
+class Walk:
+    """One walk of the session."""
+
+    history: WalkHistory
+    navigator: TreeNavigator | None = None
+    """What it is walked with (``None``: read from a trace, or made elsewhere without one)."""
+    session: WalkSession | None = None
+    """Its session while live: set when its worker starts, dropped when it ends or is cancelled."""
+    pick: Pick | None = None
+    """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
+
+    @property
+    def number(self) -> int:
+        return self.history.number
+
+    @property
+    def name(self) -> str:
+        return self.history.name
+
+    @property
+    def id(self) -> int | None:
+        """Its session's id while live: the tag on its worker's messages."""
+        return self.session.id if self.session is not None else None
+
+    @property
+    def live(self) -> bool:
+        """Whether it can still take a step: its worker runs and the walk has not ended."""
+        return self.session is not None and not self.history.ended
+
+    def retire(self) -> WalkSession | None:
+        """The walk ended (or was cancelled): drop its session and any request left on it; returns the session."""
+        session, self.session, self.pick = self.session, None, None
+        return session
+
+
+class WalkList:
+    """Every walk of a session, numbered from 1 in the order made."""
+
+    def __init__(self) -> None:
+        self.items: list[Walk] = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[Walk]:
+        return iter(self.items)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.items) + 1
+
+    def add(self, walk: Walk) -> Walk:
+        """Keep ``walk``, numbered next."""
+        walk.history.number = self.next_number
+        self.items.append(walk)
+        return walk
+
+    def number(self, number: int) -> Walk:
+        """Walk ``number`` (1-based); IndexError says how many there are."""
+        if not 1 <= number <= len(self.items):
+            raise IndexError(f"no walk {number}: there are {len(self.items)}")
+        return self.items[number - 1]
+
+    def holding(self, history: WalkHistory) -> Walk | None:
+        """The walk whose history is ``history`` (one made elsewhere, an evaluation's, is not in the list yet)."""
+        return next((w for w in self.items if w.history is history), None)
+
+    def by_id(self, walk_id: int) -> Walk | None:
+        """The live walk whose worker tags its messages ``walk_id`` (``None``: it ended, or was replaced)."""
+        return next((w for w in self.items if w.id == walk_id), None)
+
+    def by_token(self, token: CancellationToken) -> Walk | None:
+        """The live walk whose session holds ``token`` (the manual navigator's request names only its token)."""
+        return next((w for w in self.items if w.session is not None and w.session.token is token), None)
+
+    def live(self) -> list[Walk]:
+        return [w for w in self.items if w.session is not None]

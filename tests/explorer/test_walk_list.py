@@ -1,0 +1,116 @@
+"""The session's walks, one record each, and a pick in progress, driven headless."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from core import NavigatorChose
+from explorer.corpora import load_corpus
+from explorer.ending import WalkEnd
+from explorer.navigators import resolve_navigator
+from explorer.navigators.manual import DESK, PendingDecision
+from explorer.walks.history import WalkHistory
+from explorer.walks.picking import Pick
+from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walks.walk_list import Walk, WalkList
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+DEPTH_LIMIT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
+
+
+def live_walk(model: str = DEPTH_LIMIT, query: str = "refunds") -> Walk:
+    navigator = resolve_navigator(model)
+    session = WalkSession(HANDBOOK, WalkSettings(query, model), navigator)
+    return Walk(session.history, navigator, session)
+
+
+def test_walks_are_numbered_in_order_and_found_by_number_history_and_worker_id():
+    walks = WalkList()
+    first, second = walks.add(live_walk()), walks.add(live_walk())
+    assert (first.number, second.number, walks.next_number) == (1, 2, 3)
+    assert first.name.startswith("walk 1 · ") and second.name.startswith("walk 2 · ")
+    assert walks.number(2) is second and walks.holding(first.history) is first
+    assert walks.by_id(second.session.id) is second and first.id != second.id
+    assert walks.by_token(first.session.token) is first
+    with pytest.raises(IndexError, match="no walk 3: there are 2"):
+        walks.number(3)
+    assert walks.holding(WalkHistory(WalkSettings("elsewhere"))) is None
+
+
+def test_a_walk_is_live_until_it_ends_then_keeps_no_session_and_no_pick():
+    walks = WalkList()
+    walk = walks.add(live_walk())
+    session = walk.session
+    assert walk.live and walks.live() == [walk]
+    session.run_headless()
+    assert walk.history.end is WalkEnd.FINISHED and not walk.live  # ended: no step left to take
+    assert walk.retire() is session
+    assert (walk.session, walk.pick, walk.id, walks.live()) == (None, None, None, [])
+    assert walks.by_id(session.id) is None  # a late message from its worker finds no walk
+
+
+def test_each_walk_keeps_its_own_cursor():
+    walks = WalkList()
+    first, second = walks.add(live_walk()), walks.add(live_walk())
+    for walk in (first, second):
+        walk.session.run_headless()
+    second.history.go(2)
+    first.history.go(4)
+    assert (walks.number(1).history.cursor, walks.number(2).history.cursor) == (4, 2)
+
+
+def test_a_fork_pick_starts_from_what_was_answered_and_toggles_by_number():
+    walk = live_walk()
+    walk.session.run_headless()
+    billing = next(d for d in walk.history.decisions() if d.node == "billing")
+    pick = Pick.for_fork(billing)
+    assert pick.forking and pick.picked == ("refunds",)  # the original answer, ticked
+    ids = [c.id for c in pick.candidates]
+    toggled = pick.toggled(ids.index("refunds") + 1).toggled(1)
+    assert toggled.picked == ("invoices",) and pick.picked == ("refunds",)  # every key gives a new pick
+    assert toggled.pressed == (f"unpicked {ids.index('refunds') + 1}", "picked 1")
+    assert toggled.toggled(0) is toggled and toggled.toggled(len(ids) + 1) is toggled  # out of range: unchanged
+
+
+def test_a_typed_value_is_an_id_even_never_offered_or_a_candidates_number():
+    walk = live_walk()
+    walk.session.run_headless()
+    start = next(walk.history.decisions())
+    pick = Pick(start.offer.candidates, decision=start)
+    assert pick.typed("ghost").picked == ("ghost",)
+    assert pick.typed("ghost").typed("ghost").picked == ()  # typed again: taken back
+    assert pick.typed("ghost").typed("ghost").pressed == ("typed ghost", "untyped ghost")
+    assert pick.typed("3").picked == (start.offer.candidates[2].id,)  # a number picks that candidate
+    assert pick.typed("99").picked == ("99",)  # a number past the offer is an id
+
+
+def test_a_manual_pick_answers_its_request_with_what_was_pressed():
+    requests: list[PendingDecision] = []
+    DESK.attach(requests.append)
+    try:
+        walk = live_walk("manual:")
+        walk.session.run_to_end()
+        worker = threading.Thread(target=walk.session.run_headless, daemon=True)
+        worker.start()
+        for _ in range(3000):
+            if requests:
+                break
+            worker.join(0.01)
+        pick = Pick.for_request(requests[0])
+        assert not pick.forking and pick.picked == ()
+        pick.toggled(3).answer(("billing",), "picked by hand")
+        for _ in range(3000):
+            if len(requests) == 2:  # billing's children are asked about: the first answer is recorded
+                break
+            worker.join(0.01)
+        walk.session.cancel()
+        worker.join(30)
+    finally:
+        DESK.detach(requests.append)
+    chose = next(e for e in walk.history.events if isinstance(e, NavigatorChose))
+    assert chose.selected == ("billing",) and chose.rationale == "picked by hand"
+    assert chose.transcript == (("person", "picked 3; answered"), ("answer", "billing"))
