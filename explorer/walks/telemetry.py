@@ -28,12 +28,15 @@ The spans go to an OTLP/HTTP endpoint (``--otlp-endpoint``, or the
 given; ``OTEL_EXPORTER_OTLP_HEADERS`` carries a backend's key, in headers,
 never in spans), and/or to a file of OTLP/JSON lines (``--otlp-file``, one
 ``ExportTraceServiceRequest`` per walk, ids in hex, as the OTLP file format
-says). A walk is sent when it is over, in one request. An endpoint that
-fails (down, refusing, timing out after :data:`EXPORT_TIMEOUT_SECONDS`) never
-breaks the walk: it is reported once, in one line, and not tried again in
-this run, so a long ``eval`` is slowed once at most. No key is ever in a
-span: transcripts never hold one, and the value of any known secret variable
-is masked in every attribute.
+says, escaped as trace files are: C1 and bidi characters as ``\\uXXXX``). A
+walk is sent when it is over, in one request (:mod:`explorer.walks.otlp_http`),
+which may take :data:`EXPORT_TIMEOUT_SECONDS` in all, whatever the endpoint
+does, so closing never waits longer either. An endpoint that fails (down,
+refusing, redirecting, asking to retry later, resetting, dripping) never
+breaks the walk: what happened is reported once, in one escaped line, and
+the endpoint is not tried again in this run, so a long ``eval`` is slowed
+once at most. No key is ever in a span: transcripts never hold one, and the
+value of any known secret variable is masked in every attribute.
 
 UI-free: nothing here imports Textual.
 """
@@ -43,12 +46,11 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import logging
 import os
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -66,10 +68,8 @@ from openinference.semconv.trace import (
 from opentelemetry import trace as otel_trace
 from opentelemetry.context import Context
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import OTELResourceDetector, Resource
 from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, SpanProcessor, TracerProvider
-from opentelemetry.sdk.trace.export import SpanExportResult
 from opentelemetry.trace import Status, StatusCode
 from opentelemetry.util.types import AttributeValue
 
@@ -92,7 +92,9 @@ from .. import __version__
 from ..ending import WalkEnd
 from ..masking import Secrets
 from ..navigators.forcing import ForcingNavigator
+from ..safe_text import escape_json, one_line, visible
 from ..trace import TraceHeader
+from .otlp_http import OtlpHttpSender
 
 if TYPE_CHECKING:
     from .session import WalkSession
@@ -133,6 +135,9 @@ class TelemetryConfigError(ValueError):
 def traces_url(endpoint: str, *, name: str = "--otlp-endpoint") -> str:
     """The OTLP/HTTP traces URL for ``endpoint``: ``/v1/traces`` added unless the path ends with it."""
     text = endpoint.strip()
+    if visible(text) != text:  # no HTTP client sends it; and shown raw, it would steer the terminal
+        raise TelemetryConfigError(f"{name} '{visible(text)}' holds a control or invisible character; give the "
+                                   "collector's plain OTLP/HTTP address")
     try:
         parts = urlsplit(text)
     except ValueError:  # e.g. an unclosed IPv6 bracket, ``http://[::1``
@@ -337,61 +342,6 @@ class _Collector(SpanProcessor):
             return self._spans.pop(trace_id, [])
 
 
-class _Capture(logging.Handler):
-    """What the OpenTelemetry exporter logged while one export ran (it logs its failures, it does not raise)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def reason(self) -> str:
-        """Why the export failed, in a few words: the first error it met, else its last message."""
-        for record in self.records:
-            for arg in record.args if isinstance(record.args, tuple) else ():
-                if isinstance(arg, BaseException):
-                    return _why(arg)
-        for record in self.records:
-            args = record.args if isinstance(record.args, tuple) else ()
-            codes = [a for a in args if isinstance(a, int) and not isinstance(a, bool) and 100 <= a <= 599]
-            if codes:
-                return f"HTTP {codes[0]}"
-        if self.records:
-            message = " ".join(self.records[-1].getMessage().split())
-            return "timed out" if "timeout" in message.lower() else message[:200]
-        return "the export failed"
-
-
-def _why(error: BaseException) -> str:
-    text = str(error)
-    lowered = text.lower()
-    if "refused" in lowered:
-        return "connection refused"
-    if "timed out" in lowered or "timeout" in lowered:
-        return "timed out"
-    if "name or service not known" in lowered or "nodename nor servname" in lowered or "resolution" in lowered:
-        return "unknown host"
-    return f"{type(error).__name__}: {' '.join(text.split())[:160]}"
-
-
-@contextlib.contextmanager
-def _captured_exporter_logs() -> Iterator[_Capture]:
-    """Route the exporter's log lines (retries, failures) into a capture instead of stderr, for one export."""
-    logger = logging.getLogger("opentelemetry")
-    capture = _Capture()
-    propagate, level = logger.propagate, logger.level
-    logger.addHandler(capture)
-    logger.propagate = False
-    logger.setLevel(logging.DEBUG if level == logging.NOTSET else level)
-    try:
-        yield capture
-    finally:
-        logger.removeHandler(capture)
-        logger.propagate, logger.level = propagate, level
-
-
 class WalkTelemetry:
     """Sends each walk it is given as OpenTelemetry spans to ``endpoint`` (OTLP/HTTP) and/or ``file`` (OTLP/JSON lines).
 
@@ -426,8 +376,7 @@ class WalkTelemetry:
                 raise TelemetryConfigError(
                     f"cannot write spans to {self.file}: {exc.strerror or exc}; give a file in a writable folder"
                 ) from None
-        self._exporter = (OTLPSpanExporter(endpoint=self.url, timeout=timeout)
-                          if self.url is not None else None)
+        self._sender = OtlpHttpSender(self.url, deadline=timeout) if self.url is not None else None
         self._collector = _Collector()
         resource = (Resource.create()
                     .merge(Resource({"service.name": SERVICE_NAME, "service.version": __version__,
@@ -694,25 +643,21 @@ class WalkTelemetry:
             self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
 
     def _send(self, spans: Sequence[ReadableSpan]) -> None:
-        if self._exporter is None or self._endpoint_failed or not spans:
+        if self._sender is None or self._endpoint_failed or not spans:
             return
-        with _captured_exporter_logs() as capture:
-            try:
-                result = self._exporter.export(spans)
-            except Exception as exc:
-                result = SpanExportResult.FAILURE
-                capture.records.append(logging.LogRecord("telemetry", logging.ERROR, __file__, 0, "%s", (exc,),
-                                                         None))
-        if result is not SpanExportResult.SUCCESS:
+        problem = self._sender.send(encode_spans(spans).SerializeToString())
+        if problem is not None:
             self._endpoint_failed = True
             self._problem("endpoint", f"cannot send the walk's spans to {_shown(self.url or '')} "
-                                      f"({capture.reason()}); walks go on, but no more spans go there in this run")
+                                      f"({problem}); walks go on, but no more spans go there in this run")
 
     def _write(self, spans: Sequence[ReadableSpan]) -> None:
         if self._handle is None or self._file_failed or not spans:
             return
         try:
-            self._handle.write(Secrets.from_environment().mask(json.dumps(otlp_json(spans), ensure_ascii=False)) + "\n")
+            # Escaped as trace files are (explorer.safe_text): a corpus's C1 and bidi characters stay \uXXXX.
+            text = Secrets.from_environment().mask(json.dumps(otlp_json(spans), ensure_ascii=False))
+            self._handle.write(escape_json(text) + "\n")
             self._handle.flush()
         except OSError as exc:
             self._file_failed = True
@@ -726,18 +671,15 @@ class WalkTelemetry:
                 return
             self._reported.add(what)
         with contextlib.suppress(Exception):  # a report that cannot be shown must not break the walk either
-            self.report(" ".join(message.split()))
+            self.report(one_line(message))  # it may hold what an endpoint sent, or a URL from the environment
 
     def close(self) -> None:
-        """Close the file and the exporter's connections."""
+        """Close the file. It waits for a walk being sent, which its deadline bounds: never longer than ``timeout``."""
         with self._lock:
             if self._handle is not None:
                 with contextlib.suppress(OSError):
                     self._handle.close()
                 self._handle = None
-            if self._exporter is not None:
-                self._exporter.shutdown()  # type: ignore[no-untyped-call]
-                self._exporter = None
             self._provider.shutdown()
 
     def __enter__(self) -> WalkTelemetry:

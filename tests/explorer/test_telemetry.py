@@ -429,7 +429,7 @@ def test_an_endpoint_that_never_answers_is_given_up_after_the_timeout_and_report
     assert out.returncode == 0
     assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
     assert out.stderr == (f"reasoning-explorer: warning: cannot send the walk's spans to {server.url}/v1/traces "
-                          "(timed out); walks go on, but no more spans go there in this run\n")
+                          "(timed out after 2 s: no answer); walks go on, but no more spans go there in this run\n")
 
 
 def test_a_backends_key_goes_in_the_headers_from_the_environment_and_never_into_a_span():
@@ -451,7 +451,7 @@ def test_an_endpoint_that_answers_an_error_is_reported_once_with_its_status(tmp_
         telemetry.export_walk(header("lexical:default"), events, "finished")
         telemetry.export_walk(header("lexical:default"), events, "finished")
         assert len(server.requests) == 1
-    assert reports == [f"cannot send the walk's spans to {server.url}/v1/traces (HTTP 404); walks go on, but no "
+    assert reports == [f"cannot send the walk's spans to {server.url}/v1/traces (HTTP 404 Not Found); walks go on, but no "
                        "more spans go there in this run"]
 
 
