@@ -71,18 +71,18 @@ def cmd_eval(argv: Sequence[str]) -> int:
         else:
             outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
                                 navigator=navigator, observers=observers)
-    finally:
+        summary = summarize(outcomes, stats(corpus))
+        compared = None
+        if compare_navigator is not None:
+            from ..walks.evaluation import EvalComparison
+
+            b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
+                                  navigator=compare_navigator, observers=observers)
+            compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
+                                      summarize(b_outcomes, stats(corpus)))
+    finally:  # after the second navigator's walks too: they are sent like the first's
         if telemetry is not None:
             telemetry.close()
-    summary = summarize(outcomes, stats(corpus))
-    compared = None
-    if compare_navigator is not None:
-        from ..walks.evaluation import EvalComparison
-
-        b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
-                              navigator=compare_navigator)
-        compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
-                                  summarize(b_outcomes, stats(corpus)))
     if args.json:
         document = {
             "questions": str(questions.path), "corpus": str(corpus.path), "navigator": args.navigator,

@@ -532,3 +532,14 @@ async def test_the_explorers_walks_reach_the_receiver_when_they_end():
     assert root.attributes["reasoning_explorer.walk"] == name
     assert [c.name for c in children_of(spans, root)] == [
         "choose among the roots", "choose under billing", "choose under refunds"]
+
+
+def test_eval_compare_sends_the_walks_of_both_navigators(tmp_path):
+    spans_file = tmp_path / "spans.jsonl"
+    out = run("eval", questions_file(tmp_path), "--compare", "lexical:strict", "--json", "--otlp-file", spans_file)
+    assert out.returncode == 0, out.stderr
+    roots = [span for line in spans_file.read_text(encoding="utf-8").splitlines()
+             for span in json.loads(line)["resourceSpans"][0]["scopeSpans"][0]["spans"] if "parentSpanId" not in span]
+    navigators = sorted(kv["value"]["stringValue"] for root in roots for kv in root["attributes"]
+                        if kv["key"] == "reasoning_explorer.navigator")
+    assert navigators == ["lexical:default"] * 3 + ["lexical:strict"] * 3
