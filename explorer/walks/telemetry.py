@@ -847,6 +847,8 @@ class WalkTelemetry:
         for evaluation in evaluations:
             evaluation.flush()
         with self._lock:
+            if self._sender is not None:
+                self._sender.close()
             if self._handle is not None:
                 with contextlib.suppress(OSError):
                     self._handle.close()

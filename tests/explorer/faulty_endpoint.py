@@ -8,6 +8,7 @@ answers it badly, as the endpoints of a fuzzing pass did (issue 21)::
     FaultyEndpoint.redirecting(307, "https://elsewhere.example/v1/traces")
     FaultyEndpoint.refusing(429, retry_after="30")     # a status, with an optional Retry-After
     FaultyEndpoint.resetting()                         # the request read, then a TCP reset instead of an answer
+    FaultyEndpoint.dripping(tls=True)                  # the same over TLS (tls/loopback.crt, valid for 127.0.0.1)
 
 Raw sockets, so that a drip really is one byte at a time and a reset really is an RST.
 """
@@ -16,12 +17,17 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import ssl
 import struct
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 DRIP_SECONDS = 0.5
 """The drip of the issue: one byte every half second."""
+TLS = Path(__file__).with_name("tls")
+CERTIFICATE = TLS / "loopback.crt"
+"""A self-signed certificate for 127.0.0.1 (a test's own, valid to 2126), and its key beside it."""
 
 
 def _read_request(connection: socket.socket) -> bytes | None:
@@ -49,8 +55,12 @@ def _read_request(connection: socket.socket) -> bytes | None:
 class FaultyEndpoint:
     """Answers every request with ``answer(connection, endpoint)``; counts requests; notices clients leaving."""
 
-    def __init__(self, answer: Callable[[socket.socket, FaultyEndpoint], None]) -> None:
+    def __init__(self, answer: Callable[[socket.socket, FaultyEndpoint], None], *, tls: bool = False) -> None:
         self._answer = answer
+        self._tls: ssl.SSLContext | None = None
+        if tls:
+            self._tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self._tls.load_cert_chain(CERTIFICATE, TLS / "loopback.key")
         self._lock = threading.Condition()
         self._requests = 0
         self._left = 0
@@ -58,7 +68,7 @@ class FaultyEndpoint:
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.settimeout(0.05)
         self.port = self._listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self._threads: list[threading.Thread] = []
         self._connections: list[socket.socket] = []
         self._thread = threading.Thread(target=self._serve, name="faulty-endpoint", daemon=True)
@@ -66,7 +76,7 @@ class FaultyEndpoint:
     # -- the faults ----------------------------------------------------------------------------------
 
     @classmethod
-    def dripping(cls) -> FaultyEndpoint:
+    def dripping(cls, *, tls: bool = False) -> FaultyEndpoint:
         """``200 OK`` headers at once, then the body one byte every :data:`DRIP_SECONDS`, until the client leaves."""
 
         def answer(connection: socket.socket, endpoint: FaultyEndpoint) -> None:
@@ -79,7 +89,7 @@ class FaultyEndpoint:
                     endpoint._note_left()
                     return
 
-        return cls(answer)
+        return cls(answer, tls=tls)
 
     @classmethod
     def redirecting(cls, status: int, location: str) -> FaultyEndpoint:
@@ -92,13 +102,13 @@ class FaultyEndpoint:
         return cls.answering(status, {} if retry_after is None else {"Retry-After": retry_after})
 
     @classmethod
-    def answering(cls, status: int, headers: dict[str, str]) -> FaultyEndpoint:
+    def answering(cls, status: int, headers: dict[str, str], *, tls: bool = False) -> FaultyEndpoint:
         def answer(connection: socket.socket, endpoint: FaultyEndpoint) -> None:
             lines = [f"HTTP/1.1 {status} Whatever", "Content-Length: 0", "Connection: close",
                      *(f"{name}: {value}" for name, value in headers.items())]
             connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("utf-8"))
 
-        return cls(answer)
+        return cls(answer, tls=tls)
 
     @classmethod
     def resetting(cls) -> FaultyEndpoint:
@@ -149,16 +159,23 @@ class FaultyEndpoint:
             thread.start()
 
     def _handle(self, connection: socket.socket) -> None:
-        with connection:
-            try:
-                if _read_request(connection) is None:
-                    return
+        try:
+            if self._tls is not None:
+                connection.settimeout(30)  # a client that never finishes its handshake does not hold us
+                connection = self._tls.wrap_socket(connection, server_side=True)
+                connection.settimeout(None)
                 with self._lock:
-                    self._requests += 1
-                    self._lock.notify_all()
-                self._answer(connection, self)
-            except OSError:
-                pass
+                    self._connections.append(connection)
+            if _read_request(connection) is None:
+                return
+            with self._lock:
+                self._requests += 1
+                self._lock.notify_all()
+            self._answer(connection, self)
+        except OSError:
+            pass
+        finally:
+            connection.close()
 
     def __enter__(self) -> FaultyEndpoint:
         self._thread.start()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from core import ReasoningRAGStrategy
 from explorer.corpora import load_corpus
@@ -21,7 +23,7 @@ from explorer.walks.otlp_http import parse_retry_after
 from explorer.walks.session import WalkSession, WalkSettings, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
 
-from .faulty_endpoint import FaultyEndpoint
+from .faulty_endpoint import CERTIFICATE, FaultyEndpoint
 from .http_stub import Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,3 +201,55 @@ def test_the_otlp_file_escapes_c1_and_bidi_characters_as_the_trace_does(tmp_path
     attributes = {kv["key"]: kv["value"] for kv in root["attributes"]}
     assert attributes["retrieval.documents.0.document.content"] == {"stringValue": "Refunds go back \u202e\x9b to "
                                                                                    "the card."}
+
+
+# -- TLS, headers and compression, as the OTEL_EXPORTER_OTLP_* variables say ---------------------------
+
+
+def test_a_tls_endpoint_is_trusted_through_the_certificate_variable_and_refused_without_it(monkeypatch):
+    header, events = a_walk()
+    with FaultyEndpoint.answering(200, {}, tls=True) as endpoint:
+        reports: list[str] = []
+        with WalkTelemetry(endpoint.url, report=reports.append) as telemetry:  # the system's CAs: not ours
+            telemetry.export_walk(header, events, WalkEnd.FINISHED)
+        assert reports == [report(endpoint.url, "TLS failed: CERTIFICATE_VERIFY_FAILED")]
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE", str(CERTIFICATE))
+        reports.clear()
+        with WalkTelemetry(endpoint.url, report=reports.append) as telemetry:
+            telemetry.export_walk(header, events, WalkEnd.FINISHED)
+        assert reports == [] and endpoint.requests == 1
+
+
+def test_a_tls_endpoint_that_drips_is_given_up_at_the_deadline_too(monkeypatch):
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_CERTIFICATE", str(CERTIFICATE))
+    header, events = a_walk()
+    reports: list[str] = []
+    with FaultyEndpoint.dripping(tls=True) as endpoint:
+        telemetry = WalkTelemetry(endpoint.url, report=reports.append)
+        sending = threading.Thread(target=telemetry.export_walk, args=(header, events, WalkEnd.FINISHED),
+                                   daemon=True)
+        sending.start()
+        sending.join(GUARD)
+        assert not sending.is_alive()
+        assert endpoint.wait_until_left(GUARD)
+        telemetry.close()
+    assert reports == [report(endpoint.url, "timed out after 2 s: the answer was still arriving")]
+
+
+def test_headers_and_gzip_come_from_the_variables_the_traces_ones_first(monkeypatch):
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-general=1,authorization=Basic%20general")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "Authorization=Basic%20traces%3D%3D,x-project=walks")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_COMPRESSION", "gzip")
+    header, events = a_walk()
+    with StubServer() as server, WalkTelemetry(server.url) as telemetry:
+        server.add(Reply(200, b""))
+        telemetry.export_walk(header, events, WalkEnd.FINISHED)
+        (request,) = server.requests
+    assert (request.headers["authorization"], request.headers["x-project"]) == ("Basic traces==", "walks")
+    assert "x-general" not in request.headers  # the traces variable replaces the general one, as the SDK reads them
+    assert (request.headers["content-type"], request.headers["content-encoding"]) == (
+        "application/x-protobuf", "gzip")
+    sent = ExportTraceServiceRequest()
+    sent.ParseFromString(gzip.decompress(request.body))
+    (root,) = [s for s in sent.resource_spans[0].scope_spans[0].spans if not s.parent_span_id]
+    assert root.name == QUERY
