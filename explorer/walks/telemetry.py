@@ -3,20 +3,28 @@
 Arize Phoenix, Langfuse and any other OpenTelemetry backend show a walk sent
 here as one trace:
 
-- one ``RETRIEVER`` span for the walk: ``input.value`` is the query, the
-  settings are attributes (``reasoning_explorer.*`` and a ``metadata`` JSON),
-  the landed documents are ``retrieval.documents.N.document.*`` with their stop
-  reason, path and depth in each document's metadata; every node entered and
-  every stop is a span event (``enter``, ``stop: leaf``...); a failed walk has an
-  error status;
-- under it, one span per offer and its decision: ``LLM`` kind for the LLM
-  navigators (``openai:``, ``ollama:``), with the transcript's ``system`` and
-  ``user`` entries as ``llm.input_messages``, its ``answer`` as
-  ``llm.output_messages`` and the usage as ``llm.token_count.*``; ``TOOL``
-  kind for the other navigators; ``CHAIN`` kind for a decision no navigator
-  made (forced by a person, replayed from the walk a fork came from, the
-  ``manual:`` navigator). The offer is the ``input.value``, the decision the
-  ``output.value``; a failure sets an error status.
+- one ``RETRIEVER`` span for the walk, named after its query: ``input.value``
+  is the query, the settings are attributes (``reasoning_explorer.*`` and a
+  ``metadata`` JSON), the landed documents are ``retrieval.documents.N.document.*``
+  with the navigator's own score where it has one (:mod:`explorer.navigators.scored`;
+  none is made up) and their stop reason, path, depth and how they were chosen
+  in each document's metadata; every node entered and every stop is a span
+  event (``enter``, ``stop: leaf``...); a failed walk, or one where a decision
+  failed, has an error status; under ``eval``, what the evaluation made of the
+  question (:class:`QuestionFacts`);
+- one span per offer and its decision, as the walk's tree: the first under
+  the walk's span, every other under the decision that chose its node.
+  ``LLM`` kind for a decision an LLM answered (``openai:``, ``ollama:``, or
+  one whose transcript names its ``provider``), with the transcript's
+  ``system`` and ``user`` entries as ``llm.input_messages``, its ``answer`` as
+  ``llm.output_messages``, its ``parameters`` as ``llm.invocation_parameters``
+  and the usage of a live call as ``llm.token_count.*``; ``TOOL`` kind for the
+  other navigators; ``CHAIN`` kind for a decision no navigator made (forced by
+  a person, replayed from the walk a fork came from, the ``manual:``
+  navigator). A decision answered without a call says how in its name
+  (``choose under billing (forced)``). The offer is the ``input.value``, the
+  decision the ``output.value``; ids never offered are an ``unoffered id``
+  event each; a failure sets an error status.
 
 Times come from the walk: each event is stamped when the session pulled it
 and a decision span ends when its answer arrived and starts ``seconds``
@@ -790,7 +798,12 @@ class WalkTelemetry:
 
     def observe(self, session: WalkSession, events: Sequence[WalkEvent], times: Sequence[int]) -> None:
         """A :data:`explorer.walks.session.WalkObserver`: export ``session``'s walk now that it is over."""
-        self._export_observed(_observed(session, events, times), None)
+        try:
+            walk = _observed(session, events, times)
+        except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
+            self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            return
+        self._export_observed(walk, None)
 
     def for_evaluation(self) -> EvaluationSpans:
         """The observer for an evaluation's walks, which sends each with what the evaluation made of it."""
@@ -799,10 +812,8 @@ class WalkTelemetry:
             self._evaluations.append(spans)
         return spans
 
-    def _export_observed(self, walk: _Observed | None, question: QuestionFacts | None) -> None:
+    def _export_observed(self, walk: _Observed, question: QuestionFacts | None) -> None:
         try:
-            if walk is None:
-                return
             self.export_walk(walk.header, walk.events, walk.end, walk.error, forced=walk.forced,
                              replayed=walk.replayed, times=walk.times, name=walk.name, question=question)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
