@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..corpora import CorpusError
 from .inputs import corpus_at
@@ -21,6 +22,9 @@ from .options import (
     telemetry_from,
     write_json,
 )
+
+if TYPE_CHECKING:
+    from ..walks.evaluation import QuestionOutcome
 
 
 def cmd_eval(argv: Sequence[str]) -> int:
@@ -56,7 +60,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
     compare_navigator = navigator_for(args.compare) if args.compare is not None else None
     settings = settings_from(args, "", args.navigator, args.on_failure)
     telemetry = telemetry_from(args)
-    observers = [telemetry.observe] if telemetry is not None else []
+    spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
+    observers = [spans.observe] if spans is not None else []
+    scored = spans.scored if spans is not None else None
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
     try:
@@ -65,24 +71,29 @@ def cmd_eval(argv: Sequence[str]) -> int:
 
             with Progress(console=progress_console, transient=True) as progress:
                 task = progress.add_task("walking", total=len(questions.questions))
+
+                def done(outcome: QuestionOutcome) -> None:
+                    if scored is not None:
+                        scored(outcome)
+                    progress.advance(task)
+
                 outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                    navigator=navigator,
-                                    on_done=lambda _: progress.advance(task), observers=observers)
+                                    navigator=navigator, on_done=done, observers=observers)
         else:
             outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                navigator=navigator, observers=observers)
-    finally:
+                                navigator=navigator, on_done=scored, observers=observers)
+        summary = summarize(outcomes, stats(corpus))
+        compared = None
+        if compare_navigator is not None:
+            from ..walks.evaluation import EvalComparison
+
+            b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
+                                  navigator=compare_navigator, on_done=scored, observers=observers)
+            compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
+                                      summarize(b_outcomes, stats(corpus)))
+    finally:  # after the second navigator's walks too: they are sent like the first's
         if telemetry is not None:
             telemetry.close()
-    summary = summarize(outcomes, stats(corpus))
-    compared = None
-    if compare_navigator is not None:
-        from ..walks.evaluation import EvalComparison
-
-        b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
-                              navigator=compare_navigator)
-        compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
-                                  summarize(b_outcomes, stats(corpus)))
     if args.json:
         document = {
             "questions": str(questions.path), "corpus": str(corpus.path), "navigator": args.navigator,

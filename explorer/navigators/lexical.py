@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
 
+from .scored import scored_pair
 from .text_terms import terms
 
 PREFIX = "lexical:"
@@ -130,7 +131,8 @@ class LexicalNavigator(TreeNavigator):
 
 
 def _transcript(query: str, scored: list[Scored], variant: Variant) -> tuple[tuple[str, str], ...]:
-    """The query's terms, each candidate's score (best first; ties in offer order) and the rule applied."""
+    """The query's terms, each candidate's score (best first; ties in offer order), the rule applied, and the
+    scores again for programs (:mod:`.scored`)."""
     ranked = sorted(scored, key=lambda s: -s.score)  # stable: ties keep the offer's order
     lines = [f"{s.view.id} {s.score:.2f}" + (f" ({', '.join(s.matched)})" if s.matched else "")
              for s in ranked[:TRANSCRIPT_LINES]]
@@ -141,4 +143,5 @@ def _transcript(query: str, scored: list[Scored], variant: Variant) -> tuple[tup
         ("terms", " ".join(dict.fromkeys(terms(query))) or "(none: every word is a stop word)"),
         ("scores", "\n".join(lines) or "(no candidate)"),
         ("rule", variant.rule),
+        scored_pair("bm25", ((s.view.id, s.score) for s in ranked[:TRANSCRIPT_LINES])),
     )

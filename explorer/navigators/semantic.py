@@ -36,6 +36,7 @@ from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView,
 if TYPE_CHECKING:
     from .embeddings import StaticEmbeddings
 from .lexical import score_candidates as bm25_scores
+from .scored import scored_pair
 
 PREFIX = "semantic:"
 CHECK_EVERY = 256
@@ -49,6 +50,11 @@ class Variant:
     name: str
     picks: int
     lexical_weight: float = 0.0
+
+    @property
+    def score_kind(self) -> str:
+        """What its scores are, for the transcript's ``scored`` pair."""
+        return "cosine similarity + BM25 share" if self.lexical_weight else "cosine similarity"
 
     @property
     def rule(self) -> str:
@@ -172,4 +178,5 @@ def _transcript(query: str, ranked: list[Scored], variant: Variant, embeddings: 
         ("scores", "\n".join(lines) or "(no candidate)"),
         ("rule", variant.rule),
         ("model", embeddings.name),
+        scored_pair(variant.score_kind, ((s.view.id, s.score) for s in ranked[:TRANSCRIPT_LINES])),
     )

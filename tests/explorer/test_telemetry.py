@@ -55,6 +55,17 @@ def children_of(spans: Sequence[ReceivedSpan], root: ReceivedSpan) -> list[Recei
     return sorted((s for s in spans if s.parent == root.span_id), key=lambda s: s.start)
 
 
+def decisions_of(spans: Sequence[ReceivedSpan]) -> list[ReceivedSpan]:
+    """Every decision span of one walk, in walk order (they sit in the walk's tree, not all under the root)."""
+    return sorted((s for s in spans if s.parent), key=lambda s: s.start)
+
+
+def tree_of(spans: Sequence[ReceivedSpan]) -> list[tuple[str, str]]:
+    """Each decision span's name and its parent's name, in walk order."""
+    names = {s.span_id: s.name for s in spans}
+    return [(s.name, names[s.parent]) for s in decisions_of(spans)]
+
+
 def strings_in(spans: Iterable[ReceivedSpan]) -> list[str]:
     found: list[str] = []
 
@@ -93,7 +104,7 @@ def test_a_walk_arrives_as_one_retriever_span_with_a_child_per_decision_and_stop
     assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
     assert len(spans) == 4 and len({s.trace_id for s in spans}) == 1
     root = root_of(spans)
-    assert root.name == "reasoning walk"
+    assert root.name == QUERY  # each walk's row in a trace list reads as its question
     assert root.resource["service.name"] == "reasoning-explorer"
     assert root.resource["openinference.project.name"] == "reasoning-explorer"
     a = root.attributes
@@ -110,11 +121,17 @@ def test_a_walk_arrives_as_one_retriever_span_with_a_child_per_decision_and_stop
     assert metadata["navigator"] == "lexical:default" and metadata["max_nodes_visited"] == 15
     assert metadata["corpus"]["source"] == "handbook"
     assert a["retrieval.documents.0.document.id"] == "refund-delivery"
-    assert a["retrieval.documents.0.document.score"] == 1.0
+    chose_it = decisions_of(spans)[2]  # the decision under refunds chose refund-delivery: its BM25 is the score
+    scored = dict(json.loads(chose_it.attributes["reasoning_explorer.transcript"]))["scored"]
+    bm25 = json.loads(scored)["scores"]["refund-delivery"]
+    assert bm25 > 0 and a["retrieval.documents.0.document.score"] == bm25
+    assert a["reasoning_explorer.score_unknown"] == ()
     assert a["retrieval.documents.0.document.content"].startswith("Refunds go back to the payment method")
     document = json.loads(a["retrieval.documents.0.document.metadata"])
     assert (document["stop_reason"], document["path"], document["depth"]) == (
         "leaf", ["billing", "refunds", "refund-delivery"], 2)
+    assert (document["score_kind"], document["rank"], document["chosen_at"], document["answered"]) == (
+        "bm25", 1, "refunds", "live")
     assert "retrieval.documents.1.document.id" not in a
     assert json.loads(a["output.value"]) == {"end": "finished", "landed": ["refund-delivery"], "error": None}
     assert root.status_code == OK
@@ -127,8 +144,10 @@ def test_a_walk_arrives_as_one_retriever_span_with_a_child_per_decision_and_stop
                     "reasoning_explorer.stop.path": ("billing", "refunds", "refund-delivery"),
                     "reasoning_explorer.stop.node": "refund-delivery", "reasoning_explorer.stop.landed": "refund-delivery"}
 
-    children = children_of(spans, root)
-    assert [c.name for c in children] == ["choose among the roots", "choose under billing", "choose under refunds"]
+    # The trace's tree is the walk's: each decision under the decision that chose its node.
+    assert tree_of(spans) == [("choose among the roots", QUERY), ("choose under billing", "choose among the roots"),
+                              ("choose under refunds", "choose under billing")]
+    children = decisions_of(spans)
     assert {c.attributes["openinference.span.kind"] for c in children} == {"TOOL"}
     assert {c.attributes["tool.name"] for c in children} == {"lexical:default"}
     assert [c.attributes["reasoning_explorer.selected"] for c in children] == [
@@ -143,7 +162,7 @@ def test_a_walk_arrives_as_one_retriever_span_with_a_child_per_decision_and_stop
     assert answer["selected"] == ["refund-delivery"] and answer["hallucinated"] == []
     assert answer["rationale"].startswith("matched refund-delivery")
     transcript = json.loads(children[0].attributes["reasoning_explorer.transcript"])
-    assert [label for label, _ in transcript] == ["terms", "scores", "rule"]
+    assert [label for label, _ in transcript] == ["terms", "scores", "rule", "scored"]
     assert "llm.input_messages.0.message.role" not in children[0].attributes
     # Times: each decision lasts the navigator's own seconds, inside the walk's span, in walk order.
     for child in children:
@@ -161,9 +180,11 @@ def test_a_navigator_failure_is_an_error_span_and_every_stop_an_event():
         spans = receiver.spans()
     assert out.returncode == 0, out.stderr
     root = root_of(spans)
-    children = children_of(spans, root)
-    assert [c.name for c in children] == ["choose among the roots", "choose under billing", "choose under refunds",
-                                          "choose under invoices"]
+    children = decisions_of(spans)
+    # billing chose two branches: both decisions sit under it.
+    assert tree_of(spans) == [("choose among the roots", "q"), ("choose under billing", "choose among the roots"),
+                              ("choose under refunds", "choose under billing"),
+                              ("choose under invoices", "choose under billing")]
     failed = children[2]
     assert failed.status_code == ERROR
     assert "upstream timeout after 30 s" in failed.status_message
@@ -172,7 +193,56 @@ def test_a_navigator_failure_is_an_error_span_and_every_stop_an_event():
     assert [e.name for e in root.events if e.name.startswith("stop")] == ["stop: navigator_failed", "stop: leaf"]
     assert root.attributes["reasoning_explorer.landed"] == ("refunds", "invoice-schedule")
     assert json.loads(root.attributes["retrieval.documents.0.document.metadata"])["stop_reason"] == "navigator_failed"
-    assert root.status_code == OK
+    # The walk went on, but a decision failed: the walk's row is red, and says where and why.
+    assert root.status_code == ERROR
+    assert root.status_message.startswith("the navigator failed at refunds: ")
+    assert "upstream timeout after 30 s" in root.status_message
+    assert root.status_message.endswith(" (the walk went on: on failure partial)")
+
+
+def test_a_forced_branching_decision_is_marked_its_branches_sit_under_it_and_an_unoffered_id_is_flagged():
+    with OtlpReceiver() as receiver:
+        out = run("walk", HANDBOOK, QUERY, "--force", "billing=refunds,invoices,ghost", "--otlp-endpoint",
+                  receiver.url)
+        spans = receiver.spans()
+    assert out.returncode == 0, out.stderr
+    root = root_of(spans)
+    assert (root.name, root.status_code) == (QUERY, OK)
+    tree = tree_of(spans)
+    assert tree[:2] == [("choose among the roots", QUERY), ("choose under billing (forced)", "choose among the roots")]
+    assert sorted(tree[2:]) == sorted([("choose under refunds", "choose under billing (forced)"),
+                                       ("choose under invoices", "choose under billing (forced)")])
+    forced = decisions_of(spans)[1]
+    a = forced.attributes
+    assert (a["openinference.span.kind"], a["reasoning_explorer.forced"], a["reasoning_explorer.answered_by"]) == (
+        "CHAIN", True, "forced")
+    assert (a["reasoning_explorer.hallucinated"], a["reasoning_explorer.hallucinated_count"]) == (("ghost",), 1)
+    assert [(e.name, e.attributes) for e in forced.events] == [
+        ("unoffered id", {"reasoning_explorer.id": "ghost", "reasoning_explorer.node.id": "billing"})]
+    assert all(s.events == () for s in decisions_of(spans) if s is not forced)
+    assert [s.attributes["reasoning_explorer.hallucinated_count"] for s in decisions_of(spans)] == [0, 1, 0, 0]
+    assert (root.attributes["reasoning_explorer.hallucinated"], root.attributes["reasoning_explorer.hallucinated_count"],
+            root.attributes["reasoning_explorer.forced_decisions"]) == (("ghost",), 1, 1)
+    # A landed document chosen by a live lexical decision has its BM25; nothing is scored 1 for want of a score.
+    landed = root.attributes["reasoning_explorer.landed"]
+    assert landed and root.attributes["reasoning_explorer.score_unknown"] == ()
+    for number in range(len(landed)):
+        assert json.loads(root.attributes[f"retrieval.documents.{number}.document.metadata"])["score_kind"] == "bm25"
+
+
+def test_a_document_chosen_by_a_forced_decision_says_its_score_is_unknown():
+    with OtlpReceiver() as receiver:
+        out = run("walk", HANDBOOK, QUERY, "--force", "billing=refunds", "--force", "refunds=refund-delivery",
+                  "--otlp-endpoint", receiver.url)
+        spans = receiver.spans()
+    assert out.returncode == 0, out.stderr
+    a = root_of(spans).attributes
+    assert a["reasoning_explorer.landed"] == ("refund-delivery",)
+    assert "retrieval.documents.0.document.score" not in a
+    assert a["reasoning_explorer.score_unknown"] == ("refund-delivery",)
+    document = json.loads(a["retrieval.documents.0.document.metadata"])
+    assert (document["score_kind"], document["rank"], document["chosen_at"], document["answered"]) == (
+        "unknown", 1, "refunds", "forced")
 
 
 def test_a_walk_that_fails_under_throw_is_an_error_walk_span():
@@ -182,6 +252,7 @@ def test_a_walk_that_fails_under_throw_is_an_error_walk_span():
         spans = receiver.spans()
     assert out.returncode == 1
     root = root_of(spans)
+    assert root.name == "q"
     assert root.status_code == ERROR and "upstream timeout after 30 s" in root.status_message
     assert root.attributes["reasoning_explorer.end"] == "failed"
     assert "upstream timeout after 30 s" in root.attributes["reasoning_explorer.error"]
@@ -195,12 +266,16 @@ def test_a_hallucinated_branch_stops_with_invalid_choice_on_the_walk_span():
         spans = receiver.spans()
     assert out.returncode == 0, out.stderr
     root = root_of(spans)
-    billing = children_of(spans, root)[1]
+    billing = decisions_of(spans)[1]
     assert billing.attributes["reasoning_explorer.hallucinated"] == ("refund-policy",)
     assert billing.attributes["reasoning_explorer.selected"] == ("refund-policy", "refunds")
     (invalid,) = [e for e in root.events if e.name == "stop: invalid_choice"]
     assert invalid.attributes["reasoning_explorer.stop.branch"] == "refund-policy"
     assert invalid.attributes["reasoning_explorer.stop.landed"] == "billing"
+    assert billing.attributes["reasoning_explorer.hallucinated_count"] == 1
+    assert [(e.name, e.attributes["reasoning_explorer.id"]) for e in billing.events] == [
+        ("unoffered id", "refund-policy")]
+    assert root.attributes["reasoning_explorer.hallucinated"] == ("refund-policy",)
 
 
 def llm_answer(selected: list[str]) -> Reply:
@@ -220,12 +295,14 @@ def test_an_llm_walk_has_llm_spans_with_the_model_and_token_counts_and_no_key():
         assert server.requests[0].headers["authorization"] == f"Bearer {KEY}"
         spans = receiver.spans()
     root = root_of(spans)
-    children = children_of(spans, root)
+    children = decisions_of(spans)
     assert len(children) == 3
     for child in children:
         a = child.attributes
         assert a["openinference.span.kind"] == "LLM"
+        # No provider pair in its transcript: the prefix names the provider, and no parameters are made up.
         assert (a["llm.model_name"], a["llm.provider"], a["llm.system"]) == ("test-model", "openai", "openai")
+        assert "llm.invocation_parameters" not in a
         assert (a["llm.token_count.prompt"], a["llm.token_count.completion"], a["llm.token_count.total"]) == (
             100, 20, 120)
         assert "tool.name" not in a
@@ -269,7 +346,7 @@ def test_the_transcript_becomes_input_and_output_messages_and_secrets_are_masked
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
         telemetry.export_walk(header("ollama:llama3.1"), events, WalkEnd.FINISHED)
         spans = receiver.spans()
-    first = children_of(spans, root_of(spans))[0].attributes
+    first = decisions_of(spans)[0].attributes
     assert first["openinference.span.kind"] == "LLM"
     assert (first["llm.model_name"], first["llm.provider"]) == ("llama3.1", "ollama")
     assert (first["llm.input_messages.0.message.role"], first["llm.input_messages.0.message.content"]) == (
@@ -285,6 +362,76 @@ def test_the_transcript_becomes_input_and_output_messages_and_secrets_are_masked
     assert not [text for text in strings_in(spans) if KEY in text or "cGs6c2stbGYtMTIz" in text]
 
 
+class LocalLlmNavigator(TreeNavigator):
+    """A stand-in for an LLM navigator that says what it really talked to, as the LLM navigators' transcripts do:
+    a ``parameters`` pair (the invocation parameters sent, one line of JSON) and a ``provider`` pair."""
+
+    def __init__(self, provider: str = "llama.cpp", cached: bool = False) -> None:
+        self.provider, self.cached = provider, cached
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        picked = tuple(c.id for c in request.candidates[:2])
+        transcript = (("system", "You choose branches."), ("user", f"Query: {request.query}"),
+                      ("answer", json.dumps({"selected": list(picked)})),
+                      ("parameters", '{"temperature": 0, "top_p": 1, "seed": 7, "max_tokens": 256, '
+                                     '"response_format": "json_schema"}'),
+                      ("provider", self.provider), ("http", "200 after 1 attempt"),
+                      *((("answered", "cached: the same request answered before"),) if self.cached else ()))
+        return NavigatorChoice(picked, "the first two", {"prompt_tokens": 7, "completion_tokens": 3}, transcript)
+
+
+@pytest.mark.parametrize(("model", "name"), [("openai:qwen2.5-0.5b", "qwen2.5-0.5b"),
+                                             ("local:/models/qwen.gguf", "/models/qwen.gguf")])
+def test_llm_spans_carry_the_invocation_parameters_and_the_provider_the_transcript_names(model, name):
+    events = walk_events(LocalLlmNavigator(), model, max_nodes_visited=3)
+    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
+        telemetry.export_walk(header(model), events, WalkEnd.FINISHED)
+        spans = receiver.spans()
+    for span in decisions_of(spans):
+        a = span.attributes
+        assert a["openinference.span.kind"] == "LLM"
+        assert (a["llm.model_name"], a["llm.provider"], a["llm.system"]) == (name, "llama.cpp", "openai")
+        assert json.loads(a["llm.invocation_parameters"]) == {
+            "temperature": 0, "top_p": 1, "seed": 7, "max_tokens": 256, "response_format": "json_schema"}
+        assert json.loads(a["reasoning_explorer.transcript"]) == [["http", "200 after 1 attempt"]]
+        assert (a["llm.token_count.total"], a["reasoning_explorer.answered_by"]) == (10, "live")
+    # An LLM ranks without scoring: its documents say their place in its answer, and that the score is unknown.
+    root = root_of(spans).attributes
+    landed = root["reasoning_explorer.landed"]
+    assert landed and root["reasoning_explorer.score_unknown"] == landed
+    for number in range(len(landed)):
+        assert f"retrieval.documents.{number}.document.score" not in root
+        document = json.loads(root[f"retrieval.documents.{number}.document.metadata"])
+        assert document["score_kind"] == "order" and document["rank"] in (1, 2)
+
+
+def test_a_cached_llm_answer_is_marked_and_counts_no_tokens():
+    events = walk_events(LocalLlmNavigator(cached=True), "openai:qwen", max_nodes_visited=2)
+    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
+        telemetry.export_walk(header("openai:qwen"), events, WalkEnd.FINISHED)
+        spans = receiver.spans()
+    first = decisions_of(spans)[0]
+    assert first.name == "choose among the roots (cached)"
+    a = first.attributes
+    assert (a["openinference.span.kind"], a["reasoning_explorer.answered_by"], a["llm.provider"]) == (
+        "LLM", "cached", "llama.cpp")
+    assert not [k for k in a if k.startswith("llm.token_count")]
+    assert json.loads(a["reasoning_explorer.usage"]) == {"prompt_tokens": 7, "completion_tokens": 3}
+
+
+def test_the_walk_span_is_named_after_its_query_on_one_line_and_shortened():
+    query = "How are refunds issued\nwhen the card I paid with has been cancelled by the bank in the meantime?"
+    events = walk_events(resolve_navigator("lexical:default"), "lexical:default", query)
+    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
+        telemetry.export_walk(header("lexical:default", query), events, WalkEnd.FINISHED)
+        root = root_of(receiver.spans())
+    assert root.name == "How are refunds issued when the card I paid with has been c…"
+    assert len(root.name) == 60 and root.attributes["input.value"] == query
+
+
 def test_without_stamps_decisions_are_laid_out_from_the_navigators_seconds():
     events = walk_events(resolve_navigator("lexical:default"), "lexical:default")
     chose = [e for e in events if isinstance(e, NavigatorChose)]
@@ -292,7 +439,7 @@ def test_without_stamps_decisions_are_laid_out_from_the_navigators_seconds():
         telemetry.export_walk(header("lexical:default"), events, "finished")
         spans = receiver.spans()
     root = root_of(spans)
-    children = children_of(spans, root)
+    children = decisions_of(spans)
     assert [c.end - c.start for c in children] == [round(e.seconds * 1e9) for e in chose]
     assert root.start == children[0].start and root.end == children[-1].end
 
@@ -304,7 +451,7 @@ def test_an_offer_left_unanswered_by_a_cancelled_walk_is_a_span_marked_unanswere
         telemetry.export_walk(header("lexical:default"), events[:cut], WalkEnd.CANCELLED)
         spans = receiver.spans()
     root = root_of(spans)
-    children = children_of(spans, root)
+    children = decisions_of(spans)
     assert [c.attributes["reasoning_explorer.answered"] for c in children] == [True, False]
     assert "output.value" not in children[1].attributes and children[1].end == root.end
     assert root.attributes["reasoning_explorer.end"] == "cancelled" and root.status_code == UNSET
@@ -326,13 +473,18 @@ def test_a_fork_sends_forced_and_replayed_decisions_as_chain_spans():
         spans = receiver.spans()
     root = root_of(spans)
     assert root.attributes["reasoning_explorer.walk"] == "walk 2 · fork of walk 1: at billing chose invoices"
-    children = children_of(spans, root)
+    children = decisions_of(spans)
     kinds = [(c.name, c.attributes["openinference.span.kind"], c.attributes["reasoning_explorer.replayed"],
               c.attributes["reasoning_explorer.forced"]) for c in children]
-    assert kinds[:2] == [("choose among the roots", "CHAIN", True, False),
-                         ("choose under billing", "CHAIN", False, True)]
+    assert kinds[:2] == [("choose among the roots (replayed)", "CHAIN", True, False),
+                         ("choose under billing (forced)", "CHAIN", False, True)]
     assert all(kind == "TOOL" and not replayed and not forced for _, kind, replayed, forced in kinds[2:])
+    assert [c.attributes["reasoning_explorer.answered_by"] for c in children[:3]] == ["replayed", "forced", "live"]
     assert children[1].attributes["reasoning_explorer.selected"] == ("invoices",)
+    assert tree_of(spans)[:3] == [
+        ("choose among the roots (replayed)", QUERY), ("choose under billing (forced)", "choose among the roots (replayed)"),
+        ("choose under invoices", "choose under billing (forced)")]
+    assert root.attributes["reasoning_explorer.forced_decisions"] == 1
 
 
 def test_sessions_made_inside_observing_tell_the_telemetry_and_others_do_not():
@@ -373,6 +525,80 @@ def test_eval_sends_one_walk_span_per_question_in_one_session(tmp_path):
     assert len({r.attributes["session.id"] for r in roots}) == 1
     for root in roots:
         assert all(s.trace_id == root.trace_id for s in children_of(spans, root))
+
+
+def test_eval_walk_spans_carry_the_question_the_expected_ids_and_hit_or_miss(tmp_path):
+    questions = tmp_path / "two.questions.yaml"
+    questions.write_text(f"corpus: {HANDBOOK}\nquestions:\n"
+                         "  - {id: refunds, query: How are refunds issued?, expect: [refund-delivery]}\n"
+                         "  - {id: money, query: When do I get my money back?, expect: [refund-delivery, invoices]}\n")
+    with OtlpReceiver() as receiver:
+        out = run("eval", questions, "--jobs", "2", "--json", "--otlp-endpoint", receiver.url)
+        spans = receiver.spans()
+    assert out.returncode == 0, out.stderr
+    assert [(r["id"], r["hit"]) for r in json.loads(out.stdout)["results"]] == [("refunds", True), ("money", False)]
+    roots = {r.attributes["reasoning_explorer.eval.question_id"]: r for r in spans if not r.parent}
+    assert set(roots) == {"refunds", "money"}
+    hit, miss = roots["refunds"].attributes, roots["money"].attributes
+    assert roots["refunds"].name == "How are refunds issued?" and roots["money"].name == "When do I get my money back?"
+    assert (hit["reasoning_explorer.eval.expected"], hit["reasoning_explorer.eval.hit"], hit["tag.tags"]) == (
+        ("refund-delivery",), True, ("eval", "hit"))
+    assert "reasoning_explorer.eval.missed" not in hit and "reasoning_explorer.eval.miss_reason" not in hit
+    assert (miss["reasoning_explorer.eval.expected"], miss["reasoning_explorer.eval.hit"], miss["tag.tags"]) == (
+        ("refund-delivery", "invoices"), False, ("eval", "miss"))
+    # The walk never entered billing, the first node on the way to either expected node.
+    assert (miss["reasoning_explorer.eval.missed"], miss["reasoning_explorer.eval.first_wrong_turn"]) == ("billing", 0)
+    assert "reasoning_explorer.eval.miss_reason" not in miss  # the evaluation gives none yet: nothing is made up
+    assert json.loads(miss["metadata"])["eval"] == {
+        "question_id": "money", "expected": ["refund-delivery", "invoices"], "hit": False, "missed": "billing",
+        "first_wrong_turn": 0, "miss_reason": None}
+
+
+def test_a_miss_reason_the_outcome_gives_goes_on_the_walk_span(tmp_path):
+    from dataclasses import dataclass
+    from enum import Enum
+
+    from explorer.corpora.questions import load_questions
+    from explorer.walks.evaluation import QuestionOutcome, evaluate
+    from explorer.walks.telemetry import QuestionFacts, miss_reason_of
+
+    class Reason(Enum):
+        STOPPED = "the navigator stopped at the roots"
+
+    @dataclass(frozen=True)
+    class Explained(QuestionOutcome):  # what evaluation.py's outcome carries once it says why a question was missed
+        miss_reason: Reason | None = None
+
+    corpus = load_corpus(HANDBOOK)
+    path = tmp_path / "one.questions.yaml"
+    path.write_text(f"corpus: {HANDBOOK}\nquestions:\n"
+                    "  - {id: money, query: When do I get my money back?, expect: [refund-delivery]}\n")
+    questions = load_questions(path).questions
+    (outcome,) = evaluate(corpus, questions, WalkSettings("", "lexical:default"))
+    explained = Explained(**{f: getattr(outcome, f) for f in outcome.__dataclass_fields__}, miss_reason=Reason.STOPPED)
+    assert miss_reason_of(outcome) is None and miss_reason_of(explained) == "the navigator stopped at the roots"
+    facts = QuestionFacts.of(explained)
+    assert (facts.question_id, facts.expected, facts.hit, facts.miss_reason) == (
+        "money", ("refund-delivery",), False, "the navigator stopped at the roots")
+    history = outcome.history
+    assert history is not None
+    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
+        telemetry.export_walk(header_for(history, corpus), history.events, WalkEnd.FINISHED, question=facts)
+        (root,) = [s for s in receiver.spans() if not s.parent]
+    assert root.attributes["reasoning_explorer.eval.miss_reason"] == "the navigator stopped at the roots"
+
+
+def test_an_evaluation_walk_whose_score_never_came_is_sent_without_one_when_the_telemetry_closes():
+    corpus = load_corpus(HANDBOOK)
+    with OtlpReceiver() as receiver:
+        telemetry = WalkTelemetry(receiver.url)
+        spans = telemetry.for_evaluation()
+        WalkSession(corpus, WalkSettings(QUERY), resolve_navigator("lexical:default"),
+                    observers=[spans.observe]).run_headless()
+        assert receiver.requests == []  # held for its score
+        telemetry.close()
+        (root,) = [s for s in receiver.spans() if not s.parent]
+    assert root.name == QUERY and not [k for k in root.attributes if ".eval." in k]
 
 
 def test_the_endpoint_can_come_from_the_environment_and_gets_v1_traces_added():
@@ -429,7 +655,7 @@ def test_an_endpoint_that_never_answers_is_given_up_after_the_timeout_and_report
     assert out.returncode == 0
     assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
     assert out.stderr == (f"reasoning-explorer: warning: cannot send the walk's spans to {server.url}/v1/traces "
-                          "(timed out); walks go on, but no more spans go there in this run\n")
+                          "(timed out after 2 s: no answer); walks go on, but no more spans go there in this run\n")
 
 
 def test_a_backends_key_goes_in_the_headers_from_the_environment_and_never_into_a_span():
@@ -451,7 +677,7 @@ def test_an_endpoint_that_answers_an_error_is_reported_once_with_its_status(tmp_
         telemetry.export_walk(header("lexical:default"), events, "finished")
         telemetry.export_walk(header("lexical:default"), events, "finished")
         assert len(server.requests) == 1
-    assert reports == [f"cannot send the walk's spans to {server.url}/v1/traces (HTTP 404); walks go on, but no "
+    assert reports == [f"cannot send the walk's spans to {server.url}/v1/traces (HTTP 404 Not Found); walks go on, but no "
                        "more spans go there in this run"]
 
 
@@ -530,5 +756,16 @@ async def test_the_explorers_walks_reach_the_receiver_when_they_end():
     root = root_of(spans)
     assert root.attributes["input.value"] == QUERY
     assert root.attributes["reasoning_explorer.walk"] == name
-    assert [c.name for c in children_of(spans, root)] == [
+    assert [c.name for c in decisions_of(spans)] == [
         "choose among the roots", "choose under billing", "choose under refunds"]
+
+
+def test_eval_compare_sends_the_walks_of_both_navigators(tmp_path):
+    spans_file = tmp_path / "spans.jsonl"
+    out = run("eval", questions_file(tmp_path), "--compare", "lexical:strict", "--json", "--otlp-file", spans_file)
+    assert out.returncode == 0, out.stderr
+    roots = [span for line in spans_file.read_text(encoding="utf-8").splitlines()
+             for span in json.loads(line)["resourceSpans"][0]["scopeSpans"][0]["spans"] if "parentSpanId" not in span]
+    navigators = sorted(kv["value"]["stringValue"] for root in roots for kv in root["attributes"]
+                        if kv["key"] == "reasoning_explorer.navigator")
+    assert navigators == ["lexical:default"] * 3 + ["lexical:strict"] * 3

@@ -22,6 +22,7 @@ from core import (
 )
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
+from explorer.navigators.scored import scores_in
 from explorer.navigators.semantic import SemanticNavigator
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -64,12 +65,16 @@ def test_semantic_picks_the_paraphrased_branch_where_lexical_finds_no_shared_wor
 def test_the_transcript_holds_the_query_every_score_the_rule_and_the_model():
     choice = resolve_navigator("semantic:default").choose(request(MONEY_BACK))
     transcript = dict(choice.transcript)
-    assert [label for label, _ in choice.transcript] == ["query", "scores", "rule", "model"]
+    assert [label for label, _ in choice.transcript] == ["query", "scores", "rule", "model", "scored"]
     assert transcript["query"] == MONEY_BACK
     assert transcript["scores"] == "refunds 0.390\naccounts 0.172\nshipping 0.088\nsecurity -0.010"
     assert transcript["rule"] == ("the 3 best, at most one per visit left; score = cosine similarity of the query "
                                   "to the title (counted twice) and summary")
     assert transcript["model"].startswith("wordllama 0.4") and transcript["model"].endswith(" l2_supercat 256-d")
+    scored = scores_in(choice.transcript)
+    assert scored is not None and scored.kind == "cosine similarity"
+    assert [(node, round(score, 3)) for node, score in scored.by_id.items()] == [
+        ("refunds", 0.39), ("accounts", 0.172), ("shipping", 0.088), ("security", -0.01)]
 
 
 def test_semantic_takes_no_more_branches_than_visits_left():
@@ -93,6 +98,9 @@ def test_hybrid_lets_a_shared_word_break_a_near_tie_and_says_so():
     assert hybrid.rationale == ("most similar to the query: lockers 0.33 (similarity 0.23 + words 0.10: parcel) "
                                 "— next: shipping 0.25")
     assert dict(hybrid.transcript)["rule"].endswith("score = cosine similarity + 0.1 × BM25 / the offer's best BM25")
+    scored = scores_in(hybrid.transcript)
+    assert scored is not None and scored.kind == "cosine similarity + BM25 share"
+    assert list(scored.by_id) == ["lockers", "shipping"] and round(scored.by_id["lockers"], 2) == 0.33
 
 
 def test_a_query_without_words_chooses_nothing_and_says_why():

@@ -19,6 +19,7 @@ from core import (
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.navigators.manual import DESK, PendingDecision
+from explorer.navigators.scored import scores_in
 from explorer.navigators.script import ScriptedFailure
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -49,6 +50,7 @@ def test_lexical_transcript_holds_the_terms_every_score_and_the_rule():
         ("terms", "money back refund"),
         ("scores", "refunds 2.76 (money, back, refund)\nbilling 0.42 (refund)\nsupport 0.00"),
         ("rule", "the best and up to 2 more scoring at least 50% of it"),
+        ("scored", '{"kind":"bm25","scores":{"refunds":2.756724,"billing":0.420817,"support":0.0}}'),
     )
 
 
@@ -59,6 +61,7 @@ def test_lexical_transcript_when_nothing_matches_and_for_strict():
         ("terms", "(none: every word is a stop word)"),
         ("scores", "billing 0.00\nrefunds 0.00\nsupport 0.00"),
         ("rule", "the single best"),
+        ("scored", '{"kind":"bm25","scores":{"billing":0.0,"refunds":0.0,"support":0.0}}'),
     )
 
 
@@ -70,6 +73,9 @@ def test_lexical_transcript_of_a_wide_offer_lists_a_hundred_and_counts_the_rest(
     assert scores[0].startswith("n150 ") and scores[0].endswith(" (refund)")
     assert scores[1:3] == ["n0 0.00", "n1 0.00"]
     assert scores[-1] == "… 200 more, scoring 0.00 or less"
+    scored = scores_in(choice.transcript)
+    assert scored is not None and scored.kind == "bm25" and len(scored.by_id) == 100
+    assert list(scored.by_id)[:3] == ["n150", "n0", "n1"] and scored.by_id["n0"] == 0.0
 
 
 def test_a_lexical_walk_carries_each_transcript_onto_its_events():
@@ -79,7 +85,7 @@ def test_a_lexical_walk_carries_each_transcript_onto_its_events():
     assert chose
     for event in chose:
         labels = [label for label, _ in event.transcript]
-        assert labels == ["terms", "scores", "rule"]
+        assert labels == ["terms", "scores", "rule", "scored"]
         assert dict(event.transcript)["terms"] == "refund issu"
 
 
@@ -189,3 +195,16 @@ def test_a_manual_walk_carries_the_keys_onto_navigator_chose():
         (None, (first_root,), (("person", "picked 1; answered"), ("answer", first_root))),
         (first_root, (), (("person", "stop here"), ("answer", "(nothing: stop here)"))),
     ]
+
+
+def test_the_scored_pair_reads_back_and_a_broken_one_reads_as_none():
+    from explorer.navigators.scored import scored_pair
+
+    pair = scored_pair("bm25", [("a b", 2.5), ("é", 1), ("nan", float("nan"))])
+    assert pair == ("scored", '{"kind":"bm25","scores":{"a b":2.5,"é":1.0}}')
+    scored = scores_in([("terms", "x"), pair])
+    assert scored is not None and (scored.kind, dict(scored.by_id)) == ("bm25", {"a b": 2.5, "é": 1.0})
+    assert scores_in(None) is None and scores_in([("scores", "a 1.00")]) is None
+    assert scores_in([("scored", "not json")]) is None and scores_in([("scored", '{"kind": 1, "scores": {}}')]) is None
+    assert scores_in([("scored", '{"kind": "x", "scores": {"a": "high", "b": true, "c": 3}}')]) == \
+        type(scored)("x", {"c": 3.0})
