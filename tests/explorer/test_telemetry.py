@@ -90,7 +90,7 @@ def test_a_walk_arrives_as_one_retriever_span_with_a_child_per_decision_and_stop
         assert len(receiver.requests) == 1  # the whole walk in one request, when it is over
         assert receiver.content_types == ["application/x-protobuf"]
         spans = receiver.spans()
-    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
+    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in out.stdout
     assert len(spans) == 4 and len({s.trace_id for s in spans}) == 1
     root = root_of(spans)
     assert root.name == "reasoning walk"
@@ -427,7 +427,7 @@ def test_an_endpoint_that_never_answers_is_given_up_after_the_timeout_and_report
         server.add(*[Reply(200, b"", delay=60)] * 6)
         out = run("walk", HANDBOOK, QUERY, "--otlp-endpoint", server.url)
     assert out.returncode == 0
-    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
+    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in out.stdout
     assert out.stderr == (f"reasoning-explorer: warning: cannot send the walk's spans to {server.url}/v1/traces "
                           "(timed out); walks go on, but no more spans go there in this run\n")
 
