@@ -38,3 +38,17 @@ def test_the_readme_lists_every_key_and_every_scripted_case():
 
 def test_the_readme_screenshot_exists():
     assert (README.parent / "docs" / "explorer.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_the_navigator_table_is_what_the_bench_prints():
+    import subprocess
+    import sys
+
+    bench = README.parent / "bench" / "navigator_quality.py"
+    printed = subprocess.run([sys.executable, str(bench), "--markdown"], capture_output=True, text=True,
+                             cwd=README.parent, timeout=300, check=True).stdout
+    rows = [line for line in printed.splitlines() if line.startswith("| `")]
+    assert len(rows) == 6  # every shipped offline navigator: three lexical, three semantic
+    text = README.read_text(encoding="utf-8")
+    for row in rows:
+        assert row in text, f"the README's navigator table lacks or differs from: {row}"

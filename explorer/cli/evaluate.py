@@ -40,7 +40,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
                              "the two navigators land differently")
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
-    from ..corpora.questions import load_questions
+    from ..corpora.questions import fit_problem, load_questions
     from ..corpora.validate import stats
     from ..walks.evaluation import evaluate, summarize
 
@@ -52,10 +52,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
     if corpus_path is None:
         fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
     corpus = corpus_at(corpus_path)
-    problems = questions.check(corpus)
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        fail(f"{problems[0]}{more}")
+    problem = fit_problem(questions, corpus)
+    if problem is not None:
+        fail(problem)
     navigator = navigator_for(args.navigator)
     compare_navigator = navigator_for(args.compare) if args.compare is not None else None
     settings = settings_from(args, "", args.navigator, args.on_failure)
@@ -95,34 +94,15 @@ def cmd_eval(argv: Sequence[str]) -> int:
         if telemetry is not None:
             telemetry.close()
     if args.json:
-        document = {
-            "questions": str(questions.path), "corpus": str(corpus.path), "navigator": args.navigator,
-            "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
-                         "on_failure": settings.on_failure.value},
-            "results": [
-                {"id": o.question.id, "query": o.question.query, "expect": list(o.question.expect),
-                 "landed": list(o.landed), "hit": o.hit, "branch_entered": o.branch_entered,
-                 "first_wrong_turn": o.first_wrong_turn, "visits_used": o.visits_used, "navigator_calls": o.calls,
-                 "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": o.end, "error": o.error}
-                for o in outcomes
-            ],
-            "summary": {
-                "questions": summary.questions, "hit_rate": summary.hit_rate, "hits": summary.hits,
-                "branch_entry_rate": summary.branch_rate, "mean_visits": summary.mean_visits,
-                "mean_navigator_calls": summary.mean_calls, "mean_chars_shipped": summary.mean_chars,
-                "chars_vs_titles_summaries": summary.chars_vs_titles_summaries,
-                "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
-                "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
-            },
-        }
-        if compared is not None:
-            document["compare"] = compared.to_json()
-        write_json(document)
+        from ..walks.evaluation import evaluation_to_json
+
+        write_json(evaluation_to_json(questions.path, corpus, settings, outcomes, summary, compared))
     else:
-        from .render import eval_summary, eval_table
+        from .render import eval_summary, eval_table, miss_lines
 
         out = console()
         out.print(eval_table(outcomes))
+        out.print(miss_lines(outcomes))
         out.print(eval_summary(summary))
         if compared is not None:
             out.print("\n".join(compared.lines()), markup=False, highlight=False)

@@ -19,6 +19,7 @@ from .options import (
     EXIT_OK,
     EXPLORER_MODEL,
     PROG,
+    SUBCOMMANDS,
     Parser,
     add_telemetry_options,
     add_walk_options,
@@ -39,14 +40,14 @@ if TYPE_CHECKING:
 def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | None:
     """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set and its
     corpus, checked (exit 2 with one line when they do not fit); otherwise ``None`` (and no ``--compare``)."""
-    from ..walks.evaluation import looks_like_question_set
+    from ..corpora.questions import looks_like_question_set
 
     if not args.corpus or not looks_like_question_set(args.corpus):
         if args.compare is not None:
             fail("--compare walks a question set with a second navigator: give QUESTIONS.yaml (or use `eval "
                  "--compare`)")
         return None
-    from ..corpora.questions import load_questions
+    from ..corpora.questions import fit_problem, load_questions
 
     try:
         questions = load_questions(args.corpus)
@@ -58,10 +59,9 @@ def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | N
     if args.compare is not None:
         navigator_for(args.compare)
     corpus = corpus_at(questions.corpus_path)
-    problems = questions.check(corpus)
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        fail(f"{problems[0]}{more}")
+    problem = fit_problem(questions, corpus)
+    if problem is not None:
+        fail(problem)
     return questions, corpus
 
 
@@ -79,12 +79,14 @@ def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
 
 
 def cmd_explore(argv: Sequence[str]) -> int:
+    commands = "\n".join(f"  {name:<10}{what}" for name, what in SUBCOMMANDS.items())
     parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
-                    epilog="Sub-commands: walk, validate, eval, replay, serve (see `reasoning-explorer COMMAND "
-                           "--help`).")
+                    formatter_class=argparse.RawDescriptionHelpFormatter,
+                    epilog=f"sub-commands (see `{PROG} COMMAND --help`):\n{commands}")
     parser.add_argument("corpus", metavar="CORPUS", nargs="?", type=path_text,
-                        help="a corpus (.yaml, PageIndex .json, .md or a folder), or a trace (.jsonl) to step "
-                             "through (default: the sample handbook)")
+                        help="a corpus (.yaml, PageIndex .json, .md or a folder), a trace (.jsonl) to step "
+                             "through, or a question set (*.questions.yaml) to evaluate (default: the sample "
+                             "handbook)")
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",

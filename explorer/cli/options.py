@@ -32,6 +32,17 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
 DEFAULT_CORPUS = SAMPLES / "handbook.yaml"
 DEFAULT_QUERY = "How long do refunds take to arrive?"
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+SUBCOMMANDS = {
+    "walk": "one walk headless, printed (or --runs N: how stable it is)",
+    "validate": "a corpus's counts, errors and warnings, or a question set checked against its corpus",
+    "eval": "every question of a question set walked and scored",
+    "replay": "a trace's recorded decisions run again for free, with another budget or depth limit",
+    "diff": "two traces compared: every divergence, every forced decision, what each landed and cost",
+    "serve": "the explorer in a browser",
+}
+"""Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
+dispatch table is checked against it by a test)."""
 OTLP_ENDPOINT_ENV = "REASONING_EXPLORER_OTLP_ENDPOINT"  # explorer.walks.telemetry.ENDPOINT_ENV; named here so that a
 # run without tracing never loads OpenTelemetry
 

@@ -25,14 +25,26 @@ from core import (
 )
 
 from ..corpora import Corpus
-from ..corpora.validate import CorpusStats, ValidationReport
+from ..corpora.validate import CorpusStats, QuestionSetReport, ValidationReport
 from ..ending import WalkEnd
+from ..navigators.answered import Answered
 from ..safe_text import safe, visible
-from ..walks.compare import Comparison, Landing
-from ..walks.describe import REASON_STYLE, count_candidates, ending_text, line, stop_line
+from ..walks.compare import Comparison, Divergence, Landing
+from ..walks.describe import (
+    REASON_STYLE,
+    calls_words,
+    cost_text,
+    count_candidates,
+    count_of,
+    ending_text,
+    line,
+    path_text,
+    stop_line,
+    visits_left,
+)
 from ..walks.evaluation import EvalSummary, QuestionOutcome
 from ..walks.history import Decision
-from ..walks.state import WalkState
+from ..walks.state import WalkState, how_answered
 
 
 def transcript_lines(transcript: Transcript | None, full: bool) -> list[Text]:
@@ -66,8 +78,11 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
             pending = event
         elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
             parent = nodes.get(tuple(pending.path), root)
+            how = how_answered(event, seq in forced)
+            sent = (f"{pending.chars_shipped:,} chars shipped" if how is Answered.LIVE
+                    else f"{pending.chars_shipped:,} chars, not sent: {how.value}")
             offer = parent.add(line(("▸ offered ", "bold"), f"{count_candidates(pending)} · ",
-                                    f"{pending.remaining_visits} visits left · {pending.chars_shipped} chars shipped"))
+                                    f"{visits_left(pending.remaining_visits)} · {sent}"))
             chosen = set(event.selected) if isinstance(event, NavigatorChose) else set()
             for candidate in pending.candidates:
                 mark = ("✓ ", "green") if candidate.id in chosen else ("· ", "dim")
@@ -75,8 +90,9 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
                                ("  " if candidate.summary else "", ""), safe(candidate.summary, "dim", width=80)))
             if isinstance(event, NavigatorChose):
                 picked = Text(", ").join(safe(i, "bold", width=40) for i in event.selected) or Text("nothing")
-                verb = ("⚑ forced ", "bold yellow") if seq in forced else ("→ chose ", "bold")
-                choice = line(verb, picked, f"  ({event.seconds:.2f} s)")
+                verb = ("⚑ forced ", "bold yellow") if how is Answered.FORCED else ("→ chose ", "bold")
+                took = {Answered.LIVE: f"  ({event.seconds:.2f} s)", Answered.FORCED: ""}.get(how, f"  ({how.value})")
+                choice = line(verb, picked, took)
                 if event.usage:
                     choice.append(f"  tokens: {dict(event.usage)}", style="dim")
                 note = parent.add(choice)
@@ -97,7 +113,7 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
             parent = nodes.get(tuple(event.path)[:-1], root)
             nodes[tuple(event.path)] = parent.add(line(
                 ("▾ ", "bold blue"), safe(event.node.id, "bold blue", width=50), "  ", safe(event.node.title, width=70),
-                (f"  (depth {event.depth} · {event.remaining_visits} visits left)", "dim")))
+                (f"  (depth {event.depth} · {visits_left(event.remaining_visits)})", "dim")))
         elif isinstance(event, PathStopped):
             nodes.get(tuple(event.record.path), root).add(stop_line(event.record))
     if pending is not None:
@@ -106,7 +122,10 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
     return root
 
 
-def landed_table(result: WalkResult, corpus: Corpus) -> Table:
+def landed_table(result: WalkResult, corpus: Corpus) -> Table | Text:
+    """The landed nodes, one row each (``Landed nodes: none`` when nothing landed, e.g. under on-failure empty)."""
+    if not result.documents:
+        return line(("Landed nodes: ", "bold"), ("none", "dim"))
     table = Table(title="Landed nodes", title_justify="left", expand=False)
     for column in ("#", "id", "title", "stop reason", "depth", "path"):
         table.add_column(column, overflow="fold")
@@ -119,7 +138,7 @@ def landed_table(result: WalkResult, corpus: Corpus) -> Table:
             safe(str(metadata.get("reasoningTitle", "")), width=60),
             Text(reason, style=REASON_STYLE.get(reason, "")),
             str(metadata.get("hierarchyDepth", "")),
-            safe(" > ".join(metadata.get("hierarchyPath", ())), "dim", width=120),
+            safe(path_text(tuple(metadata.get("hierarchyPath", ()))), "dim", width=120),
         )
     return table
 
@@ -127,8 +146,7 @@ def landed_table(result: WalkResult, corpus: Corpus) -> Table:
 def walk_summary(state: WalkState, end: str, error: str | None) -> Text:
     """The counts on one line, then why the walk ended, in words (:func:`describe.ending_text`)."""
     text = line((f"{end}", "bold green" if end == WalkEnd.FINISHED else "bold red"),
-                f" · visits used {state.visits_used}/{state.budget} · navigator calls {state.calls} · "
-                f"characters shipped {state.chars_shipped}")
+                f" · {cost_text(state.cost(), state.budget)}")
     if state.ended is None:
         state.close(WalkEnd(end), error)
     ending = ending_text(state)
@@ -179,49 +197,104 @@ def validation_report(report: ValidationReport) -> RenderableType:
         parts.append(line(("error: ", "bold red"), safe(finding.message)))
     for finding in report.warnings:
         parts.append(line(("warning: ", "yellow"), safe(finding.message)))
-    verdict = "ok" if report.ok else f"{len(report.errors)} error(s)"
-    parts.append(line((verdict, "bold green" if report.ok else "bold red"), f", {len(report.warnings)} warning(s)"))
+    parts.append(_verdict(len(report.errors), len(report.warnings)))
     return Group(*parts)
 
 
+def _verdict(errors: int, warnings: int) -> Text:
+    verdict = "ok" if not errors else count_of(errors, "error")
+    return line((verdict, "bold red" if errors else "bold green"), f", {count_of(warnings, 'warning')}")
+
+
+def question_set_report(report: QuestionSetReport) -> RenderableType:
+    """``validate QUESTIONS``: the set, its corpus, every error and warning (each with its question id)."""
+    parts: list[RenderableType] = []
+    if report.questions is not None:
+        head = line(("Question set ", "bold"), safe(report.path.name, "bold"),
+                    f" · {count_of(report.count, 'question')}")
+        if report.corpus is not None:
+            head.append(" on ")
+            head.append_text(safe(f"{report.corpus.title} ({report.corpus.path})", "dim"))
+        parts.append(head)
+    for finding in report.errors:
+        parts.append(line(("error: ", "bold red"), safe(finding.message)))
+    for finding in report.warnings:
+        parts.append(line(("warning: ", "yellow"), safe(finding.message)))
+    parts.append(_verdict(len(report.errors), len(report.warnings)))
+    return Group(*parts)
+
+
+def _mark(good: bool) -> Text:
+    return Text("✓", style="green") if good else Text("✗", style="red")
+
+
 def eval_table(outcomes: Sequence[QuestionOutcome]) -> Table:
+    """One row per question: hit, hit@1, hit@3, why a miss is a miss, the walk's figures, what it landed."""
     table = Table(title="Evaluation", title_justify="left")
-    for column, justify in (("question", "left"), ("hit", "center"), ("branch", "center"), ("wrong turn", "right"),
-                            ("visits", "right"), ("calls", "right"), ("chars", "right"), ("landed", "left"),
-                            ("stops", "left")):
+    for column, justify in (("question", "left"), ("hit", "center"), ("@1", "center"), ("@3", "center"),
+                            ("why missed", "left"), ("branch", "center"), ("wrong turn", "right"),
+                            ("visits", "right"), ("calls", "right"), ("chars", "right"), ("landed", "right"),
+                            ("precision", "right"), ("landed ids", "left"), ("stops", "left")):
         table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for o in outcomes:
-        stops = ", ".join(f"{reason} {count}" for reason, count in o.stop_reasons.items())
+        stops = ", ".join(f"{reason} {count:,}" for reason, count in o.stop_reasons.items())
         if o.error:
             stops = f"{o.end}: {o.error}"
         table.add_row(
             safe(o.question.id, "bold", width=40),
-            Text("✓", style="green") if o.hit else Text("✗", style="red"),
-            Text("✓", style="green") if o.branch_entered else Text("✗", style="red"),
+            _mark(o.hit), _mark(o.hit_at_1), _mark(o.hit_at_3),
+            Text(o.miss.reason.value if o.miss is not None else "", style="yellow"),
+            _mark(o.branch_entered),
             "-" if o.first_wrong_turn is None else str(o.first_wrong_turn),
-            str(o.visits_used), str(o.calls), f"{o.chars_shipped:,}",
+            f"{o.visits_used:,}", calls_words(o.cost, decisions=""), f"{o.chars_shipped:,}",
+            f"{o.landed_count:,}", "-" if o.precision is None else f"{o.precision:.0%}",
             safe(", ".join(o.landed) or "-", width=80), safe(stops, "dim", width=120),
         )
     return table
 
 
+def miss_lines(outcomes: Sequence[QuestionOutcome]) -> RenderableType:
+    """Why each miss is a miss, one line each: ``money-back: turned away: at step 2, judging the roots, …``."""
+    misses = [o for o in outcomes if o.miss is not None]
+    if not misses:
+        return Text("No miss.", style="bold green")
+    lines = [Text(f"Why each miss is a miss ({count_of(len(misses), 'miss', 'misses')}):", style="bold")]
+    for o in misses:
+        assert o.miss is not None
+        lines.append(line("  ", safe(o.question.id, "bold", width=40), ": ", safe(o.miss.sentence(), width=300)))
+    return Group(*lines)
+
+
 def eval_summary(summary: EvalSummary) -> Text:
-    return line(
-        ("hit rate ", "bold"), f"{summary.hit_rate:.0%} ({summary.hits}/{summary.questions})",
+    precision = "-" if summary.precision is None else f"{summary.precision:.0%}"
+    text = line(
+        ("hit rate ", "bold"), f"{summary.hit_rate:.0%} ({summary.hits:,}/{summary.questions:,})",
+        ("  ·  hit@1 ", "bold"), f"{summary.hit_at_1_rate:.0%} ({summary.hits_at_1:,})",
+        ("  ·  hit@3 ", "bold"), f"{summary.hit_at_3_rate:.0%} ({summary.hits_at_3:,})",
+        ("  ·  landed ", "bold"), f"{summary.mean_landed:.1f} per question",
+        ("  ·  precision ", "bold"), f"{precision} ({summary.correct:,}/{summary.landed:,})",
         ("  ·  branch entry ", "bold"), f"{summary.branch_rate:.0%}",
         ("  ·  mean visits ", "bold"), f"{summary.mean_visits:.1f}",
         ("  ·  mean calls ", "bold"), f"{summary.mean_calls:.1f}",
         ("  ·  mean chars shipped ", "bold"),
         f"{summary.mean_chars:,.0f} ({summary.chars_vs_titles_summaries:.1%} of all titles+summaries, "
         f"{summary.chars_vs_content:.1%} of the content)",
-        ("  ·  valid answers ", "bold"), f"{summary.valid_answer_rate:.0%} ({summary.valid_answers}/{summary.answers})",
+        ("  ·  valid answers ", "bold"),
+        f"{summary.valid_answer_rate:.0%} ({summary.valid_answers:,}/{summary.answers:,})",
     )
+    if summary.cached:
+        text.append(f"  ·  {summary.cached:,} answers cached", style="dim")
+    if summary.misses:
+        text.append("\n")
+        text.append("misses ", style="bold")
+        text.append(", ".join(f"{reason} {count:,}" for reason, count in summary.misses.items()))
+    return text
 
 
-def _decision_line(name: str, decision: Decision | None) -> Text:
+def _decision_line(name: str, decision: Decision | None, absent: str = "had ended: no decision here") -> Text:
     text = Text(f"  {name} ", style="bold")
     if decision is None:
-        return text + Text("had ended: no decision here", style="dim")
+        return text + Text(absent, style="dim")
     answer = decision.answer
     steps = f"step {decision.offer_seq}" + (f"→{decision.answer_seq}" if decision.answer_seq else "")
     text.append(f"({steps}) ", style="dim")
@@ -244,8 +317,35 @@ def _decision_line(name: str, decision: Decision | None) -> Text:
     return text
 
 
+def _answer_words(decision: Decision | None) -> Text:
+    if decision is None:
+        return Text("never judged it", style="dim")
+    answer = decision.answer
+    if isinstance(answer, NavigatorChose):
+        picked = Text(", ").join(safe(i, width=40) for i in answer.selected) or Text("nothing")
+        return (Text("⚑ forced ", style="yellow") + picked) if decision.forced else Text("chose ") + picked
+    if isinstance(answer, NavigatorFailed):
+        return line(("failed: ", "red"), safe(answer.error, "red", width=80))
+    return Text("no answer", style="dim")
+
+
+def _divergence_line(comparison: Comparison, divergence: Divergence) -> Text:
+    first = comparison.is_first(divergence)
+    where = "the roots" if divergence.node is None else divergence.node
+    text = line(("  ▶ " if first else "    ", "bold"), f"decision {divergence.number} at ",
+                safe(where, "bold" if first else "", width=60), f" — {divergence.kind.value}: ")
+    text.append("A ")
+    text.append_text(_answer_words(divergence.a))
+    text.append(" · B ")
+    text.append_text(_answer_words(divergence.b))
+    if first:
+        text.stylize("bold")
+    return text
+
+
 def comparison_report(comparison: Comparison) -> RenderableType:
-    """``diff``'s text: notes up front, the first divergence with both answers, the landings, the costs."""
+    """``diff``'s text: notes up front, the first divergence with both answers, every divergence (the first
+    marked), every forced decision, the landings, the costs."""
     parts: list[RenderableType] = [line(("Comparing ", "bold"), safe(comparison.a_name, "bold cyan"), "  with  ",
                                         safe(comparison.b_name, "bold magenta"))]
     for note in comparison.notes:
@@ -259,6 +359,19 @@ def comparison_report(comparison: Comparison) -> RenderableType:
                           safe(where, "bold", width=60), f" ({divergence.kind.value})"))
         parts.append(_decision_line("A", divergence.a))
         parts.append(_decision_line("B", divergence.b))
+        parts.append(Text(f"Every divergence ({len(comparison.divergences):,}; ▶ the first):", style="bold"))
+        parts.extend(_divergence_line(comparison, d) for d in comparison.divergences)
+    if comparison.forced:
+        parts.append(Text(f"Forced decisions ({len(comparison.forced):,}):", style="bold"))
+        for forced in comparison.forced:
+            answer = forced.decision.answer
+            picked = answer.selected if isinstance(answer, NavigatorChose) else ()
+            where = "the roots" if forced.decision.node is None else forced.decision.node
+            parts.append(line(f"  {forced.walk} decision {forced.number} (step {forced.decision.offer_seq}) at ",
+                              safe(where, "bold", width=60), (" ⚑ forced ", "bold yellow"),
+                              Text(", ").join(safe(i, width=40) for i in picked) or Text("stop here")))
+    else:
+        parts.append(line(("Forced decisions: ", "bold"), ("none", "dim")))
 
     def landings(title: str, rows: tuple[Landing, ...], which: str) -> Text:
         text = Text(f"{title}: ", style="bold")
@@ -280,8 +393,11 @@ def comparison_report(comparison: Comparison) -> RenderableType:
     table.add_column("A", justify="right")
     table.add_column("B", justify="right")
     a, b = comparison.a_totals, comparison.b_totals
-    table.add_row("visits", str(a.visits), str(b.visits))
-    table.add_row("navigator calls", str(a.calls), str(b.calls))
+    table.add_row("visits", f"{a.visits:,}", f"{b.visits:,}")
+    table.add_row("navigator calls", calls_words(a), calls_words(b))
     table.add_row("characters shipped", f"{a.chars:,}", f"{b.chars:,}")
+    if a.prompt_tokens or a.completion_tokens or b.prompt_tokens or b.completion_tokens:
+        table.add_row("tokens in / out", f"{a.prompt_tokens:,} / {a.completion_tokens:,}",
+                      f"{b.prompt_tokens:,} / {b.completion_tokens:,}")
     parts.append(table)
     return Group(*parts)

@@ -7,15 +7,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core import TreeNavigator, WalkFinished
+from core import TreeNavigator
 
 from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators.forcing import Force
 from ..safe_text import visible
-from ..trace import event_to_json
 from ..walks.session import WalkSession, WalkSettings
-from ..walks.state import WalkState
 from .inputs import corpus_at
 from .options import (
     EXIT_FOUND,
@@ -59,35 +57,8 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
         except OSError as exc:
             fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
     forced = session.history.forced
-    state = WalkState.from_events(events, forced)
-    skipped = {force.node for force in session.not_applied()}
-    forces_report = [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
-                     for force in forces]
     if as_json:
-        result = state.result
-        document = {
-            "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
-                       "format": corpus.format, "sha256": corpus.sha256},
-            "query": settings.query,
-            "navigator": settings.model,
-            "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
-                         "on_failure": settings.on_failure.value},
-            "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {})}
-                       for seq, e in enumerate(events, start=1)],
-            "forces": forces_report,
-            "results": event_to_json(WalkFinished(result))["documents"] if result else [],
-            "stops": event_to_json(WalkFinished(result))["stops"] if result else [],
-            "summary": {
-                "end": end,
-                "error": error,
-                "failure": result.failure if result else None,
-                "visits_used": state.visits_used,
-                "navigator_calls": state.calls,
-                "chars_shipped": state.chars_shipped,
-                "landed": [d.id for d in result.documents] if result else [],
-            },
-        }
-        write_json(document)
+        write_json(session.to_json())
     else:
         from .render import walk_report
 

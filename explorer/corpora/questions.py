@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +42,7 @@ class QuestionSet:
     questions: tuple[Question, ...]
 
     def check(self, corpus: Corpus) -> list[CorpusError]:
-        """One error per expected id that the corpus does not have."""
+        """One error per expected id that the corpus does not have, in file order."""
         return [
             CorpusError(
                 self.path,
@@ -55,8 +56,36 @@ class QuestionSet:
         ]
 
 
+def fit_problem(questions: QuestionSet, corpus: Corpus, *, named_corpus: bool = False) -> str | None:
+    """Why ``questions`` cannot be walked on ``corpus``, in one line naming the file and line (``None``: it fits).
+
+    The one check that a question set fits its corpus, for ``eval``, the explorer given a set, and the
+    evaluation screen: every expected id must be in the corpus (the first missing one is named, the others
+    counted). With ``named_corpus``, a set that names another corpus does not fit either (the screen evaluates
+    the corpus it shows; ``eval --corpus`` may walk a set on another)."""
+    named = questions.corpus_path
+    if named_corpus and named is not None and named != Path(corpus.path).resolve():
+        return (f"{questions.path} is a question set for {named}, not for {corpus.path}; open it with "
+                f"`reasoning-explorer {questions.path}`")
+    problems = questions.check(corpus)
+    if not problems:
+        return None
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{problems[0]}{more}"
+
+
 def load_questions(path: str | Path) -> QuestionSet:
     """Read a question set; the first problem is a CorpusError naming its line."""
+    questions, problems = read_questions(path)
+    if problems:
+        raise problems[0]
+    return questions
+
+
+def read_questions(path: str | Path) -> tuple[QuestionSet, list[CorpusError]]:
+    """Read a question set, keeping every question that can be read, with one error per question that cannot
+    (a duplicate id, no ``expect:``, an unknown key...), in file order: what ``validate`` lists. A file that is
+    not a question set at all (unreadable, not a mapping, no questions) raises its CorpusError."""
     path = Path(path)
     root = read_mapping(path, "no such question set; give a .questions.yaml file",
                         "a question set is a mapping with `corpus:` and `questions:`")
@@ -76,10 +105,14 @@ def load_questions(path: str | Path) -> QuestionSet:
         where = line_of(items) if items is not None else None
         raise CorpusError(path, "`questions:` must be a non-empty list of questions", line=where)
     questions: list[Question] = []
+    problems: list[CorpusError] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(items.value):
-        questions.append(_question(path, item, f"questions[{i}]", seen))
-    return QuestionSet(path, corpus_path, tuple(questions))
+        try:
+            questions.append(_question(path, item, f"questions[{i}]", seen))
+        except CorpusError as problem:
+            problems.append(problem)
+    return QuestionSet(path, corpus_path, tuple(questions)), problems
 
 
 def _corpus_path(path: Path, written: str, line: int) -> Path:
@@ -121,6 +154,9 @@ def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Quest
         )
     seen[texts["id"]] = line
     expect = fields.get("expect")
+    if isinstance(expect, SequenceNode) and not expect.value:  # nothing answers it: every walk would be a miss
+        raise CorpusError(path, f"question {texts['id']!r}: `expect:` is empty; list the ids of the nodes that "
+                          "answer it", line=line)
     if isinstance(expect, ScalarNode) and not is_null(expect):
         expected: tuple[str, ...] = (scalar_text(expect),)
     elif isinstance(expect, SequenceNode) and expect.value and all(isinstance(e, ScalarNode) for e in expect.value):
@@ -128,3 +164,26 @@ def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Quest
     else:
         raise CorpusError(path, f"question {texts['id']!r}: `expect:` must list the ids that answer it", line=line)
     return Question(texts["id"], texts["query"], expected, line)
+
+
+_QUESTIONS_KEY = re.compile(r"^questions\s*:", re.MULTILINE)
+SNIFF_BYTES = 65_536
+
+
+def looks_like_question_set(path: str | Path) -> bool:
+    """Whether ``path`` is a question set rather than a corpus: named ``*.questions.yaml`` (or ``.yml``), or a YAML
+    file with a top-level ``questions:`` key (a corpus has ``nodes:``; the key comes early in a question set)."""
+    path = Path(path)
+    name = path.name.lower()
+    if name.endswith((".questions.yaml", ".questions.yml")):
+        return True
+    if not name.endswith((".yaml", ".yml")):
+        return False
+    try:
+        if not path.is_file():  # a folder, or a FIFO that would block the read
+            return False
+        with path.open("rb") as handle:
+            head = handle.read(SNIFF_BYTES).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return False
+    return bool(_QUESTIONS_KEY.search(head)) and not re.search(r"^nodes\s*:", head, re.MULTILINE)

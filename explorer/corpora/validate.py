@@ -11,6 +11,7 @@ from . import check_corpus_path, load_corpus
 from .errors import CorpusError
 from .model import HEADING_LENGTH, Corpus
 from .progress import collector_paused
+from .questions import QuestionSet, read_questions
 
 MAX_TITLE = 120
 MAX_SUMMARY = 400
@@ -134,3 +135,64 @@ def stats(corpus: Corpus) -> CorpusStats:
         title_summary += len(corpus.title_of(node_id)) + len(corpus.summary_of(node_id))
         content += len(index[node_id].content)
     return CorpusStats(len(index), len(index.roots()), leaves, depth, widest, widest_children, title_summary, content)
+
+
+@dataclass(frozen=True)
+class QuestionSetReport:
+    """``validate QUESTIONS``: a question set checked against its corpus.
+
+    ``errors``: what stops an evaluation (a question that cannot be read, a duplicate id, an empty ``expect``, an
+    expected id the corpus does not have, a corpus that does not load); ``warnings``: what makes its scores
+    mislead (an expected node with children: a walk lands it only by stopping above the answer). Each names the
+    file, the line and the question id.
+    """
+
+    path: Path
+    questions: QuestionSet | None
+    corpus: Corpus | None
+    errors: tuple[Finding, ...]
+    warnings: tuple[Finding, ...]
+    count: int = 0
+    """Questions in the file (those that could not be read included)."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def validate_questions(path: str | Path, corpus_path: str | Path | None = None) -> QuestionSetReport:
+    """Check the question set at ``path`` against its corpus (``corpus_path``, else the one it names)."""
+    path = Path(path)
+    try:
+        questions, problems = read_questions(path)
+    except CorpusError as error:
+        return QuestionSetReport(path, None, None, (Finding("error", str(error), error.node, error.line),), ())
+    errors = [Finding("question", str(e), e.node, e.line) for e in problems]
+    count = len(questions.questions) + len(problems)  # one problem per question that could not be read
+    target = Path(corpus_path) if corpus_path is not None else questions.corpus_path
+    if target is None:
+        errors.append(Finding("no-corpus", f"{path}: the question set names no corpus; add `corpus: FILE` to it"))
+        return QuestionSetReport(path, questions, None, tuple(errors), (), count)
+    try:
+        corpus = load_corpus(target)
+    except CorpusError as error:
+        errors.append(Finding("corpus", f"{path}: its corpus does not load: {error}"))
+        return QuestionSetReport(path, questions, None, tuple(errors), (), count)
+    errors.extend(Finding("missing-id", str(e), e.node, e.line) for e in questions.check(corpus))
+    errors.sort(key=lambda finding: finding.line or 0)
+    warnings = []
+    index = corpus.index
+    for question in questions.questions:
+        for node_id in question.expect:
+            if node_id not in index:
+                continue
+            children = index.child_ids(node_id)
+            if children:
+                shown = ", ".join(children[:4]) + (f" and {len(children) - 4:,} more" if len(children) > 4 else "")
+                warnings.append(Finding(
+                    "expects-a-parent",
+                    visible(f"{path}:{question.line}: question {question.id!r} expects {node_id!r}, which has "
+                            f"{len(children):,} {'child' if len(children) == 1 else 'children'} ({shown}): a walk "
+                            "lands it only by stopping above the answer; expect the node that answers it"),
+                    node_id, question.line))
+    return QuestionSetReport(path, questions, corpus, tuple(errors), tuple(warnings), count)

@@ -39,7 +39,7 @@ Vector = npt.NDArray[np.float32]
 CONFIG = "l2_supercat"
 DIMENSIONS = 256
 CACHED_TEXTS = 16384  # 16 K vectors of 256 float32: 16 MB at most
-TITLE_WEIGHT = 2  # as the lexical navigator counts title terms twice: a title says what a branch is about
+TITLE_WEIGHT = 1  # once: counted twice (as the lexical navigator counts title terms), the first nodes landed got worse
 INSTALL_HINT = "install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)"
 
 
@@ -77,17 +77,16 @@ class StaticEmbeddings:
     def _vector_of_text(self, text: str) -> Vector:
         return self._pool(self._ids(text))
 
-    def _vector_of_titled(self, title: str, summary: str) -> Vector:
-        title_ids = self._ids(title)
-        return self._pool(title_ids * TITLE_WEIGHT + self._ids(summary))
+    def _vector_of_titled(self, title: str, summary: str, title_weight: int) -> Vector:
+        return self._pool(self._ids(title) * title_weight + self._ids(summary))
 
     def text(self, text: str) -> Vector:
         """The unit vector of ``text`` (a query)."""
         return self._query(text)
 
-    def titled(self, title: str, summary: str) -> Vector:
-        """The unit vector of a node: its title's tokens counted twice, then its summary's."""
-        return self._titled(title, summary)
+    def titled(self, title: str, summary: str, title_weight: int = TITLE_WEIGHT) -> Vector:
+        """The unit vector of a node: its title's tokens counted ``title_weight`` times, then its summary's."""
+        return self._titled(title, summary, title_weight)
 
 
 _lock = threading.Lock()

@@ -24,6 +24,8 @@ from core import (
     TreeNavigator,
 )
 
+from .answered import Answered, answered_pair
+
 START = "start"
 """How the command line names the first offer (the roots)."""
 
@@ -70,12 +72,17 @@ class RecordedFailure(Exception):
         self.transcript = transcript
 
 
+def marked(transcript: Transcript | None, how: Answered, detail: str = "") -> Transcript:
+    """``transcript`` with the pair that says how it was answered in front (read first by ``answered_by``)."""
+    return (answered_pair(how, detail), *(transcript or ()))
+
+
 def _replay_failure(failed: NavigatorFailed) -> RecordedFailure:
     name, colon, message = failed.error.partition(": ")
     if not colon or not name.isidentifier():
         name, message = "RecordedFailure", failed.error
     kind: type[RecordedFailure] = RecordedFailure if name == "RecordedFailure" else type(name, (RecordedFailure,), {})
-    return kind(message, failed.transcript)
+    return kind(message, marked(failed.transcript, Answered.REPLAYED, "the failure recorded at this node"))
 
 
 class ForcingNavigator(TreeNavigator):
@@ -111,13 +118,13 @@ class ForcingNavigator(TreeNavigator):
                 self.applied.append(force)
             offered = {c.id for c in request.candidates}
             unoffered = [i for i in force.selected if i not in offered]
-            note = f"forced by a person: {force.describe()}"
-            if unoffered:
-                note += f" ({', '.join(unoffered)} not offered)"
-            return NavigatorChoice(force.selected, note, transcript=(("forced", note),))
+            what = force.describe() + (f" ({', '.join(unoffered)} not offered)" if unoffered else "")
+            return NavigatorChoice(force.selected, f"forced by a person: {what}",
+                                   transcript=marked(None, Answered.FORCED, f"by a person, {what}"))
         recorded = self.recorded.get(key)
         if isinstance(recorded, NavigatorChose):
-            return NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, recorded.transcript)
+            transcript = marked(recorded.transcript, Answered.REPLAYED, "the answer recorded at this node")
+            return NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, transcript)
         if isinstance(recorded, NavigatorFailed):
             raise _replay_failure(recorded)
         return self.inner.choose(request)
@@ -126,3 +133,20 @@ class ForcingNavigator(TreeNavigator):
         """The forces the walk never reached, in the order given."""
         used = {force.node for force in self.applied}
         return [force for node, force in self.forces.items() if node not in used]
+
+
+class RecordOnly(TreeNavigator):
+    """Answers every offer it is asked by stopping there, without a call: behind a :class:`ForcingNavigator` that
+    replays a whole record, it answers the nodes the record never judged (reachable now with more visits).
+    ``source`` names the record in the rationale (``walk 1``)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        where = "the roots" if request.current is None else repr(request.current.id)
+        note = f"{self.source} never judged {where}; stopping here"
+        return NavigatorChoice((), note, transcript=marked(None, Answered.REPLAYED, note))

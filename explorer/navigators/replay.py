@@ -1,8 +1,9 @@
 """The replay navigator: repeats the decisions recorded in a trace, for free.
 
 ``replay:PATH`` answers each offer with what the traced navigator answered
-for the same node (``start`` for the roots): the same ids, rationale and
-usage and transcript, or the same failure. A node the trace never judged (reachable now
+for the same node (``start`` for the roots): the same ids, rationale,
+usage and transcript, or the same failure, each marked replayed (no call,
+nothing sent: :mod:`.answered`). A node the trace never judged (reachable now
 because the budget or depth limit changed) stops there, with a rationale
 that says so. This is how an expensive LLM walk is re-run with another budget.
 """
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, Transcript, TreeNavigator
 
 from ..trace import Trace, read_trace
+from .answered import Answered
 from .file_cache import FileCache
+from .forcing import marked
 
 PREFIX = "replay:"
 
@@ -72,8 +75,11 @@ class ReplayNavigator(TreeNavigator):
         recorded = self.decisions(request.model).get(current)
         if recorded is None:
             where = "the roots" if current is None else repr(current)
-            return NavigatorChoice((), f"the trace never judged {where}; stopping here")
+            note = f"the trace never judged {where}; stopping here"
+            return NavigatorChoice((), note, transcript=marked(None, Answered.REPLAYED, note))
         if recorded.error is not None:
-            raise ReplayedFailure(recorded.error, recorded.transcript)
-        assert recorded.choice is not None
-        return recorded.choice
+            raise ReplayedFailure(recorded.error, marked(recorded.transcript, Answered.REPLAYED, "the failure traced"))
+        choice = recorded.choice
+        assert choice is not None
+        return NavigatorChoice(choice.selected, choice.rationale, choice.usage,
+                               marked(choice.transcript, Answered.REPLAYED, "the answer traced at this node"))

@@ -2,28 +2,38 @@
 
 The lexical navigator needs a shared word: "How long until I get my money
 back?" shares none with "Refunds" and stops at once. This navigator compares
-meanings instead: the query and each candidate (its title counted twice, then
-its summary) become vectors of the embedding model bundled with ``wordllama``
+meanings instead: the query and each candidate (its title, then its summary)
+become vectors of the embedding model bundled with ``wordllama``
 (see :mod:`.embeddings`), and the candidates most similar to the query are
 taken, best first. Offline, deterministic (ties keep the offer's order), and
 cheap: a table lookup per token.
 
-It always takes the best few: static embeddings score every text a little
+It always takes the best: static embeddings score every text a little
 similar to every other (cosine 0.1 to 0.5 here), so no threshold on the score
-says "nothing here"; the walk's budget bounds the search instead. It never
-takes more branches than there are visits left to enter them.
+says "nothing here". It takes the three best roots, where such embeddings err
+most (on the four sample question sets the right root comes first for little
+more than a third of the questions, second or third for about another third),
+and then, below the roots, the single best child: three narrow descents,
+three nodes landed, best first. It never takes more branches than there are
+visits left to enter them.
 
 Variants (``semantic:VARIANT``):
 
-* ``default`` — the three most similar;
-* ``hybrid`` — the same, with the lexical navigator's BM25 as a small nudge:
-  similarity + 0.1 × BM25 / the best BM25 of the offer, so among candidates of
-  similar meaning one that shares the query's words comes first.
+* ``default`` — that rule on cosine similarity alone;
+* ``hybrid`` — the same, with the lexical navigator's BM25 as a nudge:
+  similarity + w × BM25 / the best BM25 of the offer (w 0.1 among the roots,
+  0.3 below them, where siblings share their parent's topic and their own
+  words tell them apart), so among candidates of similar meaning one that
+  shares the query's words comes first;
+* ``wide`` — the hybrid's scores, the three best at every level: broader walks
+  (about ten nodes landed per question) that land more answers somewhere, at
+  the cost of precision.
 
-Measured with ``reasoning-explorer eval`` on the four sample question sets:
-both land an expected node for about half of all questions, and for about a
-third of those that share no content word with the answer, where
-``lexical:default`` lands none of those.
+A node's text is its title then its summary, the title counted once (``wide``
+and the others alike): counting it twice made the first three nodes landed
+worse on the sample sets. The figures for every navigator on the four sample
+sets are printed by ``bench/navigator_quality.py`` (the README's navigator
+table).
 """
 
 from __future__ import annotations
@@ -47,9 +57,22 @@ RATIONALE_RUNNERS_UP = 3
 
 @dataclass(frozen=True)
 class Variant:
+    """How a variant picks: the ``root_picks`` best roots (absent: ``picks``), the ``picks`` best children below
+    them; BM25 weighted ``lexical_weight`` among the roots and ``lexical_weight_below`` below them (absent: the
+    same; 0: similarity alone); the title's tokens counted ``title_weight`` times."""
+
     name: str
     picks: int
     lexical_weight: float = 0.0
+    root_picks: int | None = None
+    lexical_weight_below: float | None = None
+    title_weight: int = 1
+
+    def picks_at(self, roots: bool) -> int:
+        return self.root_picks if roots and self.root_picks is not None else self.picks
+
+    def weight_at(self, roots: bool) -> float:
+        return self.lexical_weight if roots or self.lexical_weight_below is None else self.lexical_weight_below
 
     @property
     def score_kind(self) -> str:
@@ -58,17 +81,27 @@ class Variant:
 
     @property
     def rule(self) -> str:
-        rule = f"the {self.picks} best, at most one per visit left"
-        if self.lexical_weight:
-            rule += f"; score = cosine similarity + {self.lexical_weight:g} × BM25 / the offer's best BM25"
+        if self.root_picks is not None and self.root_picks != self.picks:
+            below = "the best child" if self.picks == 1 else f"the {self.picks} best children"
+            rule = f"the {self.root_picks} best roots, then below them {below}"
         else:
-            rule += "; score = cosine similarity of the query to the title (counted twice) and summary"
+            rule = f"the {self.picks} best"
+        rule += ", at most one per visit left"
+        title = "title" if self.title_weight == 1 else f"title (counted {self.title_weight} times)"
+        if self.lexical_weight:
+            deeper = self.weight_at(False)
+            weight = f"{self.lexical_weight:g}" if deeper == self.lexical_weight else \
+                f"{self.lexical_weight:g} among the roots, {deeper:g} below"
+            rule += f"; score = cosine similarity to the {title} and summary + {weight} × BM25 / the offer's best BM25"
+        else:
+            rule += f"; score = cosine similarity of the query to the {title} and summary"
         return rule
 
 
 VARIANTS = {
-    "default": Variant("default", picks=3),
-    "hybrid": Variant("hybrid", picks=3, lexical_weight=0.1),
+    "default": Variant("default", picks=1, root_picks=3),
+    "hybrid": Variant("hybrid", picks=1, root_picks=3, lexical_weight=0.1, lexical_weight_below=0.3),
+    "wide": Variant("wide", picks=3, lexical_weight=0.1, lexical_weight_below=0.3),
 }
 
 
@@ -92,14 +125,15 @@ class Scored:
 
 
 def score_candidates(query: str, candidates: tuple[NodeView, ...], variant: Variant, embeddings: StaticEmbeddings,
-                     token: CancellationToken | None = None) -> list[Scored]:
-    """Each candidate's score against the query, in offer order; checks ``token`` every few hundred candidates."""
+                     token: CancellationToken | None = None, *, roots: bool = True) -> list[Scored]:
+    """Each candidate's score against the query, in offer order (``roots``: the candidates are the roots);
+    checks ``token`` every few hundred candidates."""
     query_vector = embeddings.text(query)
     vectors = []
     for number, candidate in enumerate(candidates):
         if token is not None and number % CHECK_EVERY == CHECK_EVERY - 1:
             token.raise_if_cancelled()
-        vectors.append(embeddings.titled(candidate.title, candidate.summary))
+        vectors.append(embeddings.titled(candidate.title, candidate.summary, variant.title_weight))
     if not vectors:
         return []
     import numpy as np  # here, not at the top: resolving any navigator imports this module
@@ -107,11 +141,12 @@ def score_candidates(query: str, candidates: tuple[NodeView, ...], variant: Vari
     similarities = (np.stack(vectors) @ query_vector).astype(np.float64)
     lexical = [0.0] * len(candidates)
     matched: list[tuple[str, ...]] = [()] * len(candidates)
-    if variant.lexical_weight:
+    weight = variant.weight_at(roots)
+    if weight:
         bm25 = bm25_scores(query, candidates, token)
         best = max(s.score for s in bm25)
         if best > 0:
-            lexical = [variant.lexical_weight * s.score / best for s in bm25]
+            lexical = [weight * s.score / best for s in bm25]
             matched = [s.matched for s in bm25]
     return [
         Scored(view, round(float(similarity), 6), round(part, 6), words)
@@ -145,10 +180,11 @@ class SemanticNavigator(TreeNavigator):
         if not embeddings.text(request.query).any():
             return NavigatorChoice((), "the query has no words to compare with the candidates",
                                    transcript=(("query", request.query), ("model", embeddings.name)))
-        scored = score_candidates(request.query, request.candidates, variant, embeddings, token)
+        roots = request.current is None
+        scored = score_candidates(request.query, request.candidates, variant, embeddings, token, roots=roots)
         token.raise_if_cancelled()
         ranked = sorted(scored, key=lambda s: -s.score)  # stable: ties keep the offer's order
-        count = min(variant.picks, max(request.remaining_visits, 1), len(ranked))
+        count = min(variant.picks_at(roots), max(request.remaining_visits, 1), len(ranked))
         picked, rest = ranked[:count], ranked[count:]
         rationale = "most similar to the query: " + ", ".join(_line(s, 2) for s in picked)
         if rest:

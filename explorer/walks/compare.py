@@ -15,7 +15,10 @@ from enum import StrEnum
 from core import NavigatorChose, NavigatorFailed, WalkResult
 
 from .history import Decision, WalkHistory
-from .state import Mark, WalkState
+from .state import Cost, Mark, WalkState
+
+Totals = Cost
+"""What each walk cost (visits, live calls and answers without a call, characters really sent)."""
 
 
 class DivergenceKind(StrEnum):
@@ -29,11 +32,19 @@ class DivergenceKind(StrEnum):
     """Walk A made fewer decisions; B went on."""
     B_ENDED = "walk B ended first"
     """Walk B made fewer decisions; A went on."""
+    ONLY_A = "judged only in walk A"
+    """After the walks parted: a node only walk A judged (B never reached it)."""
+    ONLY_B = "judged only in walk B"
+    """After the walks parted: a node only walk B judged (A never reached it)."""
 
 
 @dataclass(frozen=True)
 class Divergence:
-    """The first decision (1-based, in order) at which the walks differ, with each walk's side of it."""
+    """A decision at which the walks differ, with each walk's side of it (``None``: that walk has none there).
+
+    ``number`` is 1-based: for the first divergence, the decision's place in both walks' order; in the list of
+    every divergence, its place in walk A (in B when only B judged the node).
+    """
 
     number: int
     kind: DivergenceKind
@@ -57,10 +68,13 @@ class Landing:
 
 
 @dataclass(frozen=True)
-class Totals:
-    visits: int
-    calls: int
-    chars: int
+class ForcedDecision:
+    """A decision a person forced in one of the walks (``walk``: ``"A"`` or ``"B"``)."""
+
+    walk: str
+    number: int
+    """1-based, in that walk's order of decisions."""
+    decision: Decision
 
 
 @dataclass(frozen=True)
@@ -79,10 +93,19 @@ class Comparison:
     b_totals: Totals
     a_visited: frozenset[str]
     b_visited: frozenset[str]
+    divergences: tuple[Divergence, ...] = ()
+    """Every node where the walks' decisions differ (the first divergence's among them), in the order reached."""
+    forced: tuple[ForcedDecision, ...] = ()
+    """Every decision a person forced, walk A's then walk B's."""
 
     @property
     def same_decisions(self) -> bool:
         return self.divergence is None
+
+    def is_first(self, divergence: Divergence) -> bool:
+        """Whether ``divergence`` (one of :attr:`divergences`) is where the walks first part."""
+        first = self.divergence  # a node is judged at most once per walk: the node says which
+        return first is not None and divergence.node == first.node
 
 
 def _answer_key(answer: NavigatorChose | NavigatorFailed | None) -> tuple[str, ...] | str | None:
@@ -119,8 +142,44 @@ def first_divergence(a: WalkHistory, b: WalkHistory) -> Divergence | None:
     return None
 
 
-def _totals(state: WalkState) -> Totals:
-    return Totals(state.visits_used, state.calls, state.chars_shipped)
+def every_divergence(a: WalkHistory, b: WalkHistory) -> list[Divergence]:
+    """Every node where the two walks' decisions differ: judged by both and offered or answered differently,
+    or judged by one walk only; in the order the walks reached them (the earlier step of the two)."""
+    a_decisions, b_decisions = list(a.decisions()), list(b.decisions())
+    a_by = {d.node: (n, d) for n, d in enumerate(a_decisions, start=1)}
+    b_by = {d.node: (n, d) for n, d in enumerate(b_decisions, start=1)}
+    found: list[tuple[int, Divergence]] = []
+    for node in dict.fromkeys([*a_by, *b_by]):
+        a_side, b_side = a_by.get(node), b_by.get(node)
+        if a_side is not None and b_side is not None:
+            (number, da), (_, db) = a_side, b_side
+            if _offer_key(da) != _offer_key(db):
+                kind = DivergenceKind.OFFERED_DIFFERENTLY
+            elif da.answer is None and db.answer is not None:
+                kind = DivergenceKind.A_ENDED
+            elif db.answer is None and da.answer is not None:
+                kind = DivergenceKind.B_ENDED
+            elif _answer_key(da.answer) != _answer_key(db.answer):
+                kind = DivergenceKind.CHOSE_DIFFERENTLY
+            else:
+                continue
+            found.append((min(da.offer_seq, db.offer_seq), Divergence(number, kind, da, db)))
+        elif a_side is not None:
+            found.append((a_side[1].offer_seq, Divergence(a_side[0], DivergenceKind.ONLY_A, a_side[1], None)))
+        elif b_side is not None:
+            found.append((b_side[1].offer_seq, Divergence(b_side[0], DivergenceKind.ONLY_B, None, b_side[1])))
+    return [divergence for _, divergence in sorted(found, key=lambda item: item[0])]
+
+
+def forced_decisions(a: WalkHistory, b: WalkHistory) -> list[ForcedDecision]:
+    """Every decision a person forced, walk A's then walk B's."""
+    return [ForcedDecision(name, number, decision)
+            for name, history in (("A", a), ("B", b))
+            for number, decision in enumerate(history.decisions(), start=1) if decision.forced]
+
+
+def _totals(state: WalkState) -> Cost:
+    return state.cost()
 
 
 def _landed(result: WalkResult | None, state: WalkState) -> dict[str, str]:
@@ -162,6 +221,7 @@ def compare(a: WalkHistory, b: WalkHistory, *, a_corpus: str | None = None,
         divergence=first_divergence(a, b), only_a=only_a, only_b=only_b, both=both,
         a_totals=_totals(state_a), b_totals=_totals(state_b),
         a_visited=frozenset(state_a.entered), b_visited=frozenset(state_b.entered),
+        divergences=tuple(every_divergence(a, b)), forced=tuple(forced_decisions(a, b)),
     )
 
 
@@ -182,20 +242,25 @@ def comparison_to_json(comparison: Comparison) -> dict[str, object]:
             "forced": decision.forced,
         }
 
+    def one(d: Divergence) -> dict[str, object]:
+        return {"decision": d.number, "kind": d.kind.value, "node": d.node, "a": side(d.a), "b": side(d.b)}
+
     return {
         "a": comparison.a_name, "b": comparison.b_name, "notes": list(comparison.notes),
         "same_decisions": comparison.same_decisions,
-        "first_divergence": None if divergence is None else {
-            "decision": divergence.number, "kind": divergence.kind.value, "node": divergence.node,
-            "a": side(divergence.a), "b": side(divergence.b),
-        },
+        "first_divergence": None if divergence is None else one(divergence),
+        "divergences": [{**one(d), "first": comparison.is_first(d)} for d in comparison.divergences],
+        "forced": [{"walk": f.walk.lower(), "decision": f.number, **(side(f.decision) or {})}
+                   for f in comparison.forced],
         "landed": {
             "only_a": [{"node": x.node, "reason": x.a} for x in comparison.only_a],
             "only_b": [{"node": x.node, "reason": x.b} for x in comparison.only_b],
             "both": [{"node": x.node, "reason_a": x.a, "reason_b": x.b} for x in comparison.both],
         },
         "totals": {
-            name: {"visits": t.visits, "calls": t.calls, "chars_shipped": t.chars}
+            name: {"visits": t.visits, "calls": t.live_calls, "decisions": t.answers, "answered": t.to_json(),
+                   "chars_shipped": t.chars, "prompt_tokens": t.prompt_tokens,
+                   "completion_tokens": t.completion_tokens}
             for name, t in (("a", comparison.a_totals), ("b", comparison.b_totals))
         },
     }

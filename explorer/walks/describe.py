@@ -23,8 +23,10 @@ from core import (
 )
 
 from ..ending import WalkEnd
+from ..navigators.answered import Answered
 from ..safe_text import safe
-from .state import WalkState
+from .history import Decision
+from .state import Cost, WalkState, how_answered
 
 REASON_STYLE = {
     "leaf": "green",
@@ -47,11 +49,49 @@ def line(*parts: str | Text | tuple[str, str]) -> Text:
     return text
 
 
+PATH_SEPARATOR = " › "
+"""Between the nodes of a path, on screen and on the command line."""
+
+
+def count_of(count: int, word: str, words: str | None = None) -> str:
+    """``1 visit``, ``2 visits``, ``1,003 visits``: a count with its noun in the right number."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def visits_left(count: int) -> str:
+    """``1 visit left``, ``14 visits left``."""
+    return f"{count_of(count, 'visit')} left"
+
+
+def path_text(path: tuple[str, ...] | list[str]) -> str:
+    """``billing › refunds › refund-delivery`` (plain: pass it through :func:`safe_text.safe`)."""
+    return PATH_SEPARATOR.join(path)
+
+
+def calls_words(cost: Cost, decisions: str = " decisions") -> str:
+    """The live navigator calls, and the answers that needed none: ``3``, or ``2 of 4 decisions (2 forced)``,
+    ``0 of 5 decisions (5 replayed)``. ``decisions`` is the noun after the count of decisions (``""``: none)."""
+    without = cost.without_call
+    if not without:
+        return f"{cost.live_calls:,}"
+    how = ", ".join(f"{count:,} {kind}" for kind, count in without.items())
+    return f"{cost.live_calls:,} of {cost.answers:,}{decisions} ({how})"
+
+
+def cost_text(cost: Cost, budget: int) -> str:
+    """``visits used 3/15 · navigator calls 2 of 4 decisions (2 forced) · characters shipped 2,100``, and the
+    tokens when a navigator reported them: what the walk really cost (the walk summary, the results)."""
+    text = (f"visits used {cost.visits:,}/{budget:,} · navigator calls {calls_words(cost)} · "
+            f"characters shipped {cost.chars:,}")
+    if cost.prompt_tokens or cost.completion_tokens:
+        text += f" · tokens {cost.prompt_tokens:,} in / {cost.completion_tokens:,} out"
+    return text
+
+
 def count_candidates(offer: CandidatesOffered) -> str:
     """``"9 roots"``, ``"1 child"``..."""
     count = len(offer.candidates)
-    noun = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else "children")
-    return f"{count} {noun}"
+    return count_of(count, "root") if offer.current is None else count_of(count, "child", "children")
 
 
 def stop_line(record: StopRecord) -> Text:
@@ -75,8 +115,15 @@ def stop_line(record: StopRecord) -> Text:
 
 
 
-def event_summary(event: WalkEvent) -> Text:
-    """One line for one event: the timeline's entries and the step panel's heading."""
+ANSWERED_NOTE = {Answered.REPLAYED: " · replayed", Answered.CACHED: " · cached"}
+"""Said after an answer given without a call (a forced one says so up front)."""
+
+
+def event_summary(event: WalkEvent, *, forced: bool = False) -> Text:
+    """One line for one event: the timeline's entries and the step panel's heading.
+
+    A decision a person forced (``forced``, or its transcript says so) reads ``forced by a person: …``, never "navigator
+    chose"; a replayed or cached answer says so after it."""
     if isinstance(event, WalkStarted):
         return Text(f"walk started · budget {event.max_nodes_visited} · depth limit {event.max_depth} · "
                     f"on failure {event.on_failure.value}")
@@ -85,17 +132,21 @@ def event_summary(event: WalkEvent) -> Text:
             return Text(f"offered {count_candidates(event)}")
         return line(f"offered {count_candidates(event)} of ", safe(event.current.title, width=50))
     if isinstance(event, NavigatorChose):
+        how = how_answered(event, forced)
+        who = "forced by a person:" if how is Answered.FORCED else "navigator chose"
         if not event.selected:
-            text = Text("navigator chose nothing")
+            text = Text("forced by a person: stop here" if how is Answered.FORCED else "navigator chose nothing")
         else:
-            text = line("navigator chose ", Text(", ").join(safe(i, width=30) for i in event.selected[:4]))
+            text = line(f"{who} ", Text(", ").join(safe(i, width=30) for i in event.selected[:4]))
             if len(event.selected) > 4:
                 text.append(f" +{len(event.selected) - 4}")
         if event.hallucinated:
             text.append(f" ({len(event.hallucinated)} not offered)", style="magenta")
+        text.append(ANSWERED_NOTE.get(how, ""), style="dim")
         return text
     if isinstance(event, NavigatorFailed):
-        return line(("navigator failed: ", "red"), safe(event.error, width=80))
+        how = how_answered(event, forced)
+        return line(("navigator failed: ", "red"), safe(event.error, width=80), (ANSWERED_NOTE.get(how, ""), "dim"))
     if isinstance(event, NodeEntered):
         return line("entered ", safe(event.node.title, width=50), f" (visit {event.visits_used})")
     if isinstance(event, PathStopped):
@@ -105,6 +156,17 @@ def event_summary(event: WalkEvent) -> Text:
     if isinstance(event, WalkFinished):
         return Text(f"walk finished · {len(event.result.documents)} landed")
     return Text(type(event).__name__)
+
+
+def capped_note(decision: Decision) -> str:
+    """``"capped by the visits left: 2 visits left, 9 candidates offered"`` when the navigator's pick was capped
+    by the visits left (:attr:`Decision.capped_by_visits`), else ``""``: the step panel says it, not only the
+    transcript."""
+    if not decision.capped_by_visits:
+        return ""
+    offer = decision.offer
+    return (f"capped by the visits left: {visits_left(offer.remaining_visits)}, "
+            f"{count_of(len(offer.candidates), 'candidate')} offered")
 
 
 NAMES_SHOWN = 8

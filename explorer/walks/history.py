@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from core import CandidatesOffered, NavigatorChose, NavigatorFailed, WalkEvent
+from core import CandidatesOffered, NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent
 
 from ..ending import WalkEnd
+from ..safe_text import one_line
 from ..trace import Trace, TraceHeader
 from .settings import WalkSettings
 from .state import WalkState
@@ -36,6 +37,8 @@ class Origin(StrEnum):
     """Another walk run again up to one of its decisions, answered differently there by a person."""
     TRACE = "trace"
     """Read from a trace file: every event known, no navigator called."""
+    REWALK = "re-walk"
+    """Another walk run again from its recorded decisions with another budget or depth limit, no navigator call."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,17 @@ class Decision:
     def node(self) -> str | None:
         """The node whose children were offered (``None``: the roots)."""
         return self.offer.current.id if self.offer.current is not None else None
+
+    @property
+    def capped_by_visits(self) -> bool:
+        """Whether the pick was capped by the visits left: the navigator took as many branches as there were
+        visits left to enter (or more: core enters only that many), while more candidates were offered. A navigator
+        that never takes more than the visits left (``semantic:``) would have taken more with more visits."""
+        answer = self.answer
+        if not isinstance(answer, NavigatorChose):
+            return False
+        left = self.offer.remaining_visits
+        return 0 < left <= len(answer.valid) and len(self.offer.candidates) > left
 
 
 class WalkHistory:
@@ -77,6 +91,8 @@ class WalkHistory:
         self.origin = origin
         self.number = number
         self.label = label or _default_label(settings, origin, trace)
+        self.label_given = bool(label)
+        """Whether the label was given by the maker (a fork, a question): the walk list names the others."""
         self.parent = parent
         self.fork_seq = fork_seq
         self.trace = trace
@@ -195,6 +211,18 @@ class WalkHistory:
         """The answers recorded before the offer at ``offer_seq``, by the node judged: what a fork replays."""
         return {d.node: d.answer for d in self.decisions() if d.offer_seq < offer_seq and d.answer is not None}
 
+    def recorded(self) -> dict[str | None, NavigatorChose | NavigatorFailed]:
+        """Every answer recorded, by the node judged: what a re-walk replays."""
+        return {d.node: d.answer for d in self.decisions() if d.answer is not None}
+
+    def budget_ran_out_at(self) -> int | None:
+        """The step (1-based) where the visit budget ran out: the first ``visit_budget_exhausted`` stop, a branch
+        chosen that no visit was left to enter, or a node with no visit left to go deeper (``None``: it never did)."""
+        for seq, event in enumerate(self.events, start=1):
+            if isinstance(event, PathStopped) and event.record.reason is StopReason.VISIT_BUDGET_EXHAUSTED:
+                return seq
+        return None
+
     # -- saving ----------------------------------------------------------------------------------------
 
     def header(self, corpus_path: str, corpus_sha256: str, corpus_source: str, corpus_format: str,
@@ -212,9 +240,36 @@ class WalkHistory:
         return f"{slug}.walk{self.number}.trace.jsonl"
 
 
+QUERY_SHOWN = 32
+"""Characters of the query a walk's name keeps."""
+
+
+def short_query(query: str, shown: int = QUERY_SHOWN) -> str:
+    """``“How long do refunds take to arr…”``: the query on one line, cut short, in quotes."""
+    text = one_line(query).strip()
+    return f"“{text[: shown - 1]}…”" if len(text) > shown else f"“{text}”"
+
+
+def label_for(settings: WalkSettings, before: WalkSettings | None = None, origin: Origin = Origin.WALK) -> str:
+    """A walk's name after its number: the query (shortened), the navigator, and what differs from the walk
+    ``before`` it (the budget, the depth limit, the failure policy); the first walk names its budget.
+
+    ``“How are refunds issued?” · lexical:default · budget 15``, then ``“How long…” · lexical:default · budget 8``.
+    """
+    parts = [short_query(settings.query), settings.short_model]
+    if before is None:
+        parts.append(f"budget {settings.max_nodes_visited}")
+    else:
+        parts.extend(f"{what} {now}" for what, now, then in (
+            ("budget", settings.max_nodes_visited, before.max_nodes_visited),
+            ("depth limit", settings.max_depth, before.max_depth),
+            ("on failure", settings.on_failure.value, before.on_failure.value),
+        ) if now != then)
+    label = " · ".join(parts)
+    return f"restart · {label}" if origin is Origin.RESTART else label
+
+
 def _default_label(settings: WalkSettings, origin: Origin, trace: Trace | None) -> str:
     if trace is not None:
         return f"trace {Path(trace.path).name} · {trace.header.navigator}"
-    if origin is Origin.RESTART:
-        return f"restart · {settings.describe()}"
-    return settings.describe()
+    return label_for(settings, origin=origin)

@@ -34,12 +34,14 @@ from core import (
 
 from ..corpora import Corpus
 from ..ending import WalkEnd
-from ..navigators.forcing import Force, ForcingNavigator
-from ..trace import TraceHeader, write_trace
+from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
+from ..trace import TraceHeader, event_to_json, write_trace
 from .history import Origin, WalkHistory
 from .settings import WalkSettings
+from .state import WalkState
 
-__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "fork", "observing"]
+__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "fork", "observing",
+           "rewalk"]
 
 POLL_SECONDS = 0.05
 _walk_ids = itertools.count(1)
@@ -110,6 +112,8 @@ class WalkSession:
         self.corpus = corpus
         self.settings = settings
         forces = tuple(forces)
+        self.forces = forces
+        """The answers a person forced when the session was made (``--force``), in the order given."""
         if forces and not isinstance(navigator, ForcingNavigator):
             navigator = ForcingNavigator(navigator, forces)
         self.navigator = navigator
@@ -272,6 +276,46 @@ class WalkSession:
         """The forces given that the walk never reached."""
         return self.navigator.not_applied() if isinstance(self.navigator, ForcingNavigator) else []
 
+    def to_json(self) -> dict[str, object]:
+        """The walk as ``walk --json`` (and ``replay --json``) print it: the corpus, the query, the navigator, the
+        settings, every event (``"forced": true`` on a forced decision), the forces given and whether each
+        applied, the landed documents, every stop, and a summary of what it cost (live calls apart from the
+        answers that needed none, the characters and tokens really sent)."""
+        history = self.history
+        corpus, settings, forced = self.corpus, self.settings, history.forced
+        state = WalkState.from_events(history.events, forced)
+        result = state.result
+        finished = event_to_json(WalkFinished(result)) if result is not None else {}
+        skipped = {force.node for force in self.not_applied()}
+        cost = state.cost()
+        return {
+            "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
+                       "format": corpus.format, "sha256": corpus.sha256},
+            "query": settings.query,
+            "navigator": settings.model,
+            "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
+                         "on_failure": settings.on_failure.value},
+            "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {})}
+                       for seq, e in enumerate(history.events, start=1)],
+            "forces": [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
+                       for force in self.forces],
+            "results": finished.get("documents", []),
+            "stops": finished.get("stops", []),
+            "summary": {
+                "end": str(history.end or WalkEnd.FINISHED),
+                "error": history.error,
+                "failure": result.failure if result else None,
+                "visits_used": state.visits_used,
+                "navigator_calls": cost.live_calls,
+                "decisions": cost.answers,
+                "answered": cost.to_json(),
+                "chars_shipped": cost.chars,
+                "prompt_tokens": cost.prompt_tokens,
+                "completion_tokens": cost.completion_tokens,
+                "landed": [d.id for d in result.documents] if result else [],
+            },
+        }
+
     # -- the trace ----------------------------------------------------------------------------------
 
     def header(self) -> TraceHeader:
@@ -349,3 +393,39 @@ def fork(
                           label=f"fork of walk {source.number}: {force.describe()}", parent=source,
                           fork_seq=offer_seq)
     return WalkSession(corpus, source.settings, forcing, history=history, observers=observers)
+
+
+def rewalk(
+    source: WalkHistory,
+    corpus: Corpus,
+    *,
+    max_nodes_visited: int | None = None,
+    max_depth: int | None = None,
+    navigator: TreeNavigator | None = None,
+    number: int = 0,
+    observers: Iterable[WalkObserver] = (),
+) -> WalkSession:
+    """A new walk: ``source`` run again from its recorded decisions with another budget or depth limit — the
+    explorer's ``replay --max-visits``: "where would this walk have stopped with 8 visits?".
+
+    Every decision ``source`` recorded is replayed (no navigator call; a forced one stays forced). A node it
+    never judged (reachable now with more visits or depth) stops there, unless ``navigator`` is given to ask
+    instead. ``source`` is untouched; the session is not started.
+    """
+    settings = source.settings.but(
+        max_nodes_visited=source.settings.max_nodes_visited if max_nodes_visited is None else max_nodes_visited,
+        max_depth=source.settings.max_depth if max_depth is None else max_depth,
+    )
+    decisions = list(source.decisions())
+    forces = [Force(d.node, d.answer.selected) for d in decisions if d.forced and isinstance(d.answer, NavigatorChose)]
+    forced_nodes = {force.node for force in forces}
+    recorded = {node: answer for node, answer in source.recorded().items() if node not in forced_nodes}
+    inner = navigator if navigator is not None else RecordOnly(f"walk {source.number}")
+    changed = [f"{what} {now}" for what, now, then in (
+        ("budget", settings.max_nodes_visited, source.settings.max_nodes_visited),
+        ("depth limit", settings.max_depth, source.settings.max_depth),
+    ) if now != then] or ["the same settings"]
+    history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
+                          label=f"walk {source.number} re-walked with {', '.join(changed)}", parent=source)
+    return WalkSession(corpus, settings, ForcingNavigator(inner, forces, recorded), history=history,
+                       observers=observers)

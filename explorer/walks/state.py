@@ -29,6 +29,7 @@ from core import (
 )
 
 from ..ending import WalkEnd
+from ..navigators.answered import Answered, answered_by
 
 
 class Mark(StrEnum):
@@ -66,10 +67,20 @@ class WalkState:
     on_failure: OnFailure = OnFailure.THROW
     step: int = 0
     visits_used: int = 0
-    calls: int = 0
+    live_calls: int = 0
+    """Decisions the navigator was really asked for (a call, a model run): not forced, replayed or cached."""
+    forced_answers: int = 0
+    """Decisions a person forced (``--force``, a fork's own decision): no navigator call."""
+    replayed_answers: int = 0
+    """Decisions repeated from a record (a trace, the walk a fork or re-walk came from): no navigator call."""
+    cached_answers: int = 0
+    """Decisions answered from the response cache: no navigator call."""
     chars_shipped: int = 0
+    """Title and summary characters really sent: those of the offers put to the navigator, less those of the
+    offers answered without a call."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    """Tokens of live calls only (a replayed or cached answer's recorded usage cost nothing now)."""
     current: str | None = None
     current_path: tuple[str, ...] = ()
     offer: CandidatesOffered | None = None
@@ -98,6 +109,21 @@ class WalkState:
     @property
     def remaining(self) -> int:
         return self.budget - self.visits_used
+
+    @property
+    def answers(self) -> int:
+        """Every decision answered (choices and failures), however it was answered."""
+        return self.live_calls + self.forced_answers + self.replayed_answers + self.cached_answers
+
+    @property
+    def calls(self) -> int:
+        """The live calls (an older name, kept for the screen until it reads :attr:`live_calls`)."""
+        return self.live_calls
+
+    def cost(self) -> Cost:
+        """What the walk cost so far, as data."""
+        return Cost(self.visits_used, self.live_calls, self.forced_answers, self.replayed_answers,
+                    self.cached_answers, self.chars_shipped, self.prompt_tokens, self.completion_tokens)
 
     @property
     def depth(self) -> int | None:
@@ -132,22 +158,24 @@ class WalkState:
             self._offered = frozenset(c.id for c in event.candidates)
             self.current = event.current.id if event.current else None
             self.current_path = tuple(event.path)
+            # Sent as the navigator is asked (a live call in flight, or cut short by a cancel, sent them);
+            # taken back if the answer needed no call (forced, replayed, cached).
             self.chars_shipped += event.chars_shipped
         elif isinstance(event, NavigatorChose):
             self.choice = event
             self.choice_forced = forced
             if forced:
                 self.forced_nodes.update(event.valid)
-            self.calls += 1
+            live = self._count_answer(how_answered(event, forced))
             self.ever_rejected.update(event.rejected)
             self.waiting_branches.update(event.valid)
-            if event.usage:
+            if live and event.usage:
                 self.prompt_tokens += _count(event.usage.get("prompt_tokens"))
                 self.completion_tokens += _count(event.usage.get("completion_tokens"))
         elif isinstance(event, NavigatorFailed):
             self.failure = event
             self.choice_forced = forced
-            self.calls += 1
+            self._count_answer(how_answered(event, forced))
         elif isinstance(event, NodeEntered):
             self.visits_used = event.visits_used
             self.current = event.node.id
@@ -159,6 +187,12 @@ class WalkState:
             self._offered = frozenset()
         elif isinstance(event, PathStopped):
             record = event.record
+            # The step is where the stop is: the branch that could not be entered, else the node it stopped at
+            # (not the node entered last, which may sit in another branch). An id never offered is on no tree:
+            # that stop is at the node that offered.
+            entering = record.branch is not None and record.reason is not StopReason.INVALID_CHOICE
+            self.current_path = tuple(record.path) + ((record.branch,) if entering and record.branch else ())
+            self.current = self.current_path[-1] if self.current_path else None
             self.stops.append(record)
             if record.landed is not None:
                 self.landed[record.landed] = record
@@ -168,6 +202,21 @@ class WalkState:
         elif isinstance(event, WalkFinished):
             self.result = event.result
             self.current = None
+
+    def _count_answer(self, how: Answered) -> bool:
+        """Count one answer by how it was given; whether it was a live call (its offer's characters were sent)."""
+        if how is Answered.LIVE:
+            self.live_calls += 1
+            return True
+        if how is Answered.FORCED:
+            self.forced_answers += 1
+        elif how is Answered.REPLAYED:
+            self.replayed_answers += 1
+        else:
+            self.cached_answers += 1
+        if self.offer is not None:
+            self.chars_shipped -= self.offer.chars_shipped
+        return False
 
     def mark_of(self, node_id: str) -> Mark | None:
         if node_id == self.current:
@@ -243,6 +292,54 @@ class WalkState:
 
 
 NO_VISIT_LEFT = "no visit left"
+
+LEGACY_FORCED_LABEL = "forced"
+"""How forced answers' transcripts were labelled before :mod:`explorer.navigators.answered` (older traces)."""
+
+
+def how_answered(event: NavigatorChose | NavigatorFailed, forced: bool = False) -> Answered:
+    """How one decision was answered: ``forced`` (a person forced it: the history's or trace's word) wins, then
+    what its transcript says (:func:`~explorer.navigators.answered.answered_by`); else a live call."""
+    transcript = event.transcript
+    if forced or (transcript and transcript[0][0] == LEGACY_FORCED_LABEL):
+        return Answered.FORCED
+    return answered_by(transcript)
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What a walk cost: visits, the navigator calls really made and the answers that needed none, and the
+    characters and tokens really sent (those of live calls)."""
+
+    visits: int
+    live_calls: int
+    forced: int = 0
+    replayed: int = 0
+    cached: int = 0
+    chars: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def answers(self) -> int:
+        """Every decision answered, live or not."""
+        return self.live_calls + self.forced + self.replayed + self.cached
+
+    @property
+    def calls(self) -> int:
+        """The live calls (an older name, kept for the screen until it reads :attr:`live_calls`)."""
+        return self.live_calls
+
+    @property
+    def without_call(self) -> dict[str, int]:
+        """The answers given without a call, by how (only the kinds that happened), in a fixed order."""
+        counts = {Answered.FORCED.value: self.forced, Answered.REPLAYED.value: self.replayed,
+                  Answered.CACHED.value: self.cached}
+        return {how: count for how, count in counts.items() if count}
+
+    def to_json(self) -> dict[str, object]:
+        """``{"live": 2, "forced": 2, "replayed": 0, "cached": 0}``: how each decision was answered."""
+        return {"live": self.live_calls, "forced": self.forced, "replayed": self.replayed, "cached": self.cached}
 
 
 @dataclass(frozen=True)

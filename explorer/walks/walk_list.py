@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from core import CancellationToken, TreeNavigator
 
-from .history import WalkHistory
+from .history import WalkHistory, label_for
 from .picking import Pick
 from .session import WalkSession
 
@@ -71,8 +71,12 @@ class WalkList:
         return len(self.items) + 1
 
     def add(self, walk: Walk) -> Walk:
-        """Keep ``walk``, numbered next."""
-        walk.history.number = self.next_number
+        """Keep ``walk``, numbered next. A walk or restart whose maker gave it no label is named for its query and
+        what differs from the walk before it (:func:`~explorer.walks.history.label_for`)."""
+        history = walk.history
+        if not history.label_given and history.trace is None and self.items:
+            history.label = label_for(history.settings, self.items[-1].history.settings, history.origin)
+        history.number = self.next_number
         self.items.append(walk)
         return walk
 

@@ -38,7 +38,7 @@ def test_walk_prints_the_tree_the_landed_nodes_and_a_summary():
     assert "→ chose billing" in out.stdout
     assert "■ leaf · landed refund-delivery" in out.stdout
     assert "Landed nodes" in out.stdout
-    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
+    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in out.stdout
     assert out.stderr == ""
 
 
@@ -65,7 +65,10 @@ def test_walk_json_field_by_field():
     assert doc["stops"] == [{"reason": "leaf", "path": ["billing", "refunds", "refund-delivery"], "branch": None,
                              "landed": "refund-delivery", "detail": ""}]
     assert doc["summary"] == {"end": "finished", "error": None, "failure": None, "visits_used": 3,
-                              "navigator_calls": 3, "chars_shipped": 2100, "landed": ["refund-delivery"]}
+                              "navigator_calls": 3, "decisions": 3,
+                              "answered": {"live": 3, "forced": 0, "replayed": 0, "cached": 0},
+                              "chars_shipped": 2100, "prompt_tokens": 0, "completion_tokens": 0,
+                              "landed": ["refund-delivery"]}
 
 
 def test_walk_under_throw_that_fails_exits_1_with_the_error_and_what_was_spent():
@@ -82,7 +85,7 @@ def test_walk_under_empty_says_what_emptied_the_result():
     out = run("walk", HANDBOOK, "q", "--navigator", f"script:{SCRIPTS / 'provider-failure.yaml'}",
               "--on-failure", "empty")
     assert out.returncode == 0
-    assert ("finished · visits used 2/15 · navigator calls 3 · characters shipped 2100 Finished: no documents — the "
+    assert ("finished · visits used 2/15 · navigator calls 3 · characters shipped 2,100 Finished: no documents — the "
             "navigator failed under on-failure empty: ScriptedFailure: upstream timeout") in " ".join(out.stdout.split())
     assert ("1 chosen but never entered, the navigator failed and on-failure empty ended the walk: invoices"
             in " ".join(out.stdout.split()))
@@ -149,7 +152,10 @@ def test_replay_with_a_smaller_budget_stops_where_expected(tmp_path):
     assert doc["settings"]["max_nodes_visited"] == 2
     assert doc["stops"] == [{"reason": "visit_budget_exhausted", "path": ["billing", "refunds"], "branch": None,
                              "landed": "refunds", "detail": "no visit left to go deeper"}]
-    assert doc["summary"]["navigator_calls"] == 2
+    # Replayed from the trace: two decisions, no navigator call, nothing sent.
+    assert (doc["summary"]["navigator_calls"], doc["summary"]["decisions"]) == (0, 2)
+    assert doc["summary"]["answered"] == {"live": 0, "forced": 0, "replayed": 2, "cached": 0}
+    assert doc["summary"]["chars_shipped"] == 0
 
 
 def test_replay_refuses_a_changed_corpus(tmp_path):
@@ -195,7 +201,7 @@ def test_replay_rejects_a_truncated_trace(tmp_path):
 def test_validate_prints_counts_and_exits_0_on_a_clean_corpus():
     out = run("validate", HANDBOOK)
     assert out.returncode == 0
-    for expected in ("nodes", "133", "roots", "widest node", "leave (9 children)", "ok, 0 warning(s)"):
+    for expected in ("nodes", "133", "roots", "widest node", "leave (9 children)", "ok, 0 warnings"):
         assert expected in out.stdout
 
 
@@ -206,7 +212,7 @@ def test_validate_exits_1_and_lists_every_error(tmp_path):
     assert out.returncode == 1
     assert f"error: {corpus}:4: duplicate id 'a'" in out.stdout
     assert f"error: {corpus}:5: node at nodes[2] (title 'no id') has no id" in out.stdout
-    assert "2 error(s), 0 warning(s)" in out.stdout
+    assert "2 errors, 0 warnings" in out.stdout
 
 
 def test_eval_json_has_every_question_in_order_and_a_summary():
@@ -219,11 +225,14 @@ def test_eval_json_has_every_question_in_order_and_a_summary():
                                                     .read_text())["questions"]]
     assert [r["id"] for r in doc["results"]] == expected_ids
     first = doc["results"][0]
-    assert set(first) == {"id", "query", "expect", "landed", "hit", "branch_entered", "first_wrong_turn",
-                          "visits_used", "navigator_calls", "chars_shipped", "stop_reasons", "end", "error"}
+    assert set(first) == {"id", "query", "expect", "landed", "hit", "hit_at_1", "hit_at_3", "landed_count",
+                          "precision", "branch_entered", "first_wrong_turn", "miss", "visits_used", "navigator_calls",
+                          "decisions", "cached", "chars_shipped", "stop_reasons", "end", "error"}
     money = next(r for r in doc["results"] if r["id"] == "money-back")
     assert (money["hit"], money["branch_entered"], money["first_wrong_turn"], money["visits_used"]) == (
         False, False, 0, 0)
+    assert (money["landed"], money["landed_count"], money["precision"]) == ([], 0, None)
+    assert money["miss"]["reason"] == "turned away" and money["miss"]["step"] == 2
     summary = doc["summary"]
     assert summary["questions"] == len(expected_ids)
     assert summary["hit_rate"] == pytest.approx(summary["hits"] / summary["questions"])

@@ -36,7 +36,7 @@ def test_force_replaces_the_navigators_answer_at_that_node_and_marks_it():
     chose = [e for e in document["events"] if e["event"] == "navigator_chose"]
     assert [(c["current"], c.get("forced", False)) for c in chose][:2] == [(None, False), ("billing", True)]
     assert chose[1]["selected"] == ["invoices"]
-    assert chose[1]["transcript"] == [["forced", "forced by a person: at billing chose invoices"]]
+    assert chose[1]["transcript"] == [["answered", "forced: by a person, at billing chose invoices"]]
     assert document["forces"] == [{"node": "billing", "selected": ["invoices"], "applied": True}]
 
 
@@ -86,7 +86,9 @@ def test_replay_takes_force_too_and_keeps_the_recorded_transcripts(tmp_path):
     transcripts = [r["transcript"] for r in recorded if r.get("event") == "navigator_chose"]
     assert transcripts and all(t and t[0][0] == "terms" for t in transcripts)
     document = as_json(run("replay", trace, "--json"))
-    assert [e["transcript"] for e in document["events"] if e["event"] == "navigator_chose"] == transcripts
+    replayed = [e["transcript"] for e in document["events"] if e["event"] == "navigator_chose"]
+    assert [t[0] for t in replayed] == [["answered", "replayed: the answer traced at this node"]] * len(transcripts)
+    assert [t[1:] for t in replayed] == transcripts
     forced = as_json(run("replay", trace, "--force", "start=accounts", "--json"))
     assert entered(forced)[0] == "accounts"
     assert forced["forces"] == [{"node": "start", "selected": ["accounts"], "applied": True}]

@@ -89,10 +89,15 @@ def test_diff_exit_codes_and_the_divergence_in_text_and_json(tmp_path):
     assert document["first_divergence"]["node"] == "billing"
     assert document["first_divergence"]["a"]["selected"] == ["refunds"]
     assert document["first_divergence"]["b"]["forced"] is True
-    assert document["totals"] == {"a": {"visits": 5, "calls": 5, "chars_shipped": document["totals"]["a"]
-                                        ["chars_shipped"]}, "b": {"visits": 2, "calls": 3,
-                                                                  "chars_shipped": document["totals"]["b"]
-                                                                  ["chars_shipped"]}}
+    totals = document["totals"]
+    assert totals["a"] == {"visits": 5, "calls": 5, "decisions": 5,
+                           "answered": {"live": 5, "forced": 0, "replayed": 0, "cached": 0},
+                           "chars_shipped": 2888, "prompt_tokens": 0, "completion_tokens": 0}
+    # B's decision at billing was forced: no call, and its offer's 620 characters were never sent (roots 1,003 and
+    # invoices 266 were).
+    assert totals["b"] == {"visits": 2, "calls": 2, "decisions": 3,
+                           "answered": {"live": 2, "forced": 1, "replayed": 0, "cached": 0},
+                           "chars_shipped": 1003 + 266, "prompt_tokens": 0, "completion_tokens": 0}
 
 
 def test_diff_of_walks_on_different_corpora_says_so_up_front(tmp_path):

@@ -15,7 +15,14 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
-from explorer.walks.evaluation import Change, EvaluationRun, evaluate, looks_like_question_set, wrong_turn_step
+from explorer.walks.evaluation import (
+    Change,
+    EvaluationRun,
+    MissReason,
+    evaluate,
+    looks_like_question_set,
+    wrong_turn_step,
+)
 from explorer.walks.settings import WalkSettings
 
 from .test_cli import run
@@ -57,13 +64,18 @@ def test_no_wrong_turn_means_the_end_of_the_walk():
     assert wrong_turn_step(hit, CORPUS.index) is None
 
 
-def test_a_wrong_turn_never_offered_is_where_the_walk_entered_the_parent():
+def test_a_budget_that_runs_out_on_the_way_is_no_wrong_turn_and_points_at_where_it_ran_out():
     # A budget of 2: the walk enters accounts and sign-in-methods, then has no visit left to judge anything below.
+    # The navigator took no wrong turn: the visits all went to the way itself.
     scim = outcome("scim-deprovisioning", max_nodes_visited=2)
-    assert (scim.first_wrong_turn, scim.missed) == (2, "single-sign-on")
+    assert (scim.first_wrong_turn, scim.missed) == (None, "single-sign-on")
+    assert scim.miss.reason is MissReason.BUDGET and scim.miss.spent == ()
     step = wrong_turn_step(scim, CORPUS.index)
-    entered = scim.history.events[step - 1]
-    assert type(entered).__name__ == "NodeEntered" and entered.node.id == "sign-in-methods"
+    stop = scim.history.events[step - 1]
+    assert type(stop).__name__ == "PathStopped" and stop.record.reason.value == "visit_budget_exhausted"
+    assert stop.record.node == "sign-in-methods"
+    assert scim.miss.sentence() == ("the budget ran out toward single-sign-on: all 2 visits went to the way "
+                                    f"itself; none was left at step {step}")
 
 
 def test_each_walk_keeps_its_history_named_for_its_question():

@@ -31,8 +31,13 @@ def walked(script: str, query: str = "refunds", **options) -> WalkSession:
 
 
 def timeless(events):
-    """Events with the navigator's seconds zeroed: a replayed decision takes no time, the same decision."""
-    return [replace(e, seconds=0.0) if isinstance(e, NavigatorChose | NavigatorFailed) else e for e in events]
+    """Events with the navigator's seconds zeroed and the mark of a replayed answer taken off: a replayed decision
+    takes no time and says it was replayed, the same decision."""
+    def unmarked(transcript):
+        return transcript[1:] if transcript and transcript[0][0] == "answered" else transcript
+
+    return [replace(e, seconds=0.0, transcript=unmarked(e.transcript)) if isinstance(e, NavigatorChose | NavigatorFailed)
+            else e for e in events]
 
 
 def entered(history: WalkHistory) -> list[str]:
@@ -92,6 +97,8 @@ def test_fork_replays_the_record_forces_the_answer_then_asks_the_navigator():
     assert new.name == "walk 2 · fork of walk 1: at billing chose invoices"
     # The same walk up to the fork point, then the forced answer, then the script's own decisions.
     assert timeless(new.events[: billing.offer_seq]) == timeless(before[: billing.offer_seq])
+    replayed = [e for e in new.events[: billing.offer_seq] if isinstance(e, NavigatorChose)]
+    assert [e.transcript[0] for e in replayed] == [("answered", "replayed: the answer recorded at this node")]
     forced = new.events[billing.offer_seq]
     assert isinstance(forced, NavigatorChose) and forced.selected == ("invoices",)
     assert new.forced == {billing.offer_seq + 1}

@@ -29,7 +29,7 @@ from .http_stub import Reply, StubServer
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 QUERY = "How are refunds issued?"
-FINISHED = "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100"
+FINISHED = "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100"
 GUARD = 60.0
 """Seconds a test waits for something that must happen at once (a hang guard: a failure, never a measure)."""
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

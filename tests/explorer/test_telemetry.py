@@ -101,7 +101,7 @@ def test_a_walk_arrives_as_one_retriever_span_with_a_child_per_decision_and_stop
         assert len(receiver.requests) == 1  # the whole walk in one request, when it is over
         assert receiver.content_types == ["application/x-protobuf"]
         spans = receiver.spans()
-    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
+    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in out.stdout
     assert len(spans) == 4 and len({s.trace_id for s in spans}) == 1
     root = root_of(spans)
     assert root.name == QUERY  # each walk's row in a trace list reads as its question
@@ -548,26 +548,16 @@ def test_eval_walk_spans_carry_the_question_the_expected_ids_and_hit_or_miss(tmp
         ("refund-delivery", "invoices"), False, ("eval", "miss"))
     # The walk never entered billing, the first node on the way to either expected node.
     assert (miss["reasoning_explorer.eval.missed"], miss["reasoning_explorer.eval.first_wrong_turn"]) == ("billing", 0)
-    assert "reasoning_explorer.eval.miss_reason" not in miss  # the evaluation gives none yet: nothing is made up
+    assert miss["reasoning_explorer.eval.miss_reason"] == "turned away"  # the evaluation's own reason
     assert json.loads(miss["metadata"])["eval"] == {
         "question_id": "money", "expected": ["refund-delivery", "invoices"], "hit": False, "missed": "billing",
-        "first_wrong_turn": 0, "miss_reason": None}
+        "first_wrong_turn": 0, "miss_reason": "turned away"}
 
 
-def test_a_miss_reason_the_outcome_gives_goes_on_the_walk_span(tmp_path):
-    from dataclasses import dataclass
-    from enum import Enum
-
+def test_the_miss_reason_the_evaluation_gives_goes_on_the_walk_span(tmp_path):
     from explorer.corpora.questions import load_questions
-    from explorer.walks.evaluation import QuestionOutcome, evaluate
+    from explorer.walks.evaluation import MissReason, evaluate
     from explorer.walks.telemetry import QuestionFacts, miss_reason_of
-
-    class Reason(Enum):
-        STOPPED = "the navigator stopped at the roots"
-
-    @dataclass(frozen=True)
-    class Explained(QuestionOutcome):  # what evaluation.py's outcome carries once it says why a question was missed
-        miss_reason: Reason | None = None
 
     corpus = load_corpus(HANDBOOK)
     path = tmp_path / "one.questions.yaml"
@@ -575,17 +565,16 @@ def test_a_miss_reason_the_outcome_gives_goes_on_the_walk_span(tmp_path):
                     "  - {id: money, query: When do I get my money back?, expect: [refund-delivery]}\n")
     questions = load_questions(path).questions
     (outcome,) = evaluate(corpus, questions, WalkSettings("", "lexical:default"))
-    explained = Explained(**{f: getattr(outcome, f) for f in outcome.__dataclass_fields__}, miss_reason=Reason.STOPPED)
-    assert miss_reason_of(outcome) is None and miss_reason_of(explained) == "the navigator stopped at the roots"
-    facts = QuestionFacts.of(explained)
+    assert outcome.miss_reason is MissReason.TURNED_AWAY and miss_reason_of(outcome) == "turned away"
+    facts = QuestionFacts.of(outcome)
     assert (facts.question_id, facts.expected, facts.hit, facts.miss_reason) == (
-        "money", ("refund-delivery",), False, "the navigator stopped at the roots")
+        "money", ("refund-delivery",), False, "turned away")
     history = outcome.history
     assert history is not None
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
         telemetry.export_walk(header_for(history, corpus), history.events, WalkEnd.FINISHED, question=facts)
         (root,) = [s for s in receiver.spans() if not s.parent]
-    assert root.attributes["reasoning_explorer.eval.miss_reason"] == "the navigator stopped at the roots"
+    assert root.attributes["reasoning_explorer.eval.miss_reason"] == "turned away"
 
 
 def test_an_evaluation_walk_whose_score_never_came_is_sent_without_one_when_the_telemetry_closes():
@@ -653,7 +642,7 @@ def test_an_endpoint_that_never_answers_is_given_up_after_the_timeout_and_report
         server.add(*[Reply(200, b"", delay=60)] * 6)
         out = run("walk", HANDBOOK, QUERY, "--otlp-endpoint", server.url)
     assert out.returncode == 0
-    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2100" in out.stdout
+    assert "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in out.stdout
     assert out.stderr == (f"reasoning-explorer: warning: cannot send the walk's spans to {server.url}/v1/traces "
                           "(timed out after 2 s: no answer); walks go on, but no more spans go there in this run\n")
 

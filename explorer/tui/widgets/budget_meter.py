@@ -7,6 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widgets import Static
 
+from ...walks.describe import calls_words
 from ...walks.state import WalkState
 
 BAR_WIDTH = 30
@@ -45,7 +46,7 @@ class BudgetMeter(Static):
         details.append("Depth ", style=style("meter--label"))
         details.append(f"{depth}/{max_depth}")
         details.append("  Calls ", style=style("meter--label"))
-        details.append(str(state.calls))
+        details.append(calls_words(state.cost(), decisions=""))  # live calls; forced, replayed, cached apart
         details.append("  Chars shipped ", style=style("meter--label"))
         details.append(f"{state.chars_shipped:,}")
         if state.prompt_tokens or state.completion_tokens:

@@ -89,12 +89,13 @@ async def test_switching_walks_keeps_each_ones_step():
         await pilot.press("r")
         await wait_for(pilot, lambda: app.walk_screen.history is not first)
         second = app.walk_screen.history
-        assert second.origin is Origin.RESTART and second.name.startswith("walk 2 · restart · lexical:default")
+        assert second.origin is Origin.RESTART and second.name == "walk 2 · restart · “How are refunds issued?” · lexical:default"
         await finish(pilot, app)
         await pilot.press("w")
         assert isinstance(app.screen, WalksScreen)
         screen = screen_text(app)
-        assert "walk 1 · lexical:default · budget 15" in screen and "▶ walk 2 · restart" in screen
+        assert "walk 1 · “How are refunds issued?” · lexical:default · budget 15" in screen
+        assert "▶ walk 2 · restart" in screen
         await pilot.press("up", "enter")
         await wait_for(pilot, lambda: app.walk_screen.history is first)
         assert first.cursor == first_cursor
@@ -168,7 +169,7 @@ async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
         await pilot.press("n")
         await wait_for(pilot, lambda: app.walk_screen.history is not ended)
         assert [h.number for h in app.walks] == [1, 2] and ended.end is WalkEnd.FINISHED
-        assert "walk 1 · lexical:default" in app.notes[-1].message
+        assert "walk 1 · “How are refunds issued?” · lexical:default · budget 15" in app.notes[-1].message
 
 
 async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answers():

@@ -133,7 +133,7 @@ async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
         assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 2
-        assert app.query_one(WalkTree).expected == frozenset({"refunds"})
+        assert app.query_one(WalkTree).expected == frozenset({"refund-delivery"})
 
 
 async def test_rows_fill_in_as_the_walks_finish():

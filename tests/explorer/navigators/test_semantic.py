@@ -41,7 +41,8 @@ def request(query, candidates=CANDIDATES, model="semantic:default", remaining=10
     return NavigatorRequest(query, model, current, views, remaining, token or CancellationToken())
 
 
-@pytest.mark.parametrize("model", ["semantic:default", "semantic:hybrid", "semantic:", "semantic: default "])
+@pytest.mark.parametrize("model", ["semantic:default", "semantic:hybrid", "semantic:wide", "semantic:",
+                                   "semantic: default "])
 def test_the_registry_resolves_semantic_models_to_the_semantic_navigator(model):
     assert type(TreeNavigatorRegistry().resolve(model)) is SemanticNavigator
     assert type(resolve_navigator(model)) is SemanticNavigator
@@ -59,7 +60,7 @@ def test_semantic_picks_the_paraphrased_branch_where_lexical_finds_no_shared_wor
     choice = resolve_navigator("semantic:default").choose(request(MONEY_BACK))
     assert choice.selected == ("refunds", "accounts", "shipping")
     assert choice.rationale == (
-        "most similar to the query: refunds 0.39, accounts 0.17, shipping 0.09 — next: security -0.01")
+        "most similar to the query: refunds 0.40, accounts 0.19, shipping 0.10 — next: security 0.01")
 
 
 def test_the_transcript_holds_the_query_every_score_the_rule_and_the_model():
@@ -67,14 +68,26 @@ def test_the_transcript_holds_the_query_every_score_the_rule_and_the_model():
     transcript = dict(choice.transcript)
     assert [label for label, _ in choice.transcript] == ["query", "scores", "rule", "model", "scored"]
     assert transcript["query"] == MONEY_BACK
-    assert transcript["scores"] == "refunds 0.390\naccounts 0.172\nshipping 0.088\nsecurity -0.010"
-    assert transcript["rule"] == ("the 3 best, at most one per visit left; score = cosine similarity of the query "
-                                  "to the title (counted twice) and summary")
+    assert transcript["scores"] == "refunds 0.405\naccounts 0.194\nshipping 0.099\nsecurity 0.006"
+    assert transcript["rule"] == ("the 3 best roots, then below them the best child, at most one per visit left; "
+                                  "score = cosine similarity of the query to the title and summary")
     assert transcript["model"].startswith("wordllama 0.4") and transcript["model"].endswith(" l2_supercat 256-d")
     scored = scores_in(choice.transcript)
     assert scored is not None and scored.kind == "cosine similarity"
     assert [(node, round(score, 3)) for node, score in scored.by_id.items()] == [
-        ("refunds", 0.39), ("accounts", 0.172), ("shipping", 0.088), ("security", -0.01)]
+        ("refunds", 0.405), ("accounts", 0.194), ("shipping", 0.099), ("security", 0.006)]
+
+
+def test_three_roots_then_the_single_best_child_below_them():
+    # One answer needs one branch: below the roots the walk goes on down the best child only (issue 19).
+    below = NodeView("billing", "Billing", "Money matters")
+    for model in ("semantic:default", "semantic:hybrid"):
+        nav = resolve_navigator(model)
+        assert nav.choose(request(MONEY_BACK, model=model)).selected == ("refunds", "accounts", "shipping")
+        assert nav.choose(request(MONEY_BACK, model=model, current=below)).selected == ("refunds",)
+    wide = resolve_navigator("semantic:wide")
+    assert wide.choose(request(MONEY_BACK, model="semantic:wide", current=below)).selected == (
+        "refunds", "accounts", "shipping")
 
 
 def test_semantic_takes_no_more_branches_than_visits_left():
@@ -86,21 +99,28 @@ def test_semantic_takes_no_more_branches_than_visits_left():
 
 def test_hybrid_lets_a_shared_word_break_a_near_tie_and_says_so():
     candidates = (
-        ("shipping", "Shipping", "Delivery times, delays and tracking."),
         ("lockers", "Pickup points", "Collecting a parcel from a locker near you."),
+        ("customs", "Customs", "Duties and import taxes on parcels from abroad."),
     )
-    default = resolve_navigator("semantic:default").choose(request("my parcel is late", candidates, remaining=1))
-    hybrid = resolve_navigator("semantic:hybrid").choose(
-        request("my parcel is late", candidates, model="semantic:hybrid", remaining=1))
-    assert default.selected == ("shipping",)
-    assert default.rationale == "most similar to the query: shipping 0.25 — next: lockers 0.23"
-    assert hybrid.selected == ("lockers",)
-    assert hybrid.rationale == ("most similar to the query: lockers 0.33 (similarity 0.23 + words 0.10: parcel) "
-                                "— next: shipping 0.25")
-    assert dict(hybrid.transcript)["rule"].endswith("score = cosine similarity + 0.1 × BM25 / the offer's best BM25")
+    query = "is there tax on my parcel"
+    default = resolve_navigator("semantic:default").choose(request(query, candidates, remaining=1))
+    hybrid = resolve_navigator("semantic:hybrid").choose(request(query, candidates, model="semantic:hybrid",
+                                                                 remaining=1))
+    assert default.selected == ("lockers",)
+    assert default.rationale == "most similar to the query: lockers 0.36 — next: customs 0.35"
+    assert hybrid.selected == ("customs",)
+    assert hybrid.rationale == ("most similar to the query: customs 0.45 (similarity 0.35 + words 0.10: tax, "
+                                "parcel) — next: lockers 0.38 (similarity 0.36 + words 0.02: parcel)")
+    assert dict(hybrid.transcript)["rule"].endswith(
+        "score = cosine similarity to the title and summary + 0.1 among the roots, 0.3 below × BM25 / the offer's "
+        "best BM25")
     scored = scores_in(hybrid.transcript)
     assert scored is not None and scored.kind == "cosine similarity + BM25 share"
-    assert list(scored.by_id) == ["lockers", "shipping"] and round(scored.by_id["lockers"], 2) == 0.33
+    assert list(scored.by_id) == ["customs", "lockers"] and round(scored.by_id["customs"], 2) == 0.45
+    # Below the roots, siblings share their parent's topic: their own words weigh more.
+    below = resolve_navigator("semantic:hybrid").choose(request(query, candidates, model="semantic:hybrid",
+                                                                current=NodeView("orders", "Orders", "")))
+    assert below.rationale.startswith("most similar to the query: customs 0.65 (similarity 0.35 + words 0.30")
 
 
 def test_a_query_without_words_chooses_nothing_and_says_why():
