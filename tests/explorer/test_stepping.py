@@ -10,10 +10,10 @@ from core import NavigatorChoice, NavigatorRequest, PathStopped, TreeNavigator
 from explorer.navigators import resolve_navigator
 from explorer.walks.describe import capped_note, event_summary
 from explorer.walks.history import Origin, WalkHistory, label_for, short_query
-from explorer.walks.walk_list import Walk, WalkList
 from explorer.walks.session import WalkSession, fork, rewalk, save_history
 from explorer.walks.settings import WalkSettings
 from explorer.walks.state import Mark
+from explorer.walks.walk_list import Walk, WalkList
 
 from .test_cli import run
 from .test_history import HANDBOOK, SCRIPTS
