@@ -51,26 +51,41 @@ class Parser(argparse.ArgumentParser):
         fail(f"{message} (see `{self.prog} --help`)")
 
 
-def whole_number(minimum: int, maximum: int = 10**9) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``minimum`` to ``maximum``, in ASCII digits (``int`` takes ``'²'``-like
-    characters and 5,000-digit numbers only to fail or to be absurd)."""
+def whole(text: str, minimum: int, maximum: int, what: str = "a whole number") -> int:
+    """``text`` as a whole number from ``minimum`` to ``maximum``, or a :class:`ValueError` whose message says which
+    bound it broke: the one parser of numbers typed on the command line and sent to ``serve``. ASCII digits only
+    (``int`` takes ``'²'``-like characters, and 5,000-digit numbers only to fail or to be absurd).
+
+    ``what`` names the kind of number in the messages; a kind of its own (``"a port number"``) is said with its
+    range: ``0 is not a port number (1-65535)``."""
+    digits = text.strip()
+    body = digits[1:] if digits[:1] in ("+", "-") else digits
+    if not (body.isascii() and body.isdigit()):
+        raise ValueError(f"{clip(text, 40)!r} is not {what}")
+    negative = digits[:1] == "-" and body.strip("0") != ""
+    value = int(digits) if len(body) <= 12 else None  # a 13-digit number is past every bound here
+    if value is not None and minimum <= value <= maximum:
+        return value
+    if what != "a whole number":
+        raise ValueError(f"{clip(digits, 20)} is not {what} ({minimum}-{maximum})")
+    if negative or (value is not None and value < minimum):
+        raise ValueError(f"{clip(digits, 20)} must be at least {minimum:,}")
+    raise ValueError(f"{clip(digits, 20)} must be at most {maximum:,}")
+
+
+def whole_number(minimum: int, maximum: int, what: str = "a whole number") -> Callable[[str], int]:
+    """An argparse type: :func:`whole` from ``minimum`` to ``maximum`` (the bounds the command really keeps, so that
+    the message states them)."""
 
     def parse(text: str) -> int:
-        digits = text.strip()
-        body = digits[1:] if digits[:1] in ("+", "-") else digits
-        if not (body.isascii() and body.isdigit()):
-            raise argparse.ArgumentTypeError(f"{clip(text, 40)!r} is not a whole number")
-        if len(body) > 12 or int(digits) > maximum:
-            raise argparse.ArgumentTypeError(f"{clip(digits, 20)} must be at most {maximum:,}")
-        value = int(digits)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text} must be at least {minimum}")
-        return value
+        try:
+            return whole(text, minimum, maximum, what)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
 
 
-positive, non_negative = whole_number(1), whole_number(0)
 # The explorer's prompts take the same budgets and depth limits.
 visits, depth, jobs = whole_number(1, 100_000), whole_number(0, 100_000), whole_number(1, 64)
 

@@ -45,24 +45,14 @@ from .options import (
     fail,
     navigator_for,
     path_text,
-    positive,
     query_text,
     seconds,
+    whole_number,
 )
 
-DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_SESSIONS = "127.0.0.1", 8000, 8
+DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_SESSIONS, MAX_SESSIONS = "127.0.0.1", 8000, 8, 1_000
 STOP_GRACE = 5.0  # seconds an app gets to quit after its tab closed before it is killed
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def port_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{text} is not a port number (1-65535)")
-    return value
 
 
 def is_loopback(host: str) -> bool:
@@ -147,8 +137,9 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 shares it on your network, "
                              "with no password)")
-    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    parser.add_argument("--max-sessions", type=positive, default=DEFAULT_MAX_SESSIONS, metavar="N",
+    parser.add_argument("--port", type=whole_number(1, 65535, "a port number"), default=DEFAULT_PORT,
+                        help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--max-sessions", type=whole_number(1, MAX_SESSIONS), default=DEFAULT_MAX_SESSIONS, metavar="N",
                         help=f"browser tabs served at once; each runs its own explorer (default "
                              f"{DEFAULT_MAX_SESSIONS})")
     parser.add_argument("--query", "-q", metavar="Q", type=query_text,
