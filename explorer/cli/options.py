@@ -157,6 +157,8 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
     """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2."""
     if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
         return None
+    if args.otlp_file is not None:
+        check_writable(args.otlp_file, "write spans", "spans.jsonl")  # before the exporter opens it (a FIFO blocks)
     from ..walks.telemetry import TelemetryConfigError, WalkTelemetry
 
     try:
@@ -182,28 +184,30 @@ def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
     return list(forces.values())
 
 
-def check_writable(path: str) -> None:
-    """Fail now, not after an expensive walk, when a trace cannot be written where asked."""
+def check_writable(path: str, doing: str = "save the trace", example: str = "walk.jsonl") -> None:
+    """Fail now, not after an expensive walk, when a file cannot be written where asked: no folder, a name too long,
+    a folder, or something that is not a regular file (a FIFO would block the open for ever, a device would take
+    the bytes). ``doing`` says what the file is for (``cannot save the trace to ...``, ``cannot write spans to``)."""
     target = Path(path).expanduser()
     folder = target.parent
     try:
         if not folder.is_dir():
-            fail(f"cannot save the trace to {path}: no folder {folder}")
+            fail(f"cannot {doing} to {path}: no folder {folder}")
         longest = os.pathconf(folder, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
         if len(os.fsencode(target.name)) > longest:
-            fail(f"cannot save the trace to {path}: the file name is longer than the file system allows ({longest} "
+            fail(f"cannot {doing} to {path}: the file name is longer than the file system allows ({longest} "
                  "bytes); choose a shorter name")
         if target.is_dir():
-            fail(f"cannot save the trace to {path}: it is a folder; name a file in it, e.g. {target / 'walk.jsonl'}")
+            fail(f"cannot {doing} to {path}: it is a folder; name a file in it, e.g. {target / example}")
         if target.exists() and not target.is_file():
-            fail(f"cannot save the trace to {path}: it is not a regular file (a pipe or a device); name a new file "
-                 "or a trace to overwrite")
+            fail(f"cannot {doing} to {path}: it is not a regular file (a pipe or a device); name a new file "
+                 "or a file to overwrite")
     except OSError as exc:
         problem = ("the path is longer than the file system allows; give a shorter path"
                    if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
-        fail(f"cannot save the trace to {path}: {problem}")
+        fail(f"cannot {doing} to {path}: {problem}")
     if not os.access(folder, os.W_OK):
-        fail(f"cannot save the trace to {path}: the folder {folder} is not writable")
+        fail(f"cannot {doing} to {path}: the folder {folder} is not writable")
 
 
 def is_there(path: Path) -> bool:
