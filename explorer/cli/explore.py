@@ -19,14 +19,17 @@ from .options import (
     EXIT_OK,
     EXPLORER_MODEL,
     PROG,
+    Input,
     Parser,
     add_telemetry_options,
     add_walk_options,
+    check_apart,
     check_writable,
     fail,
     navigator_for,
     path_text,
     query_text,
+    read_by,
     seconds,
     settings_from,
     telemetry_from,
@@ -36,9 +39,10 @@ if TYPE_CHECKING:
     from ..corpora.questions import QuestionSet
 
 
-def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | None:
-    """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set and its
-    corpus, checked (exit 2 with one line when they do not fit); otherwise ``None`` (and no ``--compare``)."""
+def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, Input] | None:
+    """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set, its
+    corpus, and the file ``--compare`` reads if any, checked (exit 2 with one line when they do not fit); otherwise
+    ``None`` (and no ``--compare``)."""
     from ..walks.evaluation import looks_like_question_set
 
     if not args.corpus or not looks_like_question_set(args.corpus):
@@ -54,15 +58,15 @@ def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | N
         fail(str(exc))
     if questions.corpus_path is None:
         fail(f"{args.corpus}: the question set names no corpus; add `corpus: FILE` to it")
-    navigator_for(args.navigator)  # walked headless: a navigator that needs a person is refused now
-    if args.compare is not None:
-        navigator_for(args.compare)
+    files = not args.no_files
+    navigator_for(args.navigator, allow_files=files)  # walked headless: one that needs a person is refused now
+    compare = navigator_for(args.compare, allow_files=files) if args.compare is not None else None
     corpus = corpus_at(questions.corpus_path)
     problems = questions.check(corpus)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         fail(f"{problems[0]}{more}")
-    return questions, corpus
+    return questions, corpus, read_by(compare, args.compare, "--compare")
 
 
 def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
@@ -99,7 +103,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     opened: Trace | None = None
-    navigator = navigator_for(args.navigator, headless=False)
+    # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
+    navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:
         corpus = questions[1]
     elif args.corpus and args.corpus.endswith(".jsonl"):
@@ -115,6 +120,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
     settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
     if args.trace:
         check_writable(args.trace)
+    what = "the question set" if questions is not None else "the trace" if opened is not None else "the corpus"
+    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), read_by(navigator, args.navigator),
+                questions[2] if questions is not None else ("", None))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
     telemetry = telemetry_from(args, report=problems.append)
     from ..tui.app import ExplorerApp  # the only path that imports Textual

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from core import OnFailure, TreeNavigator
 
-from ..corpora import Corpus
+from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force
 from ..safe_text import clip, json_text
@@ -210,6 +210,63 @@ def check_writable(path: str, doing: str = "save the trace", example: str = "wal
         fail(f"cannot {doing} to {path}: the folder {folder} is not writable")
 
 
+OUTPUT_OPTIONS = ("--trace", "--otlp-file")
+"""The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``)."""
+
+Input = tuple[str, "str | Path | None"]
+"""A file a command reads: what it is (``"the corpus"``), and its path (``None``: not read this time)."""
+
+
+def read_by(navigator: TreeNavigator | None, model: str | None, option: str = "--navigator") -> Input:
+    """The file a navigator's model names and reads (``script:PATH``, ``replay:PATH``: its ``reads_file`` says
+    which models do; the path is what follows the prefix, as the navigators read it), as an :data:`Input`."""
+    reads_file = getattr(navigator, "reads_file", None)
+    path = model.partition(":")[2].strip() if model and callable(reads_file) and reads_file(model) else ""
+    return f"the file {option} reads", path or None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """One file, once symlinks are resolved (the output need not exist yet), or through a hard link."""
+    try:
+        return os.path.realpath(a) == os.path.realpath(b) or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except (OSError, ValueError):
+        return False
+
+
+def _among_markdown_of(path: Path, folder: Path) -> bool:
+    """``path`` is a Markdown file under the corpus ``folder``: one of the files it reads, or one it would read."""
+    try:
+        if not folder.is_dir():
+            return False
+        inside = os.path.realpath(path).startswith(os.path.join(os.path.realpath(folder), ""))
+    except (OSError, ValueError):
+        return False
+    return inside and path.suffix.lower() in MARKDOWN_SUFFIXES
+
+
+def check_apart(args: argparse.Namespace, *inputs: Input) -> None:
+    """Refuse, before anything is written, an output (``--trace``, ``--otlp-file``) that is one of ``inputs`` or
+    another output: the same path once symlinks are resolved, the same file through a hard link, or a Markdown
+    file inside a corpus folder. One line and exit 2: writing would destroy what the command reads, or lose
+    one output under the other."""
+    outputs = [(option, Path(value).expanduser()) for option in OUTPUT_OPTIONS
+               if (value := getattr(args, option[2:].replace("-", "_"), None))]
+    for number, (option, path) in enumerate(outputs):
+        for other, other_path in outputs[:number]:
+            if _same_file(path, other_path):
+                fail(f"{other} {other_path} and {option} {path} are one file; give each output its own file")
+        for what, source in inputs:
+            if not source:
+                continue
+            source_path = Path(source).expanduser()
+            if _same_file(path, source_path):
+                fail(f"{option} {path} is {what} ({source_path}); an output must not overwrite an input: choose "
+                     "another file")
+            if _among_markdown_of(path, source_path):
+                fail(f"{option} {path} is a Markdown file inside {what} ({source_path}), which reads it; choose a "
+                     "file outside it")
+
+
 def is_there(path: Path) -> bool:
     """``path.exists()``, but a name the file system refuses (too long, a NUL) is simply not there."""
     try:
@@ -218,10 +275,10 @@ def is_there(path: Path) -> bool:
         return False
 
 
-def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
+def navigator_for(model: str, headless: bool = True, allow_files: bool = True) -> TreeNavigator:
     """``resolve_navigator``, with its configuration error as one line and exit code 2."""
     try:
-        return resolve_navigator(model, headless=headless)
+        return resolve_navigator(model, headless=headless, allow_files=allow_files)
     except NavigatorNeedsAPerson as exc:
         fail(f"{exc}, or run the explorer (`{PROG} CORPUS --navigator {model}`)")
     except NavigatorConfigError as exc:

@@ -25,6 +25,7 @@ from .options import (
     add_force_option,
     add_telemetry_options,
     add_walk_options,
+    check_apart,
     check_writable,
     console,
     fail,
@@ -32,6 +33,7 @@ from .options import (
     navigator_for,
     path_text,
     query_text,
+    read_by,
     settings_from,
     telemetry_from,
     whole_number,
@@ -153,6 +155,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     if args.trace:
         check_writable(args.trace)
     navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
+    check_apart(args, ("the corpus", args.corpus), read_by(navigator, args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)
     telemetry = telemetry_from(args)
