@@ -17,8 +17,8 @@ from core import OnFailure, TreeNavigator
 
 from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
-from ..navigators.forcing import START, Force, ForceError, parse_force
-from ..safe_text import clip, json_text
+from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
+from ..safe_text import clip, json_text, one_line
 from ..walks.session import WalkSettings
 
 if TYPE_CHECKING:
@@ -141,8 +141,11 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transcripts", action="store_true",
                         help="show each decision's transcript in full: what the navigator was sent and answered")
     parser.add_argument("--force", action="append", default=[], metavar="NODE=ID[,ID...]",
-                        help="answer the offer at NODE (the node being judged; 'start' for the first offer) with "
-                             "these ids instead of asking the navigator; NODE= stops there (repeatable)")
+                        help="answer the offer at NODE (the node being judged; start for the first offer) with "
+                             "these ids instead of asking the navigator; NODE= stops there (repeatable). An id "
+                             "holding = or a comma, with spaces around it, or starting with a quote goes in double "
+                             "quotes, with \"\" for a quote inside: '\"a=b\"=x,\" pad \"'; '\"start\"=x' forces a "
+                             "node whose id is start")
 
 
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
@@ -168,20 +171,34 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
 
 
 def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
-    """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2."""
+    """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2; a bare
+    ``start`` in a corpus that has a node ``start`` is a warning on stderr (it names the roots; ``"start"`` names
+    the node)."""
     forces: dict[str | None, Force] = {}
     for value in values:
         try:
             force = parse_force(value)
         except ForceError as exc:
             fail(str(exc))
+        if force.node is None and START in corpus.index:
+            print(f"{PROG}: warning: {one_line(f'--force {value!r}')}: bare {START} names the first offer (the roots), "
+                  f"and this corpus also has a node {START!r}: to force that node, write \"{START}\"="
+                  f"{','.join(quote_id(i) for i in force.selected)}", file=sys.stderr)
         if force.node is not None and force.node not in corpus.index:
             fail(f"--force {value!r}: no node {force.node!r} in {corpus.path}; name a node of the corpus, or "
-                 f"'{START}' for the first offer")
+                 f"'{START}' for the first offer{_spelling_hint(force.node, corpus)}")
         if force.node in forces:
             fail(f"--force {value!r}: {force.label!r} is forced twice; force each node once")
         forces[force.node] = force
     return list(forces.values())
+
+
+def _spelling_hint(name: str, corpus: Corpus) -> str:
+    """When the corpus has an id that ``name`` would be once spaces are dropped (``' pad '``), how to write it."""
+    near = next((node_id for node_id in corpus.index.ids() if node_id != name and node_id.strip() == name), None)
+    if near is None:
+        return ""
+    return f" (the corpus has {near!r}: an id with spaces around it is written in double quotes, {quote_id(near)})"
 
 
 def check_writable(path: str, doing: str = "save the trace", example: str = "walk.jsonl") -> None:

@@ -96,8 +96,8 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
         console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts))
         for force in session.not_applied():
             where = "the first offer" if force.node is None else f"{force.node!r}"
-            console().print(visible(f"--force {force.label}={','.join(force.selected)} never applied: the walk "
-                                    f"never judged {where}"), markup=False, highlight=False)
+            console().print(visible(f"--force {force.spelled()} never applied: the walk never judged {where}"),
+                            markup=False, highlight=False)
     return EXIT_OK if end is WalkEnd.FINISHED else EXIT_FOUND
 
 
