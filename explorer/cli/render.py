@@ -179,8 +179,11 @@ def validation_report(report: ValidationReport) -> RenderableType:
         parts.append(line(("error: ", "bold red"), safe(finding.message)))
     for finding in report.warnings:
         parts.append(line(("warning: ", "yellow"), safe(finding.message)))
+    if report.more_warnings:
+        parts.append(line(("warning: ", "yellow"), f"… and {report.more_warnings:,} more (the first "
+                          f"{len(report.warnings):,} are shown)"))
     verdict = "ok" if report.ok else f"{len(report.errors)} error(s)"
-    parts.append(line((verdict, "bold green" if report.ok else "bold red"), f", {len(report.warnings)} warning(s)"))
+    parts.append(line((verdict, "bold green" if report.ok else "bold red"), f", {report.warning_count:,} warning(s)"))
     return Group(*parts)
 
 
