@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import gc
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +39,16 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from ..corpora.questions import QuestionSet
+
+QUIT_SIGNALS = {
+    signal.SIGINT: "interrupted",
+    signal.SIGTERM: "terminated (SIGTERM)",
+    signal.SIGHUP: "the terminal hung up (SIGHUP)",
+}
+"""The signals that quit the explorer as ``q`` does, and what is said after; the exit code is 128 + the signal."""
 
 
 def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, Input] | None:
@@ -80,6 +92,46 @@ def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
     """
     if phase == "stop" and info.get("generation") == 2:
         gc.freeze()
+
+
+def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
+    """Run ``app``; SIGINT, SIGTERM and SIGHUP quit it as ``q`` does, and return which one came (``None``: none).
+
+    Left to their defaults, SIGTERM and SIGHUP killed the process with the terminal as the screen had set it
+    (the alternate screen, mouse reporting, a hidden cursor, no echo and no line editing), and SIGINT ended it
+    with exit code 0. Here each runs the app's own quit on its loop, so Textual's driver puts the terminal back
+    as after any quit, and whatever a quit saves is saved. A second signal asks the app to exit at once."""
+    received: list[signal.Signals] = []
+    quitting: list[asyncio.Future[bool]] = []  # held, so the quit is not collected before it has run
+
+    def quit_on(number: signal.Signals) -> None:
+        if received:
+            app.exit(128 + number)
+            return
+        received.append(number)
+        quitting.append(asyncio.ensure_future(app.run_action("quit")))
+
+    with asyncio.Runner() as runner:
+        loop = runner.get_loop()
+        handled = []
+        for number in QUIT_SIGNALS:
+            try:
+                loop.add_signal_handler(number, quit_on, number)  # on the loop: the handler may touch the app
+            except (NotImplementedError, RuntimeError):  # not here (Windows), or not the main thread
+                continue
+            handled.append(number)
+        try:
+            runner.run(app.run_async())
+        finally:
+            for number in handled:
+                loop.remove_signal_handler(number)
+    return received[0] if received else None
+
+
+def say_after_the_screen(message: str) -> None:
+    """A line on stderr once the screen is gone; a terminal that hung up takes none, and that is no error."""
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
 def cmd_explore(argv: Sequence[str]) -> int:
@@ -147,12 +199,16 @@ def cmd_explore(argv: Sequence[str]) -> int:
         app.evaluate_at_start(questions[0], args.compare)
     from ..walks.session import observing
 
+    received: signal.Signals | None = None
     try:
         with observing(*([telemetry.observe] if telemetry is not None else [])):
-            app.run()
+            received = run_quitting_on_signals(app)
     finally:
         if telemetry is not None:
             telemetry.close()
         for problem in problems:
-            print(f"{PROG}: warning: {one_line(problem)}", file=sys.stderr)
+            say_after_the_screen(f"warning: {one_line(problem)}")
+    if received is not None:
+        say_after_the_screen(QUIT_SIGNALS[received])
+        return 128 + received
     return app.return_code or EXIT_OK
