@@ -170,6 +170,24 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
         fail(str(exc))
 
 
+def check_telemetry(args: argparse.Namespace) -> None:
+    """What :func:`telemetry_from` would refuse, refused without opening anything (``serve``: each session opens
+    its own file and exporter)."""
+    if args.otlp_file is not None:
+        check_writable(args.otlp_file, "write spans", "spans.jsonl")
+    endpoint, name = args.otlp_endpoint, "--otlp-endpoint"
+    if endpoint is None and os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
+        endpoint, name = os.environ[OTLP_ENDPOINT_ENV], OTLP_ENDPOINT_ENV
+    if endpoint is None:
+        return
+    from ..walks.telemetry import TelemetryConfigError, traces_url
+
+    try:
+        traces_url(endpoint, name=name)
+    except TelemetryConfigError as exc:
+        fail(str(exc))
+
+
 def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
     """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2; a bare
     ``start`` in a corpus that has a node ``start`` is a warning on stderr (it names the roots; ``"start"`` names

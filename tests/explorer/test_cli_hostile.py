@@ -244,6 +244,9 @@ CASES: list[tuple[list[str], str]] = [
     (["diff", "{long}", "{long}"], TOO_LONG),
     (["serve", ""], "argument CORPUS: an empty path; name a file or folder"),
     (["serve", "--query", "caf\udce9"], "is not UTF-8 text"),
+    (["serve", "--otlp-file", "{fifo_out}"], "cannot write spans to {fifo_out}: it is not a regular file"),
+    (["serve", "--trace", "{folder}"], "cannot save the trace to {folder}: it is a folder"),
+    (["serve", "--otlp-endpoint", "http://[::1"], "is not an http(s) address"),
 ]
 
 

@@ -100,6 +100,10 @@ CASES = [
     (["hb.yaml", "--navigator", "script:s.yaml", "--trace", "s.yaml"],
      f"--trace s.yaml is the file --navigator reads (s.yaml); {KEEP}"),
     (["hb.yaml", "--trace", "x.jsonl", "--otlp-file", "x.jsonl"], "--trace x.jsonl and --otlp-file x.jsonl are one"),
+    # serve: what each session would write, refused before the server starts
+    (["serve", "hb.yaml", "--trace", "hb.yaml"], f"--trace hb.yaml is the corpus (hb.yaml); {KEEP}"),
+    (["serve", "t.jsonl", "--otlp-file", "t.jsonl"], f"--otlp-file t.jsonl is the trace (t.jsonl); {KEEP}"),
+    (["serve", "hb.yaml", "--trace", "x.jsonl", "--otlp-file", "link.jsonl"], "--otlp-file link.jsonl is the corpus"),
 ]
 
 

@@ -81,6 +81,20 @@ def test_the_app_command_quotes_every_part_and_runs_this_interpreter(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_files_off_and_the_outputs_reach_each_session_each_tab_in_files_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a relative output is made absolute: the session is told exactly which file
+    args = make_parser().parse_args(["--no-files", "--trace", str(tmp_path / "walks.jsonl"), "--otlp-file",
+                                     "spans.jsonl", "--otlp-endpoint", "http://127.0.0.1:4318"])
+    assert app_argv(args)[3:] == ["--navigator=semantic:hybrid", "--on-failure=throw",
+                                  f"--trace={tmp_path / 'walks.jsonl'}", "--otlp-endpoint=http://127.0.0.1:4318",
+                                  f"--otlp-file={tmp_path / 'spans.jsonl'}", "--no-files"]
+    assert app_argv(args, tab=3)[5:8:2] == [f"--trace={tmp_path / 'walks.tab3.jsonl'}",
+                                           f"--otlp-file={tmp_path / 'spans.tab3.jsonl'}"]
+    shared = make_parser().parse_args(["--host", "0.0.0.0"])
+    assert app_argv(shared)[-1] == "--no-files"  # shared beyond this machine: always off
+    assert "--no-files" not in app_argv(make_parser().parse_args([]))
+
+
 def test_a_query_that_looks_like_an_option_stays_the_query():
     argv = app_argv(make_parser().parse_args(["--query=--max-visits 1"]))
     assert "--query=--max-visits 1" in argv and "--max-visits=1" not in argv
