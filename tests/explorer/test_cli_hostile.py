@@ -238,6 +238,10 @@ CASES: list[tuple[list[str], str]] = [
     (["--otlp-file", "{fifo_out}"], "cannot write spans to {fifo_out}: it is not a regular file"),
     (["--navigator", "nobody:x"], "no navigator supports 'nobody:x'"),
     (["--navigator", "script:{long}"], TOO_LONG),
+    # files off from the first resolution on: a navigator naming a file is refused before it is read (issue 21)
+    (["--no-files", "--navigator", "script:/etc/passwd"],
+     "navigator 'script:/etc/passwd' reads a file on this machine, and files are off in this session"),
+    (["--no-files", "--navigator", "replay:{good}"], "reads a file on this machine, and files are off"),
     (["--bogus\x1b[2J"], "unrecognized arguments: --bogus\\x1b[2J"),
     # diff and serve take paths and a query like the rest
     (["diff", "", "x.jsonl"], "argument A.jsonl: an empty path; name a file or folder"),
