@@ -13,11 +13,13 @@ from .options import (
     Parser,
     add_telemetry_options,
     add_walk_options,
+    check_apart,
     console,
     fail,
     jobs,
     navigator_for,
     path_text,
+    read_by,
     settings_from,
     telemetry_from,
     write_json,
@@ -57,6 +59,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
         fail(problem)
     navigator = navigator_for(args.navigator)
     compare_navigator = navigator_for(args.compare) if args.compare is not None else None
+    check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
+                read_by(navigator, args.navigator), read_by(compare_navigator, args.compare, "--compare"))
     settings = settings_from(args, "", args.navigator, args.on_failure)
     telemetry = telemetry_from(args)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import gc
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,26 +23,39 @@ from .options import (
     EXPLORER_MODEL,
     PROG,
     SUBCOMMANDS,
+    Input,
     Parser,
     add_telemetry_options,
     add_walk_options,
+    check_apart,
     check_writable,
     fail,
     navigator_for,
     path_text,
     query_text,
+    read_by,
     seconds,
     settings_from,
     telemetry_from,
 )
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from ..corpora.questions import QuestionSet
 
+QUIT_SIGNALS = {
+    signal.SIGINT: "interrupted",
+    signal.SIGTERM: "terminated (SIGTERM)",
+    signal.SIGHUP: "the terminal hung up (SIGHUP)",
+}
+"""The signals that quit the explorer as ``q`` does, and what is said after; the exit code is 128 + the signal."""
 
-def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | None:
-    """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set and its
-    corpus, checked (exit 2 with one line when they do not fit); otherwise ``None`` (and no ``--compare``)."""
+
+def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, Input] | None:
+    """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set, its
+    corpus, and the file ``--compare`` reads if any, checked (exit 2 with one line when they do not fit); otherwise
+    ``None`` (and no ``--compare``)."""
     from ..corpora.questions import looks_like_question_set
 
     if not args.corpus or not looks_like_question_set(args.corpus):
@@ -55,14 +71,14 @@ def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus] | N
         fail(str(exc))
     if questions.corpus_path is None:
         fail(f"{args.corpus}: the question set names no corpus; add `corpus: FILE` to it")
-    navigator_for(args.navigator)  # walked headless: a navigator that needs a person is refused now
-    if args.compare is not None:
-        navigator_for(args.compare)
+    files = not args.no_files
+    navigator_for(args.navigator, allow_files=files)  # walked headless: one that needs a person is refused now
+    compare = navigator_for(args.compare, allow_files=files) if args.compare is not None else None
     corpus = corpus_at(questions.corpus_path)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    return questions, corpus
+    return questions, corpus, read_by(compare, args.compare, "--compare")
 
 
 def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
@@ -76,6 +92,46 @@ def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
     """
     if phase == "stop" and info.get("generation") == 2:
         gc.freeze()
+
+
+def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
+    """Run ``app``; SIGINT, SIGTERM and SIGHUP quit it as ``q`` does, and return which one came (``None``: none).
+
+    Left to their defaults, SIGTERM and SIGHUP killed the process with the terminal as the screen had set it
+    (the alternate screen, mouse reporting, a hidden cursor, no echo and no line editing), and SIGINT ended it
+    with exit code 0. Here each runs the app's own quit on its loop, so Textual's driver puts the terminal back
+    as after any quit, and whatever a quit saves is saved. A second signal asks the app to exit at once."""
+    received: list[signal.Signals] = []
+    quitting: list[asyncio.Future[bool]] = []  # held, so the quit is not collected before it has run
+
+    def quit_on(number: signal.Signals) -> None:
+        if received:
+            app.exit(128 + number)
+            return
+        received.append(number)
+        quitting.append(asyncio.ensure_future(app.run_action("quit")))
+
+    with asyncio.Runner() as runner:
+        loop = runner.get_loop()
+        handled = []
+        for number in QUIT_SIGNALS:
+            try:
+                loop.add_signal_handler(number, quit_on, number)  # on the loop: the handler may touch the app
+            except (NotImplementedError, RuntimeError):  # not here (Windows), or not the main thread
+                continue
+            handled.append(number)
+        try:
+            runner.run(app.run_async())
+        finally:
+            for number in handled:
+                loop.remove_signal_handler(number)
+    return received[0] if received else None
+
+
+def say_after_the_screen(message: str) -> None:
+    """A line on stderr once the screen is gone; a terminal that hung up takes none, and that is no error."""
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
 def cmd_explore(argv: Sequence[str]) -> int:
@@ -101,7 +157,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     opened: Trace | None = None
-    navigator = navigator_for(args.navigator, headless=False)
+    # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
+    navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:
         corpus = questions[1]
     elif args.corpus and args.corpus.endswith(".jsonl"):
@@ -117,6 +174,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
     settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
     if args.trace:
         check_writable(args.trace)
+    what = "the question set" if questions is not None else "the trace" if opened is not None else "the corpus"
+    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), read_by(navigator, args.navigator),
+                questions[2] if questions is not None else ("", None))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
     telemetry = telemetry_from(args, report=problems.append)
     from ..tui.app import ExplorerApp  # the only path that imports Textual
@@ -140,12 +200,16 @@ def cmd_explore(argv: Sequence[str]) -> int:
     )
     from ..walks.session import observing
 
+    received: signal.Signals | None = None
     try:
         with observing(*([telemetry.observe] if telemetry is not None else [])):
-            app.run()
+            received = run_quitting_on_signals(app)
     finally:
         if telemetry is not None:
             telemetry.close()
         for problem in problems:
-            print(f"{PROG}: warning: {one_line(problem)}", file=sys.stderr)
+            say_after_the_screen(f"warning: {one_line(problem)}")
+    if received is not None:
+        say_after_the_screen(QUIT_SIGNALS[received])
+        return 128 + received
     return app.return_code or EXIT_OK

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from core import OnFailure, TreeNavigator
 
-from ..corpora import Corpus
+from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
-from ..navigators.forcing import START, Force, ForceError, parse_force
-from ..safe_text import clip, json_text
+from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
+from ..safe_text import clip, json_text, one_line
 from ..walks.session import WalkSettings
 
 if TYPE_CHECKING:
@@ -62,26 +62,41 @@ class Parser(argparse.ArgumentParser):
         fail(f"{message} (see `{self.prog} --help`)")
 
 
-def whole_number(minimum: int, maximum: int = 10**9) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``minimum`` to ``maximum``, in ASCII digits (``int`` takes ``'²'``-like
-    characters and 5,000-digit numbers only to fail or to be absurd)."""
+def whole(text: str, minimum: int, maximum: int, what: str = "a whole number") -> int:
+    """``text`` as a whole number from ``minimum`` to ``maximum``, or a :class:`ValueError` whose message says which
+    bound it broke: the one parser of numbers typed on the command line and sent to ``serve``. ASCII digits only
+    (``int`` takes ``'²'``-like characters, and 5,000-digit numbers only to fail or to be absurd).
+
+    ``what`` names the kind of number in the messages; a kind of its own (``"a port number"``) is said with its
+    range: ``0 is not a port number (1-65535)``."""
+    digits = text.strip()
+    body = digits[1:] if digits[:1] in ("+", "-") else digits
+    if not (body.isascii() and body.isdigit()):
+        raise ValueError(f"{clip(text, 40)!r} is not {what}")
+    negative = digits[:1] == "-" and body.strip("0") != ""
+    value = int(digits) if len(body) <= 12 else None  # a 13-digit number is past every bound here
+    if value is not None and minimum <= value <= maximum:
+        return value
+    if what != "a whole number":
+        raise ValueError(f"{clip(digits, 20)} is not {what} ({minimum}-{maximum})")
+    if negative or (value is not None and value < minimum):
+        raise ValueError(f"{clip(digits, 20)} must be at least {minimum:,}")
+    raise ValueError(f"{clip(digits, 20)} must be at most {maximum:,}")
+
+
+def whole_number(minimum: int, maximum: int, what: str = "a whole number") -> Callable[[str], int]:
+    """An argparse type: :func:`whole` from ``minimum`` to ``maximum`` (the bounds the command really keeps, so that
+    the message states them)."""
 
     def parse(text: str) -> int:
-        digits = text.strip()
-        body = digits[1:] if digits[:1] in ("+", "-") else digits
-        if not (body.isascii() and body.isdigit()):
-            raise argparse.ArgumentTypeError(f"{clip(text, 40)!r} is not a whole number")
-        if len(body) > 12 or int(digits) > maximum:
-            raise argparse.ArgumentTypeError(f"{clip(digits, 20)} must be at most {maximum:,}")
-        value = int(digits)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text} must be at least {minimum}")
-        return value
+        try:
+            return whole(text, minimum, maximum, what)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
 
 
-positive, non_negative = whole_number(1), whole_number(0)
 # The explorer's prompts take the same budgets and depth limits.
 visits, depth, jobs = whole_number(1, 100_000), whole_number(0, 100_000), whole_number(1, 64)
 
@@ -137,8 +152,11 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transcripts", action="store_true",
                         help="show each decision's transcript in full: what the navigator was sent and answered")
     parser.add_argument("--force", action="append", default=[], metavar="NODE=ID[,ID...]",
-                        help="answer the offer at NODE (the node being judged; 'start' for the first offer) with "
-                             "these ids instead of asking the navigator; NODE= stops there (repeatable)")
+                        help="answer the offer at NODE (the node being judged; start for the first offer) with "
+                             "these ids instead of asking the navigator; NODE= stops there (repeatable). An id "
+                             "holding = or a comma, with spaces around it, or starting with a quote goes in double "
+                             "quotes, with \"\" for a quote inside: '\"a=b\"=x,\" pad \"'; '\"start\"=x' forces a "
+                             "node whose id is start")
 
 
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
@@ -153,6 +171,8 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
     """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2."""
     if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
         return None
+    if args.otlp_file is not None:
+        check_writable(args.otlp_file, "write spans", "spans.jsonl")  # before the exporter opens it (a FIFO blocks)
     from ..walks.telemetry import TelemetryConfigError, WalkTelemetry
 
     try:
@@ -161,45 +181,136 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
         fail(str(exc))
 
 
+def check_telemetry(args: argparse.Namespace) -> None:
+    """What :func:`telemetry_from` would refuse, refused without opening anything (``serve``: each session opens
+    its own file and exporter)."""
+    if args.otlp_file is not None:
+        check_writable(args.otlp_file, "write spans", "spans.jsonl")
+    endpoint, name = args.otlp_endpoint, "--otlp-endpoint"
+    if endpoint is None and os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
+        endpoint, name = os.environ[OTLP_ENDPOINT_ENV], OTLP_ENDPOINT_ENV
+    if endpoint is None:
+        return
+    from ..walks.telemetry import TelemetryConfigError, traces_url
+
+    try:
+        traces_url(endpoint, name=name)
+    except TelemetryConfigError as exc:
+        fail(str(exc))
+
+
 def forces_from(values: Sequence[str], corpus: Corpus) -> list[Force]:
-    """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2."""
+    """The ``--force`` values, checked against the corpus: a NODE that is not in it is one line and exit 2; a bare
+    ``start`` in a corpus that has a node ``start`` is a warning on stderr (it names the roots; ``"start"`` names
+    the node)."""
     forces: dict[str | None, Force] = {}
     for value in values:
         try:
             force = parse_force(value)
         except ForceError as exc:
             fail(str(exc))
+        if force.node is None and START in corpus.index:
+            print(f"{PROG}: warning: {one_line(f'--force {value!r}')}: bare {START} names the first offer (the roots), "
+                  f"and this corpus also has a node {START!r}: to force that node, write \"{START}\"="
+                  f"{','.join(quote_id(i) for i in force.selected)}", file=sys.stderr)
         if force.node is not None and force.node not in corpus.index:
             fail(f"--force {value!r}: no node {force.node!r} in {corpus.path}; name a node of the corpus, or "
-                 f"'{START}' for the first offer")
+                 f"'{START}' for the first offer{_spelling_hint(force.node, corpus)}")
         if force.node in forces:
             fail(f"--force {value!r}: {force.label!r} is forced twice; force each node once")
         forces[force.node] = force
     return list(forces.values())
 
 
-def check_writable(path: str) -> None:
-    """Fail now, not after an expensive walk, when a trace cannot be written where asked."""
+def _spelling_hint(name: str, corpus: Corpus) -> str:
+    """When the corpus has an id that ``name`` would be once spaces are dropped (``' pad '``), how to write it."""
+    near = next((node_id for node_id in corpus.index.ids() if node_id != name and node_id.strip() == name), None)
+    if near is None:
+        return ""
+    return f" (the corpus has {near!r}: an id with spaces around it is written in double quotes, {quote_id(near)})"
+
+
+def check_writable(path: str, doing: str = "save the trace", example: str = "walk.jsonl") -> None:
+    """Fail now, not after an expensive walk, when a file cannot be written where asked: no folder, a name too long,
+    a folder, or something that is not a regular file (a FIFO would block the open for ever, a device would take
+    the bytes). ``doing`` says what the file is for (``cannot save the trace to ...``, ``cannot write spans to``)."""
     target = Path(path).expanduser()
     folder = target.parent
     try:
         if not folder.is_dir():
-            fail(f"cannot save the trace to {path}: no folder {folder}")
+            fail(f"cannot {doing} to {path}: no folder {folder}")
         longest = os.pathconf(folder, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
         if len(os.fsencode(target.name)) > longest:
-            fail(f"cannot save the trace to {path}: the file name is longer than the file system allows ({longest} "
+            fail(f"cannot {doing} to {path}: the file name is longer than the file system allows ({longest} "
                  "bytes); choose a shorter name")
         if target.is_dir():
-            fail(f"cannot save the trace to {path}: it is a folder; name a file in it, e.g. {target / 'walk.jsonl'}")
+            fail(f"cannot {doing} to {path}: it is a folder; name a file in it, e.g. {target / example}")
         if target.exists() and not target.is_file():
-            fail(f"cannot save the trace to {path}: it is not a regular file (a pipe or a device); name a new file "
-                 "or a trace to overwrite")
+            fail(f"cannot {doing} to {path}: it is not a regular file (a pipe or a device); name a new file "
+                 "or a file to overwrite")
     except OSError as exc:
         problem = ("the path is longer than the file system allows; give a shorter path"
                    if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
-        fail(f"cannot save the trace to {path}: {problem}")
+        fail(f"cannot {doing} to {path}: {problem}")
     if not os.access(folder, os.W_OK):
-        fail(f"cannot save the trace to {path}: the folder {folder} is not writable")
+        fail(f"cannot {doing} to {path}: the folder {folder} is not writable")
+
+
+OUTPUT_OPTIONS = ("--trace", "--otlp-file")
+"""The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``)."""
+
+Input = tuple[str, "str | Path | None"]
+"""A file a command reads: what it is (``"the corpus"``), and its path (``None``: not read this time)."""
+
+
+def read_by(navigator: TreeNavigator | None, model: str | None, option: str = "--navigator") -> Input:
+    """The file a navigator's model names and reads (``script:PATH``, ``replay:PATH``: its ``reads_file`` says
+    which models do; the path is what follows the prefix, as the navigators read it), as an :data:`Input`."""
+    reads_file = getattr(navigator, "reads_file", None)
+    path = model.partition(":")[2].strip() if model and callable(reads_file) and reads_file(model) else ""
+    return f"the file {option} reads", path or None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """One file, once symlinks are resolved (the output need not exist yet), or through a hard link."""
+    try:
+        return os.path.realpath(a) == os.path.realpath(b) or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except (OSError, ValueError):
+        return False
+
+
+def _among_markdown_of(path: Path, folder: Path) -> bool:
+    """``path`` is a Markdown file under the corpus ``folder``: one of the files it reads, or one it would read."""
+    try:
+        if not folder.is_dir():
+            return False
+        inside = os.path.realpath(path).startswith(os.path.join(os.path.realpath(folder), ""))
+    except (OSError, ValueError):
+        return False
+    return inside and path.suffix.lower() in MARKDOWN_SUFFIXES
+
+
+def check_apart(args: argparse.Namespace, *inputs: Input) -> None:
+    """Refuse, before anything is written, an output (``--trace``, ``--otlp-file``) that is one of ``inputs`` or
+    another output: the same path once symlinks are resolved, the same file through a hard link, or a Markdown
+    file inside a corpus folder. One line and exit 2: writing would destroy what the command reads, or lose
+    one output under the other."""
+    outputs = [(option, Path(value).expanduser()) for option in OUTPUT_OPTIONS
+               if (value := getattr(args, option[2:].replace("-", "_"), None))]
+    for number, (option, path) in enumerate(outputs):
+        for other, other_path in outputs[:number]:
+            if _same_file(path, other_path):
+                fail(f"{other} {other_path} and {option} {path} are one file; give each output its own file")
+        for what, source in inputs:
+            if not source:
+                continue
+            source_path = Path(source).expanduser()
+            if _same_file(path, source_path):
+                fail(f"{option} {path} is {what} ({source_path}); an output must not overwrite an input: choose "
+                     "another file")
+            if _among_markdown_of(path, source_path):
+                fail(f"{option} {path} is a Markdown file inside {what} ({source_path}), which reads it; choose a "
+                     "file outside it")
 
 
 def is_there(path: Path) -> bool:
@@ -210,10 +321,10 @@ def is_there(path: Path) -> bool:
         return False
 
 
-def navigator_for(model: str, headless: bool = True) -> TreeNavigator:
+def navigator_for(model: str, headless: bool = True, allow_files: bool = True) -> TreeNavigator:
     """``resolve_navigator``, with its configuration error as one line and exit code 2."""
     try:
-        return resolve_navigator(model, headless=headless)
+        return resolve_navigator(model, headless=headless, allow_files=allow_files)
     except NavigatorNeedsAPerson as exc:
         fail(f"{exc}, or run the explorer (`{PROG} CORPUS --navigator {model}`)")
     except NavigatorConfigError as exc:

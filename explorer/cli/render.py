@@ -197,7 +197,10 @@ def validation_report(report: ValidationReport) -> RenderableType:
         parts.append(line(("error: ", "bold red"), safe(finding.message)))
     for finding in report.warnings:
         parts.append(line(("warning: ", "yellow"), safe(finding.message)))
-    parts.append(_verdict(len(report.errors), len(report.warnings)))
+    if report.more_warnings:
+        parts.append(line(("warning: ", "yellow"), f"… and {report.more_warnings:,} more (the first "
+                          f"{len(report.warnings):,} are shown)"))
+    parts.append(_verdict(len(report.errors), report.warning_count))
     return Group(*parts)
 
 

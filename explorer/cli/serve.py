@@ -2,7 +2,7 @@
 
     reasoning-explorer serve [CORPUS | TRACE] [--host 127.0.0.1] [--port 8000] [--max-sessions N]
                              [--query Q] [--navigator M] [--max-visits N] [--max-depth D] [--on-failure P]
-                             [--autoplay SECONDS]
+                             [--autoplay SECONDS] [--no-files] [--trace FILE] [--otlp-endpoint URL] [--otlp-file FILE]
 
 Everything is checked before the server starts (the corpus loads, the navigator resolves, the address can
 be bound), so a bad option is one line and exit code 2, never a page that fails later. textual-serve runs
@@ -11,7 +11,12 @@ part quoted, with this interpreter (``sys.executable -m explorer.cli.serve_sessi
 ends when the server is gone), and ``exec`` so that the app *is* the process the server watches.
 
 The server has no authentication: it binds to 127.0.0.1 unless told otherwise, answers only to local host
-names when it does, refuses web sockets opened by pages of other sites, and caps the sessions it runs.
+names when it does, refuses web sockets opened by pages of other sites, and caps the sessions it runs. What a
+client sends is checked before it reaches a session: the terminal's size is clamped (a huge one made a session
+eat gigabytes), and a message that is not textual-serve's is one line in the log, never a traceback.
+
+Each tab's explorer writes its own files: ``--trace FILE`` and ``--otlp-file FILE`` are FILE for the first tab
+and ``FILE.tabN`` beside it (``walks.tab2.jsonl``) for the Nth, so that no tab overwrites another's.
 """
 
 from __future__ import annotations
@@ -19,21 +24,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
+import json
 import logging
 import shlex
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
-from textual_serve.server import Server, log, to_int
+from textual_serve.server import Server, log
 
-from ..safe_text import visible
+from ..safe_text import clip, one_line, visible
 from .inputs import corpus_at, open_trace, trace_corpus
 from .options import (
     DEFAULT_CORPUS,
@@ -41,28 +47,27 @@ from .options import (
     EXPLORER_MODEL,
     PROG,
     Parser,
+    add_telemetry_options,
     add_walk_options,
+    check_apart,
+    check_telemetry,
+    check_writable,
     fail,
     navigator_for,
     path_text,
-    positive,
     query_text,
+    read_by,
     seconds,
+    whole,
+    whole_number,
 )
 
-DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_SESSIONS = "127.0.0.1", 8000, 8
+DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_SESSIONS, MAX_SESSIONS = "127.0.0.1", 8000, 8, 1_000
 STOP_GRACE = 5.0  # seconds an app gets to quit after its tab closed before it is killed
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def port_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{text} is not a port number (1-65535)")
-    return value
+MAX_WIDTH, MAX_HEIGHT = 1_000, 500  # cells: the most a session draws, whatever a client asks for
+DEFAULT_WIDTH, DEFAULT_HEIGHT, DEFAULT_FONT_SIZE, MAX_FONT_SIZE = 80, 24, 16, 100
+LOGGED_PER_SESSION = 20  # bad messages logged for one tab; more are ignored without a word
 
 
 def is_loopback(host: str) -> bool:
@@ -79,8 +84,23 @@ def url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def app_argv(args: argparse.Namespace) -> list[str]:
-    """The explorer's command line for one browser session, from options already checked."""
+def files_off(args: argparse.Namespace) -> bool:
+    """Whether the sessions' keys that open and save files are off: asked (``--no-files``), or shared beyond this
+    machine, where whoever reaches the address must not read or write this user's files."""
+    return bool(args.no_files) or not is_loopback(args.host)
+
+
+def tab_file(path: str, tab: int) -> str:
+    """Where tab ``tab`` writes what ``path`` names: ``path`` itself for the first tab, ``stem.tabN.suffix`` beside it
+    for the others (absolute: the command is run from this folder, but say exactly which file)."""
+    target = Path(path).expanduser().absolute()
+    if tab > 1:
+        target = target.with_name(f"{target.stem}.tab{tab}{target.suffix or '.jsonl'}")
+    return str(target)
+
+
+def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
+    """The explorer's command line for browser session number ``tab``, from options already checked."""
     argv = [sys.executable, "-m", "explorer.cli.serve_session"]  # the explorer, ending with the server
     if args.corpus:
         argv.append(str(Path(args.corpus).resolve()))  # the app runs in this folder, but say exactly which file
@@ -95,8 +115,14 @@ def app_argv(args: argparse.Namespace) -> list[str]:
     argv.append(f"--on-failure={args.on_failure}")
     if args.autoplay is not None:
         argv.append(f"--autoplay={args.autoplay!r}")
-    if not is_loopback(args.host):
-        argv.append("--no-files")  # whoever reaches a shared address must not read or write this user's files
+    if args.trace is not None:
+        argv.append(f"--trace={tab_file(args.trace, tab)}")
+    if args.otlp_endpoint is not None:
+        argv.append(f"--otlp-endpoint={args.otlp_endpoint}")
+    if args.otlp_file is not None:
+        argv.append(f"--otlp-file={tab_file(args.otlp_file, tab)}")
+    if files_off(args):
+        argv.append("--no-files")
     return argv
 
 
@@ -107,19 +133,24 @@ def shell_command(argv: Sequence[str]) -> str:
 
 def check_explorer_options(args: argparse.Namespace) -> str:
     """What the explorer itself would refuse, refused now, once; returns what is being served (for the banner)."""
-    navigator_for(args.navigator, headless=False)
+    # With files off, a navigator that names a file would be refused by every session: say so now, once.
+    navigator = navigator_for(args.navigator, headless=False, allow_files=not files_off(args))
     if args.corpus and args.corpus.endswith(".jsonl"):
         trace = open_trace(args.corpus)
-        trace_corpus(Path(args.corpus), trace, None)  # the app looks from the same folder, so it finds the same
-        served = f"the trace {args.corpus}"
+        corpus = trace_corpus(Path(args.corpus), trace, None)  # the app looks from the same folder: the same one
+        served, what = f"the trace {args.corpus}", "the trace"
     else:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
-        corpus_at(path)
-        served = str(path)
+        corpus = corpus_at(path)
+        served, what = str(path), "the corpus"
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
+    if args.trace is not None:
+        check_writable(args.trace)
+    check_telemetry(args)
+    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), read_by(navigator, args.navigator))
     return served
 
 
@@ -147,8 +178,9 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 shares it on your network, "
                              "with no password)")
-    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    parser.add_argument("--max-sessions", type=positive, default=DEFAULT_MAX_SESSIONS, metavar="N",
+    parser.add_argument("--port", type=whole_number(1, 65535, "a port number"), default=DEFAULT_PORT,
+                        help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--max-sessions", type=whole_number(1, MAX_SESSIONS), default=DEFAULT_MAX_SESSIONS, metavar="N",
                         help=f"browser tabs served at once; each runs its own explorer (default "
                              f"{DEFAULT_MAX_SESSIONS})")
     parser.add_argument("--query", "-q", metavar="Q", type=query_text,
@@ -156,6 +188,13 @@ def make_parser() -> argparse.ArgumentParser:
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
+    parser.add_argument("--no-files", action="store_true",
+                        help="turn off the sessions' keys that open and save files (always off when --host is not "
+                             "a loopback address)")
+    parser.add_argument("--trace", metavar="FILE", type=path_text,
+                        help="each tab saves its finished walks as traces: the first tab to FILE, the Nth to "
+                             "FILE.tabN beside it")
+    add_telemetry_options(parser)
     return parser
 
 
@@ -163,8 +202,8 @@ def cmd_serve(argv: Sequence[str]) -> int:
     args = make_parser().parse_args(argv)
     served = check_explorer_options(args)
     check_address(args.host, args.port)
-    server = ExplorerServer(shell_command(app_argv(args)), host=args.host, port=args.port,
-                            max_sessions=args.max_sessions, served=served)
+    server = ExplorerServer(lambda tab: shell_command(app_argv(args, tab)), host=args.host, port=args.port,
+                            max_sessions=args.max_sessions, served=served, files_off=files_off(args))
     try:
         server.serve()
     except OSError as exc:  # the port was taken between the check and now
@@ -209,20 +248,83 @@ class Session(AppService):
             await process.wait()
 
 
+def size_asked(text: str | None, default: int, limit: int) -> int:
+    """A size from a query string: a whole number from 1 to ``limit`` (more is ``limit``); anything else the
+    default."""
+    if text is None:
+        return default
+    try:
+        return whole(text, 1, limit)
+    except ValueError:
+        digits = text.strip()
+        return limit if digits.isascii() and digits.isdigit() and digits.lstrip("0") else default
+
+
+class BadMessage(ValueError):
+    """A client's message that does not say what textual-serve's page says; the text is one line for the log."""
+
+
+class NotTheProtocol(BadMessage):
+    """Not a textual-serve message at all (not JSON, not a list naming its kind): the socket is closed (1008)."""
+
+
+def read_message(data: str) -> tuple[str, Any]:
+    """A text message of the page's protocol, ``["kind", payload?]``, as ``(kind, payload)``."""
+    try:
+        envelope = json.loads(data)
+    except (ValueError, RecursionError):
+        raise NotTheProtocol(f"a message that is not JSON ({one_line(clip(data, 40))!r})") from None
+    if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+        raise NotTheProtocol(f"a message that is not [kind, ...] ({one_line(clip(data, 40))!r})")
+    return envelope[0], envelope[1] if len(envelope) > 1 else None
+
+
+def terminal_size(payload: Any) -> tuple[int, int]:
+    """A resize's ``{"width": W, "height": H}``: whole numbers from 1, clamped to ``MAX_WIDTH`` × ``MAX_HEIGHT``."""
+    if not isinstance(payload, dict):
+        raise BadMessage("a resize without {width, height}")
+    sizes = []
+    for key, limit in (("width", MAX_WIDTH), ("height", MAX_HEIGHT)):
+        value = payload.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise BadMessage(f"a resize whose {key} is {one_line(clip(repr(value), 40))}, not a whole number from 1")
+        sizes.append(min(value, limit))
+    return sizes[0], sizes[1]
+
+
+class OneLineFormatter(logging.Formatter):
+    """Log records as one line each: an exception is its type and message, never a traceback (whose frames can
+    hold a session's environment, and whose lines a client could provoke by the thousand)."""
+
+    def formatException(self, ei: Any) -> str:
+        kind, error = ei[0], ei[1]
+        return f"({kind.__name__ if kind else 'error'}: {one_line(str(error))})"
+
+    def format(self, record: logging.LogRecord) -> str:
+        return super().format(record).replace("\n", " ")
+
+
 class ExplorerServer(Server):
     """textual-serve's server, with the explorer's guards: local names, same-origin sockets, a session cap."""
 
-    def __init__(self, command: str, *, host: str, port: int, max_sessions: int, served: str) -> None:
-        super().__init__(command, host=host, port=port, title=PROG, public_url=f"http://{url_host(host)}:{port}")
+    def __init__(self, command_for: Callable[[int], str], *, host: str, port: int, max_sessions: int, served: str,
+                 files_off: bool = False) -> None:
+        super().__init__(command_for(1), host=host, port=port, title=PROG,
+                         public_url=f"http://{url_host(host)}:{port}")
+        self.command_for = command_for
+        """The shell command of tab number N (each tab writes its own files)."""
         self.max_sessions = max_sessions
         self.served = served
+        self.files_off = files_off
+        self.tabs = 0
+        """Tabs opened so far: the next one is number ``tabs + 1``."""
         self.sessions: dict[Session, web.WebSocketResponse] = {}
 
     def initialize_logging(self) -> None:
         # Plain lines on stderr. textual-serve's own setup prints tracebacks with their local variables, and
         # one of those is the app's environment, which can hold an API key.
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+        handler.setFormatter(OneLineFormatter(f"{PROG}: %(message)s"))
         logging.basicConfig(level=logging.DEBUG if self.debug else logging.WARNING, handlers=[handler])
 
     async def _make_app(self) -> web.Application:
@@ -247,6 +349,8 @@ class ExplorerServer(Server):
         if not is_loopback(self.host):
             print(f"{PROG}: warning: there is no password: whoever reaches this address can use the explorer "
                   "(its keys that open and save files are off)", flush=True)
+        elif self.files_off:
+            print(f"{PROG}: the sessions' keys that open and save files are off (--no-files)", flush=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
         await asyncio.gather(*(self.end(session, socket_) for session, socket_ in list(self.sessions.items())))
@@ -261,13 +365,16 @@ class ExplorerServer(Server):
         # localhost), so that its web socket's Origin and Host agree.
         socket_scheme = "wss" if request.scheme == "https" else "ws"
         return {
-            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "font_size": size_asked(request.query.get("fontsize"), DEFAULT_FONT_SIZE, MAX_FONT_SIZE),
             "app_websocket_url": f"{socket_scheme}://{request.host}/ws",
             "config": {"static": {"url": f"{request.scheme}://{request.host}/static/"}},
             "application": {"name": self.title},
         }
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        probe = web.WebSocketResponse()
+        if not probe.can_prepare(request).ok:  # a plain GET: say what this address is, instead of dropping it
+            raise web.HTTPBadRequest(text=f"this address takes the explorer's web socket; open {self.public_url}/")
         if not origin_matches(request.headers.get("Origin"), request.host):
             raise web.HTTPForbidden(text="a session can be opened only from this server's own page")
         if len(self.sessions) >= self.max_sessions:
@@ -278,19 +385,61 @@ class ExplorerServer(Server):
         async def close() -> None:
             await websocket.close()
 
-        session = Session(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str, close=close,
-                          download_manager=self.download_manager, debug=self.debug)
+        self.tabs += 1
+        session = Session(self.command_for(self.tabs), write_bytes=websocket.send_bytes,
+                          write_str=websocket.send_str, close=close, download_manager=self.download_manager,
+                          debug=self.debug)
         self.sessions[session] = websocket  # counted before the first await, so the cap holds under a burst
         try:
             await websocket.prepare(request)
-            await session.start(to_int(request.query.get("width", "80"), 80),
-                                to_int(request.query.get("height", "24"), 24))
+            await session.start(size_asked(request.query.get("width"), DEFAULT_WIDTH, MAX_WIDTH),
+                                size_asked(request.query.get("height"), DEFAULT_HEIGHT, MAX_HEIGHT))
             await self._process_messages(websocket, session)
         except asyncio.CancelledError:
             await websocket.close()
-        except Exception as error:
-            log.exception(error)
+        except Exception as error:  # one line: what ended this tab's session, never a traceback
+            log.warning("a session ended on an error: %s: %s", type(error).__name__, one_line(str(error)))
         finally:
             await session.stop()
             del self.sessions[session]
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """textual-serve's loop over a tab's messages, with every message checked first: one that is not the
+        protocol closes the socket (1008); one whose payload is wrong is logged and ignored, and the session
+        goes on; sizes are clamped to what a session may draw."""
+        logged = 0
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue  # as textual-serve: the page sends text only
+            try:
+                kind, payload = read_message(message.data)
+                if kind == "stdin":
+                    if not isinstance(payload, str):
+                        raise BadMessage(f"stdin that is {type(payload).__name__}, not text")
+                    try:
+                        data = payload.encode("utf-8")
+                    except UnicodeEncodeError:
+                        raise BadMessage("stdin that is not UTF-8 text (a lone surrogate)") from None
+                    await app_service.send_bytes(data)
+                elif kind == "resize":
+                    await app_service.set_terminal_size(*terminal_size(payload))
+                elif kind == "ping":
+                    if payload is None:
+                        raise BadMessage("a ping without its data")
+                    await websocket.send_json(["pong", payload])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
+                else:
+                    log.debug("a message of an unknown kind ignored: %s", one_line(clip(kind, 40)))
+            except NotTheProtocol as problem:
+                log.warning("a tab sent %s; its session is closed", problem)
+                await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"not a textual-serve message")
+                return
+            except BadMessage as problem:
+                logged += 1
+                if logged <= LOGGED_PER_SESSION:
+                    more = "; more from this tab are ignored without a word" if logged == LOGGED_PER_SESSION else ""
+                    log.warning("a tab sent %s; ignored%s", problem, more)

@@ -23,16 +23,18 @@ from .options import (
     add_force_option,
     add_telemetry_options,
     add_walk_options,
+    check_apart,
     check_writable,
     console,
     fail,
     forces_from,
     navigator_for,
     path_text,
-    positive,
     query_text,
+    read_by,
     settings_from,
     telemetry_from,
+    whole_number,
     write_json,
 )
 
@@ -65,8 +67,8 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
         console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts))
         for force in session.not_applied():
             where = "the first offer" if force.node is None else f"{force.node!r}"
-            console().print(visible(f"--force {force.label}={','.join(force.selected)} never applied: the walk "
-                                    f"never judged {where}"), markup=False, highlight=False)
+            console().print(visible(f"--force {force.spelled()} never applied: the walk never judged {where}"),
+                            markup=False, highlight=False)
     return EXIT_OK if end is WalkEnd.FINISHED else EXIT_FOUND
 
 
@@ -74,15 +76,12 @@ MAX_RUNS, MAX_JOBS = 100_000, 64
 
 
 def check_runs(args: argparse.Namespace) -> None:
-    """``--runs`` and ``--jobs`` make sense together, within bounds, and without the options of a single walk."""
+    """``--runs`` and ``--jobs`` make sense together, and without the options of a single walk (their bounds are
+    their parsers')."""
     if args.runs is None:
         if args.jobs is not None:
             fail("--jobs runs walks at once: it needs --runs N")
         return
-    if not 2 <= args.runs <= MAX_RUNS:
-        fail(f"argument --runs: {args.runs} must be between 2 and {MAX_RUNS:,} (one walk needs no --runs)")
-    if args.jobs is not None and args.jobs > MAX_JOBS:
-        fail(f"argument --jobs: {args.jobs} must be at most {MAX_JOBS}")
     if args.trace:
         fail("--trace saves one walk; leave it out with --runs (or walk once, with --trace)")
     if args.transcripts:
@@ -114,10 +113,10 @@ def cmd_walk(argv: Sequence[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", type=path_text,
                         help="also save the walk as a trace file (JSON Lines)")
-    parser.add_argument("--runs", type=positive, metavar="N",
+    parser.add_argument("--runs", type=whole_number(2, MAX_RUNS), metavar="N",
                         help="walk the query N times (2 or more) and report how stable the walk is: how often each "
                              "node was chosen, entered and landed, the distinct landed sets, where the walks part")
-    parser.add_argument("--jobs", type=positive, metavar="J",
+    parser.add_argument("--jobs", type=whole_number(1, MAX_JOBS), metavar="J",
                         help="with --runs: walks run at once, on threads (for navigators that wait on the network)")
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
@@ -127,6 +126,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     if args.trace:
         check_writable(args.trace)
     navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
+    check_apart(args, ("the corpus", args.corpus), read_by(navigator, args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)
     telemetry = telemetry_from(args)

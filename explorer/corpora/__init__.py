@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import errno
 import io
 import os
@@ -152,6 +153,29 @@ def decode_text(path: Path, data: bytes) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise CorpusError(path, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", line=line) from None
+
+
+_CHECK_CHUNK = 1 << 20  # bytes checked at a time: a bounded copy, however large the file
+
+
+def check_utf8(path: Path, data: bytes) -> None:
+    """Raise :func:`decode_text`'s CorpusError when ``data`` is not UTF-8 text, without keeping a decoded copy.
+
+    For a reader that parses the bytes itself and skips what it does not need (PageIndex's msgspec path): the
+    file is then refused or accepted as a whole, as :func:`decode_text` would, whatever key the bad bytes sit
+    under. ASCII (most large JSON) is one pass with no copy; other text is decoded a megabyte at a time."""
+    if data.isascii():
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for at in range(0, len(view), _CHECK_CHUNK):
+            decoder.decode(view[at:at + _CHECK_CHUNK])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        decode_text(path, data)  # the same codec refuses the same bytes: it raises, naming the byte and the line
+    finally:
+        view.release()
 
 
 def _read_all(stream: io.BufferedReader, size: int, progress: Progress | None) -> bytes:

@@ -40,7 +40,7 @@ import msgspec
 from core import HierarchyError, HierarchyIndex, RetrievedDocument
 from core.metadata import FrozenMetadata
 
-from . import decode_text, read_bytes
+from . import check_utf8, decode_text, read_bytes
 from .errors import CorpusError
 from .model import OUR_KEYS_WITH_PARENT, Corpus, make_document, sha256_of_bytes
 from .progress import CallbackFailed, Progress, Stage
@@ -78,11 +78,15 @@ def read_pageindex(path: Path, progress: Progress | None = None) -> Corpus:
     or fails with the same message, as it always did, but one: a number too
     long for Python to convert (over 4,300 digits) under a key the loader
     ignores no longer stops the load, since ``msgspec`` skips such keys unread.
+    Bytes that are not UTF-8 are refused wherever they sit (even under an
+    ignored key, which ``msgspec`` would skip): the whole file is checked
+    first, as ``json`` reads it.
     """
     path = Path(path)
     progress = progress or Progress(None)
     data = read_bytes(path, progress)
     sha256 = sha256_of_bytes([data])
+    check_utf8(path, data)  # msgspec skips ignored keys unread: the bytes are decided first, as json would
     try:
         with progress.whole(Stage.PARSING):
             records = _DECODER.decode(data)

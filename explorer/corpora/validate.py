@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from .questions import QuestionSet, read_questions
 MAX_TITLE = 120
 MAX_SUMMARY = 400
 MAX_CHILDREN = 50
+MAX_WARNINGS_KEPT = 100
+"""Warnings a report keeps (and ``validate`` prints); the rest are counted: a million headings without a summary
+are one problem said a million times, and keeping them all took gigabytes."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +51,19 @@ class ValidationReport:
     corpus: Corpus | None
     errors: tuple[Finding, ...]
     warnings: tuple[Finding, ...]
+    """The first :data:`MAX_WARNINGS_KEPT` warnings, in tree order."""
     stats: CorpusStats | None
+    more_warnings: int = 0
+    """Warnings found past those kept: counted, not kept."""
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    @property
+    def warning_count(self) -> int:
+        """Every warning found, kept or only counted."""
+        return len(self.warnings) + self.more_warnings
 
 
 def validate(path: str | Path) -> ValidationReport:
@@ -78,13 +90,26 @@ def validate(path: str | Path) -> ValidationReport:
     found = tuple(Finding("error", str(e), e.node, e.line) for e in errors)
     if corpus is None:
         return ValidationReport(path, None, found, (), None)
-    return ValidationReport(path, corpus, found, tuple(lint(corpus)), stats(corpus))
+    kept: list[Finding] = []
+    more = 0
+    for finding in iter_lint(corpus):
+        if len(kept) < MAX_WARNINGS_KEPT:
+            kept.append(finding)
+        else:
+            more += 1
+    return ValidationReport(path, corpus, found, tuple(kept), stats(corpus), more)
 
 
 def lint(corpus: Corpus) -> list[Finding]:
-    """Warnings: what the loader left out, then in tree order: no summary, a leaf without content, a heading
-    cut for its title, a long title or summary, too many children."""
-    findings = [Finding("left-out", visible(f"{corpus.path}: {note}")) for note in corpus.notes]
+    """Every warning (:func:`iter_lint`), kept."""
+    return list(iter_lint(corpus))
+
+
+def iter_lint(corpus: Corpus) -> Iterator[Finding]:
+    """Warnings, one at a time: what the loader left out, then in tree order: no summary, a leaf without content,
+    a heading cut for its title, a long title or summary, too many children."""
+    for note in corpus.notes:
+        yield Finding("left-out", visible(f"{corpus.path}: {note}"))
     index = corpus.index
     for node_id in index.ids():
         document = index[node_id]
@@ -94,26 +119,23 @@ def lint(corpus: Corpus) -> list[Finding]:
         summary = corpus.summary_of(node_id)
         children = len(index.child_ids(node_id))
         if not summary.strip():
-            findings.append(Finding("no-summary", f"{where} has no summary; the navigator sees only its title",
-                                    node_id, line))
+            yield Finding("no-summary", f"{where} has no summary; the navigator sees only its title", node_id, line)
         if children == 0 and not document.content.strip():
-            findings.append(Finding("empty-leaf", f"{where} is a leaf without content; landing on it returns nothing",
-                                    node_id, line))
+            yield Finding("empty-leaf", f"{where} is a leaf without content; landing on it returns nothing",
+                          node_id, line)
         heading_length = document.metadata.get(HEADING_LENGTH)
         if isinstance(heading_length, int):
-            findings.append(Finding("cut-title", f"{where} has a heading of {heading_length:,} characters, cut to "
-                                    f"{len(title)} for its title; shorten the heading", node_id, line))
+            yield Finding("cut-title", f"{where} has a heading of {heading_length:,} characters, cut to "
+                          f"{len(title)} for its title; shorten the heading", node_id, line)
         elif len(title) > MAX_TITLE:
-            findings.append(Finding("long-title", f"{where} has a title of {len(title)} characters "
-                                    f"(over {MAX_TITLE}); shorten it", node_id, line))
+            yield Finding("long-title", f"{where} has a title of {len(title)} characters (over {MAX_TITLE}); "
+                          "shorten it", node_id, line)
         if len(summary) > MAX_SUMMARY:
-            findings.append(Finding("long-summary", f"{where} has a summary of {len(summary)} characters "
-                                    f"(over {MAX_SUMMARY}); summaries are shipped to the navigator at every offer",
-                                    node_id, line))
+            yield Finding("long-summary", f"{where} has a summary of {len(summary)} characters (over "
+                          f"{MAX_SUMMARY}); summaries are shipped to the navigator at every offer", node_id, line)
         if children > MAX_CHILDREN:
-            findings.append(Finding("wide-node", f"{where} has {children} children (over {MAX_CHILDREN}); "
-                                    "group them so each offer stays small", node_id, line))
-    return findings
+            yield Finding("wide-node", f"{where} has {children} children (over {MAX_CHILDREN}); group them so each "
+                          "offer stays small", node_id, line)
 
 
 def stats(corpus: Corpus) -> CorpusStats:

@@ -27,11 +27,24 @@ from core import (
 from .answered import Answered, answered_pair
 
 START = "start"
-"""How the command line names the first offer (the roots)."""
+"""How the command line names the first offer (the roots): ``start`` written bare; ``"start"`` in quotes is a node."""
+
+QUOTE = '"'
+FORCE_SYNTAX = ("NODE=ID[,ID...] (start for the first offer, NODE= to stop there; an id holding = or a comma, or "
+                'with spaces around it, in double quotes: "a=b"=x, "start"=x for a node named start)')
+"""The ``--force`` rule in a few words, for every error that says what to write."""
 
 
 class ForceError(ValueError):
     """A ``--force`` that cannot be read: one line saying what to write instead."""
+
+
+def quote_id(node_id: str) -> str:
+    """``node_id`` as ``--force`` reads it back: bare when it can be, else in double quotes (``""`` for a quote)."""
+    if (node_id and node_id == node_id.strip() and "=" not in node_id and "," not in node_id
+            and not node_id.startswith(QUOTE) and node_id != START):
+        return node_id
+    return QUOTE + node_id.replace(QUOTE, QUOTE * 2) + QUOTE
 
 
 @dataclass(frozen=True)
@@ -45,6 +58,11 @@ class Force:
     def label(self) -> str:
         return START if self.node is None else self.node
 
+    def spelled(self) -> str:
+        """The force as ``--force`` reads it: ``start=a,b``, ``"a=b"=x`` (see :func:`parse_force`)."""
+        node = START if self.node is None else quote_id(self.node)
+        return f"{node}={','.join(quote_id(i) for i in self.selected)}"
+
     def describe(self) -> str:
         """``at billing chose invoices`` / ``at the start stopped here``."""
         where = "the start" if self.node is None else self.node
@@ -53,15 +71,57 @@ class Force:
         return f"at {where} chose {', '.join(self.selected)}"
 
 
+def _field(text: str, at: int, stops: str, whole: str) -> tuple[str, bool, int]:
+    """One id of a ``--force`` from ``at``: ``(id, quoted, where it ended)``; it ends at a character of ``stops``
+    (or the end). Bare, it is the text up to there, spaces around it dropped; in quotes, exactly what they hold."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if at < len(text) and text[at] == QUOTE:
+        opened, at, held = at, at + 1, []
+        while True:
+            close = text.find(QUOTE, at)
+            if close < 0:
+                raise ForceError(f"--force {whole!r}: the quote at character {opened + 1} is never closed; write "
+                                 f"{FORCE_SYNTAX}")
+            held.append(text[at:close])
+            if text[close + 1:close + 2] == QUOTE:  # "" is a quote inside
+                held.append(QUOTE)
+                at = close + 2
+                continue
+            at = close + 1
+            break
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at < len(text) and text[at] not in stops:
+            raise ForceError(f"--force {whole!r}: {text[at]!r} after the quoted id at character {opened + 1}; put "
+                             f"the whole id in the quotes: {FORCE_SYNTAX}")
+        return "".join(held), True, at
+    end = at
+    while end < len(text) and text[end] not in stops:
+        end += 1
+    return text[at:end].strip(), False, end
+
+
 def parse_force(text: str) -> Force:
-    """``NODE=ID[,ID...]``; ``NODE=`` means stop here; ``start`` names the first offer."""
-    node, equals, ids = text.partition("=")
-    node = node.strip()
-    if not equals or not node:
-        raise ForceError(f"--force {text!r}: write NODE=ID[,ID...] (NODE is the node being judged, 'start' for "
-                         "the first offer; NODE= with nothing after it stops there)")
-    selected = tuple(dict.fromkeys(part.strip() for part in ids.split(",") if part.strip()))
-    return Force(None if node == START else node, selected)
+    """``NODE=ID[,ID...]``: ``NODE=`` stops there; bare ``start`` names the first offer (the roots).
+
+    Spaces around a bare id are dropped; an id that holds ``=`` or ``,``, has spaces around it, or starts with a
+    quote is written in double quotes, with ``""`` for a quote inside (``"a=b"=x``, ``" pad "=x``); ``"start"`` in
+    quotes is a node whose id is ``start``. Raises :class:`ForceError` naming what to write instead."""
+    node, quoted, at = _field(text, 0, "=", text)
+    if at >= len(text) or not node:
+        raise ForceError(f"--force {text!r}: write {FORCE_SYNTAX}")
+    selected: list[str] = []
+    at += 1  # past the =
+    while at <= len(text):
+        chosen, chosen_quoted, at = _field(text, at, ",", text)
+        if chosen_quoted and not chosen:
+            raise ForceError(f"--force {text!r}: \"\" is an empty id; name a node, or leave NODE= with nothing "
+                             "after it to stop there")
+        if chosen:
+            selected.append(chosen)
+        at += 1  # past the comma (or the end)
+    return Force(None if node == START and not quoted else node, tuple(dict.fromkeys(selected)))
 
 
 class RecordedFailure(Exception):

@@ -1,8 +1,12 @@
-"""A real `reasoning-explorer serve` on a free port of 127.0.0.1, and the processes it starts (Linux /proc)."""
+"""A real `reasoning-explorer serve` on a free port of 127.0.0.1, the processes it starts (Linux /proc), and a
+browser tab spoken to over its web socket."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -12,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -115,3 +119,114 @@ def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
         for pid in sessions:  # never leave an explorer behind, whatever the test found
             if is_alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+class Tab:
+    """One browser tab of a served explorer, spoken to as textual-serve's page does over its web socket: keys go
+    as ``["stdin", "..."]``, sizes as ``["resize", {...}]``; the bytes that come back are the terminal output,
+    drawn here by a terminal emulator (pyte) so that a test reads the screen a person would see."""
+
+    def __init__(self, client: Any, websocket: Any, width: int, height: int) -> None:
+        import pyte
+
+        self.client = client
+        self.websocket = websocket
+        self.screen = pyte.Screen(width, height)
+        self._stream = pyte.ByteStream(self.screen)
+        self.received = 0
+        self.output = bytearray()
+        """Every byte of terminal output received (kept for tests that read the escape sequences)."""
+        self.texts: list[Any] = []
+        """The text messages (JSON) the server sent, e.g. ``["pong", ...]``."""
+        self.close_code: int | None = None
+        self.ended = asyncio.Event()
+        self._reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def open(cls, port: int, width: int = 200, height: int = 50, query: str | None = None,
+                   draw: tuple[int, int] | None = None) -> Tab:
+        """Open the tab's socket (``query`` replaces ``width``/``height`` in the URL when given); ``draw`` is the
+        size the emulator draws at, when it is not ``width`` × ``height``."""
+        import aiohttp
+
+        client = aiohttp.ClientSession()
+        address = f"http://127.0.0.1:{port}/ws?" + (query if query is not None else f"width={width}&height={height}")
+        try:
+            websocket = await client.ws_connect(address, headers={"Origin": f"http://127.0.0.1:{port}"},
+                                                max_msg_size=0)
+        except BaseException:
+            await client.close()
+            raise
+        columns, rows = draw or (width, height)
+        return cls(client, websocket, columns, rows)
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        try:
+            async for message in self.websocket:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    self.received += len(message.data)
+                    self.output += message.data
+                    self._stream.feed(message.data)
+                elif message.type == aiohttp.WSMsgType.TEXT:
+                    self.texts.append(json.loads(message.data))
+        finally:
+            self.close_code = self.websocket.close_code
+            self.ended.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def flat(self) -> str:
+        """The screen as one line of words: text a box wraps reads whole (borders and runs of spaces dropped)."""
+        return " ".join(re.sub(r"[│┃▊▎▏╭╮╰╯├└─━╸╺▔▁█▀▄]", " ", self.text()).split())
+
+    def dialog(self) -> str:
+        """The text of the modal dialog on screen (what lies between its █ borders), as one line of words."""
+        inside = [row[row.index("█") + 1:row.rindex("█")] for row in self.screen.display if row.count("█") >= 2]
+        return " ".join(re.sub(r"[▊▎▔▁▀▄]", " ", " ".join(inside)).split())
+
+    async def wait_for(self, probe: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
+        """Wait until ``probe()`` is truthy (a hang guard, not a pause); on a timeout, say what the screen showed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = probe()
+            if value:
+                return value
+            if self.ended.is_set() or time.monotonic() > deadline:
+                raise AssertionError(f"gave up waiting for {what} (socket closed: {self.ended.is_set()}, code "
+                                     f"{self.close_code}); the screen:\n{self.text()}")
+            await asyncio.sleep(0.05)
+
+    async def shows(self, text: str, timeout: float = 60.0) -> str:
+        """Wait until the screen shows ``text`` (read as :meth:`flat`); returns the flat screen."""
+        return str(await self.wait_for(lambda: text in self.flat() and self.flat(), f"the screen to show {text!r}",
+                                       timeout))
+
+    async def send(self, message: Any) -> None:
+        """A message as the page sends it (JSON), or raw text when ``message`` is a ``str``."""
+        await self.websocket.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def press(self, keys: str) -> None:
+        await self.send(["stdin", keys])
+
+    async def ping(self, data: str) -> None:
+        """A ping answered: the session's socket is alive and its messages are read."""
+        await self.send(["ping", data])
+        await self.wait_for(lambda: ["pong", data] in self.texts, f"the pong to {data!r}")
+
+    async def close(self) -> None:
+        await self.websocket.close()
+        await self.client.close()
+        await self._reader
+
+
+def memory_of(pid: int) -> dict[str, int]:
+    """A process's resident memory now and at its peak, in bytes (``VmRSS``, ``VmHWM`` of /proc/PID/status)."""
+    found = {}
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = row.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            found[name] = int(value.split()[0]) * 1024
+    return found

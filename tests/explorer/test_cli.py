@@ -215,6 +215,20 @@ def test_validate_exits_1_and_lists_every_error(tmp_path):
     assert "2 errors, 0 warnings" in out.stdout
 
 
+def test_validate_prints_the_first_hundred_warnings_and_counts_the_rest(tmp_path):
+    corpus = tmp_path / "headings.md"
+    corpus.write_text("".join(f"# Heading {i}\n\n" for i in range(1, 301)))  # each: no summary, no content
+    out = run("validate", corpus)
+    assert out.returncode == 0, out.stderr
+    warnings = [line for line in out.stdout.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 101
+    assert warnings[0] == f"warning: {corpus}:1: node 'heading-1' has no summary; the navigator sees only its title"
+    assert warnings[99] == (f"warning: {corpus}:99: node 'heading-50' is a leaf without content; landing on it "
+                            "returns nothing")
+    assert warnings[100] == "warning: … and 500 more (the first 100 are shown)"
+    assert out.stdout.splitlines()[-1] == "ok, 600 warnings"
+
+
 def test_eval_json_has_every_question_in_order_and_a_summary():
     out = run("eval", ROOT / "sample_corpora" / "handbook.questions.yaml", "--json", "--jobs", "3")
     assert out.returncode == 0, out.stderr

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 DEPTH_SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
@@ -100,3 +102,99 @@ def test_transcripts_flag_prints_each_transcript_in_full():
     full = run("walk", HANDBOOK, "How are refunds issued?", "--transcripts")
     assert full.returncode == 0 and "(--transcripts shows them)" not in full.stdout
     assert "scores" in full.stdout and "refunds" in full.stdout
+
+
+# Every id can be named (issue 21, point 12): bare `start` is the first offer, `"start"` in quotes a node of
+# that id; ids holding `=` or `,`, or with spaces around them, go in double quotes ("" for a quote inside).
+
+ODD = """\
+source: odd
+nodes:
+  - id: start
+    summary: The node whose id is start
+    children:
+      - {id: inner, content: Inside start.}
+      - {id: other, content: Beside it.}
+  - id: "a=b"
+    summary: An id with an equals sign
+    children:
+      - {id: "c,d", content: A comma.}
+      - {id: " pad ", content: Spaces around.}
+      - {id: 'say "hi"', content: Quotes.}
+"""
+
+
+def odd_corpus(tmp_path):
+    path = tmp_path / "odd.yaml"
+    path.write_text(ODD)
+    return path
+
+
+def chose(document):
+    return [(e["current"], e["selected"], e.get("forced", False)) for e in document["events"]
+            if e["event"] == "navigator_chose"]
+
+
+def test_bare_start_names_the_roots_and_warns_when_the_corpus_has_a_node_start(tmp_path):
+    corpus = odd_corpus(tmp_path)
+    out = run("walk", corpus, "q", "--force", "start=inner", "--json")
+    document = as_json(out)
+    assert chose(document) == [(None, ["inner"], True)]  # answered at the roots: inner was not offered there
+    assert [s["reason"] for s in document["stops"]] == ["invalid_choice"]
+    assert out.stderr == ("reasoning-explorer: warning: --force 'start=inner': bare start names the first offer (the "
+                          "roots), and this corpus also has a node 'start': to force that node, write "
+                          '"start"=inner\n')
+
+
+def test_quoted_start_names_the_node_whose_id_is_start(tmp_path):
+    corpus = odd_corpus(tmp_path)
+    out = run("walk", corpus, "q", "--force", '"start"=inner', "--force", 'start="start"', "--json")
+    document = as_json(out)
+    assert chose(document) == [(None, ["start"], True), ("start", ["inner"], True)]
+    assert entered(document) == ["start", "inner"]
+    assert document["summary"]["landed"] == ["inner"]
+    assert out.stderr.count("warning: --force 'start=\"start\"'") == 1  # the bare start, still said to be ambiguous
+
+
+def test_ids_with_equals_commas_spaces_and_quotes_are_written_in_quotes(tmp_path):
+    corpus = odd_corpus(tmp_path)
+    out = run("walk", corpus, "q", "--force", 'start="a=b"', "--force", ' "a=b" = "c,d", " pad ", "say ""hi""" ',
+              "--json")
+    document = as_json(out)
+    assert chose(document) == [(None, ["a=b"], True), ("a=b", ["c,d", " pad ", 'say "hi"'], True)]
+    assert entered(document) == ["a=b", "c,d", " pad ", 'say "hi"']
+    assert out.stderr.startswith("reasoning-explorer: warning: --force 'start=\"a=b\"': bare start names the first")
+
+
+def test_a_force_never_applied_is_said_the_way_it_is_written(tmp_path):
+    corpus = odd_corpus(tmp_path)
+    out = run("walk", corpus, "q", "--force", 'start="a=b"', "--force", '"c,d"=" x "')
+    assert out.returncode == 0, out.stderr
+    assert "--force \"c,d\"=\" x \" never applied: the walk never judged 'c,d'" in out.stdout
+
+
+def test_an_id_with_spaces_around_it_written_bare_is_refused_with_its_quoted_spelling(tmp_path):
+    corpus = odd_corpus(tmp_path)
+    out = run("walk", corpus, "q", "--force", " pad =x")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (f"reasoning-explorer: error: --force ' pad =x': no node 'pad' in {corpus}; name a node of "
+                          "the corpus, or 'start' for the first offer (the corpus has ' pad ': an id with spaces "
+                          'around it is written in double quotes, " pad ")\n')
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ('"a=b=x', "--force '\"a=b=x': the quote at character 1 is never closed; write NODE=ID[,ID...]"),
+    ('"a"b=x', "--force '\"a\"b=x': 'b' after the quoted id at character 1; put the whole id in the quotes"),
+    ('start=""', "--force 'start=\"\"': \"\" is an empty id; name a node, or leave NODE= with nothing after it"),
+    ('""=x', "--force '\"\"=x': write NODE=ID[,ID...]"),
+])
+def test_a_force_whose_quotes_do_not_read_is_one_line_and_exit_2(tmp_path, value, message):
+    out = run("walk", odd_corpus(tmp_path), "q", "--force", value)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith(f"reasoning-explorer: error: {message}") and out.stderr.count("\n") == 1
+
+
+def test_help_says_how_to_quote_an_id():
+    out = run("walk", "--help")
+    assert "start for the first offer" in " ".join(out.stdout.split())
+    assert """'"start"=x' forces a node whose id is start""" in " ".join(out.stdout.split())

@@ -167,6 +167,13 @@ CASES: list[tuple[list[str], str]] = [
     (["walk", H, "q", "--force", "\x1b[2J=a"], "no node '\\x1b[2J'"),
     (["walk", H, "q", "--otlp-endpoint", "http://[::1"], "is not an http(s) address"),
     (["walk", H, "q", "--otlp-file", "{root}/" + "x" * 300 + "/spans.jsonl"], TOO_LONG),
+    # --otlp-file where no file can be written: refused like --trace, before anything opens it (a FIFO would block
+    # the open for ever, issue 21)
+    (["walk", H, "q", "--otlp-file", "{fifo_out}"],
+     "cannot write spans to {fifo_out}: it is not a regular file (a pipe or a device)"),
+    (["walk", H, "q", "--otlp-file", "/dev/null"], "cannot write spans to /dev/null: it is not a regular file"),
+    (["walk", H, "q", "--otlp-file", "{folder}"], "cannot write spans to {folder}: it is a folder; name a file in it"),
+    (["walk", H, "q", "--otlp-file", "{root}/" + "s" * 300 + ".jsonl"], "longer than the file system allows (255"),
     (["walk", H], "the following arguments are required: QUERY"),
     # validate
     (["validate", "{long}"], TOO_LONG),
@@ -186,6 +193,7 @@ CASES: list[tuple[list[str], str]] = [
     (["eval", "{nul_questions}"], "holds a NUL character"),
     (["eval", "{long_questions}"], "longer than the file system allows"),
     (["eval", "{escape_questions}"], ESCAPED_NAME),
+    (["eval", Q, "--otlp-file", "{fifo_out}"], "cannot write spans to {fifo_out}: it is not a regular file"),
     # replay
     (["replay", "{long}"], TOO_LONG),
     (["replay", ""], "argument TRACE: an empty path"),
@@ -227,14 +235,22 @@ CASES: list[tuple[list[str], str]] = [
     (["--trace", "{folder}"], "it is a folder"),
     (["--trace", "{fifo_out}"], "it is not a regular file"),
     (["--trace", ""], "argument --trace: an empty path"),
+    (["--otlp-file", "{fifo_out}"], "cannot write spans to {fifo_out}: it is not a regular file"),
     (["--navigator", "nobody:x"], "no navigator supports 'nobody:x'"),
     (["--navigator", "script:{long}"], TOO_LONG),
+    # files off from the first resolution on: a navigator naming a file is refused before it is read (issue 21)
+    (["--no-files", "--navigator", "script:/etc/passwd"],
+     "navigator 'script:/etc/passwd' reads a file on this machine, and files are off in this session"),
+    (["--no-files", "--navigator", "replay:{good}"], "reads a file on this machine, and files are off"),
     (["--bogus\x1b[2J"], "unrecognized arguments: --bogus\\x1b[2J"),
     # diff and serve take paths and a query like the rest
     (["diff", "", "x.jsonl"], "argument A.jsonl: an empty path; name a file or folder"),
     (["diff", "{long}", "{long}"], TOO_LONG),
     (["serve", ""], "argument CORPUS: an empty path; name a file or folder"),
     (["serve", "--query", "caf\udce9"], "is not UTF-8 text"),
+    (["serve", "--otlp-file", "{fifo_out}"], "cannot write spans to {fifo_out}: it is not a regular file"),
+    (["serve", "--trace", "{folder}"], "cannot save the trace to {folder}: it is a folder"),
+    (["serve", "--otlp-endpoint", "http://[::1"], "is not an http(s) address"),
 ]
 
 

@@ -203,12 +203,13 @@ def test_the_explorer_given_a_question_set_opens_it_on_the_corpus_it_names():
     from explorer.cli.explore import question_set_for
 
     found = question_set_for(argparse.Namespace(corpus=str(QUESTIONS), compare="lexical:wide",
-                                                navigator="lexical:default"))
+                                                navigator="lexical:default", no_files=False))
     assert found is not None
-    questions, corpus = found
+    questions, corpus, compared_file = found
     assert questions.path == QUESTIONS and corpus.path.resolve() == SET.corpus_path
+    assert compared_file == ("the file --compare reads", None)  # lexical: reads no file
     assert question_set_for(argparse.Namespace(corpus=str(SET.corpus_path), compare=None,
-                                               navigator="lexical:default")) is None
+                                               navigator="lexical:default", no_files=False)) is None
 
 
 @pytest.mark.parametrize(("make", "args", "message"), [

@@ -33,7 +33,10 @@ def serve(*args: str) -> subprocess.CompletedProcess[str]:
     (["--port", "0"], "argument --port: 0 is not a port number (1-65535)"),
     (["--port", "65536"], "argument --port: 65536 is not a port number (1-65535)"),
     (["--port", "http"], "argument --port: 'http' is not a port number"),
+    (["--port", "99999999999999"], "argument --port: 99999999999999 is not a port number (1-65535)"),
+    (["--port", "-1"], "argument --port: -1 is not a port number (1-65535)"),
     (["--max-sessions", "0"], "argument --max-sessions: 0 must be at least 1"),
+    (["--max-sessions", "1001"], "argument --max-sessions: 1001 must be at most 1,000"),
     (["--navigator", "nope:x"], "navigator 'nope:x': no navigator supports 'nope:x'"),
     (["no-such-corpus.yaml"], "no-such-corpus.yaml"),
     (["--query", "  "], "the query is blank; ask a question or leave --query out"),
@@ -76,6 +79,20 @@ def test_the_app_command_quotes_every_part_and_runs_this_interpreter(tmp_path):
     out = subprocess.run(["/bin/sh", "-c", echo], capture_output=True, text=True, timeout=60)
     assert out.stdout == repr(argv[3:]) + "\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_files_off_and_the_outputs_reach_each_session_each_tab_in_files_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a relative output is made absolute: the session is told exactly which file
+    args = make_parser().parse_args(["--no-files", "--trace", str(tmp_path / "walks.jsonl"), "--otlp-file",
+                                     "spans.jsonl", "--otlp-endpoint", "http://127.0.0.1:4318"])
+    assert app_argv(args)[3:] == ["--navigator=semantic:hybrid", "--on-failure=throw",
+                                  f"--trace={tmp_path / 'walks.jsonl'}", "--otlp-endpoint=http://127.0.0.1:4318",
+                                  f"--otlp-file={tmp_path / 'spans.jsonl'}", "--no-files"]
+    assert app_argv(args, tab=3)[5:8:2] == [f"--trace={tmp_path / 'walks.tab3.jsonl'}",
+                                           f"--otlp-file={tmp_path / 'spans.tab3.jsonl'}"]
+    shared = make_parser().parse_args(["--host", "0.0.0.0"])
+    assert app_argv(shared)[-1] == "--no-files"  # shared beyond this machine: always off
+    assert "--no-files" not in app_argv(make_parser().parse_args([]))
 
 
 def test_a_query_that_looks_like_an_option_stays_the_query():

@@ -180,6 +180,6 @@ def test_serve_turns_file_keys_off_beyond_loopback():
     from explorer.cli.serve import app_argv
 
     base = dict(corpus=None, query=None, navigator="lexical:default", max_visits=None, max_depth=None,
-                on_failure="throw", autoplay=None)
+                on_failure="throw", autoplay=None, no_files=False, trace=None, otlp_endpoint=None, otlp_file=None)
     assert "--no-files" not in app_argv(argparse.Namespace(host="127.0.0.1", **base))
     assert "--no-files" in app_argv(argparse.Namespace(host="0.0.0.0", **base))

@@ -452,3 +452,31 @@ def test_the_lean_reading_of_a_well_formed_tree_is_the_careful_one(tmp_path, mon
         ], path.name
         assert (lean.title, lean.source, lean.sha256) == (careful.title, careful.source, careful.sha256)
         assert [lean.index.depth(d.id) for d in lean.index] == [careful.index.depth(d.id) for d in careful.index]
+
+
+@pytest.mark.parametrize("bad", [
+    pytest.param(b'"extra": "caf\xe9"', id="under-an-ignored-key"),
+    pytest.param(b'"caf\xe9": 1', id="an-ignored-key-itself"),
+    pytest.param(b'"extra": "\xed\xa0\x80"', id="an-encoded-surrogate"),
+    pytest.param(b'"extra": "ok \xc3"', id="cut-in-the-middle-of-a-character"),
+])
+@pytest.mark.parametrize("load", [load_corpus, read_pageindex], ids=["load_corpus", "read_pageindex"])
+def test_bytes_that_are_not_utf8_are_refused_wherever_they_sit_as_json_refuses_them(tmp_path, load, bad):
+    path = tmp_path / "tree.json"
+    data = b'[{"title": "A", "node_id": "1",\n ' + bad + b'}]'
+    path.write_bytes(data)
+    with pytest.raises(CorpusError) as caught:
+        load(path)
+    with pytest.raises(UnicodeDecodeError) as json_path:
+        data.decode("utf-8")
+    assert str(caught.value) == f"{path}:2: not UTF-8 text (byte {json_path.value.start}); save the file as UTF-8"
+    assert caught.value.line == 2
+
+
+def test_text_past_ascii_in_every_place_still_loads(tmp_path):
+    path = tmp_path / "tree.json"
+    big = "é" * 1_500_000  # past one checked chunk, with characters cut across the chunk's end
+    path.write_text(json.dumps([{"title": "Café ✓", "node_id": "1", "text": big, "extra": "naïve 🙂"}],
+                               ensure_ascii=False), encoding="utf-8")
+    corpus = read_pageindex(path)
+    assert corpus.title_of("1") == "Café ✓" and corpus.index["1"].content == big

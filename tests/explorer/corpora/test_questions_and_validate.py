@@ -132,3 +132,14 @@ def test_validate_of_an_unloadable_file_is_one_error(tmp_path):
     report = validate(tmp_path / "missing.yaml")
     assert [e.code for e in report.errors] == ["error"]
     assert "no such file or folder" in report.errors[0].message
+
+
+def test_a_report_keeps_the_first_hundred_warnings_in_tree_order_and_counts_the_rest(tmp_path):
+    path = tmp_path / "headings.md"
+    path.write_text("".join(f"# H{i}\n\n" for i in range(1, 1001)))
+    report = validate(path)
+    assert report.ok
+    assert [(w.code, w.node) for w in report.warnings[:3]] == [("no-summary", "h1"), ("empty-leaf", "h1"),
+                                                               ("no-summary", "h2")]
+    assert len(report.warnings) == 100 and report.warnings[-1].node == "h50"
+    assert (report.more_warnings, report.warning_count) == (1900, 2000)

@@ -1,0 +1,104 @@
+"""The real `reasoning-explorer` in a pseudo-terminal: every byte it writes, the screen they draw (pyte), the tty's
+modes, and the terminal modes an application turned on and must turn off again."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import pyte
+
+SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
+# DEC private modes the explorer's driver sets (alternate screen, mouse reporting, focus events, bracketed paste):
+# each must be reset after its last set.
+PRIVATE_MODES = (1049, 1000, 1003, 1006, 1015, 1004, 2004)
+
+
+class Terminal:
+    """``reasoning-explorer ARGS`` on the slave side of a pty of ``columns`` × ``rows``, read on a thread."""
+
+    def __init__(self, args: list[str], cwd: Path, columns: int = 120, rows: int = 40) -> None:
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.modes_before = termios.tcgetattr(self.slave)
+        self.screen = pyte.Screen(columns, rows)
+        self._stream = pyte.ByteStream(self.screen)
+        self.written = bytearray()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        environment = {**os.environ, "TERM": "xterm-256color"}
+        for name in ("COLUMNS", "LINES", "TEXTUAL", "TEXTUAL_DRIVER"):
+            environment.pop(name, None)
+        self.process = subprocess.Popen([SCRIPT, *args], stdin=self.slave, stdout=self.slave, stderr=self.slave,
+                                        cwd=cwd, env=environment, start_new_session=True)
+        self._reader = threading.Thread(target=self._read, name="pty-reader", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            with self._lock:
+                self.written += data
+                self._stream.feed(data)
+
+    def text(self) -> str:
+        with self._lock:
+            return "\n".join(self.screen.display)
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> str:
+        """Wait until the screen shows ``text`` (a hang guard, not a pause); on a timeout, say what it showed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.text()
+            if text in shown:
+                return shown
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed {text!r} (exit code {self.process.poll()}):\n{shown}")
+            time.sleep(0.05)
+
+    def press(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def wait(self, timeout: float = 60.0) -> int:
+        """Wait for the explorer to end, then for its last bytes; returns its exit code."""
+        code = self.process.wait(timeout)
+        quiet_since = time.monotonic()
+        size = len(self.written)
+        while time.monotonic() - quiet_since < 0.3:  # the reader drains what is left in the pty
+            time.sleep(0.05)
+            if len(self.written) != size:
+                size, quiet_since = len(self.written), time.monotonic()
+        return code
+
+    def modes_left_on(self) -> list[str]:
+        """The terminal modes the explorer turned on and did not turn off again."""
+        written = bytes(self.written)
+        left = [f"?{mode}h" for mode in PRIVATE_MODES
+                if written.rfind(f"\x1b[?{mode}h".encode()) > written.rfind(f"\x1b[?{mode}l".encode())]
+        if written.rfind(b"\x1b[?25l") > written.rfind(b"\x1b[?25h"):
+            left.append("cursor hidden")
+        return left
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._stop.set()
+        self._reader.join()
+        os.close(self.master)
+        os.close(self.slave)

@@ -1,0 +1,104 @@
+"""SIGTERM, SIGHUP and SIGINT to the explorer mid-walk (issue 21, point 8): the real entry point in a pseudo-terminal.
+
+Each signal quits the explorer as `q` does: the terminal is put back (the alternate screen, mouse reporting,
+focus events and bracketed paste off, the cursor shown, the tty's modes as they were, `icanon echo` included),
+what a quit saves is saved, and the exit code is 128 + the signal (SIGINT: 130, as the README says), with one
+line on stderr saying why. The tests read every byte the explorer wrote, the screen those bytes draw, and the
+tty's modes after it ended.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import termios
+from pathlib import Path
+
+import pytest
+
+from explorer.ending import WalkEnd
+from explorer.trace import read_trace
+
+from .pty_helpers import Terminal
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+
+
+CONTROL_SEQUENCE = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]")
+
+
+def after_the_screen(terminal: Terminal) -> bytes:
+    """The text the explorer wrote once it had left the alternate screen (the modes it turned off left out)."""
+    written = bytes(terminal.written)
+    return CONTROL_SEQUENCE.sub(b"", written[written.rfind(b"\x1b[?1049l"):])
+
+
+def assert_the_terminal_is_as_it_was(terminal: Terminal) -> None:
+    assert terminal.modes_left_on() == []
+    modes = termios.tcgetattr(terminal.slave)
+    assert modes[3] & termios.ICANON and modes[3] & termios.ECHO  # `stty -a`: icanon echo
+    assert modes == terminal.modes_before
+
+
+QUITS = [
+    pytest.param("q", 0, b"", id="q"),
+    pytest.param(signal.SIGTERM, 143, b"reasoning-explorer: terminated (SIGTERM)\r\n", id="SIGTERM"),
+    pytest.param(signal.SIGHUP, 129, b"reasoning-explorer: the terminal hung up (SIGHUP)\r\n", id="SIGHUP"),
+    pytest.param(signal.SIGINT, 130, b"reasoning-explorer: interrupted\r\n", id="SIGINT"),
+]
+
+
+@pytest.mark.parametrize(("how", "code", "said"), QUITS)
+def test_a_signal_while_a_person_is_asked_quits_as_q_does(tmp_path: Path, how: str | signal.Signals, code: int,
+                                                          said: bytes) -> None:
+    """Walk 1 ends (so --trace saves it), walk 2 waits at the picker for a person; then `q`, or a signal."""
+    terminal = Terminal([str(HANDBOOK), "--navigator", "manual:", "--query", "refunds", "--trace", "t.jsonl"],
+                        cwd=tmp_path)
+    try:
+        terminal.wait_for("walk started")
+        terminal.press("n")
+        terminal.wait_for("offered 9 roots")
+        terminal.press("n")
+        terminal.wait_for("Your turn")
+        terminal.press("s")  # stop at the roots: the walk has nothing left to do
+        terminal.wait_for("navigator chose nothing")
+        terminal.press("c")
+        terminal.wait_for("walk finished · 0 landed")
+        terminal.press("r")
+        terminal.wait_for("walk 2 · restart")
+        terminal.press("n")
+        terminal.wait_for("offered 9 roots")
+        terminal.press("n")
+        terminal.wait_for("Your turn")  # mid-walk, the picker open
+        if how == "q":
+            terminal.press("q")
+        else:
+            terminal.process.send_signal(how)
+        assert terminal.wait() == code
+        assert_the_terminal_is_as_it_was(terminal)
+        assert after_the_screen(terminal) == said
+    finally:
+        terminal.close()
+    # What a quit saves, and nothing else: walk 1, which ended; walk 2 was still waiting (see issue 21's report).
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.jsonl"]
+    trace = read_trace(tmp_path / "t.jsonl")
+    assert trace.header.query == "refunds"
+    assert trace.end is WalkEnd.FINISHED and trace.result is not None and trace.result.documents == ()
+
+
+@pytest.mark.parametrize(("number", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
+def test_a_signal_while_the_navigator_thinks_restores_the_terminal(tmp_path: Path, number: signal.Signals,
+                                                                   code: int) -> None:
+    script = tmp_path / "slow.yaml"
+    script.write_text("decisions:\n  start: {select: [billing], rationale: slow, delay: 600}\n")
+    terminal = Terminal([str(HANDBOOK), "--navigator", f"script:{script}", "--query", "refunds"], cwd=tmp_path)
+    try:
+        terminal.wait_for("walk started")
+        terminal.press("c")
+        terminal.wait_for("working…")  # the navigator's thread sleeps in its 600 s delay
+        terminal.process.send_signal(number)
+        assert terminal.wait() == code
+        assert_the_terminal_is_as_it_was(terminal)
+    finally:
+        terminal.close()
