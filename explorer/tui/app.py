@@ -151,7 +151,8 @@ class ExplorerApp(App[int]):
         self.push_screen(EVALUATION)
 
     def on_open_walk(self, message: OpenWalk) -> None:
-        self.walk_screen.open_history(message.history, step=message.step, expected=message.expected)
+        self.walk_screen.open_history(message.history, step=message.step, expected=message.expected,
+                                      verdict=message.verdict)
         if message.note:
             say(self.walk_screen, message.note, timeout=6)
 

@@ -68,6 +68,11 @@ MORE_KEYS = (
         footer=False),
     Key("F", "latest_step", "Latest", "Go forward to the latest step", "walk.latest", "Walk: go to the latest step",
         footer=False),
+    Key("V", "budget_stop", "Budget stop", "Go to the step where the visit budget ran out", "walk.budget_stop",
+        "Walk: go to where the visit budget ran out", footer=False),
+    Key("R", "rewalk", "Re-walk", "Re-walk this walk with another budget from its recorded decisions (no navigator "
+        "call)", "walk.rewalk", "Walk: re-walk with another budget, from its recorded decisions…", footer=False,
+        prompt=True),
     Key("plus,equals_sign", "faster", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
     Key("minus", "slower", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),
     Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",

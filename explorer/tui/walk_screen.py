@@ -27,7 +27,7 @@ from ..navigators.manual import DESK, PendingDecision
 from ..safe_text import visible
 from ..trace import Trace
 from ..walks.compare import Comparison, compare, tree_marks
-from ..walks.describe import ending_text
+from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import WalkSession
@@ -40,6 +40,7 @@ from .messages import DecisionRequested, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
 from .picker import Picking
 from .playing import Player, next_pace
+from .rewalking import Rewalking
 from .say import Severity, say
 from .screens.choose_walk import WalksScreen
 from .screens.evaluation import EVALUATION
@@ -93,6 +94,7 @@ class WalkScreen(Screen[None]):
         self.files = WalkFiles(self, trace_path)
         self.picking = Picking(self)
         self.runner = WalkRunner(self)
+        self.rewalking = Rewalking(self)
         self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
@@ -253,14 +255,16 @@ class WalkScreen(Screen[None]):
         self.show_walk(walk)
         self.say(f"Now showing {walk.name}", timeout=3)
 
-    def open_history(self, history: WalkHistory, *, step: int | None = None,
-                     expected: frozenset[str] = frozenset()) -> Walk:
+    def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
+                     verdict: str = "") -> Walk:
         """Put a walk made elsewhere (an evaluation's) on screen at ``step`` (``None``: its end), the nodes a question
-        expects marked on the tree (until another walk is shown); once in the list, it stays one walk."""
+        expects marked on the tree (until another walk is shown) and ``verdict`` in the step panel; once in the
+        list, it stays one walk."""
         walk = self.walks.holding(history)
         if walk is None:
             self.park()
             walk = self.walks.add(Walk(history))
+        walk.verdict = verdict or walk.verdict
         if step is None:
             history.latest()
         else:
@@ -559,6 +563,12 @@ class WalkScreen(Screen[None]):
     def action_evaluate(self) -> None:
         self.next_walk.ask_evaluation()
 
+    def action_budget_stop(self) -> None:
+        self.rewalking.to_budget_stop()
+
+    def action_rewalk(self) -> None:
+        self.rewalking.ask()
+
     def action_save_trace(self) -> None:
         self.files.ask_save()
 
@@ -642,10 +652,13 @@ class WalkScreen(Screen[None]):
         settings = self.next_walk.settings
         self.query_one(BudgetMeter).show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
         cursor, total = (history.cursor, len(history.events)) if history else (0, 0)
+        decision = history.decision_at() if history else None
         self.query_one(StepPanel).show(state, self.corpus, cursor, total, picking=picker is not None,
                                        picked=picker.picked if picker else (),
-                                       forking=picker is not None and picker.forking, ending=ending_text(state))
+                                       forking=picker is not None and picker.forking, ending=ending_text(state),
+                                       capped=capped_note(decision) if decision is not None else "",
+                                       verdict=shown.verdict if shown is not None else "")
         self.query_one(ResultsPanel).show(state, self.corpus,
                                           results_summary(state, moment, live=shown is not None and shown.live))
-        self.query_one(TranscriptView).show(history.decision_at() if history else None, self.corpus)
+        self.query_one(TranscriptView).show(decision, self.corpus)
         self.query_one(Timeline).show(history)

@@ -37,8 +37,8 @@ class HelpScreen(ModalScreen[None]):
             yield Label("reasoning-explorer — keys", id="help-title")
             with VerticalScroll():
                 yield Static(_keys_table("Walk", WALK_KEYS))
-                yield Static(_keys_table("More", MORE_KEYS))
                 yield Static(_keys_table("The picker (the manual navigator asks, or a fork)", PICKER_KEYS))
+                yield Static(_keys_table("More", MORE_KEYS))
                 yield Static(_keys_table("Across walks", ANALYSIS_KEYS))
                 yield Static(Text(
                     "Tree marks: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced decision · ✗ rejected · "
