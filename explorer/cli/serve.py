@@ -39,6 +39,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log
 
+from ..numbers import whole
 from ..safe_text import clip, one_line, visible
 from .inputs import corpus_at, open_trace, trace_corpus
 from .options import (
@@ -58,7 +59,6 @@ from .options import (
     query_text,
     read_by,
     seconds,
-    whole,
     whole_number,
 )
 

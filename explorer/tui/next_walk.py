@@ -18,6 +18,7 @@ from core import OnFailure, TreeNavigator
 from ..corpora import CorpusError
 from ..corpora.questions import QuestionSet, load_questions
 from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ..numbers import whole
 from ..safe_text import visible
 from ..walks.settings import WalkSettings
 from ..walks.stability import Stability, StabilityRun
@@ -53,13 +54,14 @@ class Host(Protocol):
 
 
 def whole_number(low: int, high: int) -> PromptCheck:
-    """A prompt's check: a whole number from ``low`` to ``high``, in ASCII digits."""
+    """A prompt's check: a whole number from ``low`` to ``high`` (:func:`explorer.numbers.whole`, as the command
+    line reads one), or what is wrong with it."""
 
     def check(value: str) -> str | None:
-        if not (value.isascii() and value.isdigit()):
-            return "Type a whole number (digits 0-9)."
-        if not low <= int(value) <= high:
-            return f"Between {low:,} and {high:,}."
+        try:
+            whole(value, low, high)
+        except ValueError as exc:
+            return f"{exc}."
         return None
 
     return check
