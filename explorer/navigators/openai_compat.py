@@ -24,7 +24,7 @@ import httpx
 
 from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, Transcript, TreeNavigator
 
-from . import NavigatorConfigError
+from .errors import NavigatorConfigError
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
 from .llm.errors import NavigatorHTTPError
 from .llm.prompt import Messages, messages, payload
