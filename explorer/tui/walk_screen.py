@@ -26,7 +26,7 @@ from ..corpora import Corpus
 from ..navigators.manual import DESK, PendingDecision
 from ..safe_text import visible
 from ..trace import Trace
-from ..walks.compare import Comparison, compare, tree_marks
+from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
@@ -35,6 +35,7 @@ from ..walks.settings import WalkSettings
 from ..walks.stability import Stability
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
+from .comparing import Comparing
 from .keymap import WHEN, When, bindings
 from .messages import DecisionRequested, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
@@ -95,6 +96,7 @@ class WalkScreen(Screen[None]):
         self.picking = Picking(self)
         self.runner = WalkRunner(self)
         self.rewalking = Rewalking(self)
+        self.comparing_walks = Comparing(self)
         self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
@@ -103,7 +105,6 @@ class WalkScreen(Screen[None]):
         self._player = Player(self, self._play_tick)
         self._render_pending = False
         self._burst = False
-        self._comparison: tuple[tuple[int, int], Comparison] | None = None
 
     # -- layout ----------------------------------------------------------------------------------------------------
 
@@ -217,7 +218,6 @@ class WalkScreen(Screen[None]):
         self._update_titles()
 
     def watch_partner(self, partner: Walk | None) -> None:
-        self._comparison = None
         self.query_one(WalkTree).refollow()
         self.query_one("#side").set_class(partner is not None, "comparing")
         self._schedule_render()
@@ -279,25 +279,8 @@ class WalkScreen(Screen[None]):
         return walk
 
     def compare_with(self, other: Walk) -> None:
-        """Compare the walk on screen with ``other``: both on the tree, the step panel at their first divergence
-        with both answers side by side."""
-        if self.shown is None or other is self.shown:
-            return
-        self.partner = other
-        comparison = self._current_comparison()
-        divergence = comparison.divergence if comparison is not None else None
-        if divergence is not None and divergence.a is not None:
-            self.shown.history.go(divergence.a.answer_seq or divergence.a.offer_seq)
-            self.walk_changed()
-
-    def _current_comparison(self) -> Comparison | None:
-        if self.shown is None or self.partner is None:
-            return None
-        a, b = self.shown.history, self.partner.history
-        key = (len(a.events), len(b.events))
-        if self._comparison is None or self._comparison[0] != key:
-            self._comparison = (key, compare(a, b))
-        return self._comparison[1]
+        """Compare the walk on screen with ``other``, side by side (:mod:`.comparing`)."""
+        self.comparing_walks.start(other)
 
     # -- the walk's lifecycle (explorer.tui.walk_runner) -------------------------------------------------------------
 
@@ -458,21 +441,7 @@ class WalkScreen(Screen[None]):
         self.app.push_screen(WalksScreen([w.name for w in self.walks], current), chosen)
 
     def action_compare(self) -> None:
-        if self.partner is not None:
-            self.partner = None
-            self.say("Comparison ended.", timeout=2)
-            return
-        shown = self.shown
-        if shown is None or len(self.walks) < 2:
-            self.say("Only one walk so far: fork a decision (e) or restart (r), then compare (D).", timeout=4)
-            return
-        others = [w for w in self.walks if w is not shown]
-
-        def chosen(number: int | None) -> None:
-            if number is not None:
-                self.compare_with(others[number - 1])
-
-        self.app.push_screen(WalksScreen([w.name for w in others], 0, title=f"Compare {shown.name} with…"), chosen)
+        self.comparing_walks.ask()
 
     def action_edit_query(self) -> None:
         self.playing = False
@@ -642,7 +611,7 @@ class WalkScreen(Screen[None]):
         state = self.state_at_cursor()
         moment = self._moment()
         tree = self.query_one(WalkTree)
-        comparison = self._current_comparison()
+        comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))
             self.query_one(ComparePanel).show(comparison)
