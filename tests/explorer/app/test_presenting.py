@@ -45,6 +45,7 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     app = pilot.app
     screen = app.walk_screen
     width, height = size
+    assert screen.size == size
     await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
     assert screen.presenting and screen.has_class(PRESENTING)
 
