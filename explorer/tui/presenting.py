@@ -72,6 +72,8 @@ class Presenter:
         self.host = host
         self.advancing = False
         """Whether a live walk is being advanced to its next stop point."""
+        self.wanted = 0
+        """Decisions asked for (quick presses) while one was on its way: each is taken once the one before is in."""
         self._pinned: int | None = None
         self._steps: tuple[int, tuple[DecisionStep, ...]] = (-1, ())
 
@@ -96,7 +98,8 @@ class Presenter:
         if history is None:
             return False
         if self.advancing:
-            return True  # the step asked for is on its way
+            self.wanted += 1  # every press is honoured, in order, as the walk's own step keys are
+            return True
         step = step_after(self.steps(), history.cursor)
         if step is not None and (step.answered or not self._live()):
             history.go(step.shown)
@@ -131,6 +134,11 @@ class Presenter:
             self._pinned = None
             history.latest()
             self.host.walk_changed()
+            if self.wanted and not history.ended:
+                self.wanted -= 1
+                self.next()
+            else:
+                self.wanted = 0
             return
         if self._pinned is not None:
             history.go(self._pinned)  # the room sees the step it is on until the next one is here
@@ -138,6 +146,7 @@ class Presenter:
 
     def ended(self) -> None:
         """The shown walk ended (or was cancelled): nothing more is coming."""
+        self.wanted = 0
         if self.advancing:
             self.advancing = False
             self._pinned = None
@@ -149,6 +158,7 @@ class Presenter:
         if history is None:
             return False
         self.advancing = False
+        self.wanted = 0
         step = step_before(self.steps(), history.cursor)
         if step is None:
             return False
@@ -205,4 +215,5 @@ class Presenter:
         if not on:
             self.host.set_class(False, AT_END)
             self.advancing = False
+            self.wanted = 0
         self.host.query_one(WalkFooter).show_only(PRESENTING_ACTIONS if on else None)

@@ -45,7 +45,7 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     app = pilot.app
     screen = app.walk_screen
     width, height = size
-    assert screen.size == size
+    assert (screen.size.width, screen.size.height) == (width, height)
     await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
     assert screen.presenting and screen.has_class(PRESENTING)
 
@@ -170,3 +170,16 @@ async def test_play_in_presenting_mode_goes_a_decision_a_beat_to_the_answer_card
         await wait_for(pilot, lambda: not screen.playing)  # play stops at the end
         assert screen.query_one(AnswerCard).words.splitlines()[:3] == [
             "The answer", "■ leaf  Refund delivery", "Billing › Refunds › Refund delivery"]
+
+
+async def test_quick_presses_are_each_a_decision_none_lost():
+    app = make_app(QUERY, "lexical:default", start_walk=True, present=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        await pilot.press(*"nnnn")  # typed faster than the walk answers: three decisions, then the end
+        await wait_for(pilot, lambda: screen.history.ended and screen.history.at_latest and not
+                       screen.presenter.advancing)
+        assert screen.has_class(AT_END)
+        assert screen.query_one(NarrationLine).words == ("The walk is over: 1 landed — Refund delivery (leaf). It used "
+                                                          "3 of 15 visits.")
