@@ -99,7 +99,7 @@ async def draw(screen: Screen[Any], history: WalkHistory, *, size: tuple[int, in
     frames: list[Frame] = []
     transcripts: dict[str, int] = {}
 
-    async def drive(pilot: Pilot[None]) -> None:
+    async def drive(pilot: Pilot[object]) -> None:
         try:
             await pilot.pause()
             view: WalkView = app.screen  # type: ignore[assignment]
