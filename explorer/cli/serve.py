@@ -118,7 +118,7 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
     argv.append(f"--on-failure={args.on_failure}")
     if args.autoplay is not None:
         argv.append(f"--autoplay={args.autoplay!r}")
-    if args.present:
+    if getattr(args, "present", False):  # a namespace made before --present existed has none
         argv.append("--present")
     if args.trace is not None:
         argv.append(f"--trace={tab_file(args.trace, tab)}")
