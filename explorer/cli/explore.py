@@ -147,6 +147,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
+    parser.add_argument("--present", action="store_true",
+                        help="presenting mode, for a room: a decision per step, said in plain words, large marks, the "
+                             "answer on a card at the end (P toggles it)")
     parser.add_argument("--no-files", action="store_true",
                         help="turn off the keys that open and save files (for a session shared on a network)")
     parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")
@@ -197,6 +200,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         opened_trace=opened,
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
+        present=args.present,
     )
     from ..walks.session import observing
 

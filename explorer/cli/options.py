@@ -41,6 +41,7 @@ SUBCOMMANDS = {
     "replay": "a trace's recorded decisions run again for free, with another budget or depth limit",
     "diff": "two traces compared: every divergence, every forced decision, what each landed and cost",
     "serve": "the explorer in a browser",
+    "export": "a saved walk as one self-contained HTML file that replays it",
 }
 """Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
 dispatch table is checked against it by a test)."""
@@ -235,8 +236,9 @@ def check_writable(path: str, doing: str = "save the trace", example: str = "wal
         fail(f"cannot {doing} to {path}: the folder {folder} is not writable")
 
 
-OUTPUT_OPTIONS = ("--trace", "--otlp-file")
-"""The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``)."""
+OUTPUT_OPTIONS = ("--trace", "--otlp-file", "--html")
+"""The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``,
+``html``)."""
 
 Input = tuple[str, "str | Path | None"]
 """A file a command reads: what it is (``"the corpus"``), and its path (``None``: not read this time)."""

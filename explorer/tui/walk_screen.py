@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
+from textual.widgets import Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
 
 from core import TreeNavigator
 
@@ -41,6 +41,7 @@ from .messages import DecisionRequested, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
 from .picker import Picking
 from .playing import Player, next_pace
+from .presenting import Presenter
 from .rewalking import Rewalking
 from .say import Severity, say
 from .screens.choose_walk import WalksScreen
@@ -48,16 +49,21 @@ from .screens.evaluation import EVALUATION
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .status import Moment, moment_of, results_summary, status_line
+from .walk_export import WalkExport
 from .walk_files import WalkFiles
 from .walk_runner import WalkRunner
+from .widgets.answer_card import AnswerCard
 from .widgets.budget_meter import BudgetMeter
 from .widgets.compare_panel import ComparePanel
+from .widgets.narration_line import NarrationLine
 from .widgets.node_detail import NodeDetail
+from .widgets.offer_card import OfferCard
 from .widgets.query_input import QueryInput
 from .widgets.results_panel import ResultsPanel
 from .widgets.step_panel import StepPanel
 from .widgets.timeline import Timeline
 from .widgets.transcript import TranscriptView
+from .widgets.walk_footer import WalkFooter
 from .widgets.walk_tree import WalkTree
 
 NARROW, SHORT, COMPACT = 80, 24, 100
@@ -69,7 +75,7 @@ TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 class WalkScreen(Screen[None]):
     """See a reasoning walk step by step on the corpus's tree."""
 
-    CSS_PATH = Path(__file__).with_name("walk_screen.tcss")
+    CSS_PATH = [Path(__file__).with_name("walk_screen.tcss"), Path(__file__).with_name("presenting.tcss")]
     BINDINGS = bindings()
 
     # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
@@ -81,11 +87,13 @@ class WalkScreen(Screen[None]):
     """A fork of the shown walk being picked (the manual navigator's pick lives on its walk)."""
     playing: var[bool] = var(False, bindings=True, init=False)
     pace: var[float] = var(1.0, init=False)
+    presenting: var[bool] = var(False, bindings=True, init=False)
+    """Presenting mode (explorer.tui.presenting): a decision per step, said in words, the answer on a card."""
 
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
                  autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None,
-                 opened_trace: Trace | None = None) -> None:
+                 opened_trace: Trace | None = None, present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
@@ -97,6 +105,9 @@ class WalkScreen(Screen[None]):
         self.runner = WalkRunner(self)
         self.rewalking = Rewalking(self)
         self.comparing_walks = Comparing(self)
+        self.presenter = Presenter(self)
+        self.export = WalkExport(self)
+        self._present_at_start = present
         self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
@@ -117,10 +128,13 @@ class WalkScreen(Screen[None]):
         with Horizontal(id="main"):
             yield WalkTree(self.corpus, id="tree")
             with Vertical(id="side"):
+                yield NarrationLine(id="narration")
                 yield BudgetMeter(id="meter")
                 with VerticalScroll(id="step-scroll"):
                     yield StepPanel(id="step")
                     yield ComparePanel(id="compare")
+                yield OfferCard(id="offer-card")
+                yield AnswerCard(id="answer-card")
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
                         yield ResultsPanel(id="results")
@@ -130,10 +144,12 @@ class WalkScreen(Screen[None]):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
                         yield NodeDetail(id="detail")
-        yield Footer()
+        yield WalkFooter()
 
     def on_mount(self) -> None:
         DESK.attach(self._manual_listener)
+        if self._present_at_start:
+            self.presenting = True
         self.settings_changed()
         # While the navigator thinks, nothing else repaints: keep the status (and its clock) fresh.
         self.set_interval(0.25, self._refresh_status, name="status")
@@ -237,6 +253,15 @@ class WalkScreen(Screen[None]):
             self._player.play(pace)
         self._schedule_render()
 
+    def watch_presenting(self, presenting: bool) -> None:
+        self.presenter.turn(presenting)
+        self._schedule_render()
+
+    def action_toggle_presenting(self) -> None:
+        self.presenting = not self.presenting
+        self.say("Presenting: n the next decision · p play · b back · P ends it" if self.presenting
+                 else "Presenting mode off.", timeout=3)
+
     def show_walk(self, walk: Walk) -> None:
         """Put ``walk`` (already in the list) on screen at the step it was left at."""
         if walk is self.shown:
@@ -296,8 +321,12 @@ class WalkScreen(Screen[None]):
 
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
         self.runner.arrived(message)
+        if self.shown is not None and message.walk_id == self.shown.id:
+            self.presenter.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
+        if self.shown is not None and message.walk_id == self.shown.id:
+            self.presenter.ended()
         self.runner.ended(message)
 
     # -- picking by hand: the manual navigator, and forks (explorer.tui.picker) -------------------------------------
@@ -349,6 +378,8 @@ class WalkScreen(Screen[None]):
 
     def action_next_step(self) -> None:
         history, session = self.history, self.session
+        if self.presenting and self.presenter.next():
+            return  # the next decision, not the next event
         if history is not None and history.forward():
             self.walk_changed()  # what already happened: no navigator call
         elif history is None or history.ended or session is None:
@@ -384,6 +415,10 @@ class WalkScreen(Screen[None]):
 
     def _play_tick(self) -> None:
         history, session = self.history, self.session
+        if self.presenting:
+            if not self.presenter.tick():
+                self.playing = False
+            return
         if history is not None and history.forward():
             self.walk_changed()
         elif session is not None and self.shown is not None and self.shown.live:
@@ -403,13 +438,17 @@ class WalkScreen(Screen[None]):
         history = self.history
         if history is None:
             return
-        if history.back():
+        if self.presenting and self.presenter.back():
+            return
+        if not self.presenting and history.back():
             self.walk_changed()
         elif history.events:
             self.say("This is the first step.", timeout=2)
 
     def action_step_forward(self) -> None:
-        if self.history is not None:
+        if self.presenting:
+            self.presenter.forward()
+        elif self.history is not None:
             self._moved(self.history.forward())
 
     def action_first_step(self) -> None:
@@ -547,6 +586,9 @@ class WalkScreen(Screen[None]):
     def action_save_screenshot(self) -> None:
         self.files.ask_screenshot()
 
+    def action_export_html(self) -> None:
+        self.export.ask()
+
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
         self.park()
@@ -631,3 +673,5 @@ class WalkScreen(Screen[None]):
                                           results_summary(state, moment, live=shown is not None and shown.live))
         self.query_one(TranscriptView).show(decision, self.corpus)
         self.query_one(Timeline).show(history)
+        if self.presenting:
+            self.presenter.show(state)
