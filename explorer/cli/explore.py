@@ -20,10 +20,13 @@ from .options import (
     EXPLORER_MODEL,
     PROG,
     Parser,
+    add_llm_options,
     add_telemetry_options,
     add_walk_options,
+    apply_cache_options,
     check_writable,
     fail,
+    llm_model,
     navigator_for,
     path_text,
     query_text,
@@ -95,8 +98,11 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
+    add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    args.navigator = llm_model(args, args.navigator)
+    apply_cache_options(args)  # every navigator the app resolves reads it at each call
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     opened: Trace | None = None
     navigator = navigator_for(args.navigator, headless=False)
