@@ -10,6 +10,7 @@ import pytest
 
 from core import CancellationToken
 from explorer.navigators import resolve_navigator
+from explorer.navigators.llm.llama_server import LlamaServer
 from explorer.navigators.local_model import LocalModelNavigator
 
 MODEL = "local:smollm2"
@@ -28,14 +29,25 @@ def model_missing() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def local() -> Iterator[LocalModelNavigator]:
-    """One navigator on the bundled model, its server started once for every in-process test."""
+def local_server() -> Iterator[LlamaServer]:
+    """The bundled model's server, started once for every in-process test (stopped at the end)."""
     reason = model_missing()
     if reason is not None:
         pytest.skip(reason)
     navigator = resolve_navigator(MODEL)
     assert isinstance(navigator, LocalModelNavigator)
-    navigator.server(MODEL).address(CancellationToken())
+    server = navigator.server(MODEL)
+    server.address(CancellationToken())
+    navigator.close()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def local(local_server: LlamaServer) -> Iterator[LocalModelNavigator]:
+    """A navigator on the bundled model, on the shared server; its HTTP client ends with the test."""
+    navigator = resolve_navigator(MODEL)
+    assert isinstance(navigator, LocalModelNavigator)
+    assert navigator.server(MODEL) is local_server
     yield navigator
     navigator.close()
-    navigator.server(MODEL).stop()
