@@ -13,7 +13,8 @@ Prints, for the local model:
 - an evaluation of the handbook set run twice with the response cache: the second run makes no call;
 - with ``--sets``: ``eval`` of ``local:smollm2``, ``semantic:hybrid`` and ``lexical:default`` on the four sample
   question sets: hits, landed nodes per question, and the rate of answers that parse and name only offered ids
-  (the share of decisions with no hallucinated id and no failure), with structured output on (auto) and off.
+  (the share of decisions with no hallucinated id and no failure), with structured output on (auto), and with
+  ``--sets-schema-off`` also off.
 
 Every figure is a measurement on whatever else this machine is doing; it asserts nothing.
 """
@@ -164,6 +165,25 @@ def eval_twice_with_cache(jobs: int) -> None:
           f"{times[0]:.1f} s, second run {times[1]:.2f} s ({entries} answers cached; {hits} hits both times)")
 
 
+def slots_compared(jobs: int, questions_walked: int) -> None:
+    """The first questions of the handbook set, ``jobs`` at a time, on a server of 1 slot and of 2 (no cache)."""
+    questions = load_questions(SAMPLES / "handbook.questions.yaml").questions[:questions_walked]
+    corpus = load_corpus(HANDBOOK)
+    for slots in (1, 2):
+        model = f"local:smollm2@slots={slots}"
+        navigator = resolve_navigator(model)
+        assert isinstance(navigator, LocalModelNavigator)
+        navigator.server(model).address(CancellationToken())
+        started = time.perf_counter()
+        outcomes = evaluate(corpus, questions, WalkSettings("", model, max_nodes_visited=6), jobs=jobs,
+                            navigator=navigator)
+        seconds = time.perf_counter() - started
+        decisions, _ = _answers(outcomes)
+        navigator.server(model).stop()
+        print(f"slots={slots}, --jobs {jobs}: {len(questions)} questions (budget 6) in {seconds:.1f} s, "
+              f"{decisions} decisions, {seconds / max(1, decisions):.2f} s per decision")
+
+
 def _answers(outcomes: Sequence[Any]) -> tuple[int, int]:
     """(decisions, those whose answer parsed and named only offered ids)."""
     decisions = valid = 0
@@ -177,8 +197,9 @@ def _answers(outcomes: Sequence[Any]) -> tuple[int, int]:
     return decisions, valid
 
 
-def sets(jobs: int, visits: int | None) -> None:
-    models = ("local:smollm2", "local:smollm2@schema=off", "semantic:hybrid", "lexical:default")
+def sets(jobs: int, visits: int | None, schema_off: bool) -> None:
+    models = ("local:smollm2", *(("local:smollm2@schema=off",) if schema_off else ()), "semantic:hybrid",
+              "lexical:default")
     print(f"eval on the four sample sets (budget {visits or 15}, depth 6; local with --jobs {jobs}):")
     print(f"  {'set':<14}{'navigator':<28}{'hits':>8}  {'landed/q':>8}  {'valid answers':>14}  {'seconds':>8}")
     totals: dict[str, list[int]] = {m: [0, 0, 0, 0, 0] for m in models}
@@ -212,18 +233,24 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="questions walked at once in the evaluations")
     parser.add_argument("--sets", action="store_true", help="also evaluate the four sample sets (long)")
     parser.add_argument("--sets-visits", type=int, default=None, help="the visit budget for --sets (default 15)")
+    parser.add_argument("--sets-schema-off", action="store_true",
+                        help="with --sets: also the local model with structured output off")
     parser.add_argument("--skip-decisions", action="store_true", help="leave out the per-decision figures")
+    parser.add_argument("--slots", action="store_true", help="only compare a server of 1 slot and of 2")
     args = parser.parse_args()
     os.environ[CACHE_DIR_ENV] = "off"  # every call below is a real one, unless said otherwise
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.slots:
+        slots_compared(args.jobs, 8)
+        return
     if not args.skip_decisions:
         for threads in (int(t) for t in args.threads.split(",")):
             per_decision(threads, args.repeat)
         whole_walk(QUERIES[0])
         eval_twice_with_cache(args.jobs)
     if args.sets:
-        sets(args.jobs, args.sets_visits)
+        sets(args.jobs, args.sets_visits, args.sets_schema_off)
     print(json.dumps({"load_average_after": os.getloadavg()}))
 
 

@@ -28,7 +28,7 @@ path holding an ``@`` (``local:/models/v@2/x.gguf``) stays whole. Keys:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePath
 from typing import Final
@@ -87,11 +87,6 @@ class ModelOptions:
         """Whether an answer may come from (and go to) the response cache: not for a fresh sample each call
         (a temperature above 0 with no seed)."""
         return not (self.temperature is not None and self.temperature > 0 and self.seed is None)
-
-    @property
-    def local_server(self) -> tuple[int | None, int | None, int | None]:
-        """The options that choose a ``local:`` model's server (threads, ctx, slots)."""
-        return self.threads, self.ctx, self.slots
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +210,3 @@ def short_model_id(model: str) -> str:
     base = f"{kind}:{PurePath(rest).name}" if colon and ("/" in rest or "\\" in rest) else split.base
     written = [(key, PurePath(value).name if key in FILE_KEYS and value else value) for key, value in split.written]
     return join_options(base, written)
-
-
-def option_names() -> tuple[str, ...]:
-    """Every option key, in the order documented."""
-    return tuple(f.name for f in fields(ModelOptions))
-
-
-def without_local(options: ModelOptions) -> ModelOptions:
-    """``options`` with the ``local:`` server's keys cleared (for what a request sends)."""
-    return replace(options, threads=None, ctx=None, slots=None)
