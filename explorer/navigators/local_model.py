@@ -258,7 +258,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
             url=f"{address}{CHAT_PATH}",
             model_id=model,
             streams=True,
-            base_url_env="local: (started here)",
+            base_url_env=PORT_ENV,
             api_key=None,
             options=options,
             cache_dir=cache_dir(),

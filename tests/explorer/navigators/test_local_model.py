@@ -26,10 +26,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from core import CancellationToken, NavigatorChose, NavigatorFailed, NavigatorRequest
+from core import CancellationToken, NavigatorChose, NavigatorFailed, NavigatorRequest, NodeView
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import NavigatorConfigError, resolve_navigator
+from explorer.navigators.llm.errors import NavigatorHTTPError
 from explorer.navigators.local_model import (
     BundledModel,
     LoadPhase,
@@ -352,3 +353,28 @@ def test_a_local_choose_with_no_candidates_starts_nothing() -> None:
     choice = navigator.choose(NavigatorRequest("q", f"{MODEL}@slots=3", None, (), 5, CancellationToken()))
     assert choice.selected == ()
     assert navigator.server(f"{MODEL}@slots=3").pid is None
+
+
+@needs_model
+def test_a_port_taken_after_the_check_fails_the_start_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("REASONING_EXPLORER_LOCAL_PORT", str(port))
+    navigator = resolve_navigator(f"{MODEL}@slots=4")  # the port is free when resolved
+    heard: list[LocalModelStatus] = []
+    stop_listening = add_status_listener(heard.append)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        try:
+            with pytest.raises(NavigatorHTTPError) as caught:
+                navigator.choose(NavigatorRequest("q", f"{MODEL}@slots=4", None, (NodeView("a", "A"),), 3,
+                                                  CancellationToken()))
+        finally:
+            stop_listening()
+    assert str(caught.value) == (f"cannot listen on 127.0.0.1 (port {port}): couldn't bind HTTP server socket, "
+                                 f"hostname: 127.0.0.1, port: {port}; choose another port with "
+                                 "REASONING_EXPLORER_LOCAL_PORT, or leave it unset for a free one")
+    assert [status.phase for status in heard] == [LoadPhase.LOADING, LoadPhase.FAILED]
+    assert heard[1].detail == str(caught.value)
