@@ -25,11 +25,14 @@ from .options import (
     SUBCOMMANDS,
     Input,
     Parser,
+    add_llm_options,
     add_telemetry_options,
     add_walk_options,
+    apply_cache_options,
     check_apart,
     check_writable,
     fail,
+    llm_model,
     navigator_for,
     path_text,
     query_text,
@@ -156,8 +159,11 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
+    add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    args.navigator = llm_model(args, args.navigator)
+    apply_cache_options(args)  # every navigator the app resolves reads it at each call
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     opened: Trace | None = None
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
