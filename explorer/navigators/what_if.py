@@ -37,7 +37,7 @@ from core import (
 
 from . import NavigatorConfigError, resolve_navigator
 from .llm.errors import NavigatorHTTPError
-from .llm.options import OptionError, StructuredOutput, join_options, split_options
+from .llm.options import PROMPT_KEYS, OptionError, StructuredOutput, join_options, split_options, with_options
 from .openai_compat import OpenAICompatibleNavigator
 
 EDITABLE_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens", "schema")
@@ -73,6 +73,41 @@ class EditedRequest:
     def but(self, **changes: Any) -> EditedRequest:
         """A copy with ``changes`` (``system=``, ``user=``, ``temperature=``...)."""
         return replace(self, **changes)
+
+    @property
+    def base_model(self) -> str:
+        """The model as a person edits it: without the sampling settings (their own fields) and without prompt
+        files (the messages are the request's own text)."""
+        split = split_options(self.model)
+        return join_options(split.base, [(k, v) for k, v in split.written if k not in PROMPT_KEYS])
+
+    def settings_text(self) -> dict[str, str]:
+        """The sampling settings as text, one per :data:`EDITABLE_KEYS` (``""``: the default)."""
+        numbers = {"temperature": self.temperature, "seed": self.seed, "top_p": self.top_p,
+                   "max_tokens": self.max_tokens}
+        text = {key: "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+                for key, value in numbers.items()}
+        text["schema"] = "" if self.structured_output is StructuredOutput.AUTO else self.structured_output.value
+        return text
+
+    def with_settings(self, model: str, settings: Mapping[str, str]) -> EditedRequest:
+        """This request for ``model`` with the sampling ``settings`` as a person typed them (a blank one: the
+        default). :class:`WhatIfError` says which setting cannot be read and what to write, as the model id's
+        own options do (``temperature=3: temperature must be a number from 0 to 2, e.g. temperature=0.7``)."""
+        typed = {key: value.strip() for key, value in settings.items() if value.strip()}
+        unknown = sorted(set(typed) - set(EDITABLE_KEYS))
+        if unknown:
+            raise WhatIfError(f"{unknown[0]}: not a setting of a request; these are {', '.join(EDITABLE_KEYS)}")
+        if not model.strip():
+            raise WhatIfError("name the model to ask, e.g. local:smollm2")
+        try:
+            split = split_options(with_options(model.strip(), typed))
+        except OptionError as exc:
+            raise WhatIfError(str(exc)) from None
+        options = split.options
+        kept = [(k, v) for k, v in split.written if k not in EDITABLE_KEYS]
+        return self.but(model=join_options(split.base, kept), temperature=options.temperature, seed=options.seed,
+                        top_p=options.top_p, max_tokens=options.max_tokens, structured_output=options.schema)
 
     @property
     def model_id(self) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from core import TreeNavigator
 
@@ -122,7 +122,9 @@ class ExplorerApp(App[int]):
             await super().on_event(event)
             return
         bubbled_back = event.is_forwarded  # forwarding marks this very event, so read it first
-        if not bubbled_back and self._keys.hold(event, typing=isinstance(self.focused, Input)):
+        # A prompt key opens a prompt only on the walk screen, and only when no text field takes it as a character.
+        typing = isinstance(self.focused, (Input, TextArea)) or self.screen is not self._walk_screen
+        if not bubbled_back and self._keys.hold(event, typing=typing):
             return
         await super().on_event(event)
         if bubbled_back:

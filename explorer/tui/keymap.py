@@ -55,6 +55,9 @@ WALK_KEYS = (
         "walk.restart", "Walk: restart with the current settings"),
     Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
         "walk.fork", "Walk: fork — answer the decision at this step differently…"),
+    Key("W", "what_if", "What if", "What if: open the LLM decision at this step — its prompt and settings, "
+        "editable — ask it again beside the recorded answer, and fork from the new one", "walk.what_if",
+        "Walk: what if the prompt were different — edit this LLM decision's request and ask again…", footer=False),
     Key("D", "compare", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
         "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…"),
     Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
@@ -138,10 +141,10 @@ SHOWING_KEYS = (
 ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS + SHOWING_KEYS
 
 WHEN = {key.action: key.when for key in ALL_KEYS}
+"""When each action applies, by action name (what ``check_action`` is asked about)."""
 
 PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
 """The actions whose keys the footer shows while presenting."""
-"""When each action applies, by action name (what ``check_action`` is asked about)."""
 
 
 def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:

@@ -11,6 +11,7 @@ walk's history on this thread; a change to the shown walk's history is announced
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import events, on
@@ -23,21 +24,23 @@ from textual.widgets import Header, Input, Label, OptionList, TabbedContent, Tab
 from core import TreeNavigator
 
 from ..corpora import Corpus
+from ..navigators.llm.llama_server import LoadPhase, LocalModelStatus, add_status_listener
 from ..navigators.manual import DESK, PendingDecision
 from ..safe_text import visible
 from ..trace import Trace
 from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
-from ..walks.history import Origin, WalkHistory
+from ..walks.history import Decision, Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import WalkSession
 from ..walks.settings import WalkSettings
 from ..walks.stability import Stability
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
+from .asking_again import AskingAgain
 from .comparing import Comparing
 from .keymap import WHEN, When, bindings
-from .messages import DecisionRequested, WalkEnded, WalkEventArrived
+from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
 from .picker import Picking
 from .playing import Player, next_pace
@@ -102,6 +105,7 @@ class WalkScreen(Screen[None]):
         self.next_walk = NextWalk(self, settings, navigator)
         self.files = WalkFiles(self, trace_path)
         self.picking = Picking(self)
+        self.asking_again = AskingAgain(self)
         self.runner = WalkRunner(self)
         self.rewalking = Rewalking(self)
         self.comparing_walks = Comparing(self)
@@ -116,6 +120,7 @@ class WalkScreen(Screen[None]):
         self._player = Player(self, self._play_tick)
         self._render_pending = False
         self._burst = False
+        self._stop_hearing_models: Callable[[], None] = lambda: None
 
     # -- layout ----------------------------------------------------------------------------------------------------
 
@@ -148,6 +153,7 @@ class WalkScreen(Screen[None]):
 
     def on_mount(self) -> None:
         DESK.attach(self._manual_listener)
+        self._stop_hearing_models = add_status_listener(self._local_model_heard)
         if self._present_at_start:
             self.presenting = True
         self.settings_changed()
@@ -173,6 +179,22 @@ class WalkScreen(Screen[None]):
     def on_unmount(self) -> None:
         self._player.stop()
         DESK.detach(self._manual_listener)
+        self._stop_hearing_models()
+
+    def _local_model_heard(self, status: LocalModelStatus) -> None:
+        """Called on the thread that starts (or stops) a local model's server."""
+        self.post_message(LocalModelChanged(status))
+
+    def on_local_model_changed(self, message: LocalModelChanged) -> None:
+        """A local model loads on the first decision that needs it: say so, and how long it took."""
+        status = message.status
+        if status.phase is LoadPhase.LOADING:
+            # Short: a toast cannot be taken back when the model is ready (about 2 s here); "ready" follows it.
+            self.say(status.line(), title="Local model", timeout=4)
+        elif status.phase is LoadPhase.READY:
+            self.say(status.line(), title="Local model", timeout=6)
+        elif status.phase is LoadPhase.FAILED:
+            self.say(status.line(), title="Local model", severity="error", timeout=12)
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
         say(self, message, title=title, severity=severity, timeout=timeout)
@@ -340,6 +362,13 @@ class WalkScreen(Screen[None]):
 
     def action_fork(self) -> None:
         self.picking.fork()
+
+    def fork_with(self, decision: Decision, selected: tuple[str, ...]) -> None:
+        """Fork the walk on screen at ``decision``, answered with ``selected`` (the what-if's new answer)."""
+        self.picking.make_fork(decision, selected)
+
+    def action_what_if(self) -> None:
+        self.asking_again.open()
 
     def action_toggle_candidate(self, number: int) -> None:
         self.picking.toggle(number)
