@@ -16,7 +16,7 @@ from typing import Any
 from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from core import TreeNavigator
 
@@ -60,6 +60,7 @@ class ExplorerApp(App[int]):
         opened_trace: Trace | None = None,
         allow_files: bool = True,
         evaluate: tuple[QuestionSet, str | None] | None = None,
+        present: bool = False,
     ) -> None:
         super().__init__()
         self.corpus = corpus
@@ -70,7 +71,8 @@ class ExplorerApp(App[int]):
             navigator or resolve_navigator(settings.model, allow_files=allow_files),
             autoplay=autoplay, trace_path=trace_path, allow_files=allow_files,
             start_query=settings.query if start_walk else None,
-            example_query=None if start_walk else (settings.query or example_query), opened_trace=opened_trace)
+            example_query=None if start_walk else (settings.query or example_query), opened_trace=opened_trace,
+            present=present)
         self._evaluate_at_start = evaluate
         self._keys = KeyHolder(PROMPT_KEYS, self.post_message)
 
@@ -120,7 +122,9 @@ class ExplorerApp(App[int]):
             await super().on_event(event)
             return
         bubbled_back = event.is_forwarded  # forwarding marks this very event, so read it first
-        if not bubbled_back and self._keys.hold(event, typing=isinstance(self.focused, Input)):
+        # A prompt key opens a prompt only on the walk screen, and only when no text field takes it as a character.
+        typing = isinstance(self.focused, (Input, TextArea)) or self.screen is not self._walk_screen
+        if not bubbled_back and self._keys.hold(event, typing=typing):
             return
         await super().on_event(event)
         if bubbled_back:

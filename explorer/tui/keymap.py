@@ -34,17 +34,19 @@ class Key:
     when: When = When.ALWAYS
     prompt: bool = False
     """It opens a one-field prompt: the keys typed right after it belong to that prompt."""
+    presenting: bool = False
+    """Shown in the footer while presenting (the few keys a room needs; the others still work)."""
 
 
 WALK_KEYS = (
     Key("n", "next_step", "Next", "Next step (starts a walk when none is running)", "walk.next",
-        "Walk: next step"),
+        "Walk: next step", presenting=True),
     Key("c", "continue_walk", "Continue", "Continue to the end of the walk", "walk.continue",
         "Walk: continue to the end"),
     Key("p", "play_pause", "Play", "Play / pause: one step at the pace shown in the meter (demo mode)", "walk.play",
-        "Walk: play / pause (demo mode)"),
+        "Walk: play / pause (demo mode)", presenting=True),
     Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back",
-        "Walk: step back"),
+        "Walk: step back", presenting=True),
     Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward",
         "Walk: step forward"),
     Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
@@ -53,14 +55,17 @@ WALK_KEYS = (
         "walk.restart", "Walk: restart with the current settings"),
     Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
         "walk.fork", "Walk: fork — answer the decision at this step differently…"),
+    Key("W", "what_if", "What if", "What if: open the LLM decision at this step — its prompt and settings, "
+        "editable — ask it again beside the recorded answer, and fork from the new one", "walk.what_if",
+        "Walk: what if the prompt were different — edit this LLM decision's request and ask again…", footer=False),
     Key("D", "compare", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
         "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…"),
     Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
         "walk.switch", "Walks: switch to another walk of this session…"),
     Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
         "Query: edit"),
-    Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys"),
-    Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit"),
+    Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys", presenting=True),
+    Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit", presenting=True),
 )
 
 MORE_KEYS = (
@@ -124,10 +129,22 @@ ANALYSIS_KEYS = (
         "eval.back", "Evaluate: back to the evaluation table", footer=False, when=When.EVALUATION_BEHIND),
 )
 
-ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS
+SHOWING_KEYS = (
+    Key("P", "toggle_presenting", "Present",
+        "Presenting mode on/off: n, b and p move a decision at a time, said in words", "walk.present",
+        "Present: presenting mode on/off (for a room)", presenting=True),
+    Key("H", "export_html", "Export HTML", "Export the walk as one HTML file that replays it (no server needed)",
+        "walk.export", "Export: the walk as one HTML file that replays it…", footer=False, prompt=True),
+)
+"""Showing a walk to others: in a room, or as a file."""
+
+ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS + SHOWING_KEYS
 
 WHEN = {key.action: key.when for key in ALL_KEYS}
 """When each action applies, by action name (what ``check_action`` is asked about)."""
+
+PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
+"""The actions whose keys the footer shows while presenting."""
 
 
 def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:

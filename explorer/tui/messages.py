@@ -1,6 +1,6 @@
 """The explorer's messages: small, and tagged with a walk's id where a stale one must be dropped.
 
-Workers post the first three to the walk screen. Screens answer upward with the rest: the evaluation screen
+Workers post the first four to the walk screen. Screens answer upward with the rest: the evaluation screen
 asks for a question's walk to be shown (``OpenWalk``) or two walks compared (``CompareWalks``), the walk
 screen asks for a question set to be evaluated (``EvaluateQuestions``); the app routes each. No screen calls
 the app's methods.
@@ -16,6 +16,7 @@ from core import TreeNavigator, WalkEvent
 
 from ..corpora.questions import QuestionSet
 from ..ending import WalkEnd
+from ..navigators.llm.llama_server import LocalModelStatus
 from ..navigators.manual import PendingDecision
 from ..walks.history import WalkHistory
 from ..walks.settings import WalkSettings
@@ -45,6 +46,13 @@ class DecisionRequested(Message):
     """The manual navigator waits for the person at the keyboard."""
 
     pending: PendingDecision
+
+
+@dataclass
+class LocalModelChanged(Message):
+    """A local model's server is loading, ready, failed or stopped (told on the thread that started it)."""
+
+    status: LocalModelStatus
 
 
 @dataclass

@@ -161,14 +161,15 @@ class Picking:
             return
         if pick.decision is not None:
             host.fork = None
-            self._make_fork(pick.decision, selected)
+            self.make_fork(pick.decision, selected)
             return
         if host.shown is not None:
             host.shown.pick = None
         pick.answer(selected, rationale)
         host.walk_changed()
 
-    def _make_fork(self, decision: Decision, selected: tuple[str, ...]) -> None:
+    def make_fork(self, decision: Decision, selected: tuple[str, ...]) -> None:
+        """A new walk of the list: the shown walk again up to ``decision``, answered there with ``selected``."""
         host = self.host
         source = host.shown
         if source is None:

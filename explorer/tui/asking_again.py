@@ -1,0 +1,88 @@
+"""The prompt what-if on the walk screen: the LLM decision at this step, its request opened, edited and asked again.
+
+``W`` opens :class:`~explorer.tui.screens.what_if.WhatIfScreen` on the decision being looked at (the UI-free half
+is :mod:`explorer.navigators.what_if`). The new request is asked with the walk's own navigator when it can ask
+that model id, else with one resolved for it (files off in a served session stay off). Forking from the new
+answer is the walk screen's fork, with the new answer forced at that offer, as ``e`` does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from core import NavigatorChose, TreeNavigator
+
+from ..navigators import NavigatorConfigError, resolve_navigator, shared_across_threads
+from ..navigators.openai_compat import OpenAICompatibleNavigator
+from ..navigators.what_if import WhatIfError, recorded_answer, request_for
+from ..walks.history import Decision, WalkHistory
+from ..walks.walk_list import Walk
+from .say import Severity
+from .screens.what_if import WhatIfScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+class Host(Protocol):
+    """What the what-if needs of the walk screen."""
+
+    allow_files: bool
+    shown: Walk | None
+    playing: bool
+
+    @property
+    def app(self) -> App[int]: ...
+
+    @property
+    def history(self) -> WalkHistory | None: ...
+
+    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+
+    def fork_with(self, decision: Decision, selected: tuple[str, ...]) -> None: ...
+
+
+class AskingAgain:
+    """The what-if key of the walk screen ``host``."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+
+    def open(self) -> None:
+        """Open the request of the LLM decision at this step, to edit and ask again."""
+        host = self.host
+        history, walk = host.history, host.shown
+        if history is None or walk is None:
+            host.say("No walk yet: walk with an LLM navigator (m), then W at any of its decisions.", timeout=4)
+            return
+        decision = history.decision_at()
+        if decision is None or decision.answer is None:
+            host.say("No answered decision at this step: step to one (n), then W.", timeout=4)
+            return
+        model = history.settings.model
+        try:
+            request = request_for(model, history.settings.query, decision.offer, decision.answer.transcript,
+                                  navigator=self._navigator(walk, model))
+        except (WhatIfError, NavigatorConfigError) as exc:
+            host.say(f"No what-if here: {exc}", severity="warning", timeout=6)
+            return
+        host.playing = False
+        where = "the roots" if decision.node is None else decision.node
+        picked = "forced by a person" if decision.forced else (
+            "chosen" if isinstance(decision.answer, NavigatorChose) else "failed")
+        title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.offer_seq})"
+
+        def forked(selected: tuple[str, ...] | None) -> None:
+            if selected is not None:
+                host.fork_with(decision, selected)
+
+        host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
+                                          lambda model_id: self._navigator(walk, model_id), where=title), forked)
+
+    def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
+        """The walk's own navigator when it asks ``model`` and may be shared with another thread, else one resolved
+        for ``model`` (``NavigatorConfigError`` when there is none)."""
+        own = walk.navigator
+        if isinstance(own, OpenAICompatibleNavigator) and own.supports(model) and shared_across_threads(own):
+            return own
+        return resolve_navigator(model, headless=True, allow_files=self.host.allow_files)
