@@ -108,12 +108,15 @@ class ExplorerApp(App[int]):
         self.close_walks()
 
     def close_walks(self) -> None:
-        """Quitting cancels every live walk: its token trips, its worker leaves at once, its history says so."""
+        """Quitting cancels every live walk: its token trips, its worker leaves at once, its history says so, and
+        ``--trace`` keeps it, cancelled."""
         for walk in self.walks.live():
             walk.history.finish(WalkEnd.CANCELLED)
             session = walk.retire()
             if session is not None:
                 session.close()
+            if walk.history.events:
+                self.walk_screen.files.walk_ended(walk, at_exit=True)
 
     # -- keys that belong to a prompt -----------------------------------------------------------------------------
 

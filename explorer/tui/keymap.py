@@ -36,6 +36,8 @@ class Key:
     """It opens a one-field prompt: the keys typed right after it belong to that prompt."""
     presenting: bool = False
     """Shown in the footer while presenting (the few keys a room needs; the others still work)."""
+    narrow: bool = True
+    """Shown in the footer on a narrow screen too (if in the footer at all); the keys left out are in the help."""
 
 
 WALK_KEYS = (
@@ -48,22 +50,22 @@ WALK_KEYS = (
     Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back",
         "Walk: step back", presenting=True),
     Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward",
-        "Walk: step forward"),
+        "Walk: step forward", narrow=False),
     Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
         "Walk: cancel (trip the cancellation token)"),
     Key("r", "restart", "Restart", "Restart with the current query and settings (a new walk in the list)",
-        "walk.restart", "Walk: restart with the current settings"),
+        "walk.restart", "Walk: restart with the current settings", narrow=False),
     Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
         "walk.fork", "Walk: fork — answer the decision at this step differently…"),
     Key("W", "what_if", "What if", "What if: open the LLM decision at this step — its prompt and settings, "
         "editable — ask it again beside the recorded answer, and fork from the new one", "walk.what_if",
         "Walk: what if the prompt were different — edit this LLM decision's request and ask again…", footer=False),
     Key("D", "compare", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
-        "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…"),
+        "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…", narrow=False),
     Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
-        "walk.switch", "Walks: switch to another walk of this session…"),
+        "walk.switch", "Walks: switch to another walk of this session…", narrow=False),
     Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
-        "Query: edit"),
+        "Query: edit", narrow=False),
     Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys", presenting=True),
     Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit", presenting=True),
 )
@@ -132,7 +134,7 @@ ANALYSIS_KEYS = (
 SHOWING_KEYS = (
     Key("P", "toggle_presenting", "Present",
         "Presenting mode on/off: n, b and p move a decision at a time, said in words", "walk.present",
-        "Present: presenting mode on/off (for a room)", presenting=True),
+        "Present: presenting mode on/off (for a room)", presenting=True, narrow=False),
     Key("H", "export_html", "Export HTML", "Export the walk as one HTML file that replays it (no server needed)",
         "walk.export", "Export: the walk as one HTML file that replays it…", footer=False, prompt=True),
 )
@@ -145,6 +147,9 @@ WHEN = {key.action: key.when for key in ALL_KEYS}
 
 PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
 """The actions whose keys the footer shows while presenting."""
+
+NARROW_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.narrow)
+"""The actions whose keys the footer shows on a narrow screen."""
 
 
 def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -62,14 +63,17 @@ class WalkFiles:
             self.host.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
         return self.host.allow_files
 
-    def walk_ended(self, walk: Walk) -> None:
-        """``--trace FILE`` keeps the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``)."""
+    def walk_ended(self, walk: Walk, *, at_exit: bool = False) -> None:
+        """``--trace FILE`` keeps the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``).
+
+        ``at_exit``: the app is quitting with ``walk`` cancelled; it is written at once, on this thread, since no
+        worker outlives the app (a walk quit half-way is kept, as a cancelled one)."""
         if not self.trace_path:
             return
         path = Path(self.trace_path)
         if walk.number != 1:
             path = path.with_name(f"{path.stem}.walk{walk.number}{path.suffix or '.jsonl'}")
-        self._save(walk.history, path, quiet=walk.number == 1)
+        self._save(walk.history, path, quiet=walk.number == 1, at_once=at_exit)
 
     def recent(self) -> list[str]:
         """Traces saved in this session, then those in this folder and the corpus's, newest first."""
@@ -99,7 +103,7 @@ class WalkFiles:
 
         self.host.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
 
-    def _save(self, history: WalkHistory, path: Path, quiet: bool = False) -> None:
+    def _save(self, history: WalkHistory, path: Path, quiet: bool = False, at_once: bool = False) -> None:
         # Copy what the history holds now, on this thread: the worker writes a snapshot.
         snapshot = WalkHistory(history.settings, history.origin, number=history.number, label=history.label,
                                trace=history.trace)
@@ -110,16 +114,20 @@ class WalkFiles:
         app, corpus = self.host.app, self.host.corpus
 
         def write() -> None:
+            tell = self.host.say if at_once else partial(app.call_from_thread, self.host.say)
             try:
                 saved = save_history(snapshot, corpus, path)
             except OSError as exc:
-                app.call_from_thread(self.host.say, f"Cannot save {path}: {exc.strerror or exc}", severity="error")
+                tell(f"Cannot save {path}: {exc.strerror or exc}", severity="error")
                 return
             self.saved.append(str(saved))
             if not quiet:
-                app.call_from_thread(self.host.say, f"Trace saved to {saved.resolve()}", timeout=4)
+                tell(f"Trace saved to {saved.resolve()}", timeout=4)
 
-        self.host.run_worker(write, thread=True, group="files", exit_on_error=False)
+        if at_once:
+            write()
+        else:
+            self.host.run_worker(write, thread=True, group="files", exit_on_error=False)
 
     def ask_open(self) -> None:
         if not self._allowed():

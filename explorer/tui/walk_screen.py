@@ -11,7 +11,6 @@ walk's history on this thread; a change to the shown walk's history is announced
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from textual import events, on
@@ -24,8 +23,6 @@ from textual.widgets import Header, Input, Label, OptionList, TabbedContent, Tab
 from core import TreeNavigator
 
 from ..corpora import Corpus
-from ..navigators.llm.llama_server import LoadPhase, LocalModelStatus, add_status_listener
-from ..navigators.manual import DESK, PendingDecision
 from ..safe_text import visible
 from ..trace import Trace
 from ..walks.compare import tree_marks
@@ -39,11 +36,13 @@ from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain
 from .comparing import Comparing
-from .keymap import WHEN, When, bindings
+from .keymap import NARROW_ACTIONS, WHEN, When, bindings
+from .listening import Listening
 from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
+from .opening_walks import OpeningWalks
 from .picker import Picking
-from .playing import Player, next_pace
+from .playing import Player
 from .presenting import Presenter
 from .rewalking import Rewalking
 from .say import Severity, say
@@ -52,6 +51,7 @@ from .screens.evaluation import EVALUATION
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .status import Moment, moment_of, results_summary, status_line
+from .stepping import Stepping
 from .walk_export import WalkExport
 from .walk_files import WalkFiles
 from .walk_runner import WalkRunner
@@ -117,10 +117,12 @@ class WalkScreen(Screen[None]):
         self._start_query = start_query
         self._example_query = example_query
         self._opened_trace = opened_trace
-        self._player = Player(self, self._play_tick)
+        self.stepping = Stepping(self)
+        self.listening = Listening(self)
+        self.opening = OpeningWalks(self)
+        self._player = Player(self, self.stepping.tick)
         self._render_pending = False
         self._burst = False
-        self._stop_hearing_models: Callable[[], None] = lambda: None
 
     # -- layout ----------------------------------------------------------------------------------------------------
 
@@ -149,11 +151,10 @@ class WalkScreen(Screen[None]):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
                         yield NodeDetail(id="detail")
-        yield WalkFooter()
+        yield WalkFooter(narrow_keys=NARROW_ACTIONS, narrow_below=COMPACT)
 
     def on_mount(self) -> None:
-        DESK.attach(self._manual_listener)
-        self._stop_hearing_models = add_status_listener(self._local_model_heard)
+        self.listening.attach()
         if self._present_at_start:
             self.presenting = True
         self.settings_changed()
@@ -163,10 +164,10 @@ class WalkScreen(Screen[None]):
         query.value = self._start_query or self._example_query or ""
         if self._opened_trace is not None:
             self.load_trace(self._opened_trace)
-            self.query_one(WalkTree).focus()
+            self.walk_tree.focus()
         elif self._start_query and self._start_query.strip():
             self.start_walk(self._start_query)
-            self.query_one(WalkTree).focus()
+            self.walk_tree.focus()
         else:
             query.focus()
         self._schedule_render()
@@ -178,23 +179,10 @@ class WalkScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._player.stop()
-        DESK.detach(self._manual_listener)
-        self._stop_hearing_models()
-
-    def _local_model_heard(self, status: LocalModelStatus) -> None:
-        """Called on the thread that starts (or stops) a local model's server."""
-        self.post_message(LocalModelChanged(status))
+        self.listening.detach()
 
     def on_local_model_changed(self, message: LocalModelChanged) -> None:
-        """A local model loads on the first decision that needs it: say so, and how long it took."""
-        status = message.status
-        if status.phase is LoadPhase.LOADING:
-            # Short: a toast cannot be taken back when the model is ready (about 2 s here); "ready" follows it.
-            self.say(status.line(), title="Local model", timeout=4)
-        elif status.phase is LoadPhase.READY:
-            self.say(status.line(), title="Local model", timeout=6)
-        elif status.phase is LoadPhase.FAILED:
-            self.say(status.line(), title="Local model", severity="error", timeout=12)
+        self.listening.local_model_changed(message.status)
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
         say(self, message, title=title, severity=severity, timeout=timeout)
@@ -219,16 +207,18 @@ class WalkScreen(Screen[None]):
     @property
     def comparing(self) -> tuple[WalkHistory, WalkHistory] | None:
         """Walk A (on screen) and walk B while two walks are compared."""
-        if self.shown is None or self.partner is None:
-            return None
-        return self.shown.history, self.partner.history
+        return None if self.shown is None or self.partner is None else (self.shown.history, self.partner.history)
 
     @property
     def query_input(self) -> QueryInput:
         return self.query_one("#query", QueryInput)
 
+    @property
+    def walk_tree(self) -> WalkTree:
+        return self.query_one(WalkTree)
+
     def focus_tree(self) -> None:
-        self.query_one(WalkTree).focus()
+        self.walk_tree.focus()
 
     def focus_query(self) -> None:
         self.query_input.focus()
@@ -249,14 +239,14 @@ class WalkScreen(Screen[None]):
         self.playing = False
         self.partner = None
         self.fork = None
-        tree = self.query_one(WalkTree)
+        tree = self.walk_tree
         tree.forget_walk()
         tree.set_overlay(expected=frozenset(), counts={}, heat={})
         self.query_one(ResultsPanel).reset()
         self._update_titles()
 
     def watch_partner(self, partner: Walk | None) -> None:
-        self.query_one(WalkTree).refollow()
+        self.walk_tree.refollow()
         self.query_one("#side").set_class(partner is not None, "comparing")
         self._schedule_render()
 
@@ -294,36 +284,12 @@ class WalkScreen(Screen[None]):
 
     def switch_to(self, number: int) -> None:
         """Show walk ``number`` of the list, at the step it was left at."""
-        try:
-            walk = self.walks.number(number)
-        except IndexError as exc:
-            self.say(str(exc), severity="warning")
-            return
-        self.show_walk(walk)
-        self.say(f"Now showing {walk.name}", timeout=3)
+        self.opening.switch_to(number)
 
     def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
                      verdict: str = "") -> Walk:
-        """Put a walk made elsewhere (an evaluation's) on screen at ``step`` (``None``: its end), the nodes a question
-        expects marked on the tree (until another walk is shown) and ``verdict`` in the step panel; once in the
-        list, it stays one walk."""
-        walk = self.walks.holding(history)
-        if walk is None:
-            self.park()
-            walk = self.walks.add(Walk(history))
-        walk.verdict = verdict or walk.verdict
-        if step is None:
-            history.latest()
-        else:
-            history.go(step)
-        self.show_walk(walk)
-        tree = self.query_one(WalkTree)
-        tree.set_overlay(expected=expected)
-        for node in sorted(expected):
-            tree.reveal(node, move_cursor=False)  # where the answer was, in view beside where the walk went
-        self.query_input.value = history.settings.query
-        tree.focus()  # the step keys, and Escape back to the evaluation, work at once
-        return walk
+        """Put a walk made elsewhere (an evaluation's) on screen (:mod:`.opening_walks`)."""
+        return self.opening.open_history(history, step=step, expected=expected, verdict=verdict)
 
     def compare_with(self, other: Walk) -> None:
         """Compare the walk on screen with ``other``, side by side (:mod:`.comparing`)."""
@@ -352,10 +318,6 @@ class WalkScreen(Screen[None]):
         self.runner.ended(message)
 
     # -- picking by hand: the manual navigator, and forks (explorer.tui.picker) -------------------------------------
-
-    def _manual_listener(self, pending: PendingDecision) -> None:
-        """Called on the worker thread by the manual navigator."""
-        self.post_message(DecisionRequested(pending))
 
     def on_decision_requested(self, message: DecisionRequested) -> None:
         self.picking.requested(message.pending)
@@ -395,99 +357,41 @@ class WalkScreen(Screen[None]):
                 return self.app.is_screen_installed(EVALUATION) and self.app.screen is self
         return True
 
-    # -- step keys -------------------------------------------------------------------------------------------------
+    # -- step keys (explorer.tui.stepping) ---------------------------------------------------------------------------
 
-    def _walk_anew(self) -> None:
+    def walk_anew(self) -> None:
         """The walk on screen is over (or there is none): the next walk goes into the list."""
         self.start_walk(self.query_input.value)
 
-    def _moved(self, moved: bool) -> None:
-        if moved:
-            self.walk_changed()
+    def refresh_status_soon(self) -> None:
+        self.set_timer(0.05, self._refresh_status)
 
     def action_next_step(self) -> None:
-        history, session = self.history, self.session
-        if self.presenting and self.presenter.next():
-            return  # the next decision, not the next event
-        if history is not None and history.forward():
-            self.walk_changed()  # what already happened: no navigator call
-        elif history is None or history.ended or session is None:
-            self._walk_anew()
-        elif self.picker is not None and self.picker.pending is not None:
-            self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
-        else:
-            session.step()  # permits add up: quick presses are all honoured, in order
-            self.set_timer(0.05, self._refresh_status)
+        self.stepping.next()
 
     def action_continue_walk(self) -> None:
-        self.playing = False
-        history = self.history
-        if history is not None and not history.at_latest:
-            self._moved(history.latest())  # to what already happened first
-            return
-        if history is None or history.ended or self.session is None:
-            self._walk_anew()
-        if self.session is not None and self.shown is not None and self.shown.live:
-            self.session.run_to_end()
-            self._schedule_render()
+        self.stepping.to_the_end()
 
     def action_play_pause(self) -> None:
-        if self.playing:
-            self.playing = False
-            return
-        history = self.history
-        if history is None or (history.at_latest and (history.ended or self.session is None)):
-            self._walk_anew()
-            if self.shown is None or not self.shown.live:
-                return
-        self.playing = True
-
-    def _play_tick(self) -> None:
-        history, session = self.history, self.session
-        if self.presenting:
-            if not self.presenter.tick():
-                self.playing = False
-            return
-        if history is not None and history.forward():
-            self.walk_changed()
-        elif session is not None and self.shown is not None and self.shown.live:
-            if session.waiting and self.picker is None:
-                session.step()
-        else:
-            self.playing = False
+        self.stepping.play_pause()
 
     def action_faster(self) -> None:
-        self.pace = next_pace(self.pace, -1)
+        self.stepping.faster()
 
     def action_slower(self) -> None:
-        self.pace = next_pace(self.pace, 1)
+        self.stepping.slower()
 
     def action_step_back(self) -> None:
-        self.playing = False
-        history = self.history
-        if history is None:
-            return
-        if self.presenting and self.presenter.back():
-            return
-        if not self.presenting and history.back():
-            self.walk_changed()
-        elif history.events:
-            self.say("This is the first step.", timeout=2)
+        self.stepping.back()
 
     def action_step_forward(self) -> None:
-        if self.presenting:
-            self.presenter.forward()
-        elif self.history is not None:
-            self._moved(self.history.forward())
+        self.stepping.forward()
 
     def action_first_step(self) -> None:
-        self.playing = False
-        if self.history is not None:
-            self._moved(self.history.first())
+        self.stepping.first()
 
     def action_latest_step(self) -> None:
-        if self.history is not None:
-            self._moved(self.history.latest())
+        self.stepping.latest()
 
     def action_cancel_walk(self) -> None:
         self.runner.cancel()
@@ -539,7 +443,7 @@ class WalkScreen(Screen[None]):
         def go(node_id: str | None) -> None:
             if node_id is None:
                 return
-            tree = self.query_one(WalkTree)
+            tree = self.walk_tree
             tree.reveal(node_id)
             tree.focus()
             self.query_one(NodeDetail).show(self.corpus, node_id)
@@ -548,7 +452,7 @@ class WalkScreen(Screen[None]):
         self.app.push_screen(FindScreen(self.corpus.find), go)
 
     def action_toggle_follow(self) -> None:
-        tree = self.query_one(WalkTree)
+        tree = self.walk_tree
         tree.follow = not tree.follow
         tree.refollow()
         self.say(f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
@@ -564,7 +468,7 @@ class WalkScreen(Screen[None]):
     def _query_submitted(self, event: Input.Submitted) -> None:
         self.start_walk(event.value)
         if self.session is not None:
-            self.query_one(WalkTree).focus()
+            self.walk_tree.focus()
 
     @on(Tree.NodeHighlighted, "#tree")
     def _tree_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
@@ -574,8 +478,8 @@ class WalkScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#timeline")
     def _timeline_selected(self, event: OptionList.OptionSelected) -> None:
         self.playing = False
-        if self.history is not None:
-            self._moved(self.history.go(event.option_index + 1))
+        if self.history is not None and self.history.go(event.option_index + 1):
+            self.walk_changed()
 
     # -- settings, stability, evaluation and files live in their own modules ---------------------------------------
 
@@ -620,13 +524,7 @@ class WalkScreen(Screen[None]):
 
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
-        self.park()
-        walk = self.walks.add(Walk(WalkHistory.from_trace(trace, number=self.walks.next_number)))
-        header = trace.header
-        self.next_walk.adopt(header.max_nodes_visited, header.max_depth, header.on_failure)
-        self.query_input.value = header.query
-        self.show_walk(walk)
-        self.say(f"Opened {trace.path} as {walk.name} ({len(walk.history.events)} events)", timeout=4)
+        self.opening.load_trace(trace)
 
     # -- showing a step --------------------------------------------------------------------------------------------
 
@@ -637,12 +535,8 @@ class WalkScreen(Screen[None]):
         self._schedule_render()
 
     def show_stability(self, stability: Stability) -> None:
-        """Beside each node chosen by some of the walks, in how many (``7/10``), with a heat class from the share;
-        until another walk is shown."""
-        tree = self.query_one(WalkTree)
-        tree.set_overlay(counts=stability.counts(), heat=stability.heat())
-        for frequency in stability.nodes:
-            tree.reveal(frequency.node, move_cursor=False)
+        """How often each node was chosen by a stability run's walks, on the tree, until another walk is shown."""
+        self.opening.show_stability(stability)
 
     def _update_titles(self) -> None:
         shown = self.shown
@@ -681,7 +575,7 @@ class WalkScreen(Screen[None]):
         shown, history, picker = self.shown, self.history, self.picker
         state = self.state_at_cursor()
         moment = self._moment()
-        tree = self.query_one(WalkTree)
+        tree = self.walk_tree
         comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))

@@ -1,0 +1,39 @@
+"""On a narrow screen the footer keeps the keys a walk cannot do without, close together, so none is cut; the
+others stay in the help and the palette, and come back when the screen widens."""
+
+from __future__ import annotations
+
+from textual.widgets._footer import FooterKey
+
+from explorer.tui.widgets.walk_footer import WalkFooter
+
+from .helpers import make_app, wait_for
+
+ESSENTIAL = ["n", "c", "p", "b", "x", "e", "question_mark", "q", "ctrl+p"]
+EVERY = ["n", "c", "p", "b", "f", "x", "r", "e", "D", "w", "slash", "question_mark", "q", "P", "ctrl+p"]
+
+
+def footer_keys(app) -> list[str]:
+    return [key.key for key in app.walk_screen.query_one(WalkFooter).query(FooterKey)]
+
+
+def footer_fits(app) -> bool:
+    """Every key ends before the palette's, docked at the right, begins (a longer row is drawn under it, cut)."""
+    keys = list(app.walk_screen.query_one(WalkFooter).query(FooterKey))
+    palette = next(key for key in keys if key.key == "ctrl+p")
+    return all(key.region.right <= palette.region.x for key in keys if key is not palette)
+
+
+async def test_at_80_columns_the_footer_shows_the_essential_keys_whole_and_all_of_them_when_wider():
+    app = make_app("refunds", start_walk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: footer_keys(app) == ESSENTIAL)
+        assert app.walk_screen.query_one(WalkFooter).compact
+        assert footer_fits(app)
+        await pilot.press("P")  # presenting has its own few keys, narrow or not
+        await wait_for(pilot, lambda: footer_keys(app) == ["n", "p", "b", "question_mark", "q", "P", "ctrl+p"])
+        await pilot.press("P")
+        await wait_for(pilot, lambda: footer_keys(app) == ESSENTIAL)
+        await pilot.resize_terminal(140, 30)
+        await wait_for(pilot, lambda: footer_keys(app) == EVERY)
+        assert not app.walk_screen.query_one(WalkFooter).compact
