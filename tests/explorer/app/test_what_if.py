@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from rich.console import Console
 from textual.widgets import Input, Label, Static, TextArea
 
-from core import CandidatesOffered, NavigatorChose
+from core import CandidatesOffered, NavigatorChose, TreeNavigator
 from explorer.navigators import resolve_navigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
@@ -47,6 +47,24 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
         yield stub
 
 
+@pytest.fixture
+def resolved() -> Iterator[Callable[[str], TreeNavigator]]:
+    """Resolves the navigators a test hands the app, and closes them when the test ends: the app leaves closing a
+    navigator to whoever made it, and an open client's request thread outliving this test fails every test of the
+    OpenAI-compatible navigator that runs after it."""
+    made: list[TreeNavigator] = []
+
+    def resolve(model: str) -> TreeNavigator:
+        made.append(resolve_navigator(model))
+        return made[-1]
+
+    yield resolve
+    for navigator in made:
+        close = getattr(navigator, "close", None)
+        if callable(close):
+            close()
+
+
 def chose(screen: WalkScreen) -> NavigatorChose | None:
     """The first answer of the walk on ``screen``, once it has arrived."""
     history = screen.history
@@ -71,9 +89,9 @@ def rows(table_text: str) -> dict[str, tuple[str, str]]:
 
 
 async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_new_answer(
-        server: StubServer) -> None:
+        server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     server.add(completion(["billing"], "Refunds are money: billing."))
-    app = make_app(QUERY, MODEL, navigator=resolve_navigator(MODEL))
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "n", "n", "n")  # leave the query box; the walk starts, the roots are offered, answered
         walk = app.walk_screen
@@ -156,9 +174,10 @@ async def test_w_on_a_walk_that_no_llm_made_says_so_and_opens_nothing() -> None:
             "ollama:, vllm:, local:) again")
 
 
-async def test_escape_closes_the_what_if_while_it_asks_and_the_walk_is_untouched(server: StubServer) -> None:
+async def test_escape_closes_the_what_if_while_it_asks_and_the_walk_is_untouched(
+        server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     server.add(completion(["billing"], "money"), Reply(200, {"never": "read"}, delay=60))
-    app = make_app(QUERY, MODEL, navigator=resolve_navigator(MODEL))
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "n", "n", "n")
         walk = app.walk_screen
@@ -174,11 +193,12 @@ async def test_escape_closes_the_what_if_while_it_asks_and_the_walk_is_untouched
         assert list(walk.history.events) == events and len(walk.walks) == 1
 
 
-async def test_the_screen_says_the_local_model_loads_and_the_what_if_asks_it_again() -> None:
+async def test_the_screen_says_the_local_model_loads_and_the_what_if_asks_it_again(
+        resolved: Callable[[str], TreeNavigator]) -> None:
     if model_missing() is not None:
         pytest.skip(model_missing() or "")
     model = "local:smollm2@ctx=3072"  # a server of its own, so that this test sees it load
-    app = make_app(QUERY, model, navigator=resolve_navigator(model))
+    app = make_app(QUERY, model, navigator=resolved(model))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "n", "n", "n")
         walk = app.walk_screen
