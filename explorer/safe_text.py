@@ -77,9 +77,19 @@ def clip(text: str, width: int) -> str:
 
 def safe(text: str, style: str | Style = "", *, width: int | None = None, multiline: bool = False) -> Text:
     """A ``Text`` of untrusted ``text``: escaped, optionally clipped, never parsed as markup."""
-    from rich.text import Text
 
     shown = visible(text, multiline=multiline)
     if width is not None:
         shown = clip(shown, width)
-    return Text(shown, style=style)
+    return styled(shown, style)
+
+
+def styled(text: str, style: str | Style = "") -> Text:
+    """``text`` in ``style`` as a span, not as the ``Text``'s own style: what is appended to it later keeps its
+    own style (a ``Text``'s own style colours all of it, appended text included)."""
+    from rich.text import Text
+
+    result = Text(text)
+    if style and text:
+        result.stylize(style)
+    return result

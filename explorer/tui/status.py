@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ..ending import WalkEnd
+from ..safe_text import styled
 from ..walks.describe import cost_text, ending_text
 from ..walks.history import WalkHistory
 from ..walks.picking import Pick
@@ -75,7 +76,7 @@ def status_line(moment: Moment) -> str:
 def results_summary(state: WalkState, moment: Moment, *, live: bool) -> Text:
     """The results' summary line: how the walk ended (or that it runs), what it used, and why it ended."""
     if not moment.walk or not moment.total:
-        return Text("No walk yet.", style="dim")
+        return styled("No walk yet.", "dim")
     end = moment.end.value if moment.end is not None else ("running" if live else "-")
     text = Text(end, style="bold")
     if moment.end in (WalkEnd.FINISHED, WalkEnd.FAILED):

@@ -58,3 +58,17 @@ def test_escaping_text_and_writing_traces_never_load_rich():
     code = "import sys, explorer.safe_text, explorer.trace; print('rich' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_styled_head_colours_only_itself_so_text_appended_after_it_keeps_its_own_style():
+    from rich.console import Console
+    from rich.style import Style
+
+    from explorer.safe_text import styled
+
+    for head in (styled("Why     ", "bold red"), safe("Why     ", "bold red")):
+        head.append("the model's own words")
+        assert head.style == ""  # the Text's own style would colour all of it
+        assert [(span.start, span.end, str(span.style)) for span in head.spans] == [(0, 8, "bold red")]
+        assert head.get_style_at_offset(Console(), 10) == Style.parse("")
+    assert styled("", "bold").spans == [] and styled("plain").spans == []

@@ -33,7 +33,7 @@ from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...ending import WalkEnd
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from ...walks.describe import calls_words
 from ...walks.evaluation import (
     Change,
@@ -145,7 +145,7 @@ class EvaluationScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="eval-dialog"):
-            title = Text("Evaluation: ", style="bold")
+            title = styled("Evaluation: ", "bold")
             title.append_text(safe(self.question_set.path.name, width=80))
             title.append(f" · {len(self.questions)} questions on ")
             title.append_text(safe(self.corpus.title, width=60))
@@ -458,7 +458,7 @@ def _side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
     if outcome.end != WalkEnd.FINISHED:
         hit = Text(str(outcome.end), style="bold yellow" if outcome.end == WalkEnd.CANCELLED else "bold red")
     else:
-        hit = Text("✓ hit", style="bold green") if outcome.hit else Text("✗ miss", style="bold red")
+        hit = styled("✓ hit", "bold green") if outcome.hit else styled("✗ miss", "bold red")
     wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
     precision = "—" if outcome.precision is None else f"{outcome.precision:.0%}"
     return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),

@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Label, ProgressBar, Static
 
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from ...walks.session import WalkSession
 from ...walks.stability import Stability, StabilityRun, describe_divergence
 
@@ -72,7 +72,7 @@ class StabilityScreen(ModalScreen[Stability | None]):
     def compose(self) -> ComposeResult:
         settings = self.stability_run.settings
         with Vertical(id="stability-dialog"):
-            title = Text("Stability: ", style="bold")
+            title = styled("Stability: ", "bold")
             title.append_text(safe(repr(settings.query), width=80))
             title.append(f" walked {self.stability_run.asked} times")
             yield Label(title, id="stability-title")
@@ -108,7 +108,7 @@ class StabilityScreen(ModalScreen[Stability | None]):
 
     def _status(self, ended: int) -> Text:
         if self.stability_run.cancelled:
-            return Text(f"cancelling… {ended} of {self.stability_run.asked} walks over", style="bold")
+            return styled(f"cancelling… {ended} of {self.stability_run.asked} walks over", "bold")
         return Text(f"walking… {ended} of {self.stability_run.asked} walks over · x cancels them all")
 
     def on_walks_ended(self, message: WalksEnded) -> None:

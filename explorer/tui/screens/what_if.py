@@ -108,7 +108,8 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
         self.query_one("#what-if-user", TextArea).focus()
 
     def _offered(self) -> Text:
-        shown = Text("Offered: ", style="bold")
+        shown = Text()
+        shown.append("Offered: ", style="bold")
         for number, view in enumerate(self.request.candidates, start=1):
             if number > 1:
                 shown.append(" · ")

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ...corpora import Corpus
-from ...safe_text import safe, visible
+from ...safe_text import safe, styled, visible
 from ...walks.describe import PATH_SEPARATOR
 from ...walks.state import WalkState
 
@@ -81,7 +81,7 @@ class AnswerCard(Widget):
         else:  # as many as fit, and a line that counts the others
             shown, content_rows = max(0, (room - 1) // 2), 0
         for answer in answers[:shown]:
-            head = Text("■ ", style=style("answer--reason"))
+            head = styled("■ ", style("answer--reason"))
             head.append(answer.reason, style=style("answer--reason"))
             head.append("  ")
             head.append_text(safe(answer.title, style("answer--title"), width=200))
@@ -90,7 +90,7 @@ class AnswerCard(Widget):
             if content_rows > 0:
                 lines.extend(self._content(answer.content, width, content_rows))
         if shown < len(answers):
-            lines.append(Text(f"… and {len(answers) - shown:,} more landed", style=style("answer--dim")))
+            lines.append(styled(f"… and {len(answers) - shown:,} more landed", style("answer--dim")))
         text = Text("\n").join(line for line in lines)
         text.no_wrap, text.overflow = True, "ellipsis"
         return text
@@ -99,7 +99,7 @@ class AnswerCard(Widget):
         style = self.get_component_rich_style("answer--content")
         body = " ".join(visible(content[: width * rows * 2], multiline=True).split())
         if not body:
-            return [Text("  (no content)", style=self.get_component_rich_style("answer--dim"))]
+            return [styled("  (no content)", self.get_component_rich_style("answer--dim"))]
         wrapped = Text(body, style=style).wrap(self.app.console, max(10, width - 2))
         kept = [Text("  ") + line for line in wrapped[:rows]]
         if len(wrapped) > rows and kept:

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from core import NavigatorChose, NavigatorFailed
 
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from ...walks.compare import Comparison, Landing
 from ...walks.describe import calls_words
 from ...walks.history import Decision
@@ -28,25 +28,25 @@ class ComparePanel(Static):
     def show(self, comparison: Comparison) -> None:
         style = self.get_component_rich_style
         parts: list[RenderableType] = []
-        head = Text("Comparing ", style=style("compare--label"))
+        head = styled("Comparing ", style("compare--label"))
         head.append_text(safe("A = " + comparison.a_name, style("compare--a"), width=90))
         head.append("  with  ")
         head.append_text(safe("B = " + comparison.b_name, style("compare--b"), width=90))
         parts.append(head)
         for note in comparison.notes:
-            parts.append(Text("note: ", style=style("compare--dim")) + safe(note, width=200))
+            parts.append(styled("note: ", style("compare--dim")) + safe(note, width=200))
         divergence = comparison.divergence
         if divergence is None:
-            parts.append(Text("Same decisions: the two walks chose alike at every offer.", style="bold"))
+            parts.append(styled("Same decisions: the two walks chose alike at every offer.", "bold"))
         else:
             where = "the roots" if divergence.node is None else divergence.node
-            line = Text(f"First divergence: decision {divergence.number}, at ", style=style("compare--label"))
+            line = styled(f"First divergence: decision {divergence.number}, at ", style("compare--label"))
             line.append_text(safe(where, width=60))
             line.append(f" — {divergence.kind.value}")
             parts.append(line)
             table = Table(expand=True, show_lines=True, pad_edge=False)
-            table.add_column(Text("A", style=style("compare--a")), ratio=1, overflow="fold")
-            table.add_column(Text("B", style=style("compare--b")), ratio=1, overflow="fold")
+            table.add_column(styled("A", style("compare--a")), ratio=1, overflow="fold")
+            table.add_column(styled("B", style("compare--b")), ratio=1, overflow="fold")
             table.add_row(self._side(divergence.a), self._side(divergence.b))
             parts.append(table)
         parts.append(self._landings("Landed only in A", comparison.only_a, "a"))
@@ -63,8 +63,8 @@ class ComparePanel(Static):
     def _side(self, decision: Decision | None) -> Text:
         style = self.get_component_rich_style
         if decision is None:
-            return Text("this walk had ended: no decision here", style=style("compare--dim"))
-        text = Text(f"offer at step {decision.offer_seq}: ", style=style("compare--dim"))
+            return styled("this walk had ended: no decision here", style("compare--dim"))
+        text = styled(f"offer at step {decision.offer_seq}: ", style("compare--dim"))
         text.append_text(Text(", ").join(safe(c.id, width=30) for c in decision.offer.candidates[:12]))
         if len(decision.offer.candidates) > 12:
             text.append(f" +{len(decision.offer.candidates) - 12}")
@@ -93,9 +93,9 @@ class ComparePanel(Static):
 
     def _landings(self, title: str, rows: tuple[Landing, ...], which: str) -> Text:
         style = self.get_component_rich_style
-        text = Text(f"{title}: ", style=style("compare--label"))
+        text = styled(f"{title}: ", style("compare--label"))
         if not rows:
-            return text + Text("none", style=style("compare--dim"))
+            return text + styled("none", style("compare--dim"))
         for number, row in enumerate(rows):
             if number:
                 text.append(", ")

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ...corpora import Corpus
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from .long_text import PART, shown_part
 
 HIDDEN_KEYS = {"hierarchyId", "hierarchyParentId", "reasoningTitle", "reasoningSummary"}
@@ -40,7 +40,7 @@ class NodeDetail(Static):
 
     def _draw(self, corpus: Corpus, node_id: str | None) -> None:
         if node_id is None or node_id not in corpus.index:
-            self.update(Text("Move the tree's cursor to a node to read all of it here.", style="dim"))
+            self.update(styled("Move the tree's cursor to a node to read all of it here.", "dim"))
             return
         document = corpus.index[node_id]
         text = safe(corpus.title_of(node_id), "bold", multiline=True)

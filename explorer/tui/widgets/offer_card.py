@@ -12,7 +12,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widgets import Static
 
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from ...walks.narration import sections
 from ...walks.state import WalkState
 
@@ -38,7 +38,7 @@ class OfferCard(Static):
             self.update(Text(hint or "Next: the navigator's next offer.", style=style("offer--dim")))
             return
         where = "at the top" if offer.current is None else None
-        heading = Text(f"Offered {sections(len(offer.candidates))} ", style=style("offer--heading"))
+        heading = styled(f"Offered {sections(len(offer.candidates))} ", style("offer--heading"))
         if where is None and offer.current is not None:
             heading.append("under ", style=style("offer--heading"))
             heading.append_text(safe(offer.current.title, style("offer--heading"), width=40))
@@ -69,15 +69,17 @@ class OfferCard(Static):
             row.append_text(safe(candidate.title, style(kind) if kind != "offer--rejected" else "", width=120))
             rows.append(row)
         for ghost in ghosts:
-            row = Text(" ✗ ", style=style("offer--hallucinated"), no_wrap=True, overflow="ellipsis")
+            row = Text(no_wrap=True, overflow="ellipsis")
+            row.append(" ✗ ", style=style("offer--hallucinated"))
             row.append(" ")
             row.append_text(safe(ghost, style("offer--hallucinated"), width=60))
             row.append(" — never offered (hallucinated)", style=style("offer--hallucinated"))
             rows.append(row)
         if hidden:
-            rows.append(Text(f"   … and {len(hidden):,} more not chosen", style=style("offer--dim")))
+            rows.append(styled(f"   … and {len(hidden):,} more not chosen", style("offer--dim")))
         if state.failure is not None:
-            failed = Text(" ! ", style=style("offer--hallucinated"), no_wrap=True, overflow="ellipsis")
+            failed = Text(no_wrap=True, overflow="ellipsis")
+            failed.append(" ! ", style=style("offer--hallucinated"))
             failed.append(" the navigator failed: ")
             failed.append_text(safe(state.failure.error, width=200))
             rows.append(failed)

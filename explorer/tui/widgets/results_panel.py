@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from core import StopReason
 
 from ...corpora import Corpus
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from ...walks.state import WalkState
 from .long_text import PART, shown_part
 
@@ -114,7 +114,7 @@ class ResultsPanel(Vertical):
             self._content_limit = PART
         self._content_id = node_id
         if node_id is None or corpus is None or node_id not in corpus.index:
-            content.update(Text("Landed nodes show their content here.", style="dim"))
+            content.update(styled("Landed nodes show their content here.", "dim"))
             return
         text = safe(corpus.title_of(node_id), "bold")
         text.append("\n")

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from core import NavigatorChose, NodeEntered, OnFailure, PathStopped, WalkFinished, WalkStarted
 
 from ...corpora import Corpus
-from ...safe_text import safe
+from ...safe_text import safe, styled
 from ...walks.describe import PATH_SEPARATOR, count_candidates, event_summary, stop_line, visits_left
 from ...walks.state import WalkState
 
@@ -60,18 +60,18 @@ class StepPanel(Static):
         of this walk (why a question was missed)."""
         style = self.get_component_rich_style
         parts: list[Text] = []
-        heading = Text(f"Step {step}/{total}  ", style=style("step--heading"))
+        heading = styled(f"Step {step}/{total}  ", style("step--heading"))
         if state.last is not None:
             heading.append_text(event_summary(state.last, forced=state.choice_forced))
         else:
             heading.append("no walk yet", style=style("step--dim"))
         parts.append(heading)
         if verdict:
-            said = Text("Verdict ", style=style("step--label"))
+            said = styled("Verdict ", style("step--label"))
             said.append_text(safe(verdict, style("step--failure"), width=600))
             parts.append(said)
 
-        where = Text("At      ", style=style("step--label"))
+        where = styled("At      ", style("step--label"))
         if state.current_path:
             titles = [safe(corpus.title_of(i), width=40) if i in corpus.index else safe(i) for i in state.current_path]
             where.append_text(Text(PATH_SEPARATOR, style=style("step--dim")).join(titles))
@@ -86,16 +86,16 @@ class StepPanel(Static):
 
         last = state.last
         if isinstance(last, NodeEntered):
-            entered = Text("Entered ", style=style("step--label"))
+            entered = styled("Entered ", style("step--label"))
             entered.append_text(safe(corpus.title_of(last.node.id) if last.node.id in corpus.index else last.node.id))
             entered.append(f"  (visit {last.visits_used}, {last.remaining_visits} left)", style=style("step--dim"))
             parts.append(entered)
         elif isinstance(last, PathStopped):
-            parts.append(Text("Stopped ", style=style("step--label")) + stop_line(last.record))
+            parts.append(styled("Stopped ", style("step--label")) + stop_line(last.record))
         elif isinstance(last, WalkStarted):
-            parts.append(Text("Press n to see the first offer.", style=style("step--hint")))
+            parts.append(styled("Press n to see the first offer.", style("step--hint")))
         elif isinstance(last, WalkFinished) and not ending:
-            parts.append(Text("The walk is over: the results are in the Results tab.", style=style("step--hint")))
+            parts.append(styled("The walk is over: the results are in the Results tab.", style("step--hint")))
         if ending:
             parts.append(ending)
 
@@ -103,28 +103,28 @@ class StepPanel(Static):
         choice = state.choice
         offered_ids = {c.id for c in offer.candidates} if offer is not None else set()
         if offer is not None:
-            line = Text("Offered ", style=style("step--label"))
+            line = styled("Offered ", style("step--label"))
             line.append(f"{count_candidates(offer)} at depth {offer.depth} · {visits_left(offer.remaining_visits)} · "
                         f"{offer.chars_shipped:,} chars shipped")
             parts.append(line)
             if capped:
-                parts.append(Text(f"        {capped}", style=style("step--forced")))
+                parts.append(styled(f"        {capped}", style("step--forced")))
         # The answer first: what was chosen and why matters more than the list it came from.
         if picking:
             typed = [i for i in picked if i not in offered_ids]
-            hint = Text("Fork here: " if forking else "Your choice: ", style=style("step--label"))
+            hint = styled("Fork here: " if forking else "Your choice: ", style("step--label"))
             hint.append("1-9 toggle · i type an id or a number (even one not offered) · a answer (nothing picked: "
                         "stop here) · s stop here" + (" · Escape closes" if forking else ""),
                         style=style("step--hint"))
             parts.append(hint)
             if typed:
-                extra = Text("Typed   ", style=style("step--label"))
+                extra = styled("Typed   ", style("step--label"))
                 extra.append_text(Text(", ").join(safe(i, width=40) for i in typed))
                 extra.stylize(style("step--hallucinated"), 8)
                 parts.append(extra)
         elif isinstance(choice, NavigatorChose):
-            line = Text("⚑ Forced " if state.choice_forced else "Chose   ",
-                        style=style("step--forced" if state.choice_forced else "step--label"))
+            line = styled("⚑ Forced " if state.choice_forced else "Chose   ",
+                          style("step--forced" if state.choice_forced else "step--label"))
             if choice.valid:
                 line.append_text(Text(", ").join(safe(i, width=40) for i in choice.valid))
             elif choice.selected:
@@ -138,16 +138,16 @@ class StepPanel(Static):
                 line.append_text(safe(tokens, style("step--dim")))
             parts.append(line)
             if choice.hallucinated:
-                ghosts = Text("Not offered (hallucinated): ", style=style("step--hallucinated"))
+                ghosts = styled("Not offered (hallucinated): ", style("step--hallucinated"))
                 ghosts.append_text(Text(", ").join(safe(i, width=40) for i in choice.hallucinated))
                 parts.append(ghosts)
             if choice.rationale:
-                why = Text("Why     ", style=style("step--label"))
+                why = styled("Why     ", style("step--label"))
                 why.append_text(safe(choice.rationale, width=600))
                 why.stylize(style("step--rationale"), 8)
                 parts.append(why)
         if state.failure is not None:
-            failed = Text("Failed  ", style=style("step--failure"))
+            failed = styled("Failed  ", style("step--failure"))
             failed.append_text(safe(state.failure.error, width=400))
             parts.append(failed)
             consequence = {
@@ -183,7 +183,7 @@ class StepPanel(Static):
                 parts.append(row)
             rest = offer.candidates[MAX_ROWS:]
             if rest:
-                more = Text(f"… and {len(rest):,} more candidates", style=style("step--dim"))
+                more = styled(f"… and {len(rest):,} more candidates", style("step--dim"))
                 chosen_later = [c.id for c in rest if c.id in chosen]
                 if chosen_later:
                     more.append(", chosen among them: ")

@@ -7,6 +7,7 @@ from textual.widgets import OptionList
 
 from core import WalkEvent
 
+from ...safe_text import styled
 from ...walks.describe import event_summary
 from ...walks.history import WalkHistory
 
@@ -44,14 +45,14 @@ class Timeline(OptionList):
 
     @staticmethod
     def _event_row(seq: int, event: WalkEvent) -> Text:
-        prompt = Text(f"{seq:>4}  ", style="dim")
+        prompt = styled(f"{seq:>4}  ", "dim")
         prompt.append_text(event_summary(event))
         return prompt
 
     @staticmethod
     def _end_row(end: str, step: int) -> Text:
         """A last row saying how the walk ended (a cancel or a failure is no event of the walk's own)."""
-        prompt = Text(f"{'end':>4}  ", style="dim")
+        prompt = styled(f"{'end':>4}  ", "dim")
         prompt.append(f"walk {end} after step {step}", style="bold")
         return prompt
 

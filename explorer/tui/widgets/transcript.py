@@ -34,7 +34,8 @@ class TranscriptView(Static):
                              style=style("transcript--dim")))
             return
         where = "the roots" if decision.node is None else (node_title or decision.node)
-        text = Text("Decision at ", style=style("transcript--label"))
+        text = Text()  # a Text's own style would colour all of it: only the labels are the label's colour
+        text.append("Decision at ", style=style("transcript--label"))
         text.append_text(safe(where, width=80))
         text.append(f"  (offer at step {decision.offer_seq}", style=style("transcript--dim"))
         if decision.answer_seq is not None:
