@@ -154,8 +154,10 @@ async def test_rows_fill_in_as_the_walks_finish():
                 if request.query not in self.queries:
                     self.queries.append(request.query)
                 late = self.queries.index(request.query) >= 3
-            if late:
-                while not self.gate.wait(0.05):
+            if late:  # until the gate opens or the walk is cancelled; a minute at most, so a bug fails, not hangs
+                for _ in range(1200):
+                    if self.gate.wait(0.05):
+                        break
                     request.cancellation.raise_if_cancelled()
             return self.inner.choose(request)  # type: ignore[return-value]
 
