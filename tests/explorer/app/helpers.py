@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
+from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.widgets import Tree
 
@@ -69,6 +70,22 @@ async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 30.0) 
             raise AssertionError("timed out waiting on the app")
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+class Messages:
+    """Every message the app dispatches, in order, as ``app.run_test(message_hook=messages)`` hands them over
+    (Harlequin asserts through what its app posts): a test waits for one to come, e.g. the ``PromptReady`` a
+    prompt posts once it has shown an error, instead of pausing."""
+
+    def __init__(self) -> None:
+        self.seen: list[Message] = []
+
+    def __call__(self, message: Message) -> None:
+        self.seen.append(message)
+
+    def count(self, kind: type[Message]) -> int:
+        """How many messages of ``kind`` were dispatched so far (a bubbling message counts once per node)."""
+        return sum(isinstance(message, kind) for message in self.seen)
 
 
 class Explorer(ExplorerApp):

@@ -86,9 +86,9 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         await pilot.press("escape")
         screen = await open_evaluation(pilot, app)
         await pilot.press("m")
-        await pilot.pause()
         misses = [o for o in EXPECTED if not o.hit]
         table = screen.query_one("DataTable")
+        await wait_for(pilot, lambda: screen.misses_only)
         assert table.row_count == len(misses)
         text = screen_text(app)
         assert "showing misses only" in text
@@ -113,7 +113,7 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         assert screen.misses_only and table.row_count == len(misses)  # as it was left
         assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
         await pilot.press("m")
-        await pilot.pause()
+        await wait_for(pilot, lambda: not screen.misses_only)
         assert table.row_count == len(EXPECTED)
         assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
 
@@ -222,7 +222,7 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
         header = next(line for line in text.splitlines() if " A hit " in line)
         assert " B hit " in header and " B turn " in header and " A vs B " in header
         await pilot.press("d")
-        await pilot.pause()
+        await wait_for(pilot, lambda: screen.differences_only)
         assert screen.query_one("DataTable").row_count == len(differ)
         assert "showing differences only" in screen_text(app)
         first = differ[0]
@@ -250,8 +250,9 @@ async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
         same = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True)
                     if a.hit == b.hit and set(a.landed) == set(b.landed))
         await cursor_to(pilot, screen, same)
+        said = len(app.notes)
         await pilot.press("D")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) > said)
         assert app.screen is screen and app.walk_screen.comparing is None
         assert f"{same}: A and B landed the same nodes." in app.notes[-1].message
         other = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True) if a.hit != b.hit)
@@ -284,7 +285,7 @@ async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         app.walk_screen.next_walk.evaluate_file(ROOT / "sample_corpora" / "contract.questions.yaml")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) == 1)
         assert not isinstance(app.screen, EvaluationScreen)
         message = app.notes[-1].message
         assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message

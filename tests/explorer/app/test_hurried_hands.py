@@ -92,8 +92,8 @@ async def test_after_c_on_a_provider_failure_the_failing_branch_is_in_view():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-        await pilot.pause()
         tree = app.query_one(WalkTree)
+        await wait_for(pilot, lambda: tree.cursor_node is not None)  # the cursor moves once the tree has refreshed
         assert tree.node_for("refunds") is not None and tree.node_for("refunds").is_expanded
         assert tree.cursor_node is not None and tree.cursor_node.data == "refunds"
 

@@ -9,10 +9,11 @@ import threading
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.navigators import resolve_navigator
+from explorer.tui.screens.prompt import PromptClosed, PromptReady, PromptScreen
 from explorer.tui.screens.stability import StabilityScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, make_app, screen_text, wait_for
+from .helpers import SIZE, Messages, make_app, screen_text, wait_for
 
 QUERY = "How are refunds issued?"
 
@@ -148,17 +149,19 @@ async def test_x_cancels_every_walk_and_says_how_many_finished():
 
 async def test_the_prompt_takes_only_ascii_digits_from_2_to_1000():
     app = make_app(QUERY)
-    async with app.run_test(size=SIZE) as pilot:
+    messages = Messages()
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("escape", "S")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         for typed, error in (("1", "Between 2 and 1,000."), ("1001", "Between 2 and 1,000."),
                              ("٥", "Type a whole number (digits 0-9)."), ("x", "Type a whole number (digits 0-9).")):
+            refused = messages.count(PromptReady)
             await pilot.press("end", *["backspace"] * 6, *typed, "enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: messages.count(PromptReady) > refused)  # it refused the value, and said why
             assert app.screen.__class__.__name__ == "PromptScreen"
             assert error in screen_text(app)
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: messages.count(PromptClosed) == 1)
         assert not isinstance(app.screen, StabilityScreen) and len(app.walks) == 0
 
 
@@ -168,7 +171,7 @@ async def test_stability_is_in_the_command_palette_and_refuses_the_manual_naviga
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Stability: walk this query N times… · S" in titles
         await pilot.press("escape", "S")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) == 1)
         assert app.screen.__class__.__name__ != "PromptScreen"
         assert "needs a person at the keyboard" in app.notes[-1].message
 

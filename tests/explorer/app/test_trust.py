@@ -56,10 +56,14 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
         screen = screen_text(app)
         assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in screen
         assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in screen
-        # Clicking the hostile label does not run its action.
-        await pilot.click(WalkTree)
-        await pilot.pause(0.1)
-        assert app.is_running
+        # Clicking the hostile label does not run its action: the click only does what a click on a row does,
+        # selecting it (which opens or closes it), and the app goes on.
+        hostile = tree.node_for("[@click=app.quit]quit[/]")
+        was_open = hostile.is_expanded
+        row = hostile.line - tree.scroll_offset.y + 1  # below the tree's top border
+        await pilot.click(WalkTree, offset=(12, row))  # on its title, past the guide, the mark and the toggle
+        await wait_for(pilot, lambda: hostile.is_expanded != was_open)
+        assert app.is_running and app.return_code is None
 
 
 async def test_a_hostile_corpus_title_is_escaped_in_the_header(tmp_path):

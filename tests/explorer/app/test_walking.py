@@ -10,7 +10,7 @@ from explorer.tui.widgets.budget_meter import BudgetMeter
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, Counting, make_app, screen_text, script, wait_for
+from .helpers import SIZE, Blocking, Counting, make_app, screen_text, script, wait_for
 
 EXAMPLE = "How long do refunds take to arrive?"
 
@@ -28,7 +28,8 @@ async def test_the_query_box_is_focused_with_an_example_and_enter_starts_a_pause
         screen = screen_text(app)
         assert "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw" in screen
         assert "Press n to see the first offer." in screen
-        await pilot.pause(0.2)
+        session = app.walk_screen.session
+        await wait_for(pilot, lambda: session.waiting)  # its worker is parked at the gate, with no permit left
         assert len(app.walk_screen.history.events) == 1  # paused: nothing more is pulled without a key
 
 
@@ -124,19 +125,25 @@ async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step()
 
 
 async def test_play_advances_by_itself_and_the_pace_changes():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("minus")  # slower, then faster twice: 1.0 -> 1.5 -> 1.0 -> 0.5
-        await pilot.press("plus", "plus")
-        assert app.walk_screen.pace == 0.5
-        await pilot.press("plus", "plus", "plus")
-        assert app.walk_screen.pace == 0.1
-        await pilot.press("p")
-        meter = app.walk_screen.query_one(BudgetMeter)
-        assert str(meter.content).splitlines()[-1] == "playing · 0.1 s per step · p pauses"
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        await wait_for(pilot, lambda: not app.walk_screen.playing)
-        assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
+    navigator = Blocking()  # holds the walk at its first decision: it cannot be over before its status is read
+    app = make_app("How are refunds issued?", navigator=navigator, start_walk=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("minus")  # slower, then faster twice: 1.0 -> 1.5 -> 1.0 -> 0.5
+            await pilot.press("plus", "plus")
+            assert app.walk_screen.pace == 0.5
+            await pilot.press("plus", "plus", "plus")
+            assert app.walk_screen.pace == 0.1
+            await pilot.press("p")
+            await wait_for(pilot, lambda: navigator.inside.is_set())  # it played on by itself to the first decision
+            meter = app.walk_screen.query_one(BudgetMeter)
+            assert str(meter.content).splitlines()[-1] == "playing · 0.1 s per step · p pauses"
+            navigator.release.set()
+            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+            await wait_for(pilot, lambda: not app.walk_screen.playing)
+            assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
+    finally:
+        navigator.release.set()
 
 
 async def test_messages_from_a_replaced_walk_are_ignored():
@@ -147,9 +154,11 @@ async def test_messages_from_a_replaced_walk_are_ignored():
         await pilot.press("r")
         await wait_for(pilot, lambda: app.walk_screen.session.id != old and len(app.walk_screen.history.events) == 1)
         stale = CandidatesOffered(None, EMPTY_PATH, (), 15, 0, 0)
-        app.post_message(WalkEventArrived(old, 2, stale))
-        await pilot.pause(0.1)
-        assert len(app.walk_screen.history.events) == 1
+        app.walk_screen.post_message(WalkEventArrived(old, 2, stale))  # where the walks' workers post theirs
+        await pilot.press("n")  # the new walk's own next event comes after it
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
+        offered = app.walk_screen.history.events[1]
+        assert offered is not stale and isinstance(offered, CandidatesOffered) and len(offered.candidates) == 9
 
 
 async def test_restart_with_a_smaller_budget():
