@@ -228,6 +228,14 @@ class WalkTree(Tree[str | None]):
             parent, start, _ = more
             child_ids = self._children_of(parent)
             self._load(parent, child_ids, through=child_ids[start])  # the next batch from the run's start
+            # The first new child takes the row's line, so the cursor's line stays and Tree announces no
+            # highlight: announce it, or what follows the highlight (the Node tab) keeps showing the row.
+            self.call_after_refresh(self._announce_cursor, event.node)
+
+    def _announce_cursor(self, replaced: TreeNode[str | None]) -> None:
+        node = self.cursor_node
+        if node is not None and node is not replaced:
+            self.post_message(Tree.NodeHighlighted(node))
 
     # -- following the walk ---------------------------------------------------------------------------
 
