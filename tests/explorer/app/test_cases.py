@@ -13,7 +13,18 @@ from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.session import save_history
 from explorer.walks.state import Mark
 
-from .helpers import HANDBOOK, SIZE, Blocking, hour_long_script, make_app, screen_text, script, wait_for
+from .helpers import HANDBOOK, SIZE, Blocking, hour_long_script, make_app, script, wait_for
+from .reading import (
+    all_text,
+    footer_keys,
+    landed_rows,
+    next_settings,
+    prompt_error,
+    results_summary,
+    status_text,
+    step_text,
+    stop_rows,
+)
 
 
 async def test_a_hallucinated_branch_is_shown_as_such_and_lands_the_parent():
@@ -22,21 +33,20 @@ async def test_a_hallucinated_branch_is_shown_as_such_and_lands_the_parent():
         for _ in range(5):  # offered roots, chose billing, entered billing, offered its children, chose
             await pilot.press("n")
         await wait_for(pilot, lambda: sum(isinstance(e, NavigatorChose) for e in app.walk_screen.history.events) == 2)
-        screen = screen_text(app)
-        assert "Step 6/6  navigator chose refund-policy, refunds (1 not offered)" in screen
-        assert "Not offered (hallucinated): refund-policy" in screen
-        assert "Chose   refunds" in screen
+        step = step_text(app)
+        assert "Step 6/6  navigator chose refund-policy, refunds (1 not offered)" in step
+        assert "Not offered (hallucinated): refund-policy" in step
+        assert "Chose   refunds" in step
         await pilot.press("n")
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 7)
-        screen = screen_text(app)
-        assert "Step 7/7  invalid_choice at refund-policy" in screen
-        assert "Stopped ■ invalid_choice at branch refund-policy" in screen
+        step = step_text(app)
+        assert "Step 7/7  invalid_choice at refund-policy" in step
+        assert "Stopped ■ invalid_choice at branch refund-policy" in step
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         assert [(s.reason.value, s.branch, s.landed) for s in app.walk_screen.history.state().stops] == [
             ("invalid_choice", "refund-policy", "billing"), ("leaf", None, "requesting-a-refund")]
-        screen = screen_text(app)
-        assert "invalid_choice" in screen and "refund-policy" in screen
+        assert ("invalid_choice", "refund-policy") in [(row[1], row[3]) for row in stop_rows(app)]  # reason, branch
         assert app.query_one(WalkTree).marks["billing"] is Mark.LANDED
 
 
@@ -51,20 +61,20 @@ async def test_a_provider_failure_under_each_policy(policy, end, landed):
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         assert app.walk_screen.history.end == end
-        screen = screen_text(app)
+        step = step_text(app)
         if policy != "partial":  # the walk ends at the failure, which stays on screen
-            assert "Failed  ScriptedFailure: upstream timeout after 30 s (HTTP 504 from the model gateway)" in screen
-            assert f"on failure: {policy} — the walk " in screen
-        else:
-            assert "navigator_failed" in screen  # in the results: refunds landed that way, and the walk went on
+            assert "Failed  ScriptedFailure: upstream timeout after 30 s (HTTP 504 from the model gateway)" in step
+            assert f"on failure: {policy} — the walk " in step
+        else:  # in the results: refunds landed that way, and the walk went on
+            assert ("Refunds", "navigator_failed") in [(row[1], row[2]) for row in landed_rows(app)]
         if policy == "throw":
-            assert "failed · see the step panel · e forks · r restarts" in screen
+            assert status_text(app) == "failed · see the step panel · e forks · r restarts"
             assert "navigator 'script:" in app.walk_screen.history.error and "upstream timeout after 30 s" in app.walk_screen.history.error
             assert app.walk_screen.history.state().result is None
         else:
             assert [d.id for d in app.walk_screen.history.state().result.documents] == landed
         if policy == "empty":
-            assert "Finished: no documents — the navigator failed under on-failure empty: ScriptedFailure" in screen
+            assert "Finished: no documents — the navigator failed under on-failure empty: ScriptedFailure" in step
         assert list(app.walk_screen.history.state().landed) == (["refunds", "invoice-schedule"] if policy == "partial" else [])
 
 
@@ -75,15 +85,15 @@ async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_an
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n", "n")  # offered roots, then the decision blocks
             await wait_for(pilot, lambda: app.walk_screen.session.busy and navigator.inside.is_set())
-            assert "working…" in screen_text(app)
+            await wait_for(pilot, lambda: status_text(app).startswith("working… "))  # the clock ticks while it waits
             cancelled = app.walk_screen.session
             await pilot.press("x")  # how long this takes: bench/responsiveness.py
             assert app.walk_screen.history.end == "cancelled"
             assert cancelled.token.cancelled
-            assert "cancelled · b steps back · e forks · r restarts" in screen_text(app)
+            assert status_text(app) == "cancelled · b steps back · e forks · r restarts"
             assert not navigator.left.is_set()  # shown while the navigator was still blocked
-            assert len(app.walk_screen.history.events) == 2 and "offered 9 roots" in screen_text(app)  # the partial walk stays
-            assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in screen_text(app)
+            assert len(app.walk_screen.history.events) == 2 and "offered 9 roots" in step_text(app)  # the partial walk stays
+            assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in results_summary(app)
             await pilot.press("n")  # usable: a new walk starts while the old navigator is still blocked
             await wait_for(pilot, lambda: app.walk_screen.history.end is None and len(app.walk_screen.history.events) == 1)
             assert app.walk_screen.session is not cancelled and not navigator.left.is_set()
@@ -125,13 +135,13 @@ async def test_manual_picking_choosing_stopping_and_typing_an_id_that_was_not_of
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
         await wait_for(pilot, lambda: app.walk_screen.picker is not None)
-        screen = screen_text(app)
-        assert "Your choice: 1-9 toggle · i type an id or a number (even one not offered) · a answer" in screen
-        assert " 3 [ ] Billing  billing" in screen
-        assert "your turn: 1-9 pick · a answer" in screen
+        step = step_text(app)
+        assert "Your choice: 1-9 toggle · i type an id or a number (even one not offered) · a answer" in step
+        assert " 3 [ ] Billing  billing" in step
+        assert status_text(app).startswith("your turn: 1-9 pick · a answer")
         await pilot.press("3", "5", "5")  # billing on, support on then off
         assert app.walk_screen.picker.picked == ("billing",)
-        assert " 3 [x] Billing  billing" in screen_text(app)
+        assert " 3 [x] Billing  billing" in step_text(app)
         await pilot.press("a")
         await wait_for(pilot, lambda: isinstance(app.walk_screen.history.events[-1], NavigatorChose))
         assert app.walk_screen.history.events[-1].selected == ("billing",)
@@ -142,7 +152,7 @@ async def test_manual_picking_choosing_stopping_and_typing_an_id_that_was_not_of
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"ghost", "enter")
         await wait_for(pilot, lambda: app.walk_screen.picker.picked == ("ghost",))
-        assert "Typed   ghost" in screen_text(app)
+        assert "Typed   ghost" in step_text(app)
         await pilot.press("a")
         await wait_for(pilot, lambda: app.walk_screen.history.events[-1].__class__ is NavigatorChose)
         assert app.walk_screen.history.events[-1].hallucinated == ("ghost",)
@@ -203,9 +213,10 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
         assert second.query_one("#query").value == "refund"
         await pilot.press("n", "n", "n")
         assert second.walk_screen.history.cursor == 4
-        assert "trace (finished)" in screen_text(second) or "viewing step 4 of" in screen_text(second)
+        assert status_text(second) == f"viewing step 4 of {len(events)} · f forward · F latest · e fork here"
         await pilot.press("F")
-        assert "Not offered (hallucinated)" not in screen_text(second)
+        assert second.walk_screen.history.cursor == len(events)
+        assert "Not offered (hallucinated)" not in step_text(second)
         assert second.walk_screen.session is None  # no navigator ran
 
 
@@ -253,7 +264,7 @@ async def test_help_lists_every_key_and_closes_with_escape():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-        screen = screen_text(app)
+        screen = all_text(app.screen)
         for text in ("Next step", "Continue to the end", "Step back through what already happened",
                      "Cancel the walk: trips its cancellation token", "Set the visit budget", "Save the walk as a "
                      "trace file", "toggle candidate 1-9"):
@@ -276,8 +287,8 @@ async def test_the_footer_shows_the_main_keys():
     app = make_app(example_query="x")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape")  # out of the query box, whose own keys the footer shows while it has focus
-        await pilot.pause()
-        footer = [line for line in screen_text(app).splitlines() if line.strip()][-1]
+        await wait_for(pilot, lambda: "n Next" in footer_keys(app.screen))  # the footer follows the focus
+        footer = footer_keys(app.screen)
         for key in ("n Next", "c Continue", "p Play", "b Back", "f Fwd", "x Cancel", "r Restart", "/ Query",
                     "? Help", "q Quit"):
             assert key in footer
@@ -301,11 +312,11 @@ async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"nobody:x", "enter")
         assert isinstance(app.screen, PromptScreen)
-        assert "no navigator supports 'nobody:x'" in screen_text(app)
+        assert "no navigator supports 'nobody:x'" in prompt_error(app)
         app.screen.query_one("#prompt-input").value = "lexical:strict"
         await pilot.press("enter")
         assert app.walk_screen.next_walk.settings.model == "lexical:strict"
-        assert "next walk: lexical:strict · budget 15" in screen_text(app)
+        assert "next walk: lexical:strict · budget 15" in next_settings(app)
 
 
 async def test_escape_leaves_the_query_box_and_slash_returns_to_it():

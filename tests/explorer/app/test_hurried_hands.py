@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from textual import events
+from textual.widgets import OptionList
 
 from explorer.tui.screens.find import FindScreen
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.budget_meter import BudgetMeter
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, make_app, screen_text, script, wait_for
+from .helpers import SIZE, make_app, script, wait_for
+from .reading import drawn_lines, landed_content, next_settings, option_prompts, prompt_error, text_at, tree_rows
 
 
 def burst(app, *keys: str) -> None:
@@ -43,7 +46,7 @@ async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "v", "²", "enter")
         assert isinstance(app.screen, PromptScreen)
-        assert "Type a whole number (digits 0-9)." in screen_text(app)
+        assert "Type a whole number (digits 0-9)." in prompt_error(app)
         await pilot.press("escape", "d", "٣", "enter")
         assert isinstance(app.screen, PromptScreen) and app.walk_screen.next_walk.settings.max_depth == 6
 
@@ -64,7 +67,7 @@ async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(
         field.value = ""
         await pilot.press("enter")  # nothing typed: the prompt stays and says why
         assert isinstance(app.screen, PromptScreen)
-        assert "Type the path of a trace file." in screen_text(app)
+        assert "Type the path of a trace file." in prompt_error(app)
         await pilot.press(*saved.name, "enter")
         await wait_for(pilot, lambda: app.walk_screen.history.trace is not None)
         assert app.walk_screen.history.name.startswith("walk 2 · trace ")
@@ -81,7 +84,7 @@ async def test_navigator_suggestions_are_all_usable_and_errors_are_shown_whole()
         field = prompt.query_one("#prompt-input")
         field.value = "bogus:x"
         await pilot.press("enter")
-        error = str(prompt.query_one("#prompt-error").render())
+        error = text_at(prompt, "#prompt-error")
         assert "bogus:x" in error and prompt.query_one("#prompt-error").size.height >= 1
 
 
@@ -104,8 +107,8 @@ async def test_find_a_node_by_title_and_go_to_it():
         await pilot.press("escape", "g")
         assert isinstance(app.screen, FindScreen)
         await pilot.press(*"proration")
-        await wait_for(pilot, lambda: "1 match" in screen_text(app))
-        assert "Cancelling within 90 days  ·  annual-proration-formula" in screen_text(app)
+        await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
+        assert option_prompts(app.screen.query_one(OptionList)) == ["Cancelling within 90 days  ·  annual-proration-formula"]
         await pilot.press("enter")
         tree = app.query_one(WalkTree)
         await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data ==
@@ -126,12 +129,15 @@ async def test_at_80x24_the_status_stays_and_stop_reasons_are_whole():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-        await pilot.pause()
-        lines = screen_text(app).splitlines()
+        tree, meter = app.query_one(WalkTree), app.query_one(BudgetMeter)
+        await wait_for(pilot, lambda: any("visit_budget" in row for row in tree_rows(tree)))
+        lines = drawn_lines(meter)
+        assert app.screen.region.contains_region(meter.region)  # on screen, as drawn at its width
         assert any("Visits " in line and "6/6 used · 0 left" in line for line in lines)
         assert any("finished · e forks a decision" in line for line in lines)  # the status line, not pushed off
-        tree_rows = [line[:40] for line in lines if "visit_budget" in line[:40]]  # the tree is the left half
-        assert tree_rows and all("visit_budget_exhausted" in row for row in tree_rows)
+        assert app.screen.region.contains_region(tree.region)
+        stops = [row for row in tree_rows(tree) if "visit_budget" in row]  # as drawn, cut at the tree's edge
+        assert stops and all("visit_budget_exhausted" in row for row in stops)
 
 
 async def test_at_60x20_the_layout_degrades_legibly():
@@ -139,10 +145,11 @@ async def test_at_60x20_the_layout_degrades_legibly():
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-        await pilot.pause()
-        screen = screen_text(app)
-        assert "Visits " in screen and "finished · e forks" in screen
-        assert "next walk:" not in screen  # decoration goes first
+        meter = app.query_one(BudgetMeter)
+        await wait_for(pilot, lambda: "finished · e forks" in "\n".join(drawn_lines(meter)))
+        assert app.screen.region.contains_region(meter.region)
+        assert "Visits " in "\n".join(drawn_lines(meter))
+        assert next_settings(app) == ""  # decoration goes first: "next walk: ..." is not shown
 
 
 async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time(tmp_path):
@@ -155,13 +162,12 @@ async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-        await pilot.pause()
-        content = app.query_one("#landed-content")
-        shown = str(content.render())
-        assert shown.endswith("… 2,069,999 more characters: press L to show 20,000 more")
-        assert len(shown) < 21_000
+        await wait_for(pilot, lambda: landed_content(app).startswith("Huge"))  # the landed node is selected
+        content = landed_content(app)
+        assert content.endswith("… 2,069,999 more characters: press L to show 20,000 more")
+        assert len(content) < 21_000
         await pilot.press("L")
-        assert str(content.render()).endswith("… 2,049,999 more characters: press L to show 20,000 more")
+        assert landed_content(app).endswith("… 2,049,999 more characters: press L to show 20,000 more")
 
 
 async def test_a_shared_session_has_its_file_keys_off():

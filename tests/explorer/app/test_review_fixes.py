@@ -22,7 +22,8 @@ from explorer.tui.widgets.walk_tree import BATCH, WalkTree
 from explorer.walks.session import save_history
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, Counting, built_nodes, make_app, screen_text, script, wait_for
+from .helpers import SIZE, Counting, built_nodes, make_app, script, wait_for
+from .reading import footer_keys, prompt_error, step_text, tree_row
 
 
 async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_new_walk():
@@ -80,7 +81,7 @@ async def test_markup_and_bad_paths_typed_in_prompts_never_crash_the_app(tmp_pat
         app.screen.query_one("#prompt-input").value = "script:/tmp/[/x].yaml"
         await pilot.press("enter")
         assert isinstance(app.screen, PromptScreen)  # refused, with the reason shown literally
-        assert "[/x].yaml: no such navigator script" in screen_text(app)
+        assert "[/x].yaml: no such navigator script" in prompt_error(app)
         await pilot.press("escape", "ctrl+e")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         app.screen.query_one("#prompt-input").value = str(tmp_path / "missing" / "[b]x[/b].svg")
@@ -100,9 +101,8 @@ async def test_every_stop_shows_on_the_tree_with_its_reason():
         assert tree.reasons["accounts"] == "visit_budget_exhausted"
         assert tree.marks["billing"] is Mark.LANDED and tree.reasons["billing"] == "visit_budget_exhausted"
         assert tree.reasons["free-plan"] == "leaf"
-        screen = screen_text(app)
-        assert "⊘ ▶ Accounts and sign-in  accounts  visit_budget_exhausted" in screen
-        assert "■ Free plan  free-plan  leaf" in screen
+        assert tree_row(app, "accounts") == "⊘ ▶ Accounts and sign-in  accounts  visit_budget_exhausted"
+        assert tree_row(app, "free-plan") == "■ Free plan  free-plan  leaf"
 
 
 async def test_a_branch_waiting_its_turn_keeps_its_chosen_mark():
@@ -121,8 +121,8 @@ async def test_the_picker_keys_show_in_the_footer_when_the_navigator_asks_and_nu
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
         await wait_for(pilot, lambda: app.walk_screen.picker is not None)
-        await pilot.pause()
-        footer = [line for line in screen_text(app).splitlines() if line.strip()][-1]
+        await wait_for(pilot, lambda: "a Answer" in footer_keys(app.screen))  # the footer follows the bindings
+        footer = footer_keys(app.screen)
         assert "a Answer" in footer and "s Stop here" in footer and "i Type id" in footer
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
@@ -148,7 +148,7 @@ async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_
         tree = app.query_one(WalkTree)
         tree.reveal("c3000")  # how long this takes: bench/responsiveness.py
         await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "c3000")
-        assert "Child 3000  c3000" in screen_text(app)
+        assert tree_row(app, "c3000") == "  Child 3000  c3000"
         assert built_nodes(tree) == 1 + 101  # the root, and c3000 with 50 children on each side
         tree.reveal("c10")
         await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "c10")
@@ -165,7 +165,7 @@ async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_
         await pilot.press("n", "n", "n", "n", "n")  # offer the 5,000 children and choose
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
         app.query_one("#step-scroll").scroll_end(animate=False)  # as a person scrolls the step panel
-        await wait_for(pilot, lambda: "… and 4,900 more candidates" in screen_text(app))
+        await wait_for(pilot, lambda: step_text(app).splitlines()[-1].startswith("… and 4,900 more candidates"))
 
 
 async def test_the_manual_desk_is_released_when_the_app_ends():
@@ -174,7 +174,7 @@ async def test_the_manual_desk_is_released_when_the_app_ends():
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: "Your choice:" in screen_text(app))  # the desk handed the request to the app
+        await wait_for(pilot, lambda: "Your choice:" in step_text(app))  # the desk handed the request to the app
     request = NavigatorRequest("q", "manual:", None, (NodeView("a", "A", ""),), 5, CancellationToken())
     with pytest.raises(NoOneToDecide, match="needs the explorer to supply decisions"):
         DESK.submit(request)  # nobody is listening any more: a later manual walk fails at once, it never hangs

@@ -8,7 +8,8 @@ from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus, load_corpus
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
+from .helpers import SIZE, built_nodes, make_app, wait_for
+from .reading import all_text, node_text, step_text, tree_row
 
 HOSTILE = '''source: hostile
 title: "[bold red]Corpus[/] \\e]0;owned\\a"
@@ -38,12 +39,14 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
-        screen = screen_text(app)
         assert app.is_running and app.return_code is None  # nothing clicked app.quit
-        assert "[@click=app.quit]Click to quit[/] refund" in screen
-        assert "[link=https://evil" in screen  # the summary, cut short on one line in the step panel
-        assert "Not offered (hallucinated): [b]ghost[/b]" in screen
-        assert "Why     [@click=app.quit]why[/] \\x1b]0;x\\x07" in screen
+        step = step_text(app)
+        assert "[@click=app.quit]Click to quit[/] refund" in step  # the candidate, and its row on the tree
+        assert "[@click=app.quit]Click to quit[/] refund" in tree_row(app, "[@click=app.quit]quit[/]")
+        assert "[link=https://evil" in step  # the summary, cut short on one line in the step panel
+        assert "Not offered (hallucinated): [b]ghost[/b]" in step
+        assert "Why     [@click=app.quit]why[/] \\x1b]0;x\\x07" in step
+        screen = all_text(app.screen)  # every widget of the walk screen
         assert "\x1b]0;" not in screen and "\x07" not in screen and "\u202e" not in screen
         await pilot.press("F")
         tree = app.query_one(WalkTree)
@@ -52,10 +55,10 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
         assert "Bidi \\u202egnp.exe\\u202c and tab here" in node.label.plain
         app.query_one("#tabs").active = "tab-node"
         tree.move_cursor(tree.node_for("[@click=app.quit]quit[/]"))
-        await wait_for(pilot, lambda: "Content with \\x1b[2J" in screen_text(app))  # the node tab shows it
-        screen = screen_text(app)
-        assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in screen
-        assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in screen
+        await wait_for(pilot, lambda: "Content with \\x1b[2J" in node_text(app))  # the node tab shows it
+        node = node_text(app)
+        assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in node
+        assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in node
         # Clicking the hostile label does not run its action: the click only does what a click on a row does,
         # selecting it (which opens or closes it), and the app goes on.
         hostile = tree.node_for("[@click=app.quit]quit[/]")
@@ -90,7 +93,7 @@ async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_buil
         assert built_nodes(tree) == 10  # the roots only
         tree.reveal("n99999")
         await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "n99999")
-        assert "Section 99999  n99999" in screen_text(app)
+        assert tree_row(app, "n99999") == "  Section 99999  n99999"
         assert built_nodes(tree) == 10 + 4 * 10  # the roots, and the children of n8, n98, n998 and n9998
 
 
