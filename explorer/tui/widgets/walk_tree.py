@@ -445,6 +445,19 @@ class WalkTree(Tree[str | None]):
             kept.clear()
         return super().clear()
 
+    def line_layout(self) -> list[tuple[int, bool, list[int]]]:
+        """The visible lines as built, top to bottom: each one's tree node id, whether it is drawn as the last of
+        its siblings, and the tree node ids of its path from the top (what :meth:`rebuild_lines` builds)."""
+        return [(line.node.id, line.last, [node.id for node in line.path]) for line in self._tree_lines]
+
+    def rebuild_lines(self, *, by_textual: bool = False) -> None:
+        """Build the visible lines now, as a change to the tree does: by this tree's own builder, or with
+        ``by_textual`` by Textual's ``Tree`` (slower; the lines, widths and cursor ours must equal)."""
+        if by_textual:
+            Tree._build(self)
+        else:
+            self._build()
+
     def _build(self) -> None:
         """The visible lines, as ``Tree._build`` makes them, for a fraction of its cost per line.
 

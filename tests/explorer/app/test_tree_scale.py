@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Tree
-
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus
 from explorer.tui.widgets.walk_tree import WalkTree
@@ -179,13 +177,12 @@ async def test_the_trees_lines_are_the_lines_textual_would_build():
         await wait_for(pilot, lambda: cursor_on(tree, "c1199-x"))
 
         def lines() -> tuple[list[tuple[int, bool, list[int]]], object, int]:
-            built = [(line.node.id, line.last, [node.id for node in line.path]) for line in tree._tree_lines]
-            return built, tree.virtual_size, tree.cursor_line
+            return tree.line_layout(), tree.virtual_size, tree.cursor_line
 
         for show_root in (True, False):
             tree.show_root = show_root
-            tree._build()
+            tree.rebuild_lines()
             ours = lines()
-            Tree._build(tree)  # Textual's own: the same nodes, so the same lines, widths and cursor
+            tree.rebuild_lines(by_textual=True)  # Textual's own: the same nodes, so the same lines, widths and cursor
             assert ours == lines()
             assert len(ours[0]) == (1 if show_root else 0) + 1200 + 3  # every child, three grandchildren open

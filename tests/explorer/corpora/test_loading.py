@@ -266,11 +266,8 @@ def both_readings(path: Path):
     from explorer.corpora.progress import Progress
 
     text, data = read_text(path)
-    lean = yaml_corpus._read_well_formed(path, compose(path, text, lazy=True), sha256_of_bytes([data]),
-                                         Progress(None))
-    reading = yaml_corpus.YamlCorpusReading(path)
-    yaml_corpus._Reader(path, reading).read(compose(path, text, lazy=True), sha256_of_bytes([data]))
-    return lean, reading
+    lean = yaml_corpus.read_lean(path, compose(path, text, lazy=True), sha256_of_bytes([data]), Progress(None))
+    return lean, yaml_corpus.read_checking(path, compose(path, text, lazy=True), sha256_of_bytes([data]))
 
 
 @pytest.mark.parametrize("name", ["handbook", "regulation", "specification", "contract"])
