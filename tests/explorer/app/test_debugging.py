@@ -213,30 +213,6 @@ async def test_compare_with_a_single_walk_says_what_to_do():
         assert "Only one walk so far" in app.notes[-1].message
 
 
-async def test_the_manual_navigators_request_waits_for_its_own_walk_and_is_never_answered_for_you():
-    app = make_app("How are refunds issued?", model="manual:", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", "n")  # walk 1: the roots are offered, the person is asked
-        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
-        first = app.walk_screen.history
-        await pilot.press("3", "a")  # billing
-        await pilot.press("n", "n", "n")  # entered billing, its children offered, the person asked again
-        await wait_for(pilot, lambda: app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 6)
-        await pilot.press("r", "n", "n")  # walk 2 waits at the roots
-        await wait_for(pilot, lambda: app.walk_screen.history is not first and app.walk_screen.picker is not None
-                       and len(app.walk_screen.picker.candidates) == 9)
-        second = app.walk_screen.history
-        await pilot.press("w", "up", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is first)
-        assert app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 6  # walk 1's own request: billing's
-        await pilot.press("5", "a")  # refunds, in walk 1
-        await wait_for(pilot, lambda: any(getattr(e, "selected", None) == ("refunds",) for e in first.events))
-        assert not any(getattr(e, "selected", None) for e in second.events)  # walk 2 still waits, unanswered
-        await pilot.press("w", "down", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is second)
-        assert app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 9
-
-
 async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it():
     app = make_app("parental leave pay", model=script("slow-navigator.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:

@@ -1,5 +1,5 @@
-"""The corpus tree at scale (issue 12): wide branches come in batches, jumps land on the node, marks repaint,
-and the tree's own line builder draws exactly what Textual's would."""
+"""The corpus tree at scale: wide branches come in batches, jumps land on the node, marks repaint, a walk offers
+thousands of children at once, and the tree's own line builder draws exactly what Textual's would."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus
-from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.tui.widgets.walk_tree import BATCH, WalkTree
 from explorer.walks.state import Mark
 
 from .helpers import SIZE, built_nodes, make_app, wait_for
-from .reading import node_text, tree_row, tree_text
+from .reading import node_text, step_text, tree_row, tree_text
 
 
 def document(node_id: str, parent: str | None, title: str) -> RetrievedDocument:
@@ -186,3 +186,39 @@ async def test_the_trees_lines_are_the_lines_textual_would_build():
             tree.rebuild_lines(by_textual=True)  # Textual's own: the same nodes, so the same lines, widths and cursor
             assert ours == lines()
             assert len(ours[0]) == (1 if show_root else 0) + 1200 + 3  # every child, three grandchildren open
+
+
+def flat_corpus(children: int) -> Corpus:
+    """A root with ``children`` leaves ``c0``, ``c1``, …, each about refunds: a walk offers them all at once."""
+    docs = [RetrievedDocument("", "root", 0.0, {HierarchyMetadata.ID: "root", "reasoningTitle": "Root",
+                                                "reasoningSummary": "refund rules"})]
+    docs += [RetrievedDocument("", f"c{i}", 0.0, {HierarchyMetadata.ID: f"c{i}", HierarchyMetadata.PARENT_ID: "root",
+                                                  "reasoningTitle": f"Child {i}", "reasoningSummary": "refund"})
+             for i in range(children)]
+    return Corpus(Path("wide"), "synthetic", "s", "Wide", HierarchyIndex(docs), "0" * 64)
+
+
+async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_reaches_any_of_them():
+    app = make_app("refund", corpus=flat_corpus(5000), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.reveal("c3000")  # how long this takes: bench/responsiveness.py
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "c3000")
+        assert tree_row(app, "c3000") == "  Child 3000  c3000"
+        assert built_nodes(tree) == 1 + 101  # the root, and c3000 with 50 children on each side
+        tree.reveal("c10")
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "c10")
+        assert built_nodes(tree) == 1 + 101 + BATCH  # the first batch of the run before c2950
+        more = [node for node in tree.root.children[0].children if node.data is None]
+        assert [row.label.plain for row in more] == [
+            "… 2,450 more: Enter shows the next 500",  # c500..c2949
+            "… 1,949 more: Enter shows the next 500",  # c3051..c4999
+        ]
+        before = built_nodes(tree)
+        tree.select_node(more[1])
+        await wait_for(pilot, lambda: built_nodes(tree) != before)
+        assert built_nodes(tree) == before + BATCH
+        await pilot.press("n", "n", "n", "n", "n")  # offer the 5,000 children and choose
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
+        app.query_one("#step-scroll").scroll_end(animate=False)  # as a person scrolls the step panel
+        await wait_for(pilot, lambda: step_text(app).splitlines()[-1].startswith("… and 4,900 more candidates"))

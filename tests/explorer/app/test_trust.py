@@ -1,4 +1,5 @@
-"""Untrusted text from corpora and navigators is shown literally and never acts; big corpora open lazily."""
+"""Untrusted text from corpora and navigators is shown literally and never acts; big corpora open lazily, and a
+node of megabytes is shown a part at a time."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from explorer.corpora import Corpus, load_corpus
 from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, built_nodes, make_app, wait_for
-from .reading import all_text, node_text, step_text, tree_row
+from .reading import all_text, landed_content, node_text, step_text, tree_row
 
 HOSTILE = '''source: hostile
 title: "[bold red]Corpus[/] \\e]0;owned\\a"
@@ -97,3 +98,19 @@ async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_buil
         assert built_nodes(tree) == 10 + 4 * 10  # the roots, and the children of n8, n98, n998 and n9998
 
 
+async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time(tmp_path):
+    from explorer.corpora import load_corpus
+
+    big = tmp_path / "big.yaml"
+    body = "refund policy text " * 110_000  # about 2 MB
+    big.write_text(f"source: big\nnodes:\n  - id: huge\n    title: Huge\n    summary: refund\n    content: {body}\n")
+    app = make_app("refund", corpus=load_corpus(big), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: landed_content(app).startswith("Huge"))  # the landed node is selected
+        content = landed_content(app)
+        assert content.endswith("… 2,069,999 more characters: press L to show 20,000 more")
+        assert len(content) < 21_000
+        await pilot.press("L")
+        assert landed_content(app).endswith("… 2,049,999 more characters: press L to show 20,000 more")

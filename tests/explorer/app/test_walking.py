@@ -211,3 +211,13 @@ async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
         await wait_for(pilot, lambda: not app.walk_screen.playing)
         assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
         assert results_summary(app).startswith("finished (not cancelled)")
+
+
+async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_new_walk():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        session, total = app.walk_screen.session, len(app.walk_screen.history.events)
+        await pilot.press("b", "b", "c")
+        assert app.walk_screen.session is session and app.walk_screen.history.cursor == total == len(app.walk_screen.history.events)

@@ -1,0 +1,47 @@
+"""Keys typed faster than the screen draws: every key after one that opens a prompt belongs to the prompt, a
+prompt key that opens nothing lets the next keys through, and quick steps all count, in order."""
+
+from __future__ import annotations
+
+from textual import events
+
+from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.walk_tree import WalkTree
+
+from .helpers import SIZE, make_app, wait_for
+
+
+def burst(app, *keys: str) -> None:
+    """Keys as a terminal delivers fast typing: all queued at once, before any is handled."""
+    characters = {"enter": "\r", "escape": "\x1b"}
+    for key in keys:
+        app.post_message(events.Key(key, characters.get(key, key if len(key) == 1 else None)))
+
+
+async def test_every_key_typed_after_opening_a_prompt_belongs_to_it_however_fast():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        burst(app, "v", "7", "enter")
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited == 7 and not isinstance(app.screen, PromptScreen))
+        burst(app, "d", "2", "enter", "v", "3", "enter")
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited == 3)
+        assert app.walk_screen.next_walk.settings.max_depth == 2 and not isinstance(app.screen, PromptScreen)
+        assert isinstance(app.focused, WalkTree)
+
+
+async def test_a_prompt_key_that_opens_nothing_lets_the_next_keys_through():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        burst(app, "i", "n")  # i types an id only while picking: here it opens nothing, and n must still step
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
+        assert not isinstance(app.screen, PromptScreen)
+
+
+async def test_quick_next_presses_are_all_honoured_in_order():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
+        await pilot.press("n", "n", "n", "n", "n")
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
+        assert app.walk_screen.history.cursor == 6
