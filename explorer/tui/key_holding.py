@@ -59,7 +59,9 @@ class KeyHolder:
             copy = events.Key(key.key, key.character)
             self._released.add(id(copy))
             self.post(copy)
-        if not batch and not held:
+        if not held and not (batch and batch[-1].key in CLOSING_KEYS):
+            # No closing key was handed over: the prompt keeps the focus, so the keys typed from now on go straight
+            # to it (held, they would wait for a PromptReady that never comes: a terminal's second chunk was lost).
             self._held = None
 
     def closed(self) -> None:

@@ -45,3 +45,15 @@ async def test_quick_next_presses_are_all_honoured_in_order():
         await pilot.press("n", "n", "n", "n", "n")
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
         assert app.walk_screen.history.cursor == 6
+
+
+async def test_keys_typed_after_the_prompt_took_the_held_ones_go_straight_to_it():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        burst(app, "v", "7")  # the 7 is held while the prompt opens, then handed to it
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen)
+                       and app.screen.query_one("#prompt-input").value == "7")
+        burst(app, "5", "enter")  # typed once the prompt has the focus (a terminal's second chunk): straight to it
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert app.walk_screen.next_walk.settings.max_nodes_visited == 75
