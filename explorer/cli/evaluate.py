@@ -11,15 +11,19 @@ from .options import (
     EXIT_OK,
     PROG,
     Parser,
+    add_llm_options,
     add_telemetry_options,
     add_walk_options,
+    apply_cache_options,
     check_apart,
     console,
     fail,
     jobs,
+    llm_model,
     navigator_for,
     path_text,
     read_by,
+    report_local_model_loading,
     settings_from,
     telemetry_from,
     write_json,
@@ -39,9 +43,14 @@ def cmd_eval(argv: Sequence[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--compare", metavar="MODEL",
                         help="also walk every question with navigator MODEL: both hit rates, and the questions where "
-                             "the two navigators land differently")
+                             "the two navigators land differently (give it its own LLM options in its id, e.g. "
+                             "local:smollm2@system=b.txt)")
+    add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    args.navigator = llm_model(args, args.navigator)
+    apply_cache_options(args)
+    report_local_model_loading()
     from ..corpora.questions import fit_problem, load_questions
     from ..corpora.validate import stats
     from ..walks.evaluation import evaluate, summarize

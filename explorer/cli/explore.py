@@ -25,11 +25,14 @@ from .options import (
     SUBCOMMANDS,
     Input,
     Parser,
+    add_llm_options,
     add_telemetry_options,
     add_walk_options,
+    apply_cache_options,
     check_apart,
     check_writable,
     fail,
+    llm_model,
     navigator_for,
     path_text,
     query_text,
@@ -147,14 +150,20 @@ def cmd_explore(argv: Sequence[str]) -> int:
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
+    parser.add_argument("--present", action="store_true",
+                        help="presenting mode, for a room: a decision per step, said in plain words, large marks, the "
+                             "answer on a card at the end (P toggles it)")
     parser.add_argument("--no-files", action="store_true",
                         help="turn off the keys that open and save files (for a session shared on a network)")
     parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
+    add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    args.navigator = llm_model(args, args.navigator)
+    apply_cache_options(args)  # every navigator the app resolves reads it at each call
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     opened: Trace | None = None
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
@@ -197,6 +206,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         opened_trace=opened,
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
+        present=args.present,
     )
     from ..walks.session import observing
 

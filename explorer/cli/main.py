@@ -7,6 +7,7 @@
     reasoning-explorer replay TRACE [...]                                        (cli.replay)
     reasoning-explorer diff A.jsonl B.jsonl [--json]                             (cli.diff)
     reasoning-explorer serve [CORPUS | TRACE] [...]   (in a browser)             (cli.serve)
+    reasoning-explorer export TRACE --html OUT.html   (a walk as one file)       (cli.export)
 
 Each sub-command is a module of its own; what they share (argument types, walk options, exit codes) is
 ``cli.options``, and the files they read ``cli.inputs``. Exit codes: 0 success; 1 the command ran but found
@@ -32,6 +33,12 @@ from .validate import cmd_validate
 from .walk import cmd_walk
 
 
+def cmd_export(argv: Sequence[str]) -> int:
+    from .export import cmd_export as export  # Textual loads only for this command
+
+    return export(argv)
+
+
 def cmd_serve(argv: Sequence[str]) -> int:
     from .serve import cmd_serve as serve  # textual-serve and aiohttp load only for this command
 
@@ -45,6 +52,7 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "replay": cmd_replay,
     "diff": cmd_diff,
     "serve": cmd_serve,
+    "export": cmd_export,
 }
 
 

@@ -18,6 +18,9 @@ from core import OnFailure, TreeNavigator
 from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
+from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
+from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF
+from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
 from ..walks.session import WalkSettings
 
@@ -40,6 +43,7 @@ SUBCOMMANDS = {
     "replay": "a trace's recorded decisions run again for free, with another budget or depth limit",
     "diff": "two traces compared: every divergence, every forced decision, what each landed and cost",
     "serve": "the explorer in a browser",
+    "export": "a saved walk as one self-contained HTML file that replays it",
 }
 """Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
 dispatch table is checked against it by a test)."""
@@ -60,28 +64,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         fail(f"{message} (see `{self.prog} --help`)")
-
-
-def whole(text: str, minimum: int, maximum: int, what: str = "a whole number") -> int:
-    """``text`` as a whole number from ``minimum`` to ``maximum``, or a :class:`ValueError` whose message says which
-    bound it broke: the one parser of numbers typed on the command line and sent to ``serve``. ASCII digits only
-    (``int`` takes ``'²'``-like characters, and 5,000-digit numbers only to fail or to be absurd).
-
-    ``what`` names the kind of number in the messages; a kind of its own (``"a port number"``) is said with its
-    range: ``0 is not a port number (1-65535)``."""
-    digits = text.strip()
-    body = digits[1:] if digits[:1] in ("+", "-") else digits
-    if not (body.isascii() and body.isdigit()):
-        raise ValueError(f"{clip(text, 40)!r} is not {what}")
-    negative = digits[:1] == "-" and body.strip("0") != ""
-    value = int(digits) if len(body) <= 12 else None  # a 13-digit number is past every bound here
-    if value is not None and minimum <= value <= maximum:
-        return value
-    if what != "a whole number":
-        raise ValueError(f"{clip(digits, 20)} is not {what} ({minimum}-{maximum})")
-    if negative or (value is not None and value < minimum):
-        raise ValueError(f"{clip(digits, 20)} must be at least {minimum:,}")
-    raise ValueError(f"{clip(digits, 20)} must be at most {maximum:,}")
 
 
 def whole_number(minimum: int, maximum: int, what: str = "a whole number") -> Callable[[str], int]:
@@ -146,6 +128,100 @@ def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True,
     if navigator:
         parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default=OnFailure.THROW.value,
                             help="what a navigator failure does (default: throw)")
+
+
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    """The options of an LLM navigator (``openai:``, ``ollama:``, ``vllm:``, ``local:``) and of the response cache.
+
+    The sampling, structured-output and prompt options are written into the model id of ``--navigator``
+    (``local:smollm2`` with ``--temperature 0.8`` walks as ``local:smollm2@temperature=0.8``), so a walk's
+    name, its trace and its transcripts say them; a ``--compare`` model gives its own in its id."""
+    group = parser.add_argument_group("LLM navigators (written into the --navigator model id, e.g. "
+                                      "local:smollm2@temperature=0.8,seed=7)")
+    group.add_argument("--temperature", type=option_text("temperature"), metavar="T",
+                       help="sampling temperature, 0 to 2 (default 0)")
+    group.add_argument("--seed", type=option_text("seed"), metavar="N", help="sampling seed (a whole number)")
+    group.add_argument("--top-p", type=option_text("top_p"), metavar="P", help="nucleus sampling, above 0 to 1")
+    group.add_argument("--structured-output", choices=[mode.value for mode in StructuredOutput], metavar="MODE",
+                       help="ask for answers constrained to the offered ids: auto (the default: and ask again "
+                            "without if the server refuses), on, off")
+    group.add_argument("--system-prompt", type=path_text, metavar="FILE", help="the system prompt, from FILE")
+    group.add_argument("--prompt-template", type=path_text, metavar="FILE",
+                       help="the user message, from a template FILE with {{query}}, {{candidates}}... (README)")
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument("--cache", type=path_text, metavar="DIR",
+                       help=f"keep LLM answers in DIR (default: ${CACHE_DIR_ENV}, else "
+                            "~/.cache/reasoning-explorer/llm)")
+    cache.add_argument("--no-cache", action="store_true", help="neither read nor keep LLM answers")
+
+
+def option_text(key: str) -> Callable[[str], str]:
+    """An argparse type for a model-id option's value: checked as the model id would check it, kept as text."""
+
+    def parse(text: str) -> str:
+        try:
+            split_options(f"x@{key}={text.strip()}")
+        except OptionError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[-1]) from None
+        return text.strip()
+
+    return parse
+
+
+LLM_OPTIONS = (("temperature", "temperature", "--temperature"), ("seed", "seed", "--seed"),
+               ("top_p", "top_p", "--top-p"), ("structured_output", "schema", "--structured-output"),
+               ("system_prompt", "system", "--system-prompt"), ("prompt_template", "prompt", "--prompt-template"))
+LLM_PREFIXES = ("openai:", "ollama:", "vllm:", "local:")
+
+
+def llm_model(args: argparse.Namespace, model: str) -> str:
+    """``model`` with the LLM options given on the command line written into its id; one line and exit 2 when
+    they cannot apply (a navigator that is no LLM, a value the id already gives otherwise)."""
+    added = {key: str(getattr(args, attribute)) for attribute, key, _ in LLM_OPTIONS
+             if getattr(args, attribute, None) is not None}
+    if not added:
+        return model
+    if not model.startswith(LLM_PREFIXES):
+        flags = ", ".join(flag for attribute, _, flag in LLM_OPTIONS if getattr(args, attribute, None) is not None)
+        fail(f"{flags}: {model!r} is not an LLM navigator; these options apply to "
+             f"{', '.join(p + 'MODEL' for p in LLM_PREFIXES)}")
+    if "system" in added:
+        added["system"] = str(Path(added["system"]).expanduser().resolve())
+    if "prompt" in added:
+        added["prompt"] = str(Path(added["prompt"]).expanduser().resolve())
+    try:
+        return with_options(model, added)
+    except OptionError as exc:
+        fail(str(exc))
+
+
+def apply_cache_options(args: argparse.Namespace) -> None:
+    """``--cache DIR`` / ``--no-cache``: set for this process (and the processes it starts) through
+    ``$REASONING_EXPLORER_CACHE_DIR``, which every LLM call reads."""
+    if getattr(args, "no_cache", False):
+        os.environ[CACHE_DIR_ENV] = CACHE_OFF
+    elif getattr(args, "cache", None) is not None:
+        folder = Path(args.cache).expanduser()
+        if folder.exists() and not folder.is_dir():
+            fail(f"--cache {args.cache}: not a folder; name a folder for the cache (it is made if need be)")
+        os.environ[CACHE_DIR_ENV] = str(folder.resolve())
+
+
+def report_local_model_loading() -> Callable[[], None]:
+    """Say on stderr, in one line, that a local model is loading and how long it took (or why it failed);
+    returns the function that stops saying it."""
+    from ..navigators.local_model import LoadPhase, LocalModelStatus, add_status_listener
+
+    def say(status: LocalModelStatus) -> None:
+        if status.phase is LoadPhase.LOADING:
+            sys.stderr.write(f"{PROG}: {one_line(status.line())}")
+        elif status.phase is LoadPhase.READY:
+            sys.stderr.write(f" ready in {status.seconds or 0:.2f} s (llama.cpp at {status.address})\n")
+        elif status.phase is LoadPhase.FAILED:
+            sys.stderr.write(" failed\n")
+        sys.stderr.flush()
+
+    return add_status_listener(say)
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:
@@ -256,8 +332,9 @@ def check_writable(path: str, doing: str = "save the trace", example: str = "wal
         fail(f"cannot {doing} to {path}: the folder {folder} is not writable")
 
 
-OUTPUT_OPTIONS = ("--trace", "--otlp-file")
-"""The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``)."""
+OUTPUT_OPTIONS = ("--trace", "--otlp-file", "--html")
+"""The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``,
+``html``)."""
 
 Input = tuple[str, "str | Path | None"]
 """A file a command reads: what it is (``"the corpus"``), and its path (``None``: not read this time)."""

@@ -2,7 +2,8 @@
 
     reasoning-explorer serve [CORPUS | TRACE] [--host 127.0.0.1] [--port 8000] [--max-sessions N]
                              [--query Q] [--navigator M] [--max-visits N] [--max-depth D] [--on-failure P]
-                             [--autoplay SECONDS] [--no-files] [--trace FILE] [--otlp-endpoint URL] [--otlp-file FILE]
+                             [--autoplay SECONDS] [--present] [--no-files] [--trace FILE] [--otlp-endpoint URL]
+                             [--otlp-file FILE]
 
 Everything is checked before the server starts (the corpus loads, the navigator resolves, the address can
 be bound), so a bad option is one line and exit code 2, never a page that fails later. textual-serve runs
@@ -39,6 +40,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log
 
+from ..numbers import whole
 from ..safe_text import clip, one_line, visible
 from .inputs import corpus_at, open_trace, trace_corpus
 from .options import (
@@ -58,7 +60,6 @@ from .options import (
     query_text,
     read_by,
     seconds,
-    whole,
     whole_number,
 )
 
@@ -67,6 +68,8 @@ STOP_GRACE = 5.0  # seconds an app gets to quit after its tab closed before it i
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 MAX_WIDTH, MAX_HEIGHT = 1_000, 500  # cells: the most a session draws, whatever a client asks for
 DEFAULT_WIDTH, DEFAULT_HEIGHT, DEFAULT_FONT_SIZE, MAX_FONT_SIZE = 80, 24, 16, 100
+TEMPLATES = Path(__file__).with_name("templates")
+"""Our copy of textual-serve's page: no web font, and the terminal focused when the page loads."""
 LOGGED_PER_SESSION = 20  # bad messages logged for one tab; more are ignored without a word
 
 
@@ -115,6 +118,8 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
     argv.append(f"--on-failure={args.on_failure}")
     if args.autoplay is not None:
         argv.append(f"--autoplay={args.autoplay!r}")
+    if getattr(args, "present", False):  # a namespace made before --present existed has none
+        argv.append("--present")
     if args.trace is not None:
         argv.append(f"--trace={tab_file(args.trace, tab)}")
     if args.otlp_endpoint is not None:
@@ -188,6 +193,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
+    parser.add_argument("--present", action="store_true",
+                        help="each tab opens in presenting mode, for a room (P toggles it)")
     parser.add_argument("--no-files", action="store_true",
                         help="turn off the sessions' keys that open and save files (always off when --host is not "
                              "a loopback address)")
@@ -310,7 +317,7 @@ class ExplorerServer(Server):
     def __init__(self, command_for: Callable[[int], str], *, host: str, port: int, max_sessions: int, served: str,
                  files_off: bool = False) -> None:
         super().__init__(command_for(1), host=host, port=port, title=PROG,
-                         public_url=f"http://{url_host(host)}:{port}")
+                         public_url=f"http://{url_host(host)}:{port}", templates_path=TEMPLATES)
         self.command_for = command_for
         """The shell command of tab number N (each tab writes its own files)."""
         self.max_sessions = max_sessions

@@ -21,17 +21,21 @@ from .options import (
     PROG,
     Parser,
     add_force_option,
+    add_llm_options,
     add_telemetry_options,
     add_walk_options,
+    apply_cache_options,
     check_apart,
     check_writable,
     console,
     fail,
     forces_from,
+    llm_model,
     navigator_for,
     path_text,
     query_text,
     read_by,
+    report_local_model_loading,
     settings_from,
     telemetry_from,
     whole_number,
@@ -118,11 +122,15 @@ def cmd_walk(argv: Sequence[str]) -> int:
                              "node was chosen, entered and landed, the distinct landed sets, where the walks part")
     parser.add_argument("--jobs", type=whole_number(1, MAX_JOBS), metavar="J",
                         help="with --runs: walks run at once, on threads (for navigators that wait on the network)")
+    add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
     check_runs(args)
+    args.navigator = llm_model(args, args.navigator)
+    apply_cache_options(args)
+    report_local_model_loading()
     if args.trace:
         check_writable(args.trace)
     navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load

@@ -1,6 +1,7 @@
 """The navigators that ship with the app, each a ``core.TreeNavigator`` registered under the
-``core.tree_navigators`` entry points (see pyproject.toml): ``lexical:``, ``semantic:``, ``script:PATH``,
-``replay:PATH``, ``manual:``, ``openai:MODEL`` and ``ollama:MODEL``."""
+``core.tree_navigators`` entry points (see pyproject.toml): ``local:smollm2`` (and ``local:PATH.gguf``),
+``lexical:``, ``semantic:``, ``script:PATH``, ``replay:PATH``, ``manual:``, ``openai:MODEL``, ``ollama:MODEL``
+and ``vllm:MODEL``."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ def shared_across_threads(navigator: TreeNavigator) -> bool:
 
 
 SUGGESTED_MODELS = (
+    "local:smollm2",
     "lexical:default",
     "lexical:strict",
     "lexical:wide",

@@ -60,6 +60,7 @@ class ExplorerApp(App[int]):
         opened_trace: Trace | None = None,
         allow_files: bool = True,
         evaluate: tuple[QuestionSet, str | None] | None = None,
+        present: bool = False,
     ) -> None:
         super().__init__()
         self.corpus = corpus
@@ -70,7 +71,8 @@ class ExplorerApp(App[int]):
             navigator or resolve_navigator(settings.model, allow_files=allow_files),
             autoplay=autoplay, trace_path=trace_path, allow_files=allow_files,
             start_query=settings.query if start_walk else None,
-            example_query=None if start_walk else (settings.query or example_query), opened_trace=opened_trace)
+            example_query=None if start_walk else (settings.query or example_query), opened_trace=opened_trace,
+            present=present)
         self._evaluate_at_start = evaluate
         self._keys = KeyHolder(PROMPT_KEYS, self.post_message)
 
@@ -151,7 +153,8 @@ class ExplorerApp(App[int]):
         self.push_screen(EVALUATION)
 
     def on_open_walk(self, message: OpenWalk) -> None:
-        self.walk_screen.open_history(message.history, step=message.step, expected=message.expected)
+        self.walk_screen.open_history(message.history, step=message.step, expected=message.expected,
+                                      verdict=message.verdict)
         if message.note:
             say(self.walk_screen, message.note, timeout=6)
 

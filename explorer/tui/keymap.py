@@ -34,17 +34,19 @@ class Key:
     when: When = When.ALWAYS
     prompt: bool = False
     """It opens a one-field prompt: the keys typed right after it belong to that prompt."""
+    presenting: bool = False
+    """Shown in the footer while presenting (the few keys a room needs; the others still work)."""
 
 
 WALK_KEYS = (
     Key("n", "next_step", "Next", "Next step (starts a walk when none is running)", "walk.next",
-        "Walk: next step"),
+        "Walk: next step", presenting=True),
     Key("c", "continue_walk", "Continue", "Continue to the end of the walk", "walk.continue",
         "Walk: continue to the end"),
     Key("p", "play_pause", "Play", "Play / pause: one step at the pace shown in the meter (demo mode)", "walk.play",
-        "Walk: play / pause (demo mode)"),
+        "Walk: play / pause (demo mode)", presenting=True),
     Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back",
-        "Walk: step back"),
+        "Walk: step back", presenting=True),
     Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward",
         "Walk: step forward"),
     Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
@@ -59,8 +61,8 @@ WALK_KEYS = (
         "walk.switch", "Walks: switch to another walk of this session…"),
     Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
         "Query: edit"),
-    Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys"),
-    Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit"),
+    Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys", presenting=True),
+    Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit", presenting=True),
 )
 
 MORE_KEYS = (
@@ -68,6 +70,11 @@ MORE_KEYS = (
         footer=False),
     Key("F", "latest_step", "Latest", "Go forward to the latest step", "walk.latest", "Walk: go to the latest step",
         footer=False),
+    Key("V", "budget_stop", "Budget stop", "Go to the step where the visit budget ran out", "walk.budget_stop",
+        "Walk: go to where the visit budget ran out", footer=False),
+    Key("R", "rewalk", "Re-walk", "Re-walk this walk with another budget from its recorded decisions (no navigator "
+        "call)", "walk.rewalk", "Walk: re-walk with another budget, from its recorded decisions…", footer=False,
+        prompt=True),
     Key("plus,equals_sign", "faster", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
     Key("minus", "slower", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),
     Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
@@ -119,9 +126,21 @@ ANALYSIS_KEYS = (
         "eval.back", "Evaluate: back to the evaluation table", footer=False, when=When.EVALUATION_BEHIND),
 )
 
-ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS
+SHOWING_KEYS = (
+    Key("P", "toggle_presenting", "Present",
+        "Presenting mode on/off: n, b and p move a decision at a time, said in words", "walk.present",
+        "Present: presenting mode on/off (for a room)", presenting=True),
+    Key("H", "export_html", "Export HTML", "Export the walk as one HTML file that replays it (no server needed)",
+        "walk.export", "Export: the walk as one HTML file that replays it…", footer=False, prompt=True),
+)
+"""Showing a walk to others: in a room, or as a file."""
+
+ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS + SHOWING_KEYS
 
 WHEN = {key.action: key.when for key in ALL_KEYS}
+
+PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
+"""The actions whose keys the footer shows while presenting."""
 """When each action applies, by action name (what ``check_action`` is asked about)."""
 
 

@@ -50,12 +50,13 @@ class DecisionRequested(Message):
 @dataclass
 class OpenWalk(Message):
     """Show ``history`` (a walk made elsewhere: an evaluation's) at ``step`` (``None``: its end), with the nodes a
-    question expects marked, and ``note`` said."""
+    question expects marked, ``verdict`` beside it (why its question was missed) and ``note`` said."""
 
     history: WalkHistory
     step: int | None
     expected: frozenset[str] = field(default_factory=frozenset)
     note: str = ""
+    verdict: str = ""
 
 
 @dataclass

@@ -16,8 +16,9 @@ from textual.message import Message
 from core import OnFailure, TreeNavigator
 
 from ..corpora import CorpusError
-from ..corpora.questions import QuestionSet, load_questions
+from ..corpora.questions import QuestionSet, fit_problem, load_questions
 from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ..numbers import whole
 from ..safe_text import visible
 from ..walks.settings import WalkSettings
 from ..walks.stability import Stability, StabilityRun
@@ -53,13 +54,14 @@ class Host(Protocol):
 
 
 def whole_number(low: int, high: int) -> PromptCheck:
-    """A prompt's check: a whole number from ``low`` to ``high``, in ASCII digits."""
+    """A prompt's check: a whole number from ``low`` to ``high`` (:func:`explorer.numbers.whole`, as the command
+    line reads one), or what is wrong with it."""
 
     def check(value: str) -> str | None:
-        if not (value.isascii() and value.isdigit()):
-            return "Type a whole number (digits 0-9)."
-        if not low <= int(value) <= high:
-            return f"Between {low:,} and {high:,}."
+        try:
+            whole(value, low, high)
+        except ValueError as exc:
+            return f"{exc}."
         return None
 
     return check
@@ -226,15 +228,9 @@ class NextWalk:
         except (CorpusError, OSError) as exc:
             self.host.say(str(exc), title="Cannot open the question set", severity="error", timeout=8)
             return
-        named = questions.corpus_path
-        if named is not None and named != Path(corpus.path).resolve():
-            self.host.say(f"{path} is a question set for {named}, not for {corpus.path}; open it with "
-                          f"`reasoning-explorer {path}`", severity="error", timeout=8)
-            return
-        problems = questions.check(corpus)
-        if problems:
-            self.host.say(str(problems[0]), title="The question set does not fit this corpus", severity="error",
-                          timeout=8)
+        problem = fit_problem(questions, corpus, named_corpus=True)
+        if problem is not None:
+            self.host.say(problem, title="The question set does not fit this corpus", severity="error", timeout=8)
             return
         self.evaluate_questions(questions, compare)
 

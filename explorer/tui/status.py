@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ..ending import WalkEnd
-from ..walks.describe import ending_text
+from ..walks.describe import cost_text, ending_text
 from ..walks.history import WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import WalkSession
@@ -80,8 +80,7 @@ def results_summary(state: WalkState, moment: Moment, *, live: bool) -> Text:
     text = Text(end, style="bold")
     if moment.end in (WalkEnd.FINISHED, WalkEnd.FAILED):
         text.append(" (not cancelled)")
-    text.append(f" · visits used {state.visits_used}/{state.budget} · navigator calls {state.calls} · "
-                f"characters shipped {state.chars_shipped:,} · {len(state.landed)} landed")
+    text.append(f" · {cost_text(state.cost(), state.budget)} · {len(state.landed):,} landed")
     if not moment.at_latest:
         text.append(f"   (as of step {moment.cursor})", style="italic")
     ending = ending_text(state)

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
+from textual.widgets import Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
 
 from core import TreeNavigator
 
@@ -26,8 +26,8 @@ from ..corpora import Corpus
 from ..navigators.manual import DESK, PendingDecision
 from ..safe_text import visible
 from ..trace import Trace
-from ..walks.compare import Comparison, compare, tree_marks
-from ..walks.describe import ending_text
+from ..walks.compare import tree_marks
+from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import WalkSession
@@ -35,27 +35,35 @@ from ..walks.settings import WalkSettings
 from ..walks.stability import Stability
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
+from .comparing import Comparing
 from .keymap import WHEN, When, bindings
 from .messages import DecisionRequested, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
 from .picker import Picking
 from .playing import Player, next_pace
+from .presenting import Presenter
+from .rewalking import Rewalking
 from .say import Severity, say
 from .screens.choose_walk import WalksScreen
 from .screens.evaluation import EVALUATION
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .status import Moment, moment_of, results_summary, status_line
+from .walk_export import WalkExport
 from .walk_files import WalkFiles
 from .walk_runner import WalkRunner
+from .widgets.answer_card import AnswerCard
 from .widgets.budget_meter import BudgetMeter
 from .widgets.compare_panel import ComparePanel
+from .widgets.narration_line import NarrationLine
 from .widgets.node_detail import NodeDetail
+from .widgets.offer_card import OfferCard
 from .widgets.query_input import QueryInput
 from .widgets.results_panel import ResultsPanel
 from .widgets.step_panel import StepPanel
 from .widgets.timeline import Timeline
 from .widgets.transcript import TranscriptView
+from .widgets.walk_footer import WalkFooter
 from .widgets.walk_tree import WalkTree
 
 NARROW, SHORT, COMPACT = 80, 24, 100
@@ -67,7 +75,7 @@ TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 class WalkScreen(Screen[None]):
     """See a reasoning walk step by step on the corpus's tree."""
 
-    CSS_PATH = Path(__file__).with_name("walk_screen.tcss")
+    CSS_PATH = [Path(__file__).with_name("walk_screen.tcss"), Path(__file__).with_name("presenting.tcss")]
     BINDINGS = bindings()
 
     # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
@@ -79,11 +87,13 @@ class WalkScreen(Screen[None]):
     """A fork of the shown walk being picked (the manual navigator's pick lives on its walk)."""
     playing: var[bool] = var(False, bindings=True, init=False)
     pace: var[float] = var(1.0, init=False)
+    presenting: var[bool] = var(False, bindings=True, init=False)
+    """Presenting mode (explorer.tui.presenting): a decision per step, said in words, the answer on a card."""
 
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
                  autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None,
-                 opened_trace: Trace | None = None) -> None:
+                 opened_trace: Trace | None = None, present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
@@ -93,6 +103,11 @@ class WalkScreen(Screen[None]):
         self.files = WalkFiles(self, trace_path)
         self.picking = Picking(self)
         self.runner = WalkRunner(self)
+        self.rewalking = Rewalking(self)
+        self.comparing_walks = Comparing(self)
+        self.presenter = Presenter(self)
+        self.export = WalkExport(self)
+        self._present_at_start = present
         self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
@@ -101,7 +116,6 @@ class WalkScreen(Screen[None]):
         self._player = Player(self, self._play_tick)
         self._render_pending = False
         self._burst = False
-        self._comparison: tuple[tuple[int, int], Comparison] | None = None
 
     # -- layout ----------------------------------------------------------------------------------------------------
 
@@ -114,10 +128,13 @@ class WalkScreen(Screen[None]):
         with Horizontal(id="main"):
             yield WalkTree(self.corpus, id="tree")
             with Vertical(id="side"):
+                yield NarrationLine(id="narration")
                 yield BudgetMeter(id="meter")
                 with VerticalScroll(id="step-scroll"):
                     yield StepPanel(id="step")
                     yield ComparePanel(id="compare")
+                yield OfferCard(id="offer-card")
+                yield AnswerCard(id="answer-card")
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
                         yield ResultsPanel(id="results")
@@ -127,10 +144,12 @@ class WalkScreen(Screen[None]):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
                         yield NodeDetail(id="detail")
-        yield Footer()
+        yield WalkFooter()
 
     def on_mount(self) -> None:
         DESK.attach(self._manual_listener)
+        if self._present_at_start:
+            self.presenting = True
         self.settings_changed()
         # While the navigator thinks, nothing else repaints: keep the status (and its clock) fresh.
         self.set_interval(0.25, self._refresh_status, name="status")
@@ -215,7 +234,6 @@ class WalkScreen(Screen[None]):
         self._update_titles()
 
     def watch_partner(self, partner: Walk | None) -> None:
-        self._comparison = None
         self.query_one(WalkTree).refollow()
         self.query_one("#side").set_class(partner is not None, "comparing")
         self._schedule_render()
@@ -235,6 +253,15 @@ class WalkScreen(Screen[None]):
             self._player.play(pace)
         self._schedule_render()
 
+    def watch_presenting(self, presenting: bool) -> None:
+        self.presenter.turn(presenting)
+        self._schedule_render()
+
+    def action_toggle_presenting(self) -> None:
+        self.presenting = not self.presenting
+        self.say("Presenting: n the next decision · p play · b back · P ends it" if self.presenting
+                 else "Presenting mode off.", timeout=3)
+
     def show_walk(self, walk: Walk) -> None:
         """Put ``walk`` (already in the list) on screen at the step it was left at."""
         if walk is self.shown:
@@ -253,14 +280,16 @@ class WalkScreen(Screen[None]):
         self.show_walk(walk)
         self.say(f"Now showing {walk.name}", timeout=3)
 
-    def open_history(self, history: WalkHistory, *, step: int | None = None,
-                     expected: frozenset[str] = frozenset()) -> Walk:
+    def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
+                     verdict: str = "") -> Walk:
         """Put a walk made elsewhere (an evaluation's) on screen at ``step`` (``None``: its end), the nodes a question
-        expects marked on the tree (until another walk is shown); once in the list, it stays one walk."""
+        expects marked on the tree (until another walk is shown) and ``verdict`` in the step panel; once in the
+        list, it stays one walk."""
         walk = self.walks.holding(history)
         if walk is None:
             self.park()
             walk = self.walks.add(Walk(history))
+        walk.verdict = verdict or walk.verdict
         if step is None:
             history.latest()
         else:
@@ -275,25 +304,8 @@ class WalkScreen(Screen[None]):
         return walk
 
     def compare_with(self, other: Walk) -> None:
-        """Compare the walk on screen with ``other``: both on the tree, the step panel at their first divergence
-        with both answers side by side."""
-        if self.shown is None or other is self.shown:
-            return
-        self.partner = other
-        comparison = self._current_comparison()
-        divergence = comparison.divergence if comparison is not None else None
-        if divergence is not None and divergence.a is not None:
-            self.shown.history.go(divergence.a.answer_seq or divergence.a.offer_seq)
-            self.walk_changed()
-
-    def _current_comparison(self) -> Comparison | None:
-        if self.shown is None or self.partner is None:
-            return None
-        a, b = self.shown.history, self.partner.history
-        key = (len(a.events), len(b.events))
-        if self._comparison is None or self._comparison[0] != key:
-            self._comparison = (key, compare(a, b))
-        return self._comparison[1]
+        """Compare the walk on screen with ``other``, side by side (:mod:`.comparing`)."""
+        self.comparing_walks.start(other)
 
     # -- the walk's lifecycle (explorer.tui.walk_runner) -------------------------------------------------------------
 
@@ -309,8 +321,12 @@ class WalkScreen(Screen[None]):
 
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
         self.runner.arrived(message)
+        if self.shown is not None and message.walk_id == self.shown.id:
+            self.presenter.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
+        if self.shown is not None and message.walk_id == self.shown.id:
+            self.presenter.ended()
         self.runner.ended(message)
 
     # -- picking by hand: the manual navigator, and forks (explorer.tui.picker) -------------------------------------
@@ -362,6 +378,8 @@ class WalkScreen(Screen[None]):
 
     def action_next_step(self) -> None:
         history, session = self.history, self.session
+        if self.presenting and self.presenter.next():
+            return  # the next decision, not the next event
         if history is not None and history.forward():
             self.walk_changed()  # what already happened: no navigator call
         elif history is None or history.ended or session is None:
@@ -397,6 +415,10 @@ class WalkScreen(Screen[None]):
 
     def _play_tick(self) -> None:
         history, session = self.history, self.session
+        if self.presenting:
+            if not self.presenter.tick():
+                self.playing = False
+            return
         if history is not None and history.forward():
             self.walk_changed()
         elif session is not None and self.shown is not None and self.shown.live:
@@ -416,13 +438,17 @@ class WalkScreen(Screen[None]):
         history = self.history
         if history is None:
             return
-        if history.back():
+        if self.presenting and self.presenter.back():
+            return
+        if not self.presenting and history.back():
             self.walk_changed()
         elif history.events:
             self.say("This is the first step.", timeout=2)
 
     def action_step_forward(self) -> None:
-        if self.history is not None:
+        if self.presenting:
+            self.presenter.forward()
+        elif self.history is not None:
             self._moved(self.history.forward())
 
     def action_first_step(self) -> None:
@@ -454,21 +480,7 @@ class WalkScreen(Screen[None]):
         self.app.push_screen(WalksScreen([w.name for w in self.walks], current), chosen)
 
     def action_compare(self) -> None:
-        if self.partner is not None:
-            self.partner = None
-            self.say("Comparison ended.", timeout=2)
-            return
-        shown = self.shown
-        if shown is None or len(self.walks) < 2:
-            self.say("Only one walk so far: fork a decision (e) or restart (r), then compare (D).", timeout=4)
-            return
-        others = [w for w in self.walks if w is not shown]
-
-        def chosen(number: int | None) -> None:
-            if number is not None:
-                self.compare_with(others[number - 1])
-
-        self.app.push_screen(WalksScreen([w.name for w in others], 0, title=f"Compare {shown.name} with…"), chosen)
+        self.comparing_walks.ask()
 
     def action_edit_query(self) -> None:
         self.playing = False
@@ -559,6 +571,12 @@ class WalkScreen(Screen[None]):
     def action_evaluate(self) -> None:
         self.next_walk.ask_evaluation()
 
+    def action_budget_stop(self) -> None:
+        self.rewalking.to_budget_stop()
+
+    def action_rewalk(self) -> None:
+        self.rewalking.ask()
+
     def action_save_trace(self) -> None:
         self.files.ask_save()
 
@@ -567,6 +585,9 @@ class WalkScreen(Screen[None]):
 
     def action_save_screenshot(self) -> None:
         self.files.ask_screenshot()
+
+    def action_export_html(self) -> None:
+        self.export.ask()
 
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
@@ -632,7 +653,7 @@ class WalkScreen(Screen[None]):
         state = self.state_at_cursor()
         moment = self._moment()
         tree = self.query_one(WalkTree)
-        comparison = self._current_comparison()
+        comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))
             self.query_one(ComparePanel).show(comparison)
@@ -642,10 +663,15 @@ class WalkScreen(Screen[None]):
         settings = self.next_walk.settings
         self.query_one(BudgetMeter).show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
         cursor, total = (history.cursor, len(history.events)) if history else (0, 0)
+        decision = history.decision_at() if history else None
         self.query_one(StepPanel).show(state, self.corpus, cursor, total, picking=picker is not None,
                                        picked=picker.picked if picker else (),
-                                       forking=picker is not None and picker.forking, ending=ending_text(state))
+                                       forking=picker is not None and picker.forking, ending=ending_text(state),
+                                       capped=capped_note(decision) if decision is not None else "",
+                                       verdict=shown.verdict if shown is not None else "")
         self.query_one(ResultsPanel).show(state, self.corpus,
                                           results_summary(state, moment, live=shown is not None and shown.live))
-        self.query_one(TranscriptView).show(history.decision_at() if history else None, self.corpus)
+        self.query_one(TranscriptView).show(decision, self.corpus)
         self.query_one(Timeline).show(history)
+        if self.presenting:
+            self.presenter.show(state)

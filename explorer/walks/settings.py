@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import PurePath
 
 from core import OnFailure
+
+from ..navigators.llm.options import short_model_id
 
 
 @dataclass(frozen=True)
@@ -23,11 +24,9 @@ class WalkSettings:
 
     @property
     def short_model(self) -> str:
-        """The model with a file's folder left out: ``script:/a/b/case.yaml`` is ``script:case.yaml``."""
-        kind, colon, rest = self.model.partition(":")
-        if colon and ("/" in rest or "\\" in rest):
-            return f"{kind}:{PurePath(rest).name}"
-        return self.model
+        """The model with a file's folder left out, in the model and in its options: ``script:/a/b/case.yaml`` is
+        ``script:case.yaml``, ``local:smollm2@system=/p/b.txt`` is ``local:smollm2@system=b.txt``."""
+        return short_model_id(self.model)
 
     def describe(self) -> str:
         """``lexical:default · budget 15 · depth limit 6 · on failure throw``."""

@@ -29,6 +29,8 @@ class Walk:
     """Its session while live: set when its worker starts, dropped when it ends or is cancelled."""
     pick: Pick | None = None
     """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
+    verdict: str = ""
+    """What an evaluation made of this walk (why its question was missed), said beside it on screen."""
 
     @property
     def number(self) -> int:

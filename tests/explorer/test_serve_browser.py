@@ -78,7 +78,8 @@ def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(bro
         assert "no walk yet" in first
         assert len(served.sessions()) == 1  # this tab's explorer
 
-        page.evaluate("() => window.xtermForTests.focus()")
+        # No click, no focus() from the test: the page gives the terminal the keyboard when it loads.
+        assert page.evaluate("() => document.activeElement.classList.contains('xterm-helper-textarea')")
         page.keyboard.press("Enter")
         wait_for_screen(page, "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw")
         page.keyboard.press("n")
@@ -101,5 +102,24 @@ def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(bro
         # The stop: its reason where it happened.
         assert re.search(r"\n\W*1\s+leaf\s+billing › refunds › refund-delivery\s+-\s+refund-delivery", end), end
 
+        page.close()
+        wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")
+
+
+def test_presenting_in_the_browser_goes_a_decision_a_key_to_the_answer_card(browser, tmp_path):
+    with serving(tmp_path, "--navigator", "lexical:default", "--present") as served:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.add_init_script(CATCH_TERMINAL)
+        page.goto(served.url)
+        wait_for_screen(page, "Offboarding  offboarding")
+        page.keyboard.press("Enter")  # before any click
+        wait_for_screen(page, "Press n for the first decision.")
+        page.keyboard.press("n")
+        wait_for_screen(page, "Offered 9 sections at the top · 15 visits left")
+        for _ in range(4):
+            page.keyboard.press("n")
+        end = wait_for_screen(page, "The answer")
+        assert "■ leaf  Refund delivery" in end
+        assert "Billing › Refunds › Refund delivery" in end
         page.close()
         wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")

@@ -297,12 +297,14 @@ def test_an_llm_walk_has_llm_spans_with_the_model_and_token_counts_and_no_key():
     root = root_of(spans)
     children = decisions_of(spans)
     assert len(children) == 3
-    for child in children:
+    for child, request in zip(children, server.requests, strict=True):
         a = child.attributes
         assert a["openinference.span.kind"] == "LLM"
-        # No provider pair in its transcript: the prefix names the provider, and no parameters are made up.
+        # The navigator names its provider and the parameters it really sent (the request's own fields).
         assert (a["llm.model_name"], a["llm.provider"], a["llm.system"]) == ("test-model", "openai", "openai")
-        assert "llm.invocation_parameters" not in a
+        sent = request.json()
+        assert json.loads(a["llm.invocation_parameters"]) == {
+            "temperature": sent["temperature"], "max_tokens": sent["max_tokens"], "structured_output": True}
         assert (a["llm.token_count.prompt"], a["llm.token_count.completion"], a["llm.token_count.total"]) == (
             100, 20, 120)
         assert "tool.name" not in a

@@ -3,15 +3,43 @@
 The model sees the query, where the walk is, the numbered candidates (id, title, summary; never
 a document's content) and the visits left. :func:`messages` is also what the transcript shows,
 exactly as sent.
+
+A team can try other words (``--system-prompt FILE`` and ``--prompt-template FILE`` on ``walk`` and
+``eval``, or ``@system=FILE,prompt=FILE`` in the model id): the system prompt file is sent as it is; the
+template is the user message with placeholders, each written ``{{name}}`` (single braces, as in a JSON
+example, are left alone):
+
+``{{query}}``
+    the question walked for;
+``{{position}}``
+    where the walk is: ``You are at the top of the corpus: ...`` or ``You are in: TITLE`` and ``Its summary:
+    SUMMARY`` on two lines;
+``{{current_title}}``, ``{{current_summary}}``
+    the current node's title and summary (empty at the top);
+``{{candidates}}``
+    the numbered candidates, three lines each (``1. id: ...``, ``   title: ...``, ``   summary: ...``);
+``{{ids}}``
+    the offered ids, comma-separated;
+``{{remaining_visits}}``, ``{{max_selected}}``
+    the visits left, and how many ids an answer may hold.
+
+An unknown placeholder is refused when the navigator is resolved, naming the file and line.
 """
 
 from __future__ import annotations
 
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from core import NavigatorRequest
 
+from ...corpora.yaml_source import did_you_mean
 from .errors import one_line
+from .schema import max_selected
 
 SYSTEM_PROMPT: Final = (
     "You guide a search down a hierarchy of documents, like a table of contents. At each step you see "
@@ -25,22 +53,53 @@ SYSTEM_PROMPT: Final = (
 Messages = tuple[tuple[str, str], ...]
 """``(role, content)`` pairs in the order sent; also the start of the call's transcript."""
 
+PLACEHOLDERS: Final = ("query", "position", "current_title", "current_summary", "candidates", "ids",
+                       "remaining_visits", "max_selected")
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+MAX_PROMPT_FILE_BYTES: Final = 1_000_000
 
-def user_prompt(request: NavigatorRequest) -> str:
-    """The user message: the query, where the walk is, the numbered candidates and the remaining visits."""
-    lines = [f"Query: {request.query}", ""]
+
+class PromptFileError(ValueError):
+    """A prompt file that cannot be used: missing, unreadable, not text, or with an unknown placeholder."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompts:
+    """The words a call uses: the system prompt, and the user message's template (``None``: the built-in one)."""
+
+    system: str = SYSTEM_PROMPT
+    template: str | None = None
+
+
+DEFAULT_PROMPTS: Final = Prompts()
+
+
+def _position(request: NavigatorRequest) -> str:
     if request.current is None:
-        lines.append("You are at the top of the corpus: the candidates are its top-level sections.")
-    else:
-        # One line each, so a multi-line summary cannot break the numbered layout.
-        lines.append(f"You are in: {one_line(request.current.title)}")
-        lines.append(f"Its summary: {one_line(request.current.summary) or '(none)'}")
-    lines += ["", "Candidates (the sections directly below):"]
+        return "You are at the top of the corpus: the candidates are its top-level sections."
+    # One line each, so a multi-line summary cannot break the numbered layout.
+    return (f"You are in: {one_line(request.current.title)}\n"
+            f"Its summary: {one_line(request.current.summary) or '(none)'}")
+
+
+def _candidates(request: NavigatorRequest) -> str:
+    lines: list[str] = []
     for number, view in enumerate(request.candidates, start=1):
         lines.append(f"{number}. id: {view.id}")
         lines.append(f"   title: {one_line(view.title)}")
         lines.append(f"   summary: {one_line(view.summary) or '(none)'}")
-    lines += [
+    return "\n".join(lines)
+
+
+def user_prompt(request: NavigatorRequest) -> str:
+    """The user message: the query, where the walk is, the numbered candidates and the remaining visits."""
+    lines = [
+        f"Query: {request.query}",
+        "",
+        _position(request),
+        "",
+        "Candidates (the sections directly below):",
+        _candidates(request),
         "",
         f"Remaining visits: {request.remaining_visits}. Entering a section costs one visit, and so does every "
         "section below it that you enter later, so select only the sections worth it.",
@@ -51,16 +110,118 @@ def user_prompt(request: NavigatorRequest) -> str:
     return "\n".join(lines)
 
 
-def messages(request: NavigatorRequest) -> Messages:
-    """The chat messages for one offer, as ``(role, content)`` pairs."""
-    return (("system", SYSTEM_PROMPT), ("user", user_prompt(request)))
-
-
-def payload(model: str, sent: Messages) -> dict[str, Any]:
-    """The chat completions request body: deterministic (temperature 0), not streamed."""
+def _values(request: NavigatorRequest) -> Mapping[str, Callable[[], str]]:
+    current = request.current
     return {
+        "query": lambda: request.query,
+        "position": lambda: _position(request),
+        "current_title": lambda: one_line(current.title) if current else "",
+        "current_summary": lambda: one_line(current.summary) if current else "",
+        "candidates": lambda: _candidates(request),
+        "ids": lambda: ", ".join(view.id for view in request.candidates),
+        "remaining_visits": lambda: str(request.remaining_visits),
+        "max_selected": lambda: str(max_selected(request.candidates, request.remaining_visits)),
+    }
+
+
+def render(template: str, request: NavigatorRequest) -> str:
+    """``template`` with every ``{{name}}`` replaced by its value for ``request`` (the names are checked when
+    the file is read; one unknown here is left as written)."""
+    values = _values(request)
+
+    def fill(match: re.Match[str]) -> str:
+        value = values.get(match.group(1))
+        return value() if value is not None else match.group(0)
+
+    return _PLACEHOLDER.sub(fill, template)
+
+
+def messages(request: NavigatorRequest, prompts: Prompts = DEFAULT_PROMPTS) -> Messages:
+    """The chat messages for one offer, as ``(role, content)`` pairs."""
+    user = user_prompt(request) if prompts.template is None else render(prompts.template, request)
+    return (("system", prompts.system), ("user", user))
+
+
+def payload(model: str, sent: Messages, fields: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The chat completions request body: the model, the messages, not streamed, then ``fields`` (sampling,
+    ``max_tokens``, structured output); without them, deterministic (temperature 0)."""
+    body: dict[str, Any] = {
         "model": model,
         "messages": [{"role": role, "content": content} for role, content in sent],
-        "temperature": 0,
         "stream": False,
     }
+    body.update(fields if fields is not None else {"temperature": 0})
+    return body
+
+
+# -- prompt files ------------------------------------------------------------------------------------------
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PromptFileError(f"{path}: no such {what} file; check the path") from None
+    except IsADirectoryError:
+        raise PromptFileError(f"{path}: a folder, not a {what} file; name a text file") from None
+    except OSError as exc:
+        raise PromptFileError(f"{path}: cannot read the {what} file: {exc.strerror or exc}") from None
+    if len(data) > MAX_PROMPT_FILE_BYTES:
+        raise PromptFileError(f"{path}: the {what} file is over {MAX_PROMPT_FILE_BYTES:,} bytes; a prompt is "
+                              "a few kB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PromptFileError(f"{path}: the {what} file is not UTF-8 text") from None
+    if not text.strip():
+        raise PromptFileError(f"{path}: the {what} file is empty; write the prompt in it")
+    return text
+
+
+def check_template(text: str, path: Path) -> None:
+    """Refuse a template with an unknown ``{{name}}``, naming the file, the line and the names allowed."""
+    for match in _PLACEHOLDER.finditer(text):
+        name = match.group(1)
+        if name not in PLACEHOLDERS:
+            line = text.count("\n", 0, match.start()) + 1
+            hint = did_you_mean(name, PLACEHOLDERS).replace("allowed keys", "placeholders")
+            raise PromptFileError(f"{path}:{line}: unknown placeholder {{{{{name}}}}}{hint}")
+
+
+class _PromptFiles:
+    """Prompt files read once, and again only when they change (by path, modification time and size); thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._texts: dict[tuple[Path, str], tuple[tuple[int, int], str]] = {}
+
+    def text(self, path: Path, what: str) -> str:
+        try:
+            stat = path.stat()
+            mtime = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            mtime = (-1, -1)
+        with self._lock:
+            cached = self._texts.get((path, what))
+        if cached is not None and cached[0] == mtime:
+            return cached[1]
+        text = _read(path, what)
+        if what == "prompt template":
+            check_template(text, path)
+        with self._lock:
+            self._texts[(path, what)] = (mtime, text)
+        return text
+
+
+_FILES = _PromptFiles()
+
+
+def read_prompts(system: Path | None, template: Path | None) -> Prompts:
+    """The prompts a call uses: the system prompt file's text (or the built-in one) and the template file's
+    (or none); :class:`PromptFileError` with one line when a file cannot be used."""
+    if system is None and template is None:
+        return DEFAULT_PROMPTS
+    return Prompts(
+        system=_FILES.text(system, "system prompt") if system is not None else SYSTEM_PROMPT,
+        template=_FILES.text(template, "prompt template") if template is not None else None,
+    )

@@ -13,6 +13,9 @@ Environment:
     Base URL for ``openai:`` models (default ``https://api.openai.com/v1``).
 ``OLLAMA_BASE_URL``
     Base URL for ``ollama:`` models (default ``http://localhost:11434/v1``).
+``VLLM_BASE_URL`` / ``VLLM_API_KEY``
+    Base URL for ``vllm:`` models (default ``http://localhost:8000/v1``), and the key a vLLM server started
+    with ``--api-key`` wants (sent only to it; absent: none is sent).
 ``REASONING_EXPLORER_CONNECT_TIMEOUT`` / ``REASONING_EXPLORER_READ_TIMEOUT``
     Seconds to connect (default 10) and to wait for the next piece of data (default 60).
 ``REASONING_EXPLORER_CALL_DEADLINE``
@@ -25,22 +28,35 @@ Environment:
 ``REASONING_EXPLORER_RETRY_BACKOFF``
     The first delay before a retry, in seconds, doubled at each retry (default 0.5). A
     ``Retry-After`` from the server replaces it. Every delay is capped at 30 s.
+``REASONING_EXPLORER_CACHE_DIR``
+    Where answers are cached (:mod:`.cache`): a folder, or ``off`` for no cache. Unset: the user's cache
+    folder, ``$XDG_CACHE_HOME/reasoning-explorer/llm`` (``~/.cache/reasoning-explorer/llm``). The command
+    line's ``--cache DIR`` and ``--no-cache`` set it for the process.
+
+The model id may carry per-model options after an ``@`` (sampling, structured output, prompt files; see
+:mod:`.options`): ``ollama:llama3.1@temperature=0.7,seed=3``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ...masking import Secrets
 from .errors import NavigatorHTTPError
+from .options import LOCAL_KEYS, ModelOptions, OptionError, split_options
 
 OPENAI_API_KEY_ENV: Final = "OPENAI_API_KEY"
 OPENAI_BASE_URL_ENV: Final = "OPENAI_BASE_URL"
 OLLAMA_BASE_URL_ENV: Final = "OLLAMA_BASE_URL"
+VLLM_BASE_URL_ENV: Final = "VLLM_BASE_URL"
+VLLM_API_KEY_ENV: Final = "VLLM_API_KEY"
+CACHE_DIR_ENV: Final = "REASONING_EXPLORER_CACHE_DIR"
 CONNECT_TIMEOUT_ENV: Final = "REASONING_EXPLORER_CONNECT_TIMEOUT"
 READ_TIMEOUT_ENV: Final = "REASONING_EXPLORER_READ_TIMEOUT"
 CALL_DEADLINE_ENV: Final = "REASONING_EXPLORER_CALL_DEADLINE"
@@ -50,6 +66,8 @@ RETRY_BACKOFF_ENV: Final = "REASONING_EXPLORER_RETRY_BACKOFF"
 
 OPENAI_DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 OLLAMA_DEFAULT_BASE_URL: Final = "http://localhost:11434/v1"
+VLLM_DEFAULT_BASE_URL: Final = "http://localhost:8000/v1"
+CACHE_OFF: Final = "off"
 
 DEFAULT_CONNECT_TIMEOUT: Final = 10.0
 DEFAULT_READ_TIMEOUT: Final = 60.0
@@ -58,7 +76,10 @@ DEFAULT_MAX_ANSWER_BYTES: Final = 1_000_000
 DEFAULT_MAX_RETRIES: Final = 3
 DEFAULT_BACKOFF: Final = 0.5
 
-_PROVIDERS: Final = ("openai", "ollama")
+_PROVIDERS: Final = ("openai", "ollama", "vllm")
+_SUFFIX: Final = "/chat/completions"
+LOCAL_PROVIDER: Final = "llama.cpp"
+"""The provider of ``local:`` models: llama.cpp's own server, started here (``explorer.navigators.local_model``)."""
 
 
 class Secret:
@@ -90,13 +111,27 @@ class Secret:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything one ``choose`` call needs, read from the model id and the environment."""
+    """Everything one ``choose`` call needs, read from the model id and the environment.
+
+    ``provider`` is what the navigator really talks to: ``"openai"``, ``"ollama"``, ``"vllm"``, or
+    ``"llama.cpp"`` for a ``local:`` model; ``model`` is the name sent, without the options, which are in
+    ``options``; ``cache_dir`` is where answers are cached (``None``: no cache).
+    """
 
     provider: str
     model: str
     url: str
     base_url_env: str
     api_key: Secret | None = field(repr=False)
+    options: ModelOptions = field(default_factory=ModelOptions)
+    cache_dir: Path | None = None
+    cache_identity: str | None = None
+    model_id: str = ""
+    """The whole model id these settings were read from (options included)."""
+    streams: bool = False
+    """Whether the answer is asked for as a stream (``local:``: see :mod:`.stream`)."""
+    """What the cache key names as the server instead of its base URL: a ``local:`` model's file (its port
+    changes from run to run; its answers do not)."""
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     read_timeout: float = DEFAULT_READ_TIMEOUT
     call_deadline: float = DEFAULT_CALL_DEADLINE
@@ -110,13 +145,27 @@ class Settings:
         return _without_credentials(self.url)
 
     @property
+    def base_url(self) -> str:
+        """The base URL (without ``/chat/completions`` and without credentials): part of the cache key."""
+        shown = self.shown_url
+        return shown[: -len(_SUFFIX)] if shown.endswith(_SUFFIX) else shown
+
+    @property
     def running_hint(self) -> str:
         """What to check when the server cannot be reached."""
-        return "that Ollama is running (ollama serve)" if self.provider == "ollama" else "that the server is up"
+        if self.provider == "ollama":
+            return "that Ollama is running (ollama serve)"
+        if self.provider == LOCAL_PROVIDER:
+            return "that the local model's server is still running (it is started again by the next walk)"
+        return "that the server is up"
 
     def headers(self) -> dict[str, str]:
         """The request's headers; the only place the key leaves its wrapper."""
         headers = {"Accept": "application/json", "User-Agent": "reasoning-explorer"}
+        if self.streams:
+            # llama.cpp's server may close a kept-alive connection after a streamed answer, and the next request
+            # on it would fail ("the server closed it"): on loopback a fresh connection per request costs nothing.
+            headers["Connection"] = "close"
         if self.api_key is not None:
             headers["Authorization"] = f"Bearer {self.api_key.reveal()}"
         return headers
@@ -127,32 +176,82 @@ class Settings:
 
 
 def split_model(model: object) -> tuple[str, str] | None:
-    """``("openai", "gpt-4o-mini")`` for ``"openai:gpt-4o-mini"``; ``None`` for a model id not ours."""
+    """``("openai", "gpt-4o-mini")`` for ``"openai:gpt-4o-mini"`` (options after an ``@`` left out); ``None``
+    for a model id not ours."""
     if not isinstance(model, str):
         return None
-    provider, colon, name = model.partition(":")
-    if not colon or provider not in _PROVIDERS or not name.strip():
+    provider, colon, rest = model.partition(":")
+    if not colon or provider not in _PROVIDERS:
         return None
-    return provider, name.strip()
+    try:
+        name = split_options(rest).base.strip()
+    except OptionError:
+        name = rest.partition("@")[0].strip()  # ours, with a bad option: said when its settings are read
+    return (provider, name) if name else None
+
+
+def model_options(model: str) -> ModelOptions:
+    """The options of ``model`` (after its ``@``); :class:`NavigatorHTTPError` with one line for a bad one."""
+    try:
+        return split_options(model).options
+    except OptionError as exc:
+        raise NavigatorHTTPError(str(exc)) from None
+
+
+def cache_dir() -> Path | None:
+    """Where answers are cached: ``$REASONING_EXPLORER_CACHE_DIR`` (``off``: nowhere), else the user's cache
+    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``reasoning-explorer/llm``."""
+    raw = _env(CACHE_DIR_ENV)
+    if raw is not None:
+        return None if raw.lower() == CACHE_OFF else Path(raw).expanduser()
+    base = _env("XDG_CACHE_HOME")
+    root = Path(base).expanduser() if base is not None and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "reasoning-explorer" / "llm"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The timeouts, caps and retries every call reads from the environment."""
+
+    connect_timeout: float
+    read_timeout: float
+    call_deadline: float
+    max_answer_bytes: int
+    max_retries: int
+    backoff: float
+
+
+def limits() -> Limits:
+    """The environment's timeouts, caps and retries; :class:`NavigatorHTTPError` on a bad value."""
+    return Limits(
+        connect_timeout=_env_seconds(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT),
+        read_timeout=_env_seconds(READ_TIMEOUT_ENV, DEFAULT_READ_TIMEOUT),
+        call_deadline=_env_seconds(CALL_DEADLINE_ENV, DEFAULT_CALL_DEADLINE),
+        max_answer_bytes=_env_count(MAX_ANSWER_BYTES_ENV, DEFAULT_MAX_ANSWER_BYTES, minimum=1),
+        max_retries=_env_count(MAX_RETRIES_ENV, DEFAULT_MAX_RETRIES),
+        backoff=_env_seconds(RETRY_BACKOFF_ENV, DEFAULT_BACKOFF, allow_zero=True),
+    )
 
 
 def settings_for(model: str) -> Settings:
     """Read the settings for ``model`` from the environment; raise :class:`NavigatorHTTPError` on a bad value."""
     split = split_model(model)
     if split is None:
-        raise NavigatorHTTPError(f"model {model!r} is not 'openai:MODEL' or 'ollama:MODEL'")
+        raise NavigatorHTTPError(f"model {model!r} is not 'openai:MODEL', 'ollama:MODEL' or 'vllm:MODEL'")
     provider, name = split
+    options = model_options(model)
+    given = [key for key in LOCAL_KEYS if getattr(options, key) is not None]
+    if given:
+        raise NavigatorHTTPError(f"model {model!r}: {', '.join(given)} set a local: model's server; a "
+                                 f"{provider}: model's server is configured where it runs")
     if provider == "openai":
         env_name, default = OPENAI_BASE_URL_ENV, OPENAI_DEFAULT_BASE_URL
+    elif provider == "vllm":
+        env_name, default = VLLM_BASE_URL_ENV, VLLM_DEFAULT_BASE_URL
     else:
         env_name, default = OLLAMA_BASE_URL_ENV, OLLAMA_DEFAULT_BASE_URL
     base = _base_url(env_name, default)
-    connect_timeout = _env_seconds(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT)
-    read_timeout = _env_seconds(READ_TIMEOUT_ENV, DEFAULT_READ_TIMEOUT)
-    call_deadline = _env_seconds(CALL_DEADLINE_ENV, DEFAULT_CALL_DEADLINE)
-    max_answer_bytes = _env_count(MAX_ANSWER_BYTES_ENV, DEFAULT_MAX_ANSWER_BYTES, minimum=1)
-    max_retries = _env_count(MAX_RETRIES_ENV, DEFAULT_MAX_RETRIES)
-    backoff = _env_seconds(RETRY_BACKOFF_ENV, DEFAULT_BACKOFF, allow_zero=True)
+    read = limits()
     api_key: Secret | None = None
     if provider == "openai":
         # Wrapped straight from the environment, so no plain local ever holds it.
@@ -162,18 +261,31 @@ def settings_for(model: str) -> Settings:
                 f"model {model!r} needs an API key: set {OPENAI_API_KEY_ENV} "
                 "(any non-empty value for a server that needs none)"
             )
-    return Settings(
+    elif provider == "vllm" and _env(VLLM_API_KEY_ENV) is not None:
+        api_key = Secret(os.environ.get(VLLM_API_KEY_ENV, "").strip())
+    return with_limits(Settings(
         provider=provider,
         model=name,
-        url=f"{base}/chat/completions",
+        url=f"{base}{_SUFFIX}",
         base_url_env=env_name,
         api_key=api_key,
-        connect_timeout=connect_timeout,
-        read_timeout=read_timeout,
-        call_deadline=call_deadline,
-        max_answer_bytes=max_answer_bytes,
-        max_retries=max_retries,
-        backoff=backoff,
+        options=options,
+        cache_dir=cache_dir(),
+        model_id=model,
+    ), read)
+
+
+def with_limits(settings: Settings, read: Limits | None = None) -> Settings:
+    """``settings`` with the environment's timeouts, caps and retries (``read``, or read now)."""
+    read = read if read is not None else limits()
+    return dataclasses.replace(
+        settings,
+        connect_timeout=read.connect_timeout,
+        read_timeout=read.read_timeout,
+        call_deadline=read.call_deadline,
+        max_answer_bytes=read.max_answer_bytes,
+        max_retries=read.max_retries,
+        backoff=read.backoff,
     )
 
 
@@ -232,5 +344,4 @@ def _base_url(env_name: str, default: str) -> str:
         )
     base = raw.rstrip("/")
     # A common slip is to paste the full endpoint; the path is appended here.
-    suffix = "/chat/completions"
-    return base[: -len(suffix)] if base.endswith(suffix) else base
+    return base[: -len(_SUFFIX)] if base.endswith(_SUFFIX) else base

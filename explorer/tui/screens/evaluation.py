@@ -34,7 +34,17 @@ from ...corpora.questions import QuestionSet
 from ...ending import WalkEnd
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...safe_text import safe
-from ...walks.evaluation import Change, Difference, EvaluationRun, QuestionOutcome, differs, wrong_turn_step
+from ...walks.describe import calls_words
+from ...walks.evaluation import (
+    Change,
+    Difference,
+    EvaluationRun,
+    QuestionOutcome,
+    differs,
+    miss_column,
+    miss_sentence,
+    wrong_turn_step,
+)
 from ...walks.settings import WalkSettings
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
@@ -45,10 +55,15 @@ EVALUATION = "evaluation"
 JOBS = 4
 """Questions walked at once per navigator: threads, for navigators that wait on the network."""
 A, B = "A", "B"
-SIDE_COLUMNS = ("hit", "branch", "wrong turn", "visits", "calls", "chars")
-CELL_WIDTHS = (9, 3, 2, 4, 3, 7)
+SIDE_COLUMNS = ("hit", "why missed", "landed", "@3", "precision", "branch", "wrong turn", "visits", "calls", "chars")
+"""What decides a row comes first (hit, why it missed, how many nodes it landed), before the long query column:
+at 80×24 they are what shows."""
+CELL_WIDTHS = (9, 16, 3, 3, 4, 3, 2, 4, 3, 7)
 """Room for any cell (``cancelled``, ``123,456``): the rows fill in later, the widths stay (or the heading's)."""
-SHORT_LABELS = ("hit", "br.", "turn", "vis.", "calls", "chars")
+LABELS = ("hit", "why missed", "landed", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
+SHORT_LABELS = ("hit", "why", "ld.", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
+COMPARED = frozenset({"hit", "why missed", "landed", "@3", "wrong turn"})
+"""Two navigators side by side need the room: each side shows these (``A ld.`` is A's nodes landed)."""
 """Two navigators side by side need the room: ``A br.`` is A's branch entered, ``A turn`` its first wrong turn."""
 
 
@@ -221,6 +236,11 @@ class EvaluationScreen(ModalScreen[None]):
         return B in self.sides
 
     @property
+    def _side_columns(self) -> tuple[str, ...]:
+        """Each side's columns: all of them for one navigator, the deciding ones for two."""
+        return tuple(c for c in SIDE_COLUMNS if not self.comparing or c in COMPARED)
+
+    @property
     def _filtering(self) -> bool:
         return self.misses_only or self.differences_only
 
@@ -229,14 +249,15 @@ class EvaluationScreen(ModalScreen[None]):
         table.clear(columns=True)
         table.add_column("#", key="number")
         table.add_column("question", key="question")
-        if not self.comparing:
-            table.add_column("query", key="query", width=44)
         for name in self.sides:
-            for column, short, width in zip(SIDE_COLUMNS, SHORT_LABELS, CELL_WIDTHS, strict=True):
-                label = f"{name} {short}" if self.comparing else column
-                table.add_column(label, key=f"{name}:{column}", width=max(width, len(label)))
+            for column, label, short, width in zip(SIDE_COLUMNS, LABELS, SHORT_LABELS, CELL_WIDTHS, strict=True):
+                if column in self._side_columns:
+                    label = f"{name} {short}" if self.comparing else label
+                    table.add_column(label, key=f"{name}:{column}", width=max(width, len(label)))
         if self.comparing:
             table.add_column("A vs B", key="change", width=18)
+        else:
+            table.add_column("query", key="query", width=40)
 
     def _row_wanted(self, number: int) -> bool:
         a = self.sides[A].outcomes[number]
@@ -252,14 +273,15 @@ class EvaluationScreen(ModalScreen[None]):
     def _cells(self, number: int) -> list[Text]:
         question = self.questions[number]
         cells = [Text(str(number + 1), style="dim"), safe(question.id, width=40)]
-        if not self.comparing:
-            cells.append(safe(question.query, width=60))
         for name in self.sides:
-            cells.extend(_side_cells(self.sides[name].outcomes[number], self.sides[name].over))
+            side = _side_cells(self.sides[name].outcomes[number], self.sides[name].over)
+            cells.extend(cell for column, cell in zip(SIDE_COLUMNS, side, strict=True) if column in self._side_columns)
         if self.comparing:
             difference = self.difference(number)
             cells.append(Text(difference.change.value, style=_CHANGE_STYLE[difference.change]) if difference
                          else Text(""))
+        else:
+            cells.append(safe(question.query, width=60))
         return cells
 
     def _rebuild(self) -> None:
@@ -280,9 +302,8 @@ class EvaluationScreen(ModalScreen[None]):
             table.update_cell(str(number), key, cell)
 
     def _column_keys(self) -> list[str]:
-        keys = ["number", "question"] + ([] if self.comparing else ["query"])
-        keys += [f"{name}:{column}" for name in self.sides for column in SIDE_COLUMNS]
-        return keys + (["change"] if self.comparing else [])
+        keys = ["number", "question"] + [f"{name}:{column}" for name in self.sides for column in self._side_columns]
+        return keys + (["change"] if self.comparing else ["query"])
 
     def _show_progress(self) -> None:
         total = len(self.questions) * len(self.sides)
@@ -356,8 +377,8 @@ class EvaluationScreen(ModalScreen[None]):
         if outcome is None or outcome.history is None:
             self.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
             return
-        self.post_message(OpenWalk(outcome.history, wrong_turn_step(outcome, self.corpus.index),
-                                   frozenset(outcome.question.expect), _how(outcome, self.corpus)))
+        self.post_message(OpenWalk(outcome.history, wrong_turn_step(outcome), frozenset(outcome.question.expect),
+                                   _how(outcome), miss_sentence(outcome)))
         self.app.pop_screen()
 
     def action_compare_row(self) -> None:
@@ -439,32 +460,35 @@ def _side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
     else:
         hit = Text("✓ hit", style="bold green") if outcome.hit else Text("✗ miss", style="bold red")
     wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
-    return [hit, Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
-            Text(str(outcome.visits_used), justify="right"), Text(str(outcome.calls), justify="right"),
+    precision = "—" if outcome.precision is None else f"{outcome.precision:.0%}"
+    return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),
+            Text("✓" if outcome.hit_at_3 else "", style="green"), Text(precision, justify="right"),
+            Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
+            Text(str(outcome.visits_used), justify="right"), Text(calls_words(outcome.cost, ""), justify="right"),
             Text(f"{outcome.chars_shipped:,}", justify="right")]
 
 
 def totals(outcomes: list[QuestionOutcome | None]) -> str:
-    """`` · hit rate 32% · branch-entry rate 39% · valid answers 100%`` over the questions walked so far."""
+    """`` · hit rate 53% (70) · hit@3 45% (60) · 3.0 landed · precision 15% · branch-entry rate 39% · valid
+    answers 100%`` over the questions walked so far."""
     walked = [o for o in outcomes if o is not None]
     if not walked:
         return ""
-    hits = sum(o.hit for o in walked)
+    count = len(walked)
+    hits, at_3 = sum(o.hit for o in walked), sum(o.hit_at_3 for o in walked)
+    landed = sum(o.landed_count for o in walked)
+    correct = sum(o.correct for o in walked)
     branches = sum(o.branch_entered for o in walked)
     answers = sum(o.answers for o in walked)
     valid = sum(o.valid_answers for o in walked)
     valid_rate = valid / answers if answers else 1.0
-    return (f" · hit rate {hits / len(walked):.0%} ({hits}) · branch-entry rate {branches / len(walked):.0%} · "
-            f"valid answers {valid_rate:.0%}")
+    precision = f"{correct / landed:.0%}" if landed else "—"
+    return (f" · hit rate {hits / count:.0%} ({hits}) · hit@3 {at_3 / count:.0%} ({at_3}) · {landed / count:.1f} "
+            f"landed · precision {precision} · branch-entry rate {branches / count:.0%} · valid answers "
+            f"{valid_rate:.0%}")
 
 
-def _how(outcome: QuestionOutcome, corpus: Corpus) -> str:
+def _how(outcome: QuestionOutcome) -> str:
     """What the main view says when it opens a question's walk."""
-    if outcome.hit:
-        how = "hit: it landed an expected node"
-    elif wrong_turn_step(outcome, corpus.index) is None:
-        how = "missed, though it entered an expected node"
-    else:
-        how = (f"missed: its first wrong turn is at depth {outcome.first_wrong_turn}, step "
-               f"{wrong_turn_step(outcome, corpus.index)}")
+    how = "hit: it landed an expected node" if outcome.hit else f"missed: {miss_sentence(outcome)}"
     return f"{outcome.question.id}: {how} · ◎ marks what it expects · Escape returns to the evaluation"

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from ..keymap import ANALYSIS_KEYS, MORE_KEYS, PICKER_KEYS, WALK_KEYS, Key, shown_key
+from ..keymap import ANALYSIS_KEYS, MORE_KEYS, PICKER_KEYS, SHOWING_KEYS, WALK_KEYS, Key, shown_key
 
 
 def _keys_table(title: str, keys: Sequence[Key]) -> Table:
@@ -37,9 +37,10 @@ class HelpScreen(ModalScreen[None]):
             yield Label("reasoning-explorer — keys", id="help-title")
             with VerticalScroll():
                 yield Static(_keys_table("Walk", WALK_KEYS))
-                yield Static(_keys_table("More", MORE_KEYS))
                 yield Static(_keys_table("The picker (the manual navigator asks, or a fork)", PICKER_KEYS))
+                yield Static(_keys_table("More", MORE_KEYS))
                 yield Static(_keys_table("Across walks", ANALYSIS_KEYS))
+                yield Static(_keys_table("Showing a walk: in a room, or as a file", SHOWING_KEYS))
                 yield Static(Text(
                     "Tree marks: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced decision · ✗ rejected · "
                     "• visited · ■ landed (with its stop reason) · ⊘ chosen but never entered. Comparing two walks: "

@@ -161,7 +161,7 @@ def summary(stability: Stability) -> Text:
     text.append(f" · {len(s.reference_runs)} of {s.runs} walks made the most common decisions\n")
     for landed in s.landed_sets[:8]:
         text.append(f"  {landed.count:>4}/{s.runs}  ")
-        text.append_text(safe(", ".join(landed.nodes) if landed.nodes else "(nothing landed)", width=150))
+        text.append_text(safe(", ".join(landed.nodes) if landed.nodes else "(nothing landed)", width=2_000))
         text.append("\n")
     if len(s.landed_sets) > 8:
         text.append(f"  … {len(s.landed_sets) - 8} more (walk --runs --json lists them all)\n", style="dim")

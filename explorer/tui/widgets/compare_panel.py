@@ -13,6 +13,7 @@ from core import NavigatorChose, NavigatorFailed
 
 from ...safe_text import safe
 from ...walks.compare import Comparison, Landing
+from ...walks.describe import calls_words
 from ...walks.history import Decision
 
 TRANSCRIPT_CHARS = 4_000
@@ -52,8 +53,9 @@ class ComparePanel(Static):
         parts.append(self._landings("Landed only in B", comparison.only_b, "b"))
         parts.append(self._landings("Landed in both", comparison.both, "both"))
         a, b = comparison.a_totals, comparison.b_totals
-        parts.append(Text(f"visits A {a.visits} · B {b.visits}   calls A {a.calls} · B {b.calls}   characters "
-                          f"shipped A {a.chars:,} · B {b.chars:,}", style=style("compare--dim")))
+        parts.append(Text(f"visits A {a.visits} · B {b.visits}   navigator calls A {calls_words(a)} · B "
+                          f"{calls_words(b)}   characters shipped A {a.chars:,} · B {b.chars:,}",
+                          style=style("compare--dim")))
         parts.append(Text("Tree: A only · B only · = both · ⑂ where they part.  D ends the comparison.",
                           style=style("compare--dim")))
         self.update(Group(*parts))

@@ -12,7 +12,7 @@ from core import NavigatorChose, NodeEntered, OnFailure, PathStopped, WalkFinish
 
 from ...corpora import Corpus
 from ...safe_text import safe
-from ...walks.describe import event_summary, stop_line
+from ...walks.describe import PATH_SEPARATOR, count_candidates, event_summary, stop_line, visits_left
 from ...walks.state import WalkState
 
 TITLE_WIDTH = 60
@@ -51,22 +51,30 @@ class StepPanel(Static):
         picked: tuple[str, ...] = (),
         forking: bool = False,
         ending: Text | None = None,
+        capped: str = "",
+        verdict: str = "",
     ) -> None:
         """Show ``state``; with ``picking`` the candidates become a picker (the manual navigator waits, or
-        ``forking``: a person answers an earlier decision differently). ``ending`` says why the walk ended."""
+        ``forking``: a person answers an earlier decision differently). ``ending`` says why the walk ended,
+        ``capped`` that the navigator's pick was capped by the visits left, ``verdict`` what an evaluation made
+        of this walk (why a question was missed)."""
         style = self.get_component_rich_style
         parts: list[Text] = []
         heading = Text(f"Step {step}/{total}  ", style=style("step--heading"))
         if state.last is not None:
-            heading.append_text(event_summary(state.last))
+            heading.append_text(event_summary(state.last, forced=state.choice_forced))
         else:
             heading.append("no walk yet", style=style("step--dim"))
         parts.append(heading)
+        if verdict:
+            said = Text("Verdict ", style=style("step--label"))
+            said.append_text(safe(verdict, style("step--failure"), width=600))
+            parts.append(said)
 
         where = Text("At      ", style=style("step--label"))
         if state.current_path:
             titles = [safe(corpus.title_of(i), width=40) if i in corpus.index else safe(i) for i in state.current_path]
-            where.append_text(Text(" › ", style=style("step--dim")).join(titles))
+            where.append_text(Text(PATH_SEPARATOR, style=style("step--dim")).join(titles))
             where.append(f"  (depth {len(state.current_path) - 1})", style=style("step--dim"))
         elif state.offer is not None:
             where.append("the start: the roots are offered", style=style("step--dim"))
@@ -95,13 +103,12 @@ class StepPanel(Static):
         choice = state.choice
         offered_ids = {c.id for c in offer.candidates} if offer is not None else set()
         if offer is not None:
-            count = len(offer.candidates)
-            what = ("root" if count == 1 else "roots") if offer.current is None else ("child" if count == 1 else
-                                                                                      "children")
             line = Text("Offered ", style=style("step--label"))
-            line.append(f"{count} {what} at depth {offer.depth} · {offer.remaining_visits} visits "
-                        f"left · {offer.chars_shipped:,} chars shipped")
+            line.append(f"{count_candidates(offer)} at depth {offer.depth} · {visits_left(offer.remaining_visits)} · "
+                        f"{offer.chars_shipped:,} chars shipped")
             parts.append(line)
+            if capped:
+                parts.append(Text(f"        {capped}", style=style("step--forced")))
         # The answer first: what was chosen and why matters more than the list it came from.
         if picking:
             typed = [i for i in picked if i not in offered_ids]

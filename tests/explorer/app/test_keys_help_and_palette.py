@@ -19,8 +19,8 @@ async def test_help_lists_every_key_and_closes_with_escape():
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         screen = all_text(app.screen)
         for text in ("Next step", "Continue to the end", "Step back through what already happened",
-                     "Cancel the walk: trips its cancellation token", "Set the visit budget", "Save the walk as a "
-                     "trace file", "toggle candidate 1-9"):
+                     "Cancel the walk: trips its cancellation token", "toggle candidate 1-9",
+                     "Go to the step where the visit budget ran out"):
             assert text in screen, text
         from rich.console import Console
 

@@ -14,7 +14,7 @@ async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "v", "²", "enter")
         assert isinstance(app.screen, PromptScreen)
-        assert "Type a whole number (digits 0-9)." in prompt_error(app)
+        assert "'²' is not a whole number." in prompt_error(app)
         await pilot.press("escape", "d", "٣", "enter")
         assert isinstance(app.screen, PromptScreen) and app.walk_screen.next_walk.settings.max_depth == 6
 

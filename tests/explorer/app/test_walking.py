@@ -141,11 +141,16 @@ async def test_play_advances_by_itself_and_the_pace_changes():
             await pilot.press("minus")  # slower, then faster twice: 1.0 -> 1.5 -> 1.0 -> 0.5
             await pilot.press("plus", "plus")
             assert app.walk_screen.pace == 0.5
-            await pilot.press("plus", "plus", "plus")
-            assert app.walk_screen.pace == 0.1
+            await pilot.press(*["minus"] * 5)
+            assert app.walk_screen.pace == 5.0  # the slowest: the meter can be read while the walk plays
             await pilot.press("p")
-            await wait_for(pilot, lambda: navigator.inside.is_set())  # it played on by itself to the first decision
             meter = app.walk_screen.query_one(BudgetMeter)
+            assert str(meter.content).splitlines()[-1] == "playing · 5 s per step · p pauses"
+            await pilot.press("plus")
+            assert str(meter.content).splitlines()[-1] == "playing · 3 s per step · p pauses"  # faster while it plays
+            await pilot.press(*["plus"] * 6)
+            assert app.walk_screen.pace == 0.1
+            await wait_for(pilot, lambda: navigator.inside.is_set())  # it played on by itself to the first decision
             assert str(meter.content).splitlines()[-1] == "playing · 0.1 s per step · p pauses"
             navigator.release.set()
             await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")

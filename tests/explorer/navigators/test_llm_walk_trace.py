@@ -70,20 +70,25 @@ def test_the_transcript_holds_the_prompts_candidates_and_the_raw_answer_and_neve
                     env={**env, "OPENAI_BASE_URL": server.url})
         assert shown.returncode == 0, shown.stderr
         sent = [request.json()["messages"] for request in server.requests]
+        sent_bodies = [request.json() for request in server.requests]
     document = json.loads(walked.stdout)
     first, second = _chose(document)[:2]
     assert (first["selected"], first["hallucinated"], first["rationale"]) == (["***", "billing"], ["***"],
                                                                               "your key is ***")
     assert second["hallucinated"] == ["refunds-***"]
     transcript = [tuple(pair) for pair in first["transcript"]]
-    assert [label for label, _ in transcript] == ["system", "user", "answer", "http"]
+    assert [label for label, _ in transcript] == ["system", "user", "provider", "parameters", "schema", "answer",
+                                                  "http"]
     assert transcript[:2] == [("system", sent[0][0]["content"]), ("user", sent[0][1]["content"])]
     offered = [c["id"] for c in document["events"][1]["candidates"]]
     assert offered[:3] == ["accounts", "plans", "billing"]
     for number, node in enumerate(offered, start=1):
         assert f"{number}. id: {node}\n" in transcript[1][1]
-    assert json.loads(transcript[2][1]) == {"selected": ["***", "billing"], "rationale": "your key is ***"}
-    assert transcript[3] == ("http", "200 after 1 attempt")
+    assert transcript[2:4] == [("provider", "openai"), ("parameters", json.dumps(
+        {"temperature": 0, "max_tokens": sent_bodies[0]["max_tokens"], "structured_output": True}))]
+    assert json.loads(transcript[4][1]) == {"response_format": sent_bodies[0]["response_format"]}
+    assert json.loads(transcript[5][1]) == {"selected": ["***", "billing"], "rationale": "your key is ***"}
+    assert transcript[6] == ("http", "200 after 1 attempt")
     recorded = [json.loads(line) for line in trace.read_text().splitlines()[1:]]
     assert next(e["transcript"] for e in recorded if e.get("event") == "navigator_chose") == first["transcript"]
     for text in (walked.stdout, walked.stderr, trace.read_text(), shown.stdout, shown.stderr):

@@ -414,11 +414,24 @@ def test_404_is_not_retried_and_names_the_model_and_base_url(server: StubServer)
     )
 
 
-def test_400_is_not_retried(server: StubServer) -> None:
+def test_400_is_not_retried_but_asked_once_more_without_the_schema(server: StubServer) -> None:
+    refused = Reply(400, {"error": {"message": "temperature is not supported"}})
+    server.add(refused, refused)
+    with pytest.raises(NavigatorHTTPError, match='HTTP 400 .*"temperature is not supported"') as caught:
+        ask()
+    assert ["response_format" in request.json() for request in server.requests] == [True, False]
+    assert dict(caught.value.transcript)["structured output"] == (
+        'refused by the server (HTTP 400: "temperature is not supported"); asked again without it')
+    assert dict(caught.value.transcript)["http"] == "400 after 2 attempts (earlier: 400)"
+
+
+@pytest.mark.parametrize("schema", ["on", "off"])
+def test_400_is_not_retried_when_structured_output_is_on_or_off(server: StubServer, schema: str) -> None:
     server.add(Reply(400, {"error": {"message": "temperature is not supported"}}))
     with pytest.raises(NavigatorHTTPError, match='HTTP 400 .*"temperature is not supported"'):
-        ask()
+        ask(model=f"{MODEL}@schema={schema}")
     assert len(server.requests) == 1
+    assert ("response_format" in server.requests[0].json()) is (schema == "on")
 
 
 # -- 8, 9. retries -------------------------------------------------------------------------------
@@ -834,10 +847,14 @@ def test_the_transcript_holds_the_messages_sent_the_raw_answer_and_the_http_outc
     raw = 'Thinking aloud.\n```json\n{"selected": ["support", "billing"], "rationale": "a person knows"}\n```'
     server.add(Reply(503, "busy", {"Retry-After": "0"}), said(raw))
     choice = ask(remaining=4)
-    sent = server.requests[-1].json()["messages"]
+    body = server.requests[-1].json()
+    sent = body["messages"]
     assert choice.transcript == (
         ("system", sent[0]["content"]),
         ("user", sent[1]["content"]),
+        ("provider", "openai"),
+        ("parameters", f'{{"temperature": 0, "max_tokens": {body["max_tokens"]}, "structured_output": true}}'),
+        ("schema", json.dumps({"response_format": body["response_format"]}, separators=(", ", ": "))),
         ("answer", raw),
         ("http", "200 after 2 attempts (earlier: 503)"),
     )
@@ -868,7 +885,7 @@ def test_a_failure_carries_what_was_sent_what_came_back_the_status_and_the_attem
     with pytest.raises(NavigatorHTTPError) as caught:
         ask()
     labels = [label for label, _ in caught.value.transcript]
-    assert labels == ["system", "user", "answer", "http"]
+    assert labels == ["system", "user", "provider", "parameters", "schema", "answer", "http"]
     assert dict(caught.value.transcript)["answer"] == '{"error": {"message": "overloaded"}}'
     assert dict(caught.value.transcript)["http"] == "503 after 3 attempts (earlier: 502, 500)"
 
@@ -877,7 +894,7 @@ def test_an_unreadable_answer_carries_the_models_text(server: StubServer) -> Non
     server.add(said("no JSON here, sorry"))
     with pytest.raises(NavigatorHTTPError) as caught:
         ask()
-    assert caught.value.transcript[2:] == (("answer", "no JSON here, sorry"), ("http", "200 after 1 attempt"))
+    assert caught.value.transcript[5:] == (("answer", "no JSON here, sorry"), ("http", "200 after 1 attempt"))
 
 
 def test_a_failure_before_any_answer_says_so(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -885,7 +902,8 @@ def test_a_failure_before_any_answer_says_so(server: StubServer, monkeypatch: py
     server.add(Reply(200, completion('{"selected": []}'), delay=60))
     with pytest.raises(NavigatorHTTPError, match="read timeout") as caught:
         ask()
-    assert [label for label, _ in caught.value.transcript] == ["system", "user", "http"]
+    assert [label for label, _ in caught.value.transcript] == ["system", "user", "provider", "parameters", "schema",
+                                                               "http"]
     assert dict(caught.value.transcript)["http"] == "no answer after 1 attempt"
 
 
@@ -893,7 +911,7 @@ def test_a_401_answer_is_not_kept_in_the_transcript(server: StubServer) -> None:
     server.add(Reply(401, {"error": {"message": "Incorrect API key provided: sk-test-********123"}}))
     with pytest.raises(NavigatorHTTPError) as caught:
         ask()
-    assert caught.value.transcript[2:] == (
+    assert caught.value.transcript[5:] == (
         ("answer", "(not kept: an HTTP 401 answer may quote part of the key)"),
         ("http", "401 after 1 attempt"),
     )
@@ -934,10 +952,13 @@ def test_a_walk_with_a_key_echoed_as_an_id_shows_it_nowhere(server: StubServer) 
 
 
 def test_a_key_echoed_in_an_error_answer_is_scrubbed_from_the_message_and_transcript(server: StubServer) -> None:
-    server.add(Reply(400, {"error": {"message": f"bad request from {KEY}"}}))
+    refused = Reply(400, {"error": {"message": f"bad request from {KEY}"}})
+    server.add(refused, refused)
     with pytest.raises(NavigatorHTTPError) as caught:
         ask()
     assert '(server said: "bad request from ***")' in str(caught.value)
+    assert dict(caught.value.transcript)["structured output"] == (
+        'refused by the server (HTTP 400: "bad request from ***"); asked again without it')
     assert "SECRET123" not in repr(caught.value.transcript)
 
 
@@ -1056,7 +1077,8 @@ def test_a_hundred_thousand_invented_ids_keep_the_first_hundred_and_say_how_many
     note = "100,001 ids given: only the first 100 kept, 99,901 dropped"
     assert choice.rationale == f"all of them [{note}]"
     assert dict(choice.transcript)["ids"] == note
-    assert [label for label, _ in choice.transcript] == ["system", "user", "answer", "ids", "http"]
+    assert [label for label, _ in choice.transcript] == ["system", "user", "provider", "parameters", "schema", "answer",
+                                                         "ids", "http"]
 
 
 def test_a_walk_given_junk_ids_records_only_the_kept_ones(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,212 @@
+"""Per-model options written in the model id: ``MODEL@key=value,key=value``.
+
+The options of an LLM navigator travel in its model id, so that they go wherever the id goes: into a walk's
+name in the explorer's list, into ``--compare MODEL``, into traces (the ``walk_started`` line keeps the id
+whole) and into every decision's transcript. For example::
+
+    local:smollm2@temperature=0.8,seed=7
+    openai:gpt-4o-mini@schema=off,max_tokens=200
+    local:smollm2@system=prompts/b-system.txt,prompt=prompts/b-user.txt
+
+The options start after the last ``@`` whose tail reads as ``key=value`` pairs, so a model name or a file
+path holding an ``@`` (``local:/models/v@2/x.gguf``) stays whole. Keys:
+
+``temperature`` (0 to 2; default 0), ``seed`` (a whole number), ``top_p`` (above 0, at most 1)
+    Sampling, sent as the request's own fields. A request with a temperature above 0 and no seed is never
+    answered from the response cache (each such call is a fresh sample).
+``max_tokens``
+    The most tokens an answer may take (default: enough for the ids asked for and the bounded rationale).
+``schema`` (``auto``, ``on``, ``off``; default ``auto``)
+    Structured output (:mod:`.schema`): ``auto`` asks for it and, when the server refuses it, asks once
+    more without it; ``on`` asks for it and a refusal is a failure; ``off`` never asks.
+``system``, ``prompt``
+    A file holding the system prompt, and a file holding the user message's template (:mod:`.prompt`).
+``threads``, ``ctx``, ``slots``
+    ``local:`` models only: the llama.cpp server's threads, context tokens per slot, and parallel slots.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path, PurePath
+from typing import Final
+
+from ...corpora.yaml_source import did_you_mean
+
+
+class OptionError(ValueError):
+    """An option in a model id that cannot be used; the message says which and what to write instead."""
+
+
+class StructuredOutput(StrEnum):
+    """Whether a request asks the server for output constrained to a JSON schema."""
+
+    AUTO = "auto"
+    """Ask for it; when the server refuses the schema (HTTP 400 or 422), ask once more without it."""
+    ON = "on"
+    """Ask for it; a refusal is a failure."""
+    OFF = "off"
+    """Never ask for it: the prompt alone says what to answer."""
+
+
+SAMPLING_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens")
+PROMPT_KEYS: Final = ("system", "prompt")
+LOCAL_KEYS: Final = ("threads", "ctx", "slots")
+KEYS: Final = (*SAMPLING_KEYS, "schema", *PROMPT_KEYS, *LOCAL_KEYS)
+FILE_KEYS: Final = PROMPT_KEYS
+MAX_SEED: Final = 2**63 - 1
+MAX_TOKENS_LIMIT: Final = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class ModelOptions:
+    """The options of one model id (``None``: not given, the default applies)."""
+
+    temperature: float | None = None
+    seed: int | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None
+    schema: StructuredOutput = StructuredOutput.AUTO
+    system: Path | None = None
+    """A file holding the system prompt."""
+    prompt: Path | None = None
+    """A file holding the user message's template."""
+    threads: int | None = None
+    ctx: int | None = None
+    slots: int | None = None
+
+    @property
+    def reads_file(self) -> bool:
+        """Whether these options name a file on this machine (a prompt file)."""
+        return self.system is not None or self.prompt is not None
+
+    @property
+    def cacheable(self) -> bool:
+        """Whether an answer may come from (and go to) the response cache: not for a fresh sample each call
+        (a temperature above 0 with no seed)."""
+        return not (self.temperature is not None and self.temperature > 0 and self.seed is None)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitModel:
+    """A model id taken apart: the model itself and the options after its ``@``."""
+
+    base: str
+    options: ModelOptions
+    written: tuple[tuple[str, str], ...] = ()
+    """The options as written, in order (for putting an id back together)."""
+
+
+def _number(key: str, text: str, *, low: float, high: float, low_open: bool = False) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
+        above = f"above {low:g}" if low_open else f"from {low:g}"
+        raise OptionError(f"{key}={text}: {key} must be a number {above} to {high:g}, e.g. {key}=0.7")
+    return value
+
+
+def _whole(key: str, text: str, *, low: int, high: int, example: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 20 or not low <= int(text) <= high:
+        raise OptionError(f"{key}={text}: {key} must be a whole number from {low:,} to {high:,}, e.g. {key}={example}")
+    return int(text)
+
+
+def _value(key: str, text: str) -> object:
+    if key == "temperature":
+        return _number(key, text, low=0.0, high=2.0)
+    if key == "top_p":
+        return _number(key, text, low=0.0, high=1.0, low_open=True)
+    if key == "seed":
+        return _whole(key, text, low=0, high=MAX_SEED, example="7")
+    if key == "max_tokens":
+        return _whole(key, text, low=1, high=MAX_TOKENS_LIMIT, example="300")
+    if key == "threads":
+        return _whole(key, text, low=1, high=256, example="1")
+    if key == "ctx":
+        return _whole(key, text, low=256, high=1_048_576, example="4096")
+    if key == "slots":
+        return _whole(key, text, low=1, high=64, example="2")
+    if key == "schema":
+        try:
+            return StructuredOutput(text.lower())
+        except ValueError:
+            raise OptionError(f"schema={text}: schema must be auto, on or off") from None
+    if not text:
+        raise OptionError(f"{key}=: name a file, e.g. {key}=prompts/{key}.txt")
+    return Path(text).expanduser()
+
+
+def _pairs(tail: str) -> list[tuple[str, str]] | None:
+    """``[("temperature", "0.8"), ...]`` when ``tail`` reads as options, else ``None``."""
+    pairs: list[tuple[str, str]] = []
+    for item in tail.split(","):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip() or not key.strip().replace("_", "").isalnum():
+            return None
+        pairs.append((key.strip().lower(), value.strip()))
+    return pairs
+
+
+def split_options(model: str) -> SplitModel:
+    """``local:smollm2@temperature=0.8`` as its base ``local:smollm2`` and its options; :class:`OptionError`
+    for an unknown key, a value out of range, or a key given twice."""
+    at = model.rfind("@")
+    pairs = _pairs(model[at + 1:]) if at > 0 else None
+    if pairs is None:
+        return SplitModel(model, ModelOptions())
+    base = model[:at]
+    values: dict[str, object] = {}
+    for key, text in pairs:
+        if key not in KEYS:
+            raise OptionError(f"{model!r}: unknown option {key!r}{did_you_mean(key, KEYS)}")
+        if key in values:
+            raise OptionError(f"{model!r}: option {key!r} is given twice; give it once")
+        values[key] = _value(key, text)
+    return SplitModel(base, ModelOptions(**values), tuple(pairs))  # type: ignore[arg-type]
+
+
+def join_options(base: str, written: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
+    """The model id for ``base`` with these options: ``local:smollm2@temperature=0.8,seed=7``."""
+    if not written:
+        return base
+    return f"{base}@{','.join(f'{key}={value}' for key, value in written)}"
+
+
+def with_options(model: str, added: dict[str, str]) -> str:
+    """``model`` with ``added`` options (written as text, e.g. from the command line) put after its own.
+
+    An option the id already gives with another value is an :class:`OptionError` (say it once); the result is
+    checked as a whole, so a bad value is refused here too.
+    """
+    split = split_options(model)
+    written = list(split.written)
+    have = dict(written)
+    for key, value in added.items():
+        if key in have:
+            if have[key] != value:
+                raise OptionError(f"{key}={value} is asked for twice, differently: the model id {model!r} says "
+                                  f"{key}={have[key]}; say it once")
+            continue
+        written.append((key, value))
+    joined = join_options(split.base, written)
+    split_options(joined)
+    return joined
+
+
+def short_model_id(model: str) -> str:
+    """A model id for a short label: a file's folder left out, in the model and in each file option
+    (``script:/a/b/case.yaml`` is ``script:case.yaml``; ``local:/m/x.gguf@system=/p/a.txt`` is
+    ``local:x.gguf@system=a.txt``)."""
+    try:
+        split = split_options(model)
+    except OptionError:
+        split = SplitModel(model, ModelOptions())
+    kind, colon, rest = split.base.partition(":")
+    base = f"{kind}:{PurePath(rest).name}" if colon and ("/" in rest or "\\" in rest) else split.base
+    written = [(key, PurePath(value).name if key in FILE_KEYS and value else value) for key, value in split.written]
+    return join_options(base, written)

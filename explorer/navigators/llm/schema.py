@@ -1,0 +1,95 @@
+"""Structured output: the answer asked for as JSON constrained to the offer, in each server's own shape.
+
+For one offer, :func:`choice_schema` is a JSON schema whose ``selected`` items are an ``enum`` of the ids
+just offered (``uniqueItems``, and ``maxItems`` = the smaller of the number offered and the visits left)
+and whose ``rationale`` is a string of at most :data:`RATIONALE_MAX_CHARS` characters. A server that turns
+the schema into a grammar (llama.cpp, vLLM, Ollama) can then only write an answer that parses and names
+offered ids; OpenAI's strict mode holds the model to the same enum.
+
+Each server takes it in its own shape (:func:`request_fields`):
+
+- llama.cpp (``local:``): ``response_format`` ``{"type": "json_schema", "json_schema": {"name", "schema"}}``,
+  the whole schema (its grammar engine, LLGuidance, enforces ``uniqueItems`` and ``maxLength`` too);
+- vLLM (``vllm:``): the same with ``"strict": true``, the whole schema;
+- OpenAI (``openai:``): ``"strict": true`` with the subset strict mode accepts: every property required,
+  ``additionalProperties: false``, no ``uniqueItems`` and no ``maxLength`` (strict mode refuses keywords it
+  does not support, so they are left out rather than risk an HTTP 400 per call);
+- Ollama (``ollama:``): its ``/v1`` endpoint reads only ``json_schema.schema`` from ``response_format`` and
+  hands it on as its native ``format`` (the schema alone, no ``name`` or ``strict``); its grammar does not
+  enforce ``uniqueItems``, so that is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from core import NodeView
+
+RATIONALE_MAX_CHARS: Final = 240
+SCHEMA_NAME: Final = "navigator_choice"
+_BASE_TOKENS: Final = 48
+
+
+def max_selected(candidates: Sequence[NodeView], remaining_visits: int) -> int:
+    """How many ids an answer may hold: no more than were offered, nor than there are visits left."""
+    return max(0, min(len({view.id for view in candidates}), remaining_visits))
+
+
+def choice_schema(candidates: Sequence[NodeView], remaining_visits: int) -> dict[str, Any]:
+    """The schema of one answer to this offer (the whole of it; :func:`request_fields` trims it per server)."""
+    ids = list(dict.fromkeys(view.id for view in candidates))
+    return {
+        "type": "object",
+        "properties": {
+            "selected": {
+                "type": "array",
+                "items": {"type": "string", "enum": ids},
+                "uniqueItems": True,
+                "maxItems": max_selected(candidates, remaining_visits),
+            },
+            "rationale": {"type": "string", "maxLength": RATIONALE_MAX_CHARS},
+        },
+        "required": ["selected", "rationale"],
+        "additionalProperties": False,
+    }
+
+
+def default_max_tokens(candidates: Sequence[NodeView], remaining_visits: int) -> int:
+    """Enough tokens for the longest ids an answer may give and the whole rationale (counted as one token per
+    character, the worst case), so that the limit never cuts a well-formed answer short."""
+    ids = sorted((len(view.id) // 2 + 4 for view in candidates), reverse=True)
+    return _BASE_TOKENS + sum(ids[: max_selected(candidates, remaining_visits)]) + RATIONALE_MAX_CHARS
+
+
+def _without(schema: Any, *keywords: str) -> Any:
+    """``schema`` with ``keywords`` removed wherever they appear (a copy)."""
+    if isinstance(schema, dict):
+        return {key: _without(value, *keywords) for key, value in schema.items() if key not in keywords}
+    if isinstance(schema, list):
+        return [_without(item, *keywords) for item in schema]
+    return schema
+
+
+def sent_schema(provider: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema as ``provider`` is sent it (what the transcript shows)."""
+    if provider == "openai":
+        trimmed: dict[str, Any] = _without(schema, "uniqueItems", "maxLength")
+        return trimmed
+    if provider == "ollama":
+        trimmed = _without(schema, "uniqueItems")
+        return trimmed
+    return schema
+
+
+def request_fields(provider: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The request body's fields that ask ``provider`` for output matching ``schema``."""
+    shown = sent_schema(provider, schema)
+    if provider == "ollama":
+        return {"response_format": {"type": "json_schema", "json_schema": {"schema": shown}}}
+    json_schema: dict[str, Any] = {"name": SCHEMA_NAME, "schema": shown}
+    if provider in ("openai", "vllm"):
+        json_schema["strict"] = True
+    return {"response_format": {"type": "json_schema", "json_schema": json_schema}}
+
+

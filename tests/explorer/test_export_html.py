@@ -1,0 +1,209 @@
+"""`reasoning-explorer export TRACE --html OUT.html`: a walk as one file, opened in a real headless Chromium with the
+network off, stepped through with its keys and buttons, and read: the stop reasons, the answer card, a forced
+decision, a hallucinated id and a failure as the explorer shows them — and a corpus whose titles are markup,
+shown as text and never run."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .serve_helpers import ROOT
+from .test_serve_browser import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
+
+HOSTILE_CORPUS = """\
+source: hostile
+title: "Hostile <corpus>"
+nodes:
+  - id: evil
+    title: "<script>window.pwned=1</script>"
+    summary: "<img src=x onerror=\\"window.pwned=2\\">"
+    children:
+      - id: leafy
+        title: "Leafy & <b>bold</b>"
+        summary: "a leaf"
+        content: "The answer </script><script>window.pwned=3</script> is here."
+      - id: other
+        title: "Other"
+  - id: calm
+    title: "Calm"
+    summary: "nothing to see"
+    children:
+      - id: calm-leaf
+        title: "Calm leaf"
+        content: "quiet"
+"""
+HOSTILE_SCRIPT = """\
+decisions:
+  start: {select: [evil, calm], rationale: "both <script>window.pwned=4</script>"}
+  calm: {error: "upstream <i>down</i>"}
+default: []
+"""
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def hostile_walk(tmp_path_factory) -> tuple[Path, Path]:
+    """A walk of a corpus whose titles are markup: a forced decision naming an id never offered, a failure
+    under on-failure partial; its trace, and the HTML exported from it."""
+    folder = tmp_path_factory.mktemp("export")
+    corpus = folder / "hostile.yaml"
+    corpus.write_text(HOSTILE_CORPUS)
+    navigator = folder / "hostile-script.yaml"
+    navigator.write_text(HOSTILE_SCRIPT)
+    trace = folder / "walk.jsonl"
+    walked = run("walk", str(corpus), "what is evil?", "--navigator", f"script:{navigator}", "--on-failure",
+                 "partial", "--force", "evil=leafy,ghost", "--trace", str(trace))
+    assert walked.returncode == 0, walked.stderr
+    out = folder / "walk.html"
+    exported = run("export", str(trace), "--html", str(out))
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stderr.startswith(f"reasoning-explorer: wrote {out}: 14 steps (5 decision steps), ")
+    return trace, out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("chromium-headless-shell not installed: apt-get install -y chromium-headless-shell")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+# The frame's side panel (right of the tree, which takes 40% of its 120 columns), line by line: the text runs of
+# Rich's SVG, grouped by the line their clip path names, at a column read from x (20 px lines, aspect 0.61).
+SIDE_TEXT = """() => {
+  const lines = new Map();
+  for (const run of document.querySelectorAll("#frame svg text[clip-path]")) {
+    const column = Math.round(parseFloat(run.getAttribute("x")) / (20 * 0.61));
+    if (column < 48) continue;
+    const line = run.getAttribute("clip-path");
+    let text = lines.get(line) || "";
+    text = text.padEnd(column - 48, " ") + run.textContent;  // blank runs are not exported: pad to the column
+    lines.set(line, text);
+  }
+  return [...lines.values()].join("\\n");
+}"""
+
+
+def side_text(page) -> str:
+    """What the frame's side panel says, as words: borders gone, a line's wrap read as one space."""
+    text = page.evaluate(SIDE_TEXT).replace("\u00a0", " ")
+    return " ".join(re.sub(r"[│┃▊▎▏█╭╮╰╯├└─━┏┓┗┛]", " ", text).split())
+
+
+def ready(page) -> None:
+    # A selector, not a JavaScript predicate: the page's policy forbids eval, and the test keeps it on.
+    page.wait_for_selector("body[data-ready=yes]", timeout=WAIT_MS)
+
+
+def test_the_file_is_one_self_contained_page(hostile_walk):
+    _, out = hostile_walk
+    text = out.read_text()
+    for outside in ("http://", "https://", "<link", "@font-face", "@import", " src="):
+        assert outside not in text.replace("http://www.w3.org/2000/svg", ""), outside
+    assert text.count("<script") == 2  # the walk's data, and the page's own script: nothing from the corpus
+    assert "<script>window.pwned" not in text
+    assert "<title>what is evil?</title>" in text
+
+
+def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
+    _, out = hostile_walk
+    context = browser.new_context(offline=True, viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(out.as_uri())
+    ready(page)
+    assert page.inner_text("#where") == "Step 1 of 5 · event 1 of 14"
+    first = side_text(page)
+    assert "The navigator (script:" in first and "is asked “what is evil?”" in first
+
+    seen = [first]
+    for number in range(2, 6):  # n: a decision at a time, to the end
+        page.keyboard.press("n")
+        ready(page)
+        assert page.inner_text("#where").startswith(f"Step {number} of 5 ·")
+        seen.append(side_text(page))
+    page.keyboard.press("n")  # past the end: it stays there
+    ready(page)
+    assert page.inner_text("#where") == "Step 5 of 5 · event 14 of 14"
+
+    # A forced decision and the id it named that was never offered, as the explorer shows them.
+    forced = seen[2]
+    assert "a person forced the answer: Leafy & <b>bold</b>" in forced
+    assert "⚑" in forced and "ghost — never offered (hallucinated)" in forced
+    # The failure, under on-failure partial.
+    failed = seen[3]
+    assert "the navigator failed: ScriptedFailure: upstream <i>down</i>" in failed
+    assert "The walk goes on (on failure: partial)." in failed
+    # The end: the stop reasons and the answer card.
+    end = seen[4]
+    assert "The answer: 3 landed" in end
+    for reason, title in (("invalid_choice", "<script>window.pwned=1</script>"), ("leaf", "Leafy & <b>bold</b>"),
+                          ("navigator_failed", "Calm")):
+        assert f"■ {reason} {title}" in end, (reason, end)
+    assert "The answer </script><script>window.pwned=3</script> is here." in end  # content, as text
+
+    # The buttons: back, first, play; and every event, one at a time.
+    page.click("#back")
+    ready(page)
+    assert page.inner_text("#where") == "Step 4 of 5 · event 12 of 14"
+    page.click("#first")
+    ready(page)
+    assert page.inner_text("#where") == "Step 1 of 5 · event 1 of 14"
+    page.check("#every")
+    ready(page)
+    page.keyboard.press("ArrowRight")
+    ready(page)
+    assert page.inner_text("#where") == "Event 2 of 14 · event 2 of 14"
+    page.keyboard.press("End")
+    ready(page)
+    assert page.inner_text("#where") == "Event 14 of 14 · event 14 of 14"
+    page.uncheck("#every")
+    page.click("#first")
+    ready(page)
+    page.click("#play")
+    page.wait_for_selector("#where:text-matches('^Step 5 of 5')", timeout=WAIT_MS)
+    page.wait_for_selector("#play:text-is('▶ Play')", timeout=WAIT_MS)  # play stops at the end
+    assert page.inner_text("#where") == "Step 5 of 5 · event 14 of 14"
+    # The transcript of the decision at a step.
+    page.click("#first")
+    ready(page)
+    page.keyboard.press("n")
+    ready(page)
+    assert "both <script>window.pwned=4</script>" in page.inner_text("#transcript")
+
+    assert page.evaluate("() => typeof window.pwned") == "undefined"  # no corpus or navigator text ran
+    assert requests == [out.as_uri()]  # nothing but the file itself was asked for
+    context.close()
+
+
+def test_an_output_that_is_an_input_is_refused(hostile_walk, tmp_path):
+    trace, _ = hostile_walk
+    out = run("export", str(trace), "--html", str(trace))
+    assert out.returncode == 2
+    assert out.stderr == (f"reasoning-explorer: error: --html {trace} is the trace ({trace}); an output must not "
+                          "overwrite an input: choose another file\n")
+    corpus = trace.with_name("hostile.yaml")
+    out = run("export", str(trace), "--html", str(corpus))
+    assert out.returncode == 2 and "is the corpus" in out.stderr
+    assert corpus.read_text() == HOSTILE_CORPUS
+    missing = run("export", str(trace))
+    assert missing.returncode == 2
+    assert missing.stderr == ("reasoning-explorer: error: the following arguments are required: --html (see "
+                              "`reasoning-explorer export --help`)\n")
+    folder = run("export", str(trace), "--html", str(tmp_path))
+    assert folder.returncode == 2 and "it is a folder" in folder.stderr
