@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual import events
 
-from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.screens.prompt import PromptClosed, PromptReady, PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import SIZE, make_app, wait_for
@@ -57,3 +57,36 @@ async def test_keys_typed_after_the_prompt_took_the_held_ones_go_straight_to_it(
         burst(app, "5", "enter")  # typed once the prompt has the focus (a terminal's second chunk): straight to it
         await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
         assert app.walk_screen.next_walk.settings.max_nodes_visited == 75
+
+
+def typed_when(app, kind, *keys: str):
+    """A message hook that, the first time the app is handed a ``kind`` message, types ``keys`` (as a burst): they
+    reach the app's queue ahead of whatever it posts while handling that message, as a terminal's next chunk can."""
+    typed: list[bool] = []
+
+    def hook(message) -> None:
+        if isinstance(message, kind) and not typed:
+            typed.append(True)
+            burst(app, *keys)
+
+    return hook
+
+
+async def test_keys_that_come_while_the_held_ones_are_handed_to_the_prompt_follow_them():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE, message_hook=typed_when(app, PromptReady, "5", "enter")) as pilot:
+        await pilot.press("escape")
+        burst(app, "v", "7")  # the 7 is held while the prompt opens; the 5 and Enter come as it is handed over
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited != 15)
+        assert app.walk_screen.next_walk.settings.max_nodes_visited == 75
+        assert not isinstance(app.screen, PromptScreen)
+
+
+async def test_keys_that_come_as_a_prompt_closes_follow_the_keys_held_behind_it():
+    app = make_app("refund")
+    async with app.run_test(size=SIZE, message_hook=typed_when(app, PromptClosed, "2", "enter")) as pilot:
+        await pilot.press("escape")
+        burst(app, "v", "7", "enter", "d")  # d waits for the budget prompt to close; the 2 and Enter come as it does
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_depth != 6)
+        assert app.walk_screen.next_walk.settings.max_depth == 2
+        assert app.walk_screen.next_walk.settings.max_nodes_visited == 7 and not isinstance(app.screen, PromptScreen)
