@@ -172,7 +172,7 @@ _INLINE = MarkdownIt("commonmark").enable(["strikethrough"])
 
 
 def read_markdown(
-    path: Path, *, progress: Progress | None = None, follow_outside_links: bool = False
+    path: Path, *, progress: Progress | None = None, follow_outside_links: bool = False, by_tokens: bool = False
 ) -> Corpus:
     """Load a Markdown file, or a folder of them, as a corpus (format ``"markdown"``).
 
@@ -180,13 +180,17 @@ def read_markdown(
     nodes. Raises :class:`CorpusError` for a file that cannot be read or is
     not UTF-8 (naming the file), an empty file, or a folder without Markdown
     files; anything unexpected also comes out as a :class:`CorpusError`.
+    With ``by_tokens`` every file is read by markdown-it's tokens, never the
+    plain path: slower, and the reading the plain path must give (a test holds
+    it to that).
     """
     path = Path(path)
     progress = progress or Progress(None)
+    parse = parse_by_tokens if by_tokens else _parse
     try:
         if path.is_dir():
-            return _read_folder(path, progress, follow_outside_links)
-        return _read_file(path, progress)
+            return _read_folder(path, progress, follow_outside_links, parse)
+        return _read_file(path, progress, parse)
     except (CorpusError, CallbackFailed):
         raise
     except Exception as exc:  # a bug of ours must still be one clear line, never a traceback
@@ -199,14 +203,18 @@ def read_markdown(
 # One file's structure
 
 
-class _Section(NamedTuple):  # named tuples: a 100,000-heading load makes 200,000 of these
+class Section(NamedTuple):  # named tuples: a 100,000-heading load makes 200,000 of these
+    """The text under a heading (or before the first one), and the summary derived from it."""
+
     content: str
     """The section's lines, blank lines trimmed at both ends."""
     summary: str
     """Derived from the section's first block of prose ("" when it has none)."""
 
 
-class _Heading(NamedTuple):
+class Heading(NamedTuple):
+    """One top-level heading of a file, with its own section."""
+
     level: int
     title: str
     """As written, cut to MAX_TITLE characters."""
@@ -214,20 +222,22 @@ class _Heading(NamedTuple):
     """The length of the heading's text as written."""
     line: int
     """1-based line of the heading's (first) text line."""
-    section: _Section
+    section: Section
 
 
-class _Parsed(NamedTuple):
-    preamble: _Section
+class ParsedFile(NamedTuple):
+    """One file's structure: the text before its first heading, and its headings in order."""
+
+    preamble: Section
     """The text before the first heading (all of it when there is none)."""
     preamble_line: int
     """1-based line where the preamble's text starts (1 when it is empty)."""
-    headings: tuple[_Heading, ...]
+    headings: tuple[Heading, ...]
 
 
-def _lines(text: str) -> list[str]:
-    # Not str.splitlines(): it also breaks at form feeds and U+2028, which would shift line numbers;
-    # markdown-it breaks lines at these three, as we do.
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines, broken where markdown-it breaks them: at ``\\n``, ``\\r\\n`` and ``\\r``."""
+    # Not str.splitlines(): it also breaks at form feeds and U+2028, which would shift line numbers.
     return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 
 
@@ -247,17 +257,18 @@ def _first_text_line(lines: Sequence[str], start: int, end: int) -> int:
     return start + 1
 
 
-def _parse(text: str) -> _Parsed:
+def _parse(text: str) -> ParsedFile:
     """Split a file into the text before its first heading and its headings with their own sections."""
-    lines = _lines(text)
-    parsed = _parse_plain(text, lines)
-    return parsed if parsed is not None else _parse_tokens(text, lines)
+    lines = split_lines(text)
+    parsed = parse_plain(text, lines)
+    return parsed if parsed is not None else parse_by_tokens(text, lines)
 
 
-def _parse_tokens(text: str, lines: Sequence[str] | None = None) -> _Parsed:
-    """:func:`_parse` by markdown-it's block tokens: any Markdown."""
+def parse_by_tokens(text: str, lines: Sequence[str] | None = None) -> ParsedFile:
+    """A file's structure as markdown-it's block tokens give it: any Markdown (``lines``: its
+    :func:`split_lines`, when already split)."""
     if lines is None:
-        lines = _lines(text)
+        lines = split_lines(text)
     tokens = _BLOCKS.parse(text)
     n = len(tokens)
     first = 0  # the first line after front matter
@@ -273,13 +284,13 @@ def _parse_tokens(text: str, lines: Sequence[str] | None = None) -> _Parsed:
         line_map = token.map or (0, 0)
         found.append((int(token.tag[1]), title, line_map[0], line_map[1], i + 3))
     end = found[0][2] if found else len(lines)
-    preamble = _Section(_trim(lines, first, end), _summary_of(tokens, 0, found[0][4] - 3 if found else n))
-    headings: list[_Heading] = []
+    preamble = Section(_trim(lines, first, end), _summary_of(tokens, 0, found[0][4] - 3 if found else n))
+    headings: list[Heading] = []
     for k, (level, title, start, after, token_start) in enumerate(found):
         stop, token_stop = (found[k + 1][2], found[k + 1][4] - 3) if k + 1 < len(found) else (len(lines), n)
-        section = _Section(_trim(lines, after, stop), _summary_of(tokens, token_start, token_stop))
-        headings.append(_Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
-    return _Parsed(preamble, _first_text_line(lines, first, end), tuple(headings))
+        section = Section(_trim(lines, after, stop), _summary_of(tokens, token_start, token_stop))
+        headings.append(Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
+    return ParsedFile(preamble, _first_text_line(lines, first, end), tuple(headings))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -305,7 +316,7 @@ def _is_plain(text: str) -> bool:
     return "\t" not in text and "\0" not in text and _NOT_PLAIN_LINE.search(text) is None
 
 
-def _atx_title(line: str) -> str:
+def atx_title(line: str) -> str:
     """An ATX heading line's text, as markdown-it's heading rule cuts it (closing ``#``s go with a space before)."""
     pos = len(line) - len(line.lstrip("#"))
     end = len(line.rstrip(" "))
@@ -332,22 +343,23 @@ def _plain_summary(lines: Sequence[str], start: int, stop: int) -> str:
     return ""
 
 
-def _parse_plain(text: str, lines: Sequence[str]) -> _Parsed | None:
-    """:func:`_parse` for a plain file (see above), or ``None`` when the file must go to markdown-it."""
+def parse_plain(text: str, lines: Sequence[str]) -> ParsedFile | None:
+    """A plain file's structure (see above) read line by line, as :func:`parse_by_tokens` reads it; ``None`` when
+    the file is not plain and must go to markdown-it (``lines``: its :func:`split_lines`)."""
     if not _is_plain(text if "\r" not in text else "\n".join(lines)):
         return None
     starts = [i for i, line in enumerate(lines) if line.startswith("#")]
     end = starts[0] if starts else len(lines)
-    preamble = _Section(_trim(lines, 0, end), _plain_summary(lines, 0, end))
-    headings: list[_Heading] = []
+    preamble = Section(_trim(lines, 0, end), _plain_summary(lines, 0, end))
+    headings: list[Heading] = []
     for k, start in enumerate(starts):
         stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
         line = lines[start]
-        title = _atx_title(line)
+        title = atx_title(line)
         level = len(line) - len(line.lstrip("#"))
-        section = _Section(_trim(lines, start + 1, stop), _plain_summary(lines, start + 1, stop))
-        headings.append(_Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
-    return _Parsed(preamble, _first_text_line(lines, 0, end), tuple(headings))
+        section = Section(_trim(lines, start + 1, stop), _plain_summary(lines, start + 1, stop))
+        headings.append(Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
+    return ParsedFile(preamble, _first_text_line(lines, 0, end), tuple(headings))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -390,11 +402,11 @@ def _summary_of(tokens: Sequence[Token], start: int, stop: int) -> str:
 
 def _sentence(paragraph: str) -> str:
     """A paragraph's first sentence in plain text, else its first line; ``""`` when it has no text."""
-    plain = _plain(paragraph[:_SUMMARY_SCAN])
+    plain = plain_text(paragraph[:_SUMMARY_SCAN])
     if not plain:
         return ""
     end = _SENTENCE_END.search(plain)
-    return _cut(plain[: end.end()] if end else _plain(paragraph[:_SUMMARY_SCAN].split("\n", 1)[0]))
+    return _cut(plain[: end.end()] if end else plain_text(paragraph[:_SUMMARY_SCAN].split("\n", 1)[0]))
 
 
 def _first_item(tokens: Sequence[Token], j: int, kind: str) -> str:
@@ -403,16 +415,16 @@ def _first_item(tokens: Sequence[Token], j: int, kind: str) -> str:
         cells: list[str] = []
         while j < len(tokens) and tokens[j].type != "tr_close":
             if tokens[j].type == "inline":
-                cells.append(_plain(tokens[j].content[:_SUMMARY_SCAN]))
+                cells.append(plain_text(tokens[j].content[:_SUMMARY_SCAN]))
             j += 1
         return " | ".join(cell for cell in cells if cell)
     line = tokens[j].content[:_SUMMARY_SCAN].split("\n", 1)[0]
     if kind != "blockquote_open":
         line = _TASK_MARKER.sub("", line, count=1) if line.startswith("[") else line
-    return _plain(line)
+    return plain_text(line)
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
     """Markdown inline text as plain words: links and images keep their text, code its characters,
     emphasis and HTML go; whitespace collapsed."""
     if _INLINE_SYNTAX.search(text) is None:
@@ -463,7 +475,7 @@ def derive_summary(text: str) -> str:
 
 def slugify(text: str) -> str:
     """An id-friendly slug: lowercase letters and digits joined by hyphens (``"section"`` when none)."""
-    bare = _plain(text)
+    bare = plain_text(text)
     if bare.isascii() and len(bare) <= MAX_SLUG:  # most titles: one pass through a byte table, no pattern
         return "-".join(bare.lower().encode("ascii").translate(_ASCII_SLUG).decode("ascii").split()) or "section"
     if not bare.isascii():
@@ -520,7 +532,7 @@ class _Builder:
         name: str,
         parent: str | None,
         title: str,
-        section: _Section,
+        section: Section,
         metadata: dict[str, Any],
         line: int | None,
     ) -> str:
@@ -541,7 +553,7 @@ class _Builder:
             self.lines[node_id] = line
         return node_id
 
-    def add_headings(self, headings: Iterable[_Heading], parent: str | None, file: str) -> None:
+    def add_headings(self, headings: Iterable[Heading], parent: str | None, file: str) -> None:
         stack: list[tuple[int, str]] = []  # (level, id) of the open headings, outermost first
         for heading in headings:
             while stack and stack[-1][0] >= heading.level:
@@ -557,7 +569,7 @@ class _Builder:
             self.progress.tick(len(self.documents))
 
     def add_file(
-        self, parsed: _Parsed, name: str, title: str, parent: str | None, metadata: dict[str, Any], file: str
+        self, parsed: ParsedFile, name: str, title: str, parent: str | None, metadata: dict[str, Any], file: str
     ) -> str:
         """A file's node (or its folder's) and its headings under it; a sole level-1 heading that comes
         first lends its title and section to the node."""
@@ -568,7 +580,7 @@ class _Builder:
             lent, headings = headings[0], headings[1:]
             title, line = lent.title or UNTITLED, lent.line
             content = "\n\n".join(part for part in (section.content, lent.section.content) if part)
-            section = _Section(content, section.summary or lent.section.summary)
+            section = Section(content, section.summary or lent.section.summary)
             if lent.length > MAX_TITLE:
                 metadata[HEADING_LENGTH] = lent.length
         metadata.update({FILE: file, LINE: line})
@@ -579,8 +591,8 @@ class _Builder:
         return node_id
 
 
-def _read_file(path: Path, progress: Progress, parse: Callable[[str], _Parsed] = _parse) -> Corpus:
-    # parse: how the text is read; tests pass _parse_tokens to hold the plain path to markdown-it's reading.
+def _read_file(path: Path, progress: Progress, parse: Callable[[str], ParsedFile] = _parse) -> Corpus:
+    # parse: how the text is read (read_markdown with by_tokens: parse_by_tokens).
     text, data = read_text(path, progress)
     with progress.whole(Stage.PARSING):
         parsed = parse(text)
@@ -714,9 +726,9 @@ class _Scan:
 
 
 def _read_folder(
-    path: Path, progress: Progress, follow_outside_links: bool, parse: Callable[[str], _Parsed] = _parse
+    path: Path, progress: Progress, follow_outside_links: bool, parse: Callable[[str], ParsedFile] = _parse
 ) -> Corpus:
-    # parse: how each file is read; tests pass _parse_tokens to hold the plain path to markdown-it's reading.
+    # parse: how each file is read (read_markdown with by_tokens: parse_by_tokens).
     scan = _Scan(path, progress, follow_outside_links)
     entries = scan.run()
     if not entries[0].kept:
@@ -736,7 +748,7 @@ def _read_folder(
             title = name if entry.parent is None else entry.path.name
             metadata: dict[str, Any] = {FOLDER: entry.rel}
             if entry.content_file is None:
-                node_id = builder.add(title, parent, title, _Section("", ""), metadata, None)
+                node_id = builder.add(title, parent, title, Section("", ""), metadata, None)
             else:
                 # What the folder says about itself, read into the folder's node as a file's is.
                 content_rel = scan.rel(entry.content_file)
@@ -756,7 +768,7 @@ def _read_folder(
     return Corpus(path, FORMAT, name, name, index, digest, notes=tuple(scan.notes))
 
 
-def _read_one(path: Path, rel: str, read: dict[str, bytes], parse: Callable[[str], _Parsed]) -> _Parsed:
+def _read_one(path: Path, rel: str, read: dict[str, bytes], parse: Callable[[str], ParsedFile]) -> ParsedFile:
     text, data = read_text(path)
     read[rel] = data
     return parse(text)

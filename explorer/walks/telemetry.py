@@ -802,7 +802,7 @@ class WalkTelemetry:
         try:
             walk = _observed(session, ended, events, times)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
-            self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
             return
         self._export_observed(walk, None)
 
@@ -818,7 +818,7 @@ class WalkTelemetry:
             self.export_walk(walk.header, walk.events, walk.end, walk.error, forced=walk.forced,
                              replayed=walk.replayed, times=walk.times, name=walk.name, question=question)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
-            self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
 
     def _send(self, spans: Sequence[ReadableSpan]) -> None:
         if self._sender is None or self._endpoint_failed or not spans:
@@ -826,7 +826,7 @@ class WalkTelemetry:
         problem = self._sender.send(encode_spans(spans).SerializeToString())
         if problem is not None:
             self._endpoint_failed = True
-            self._problem("endpoint", f"cannot send the walk's spans to {_shown(self.url or '')} "
+            self.report_problem("endpoint", f"cannot send the walk's spans to {_shown(self.url or '')} "
                                       f"({problem}); walks go on, but no more spans go there in this run")
 
     def _write(self, spans: Sequence[ReadableSpan]) -> None:
@@ -839,11 +839,12 @@ class WalkTelemetry:
             self._handle.flush()
         except OSError as exc:
             self._file_failed = True
-            self._problem("file", f"cannot write spans to {self.file}: {exc.strerror or exc}; "
+            self.report_problem("file", f"cannot write spans to {self.file}: {exc.strerror or exc}; "
                                   "no more spans go there in this run")
 
-    def _problem(self, what: str, message: str) -> None:
-        """Report ``message``, unless a problem of the same kind was reported already."""
+    def report_problem(self, what: str, message: str) -> None:
+        """Report ``message`` through ``report``, on one line with its controls made visible, unless a problem of
+        the same kind (``what``: ``"endpoint"``, ``"file"``, ``"bug"``) was reported already."""
         with self._report_lock:
             if what in self._reported:
                 return
@@ -982,7 +983,7 @@ class EvaluationSpans:
         try:
             walk = _observed(session, ended, events, times)
         except Exception as exc:  # telemetry never breaks a walk
-            self._telemetry._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            self._telemetry.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
             return
         with self._lock:
             self._held[id(session.history)] = walk  # the history is the outcome's: the key the score comes with

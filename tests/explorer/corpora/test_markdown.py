@@ -527,5 +527,5 @@ def test_a_short_ascii_slug_is_what_the_general_rule_gives():
     texts = ["".join(rng.choice(string.printable) for _ in range(rng.randrange(0, 60))) for _ in range(500)]
     texts += [string.printable, string.punctuation, "a_b", "__x__", "9-9", "A\tB\nC"]
     for text in texts:
-        bare = markdown_corpus._plain(text)
+        bare = markdown_corpus.plain_text(text)
         assert slugify(text) == reference(bare), text

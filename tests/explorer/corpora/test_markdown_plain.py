@@ -15,7 +15,6 @@ import pytest
 
 from explorer.corpora import markdown_corpus as md
 from explorer.corpora.markdown_corpus import read_markdown
-from explorer.corpora.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "markdown"
@@ -126,10 +125,10 @@ NEWLINES = ("\n", "\r\n", "\r")
 
 def same_parse(text: str) -> bool:
     """Whether the plain path read the file; asserts it read it as markdown-it does."""
-    lines = md._lines(text)
-    plain = md._parse_plain(text, lines)
+    lines = md.split_lines(text)
+    plain = md.parse_plain(text, lines)
     if plain is not None:
-        assert plain == md._parse_tokens(text, lines), repr(text)
+        assert plain == md.parse_by_tokens(text, lines), repr(text)
     return plain is not None
 
 
@@ -143,10 +142,7 @@ def snapshot(corpus):
 def both_ways(path: Path):
     """The corpus as loaded, and as loaded with markdown-it reading every file."""
     loaded = read_markdown(path)
-    if path.is_dir():
-        by_tokens = md._read_folder(path, Progress(None), False, parse=md._parse_tokens)
-    else:
-        by_tokens = md._read_file(path, Progress(None), parse=md._parse_tokens)
+    by_tokens = read_markdown(path, by_tokens=True)
     return snapshot(loaded), snapshot(by_tokens)
 
 
@@ -218,7 +214,7 @@ def test_tricky_pairs_read_the_same():
     ],
 )
 def test_constructs_that_change_headings_or_paragraphs_are_detected(text):
-    assert md._parse_plain(text, md._lines(text)) is None
+    assert md.parse_plain(text, md.split_lines(text)) is None
 
 
 @pytest.mark.parametrize(
@@ -238,8 +234,8 @@ def test_constructs_that_change_headings_or_paragraphs_are_detected(text):
     ],
 )
 def test_atx_titles_are_cut_as_markdown_it_cuts_them(line, title):
-    assert md._atx_title(line) == title
-    assert md._parse_tokens(line).headings[0].title == title
+    assert md.atx_title(line) == title
+    assert md.parse_by_tokens(line).headings[0].title == title
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -266,7 +262,7 @@ def test_a_generated_folder_loads_the_same_on_both_paths(tmp_path):
             text = "# Usage\n\nSomething.\n"
         name = ("README.md", "index.md", "Usage.md")[i % 3] if i < 12 else f"{i:03d}-usage.md"
         (folder / name).write_text(text, encoding="utf-8", newline="")
-        plain += md._parse_plain(text, md._lines(text)) is not None
+        plain += md.parse_plain(text, md.split_lines(text)) is not None
     assert plain >= 100
     loaded, by_tokens = both_ways(root)
     assert loaded == by_tokens
