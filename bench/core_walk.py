@@ -64,7 +64,7 @@ from core import (
     TreeNavigator,
     drain,
 )
-from core._frozen import fast_constructor
+from core.frozen import fast_constructor
 
 ID, PARENT = HierarchyMetadata.ID, HierarchyMetadata.PARENT_ID
 STEP_TARGET_RATIO = 5.0  # core's walk step at most 5x the bare loop's

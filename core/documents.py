@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ._frozen import fast_constructor
+from .frozen import fast_constructor
 from .metadata import FrozenMetadata
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
-from ._frozen import fast_constructor
 from .cancellation import CancellationToken
 from .documents import HierarchyMetadata, RetrievedDocument
 from .errors import RetrievalCancelled, RetrievalConfigError, RetrievalError
@@ -25,6 +24,7 @@ from .events import (
     WalkResult,
     WalkStarted,
 )
+from .frozen import fast_constructor
 from .hierarchy import HierarchyIndex
 from .metadata import FrozenMetadata
 from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, ids_from, transcript_from
@@ -78,7 +78,7 @@ _BUDGET: Final = StopReason.VISIT_BUDGET_EXHAUSTED
 _INVALID: Final = StopReason.INVALID_CHOICE
 _STOPPED: Final = StopReason.NAVIGATOR_STOPPED
 
-# The runtime's own objects, built without the frozen guard's per-field cost (see core._frozen).
+# The runtime's own objects, built without the frozen guard's per-field cost (see core.frozen).
 _walk_started: Final[
     Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure], WalkStarted]
 ] = fast_constructor(WalkStarted)

@@ -128,7 +128,7 @@ UNTITLED = "(untitled)"
 
 
 def read_markdown(
-    path: Path, *, progress: Progress | None = None, follow_outside_links: bool = False
+    path: Path, *, progress: Progress | None = None, follow_outside_links: bool = False, by_tokens: bool = False
 ) -> Corpus:
     """Load a Markdown file, or a folder of them, as a corpus (format ``"markdown"``).
 
@@ -136,13 +136,17 @@ def read_markdown(
     nodes. Raises :class:`CorpusError` for a file that cannot be read or is
     not UTF-8 (naming the file), an empty file, or a folder without Markdown
     files; anything unexpected also comes out as a :class:`CorpusError`.
+    With ``by_tokens`` every file is read by markdown-it's tokens, never the
+    plain path: slower, and the reading the plain path must give (a test holds
+    it to that).
     """
     path = Path(path)
     progress = progress or Progress(None)
+    parse = parse_by_tokens if by_tokens else _parse
     try:
         if path.is_dir():
-            return _read_folder(path, progress, follow_outside_links)
-        return _read_file(path, progress)
+            return _read_folder(path, progress, follow_outside_links, parse)
+        return _read_file(path, progress, parse)
     except (CorpusError, CallbackFailed):
         raise
     except Exception as exc:  # a bug of ours must still be one clear line, never a traceback
@@ -237,7 +241,7 @@ class _Builder:
 
 
 def _read_file(path: Path, progress: Progress, parse: Callable[[str], ParsedFile] = _parse) -> Corpus:
-    # parse: how the text is read; tests pass parse_by_tokens to hold the plain path to markdown-it's reading.
+    # parse: how the text is read (read_markdown with by_tokens: parse_by_tokens).
     text, data = read_text(path, progress)
     with progress.whole(Stage.PARSING):
         parsed = parse(text)
@@ -270,7 +274,7 @@ def _read_file(path: Path, progress: Progress, parse: Callable[[str], ParsedFile
 def _read_folder(
     path: Path, progress: Progress, follow_outside_links: bool, parse: Callable[[str], ParsedFile] = _parse
 ) -> Corpus:
-    # parse: how each file is read; tests pass parse_by_tokens to hold the plain path to markdown-it's reading.
+    # parse: how each file is read (read_markdown with by_tokens: parse_by_tokens).
     scan = FolderScan(path, progress, follow_outside_links)
     entries = scan.run()
     if not entries[0].kept:

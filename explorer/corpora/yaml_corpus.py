@@ -106,9 +106,15 @@ def scan_yaml_corpus(path: Path, progress: Progress | None = None) -> YamlCorpus
         reading.errors.append(error)
         return reading
     del text
-    reading.corpus = _read_well_formed(path, root, sha256, progress)
-    if reading.corpus is None:
-        _Reader(path, reading).read(root, sha256)
+    reading.corpus = read_lean(path, root, sha256, progress)
+    return reading if reading.corpus is not None else read_checking(path, root, sha256)
+
+
+def read_checking(path: Path, root: Node | None, sha256: str) -> YamlCorpusReading:
+    """The full reader over a composed document ``root``: every rule checked, every problem collected with its line
+    (the corpus when there is none). For a well-formed file it gives what :func:`read_lean` gives."""
+    reading = YamlCorpusReading(path)
+    _Reader(path, reading).read(root, sha256)
     return reading
 
 
@@ -129,8 +135,9 @@ def _text(node: Node) -> str | None:
     return None if node.tag == NULL_TAG else value
 
 
-def _read_well_formed(path: Path, root: Node | None, sha256: str, progress: Progress) -> Corpus | None:
-    """The corpus, read on the assumption that every rule holds; ``None`` at the first thing that does not.
+def read_lean(path: Path, root: Node | None, sha256: str, progress: Progress) -> Corpus | None:
+    """The lean reader over a composed document ``root``: the corpus, read on the assumption that every rule holds;
+    ``None`` at the first thing that does not.
 
     Nothing here reports a problem: the full reader does, and it also reads
     every corpus this one accepts to the same result.

@@ -124,6 +124,8 @@ class ExplorerApp(App[int]):
         if not isinstance(event, events.Key):
             await super().on_event(event)
             return
+        if not self.screen_stack:
+            return  # a key handed back while the app shuts down: no screen is left to take it
         bubbled_back = event.is_forwarded  # forwarding marks this very event, so read it first
         # A prompt key opens a prompt only on the walk screen, and only when no text field takes it as a character.
         typing = isinstance(self.focused, (Input, TextArea)) or self.screen is not self._walk_screen

@@ -4,6 +4,10 @@ A key reaches the app before the focused widget has handled the keys queued ahea
 follow a prompt key are held until the prompt has the focus (or the key turned out to open nothing), then
 handed over up to the key that closes the prompt (Enter or Escape); the rest wait until it has closed. The
 app routes every key through :meth:`KeyHolder.hold` and tells it when a prompt is ready or closed.
+
+Keys are handed over (or typed anew) by posting copies, which join the back of the app's queue: a key the
+terminal sent meanwhile is already in the queue ahead of them. So until the last copy has come back, any other
+key waits behind the copies, and is handed over (or typed anew) after them, in the order it was typed.
 """
 
 from __future__ import annotations
@@ -23,6 +27,13 @@ class KeyHolder:
         self.post = post
         self._held: list[events.Key] | None = None
         self._released: set[int] = set()
+        """Copies handed to a prompt: they pass untouched."""
+        self._replayed: set[int] = set()
+        """Copies typed anew once a prompt closed: they count as just pressed (one may open the next prompt)."""
+        self._last: int | None = None
+        """The last copy posted: until it comes back, other keys queue behind the copies."""
+        self._later: list[events.Key] = []
+        """Keys that came while copies typed anew were on their way (and no prompt was holding keys)."""
 
     @property
     def holding(self) -> bool:
@@ -31,9 +42,30 @@ class KeyHolder:
     def hold(self, event: events.Key, *, typing: bool) -> bool:
         """Whether ``event`` (not yet handled) is held back; a prompt key starts holding those after it.
         ``typing``: the focus is in a text field, where a prompt key is just a character."""
-        if id(event) in self._released:
-            self._released.discard(id(event))
+        key = id(event)
+        if key in self._released:
+            self._released.discard(key)
+            if key == self._last:  # the prompt has all it was handed: now what came meanwhile
+                self._last = None
+                self.ready()
             return False
+        if key in self._replayed:
+            self._replayed.discard(key)
+            held = self._hold_fresh(event, typing=typing)
+            if key == self._last:  # every key typed anew is in: the ones that came meanwhile follow them
+                self._last = None
+                later, self._later = self._later, []
+                if self._held is not None:
+                    self._held.extend(later)
+                else:
+                    self._type_anew(later)
+            return held
+        if self._last is not None and self._held is None:
+            self._later.append(event)
+            return True
+        return self._hold_fresh(event, typing=typing)
+
+    def _hold_fresh(self, event: events.Key, *, typing: bool) -> bool:
         if self._held is not None:
             self._held.append(event)
             return True
@@ -55,15 +87,29 @@ class KeyHolder:
             batch.append(key)
             if key.key in CLOSING_KEYS:
                 break
-        for key in batch:
-            copy = events.Key(key.key, key.character)
-            self._released.add(id(copy))
+        copies = [events.Key(key.key, key.character) for key in batch]
+        self._released.update(id(copy) for copy in copies)
+        for copy in copies:
             self.post(copy)
-        if not batch and not held:
+        if batch and batch[-1].key in CLOSING_KEYS:
+            return  # the prompt closes (PromptClosed) or refuses the value (PromptReady again)
+        if copies:
+            self._last = id(copies[-1])  # keys that come before it are held, and handed over once it is in
+        else:
+            # Nothing more is held and no closing key was handed over: the prompt keeps the focus, so the keys
+            # typed from now on go straight to it (held, they would wait for a PromptReady that never comes).
             self._held = None
 
     def closed(self) -> None:
         """The prompt closed: type the held keys anew, as if just pressed (one may open the next prompt)."""
         held, self._held = self._held or [], None
-        for key in held:
-            self.post(events.Key(key.key, key.character))
+        self._last = None
+        self._type_anew(held)
+
+    def _type_anew(self, keys: list[events.Key]) -> None:
+        copies = [events.Key(key.key, key.character) for key in keys]
+        self._replayed.update(id(copy) for copy in copies)
+        for copy in copies:
+            self.post(copy)
+        if copies:
+            self._last = id(copies[-1])

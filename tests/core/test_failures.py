@@ -257,7 +257,7 @@ def test_token_cancel_is_idempotent_and_thread_safe():
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(30)
     token.cancel()
     assert token.cancelled
     with pytest.raises(RetrievalCancelled):

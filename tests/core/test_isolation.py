@@ -13,7 +13,7 @@ def test_importing_core_loads_no_ui():
         "from core import *\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'explorer', 'yaml', 'httpx')))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]"
 
 

@@ -32,7 +32,7 @@ from core import (
     WalkFinished,
     drain,
 )
-from core._frozen import fast_constructor
+from core.frozen import fast_constructor
 from core.views import NodeViews
 
 from .trees import AllChildren, Recorder, documents, ids, leaf

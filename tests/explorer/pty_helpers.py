@@ -78,8 +78,11 @@ class Terminal:
         """Wait for the explorer to end, then for its last bytes; returns its exit code."""
         code = self.process.wait(timeout)
         quiet_since = time.monotonic()
+        deadline = quiet_since + timeout  # a hang guard: a pty that never stops writing fails the test
         size = len(self.written)
         while time.monotonic() - quiet_since < 0.3:  # the reader drains what is left in the pty
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the pty was still being written {timeout} s after the explorer ended")
             time.sleep(0.05)
             if len(self.written) != size:
                 size, quiet_since = len(self.written), time.monotonic()
@@ -99,6 +102,6 @@ class Terminal:
             self.process.kill()
             self.process.wait()
         self._stop.set()
-        self._reader.join()
+        self._reader.join(10)
         os.close(self.master)
         os.close(self.slave)

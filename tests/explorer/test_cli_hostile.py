@@ -349,7 +349,7 @@ def test_a_saved_walk_after_a_killed_save_leaves_no_stale_temporary(files: Files
     folder = files.root / "saves"
     folder.mkdir()
     child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
+    child.wait(60)
     stale = folder / f".t.jsonl.{child.pid}.abcd1234.tmp"  # a save whose process was killed
     stale.write_text('{"format": "reasoning-explorer-trace"')
     out = run("walk", HANDBOOK, "refunds", "--trace", folder / "t.jsonl")

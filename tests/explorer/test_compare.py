@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from explorer.corpora import load_corpus
@@ -132,7 +133,9 @@ def test_a_walk_cancelled_while_the_navigator_thought_ended_there_it_did_not_cho
     session.step(5)  # up to billing's offer, then the cancel before its answer
     worker = threading.Thread(target=session.run, args=(session.record,), daemon=True)
     worker.start()
+    deadline = time.monotonic() + 30  # a hang guard, not a promise of speed
     while len(session.history.events) < 5 and worker.is_alive():
+        assert time.monotonic() < deadline, "the walk never reached billing's offer"
         worker.join(0.01)
     session.cancel()
     worker.join(30)

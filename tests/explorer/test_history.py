@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -176,7 +177,9 @@ def test_cancelled_walk_marks_waiting_branches_never_entered():
     session.step(6)  # started, offer, chose billing, entered billing, offer, chose refunds+invoices
     worker = threading.Thread(target=session.run, args=(session.record,), daemon=True)
     worker.start()  # the worker is the history's only writer until it ends
+    deadline = time.monotonic() + 30  # a hang guard, not a promise of speed
     while len(session.history.events) < 6 and worker.is_alive():
+        assert time.monotonic() < deadline, "the walk never reached refunds and invoices chosen"
         worker.join(0.01)
     session.cancel()
     worker.join(30)

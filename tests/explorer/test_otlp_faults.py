@@ -175,7 +175,7 @@ def test_an_endpoint_with_control_characters_is_refused_escaped_before_walking()
 def test_every_report_is_escaped_whatever_the_problem_holds():
     reports: list[str] = []
     telemetry = WalkTelemetry(file=None, report=reports.append)
-    telemetry._problem("endpoint", "cannot send (\x1b]0;PWNED\x07 \u202e \x9b\nnext line)")
+    telemetry.report_problem("endpoint", "cannot send (\x1b]0;PWNED\x07 \u202e \x9b\nnext line)")
     assert reports == ["cannot send (\\x1b]0;PWNED\\x07 \\u202e \\x9b next line)"]
 
 

@@ -237,7 +237,7 @@ def test_a_long_file_name_still_gets_a_temporary_name_that_fits(tmp_path, walked
 
 def dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
+    child.wait(60)
     return child.pid
 
 

@@ -228,6 +228,14 @@ class WalkTree(Tree[str | None]):
             parent, start, _ = more
             child_ids = self._children_of(parent)
             self._load(parent, child_ids, through=child_ids[start])  # the next batch from the run's start
+            # The first new child takes the row's line, so the cursor's line stays and Tree announces no
+            # highlight: announce it, or what follows the highlight (the Node tab) keeps showing the row.
+            self.call_after_refresh(self._announce_cursor, event.node)
+
+    def _announce_cursor(self, replaced: TreeNode[str | None]) -> None:
+        node = self.cursor_node
+        if node is not None and node is not replaced:
+            self.post_message(Tree.NodeHighlighted(node))
 
     # -- following the walk ---------------------------------------------------------------------------
 
@@ -436,6 +444,19 @@ class WalkTree(Tree[str | None]):
         for kept in (self._by_id, self._id_width, self._opened, self._more, self._lines_of, self._label_cells):
             kept.clear()
         return super().clear()
+
+    def line_layout(self) -> list[tuple[int, bool, list[int]]]:
+        """The visible lines as built, top to bottom: each one's tree node id, whether it is drawn as the last of
+        its siblings, and the tree node ids of its path from the top (what :meth:`rebuild_lines` builds)."""
+        return [(line.node.id, line.last, [node.id for node in line.path]) for line in self._tree_lines]
+
+    def rebuild_lines(self, *, by_textual: bool = False) -> None:
+        """Build the visible lines now, as a change to the tree does: by this tree's own builder, or with
+        ``by_textual`` by Textual's ``Tree`` (slower; the lines, widths and cursor ours must equal)."""
+        if by_textual:
+            Tree._build(self)
+        else:
+            self._build()
 
     def _build(self) -> None:
         """The visible lines, as ``Tree._build`` makes them, for a fraction of its cost per line.

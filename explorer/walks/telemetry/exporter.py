@@ -141,13 +141,13 @@ class WalkTelemetry(WalkTracer):
         try:
             walk = observed(session, ended, events, times)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
-            self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
             return
         self._export_observed(walk, None)
 
     def for_evaluation(self) -> EvaluationSpans:
         """The observer for an evaluation's walks, which sends each with what the evaluation made of it."""
-        spans = EvaluationSpans(self._export_observed, self._problem)
+        spans = EvaluationSpans(self._export_observed, self.report_problem)
         with self._report_lock:
             self._evaluations.append(spans)
         return spans
@@ -157,7 +157,7 @@ class WalkTelemetry(WalkTracer):
             self.export_walk(walk.header, walk.events, walk.end, walk.error, forced=walk.forced,
                              replayed=walk.replayed, times=walk.times, name=walk.name, question=question)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
-            self._problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
 
     def _send(self, spans: Sequence[ReadableSpan]) -> None:
         if self._sender is None or self._endpoint_failed or not spans:
@@ -165,7 +165,7 @@ class WalkTelemetry(WalkTracer):
         problem = self._sender.send(encode_spans(spans).SerializeToString())
         if problem is not None:
             self._endpoint_failed = True
-            self._problem("endpoint", f"cannot send the walk's spans to {shown_url(self.url or '')} "
+            self.report_problem("endpoint", f"cannot send the walk's spans to {shown_url(self.url or '')} "
                                       f"({problem}); walks go on, but no more spans go there in this run")
 
     def _write(self, spans: Sequence[ReadableSpan]) -> None:
@@ -178,11 +178,12 @@ class WalkTelemetry(WalkTracer):
             self._handle.flush()
         except OSError as exc:
             self._file_failed = True
-            self._problem("file", f"cannot write spans to {self.file}: {exc.strerror or exc}; "
+            self.report_problem("file", f"cannot write spans to {self.file}: {exc.strerror or exc}; "
                                   "no more spans go there in this run")
 
-    def _problem(self, what: str, message: str) -> None:
-        """Report ``message``, unless a problem of the same kind was reported already."""
+    def report_problem(self, what: str, message: str) -> None:
+        """Report ``message`` through ``report``, on one line with its controls made visible, unless a problem of
+        the same kind (``what``: ``"endpoint"``, ``"file"``, ``"bug"``) was reported already."""
         with self._report_lock:
             if what in self._reported:
                 return

@@ -1,16 +1,16 @@
-"""Driving the explorer as a person would, and reading what the screen shows."""
+"""Driving the explorer as a person would: the app with its notes kept, navigators for tests, bounded waits.
+
+What the screen shows is read widget by widget in :mod:`.reading`."""
 
 from __future__ import annotations
 
-import html
-import re
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.cells import cell_len
+from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.widgets import Tree
 
@@ -25,30 +25,6 @@ HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"
 HANDBOOK = load_corpus(HANDBOOK_PATH)
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 SIZE = (170, 56)
-
-
-# One run of text in Rich's SVG export: its x is its first cell times the cell width, its clip path names its line.
-_SVG_TEXT = re.compile(r'<text class="[^"]*" x="([^"]+)" y="[^"]*" textLength="[^"]*" '
-                       r'clip-path="url\(#[^")]*-line-(\d+)\)">([^<]*)</text>')
-_CELL_WIDTH = 20 * 0.61  # Rich's export_svg: a 20-pixel line height times its default font aspect ratio
-
-
-def screen_text(app: ExplorerApp) -> str:
-    """Everything on the screen, as plain text, read back from the app's public SVG screenshot."""
-    width, height = app.size
-    rows: list[list[tuple[int, str]]] = [[] for _ in range(height)]
-    for x, line, text in _SVG_TEXT.findall(app.export_screenshot()):
-        piece = html.unescape(text.replace("&#160;", " ")).replace("\n", "")  # spaces are exported as &#160;
-        if piece:
-            rows[int(line)].append((round(float(x) / _CELL_WIDTH), piece))
-    lines = []
-    for row in rows:
-        text, cells = "", 0
-        for column, piece in sorted(row):  # blank runs are not exported: pad up to each run's cell
-            text += " " * (column - cells) + piece
-            cells = column + cell_len(piece)
-        lines.append(text + " " * (width - cells))
-    return "\n".join(lines)
 
 
 def built_nodes(tree: Tree) -> int:
@@ -69,6 +45,22 @@ async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 30.0) 
             raise AssertionError("timed out waiting on the app")
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+class Messages:
+    """Every message the app dispatches, in order, as ``app.run_test(message_hook=messages)`` hands them over
+    (Harlequin asserts through what its app posts): a test waits for one to come, e.g. the ``PromptReady`` a
+    prompt posts once it has shown an error, instead of pausing."""
+
+    def __init__(self) -> None:
+        self.seen: list[Message] = []
+
+    def __call__(self, message: Message) -> None:
+        self.seen.append(message)
+
+    def count(self, kind: type[Message]) -> int:
+        """How many messages of ``kind`` were dispatched so far (a bubbling message counts once per node)."""
+        return sum(isinstance(message, kind) for message in self.seen)
 
 
 class Explorer(ExplorerApp):
@@ -137,4 +129,5 @@ def hour_long_script(folder: Path) -> str:
     path = folder / "hour-long.yaml"
     path.write_text("decisions:\n  start: {select: [people-policies], delay: 3600}\n")
     return f"script:{path}"
+
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import OptionList
 
 from explorer.ending import WalkEnd
 from explorer.tui.screens.choose_walk import WalksScreen
@@ -10,7 +11,8 @@ from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.history import Origin
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, make_app, screen_text, script, wait_for
+from .helpers import SIZE, make_app, script, wait_for
+from .reading import all_text, compare_text, option_prompts, results_summary, step_text, transcript_text, tree_row
 
 
 def landed(history):
@@ -36,16 +38,15 @@ async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouc
         await pilot.press("e")
         assert app.walk_screen.picker is not None and app.walk_screen.picker.forking
         assert app.walk_screen.picker.picked == ("refunds",)  # a fork starts from what the navigator chose
-        screen = screen_text(app)
-        assert "Fork here: 1-9 toggle" in screen and " 1 [ ] Invoices" in screen and " 5 [x] Refunds" in screen
+        step = step_text(app)
+        assert "Fork here: 1-9 toggle" in step and " 1 [ ] Invoices" in step and " 5 [x] Refunds" in step
         await pilot.press("5", "1", "a")  # refunds off, invoices on
         await wait_for(pilot, lambda: app.walk_screen.history is not original and len(app.walk_screen.history.events) >= 6)
         fork = app.walk_screen.history
         assert fork.origin is Origin.FORK and fork.name == "walk 2 · fork of walk 1: at billing chose invoices"
         assert fork.cursor == 6 and fork.forced == {6}
-        screen = screen_text(app)
-        assert "⚑ Forced invoices" in screen
-        assert "⚑ ▶ Invoices  invoices" in screen  # the forced branch on the tree
+        assert "⚑ Forced invoices" in step_text(app)
+        assert tree_row(app, "invoices") == "⚑ ▶ Invoices  invoices"  # the forced branch on the tree
         await finish(pilot, app)
         assert landed(fork) == ["invoices"]  # the script has nothing for invoices: it stops there
         assert fork.end is WalkEnd.FINISHED
@@ -66,7 +67,7 @@ async def test_fork_with_a_typed_id_shows_a_hallucination():
         await wait_for(pilot, lambda: app.walk_screen.history.number == 2)
         await finish(pilot, app)
         assert [(s.reason.value, s.branch) for s in app.walk_screen.history.state().stops] == [("invalid_choice", "ghost")]
-        assert "1 returned but never offered (hallucinated): ghost" in screen_text(app)
+        assert "1 returned but never offered (hallucinated): ghost" in step_text(app)
 
 
 async def test_escape_closes_the_fork_picker_without_forking():
@@ -93,22 +94,23 @@ async def test_switching_walks_keeps_each_ones_step():
         await finish(pilot, app)
         await pilot.press("w")
         assert isinstance(app.screen, WalksScreen)
-        screen = screen_text(app)
-        assert "walk 1 · “How are refunds issued?” · lexical:default · budget 15" in screen
-        assert "▶ walk 2 · restart" in screen
+        listed = option_prompts(app.screen.query_one(OptionList))
+        assert listed[0].startswith("  walk 1 · “How are refunds issued?” · lexical:default · budget 15")
+        assert listed[1].startswith("▶ walk 2 · restart")  # the walk on screen
         await pilot.press("up", "enter")
         await wait_for(pilot, lambda: app.walk_screen.history is first)
         assert first.cursor == first_cursor
-        assert f"(as of step {first_cursor})" in screen_text(app)
+        assert f"(as of step {first_cursor})" in results_summary(app)
 
 
 async def test_the_transcript_tab_shows_what_the_navigator_was_sent_and_said():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
-        screen = screen_text(app)
-        assert "Decision at the roots  (offer at step 2, answer at step 3)" in screen
-        assert "terms" in screen and "scores" in screen
+        await wait_for(pilot, lambda: transcript_text(app) != "")  # the tab is shown
+        transcript = transcript_text(app)
+        assert "Decision at the roots  (offer at step 2, answer at step 3)" in transcript
+        assert "terms" in transcript and "scores" in transcript
 
 
 @pytest.mark.parametrize(
@@ -139,9 +141,9 @@ async def test_the_end_of_each_scripted_case_is_said_plainly(case, options, line
     app = make_app("q", model=script(case), start_walk=True, **options)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        screen = screen_text(app)
+        step = step_text(app)
         for line in lines:
-            assert line in screen
+            assert line in step
 
 
 async def test_cancel_says_where_and_marks_branches_never_entered():
@@ -153,12 +155,12 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
         assert app.walk_screen.history.end is WalkEnd.CANCELLED
         state = app.walk_screen.history.state()
         assert state.mark_of("refunds") is Mark.STOPPED and state.mark_of("invoices") is Mark.STOPPED
-        screen = screen_text(app)
-        assert "Cancelled at step 6: nothing landed" in screen
-        assert "2 chosen but never entered, the walk was cancelled: invoices, refunds" in screen
+        step = step_text(app)
+        assert "Cancelled at step 6: nothing landed" in step
+        assert "2 chosen but never entered, the walk was cancelled: invoices, refunds" in step
         tree = app.query_one(WalkTree)
         assert tree.marks["refunds"] is Mark.STOPPED and tree.reasons["refunds"] == "never entered: cancelled"
-        assert "⊘ ▶ Refunds  refunds  never entered: cancelled" in screen
+        assert tree_row(app, "refunds") == "⊘ ▶ Refunds  refunds  never entered: cancelled"
 
 
 async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
@@ -183,22 +185,23 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
         fork = app.walk_screen.history
         await pilot.press("D")
         assert isinstance(app.screen, WalksScreen)
-        assert "Compare walk 2 · fork of walk 1: at billing chose invoices with…" in screen_text(app)
+        assert "Compare walk 2 · fork of walk 1: at billing chose invoices with…" in all_text(app.screen)
         await pilot.press("enter")  # the only other walk: walk 1
         await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
         assert app.walk_screen.comparing == (fork, original)
         assert fork.cursor == 6  # at the first divergence: billing's offer and the forced answer
-        screen = screen_text(app)
-        assert "First divergence: decision 2, at billing — chose differently" in screen
-        assert "⚑ forced invoices" in screen and "chose refunds" in screen
-        assert "Landed only in A: invoices (navigator_stopped)" in screen
-        assert "Landed only in B: annual-proration-formula (leaf)" in screen
+        comparison = compare_text(app)
+        assert "First divergence: decision 2, at billing — chose differently" in comparison
+        assert "⚑ forced invoices" in comparison and "chose refunds" in comparison
+        assert "Landed only in A: invoices (navigator_stopped)" in comparison
+        assert "Landed only in B: annual-proration-formula (leaf)" in comparison
         tree = app.query_one(WalkTree)
         assert tree.marks["billing"] is Mark.DIVERGED
         assert tree.marks["invoices"] is Mark.ONLY_A and tree.marks["refunds"] is Mark.ONLY_B
-        assert "⑂ ▼ Billing  billing  walks part here: chose differently" in screen
+        assert tree_row(app, "billing") == "⑂ ▼ Billing  billing  walks part here: chose differently"
         await pilot.press("D")
-        assert app.walk_screen.comparing is None and "First divergence" not in screen_text(app)
+        await wait_for(pilot, lambda: step_text(app) != "")  # the step panel is back in the comparison's place
+        assert app.walk_screen.comparing is None and "First divergence" not in compare_text(app)
         assert tree.marks["invoices"] is Mark.FORCED  # the fork as of its cursor: the forced answer
 
 
@@ -210,30 +213,6 @@ async def test_compare_with_a_single_walk_says_what_to_do():
         assert "Only one walk so far" in app.notes[-1].message
 
 
-async def test_the_manual_navigators_request_waits_for_its_own_walk_and_is_never_answered_for_you():
-    app = make_app("How are refunds issued?", model="manual:", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", "n")  # walk 1: the roots are offered, the person is asked
-        await wait_for(pilot, lambda: app.walk_screen.picker is not None)
-        first = app.walk_screen.history
-        await pilot.press("3", "a")  # billing
-        await pilot.press("n", "n", "n")  # entered billing, its children offered, the person asked again
-        await wait_for(pilot, lambda: app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 6)
-        await pilot.press("r", "n", "n")  # walk 2 waits at the roots
-        await wait_for(pilot, lambda: app.walk_screen.history is not first and app.walk_screen.picker is not None
-                       and len(app.walk_screen.picker.candidates) == 9)
-        second = app.walk_screen.history
-        await pilot.press("w", "up", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is first)
-        assert app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 6  # walk 1's own request: billing's
-        await pilot.press("5", "a")  # refunds, in walk 1
-        await wait_for(pilot, lambda: any(getattr(e, "selected", None) == ("refunds",) for e in first.events))
-        assert not any(getattr(e, "selected", None) for e in second.events)  # walk 2 still waits, unanswered
-        await pilot.press("w", "down", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is second)
-        assert app.walk_screen.picker is not None and len(app.walk_screen.picker.candidates) == 9
-
-
 async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it():
     app = make_app("parental leave pay", model=script("slow-navigator.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -243,4 +222,4 @@ async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it
         assert app.walk_screen.picker is not None and app.walk_screen.picker.forking and app.walk_screen.history.cursor == 2
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 3)  # the navigator's answer arrives
         assert app.walk_screen.history.cursor == 2 and app.walk_screen.picker is not None and app.walk_screen.picker.forking
-        assert "Fork here: 1-9 toggle" in screen_text(app)
+        assert "Fork here: 1-9 toggle" in step_text(app)

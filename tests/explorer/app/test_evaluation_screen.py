@@ -15,10 +15,22 @@ from explorer.navigators import resolve_navigator
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.compare import compare
 from explorer.walks.evaluation import evaluate
 from explorer.walks.settings import WalkSettings
 
-from .helpers import HANDBOOK, ROOT, SIZE, make_app, screen_text, wait_for
+from .helpers import HANDBOOK, ROOT, SIZE, make_app, wait_for
+from .reading import (
+    all_text,
+    compare_text,
+    prompt_title,
+    step_text,
+    table_columns,
+    table_rows,
+    text_at,
+    text_of,
+    tree_row,
+)
 
 SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
@@ -65,25 +77,25 @@ async def test_the_palette_command_offers_the_question_sets_beside_the_corpus_an
         assert "Evaluate: walk a question set and find where the navigator goes wrong… · E" in titles
         await pilot.press("escape", "E")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        prompt = screen_text(app)
-        assert "Evaluate: walk a question set (a .questions.yaml for this corpus)" in prompt
+        assert "Evaluate: walk a question set (a .questions.yaml for this corpus)" in prompt_title(app)
+        prompt = all_text(app.screen)  # the field and the suggestions below it
         assert str(SET_PATH) in prompt  # offered: it names handbook.yaml
         assert "contract.questions.yaml" not in prompt  # beside it, but for another corpus
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         await wait_for(pilot, lambda: all_walked(screen))
-        text = screen_text(app)
-        assert f"Evaluation: handbook.questions.yaml · {len(EXPECTED)} questions on Northwind Cloud handbook" in text
-        assert "A lexical:default · " + totals_line(EXPECTED) in text
-        assert f"done {len(EXPECTED)}/{len(EXPECTED)}" in text
-        header = next(line for line in text.splitlines() if " question " in line and " hit " in line)
+        title = f"Evaluation: handbook.questions.yaml · {len(EXPECTED)} questions on Northwind Cloud handbook"
+        assert text_at(screen, "#eval-title").startswith(title)
+        assert "A lexical:default · " + totals_line(EXPECTED) in text_at(screen, "#eval-totals")
+        assert text_at(screen, "#eval-progress-label") == f"done {len(EXPECTED)}/{len(EXPECTED)}"
+        table = screen.query_one(DataTable)
         # What decides a row comes first, the long query last (at 80×24 the first columns are what shows).
-        assert header.split() == ["#", "question", "hit", "why", "missed", "landed", "@3", "prec.", "br.", "turn",
-                                  "vis.", "calls", "chars", "query"]
-        money = next(line for line in text.splitlines() if " money-back " in line)
+        assert table_columns(table) == ["#", "question", "hit", "why missed", "landed", "@3", "prec.", "br.", "turn",
+                                        "vis.", "calls", "chars", "query"]
+        money = next(row for row in table_rows(table) if "money-back" in row)
         assert "How long until I get my money back?" in money and "✗ miss" in money
-        assert screen.query_one("DataTable").row_count == len(EXPECTED)
+        assert table.row_count == len(EXPECTED)
 
 
 async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_turn():
@@ -92,13 +104,13 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         await pilot.press("escape")
         screen = await open_evaluation(pilot, app)
         await pilot.press("m")
-        await pilot.pause()
         misses = [o for o in EXPECTED if not o.hit]
         table = screen.query_one("DataTable")
+        await wait_for(pilot, lambda: screen.misses_only)
         assert table.row_count == len(misses)
-        text = screen_text(app)
-        assert "showing misses only" in text
-        assert "✓ hit" not in text and "✗ miss" in text
+        assert text_at(screen, "#eval-hint").startswith("showing misses only")
+        rows = text_of(table)
+        assert "✓ hit" not in rows and "✗ miss" in rows
         await cursor_to(pilot, screen, "scim-deprovisioning")
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationScreen))
@@ -109,21 +121,21 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         assert isinstance(offer, CandidatesOffered) and offer.current.id == "sign-in-methods"
         tree = app.query_one(WalkTree)
         assert tree.expected == frozenset({"scim-provisioning"})
-        await wait_for(pilot, lambda: "scim-provisioning  ◎" in screen_text(app))  # revealed, marked expected
-        text = screen_text(app)
-        assert "Step 8/11  offered 3 children of Sign-in methods" in text
-        assert "?  Single sign-on  single-sign-on" in text  # offered there, and passed over
+        await wait_for(pilot, lambda: "scim-provisioning  ◎ expected" in (tree_row(app, "scim-provisioning") or ""))
+        step = step_text(app)  # revealed, marked expected, beside the step of the wrong turn
+        assert "Step 8/11  offered 3 children of Sign-in methods" in step
+        assert "?  Single sign-on  single-sign-on" in step  # offered there, and passed over
         assert app.notes[-1].message.startswith(
             "scim-deprovisioning: missed: turned away: at step 8, judging sign-in-methods, the navigator chose "
             "nothing, not single-sign-on · ◎ marks what it expects")
         verdict = "Verdict turned away: at step 8, judging sign-in-methods, the navigator chose nothing, not"
-        assert verdict in text  # said beside the walk in the step panel too
+        assert verdict in step  # said beside the walk in the step panel too
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.misses_only and table.row_count == len(misses)  # as it was left
         assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
         await pilot.press("m")
-        await pilot.pause()
+        await wait_for(pilot, lambda: not screen.misses_only)
         assert table.row_count == len(EXPECTED)
         assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
 
@@ -164,8 +176,10 @@ async def test_rows_fill_in_as_the_walks_finish():
                 if request.query not in self.queries:
                     self.queries.append(request.query)
                 late = self.queries.index(request.query) >= 3
-            if late:
-                while not self.gate.wait(0.05):
+            if late:  # until the gate opens or the walk is cancelled; a minute at most, so a bug fails, not hangs
+                for _ in range(1200):
+                    if self.gate.wait(0.05):
+                        break
                     request.cancellation.raise_if_cancelled()
             return self.inner.choose(request)  # type: ignore[return-value]
 
@@ -177,12 +191,13 @@ async def test_rows_fill_in_as_the_walks_finish():
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         await wait_for(pilot, lambda: screen.sides["A"].done == 3)
-        text = screen_text(app)
-        assert f"walking 3/{len(EXPECTED)}" in text and "3/41 walked" in text
-        assert text.count("…") >= len(EXPECTED) - 3 - 4  # rows still waiting (the table shows what fits)
+        assert text_at(screen, "#eval-progress-label") == f"walking 3/{len(EXPECTED)}"
+        assert "3/41 walked" in text_at(screen, "#eval-totals")
+        waiting = [row for row in table_rows(screen.query_one(DataTable)) if "…" in row]
+        assert len(waiting) == len(EXPECTED) - 3  # every row still waiting says so
         gate.gate.set()
         await wait_for(pilot, lambda: all_walked(screen))
-        assert f"done {len(EXPECTED)}/{len(EXPECTED)}" in screen_text(app)
+        assert text_at(screen, "#eval-progress-label") == f"done {len(EXPECTED)}/{len(EXPECTED)}"
 
 
 async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_way():
@@ -204,8 +219,8 @@ async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_wa
         await pilot.press("x")
         await wait_for(pilot, lambda: all_walked(screen))
         assert screen.sides["A"].run.cancelled
-        text = screen_text(app)
-        assert "cancelled" in text and f"done {screen.sides['A'].done}/{len(EXPECTED)}" in text
+        assert text_at(screen, "#eval-totals").endswith(" · cancelled")
+        assert text_at(screen, "#eval-progress-label") == f"done {screen.sides['A'].done}/{len(EXPECTED)}"
         assert "Evaluation cancelled: the questions walked so far stay." in app.notes[-1].message
         app.walk_screen.next_walk.evaluate_questions(QUESTIONS)  # a new evaluation replaces it; this one is left walking when the app quits
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen) and app.screen is not screen)
@@ -224,15 +239,15 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
         await wait_for(pilot, lambda: app.screen is screen and "B" in screen.sides and all_walked(screen))
         differ = [a.question.id for a, b in zip(EXPECTED, WIDE, strict=True)
                   if a.hit != b.hit or set(a.landed) != set(b.landed)]
-        text = screen_text(app)
-        assert "B lexical:wide · " + totals_line(WIDE) in text
-        assert f"{len(differ)} question(s) where A and B land differently" in text
-        header = next(line for line in text.splitlines() if " A hit " in line)
-        assert " B hit " in header and " B turn " in header and " A vs B " in header
+        totals = text_at(screen, "#eval-totals")
+        assert "B lexical:wide · " + totals_line(WIDE) in totals
+        assert f"{len(differ)} question(s) where A and B land differently" in totals
+        columns = table_columns(screen.query_one(DataTable))
+        assert "A hit" in columns and "B hit" in columns and "B turn" in columns and "A vs B" in columns
         await pilot.press("d")
-        await pilot.pause()
+        await wait_for(pilot, lambda: screen.differences_only)
         assert screen.query_one("DataTable").row_count == len(differ)
-        assert "showing differences only" in screen_text(app)
+        assert text_at(screen, "#eval-hint").startswith("showing differences only")
         first = differ[0]
         await cursor_to(pilot, screen, first)
         await pilot.press("D")
@@ -243,7 +258,10 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
         assert app.walk_screen.history is a_walk and len(app.walks) == 2
         assert app.query_one(WalkTree).expected == frozenset(next(q for q in QUESTIONS.questions
                                                                   if q.id == first).expect)
-        await wait_for(pilot, lambda: "walks part here" in screen_text(app) or "First divergence" in screen_text(app))
+        divergence = compare(a_walk, b_walk).divergence
+        where = "the roots" if divergence.node is None else divergence.node
+        said = f"First divergence: decision {divergence.number}, at {where} — {divergence.kind.value}"
+        await wait_for(pilot, lambda: said in compare_text(app))  # the two walks, side by side from where they part
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
 
@@ -258,8 +276,9 @@ async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
         same = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True)
                     if a.hit == b.hit and set(a.landed) == set(b.landed))
         await cursor_to(pilot, screen, same)
+        said = len(app.notes)
         await pilot.press("D")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) > said)
         assert app.screen is screen and app.walk_screen.comparing is None
         assert f"{same}: A and B landed the same nodes." in app.notes[-1].message
         other = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True) if a.hit != b.hit)
@@ -283,17 +302,16 @@ async def test_question_ids_and_queries_are_shown_literally(tmp_path):
         app.walk_screen.next_walk.evaluate_file(hostile)
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         await wait_for(pilot, lambda: all_walked(app.screen))
-        text = screen_text(app)
-        assert "[bold]x[/bold]\\x1b]0;owned\\x07" in text
-        row = app.screen.query_one(DataTable).get_row("0")  # the query is the last column: read its cell
-        assert [cell.plain for cell in row][-1] == "refunds [link=http://x]y[/link] \\u202e"
+        row = table_rows(app.screen.query_one(DataTable))[0]
+        assert "[bold]x[/bold]\\x1b]0;owned\\x07" in row
+        assert row[-1] == "refunds [link=http://x]y[/link] \\u202e"  # the query is the last column
 
 
 async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         app.walk_screen.next_walk.evaluate_file(ROOT / "sample_corpora" / "contract.questions.yaml")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) == 1)
         assert not isinstance(app.screen, EvaluationScreen)
         message = app.notes[-1].message
         assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message

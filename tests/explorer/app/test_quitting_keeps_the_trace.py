@@ -1,4 +1,5 @@
-"""Quitting in the middle of a walk keeps it: ``--trace`` writes it as a cancelled walk, with every event so far."""
+"""Quitting in the middle of a walk keeps it (``--trace`` writes it as a cancelled walk, with every event so far), and a
+key that arrives as the app closes is dropped."""
 
 from __future__ import annotations
 
@@ -30,3 +31,13 @@ async def test_q_before_a_walk_took_a_step_writes_nothing(tmp_path: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "q")
     assert not path.exists()
+
+
+async def test_a_key_handed_back_after_the_app_closed_is_dropped_not_an_error() -> None:
+    from textual import events
+
+    app = make_app("refunds")
+    async with app.run_test(size=SIZE):
+        pass
+    assert app.screen_stack == []
+    await app.on_event(events.Key("v", "v"))  # a held prompt key typed anew as the app shut down: nothing takes it

@@ -4,13 +4,16 @@ landed set whole and stays above the footer; a new walk opens only its own path 
 
 from __future__ import annotations
 
+from textual.widgets import DataTable
+
 from explorer.corpora.questions import load_questions
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.stability import StabilityScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import ROOT, make_app, screen_text, script, wait_for
+from .helpers import ROOT, make_app, script, wait_for
+from .reading import drawn_lines
 
 QUESTIONS = load_questions(ROOT / "sample_corpora" / "handbook.questions.yaml")
 
@@ -22,7 +25,9 @@ async def test_at_80x24_the_evaluation_table_shows_hit_reason_and_landed_before_
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         await wait_for(pilot, lambda: all(side.over for side in screen.sides.values()))
-        lines = screen_text(app).splitlines()
+        table = screen.query_one(DataTable)
+        assert screen.region.contains_region(table.region)  # on screen, as drawn at its width
+        lines = drawn_lines(table)
         header = next(line for line in lines if " question " in line)
         assert header.split()[:6] == ["#", "question", "hit", "why", "missed", "landed"]
         money = next(line for line in lines if " money-back " in line)

@@ -15,7 +15,12 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
+from explorer.tui.screens.help import HelpScreen
+from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.session import WalkSettings
+
+from .helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 SIZE = (120, 36)
@@ -50,8 +55,9 @@ def test_mid_walk_after_entering_a_node(snap_compare):
 
     async def walk_in(pilot) -> None:
         await pilot.press(*"nnn")  # the roots offered, billing chosen, billing entered
-        while len(explorer.walk_screen.history.events) < 4:
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: len(explorer.walk_screen.history.events) == 4)
+        tree = explorer.walk_screen.query_one(WalkTree)
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "billing")
         await no_blink(pilot)
 
     assert snap_compare(explorer, terminal_size=SIZE, run_before=walk_in)
@@ -63,20 +69,25 @@ def test_the_end_of_a_budget_exhaustion_walk(snap_compare):
 
     async def to_the_end(pilot) -> None:
         await pilot.press("c")
-        while explorer.walk_screen.history.end is None:
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: explorer.walk_screen.history.end is not None)
         await no_blink(pilot)
 
     assert snap_compare(explorer, terminal_size=SIZE, run_before=to_the_end)
 
 
 def test_the_help_screen(snap_compare):
-    assert snap_compare(app(), press=["escape", "question_mark"], terminal_size=SIZE, run_before=no_blink)
+    async def open_help(pilot) -> None:
+        await pilot.press("escape", "question_mark")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await no_blink(pilot)
+
+    assert snap_compare(app(), terminal_size=SIZE, run_before=open_help)
 
 
 def test_a_prompt(snap_compare):
     async def open_prompt(pilot) -> None:
         await pilot.press("escape", "v")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, PromptScreen) and pilot.app.screen.ready)
         await no_blink(pilot)
 
     assert snap_compare(app(), terminal_size=SIZE, run_before=open_prompt)

@@ -4,15 +4,16 @@ every walk and the panel says how many finished."""
 
 from __future__ import annotations
 
-import re
 import threading
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.navigators import resolve_navigator
+from explorer.tui.screens.prompt import PromptClosed, PromptReady, PromptScreen
 from explorer.tui.screens.stability import StabilityScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, make_app, screen_text, wait_for
+from .helpers import SIZE, Messages, make_app, wait_for
+from .reading import all_text, prompt_error, prompt_title, text_at, tree_row
 
 QUERY = "How are refunds issued?"
 
@@ -64,24 +65,21 @@ class Gate(TreeNavigator):
 
 
 def tree_line(app, node_id: str) -> str:
-    """The tree's row of ``node_id``: the left column of the screen, up to the tree's border."""
-    lines = screen_text(app).splitlines()
-    width = next(line.index("╮") for line in lines if line.startswith("╭"))  # the tree's top right corner
-    rows = [line[1:width] for line in lines]
-    return next(row for row in rows if re.search(rf"\s{re.escape(node_id)}(\s|$)", row)).rstrip()
+    """The tree's row of ``node_id``, as drawn (it must be in view)."""
+    row = tree_row(app, node_id)
+    assert row is not None, f"{node_id} is not in view on the tree"
+    return row
 
 
-def panel_text(app) -> str:
-    """The stability panel's text, its wrapped lines joined: what is between its thick borders, row by row."""
-    rows = [line[line.index("█") + 1:line.rindex("█")].strip() for line in screen_text(app).splitlines()
-            if line.count("█") >= 2]
-    return " ".join(" ".join(rows).split())
+def panel_text(panel: StabilityScreen) -> str:
+    """What the stability panel says, its lines joined: its title, settings, status, summary and hint."""
+    return " ".join(all_text(panel).split())
 
 
 async def ask_for(pilot, app, runs: str) -> StabilityScreen:
     await pilot.press("S")
     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
-    assert "Stability: walk 'How are refunds issued?' how many times? (2-1000)" in screen_text(app)
+    assert prompt_title(app) == "Stability: walk 'How are refunds issued?' how many times? (2-1000)"
     await pilot.press(*runs, "enter")
     await wait_for(pilot, lambda: isinstance(app.screen, StabilityScreen))
     return app.screen
@@ -93,12 +91,12 @@ async def test_stability_of_five_walks_puts_the_counts_on_the_tree():
         await pilot.press("escape")  # out of the query box
         panel = await ask_for(pilot, app, "5")
         await wait_for(pilot, lambda: panel.stability is not None)
-        screen = screen_text(app)
-        assert "Stability: 'How are refunds issued?' walked 5 times" in screen
-        assert "done: 5 of 5 walks finished" in screen
-        assert "1 distinct landed set(s) · 5 of 5 walks made the most common decisions" in screen
-        assert "     5/5  refund-delivery" in screen
-        assert "Most frequent first divergence: none — every walk made the same decisions" in screen
+        assert text_at(panel, "#stability-title") == "Stability: 'How are refunds issued?' walked 5 times"
+        assert text_at(panel, "#stability-status") == "done: 5 of 5 walks finished"
+        summary = text_at(panel, "#stability-summary")
+        assert "1 distinct landed set(s) · 5 of 5 walks made the most common decisions" in summary
+        assert "     5/5  refund-delivery" in summary
+        assert "Most frequent first divergence: none — every walk made the same decisions" in summary
         tree = app.query_one(WalkTree)
         assert tree.counts == {"billing": "5/5", "refunds": "5/5", "refund-delivery": "5/5"}
         assert tree.heat == {"billing": 4, "refunds": 4, "refund-delivery": 4}
@@ -115,12 +113,12 @@ async def test_walks_that_part_show_each_share_and_the_divergence():
         await pilot.press("escape")
         panel = await ask_for(pilot, app, "5")
         await wait_for(pilot, lambda: panel.stability is not None)
-        screen = screen_text(app)
-        assert "done: 5 of 5 walks finished" in screen
-        assert "2 distinct landed set(s) · 3 of 5 walks made the most common decisions" in screen
-        assert "     3/5  refund-delivery" in screen
+        assert text_at(panel, "#stability-status") == "done: 5 of 5 walks finished"
+        summary = text_at(panel, "#stability-summary")
+        assert "2 distinct landed set(s) · 3 of 5 walks made the most common decisions" in summary
+        assert "     3/5  refund-delivery" in summary
         assert ("Most frequent first divergence: decision 1, at the roots: 2 of 5 walks part from the most common "
-                "path there (it chose billing; they chose: plans ×2)") in panel_text(app)
+                "path there (it chose billing; they chose: plans ×2)") in panel_text(panel)
         tree = app.query_one(WalkTree)
         assert tree.counts["billing"] == "3/5" and tree.counts["plans"] == "2/5"
         assert tree.heat["billing"] == 3 and tree.heat["plans"] == 2
@@ -137,28 +135,30 @@ async def test_x_cancels_every_walk_and_says_how_many_finished():
         await pilot.press("escape")
         panel = await ask_for(pilot, app, "5")
         await wait_for(pilot, lambda: gate.blocked == 3)  # two walks done, the three others waiting on their token
-        assert "walking… " in screen_text(app) and "x cancels them all" in screen_text(app)
+        status = text_at(panel, "#stability-status")
+        assert status.startswith("walking… ") and status.endswith(" · x cancels them all")
         await pilot.press("x")
         await wait_for(pilot, lambda: panel.stability is not None)
         assert all(session.token.cancelled for session in panel.stability_run.sessions)
-        screen = screen_text(app)
-        assert "cancelled: 2 of 5 walks finished; the frequencies count those 2" in screen
+        assert text_at(panel, "#stability-status") == "cancelled: 2 of 5 walks finished; the frequencies count those 2"
         assert app.query_one(WalkTree).counts == {"billing": "2/2", "refunds": "2/2", "refund-delivery": "2/2"}
 
 
 async def test_the_prompt_takes_only_ascii_digits_from_2_to_1000():
     app = make_app(QUERY)
-    async with app.run_test(size=SIZE) as pilot:
+    messages = Messages()
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("escape", "S")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         for typed, error in (("1", "1 must be at least 2."), ("1001", "1001 must be at most 1,000."),
                              ("٥", "'٥' is not a whole number."), ("x", "'x' is not a whole number.")):
+            refused = messages.count(PromptReady)
             await pilot.press("end", *["backspace"] * 6, *typed, "enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda refused=refused: messages.count(PromptReady) > refused)  # refused, and said why
             assert app.screen.__class__.__name__ == "PromptScreen"
-            assert error in screen_text(app)
+            assert prompt_error(app) == error
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: messages.count(PromptClosed) == 1)
         assert not isinstance(app.screen, StabilityScreen) and len(app.walks) == 0
 
 
@@ -168,7 +168,7 @@ async def test_stability_is_in_the_command_palette_and_refuses_the_manual_naviga
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Stability: walk this query N times… · S" in titles
         await pilot.press("escape", "S")
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) == 1)
         assert app.screen.__class__.__name__ != "PromptScreen"
         assert "needs a person at the keyboard" in app.notes[-1].message
 
@@ -183,8 +183,8 @@ async def test_cancelled_before_any_walk_finished_counts_nothing():
         await wait_for(pilot, lambda: gate.blocked >= 1)
         await pilot.press("x")
         await wait_for(pilot, lambda: panel.stability is not None)
-        assert "cancelled before any of the 3 walks finished: nothing to count" in screen_text(app)
-        assert "No walk finished: nothing to measure." in screen_text(app)
+        assert text_at(panel, "#stability-status") == "cancelled before any of the 3 walks finished: nothing to count"
+        assert text_at(panel, "#stability-summary") == "No walk finished: nothing to measure."
         assert app.query_one(WalkTree).counts == {}
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, StabilityScreen))

@@ -8,7 +8,8 @@ from core import PathStopped, StopReason
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.history import Origin
 
-from .helpers import SIZE, Counting, make_app, screen_text, script, wait_for
+from .helpers import SIZE, Counting, make_app, script, wait_for
+from .reading import step_text
 
 WIDE = script("wide-walk-out-of-visits.yaml")
 
@@ -74,5 +75,4 @@ async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
         capped = next(d for d in history.decisions() if d.capped_by_visits)
         history.go(capped.answer_seq)
         app.walk_screen.walk_changed()
-        await pilot.pause()
-        assert "capped by the visits left: " in screen_text(app)
+        await wait_for(pilot, lambda: "capped by the visits left: " in step_text(app))

@@ -1,18 +1,17 @@
-"""The corpus tree at scale (issue 12): wide branches come in batches, jumps land on the node, marks repaint,
-and the tree's own line builder draws exactly what Textual's would."""
+"""The corpus tree at scale: wide branches come in batches, jumps land on the node, marks repaint, a walk offers
+thousands of children at once, and the tree's own line builder draws exactly what Textual's would."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Tree
-
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus
-from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.tui.widgets.walk_tree import BATCH, WalkTree
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
+from .helpers import SIZE, built_nodes, make_app, wait_for
+from .reading import node_text, step_text, tree_row, tree_text
 
 
 def document(node_id: str, parent: str | None, title: str) -> RetrievedDocument:
@@ -49,7 +48,7 @@ async def test_jumping_to_the_1000th_and_10000th_child_of_a_wide_node_puts_the_c
         tree = app.query_one(WalkTree)
         tree.reveal("c999")
         await wait_for(pilot, lambda: cursor_on(tree, "c999"))
-        assert "Child 999  c999" in screen_text(app)
+        assert tree_row(app, "c999") == "  ▶ Child 999  c999"
         root = tree.node_for("root")
         # Far past the first batch: the child and 50 on each side, with a "more" row for each run not shown.
         assert built_nodes(tree) == 1 + 101
@@ -59,14 +58,14 @@ async def test_jumping_to_the_1000th_and_10000th_child_of_a_wide_node_puts_the_c
 
         tree.reveal("c9999")
         await wait_for(pilot, lambda: cursor_on(tree, "c9999"))
-        assert "Child 9999  c9999" in screen_text(app)
+        assert tree_row(app, "c9999") == "  ▶ Child 9999  c9999"
         assert built_nodes(tree) == 1 + 101 + 51
         assert more_rows(root) == ["… 949 more: Enter shows the next 500", "… 8,899 more: Enter shows the next 500"]
         assert [child.data for child in root.children[-52:]] == [None, *(f"c{i}" for i in range(9949, 10_000))]
 
         tree.reveal("c5000-x")  # a grandchild: a window opens around its parent, which opens
         await wait_for(pilot, lambda: cursor_on(tree, "c5000-x"))
-        assert "Grandchild 5000  c5000-x" in screen_text(app)
+        assert tree_row(app, "c5000-x") == "  Grandchild 5000  c5000-x"
         assert built_nodes(tree) == 1 + 101 + 51 + 101 + 1
         assert more_rows(root) == [
             "… 949 more: Enter shows the next 500",
@@ -92,7 +91,7 @@ async def test_enter_on_a_more_row_above_the_rows_shown_fills_in_from_its_start(
         root = tree.node_for("root")
         assert more_rows(root) == ["… 1,450 more: Enter shows the next 500", "… 449 more: Enter shows the next 449"]
         tree.move_cursor(root.children[0])
-        await wait_for(pilot, lambda: "… 1,450 more: Enter shows the next 500" in screen_text(app))
+        await wait_for(pilot, lambda: "… 1,450 more: Enter shows the next 500" in tree_text(app))  # scrolled to
         await pilot.press("enter")
         await wait_for(pilot, lambda: cursor_on(tree, "c0"))  # where the row was
         assert more_rows(root) == ["… 950 more: Enter shows the next 500", "… 449 more: Enter shows the next 449"]
@@ -117,14 +116,14 @@ async def test_each_batch_ends_with_one_more_row_and_enter_on_it_lands_on_the_fi
         assert more_rows(root) == ["… 700 more: Enter shows the next 500"] and root.children[-1].data is None
 
         tree.move_cursor(root.children[-1])
-        await wait_for(pilot, lambda: "… 700 more: Enter shows the next 500" in screen_text(app))
+        await wait_for(pilot, lambda: "… 700 more: Enter shows the next 500" in tree_text(app))
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(root.children) == 1001)
         assert more_rows(root) == ["… 200 more: Enter shows the next 200"]
         assert [child.data for child in root.children[:1000]] == [f"c{i}" for i in range(1000)]
         await wait_for(pilot, lambda: cursor_on(tree, "c500"))  # where the row was, and the Node tab follows
         app.query_one("#tabs").active = "tab-node"
-        await wait_for(pilot, lambda: "Child 500" in screen_text(app))
+        await wait_for(pilot, lambda: node_text(app).startswith("Child 500\n"))
 
         tree.move_cursor(root.children[-1])
         await pilot.press("enter")
@@ -142,14 +141,13 @@ async def test_marks_repaint_rows_deep_in_a_wide_branch():
         tree = app.query_one(WalkTree)
         tree.reveal("c2999")
         await wait_for(pilot, lambda: cursor_on(tree, "c2999"))
-        assert "◆ ▶ Child 2999" not in screen_text(app)  # the glyph, then the toggle
+        assert tree_row(app, "c2999") == "  ▶ Child 2999  c2999"  # no glyph yet before the toggle
         tree.set_marks({"c2999": Mark.CURRENT, "c2998": Mark.REJECTED}, {"c2998": "not relevant"})
-        await wait_for(pilot, lambda: "◆ ▶ Child 2999  c2999" in screen_text(app))
-        assert "✗ ▶ Child 2998  c2998  not relevant" in screen_text(app)
+        await wait_for(pilot, lambda: tree_row(app, "c2999") == "◆ ▶ Child 2999  c2999")
+        assert tree_row(app, "c2998") == "✗ ▶ Child 2998  c2998  not relevant"
         tree.set_marks({"c2998": Mark.LANDED})
-        await wait_for(pilot, lambda: "■ ▶ Child 2998  c2998" in screen_text(app))
-        screen = screen_text(app)
-        assert "◆ ▶ Child 2999" not in screen and "not relevant" not in screen
+        await wait_for(pilot, lambda: tree_row(app, "c2998") == "■ ▶ Child 2998  c2998")
+        assert tree_row(app, "c2999") == "  ▶ Child 2999  c2999" and "not relevant" not in tree_text(app)
 
 
 async def test_a_chain_deeper_than_pythons_recursion_limit_opens_to_its_last_node():
@@ -179,13 +177,48 @@ async def test_the_trees_lines_are_the_lines_textual_would_build():
         await wait_for(pilot, lambda: cursor_on(tree, "c1199-x"))
 
         def lines() -> tuple[list[tuple[int, bool, list[int]]], object, int]:
-            built = [(line.node.id, line.last, [node.id for node in line.path]) for line in tree._tree_lines]
-            return built, tree.virtual_size, tree.cursor_line
+            return tree.line_layout(), tree.virtual_size, tree.cursor_line
 
         for show_root in (True, False):
             tree.show_root = show_root
-            tree._build()
+            tree.rebuild_lines()
             ours = lines()
-            Tree._build(tree)  # Textual's own: the same nodes, so the same lines, widths and cursor
+            tree.rebuild_lines(by_textual=True)  # Textual's own: the same nodes, so the same lines, widths and cursor
             assert ours == lines()
             assert len(ours[0]) == (1 if show_root else 0) + 1200 + 3  # every child, three grandchildren open
+
+
+def flat_corpus(children: int) -> Corpus:
+    """A root with ``children`` leaves ``c0``, ``c1``, …, each about refunds: a walk offers them all at once."""
+    docs = [RetrievedDocument("", "root", 0.0, {HierarchyMetadata.ID: "root", "reasoningTitle": "Root",
+                                                "reasoningSummary": "refund rules"})]
+    docs += [RetrievedDocument("", f"c{i}", 0.0, {HierarchyMetadata.ID: f"c{i}", HierarchyMetadata.PARENT_ID: "root",
+                                                  "reasoningTitle": f"Child {i}", "reasoningSummary": "refund"})
+             for i in range(children)]
+    return Corpus(Path("wide"), "synthetic", "s", "Wide", HierarchyIndex(docs), "0" * 64)
+
+
+async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_reaches_any_of_them():
+    app = make_app("refund", corpus=flat_corpus(5000), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.query_one(WalkTree)
+        tree.reveal("c3000")  # how long this takes: bench/responsiveness.py
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "c3000")
+        assert tree_row(app, "c3000") == "  Child 3000  c3000"
+        assert built_nodes(tree) == 1 + 101  # the root, and c3000 with 50 children on each side
+        tree.reveal("c10")
+        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "c10")
+        assert built_nodes(tree) == 1 + 101 + BATCH  # the first batch of the run before c2950
+        more = [node for node in tree.root.children[0].children if node.data is None]
+        assert [row.label.plain for row in more] == [
+            "… 2,450 more: Enter shows the next 500",  # c500..c2949
+            "… 1,949 more: Enter shows the next 500",  # c3051..c4999
+        ]
+        before = built_nodes(tree)
+        tree.select_node(more[1])
+        await wait_for(pilot, lambda: built_nodes(tree) != before)
+        assert built_nodes(tree) == before + BATCH
+        await pilot.press("n", "n", "n", "n", "n")  # offer the 5,000 children and choose
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
+        app.query_one("#step-scroll").scroll_end(animate=False)  # as a person scrolls the step panel
+        await wait_for(pilot, lambda: step_text(app).splitlines()[-1].startswith("… and 4,900 more candidates"))

@@ -1,4 +1,5 @@
-"""Untrusted text from corpora and navigators is shown literally and never acts; big corpora open lazily."""
+"""Untrusted text from corpora and navigators is shown literally and never acts; big corpora open lazily, and a
+node of megabytes is shown a part at a time."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus, load_corpus
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, built_nodes, make_app, screen_text, wait_for
+from .helpers import SIZE, built_nodes, make_app, wait_for
+from .reading import all_text, landed_content, node_text, step_text, tree_row
 
 HOSTILE = '''source: hostile
 title: "[bold red]Corpus[/] \\e]0;owned\\a"
@@ -38,12 +40,14 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
-        screen = screen_text(app)
         assert app.is_running and app.return_code is None  # nothing clicked app.quit
-        assert "[@click=app.quit]Click to quit[/] refund" in screen
-        assert "[link=https://evil" in screen  # the summary, cut short on one line in the step panel
-        assert "Not offered (hallucinated): [b]ghost[/b]" in screen
-        assert "Why     [@click=app.quit]why[/] \\x1b]0;x\\x07" in screen
+        step = step_text(app)
+        assert "[@click=app.quit]Click to quit[/] refund" in step  # the candidate, and its row on the tree
+        assert "[@click=app.quit]Click to quit[/] refund" in tree_row(app, "[@click=app.quit]quit[/]")
+        assert "[link=https://evil" in step  # the summary, cut short on one line in the step panel
+        assert "Not offered (hallucinated): [b]ghost[/b]" in step
+        assert "Why     [@click=app.quit]why[/] \\x1b]0;x\\x07" in step
+        screen = all_text(app.screen)  # every widget of the walk screen
         assert "\x1b]0;" not in screen and "\x07" not in screen and "\u202e" not in screen
         await pilot.press("F")
         tree = app.query_one(WalkTree)
@@ -52,14 +56,18 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
         assert "Bidi \\u202egnp.exe\\u202c and tab here" in node.label.plain
         app.query_one("#tabs").active = "tab-node"
         tree.move_cursor(tree.node_for("[@click=app.quit]quit[/]"))
-        await wait_for(pilot, lambda: "Content with \\x1b[2J" in screen_text(app))  # the node tab shows it
-        screen = screen_text(app)
-        assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in screen
-        assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in screen
-        # Clicking the hostile label does not run its action.
-        await pilot.click(WalkTree)
-        await pilot.pause(0.1)
-        assert app.is_running
+        await wait_for(pilot, lambda: "Content with \\x1b[2J" in node_text(app))  # the node tab shows it
+        node = node_text(app)
+        assert "[link=https://evil.example]refund here[/link] [/nope] arr[0] = x[i]" in node
+        assert "Content with \\x1b[2J clear screen and \\u202e reversed text and [b]markup[/b]" in node
+        # Clicking the hostile label does not run its action: the click only does what a click on a row does,
+        # selecting it (which opens or closes it), and the app goes on.
+        hostile = tree.node_for("[@click=app.quit]quit[/]")
+        was_open = hostile.is_expanded
+        row = hostile.line - tree.scroll_offset.y + 1  # below the tree's top border
+        await pilot.click(WalkTree, offset=(12, row))  # on its title, past the guide, the mark and the toggle
+        await wait_for(pilot, lambda: hostile.is_expanded != was_open)
+        assert app.is_running and app.return_code is None
 
 
 async def test_a_hostile_corpus_title_is_escaped_in_the_header(tmp_path):
@@ -86,7 +94,23 @@ async def test_a_hundred_thousand_node_corpus_opens_with_only_the_top_level_buil
         assert built_nodes(tree) == 10  # the roots only
         tree.reveal("n99999")
         await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == "n99999")
-        assert "Section 99999  n99999" in screen_text(app)
+        assert tree_row(app, "n99999") == "  Section 99999  n99999"
         assert built_nodes(tree) == 10 + 4 * 10  # the roots, and the children of n8, n98, n998 and n9998
 
 
+async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time(tmp_path):
+    from explorer.corpora import load_corpus
+
+    big = tmp_path / "big.yaml"
+    body = "refund policy text " * 110_000  # about 2 MB
+    big.write_text(f"source: big\nnodes:\n  - id: huge\n    title: Huge\n    summary: refund\n    content: {body}\n")
+    app = make_app("refund", corpus=load_corpus(big), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: landed_content(app).startswith("Huge"))  # the landed node is selected
+        content = landed_content(app)
+        assert content.endswith("… 2,069,999 more characters: press L to show 20,000 more")
+        assert len(content) < 21_000
+        await pilot.press("L")
+        assert landed_content(app).endswith("… 2,049,999 more characters: press L to show 20,000 more")

@@ -10,7 +10,17 @@ from explorer.tui.widgets.budget_meter import BudgetMeter
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, Counting, make_app, screen_text, script, wait_for
+from .helpers import SIZE, Blocking, Counting, make_app, script, wait_for
+from .reading import (
+    landed_content,
+    landed_rows,
+    meter_text,
+    next_settings,
+    results_summary,
+    status_text,
+    step_text,
+    stop_rows,
+)
 
 EXAMPLE = "How long do refunds take to arrive?"
 
@@ -20,15 +30,16 @@ async def test_the_query_box_is_focused_with_an_example_and_enter_starts_a_pause
     async with app.run_test(size=SIZE) as pilot:
         query = app.query_one("#query")
         assert app.focused is query and query.value == EXAMPLE
-        assert "no walk yet · type a question and press Enter" in screen_text(app)
+        assert status_text(app) == "no walk yet · type a question and press Enter"
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
         assert isinstance(app.walk_screen.history.events[0], WalkStarted)
         assert isinstance(app.focused, WalkTree)
-        screen = screen_text(app)
-        assert "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw" in screen
-        assert "Press n to see the first offer." in screen
-        await pilot.pause(0.2)
+        step = step_text(app)
+        assert "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw" in step
+        assert "Press n to see the first offer." in step
+        session = app.walk_screen.session
+        await wait_for(pilot, lambda: session.waiting)  # its worker is parked at the gate, with no permit left
         assert len(app.walk_screen.history.events) == 1  # paused: nothing more is pulled without a key
 
 
@@ -39,26 +50,26 @@ async def test_stepping_shows_each_offer_and_choice_then_continue_runs_to_the_en
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
         await pilot.press("n")
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
-        screen = screen_text(app)
-        assert "Step 2/2  offered 9 roots" in screen
-        assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in screen
-        assert "?  Billing  billing" in screen
+        step = step_text(app)
+        assert "Step 2/2  offered 9 roots" in step
+        assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in step
+        assert "?  Billing  billing" in step
         tree = app.query_one(WalkTree)
         assert tree.marks["billing"] is Mark.OFFERED
         await pilot.press("n")
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 3)
-        screen = screen_text(app)
-        assert "navigator chose billing" in screen
-        assert "✓  Billing  billing  Invoices" in screen and "✗  Plans and pricing  plans" in screen
-        assert "Why     matched billing 1.99 (refund)" in screen
+        step = step_text(app)
+        assert "navigator chose billing" in step
+        assert "✓  Billing  billing  Invoices" in step and "✗  Plans and pricing  plans" in step
+        assert "Why     matched billing 1.99 (refund)" in step
         assert tree.marks["billing"] is Mark.CHOSEN and tree.marks["plans"] is Mark.REJECTED
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        screen = screen_text(app)
-        assert "finished (not cancelled) · visits used 3/15 · navigator calls 3 · characters shipped 2,100" in screen
-        assert "Visits ██████░░░░░░░░░░░░░░░░░░░░░░░░ 3/15 used · 12 left" in screen
-        assert "Refund delivery" in screen and "leaf" in screen
-        assert "Refunds go back to the payment method used for the original charge" in screen  # its content
+        assert ("finished (not cancelled) · visits used 3/15 · navigator calls 3 · characters shipped 2,100"
+                in results_summary(app))
+        assert meter_text(app).splitlines()[0] == "Visits ██████░░░░░░░░░░░░░░░░░░░░░░░░ 3/15 used · 12 left"
+        assert landed_rows(app)[0][1:3] == ["Refund delivery", "leaf"]
+        assert "Refunds go back to the payment method used for the original charge" in landed_content(app)
         assert tree.marks["refund-delivery"] is Mark.LANDED
         assert tree.node_for("refund-delivery") is not None  # revealed on the tree
 
@@ -90,15 +101,14 @@ async def test_step_back_and_forward_through_history_without_calling_the_navigat
         assert (calls, total) == (3, 12)
         await pilot.press("b", "b", "b")
         assert app.walk_screen.history.cursor == total - 3
-        screen = screen_text(app)
-        assert f"viewing step {total - 3} of {total} · f forward · F latest" in screen
-        assert f"Step {total - 3}/{total}" in screen
-        assert "(as of step 9)" in screen
+        assert status_text(app).startswith(f"viewing step {total - 3} of {total} · f forward · F latest")
+        assert step_text(app).startswith(f"Step {total - 3}/{total}")
+        assert "(as of step 9)" in results_summary(app)
         await pilot.press("B")
         assert app.walk_screen.history.cursor == 1
-        assert "Step 1/12  walk started" in screen_text(app)
+        assert step_text(app).startswith("Step 1/12  walk started")
         await pilot.press("f", "f")
-        assert app.walk_screen.history.cursor == 3 and "Step 3/12  navigator chose billing" in screen_text(app)
+        assert app.walk_screen.history.cursor == 3 and step_text(app).startswith("Step 3/12  navigator chose billing")
         assert app.query_one(WalkTree).marks["billing"] is Mark.CHOSEN
         await pilot.press("n")  # n walks forward through history while behind
         assert app.walk_screen.history.cursor == 4
@@ -120,27 +130,34 @@ async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step()
         timeline.highlighted = 1
         await pilot.press("enter")
         assert app.walk_screen.history.cursor == 2
-        assert "Step 2/12  offered 9 roots" in screen_text(app)
+        assert step_text(app).startswith("Step 2/12  offered 9 roots")
 
 
 async def test_play_advances_by_itself_and_the_pace_changes():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("minus")  # slower, then faster twice: 1.0 -> 1.5 -> 1.0 -> 0.5
-        await pilot.press("plus", "plus")
-        assert app.walk_screen.pace == 0.5
-        await pilot.press(*["minus"] * 5)
-        assert app.walk_screen.pace == 5.0  # the slowest: the meter can be read while the walk plays
-        await pilot.press("p")
-        meter = app.walk_screen.query_one(BudgetMeter)
-        assert str(meter.content).splitlines()[-1] == "playing · 5 s per step · p pauses"
-        await pilot.press("plus")
-        assert str(meter.content).splitlines()[-1] == "playing · 3 s per step · p pauses"  # faster while it plays
-        await pilot.press(*["plus"] * 6)
-        assert app.walk_screen.pace == 0.1
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        await wait_for(pilot, lambda: not app.walk_screen.playing)
-        assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
+    navigator = Blocking()  # holds the walk at its first decision: it cannot be over before its status is read
+    app = make_app("How are refunds issued?", navigator=navigator, start_walk=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("minus")  # slower, then faster twice: 1.0 -> 1.5 -> 1.0 -> 0.5
+            await pilot.press("plus", "plus")
+            assert app.walk_screen.pace == 0.5
+            await pilot.press(*["minus"] * 5)
+            assert app.walk_screen.pace == 5.0  # the slowest: the meter can be read while the walk plays
+            await pilot.press("p")
+            meter = app.walk_screen.query_one(BudgetMeter)
+            assert str(meter.content).splitlines()[-1] == "playing · 5 s per step · p pauses"
+            await pilot.press("plus")
+            assert str(meter.content).splitlines()[-1] == "playing · 3 s per step · p pauses"  # faster while it plays
+            await pilot.press(*["plus"] * 6)
+            assert app.walk_screen.pace == 0.1
+            await wait_for(pilot, lambda: navigator.inside.is_set())  # it played on by itself to the first decision
+            assert str(meter.content).splitlines()[-1] == "playing · 0.1 s per step · p pauses"
+            navigator.release.set()
+            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+            await wait_for(pilot, lambda: not app.walk_screen.playing)
+            assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
+    finally:
+        navigator.release.set()
 
 
 async def test_messages_from_a_replaced_walk_are_ignored():
@@ -151,9 +168,11 @@ async def test_messages_from_a_replaced_walk_are_ignored():
         await pilot.press("r")
         await wait_for(pilot, lambda: app.walk_screen.session.id != old and len(app.walk_screen.history.events) == 1)
         stale = CandidatesOffered(None, EMPTY_PATH, (), 15, 0, 0)
-        app.post_message(WalkEventArrived(old, 2, stale))
-        await pilot.pause(0.1)
-        assert len(app.walk_screen.history.events) == 1
+        app.walk_screen.post_message(WalkEventArrived(old, 2, stale))  # where the walks' workers post theirs
+        await pilot.press("n")  # the new walk's own next event comes after it
+        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
+        offered = app.walk_screen.history.events[1]
+        assert offered is not stale and isinstance(offered, CandidatesOffered) and len(offered.candidates) == 9
 
 
 async def test_restart_with_a_smaller_budget():
@@ -162,11 +181,10 @@ async def test_restart_with_a_smaller_budget():
         await pilot.press("v")
         await pilot.press("4", "enter")  # the current value is selected: typing replaces it
         assert app.walk_screen.next_walk.settings.max_nodes_visited == 4
-        assert "next walk: " in screen_text(app) and "budget 4 · depth limit 6" in screen_text(app)
+        assert next_settings(app).startswith("next walk: ") and "budget 4 · depth limit 6" in next_settings(app)
         await pilot.press("r", "c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        screen = screen_text(app)
-        assert "4/4 used · 0 left" in screen
+        assert meter_text(app).splitlines()[0].endswith(" 4/4 used · 0 left")
         stops = [(s.reason.value, s.branch) for s in app.walk_screen.history.state().stops]
         assert stops[-2:] == [("visit_budget_exhausted", "billing"), ("visit_budget_exhausted", "accounts")]
 
@@ -177,7 +195,7 @@ async def test_depth_limit_and_follow_toggle():
         await pilot.press("d", "2", "enter", "r", "c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         assert [(s.reason.value, s.landed) for s in app.walk_screen.history.state().stops] == [("max_depth", "refund-exceptions")]
-        assert "max_depth" in screen_text(app)
+        assert [row[1] for row in stop_rows(app)] == ["max_depth"]  # the results say why it stopped
         await pilot.press("t")
         assert not app.query_one(WalkTree).follow
 
@@ -187,7 +205,7 @@ async def test_choice_events_carry_the_rationale_to_the_screen():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
         await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.walk_screen.history.events))
-        assert "0.00 s" in screen_text(app)
+        assert "0.00 s" in step_text(app)  # how long the navigator took, beside its choice
 
 
 async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
@@ -197,4 +215,14 @@ async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         await wait_for(pilot, lambda: not app.walk_screen.playing)
         assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
-        assert "finished (not cancelled)" in screen_text(app)
+        assert results_summary(app).startswith("finished (not cancelled)")
+
+
+async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_new_walk():
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        session, total = app.walk_screen.session, len(app.walk_screen.history.events)
+        await pilot.press("b", "b", "c")
+        assert app.walk_screen.session is session and app.walk_screen.history.cursor == total == len(app.walk_screen.history.events)

@@ -15,7 +15,6 @@ import pytest
 
 from explorer.corpora import markdown_corpus as md
 from explorer.corpora.markdown_corpus import read_markdown
-from explorer.corpora.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "markdown"
@@ -143,10 +142,7 @@ def snapshot(corpus):
 def both_ways(path: Path):
     """The corpus as loaded, and as loaded with markdown-it reading every file."""
     loaded = read_markdown(path)
-    if path.is_dir():
-        by_tokens = md._read_folder(path, Progress(None), False, parse=md.parse_by_tokens)
-    else:
-        by_tokens = md._read_file(path, Progress(None), parse=md.parse_by_tokens)
+    by_tokens = read_markdown(path, by_tokens=True)
     return snapshot(loaded), snapshot(by_tokens)
 
 

@@ -169,7 +169,7 @@ def test_a_body_streamed_past_the_cap_without_a_length_is_a_failure(monkeypatch:
     pieces: list[int] = []
 
     def endless() -> Iterator[bytes]:
-        while True:  # the reader must stop by itself
+        for _ in range(100_000):  # endless to the reader, which must stop by itself; bounded so a bug fails, not hangs
             pieces.append(1)
             yield b"x" * 300
 
@@ -240,7 +240,7 @@ def test_cancel_cancels_the_request_on_the_clients_loop() -> None:
     async def handler(request: httpx.Request) -> httpx.Response:
         entered.set()
         try:
-            await asyncio.Event().wait()  # an answer that never comes
+            await asyncio.wait_for(asyncio.Event().wait(), 60)  # an answer that never comes (60 s: a hang guard)
         except asyncio.CancelledError:
             cancelled.set()
             raise
@@ -262,7 +262,7 @@ def test_calls_from_several_threads_share_one_client_at_once() -> None:
         arrived += 1  # on the client's one loop: no lock needed
         if arrived == 2:
             both.set()
-        await both.wait()  # each answer waits for the other request: serialised calls would never finish
+        await asyncio.wait_for(both.wait(), 60)  # each waits for the other request: serialised calls would fail
         return respond(completion(content(["billing"])))
 
     results: list[Any] = []
@@ -282,7 +282,7 @@ def test_a_call_past_its_deadline_is_abandoned(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv(CALL_DEADLINE_ENV, "0.3")
 
     async def handler(request: httpx.Request) -> httpx.Response:
-        await asyncio.Event().wait()
+        await asyncio.wait_for(asyncio.Event().wait(), 60)  # never answers (60 s: a hang guard)
         raise AssertionError("unreachable")
 
     assert failure(handler).startswith(f"no complete answer from {URL}/chat/completions within 0.3 s")

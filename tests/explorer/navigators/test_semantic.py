@@ -147,7 +147,8 @@ def test_the_same_request_gets_the_same_answer_in_another_process():
     )
     here = resolve_navigator("semantic:hybrid").choose(request(MONEY_BACK, model="semantic:hybrid"))
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env, check=True,
+                         timeout=300)
     selected, rationale, transcript = json.loads(out.stdout)
     assert (tuple(selected), rationale, tuple(map(tuple, transcript))) == (here.selected, here.rationale,
                                                                            here.transcript)
@@ -236,7 +237,8 @@ print(sorted(p.name for p in pathlib.Path.home().iterdir()))
 
 def test_the_model_loads_from_the_wheel_without_the_network_a_cache_or_a_logging_side_effect(tmp_path):
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    out = subprocess.run([sys.executable, "-c", OFFLINE], capture_output=True, text=True, cwd=ROOT, env=env)
+    out = subprocess.run([sys.executable, "-c", OFFLINE], capture_output=True, text=True, cwd=ROOT, env=env,
+                         timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["('refunds', 'support')", "[] 30", "[]"]
     assert out.stderr == ""
@@ -249,7 +251,7 @@ def test_without_wordllama_the_cli_says_so_in_one_line_and_exits_2():
         "from explorer.cli.main import main\n"
         "sys.exit(main(['walk', 'sample_corpora/handbook.yaml', 'q', '--navigator', 'semantic:default']))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 2
     assert out.stdout == ""
     lines = out.stderr.splitlines()
@@ -275,6 +277,6 @@ print(len(got), len({id(m) for m in got}), got[0] is bundled_embeddings())
 
 
 def test_threads_that_ask_for_the_model_at_once_share_one_load():
-    out = subprocess.run([sys.executable, "-c", ONCE], capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run([sys.executable, "-c", ONCE], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["8", "1", "True"]

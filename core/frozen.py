@@ -11,7 +11,9 @@ constructor (about a third of the cost).
 
 Only for the runtime's own objects, whose field values it has checked or made
 itself: the fast constructor runs no ``__post_init__`` and no default
-factories, so every field is passed, in declaration order.
+factories, so every field is passed, in declaration order. Not part of
+``core``'s API (``core.__all__``); public as a module so a test can hold what
+it builds to what the dataclass's own constructor builds.
 """
 
 from __future__ import annotations

@@ -1,0 +1,37 @@
+"""Below 80×24 the layout gives way legibly: decoration goes first, the status and whole stop reasons stay."""
+
+from __future__ import annotations
+
+from explorer.tui.widgets.budget_meter import BudgetMeter
+from explorer.tui.widgets.walk_tree import WalkTree
+
+from .helpers import make_app, script, wait_for
+from .reading import drawn_lines, next_settings, tree_rows
+
+
+async def test_at_80x24_the_status_stays_and_stop_reasons_are_whole():
+    app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        tree, meter = app.query_one(WalkTree), app.query_one(BudgetMeter)
+        await wait_for(pilot, lambda: any("visit_budget" in row for row in tree_rows(tree)))
+        lines = drawn_lines(meter)
+        assert app.screen.region.contains_region(meter.region)  # on screen, as drawn at its width
+        assert any("Visits " in line and "6/6 used · 0 left" in line for line in lines)
+        assert any("finished · e forks a decision" in line for line in lines)  # the status line, not pushed off
+        assert app.screen.region.contains_region(tree.region)
+        stops = [row for row in tree_rows(tree) if "visit_budget" in row]  # as drawn, cut at the tree's edge
+        assert stops and all("visit_budget_exhausted" in row for row in stops)
+
+
+async def test_at_60x20_the_layout_degrades_legibly():
+    app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        meter = app.query_one(BudgetMeter)
+        await wait_for(pilot, lambda: "finished · e forks" in "\n".join(drawn_lines(meter)))
+        assert app.screen.region.contains_region(meter.region)
+        assert "Visits " in "\n".join(drawn_lines(meter))
+        assert next_settings(app) == ""  # decoration goes first: "next walk: ..." is not shown
