@@ -1,203 +1,37 @@
-"""Loading corpora: YAML (our format), PageIndex tree JSON and Markdown, chosen by what the path is."""
+"""Loading corpora: YAML (our format), PageIndex tree JSON and Markdown, chosen by what the path is.
+
+Import these names from here: :func:`load_corpus` (:mod:`.loading`), the
+file readers every loader shares (:mod:`.files`), :class:`Corpus`
+(:mod:`.model`), :class:`CorpusError` (:mod:`.errors`) and the progress a load
+reports (:mod:`.progress`). The modules of the package import each other, never
+this facade, so that the import contract in ``pyproject.toml`` sees every
+dependency between them.
+"""
 
 from __future__ import annotations
 
-import codecs
-import errno
-import io
-import os
-import stat
-from pathlib import Path
-
 from .errors import CorpusError
+from .files import MISSING, check_corpus_path, check_utf8, decode_text, read_bytes, read_text
+from .loading import JSON_SUFFIXES, MARKDOWN_SUFFIXES, YAML_SUFFIXES, load_corpus
 from .model import Corpus
 from .progress import CallbackFailed, Progress, ProgressCallback, Stage, collector_paused
 
-YAML_SUFFIXES = (".yaml", ".yml")
-JSON_SUFFIXES = (".json",)
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-
-MISSING = "no such file or folder; give a .yaml, .json or .md file, or a folder of .md files"
-_READ_CHUNK = 8 << 20
-
-
-def load_corpus(
-    path: str | Path, *, progress: ProgressCallback | None = None, follow_outside_links: bool = False
-) -> Corpus:
-    """Load a corpus by path, choosing the reader by what the path is.
-
-    ``.yaml``/``.yml``: the YAML corpus format; ``.json``: PageIndex tree
-    JSON; ``.md``/``.markdown``: one Markdown file; a folder: its Markdown
-    files (symlinks leading out of the folder are skipped unless
-    ``follow_outside_links``). Every failure is a :class:`CorpusError` with
-    one clear line: a missing path, a path the file system refuses (too long,
-    a NUL in it), something that is not a regular file or a folder (a FIFO, a
-    device: never read), unreadable or malformed content.
-
-    ``progress``, when given, is called as ``progress(stage, done, total)``
-    while the load runs (see :mod:`explorer.corpora.progress`). A
-    ``KeyboardInterrupt`` propagates and leaves nothing behind.
-    """
-    path = Path(path)
-    reporter = Progress(progress)
-    try:
-        with collector_paused():
-            mode = check_corpus_path(path).st_mode
-            if stat.S_ISDIR(mode):
-                from .markdown_corpus import read_markdown
-
-                return read_markdown(path, progress=reporter, follow_outside_links=follow_outside_links)
-            suffix = path.suffix.lower()
-            if suffix in YAML_SUFFIXES:
-                from .yaml_corpus import read_yaml_corpus
-
-                return read_yaml_corpus(path, progress=reporter)
-            if suffix in JSON_SUFFIXES:
-                from .pageindex import read_pageindex
-
-                return read_pageindex(path, progress=reporter)
-            if suffix in MARKDOWN_SUFFIXES:
-                from .markdown_corpus import read_markdown
-
-                return read_markdown(path, progress=reporter)
-            raise CorpusError(
-                path,
-                f"unknown corpus type {suffix or '(no suffix)'!r}; use .yaml/.yml, .json (PageIndex) or .md, "
-                "or a folder",
-            )
-    except CallbackFailed as failed:
-        raise failed.error from None
-
-
-def check_corpus_path(path: str | Path) -> os.stat_result:
-    """What the path is (following symlinks), or a CorpusError with one clear line.
-
-    Refuses a path holding a NUL, one longer than the file system allows, a
-    missing one, and anything that is neither a regular file nor a folder (a
-    FIFO or a device would be read forever).
-    """
-    path = Path(path)
-    result = _stat(path)
-    if not (stat.S_ISREG(result.st_mode) or stat.S_ISDIR(result.st_mode)):
-        raise CorpusError(path, _not_a_file(result.st_mode))
-    return result
-
-
-def _stat(path: Path) -> os.stat_result:
-    if "\0" in str(path):
-        raise CorpusError(path, "the path holds a NUL character; give the file's real name")
-    try:
-        return os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        raise CorpusError(path, MISSING) from None
-    except OSError as exc:
-        raise CorpusError(path, _os_problem(exc)) from None
-
-
-def _os_problem(exc: OSError) -> str:
-    if exc.errno == errno.ENAMETOOLONG:
-        return "the path is longer than the file system allows; give a shorter path"
-    if exc.errno == errno.ELOOP:
-        return "the path goes round a loop of symlinks; give the file's real path"
-    return f"cannot read: {exc.strerror or exc}"
-
-
-def _not_a_file(mode: int) -> str:
-    kind = (
-        "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-        else "a character device" if stat.S_ISCHR(mode)
-        else "a block device" if stat.S_ISBLK(mode)
-        else "a socket" if stat.S_ISSOCK(mode)
-        else "not a regular file"
-    )  # fmt: skip
-    return f"is {kind}, not a file that can be read to its end; give a .yaml, .json or .md file, or a folder"
-
-
-def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]:
-    """The file's text (UTF-8, a BOM dropped) and its bytes; a CorpusError when it cannot be read.
-
-    Only a regular file is read: the file is opened without blocking and
-    checked before a byte is read, so a FIFO or a device (``/dev/zero``)
-    given in its place is refused at once.
-    """
-    data = read_bytes(path, progress)
-    return decode_text(path, data), data
-
-
-def read_bytes(path: Path, progress: Progress | None = None) -> bytes:
-    """The file's bytes, read as :func:`read_text` reads them (a regular file only), for a parser that takes bytes."""
-    if "\0" in str(path):
-        raise CorpusError(path, "the path holds a NUL character; give the file's real name")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError as exc:
-        raise CorpusError(path, f"cannot read: {exc.strerror or exc}") from None
-    except OSError as exc:
-        raise CorpusError(path, _os_problem(exc)) from None
-    with open(fd, "rb", closefd=True) as stream:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise CorpusError(path, "is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            raise CorpusError(path, _not_a_file(mode))
-        try:
-            return _read_all(stream, os.fstat(fd).st_size, progress)
-        except OSError as exc:
-            raise CorpusError(path, f"cannot read: {exc.strerror or exc}") from None
-
-
-def decode_text(path: Path, data: bytes) -> str:
-    """``data`` as UTF-8 text, a BOM dropped; a CorpusError naming the line of the first byte that is not UTF-8."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise CorpusError(path, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", line=line) from None
-
-
-_CHECK_CHUNK = 1 << 20  # bytes checked at a time: a bounded copy, however large the file
-
-
-def check_utf8(path: Path, data: bytes) -> None:
-    """Raise :func:`decode_text`'s CorpusError when ``data`` is not UTF-8 text, without keeping a decoded copy.
-
-    For a reader that parses the bytes itself and skips what it does not need (PageIndex's msgspec path): the
-    file is then refused or accepted as a whole, as :func:`decode_text` would, whatever key the bad bytes sit
-    under. ASCII (most large JSON) is one pass with no copy; other text is decoded a megabyte at a time."""
-    if data.isascii():
-        return
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    view = memoryview(data)
-    try:
-        for at in range(0, len(view), _CHECK_CHUNK):
-            decoder.decode(view[at:at + _CHECK_CHUNK])
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        decode_text(path, data)  # the same codec refuses the same bytes: it raises, naming the byte and the line
-    finally:
-        view.release()
-
-
-def _read_all(stream: io.BufferedReader, size: int, progress: Progress | None) -> bytes:
-    if progress is None or not progress.active:
-        return stream.read()
-    progress.start(Stage.READING, size)
-    chunks: list[bytes] = []
-    done = 0
-    while chunk := stream.read(_READ_CHUNK):
-        chunks.append(chunk)
-        done += len(chunk)
-        progress.tick(done)
-    progress.finish(done)
-    return b"".join(chunks)
-
-
 __all__ = [
+    "JSON_SUFFIXES",
+    "MARKDOWN_SUFFIXES",
+    "MISSING",
+    "YAML_SUFFIXES",
+    "CallbackFailed",
     "Corpus",
     "CorpusError",
+    "Progress",
     "ProgressCallback",
     "Stage",
     "check_corpus_path",
+    "check_utf8",
+    "collector_paused",
+    "decode_text",
     "load_corpus",
+    "read_bytes",
     "read_text",
 ]

@@ -2,11 +2,12 @@
 
 Markdown is read by ``markdown-it-py`` (CommonMark, with GFM tables and
 strikethrough) and its block tokens, whose line numbers say where each
-heading and section is; YAML front matter is read by ``mdit-py-plugins``.
-A file of nothing but ATX headings and paragraphs of prose (each line blank,
-a heading at the margin, or text starting at the margin with a letter or
-digit; no tabs) is read line by line instead, which gives the same reading
-several times faster; any other file goes to markdown-it.
+heading and section is; YAML front matter is read by ``mdit-py-plugins``
+(:mod:`.markdown_tokens`). A file of nothing but ATX headings and paragraphs
+of prose (each line blank, a heading at the margin, or text starting at the
+margin with a letter or digit; no tabs) is read line by line instead, which
+gives the same reading several times faster (:mod:`.markdown_plain`); any
+other file goes to markdown-it.
 
 One file
     Headings at the top level of the document make the tree: ATX (``#`` to
@@ -47,9 +48,9 @@ A folder
     ``Corpus.notes`` says so. Only regular files are read: a FIFO or a device
     named ``*.md`` is passed over.
 
-Ids are slugs of the heading text (or of the file or folder name): lowercase
-letters and digits joined by hyphens, accents dropped, at most 80
-characters. When a slug is already taken the parent's id is prefixed
+Ids are slugs of the heading text (or of the file or folder name;
+:mod:`.markdown_ids`): lowercase letters and digits joined by hyphens,
+accents dropped, at most 80 characters. When a slug is already taken the parent's id is prefixed
 (``linux-usage``), then ``-2``, ``-3``... are added; ids are given in
 document order, so the same input always gives the same ids.
 
@@ -80,95 +81,50 @@ turned into ids.
 
 from __future__ import annotations
 
-import os
-import re
-import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
-
-from markdown_it import MarkdownIt
-from markdown_it.rules_block import StateBlock
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
+from typing import Any
 
 from core import HierarchyIndex, RetrievedDocument
 
-from . import read_text
 from .errors import CorpusError
+from .files import read_text
+from .markdown_folder import FolderScan
+from .markdown_ids import Ids, slugify
+from .markdown_plain import atx_title, parse_plain
+from .markdown_sections import MAX_TITLE, Heading, ParsedFile, Section, split_lines
+from .markdown_text import plain_text
+from .markdown_tokens import derive_summary, parse_by_tokens
 from .model import HEADING_LENGTH, Corpus, make_document, sha256_of_bytes
 from .progress import CallbackFailed, Progress, Stage
 
-try:  # how markdown-it trims a heading's and a paragraph's text; the plain path trims them the same way
-    from markdown_it.common.utils import mdTrim
-except ImportError:  # markdown-it-py 3 trims them with str.strip()
-
-    def mdTrim(string: str) -> str:
-        return string.strip()
+# The reader, and the parts of it a caller (or a test holding the plain path to markdown-it's reading) imports from
+# here, where they were written before the loader was split by idea.
+__all__ = [
+    "FORMAT",
+    "MAX_TITLE",
+    "Heading",
+    "ParsedFile",
+    "Section",
+    "atx_title",
+    "derive_summary",
+    "parse_by_tokens",
+    "parse_plain",
+    "plain_text",
+    "read_markdown",
+    "slugify",
+    "split_lines",
+]
 
 FORMAT = "markdown"
-SUFFIXES = (".md", ".markdown")
-# Checked in this order: a README is what a folder says about itself on GitHub, index.md on doc sites.
-FOLDER_CONTENT_NAMES = ("readme.md", "readme.markdown", "index.md", "index.markdown")
 
 SUMMARY_DERIVED = "summaryDerived"
 FILE = "file"
 LINE = "line"
 LEVEL = "level"
 FOLDER = "folder"
-
-MAX_SUMMARY = 300
-MAX_TITLE = 300
-"""Headings longer than this are cut for their titles (and ``validate`` says so)."""
-# Only this much of a first paragraph is looked at: the summary is at most 300 characters.
-_SUMMARY_SCAN = 4000
-MAX_SLUG = 80
 UNTITLED = "(untitled)"
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_NOT_WORD = re.compile(r"[\W_]+")
-# Every ASCII byte that is not a lowercase letter or a digit, as a space (what _NOT_WORD replaces, for ASCII).
-_ASCII_SLUG = bytes(c if chr(c).isascii() and (chr(c).islower() or chr(c).isdigit()) else 32 for c in range(256))
-_TASK_MARKER = re.compile(r"\[[ xX]\]\s+")
-# Characters that may start inline syntax that changes the plain text (entities, emphasis, strikethrough,
-# links, images, autolinks, HTML, escapes, code); text without any of them reads as it is written.
-_INLINE_SYNTAX = re.compile(r"[&*_~\[<\\`]")
-
-_SKIPPED_BLOCKS = frozenset({"fence", "code_block", "html_block", "hr", "front_matter"})
-_CONTAINERS = {"bullet_list_open", "ordered_list_open", "blockquote_open", "table_open"}
-
-
-def _toml_front_matter(md: MarkdownIt) -> None:
-    """TOML front matter (``+++`` ... ``+++``) at the very top, as Hugo writes it, read as front matter."""
-
-    def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-        if start != 0 or state.src[state.bMarks[0] : state.eMarks[0]].rstrip() != "+++":
-            return False
-        line = 1
-        while line < end:
-            if state.src[state.bMarks[line] : state.eMarks[line]].rstrip() == "+++":
-                break
-            line += 1
-        else:
-            return False  # never closed: not front matter
-        if not silent:
-            token = state.push("front_matter", "", 0)
-            token.markup = "+++"
-            token.block = True
-            token.map = [0, line + 1]
-        state.line = line + 1
-        return True
-
-    md.block.ruler.before("table", "toml_front_matter", rule)
-
-
-# Block structure only: titles and sections come from block tokens; inline syntax is parsed on demand,
-# for a summary's first sentence and for ids, never for whole sections.
-_BLOCKS = MarkdownIt("commonmark").use(front_matter_plugin).use(_toml_front_matter).enable(["table"])
-_BLOCKS.disable(["inline", "text_join"])
-_INLINE = MarkdownIt("commonmark").enable(["strikethrough"])
 
 
 def read_markdown(
@@ -199,318 +155,11 @@ def read_markdown(
         ) from None
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# One file's structure
-
-
-class Section(NamedTuple):  # named tuples: a 100,000-heading load makes 200,000 of these
-    """The text under a heading (or before the first one), and the summary derived from it."""
-
-    content: str
-    """The section's lines, blank lines trimmed at both ends."""
-    summary: str
-    """Derived from the section's first block of prose ("" when it has none)."""
-
-
-class Heading(NamedTuple):
-    """One top-level heading of a file, with its own section."""
-
-    level: int
-    title: str
-    """As written, cut to MAX_TITLE characters."""
-    length: int
-    """The length of the heading's text as written."""
-    line: int
-    """1-based line of the heading's (first) text line."""
-    section: Section
-
-
-class ParsedFile(NamedTuple):
-    """One file's structure: the text before its first heading, and its headings in order."""
-
-    preamble: Section
-    """The text before the first heading (all of it when there is none)."""
-    preamble_line: int
-    """1-based line where the preamble's text starts (1 when it is empty)."""
-    headings: tuple[Heading, ...]
-
-
-def split_lines(text: str) -> list[str]:
-    """``text``'s lines, broken where markdown-it breaks them: at ``\\n``, ``\\r\\n`` and ``\\r``."""
-    # Not str.splitlines(): it also breaks at form feeds and U+2028, which would shift line numbers.
-    return _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
-
-
-def _trim(lines: Sequence[str], start: int, end: int) -> str:
-    """``lines[start:end]`` joined, blank lines at both ends dropped and trailing space removed."""
-    while start < end and not lines[start].strip():
-        start += 1
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return "\n".join(lines[start:end]).rstrip()
-
-
-def _first_text_line(lines: Sequence[str], start: int, end: int) -> int:
-    for i in range(start, end):
-        if lines[i].strip():
-            return i + 1
-    return start + 1
-
-
 def _parse(text: str) -> ParsedFile:
     """Split a file into the text before its first heading and its headings with their own sections."""
     lines = split_lines(text)
     parsed = parse_plain(text, lines)
     return parsed if parsed is not None else parse_by_tokens(text, lines)
-
-
-def parse_by_tokens(text: str, lines: Sequence[str] | None = None) -> ParsedFile:
-    """A file's structure as markdown-it's block tokens give it: any Markdown (``lines``: its
-    :func:`split_lines`, when already split)."""
-    if lines is None:
-        lines = split_lines(text)
-    tokens = _BLOCKS.parse(text)
-    n = len(tokens)
-    first = 0  # the first line after front matter
-    if n and tokens[0].type == "front_matter" and tokens[0].map is not None:
-        first = tokens[0].map[1]
-    # (level, title, first line index, index after the heading's lines, index of the first token after it)
-    found: list[tuple[int, str, int, int, int]] = []
-    for i in [i for i, token in enumerate(tokens) if token.type == "heading_open" and token.level == 0]:
-        token = tokens[i]
-        title = tokens[i + 1].content
-        if token.markup in ("=", "-"):
-            title = " ".join(part.strip() for part in title.split("\n"))
-        line_map = token.map or (0, 0)
-        found.append((int(token.tag[1]), title, line_map[0], line_map[1], i + 3))
-    end = found[0][2] if found else len(lines)
-    preamble = Section(_trim(lines, first, end), _summary_of(tokens, 0, found[0][4] - 3 if found else n))
-    headings: list[Heading] = []
-    for k, (level, title, start, after, token_start) in enumerate(found):
-        stop, token_stop = (found[k + 1][2], found[k + 1][4] - 3) if k + 1 < len(found) else (len(lines), n)
-        section = Section(_trim(lines, after, stop), _summary_of(tokens, token_start, token_stop))
-        headings.append(Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
-    return ParsedFile(preamble, _first_text_line(lines, first, end), tuple(headings))
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Plain files, read line by line
-#
-# Most of a large corpus's files are headings and paragraphs only. For them the block parser's reading is what a
-# line scan gives: each "# ..." line is a heading, each run of other non-blank lines a paragraph. A file is read
-# this way only when every line is blank (spaces at most), an ATX heading at the margin, or text that starts at
-# the margin with a letter or digit and is not an ordered list's marker; and when it has no tab and no NUL. Then
-# nothing in it can open a code block, fence, list, quote, HTML block, table, link reference, setext heading or
-# front matter, or end a paragraph except a blank line or a heading (every such construct starts its line with
-# an indent or a character other than a letter or digit). Any other file goes to markdown-it. Titles and
-# paragraph texts are cut out of the lines as markdown-it's heading and paragraph rules do, so summaries come
-# from the same text through the same code.
-
-# A line that keeps a file off the plain path: not blank, not an ATX heading, not text starting at the margin
-# with a letter or digit (an ordered list's "1." or "1)" marker excepted).
-_NOT_PLAIN_LINE = re.compile(r"^(?! *$|#{1,6}(?: |$)|(?![0-9]+[.)](?: |$))[^\W_])", re.MULTILINE)
-
-
-def _is_plain(text: str) -> bool:
-    """Whether every line of ``text`` (lines broken at ``\\n`` only) is one the plain path reads as markdown-it does."""
-    return "\t" not in text and "\0" not in text and _NOT_PLAIN_LINE.search(text) is None
-
-
-def atx_title(line: str) -> str:
-    """An ATX heading line's text, as markdown-it's heading rule cuts it (closing ``#``s go with a space before)."""
-    pos = len(line) - len(line.lstrip("#"))
-    end = len(line.rstrip(" "))
-    bare = max(pos, len(line[:end].rstrip("#")))
-    if bare > pos and line[bare - 1] == " ":
-        end = bare
-    return mdTrim(line[pos:end])
-
-
-def _plain_summary(lines: Sequence[str], start: int, stop: int) -> str:
-    """:func:`_summary_of` for ``lines[start:stop]`` of a plain file: paragraphs only, each ended by a blank line."""
-    i = start
-    while i < stop:
-        if not lines[i].strip(" "):
-            i += 1
-            continue
-        end = i + 1
-        while end < stop and lines[end].strip(" "):
-            end += 1
-        summary = _sentence(mdTrim("\n".join(lines[i:end])))
-        if summary:
-            return summary
-        i = end
-    return ""
-
-
-def parse_plain(text: str, lines: Sequence[str]) -> ParsedFile | None:
-    """A plain file's structure (see above) read line by line, as :func:`parse_by_tokens` reads it; ``None`` when
-    the file is not plain and must go to markdown-it (``lines``: its :func:`split_lines`)."""
-    if not _is_plain(text if "\r" not in text else "\n".join(lines)):
-        return None
-    starts = [i for i, line in enumerate(lines) if line.startswith("#")]
-    end = starts[0] if starts else len(lines)
-    preamble = Section(_trim(lines, 0, end), _plain_summary(lines, 0, end))
-    headings: list[Heading] = []
-    for k, start in enumerate(starts):
-        stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        line = lines[start]
-        title = atx_title(line)
-        level = len(line) - len(line.lstrip("#"))
-        section = Section(_trim(lines, start + 1, stop), _plain_summary(lines, start + 1, stop))
-        headings.append(Heading(level, _cut(title, MAX_TITLE), len(title), start + 1, section))
-    return ParsedFile(preamble, _first_text_line(lines, 0, end), tuple(headings))
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Summaries and ids
-
-
-def _summary_of(tokens: Sequence[Token], start: int, stop: int) -> str:
-    """The summary of the blocks ``tokens[start:stop]``: see :func:`derive_summary`."""
-    i = start
-    while i < stop:
-        token = tokens[i]
-        kind = token.type
-        if token.level != 0 or kind in _SKIPPED_BLOCKS:
-            i += 1
-            continue
-        if kind == "paragraph_open":
-            summary = _sentence(tokens[i + 1].content)
-            if summary:
-                return summary
-            i += 3
-            continue
-        if kind == "heading_open":
-            i += 3
-            continue
-        if kind in _CONTAINERS:
-            close = kind.replace("_open", "_close")
-            j = i + 1
-            candidate = ""
-            while j < stop and not (tokens[j].level == 0 and tokens[j].type == close):
-                if not candidate and tokens[j].type == "inline":
-                    candidate = _first_item(tokens, j, kind)
-                j += 1
-            if candidate:
-                return _cut(candidate)
-            i = j + 1
-            continue
-        i += 1
-    return ""
-
-
-def _sentence(paragraph: str) -> str:
-    """A paragraph's first sentence in plain text, else its first line; ``""`` when it has no text."""
-    plain = plain_text(paragraph[:_SUMMARY_SCAN])
-    if not plain:
-        return ""
-    end = _SENTENCE_END.search(plain)
-    return _cut(plain[: end.end()] if end else plain_text(paragraph[:_SUMMARY_SCAN].split("\n", 1)[0]))
-
-
-def _first_item(tokens: Sequence[Token], j: int, kind: str) -> str:
-    """The first item of a list, quote or table, as plain text: its first line (a table: its first row)."""
-    if kind == "table_open":
-        cells: list[str] = []
-        while j < len(tokens) and tokens[j].type != "tr_close":
-            if tokens[j].type == "inline":
-                cells.append(plain_text(tokens[j].content[:_SUMMARY_SCAN]))
-            j += 1
-        return " | ".join(cell for cell in cells if cell)
-    line = tokens[j].content[:_SUMMARY_SCAN].split("\n", 1)[0]
-    if kind != "blockquote_open":
-        line = _TASK_MARKER.sub("", line, count=1) if line.startswith("[") else line
-    return plain_text(line)
-
-
-def plain_text(text: str) -> str:
-    """Markdown inline text as plain words: links and images keep their text, code its characters,
-    emphasis and HTML go; whitespace collapsed."""
-    if _INLINE_SYNTAX.search(text) is None:
-        return " ".join(text.split())
-    pieces: list[str] = []
-    for token in _INLINE.parseInline(text):
-        _plain_pieces(token.children or (), pieces)
-    return " ".join("".join(pieces).split())
-
-
-def _plain_pieces(tokens: Iterable[Token], pieces: list[str]) -> None:
-    for token in tokens:
-        kind = token.type
-        if kind in ("text", "text_special", "code_inline"):
-            pieces.append(token.content)
-        elif kind in ("softbreak", "hardbreak"):
-            pieces.append(" ")
-        elif kind == "image":
-            if token.children:
-                _plain_pieces(token.children, pieces)
-            else:
-                pieces.append(token.content)
-
-
-def _cut(text: str, limit: int = MAX_SUMMARY) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= limit // 2:
-        cut = cut[:space]  # end at a word when one ends in the second half
-    return cut.rstrip() + "…"
-
-
-def derive_summary(text: str) -> str:
-    """A one-sentence summary derived from Markdown text (``""`` when it has no prose).
-
-    The first block of prose: headings, fenced or indented code, HTML blocks
-    and thematic breaks are passed over. Of a paragraph the first sentence,
-    up to ``.``, ``!`` or ``?`` followed by whitespace or the end, else its
-    first line; of a list, quote or table its first item's first line. The
-    result is plain text (inline syntax as the parser reads it) of at most
-    300 characters.
-    """
-    tokens = _BLOCKS.parse(text)
-    return _summary_of(tokens, 0, len(tokens))
-
-
-def slugify(text: str) -> str:
-    """An id-friendly slug: lowercase letters and digits joined by hyphens (``"section"`` when none)."""
-    bare = plain_text(text)
-    if bare.isascii() and len(bare) <= MAX_SLUG:  # most titles: one pass through a byte table, no pattern
-        return "-".join(bare.lower().encode("ascii").translate(_ASCII_SLUG).decode("ascii").split()) or "section"
-    if not bare.isascii():
-        # Accents dropped so "Café" is "cafe"; NFC afterwards recomposes scripts such as Hangul.
-        decomposed = unicodedata.normalize("NFKD", bare)
-        bare = unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
-    slug = _NOT_WORD.sub("-", bare.lower()).strip("-")
-    if len(slug) > MAX_SLUG:
-        slug = slug[:MAX_SLUG]
-        if "-" in slug:
-            slug = slug.rsplit("-", 1)[0]
-    return slug or "section"
-
-
-class _Ids:
-    """Unique ids in document order: the slug, else the parent's id then the slug, then -2, -3..."""
-
-    def __init__(self) -> None:
-        self._used: set[str] = set()
-        # The next number to try per base: without it, the thousandth "Examples" would probe 999 taken ids.
-        self._next: dict[str, int] = {}
-
-    def allocate(self, text: str, parent: str | None) -> str:
-        slug = slugify(text)
-        candidate = slug
-        if candidate in self._used and parent is not None:
-            candidate = f"{parent}-{slug}"
-        if candidate in self._used:
-            base, n = candidate, self._next.get(candidate, 2)
-            while f"{base}-{n}" in self._used:
-                n += 1
-            self._next[base] = n + 1
-            candidate = f"{base}-{n}"
-        self._used.add(candidate)
-        return candidate
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -523,7 +172,7 @@ class _Builder:
     record_lines: bool
     """Whether ``lines`` is kept: only for one file, where a line number alone says where a node is."""
     progress: Progress
-    ids: _Ids = field(default_factory=_Ids)
+    ids: Ids = field(default_factory=Ids)
     documents: list[RetrievedDocument] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
 
@@ -622,114 +271,11 @@ def _read_file(path: Path, progress: Progress, parse: Callable[[str], ParsedFile
 # A folder
 
 
-@dataclass
-class _Entry:
-    path: Path
-    rel: str
-    parent: int | None
-    is_folder: bool
-    children: list[int] = field(default_factory=list)
-    content_file: Path | None = None
-    kept: bool = False
-
-
-def _is_markdown(name: str) -> bool:
-    return name.lower().endswith(SUFFIXES)
-
-
-class _Scan:
-    """Every folder and Markdown file under ``root`` (hidden ones left out), parents before their children."""
-
-    def __init__(self, root: Path, progress: Progress, follow_outside_links: bool) -> None:
-        self.root = root
-        self.real_root = root.resolve()
-        self.progress = progress
-        self.follow_outside_links = follow_outside_links
-        self.notes: list[str] = []
-        self.entries = [_Entry(root, ".", None, True)]
-        self.files = 0
-
-    def run(self) -> list[_Entry]:
-        entries = self.entries
-        seen = {self.real_root}
-        reals = {0: self.real_root}  # each folder's real path, to tell where its symlinks lead
-        pending = [0]
-        self.progress.start(Stage.SCANNING)
-        while pending:  # an explicit stack: folder depth is bounded only by the file system
-            index = pending.pop()
-            folder = entries[index]
-            try:
-                with os.scandir(folder.path) as listing:
-                    children = sorted(
-                        (entry for entry in listing if not entry.name.startswith(".")),
-                        key=lambda entry: (entry.name.casefold(), entry.name),
-                    )
-            except OSError as exc:
-                raise CorpusError(folder.path, f"cannot list this folder: {exc.strerror or exc}") from None
-            files: dict[str, os.DirEntry[str]] = {}
-            folders: dict[str, Path] = {}
-            for child in children:
-                real = reals[index] / child.name
-                if child.is_symlink():
-                    followed = self.follow(child, reals[index])
-                    if followed is None:
-                        continue
-                    real = followed
-                if _is_markdown(child.name) and child.is_file():
-                    files[child.name] = child
-                elif child.is_dir():
-                    if real in seen:
-                        continue  # reached through a symlink already: read each folder once
-                    seen.add(real)
-                    folders[child.name] = real
-            content = next(
-                (f for name in FOLDER_CONTENT_NAMES for f in files.values() if f.name.casefold() == name), None
-            )
-            folder.content_file = Path(content.path) if content is not None else None
-            for child in children:
-                child_path = Path(child.path)
-                if child.name in folders:
-                    folder.children.append(len(entries))
-                    pending.append(len(entries))
-                    reals[len(entries)] = folders[child.name]
-                    entries.append(_Entry(child_path, self.rel(child_path), index, True))
-                elif child.name in files and files[child.name] is not content:
-                    folder.children.append(len(entries))
-                    entries.append(_Entry(child_path, self.rel(child_path), index, False))
-            self.files += len(files)
-            self.progress.tick(len(entries))
-        self.progress.finish(len(entries))
-        # Children always come after their parent in the list, so walking it backwards settles each
-        # subfolder before its parent: a folder is kept when it has a content file or a kept child.
-        for entry in reversed(entries):
-            entry.kept = entry.kept or not entry.is_folder or entry.content_file is not None
-            if entry.kept and entry.parent is not None:
-                entries[entry.parent].kept = True
-        return entries
-
-    def rel(self, path: Path) -> str:
-        return path.relative_to(self.root).as_posix()
-
-    def follow(self, child: os.DirEntry[str], real_folder: Path) -> Path | None:
-        """Where a symlink leads, or ``None`` when it is broken, loops, or leads out of the folder."""
-        try:
-            real = (real_folder / child.name).resolve(strict=True)
-        except (OSError, RuntimeError):
-            return None  # a broken or looping symlink: nothing to read there
-        if self.follow_outside_links or real == self.real_root or real.is_relative_to(self.real_root):
-            return real
-        if _is_markdown(child.name) or child.is_dir():
-            self.notes.append(
-                f"{self.rel(Path(child.path))} is a symlink out of the folder (to {real}); left out"
-            )
-        return None
-
-
 def _read_folder(
     path: Path, progress: Progress, follow_outside_links: bool, parse: Callable[[str], ParsedFile] = _parse
 ) -> Corpus:
     # parse: how each file is read (read_markdown with by_tokens: parse_by_tokens).
-    scan = _Scan(path, progress, follow_outside_links)
+    scan = FolderScan(path, progress, follow_outside_links)
     entries = scan.run()
     if not entries[0].kept:
         raise CorpusError(

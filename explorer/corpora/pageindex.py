@@ -40,8 +40,8 @@ import msgspec
 from core import HierarchyError, HierarchyIndex, RetrievedDocument
 from core.metadata import FrozenMetadata
 
-from . import check_utf8, decode_text, read_bytes
 from .errors import CorpusError
+from .files import check_utf8, decode_text, read_bytes
 from .model import OUR_KEYS_WITH_PARENT, Corpus, make_document, sha256_of_bytes
 from .progress import CallbackFailed, Progress, Stage
 

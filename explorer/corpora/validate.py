@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..safe_text import visible
-from . import check_corpus_path, load_corpus
 from .errors import CorpusError
+from .files import check_corpus_path
+from .loading import load_corpus
 from .model import HEADING_LENGTH, Corpus
 from .progress import collector_paused
 from .questions import QuestionSet, read_questions

@@ -37,8 +37,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from core import HierarchyError, HierarchyIndex, RetrievedDocument
 
-from . import read_text
 from .errors import CorpusError
+from .files import read_text
 from .model import RESERVED_KEYS, Corpus, make_document, sha256_of_bytes
 from .progress import Progress, Stage
 from .yaml_source import (

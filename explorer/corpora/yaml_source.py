@@ -18,6 +18,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CorpusError
+from .files import check_corpus_path, read_text
 
 # libyaml's composer is several times faster and refuses absurd nesting with an error of its own;
 # the pure-Python one recurses, so it is guarded against RecursionError below.
@@ -85,8 +86,6 @@ def read_mapping(path: Path, missing: str, expected: str) -> MappingNode:
     ``missing`` says what to do when there is no such file; ``expected`` names
     what the root should be (``"a question set is a mapping with ..."``).
     """
-    from . import check_corpus_path, read_text  # the package imports this module; import at call time
-
     try:
         if not stat.S_ISREG(check_corpus_path(path).st_mode):
             raise CorpusError(path, missing)  # a folder

@@ -1,60 +1,25 @@
 """The navigators that ship with the app, each a ``core.TreeNavigator`` registered under the
 ``core.tree_navigators`` entry points (see pyproject.toml): ``local:smollm2`` (and ``local:PATH.gguf``),
 ``lexical:``, ``semantic:``, ``script:PATH``, ``replay:PATH``, ``manual:``, ``openai:MODEL``, ``ollama:MODEL``
-and ``vllm:MODEL``."""
+and ``vllm:MODEL``.
+
+Import from here the one resolver (:func:`resolve_navigator`, :mod:`.resolver`), the rule for sharing a navigator
+across threads, and the errors they raise (:mod:`.errors`). The package's modules import each other, never this
+facade, so that the import contract in ``pyproject.toml`` sees every dependency between them.
+"""
 
 from __future__ import annotations
 
-from core import TreeNavigator, TreeNavigatorError, TreeNavigatorRegistry
+from .errors import NavigatorConfigError, NavigatorNeedsAPerson
+from .resolver import resolve_navigator, shared_across_threads
 
-
-class NavigatorConfigError(ValueError):
-    """A navigator model id that cannot be used: unknown, a missing script, a broken trace, a file refused..."""
-
-
-class NavigatorNeedsAPerson(NavigatorConfigError):
-    """A navigator that waits for a person at every decision, asked for walks nobody steps through."""
-
-
-def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool = True) -> TreeNavigator:
-    """The one way from a model id to a ready navigator, for the explorer, the CLI, ``serve`` and the evaluation.
-
-    The registry finds the provider; then ``headless`` refuses one that needs a person at the keyboard
-    (``manual:``: walks nobody steps through cannot wait for one), ``allow_files=False`` refuses a model that
-    names a file on this machine (``script:PATH``, ``replay:PATH``) before anything is read, and the provider
-    checks the model (reads its script or trace, checks its settings) so that a bad one is one clear line
-    now instead of a failure in the middle of a walk. Anything wrong raises :class:`NavigatorConfigError`,
-    whose message says which model and what to do.
-    """
-    try:
-        navigator = TreeNavigatorRegistry().resolve(model)
-    except (TreeNavigatorError, ValueError) as exc:
-        raise NavigatorConfigError(f"navigator {model!r}: {' '.join(str(exc).split())}") from None
-    if headless and getattr(navigator, "needs_a_person", False):
-        raise NavigatorNeedsAPerson(f"navigator {model!r} needs a person at the keyboard; choose another navigator "
-                                   "for walks nobody steps through")
-    reads_file = getattr(navigator, "reads_file", None)
-    if not allow_files and callable(reads_file) and reads_file(model):
-        raise NavigatorConfigError(f"navigator {model!r} reads a file on this machine, and files are off in this "
-                                   "session; choose a navigator that names no file")
-    check = getattr(navigator, "check_model", None)
-    if callable(check):
-        try:
-            check(model)
-        except NavigatorConfigError:
-            raise  # the provider's own line names the file and the place in it
-        except (TreeNavigatorError, ValueError) as exc:
-            raise NavigatorConfigError(f"navigator {model!r}: {' '.join(str(exc).split())}") from None
-    return navigator
-
-
-def shared_across_threads(navigator: TreeNavigator) -> bool:
-    """The one rule for walks run on many threads at once (an evaluation, a stability run): they share one
-    navigator unless it says otherwise. Every navigator that ships keeps either no state between calls or
-    state behind a lock (one HTTP client, a read-only script), so it is shared; a provider that cannot be
-    shared sets ``shared_across_threads = False``, and each thread then resolves its own."""
-    return bool(getattr(navigator, "shared_across_threads", True))
-
+__all__ = [
+    "SUGGESTED_MODELS",
+    "NavigatorConfigError",
+    "NavigatorNeedsAPerson",
+    "resolve_navigator",
+    "shared_across_threads",
+]
 
 SUGGESTED_MODELS = (
     "local:smollm2",

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import NavigatorConfigError
+from .errors import NavigatorConfigError
 
 Vector = npt.NDArray[np.float32]
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from . import NavigatorConfigError
+from .errors import NavigatorConfigError
 
 T = TypeVar("T")
 

@@ -40,7 +40,7 @@ from typing import Final
 
 from core import CancellationToken
 
-from . import NavigatorConfigError
+from .errors import NavigatorConfigError
 from .llm.errors import NavigatorHTTPError
 from .llm.llama_server import (
     LlamaServer,

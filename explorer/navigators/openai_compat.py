@@ -40,8 +40,8 @@ import httpx
 
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, RetrievalCancelled, Transcript, TreeNavigator
 
-from . import NavigatorConfigError
 from .answered import Answered, answered_pair
+from .errors import NavigatorConfigError
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
 from .llm.cache import CachedAnswer, ResponseCache
 from .llm.errors import NavigatorHTTPError, quote

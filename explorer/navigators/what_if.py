@@ -35,10 +35,11 @@ from core import (
     TreeNavigator,
 )
 
-from . import NavigatorConfigError, resolve_navigator
+from .errors import NavigatorConfigError
 from .llm.errors import NavigatorHTTPError
 from .llm.options import PROMPT_KEYS, OptionError, StructuredOutput, join_options, split_options, with_options
 from .openai_compat import OpenAICompatibleNavigator
+from .resolver import resolve_navigator
 
 EDITABLE_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens", "schema")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from core import CandidatesOffered, WalkStarted
 from explorer.ending import WalkEnd
 from explorer.trace import read_trace
 
@@ -80,11 +81,15 @@ def test_a_signal_while_a_person_is_asked_quits_as_q_does(tmp_path: Path, how: s
         assert after_the_screen(terminal) == said
     finally:
         terminal.close()
-    # What a quit saves, and nothing else: walk 1, which ended; walk 2 was still waiting (see issue 21's report).
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.jsonl"]
+    # What a quit saves, and nothing else: walk 1, which ended, and walk 2, still waiting at the picker, as a
+    # cancelled walk with the steps it took (quitting keeps a live walk's trace, as q does).
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.jsonl", "t.walk2.jsonl"]
     trace = read_trace(tmp_path / "t.jsonl")
     assert trace.header.query == "refunds"
     assert trace.end is WalkEnd.FINISHED and trace.result is not None and trace.result.documents == ()
+    live = read_trace(tmp_path / "t.walk2.jsonl")
+    assert live.header.query == "refunds" and live.end is WalkEnd.CANCELLED and live.result is None
+    assert [type(event) for event in live.events] == [WalkStarted, CandidatesOffered]
 
 
 @pytest.mark.parametrize(("number", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])

@@ -1,0 +1,51 @@
+"""The one way from a model id to a ready navigator (:func:`resolve_navigator`), for the explorer, the CLI,
+``serve`` and the evaluation; and the one rule for sharing a navigator across threads (:func:`shared_across_threads`).
+"""
+
+from __future__ import annotations
+
+from core import TreeNavigator, TreeNavigatorError, TreeNavigatorRegistry
+
+from .errors import NavigatorConfigError, NavigatorNeedsAPerson
+
+__all__ = ["resolve_navigator", "shared_across_threads"]
+
+
+def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool = True) -> TreeNavigator:
+    """The one way from a model id to a ready navigator, for the explorer, the CLI, ``serve`` and the evaluation.
+
+    The registry finds the provider; then ``headless`` refuses one that needs a person at the keyboard
+    (``manual:``: walks nobody steps through cannot wait for one), ``allow_files=False`` refuses a model that
+    names a file on this machine (``script:PATH``, ``replay:PATH``) before anything is read, and the provider
+    checks the model (reads its script or trace, checks its settings) so that a bad one is one clear line
+    now instead of a failure in the middle of a walk. Anything wrong raises :class:`NavigatorConfigError`,
+    whose message says which model and what to do.
+    """
+    try:
+        navigator = TreeNavigatorRegistry().resolve(model)
+    except (TreeNavigatorError, ValueError) as exc:
+        raise NavigatorConfigError(f"navigator {model!r}: {' '.join(str(exc).split())}") from None
+    if headless and getattr(navigator, "needs_a_person", False):
+        raise NavigatorNeedsAPerson(f"navigator {model!r} needs a person at the keyboard; choose another navigator "
+                                   "for walks nobody steps through")
+    reads_file = getattr(navigator, "reads_file", None)
+    if not allow_files and callable(reads_file) and reads_file(model):
+        raise NavigatorConfigError(f"navigator {model!r} reads a file on this machine, and files are off in this "
+                                   "session; choose a navigator that names no file")
+    check = getattr(navigator, "check_model", None)
+    if callable(check):
+        try:
+            check(model)
+        except NavigatorConfigError:
+            raise  # the provider's own line names the file and the place in it
+        except (TreeNavigatorError, ValueError) as exc:
+            raise NavigatorConfigError(f"navigator {model!r}: {' '.join(str(exc).split())}") from None
+    return navigator
+
+
+def shared_across_threads(navigator: TreeNavigator) -> bool:
+    """The one rule for walks run on many threads at once (an evaluation, a stability run): they share one
+    navigator unless it says otherwise. Every navigator that ships keeps either no state between calls or
+    state behind a lock (one HTTP client, a read-only script), so it is shared; a provider that cannot be
+    shared sets ``shared_across_threads = False``, and each thread then resolves its own."""
+    return bool(getattr(navigator, "shared_across_threads", True))

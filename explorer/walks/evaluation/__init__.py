@@ -1,0 +1,31 @@
+"""Evaluating a navigator on a question set: per question, did the walk land an answer, and if not,
+where did it go wrong? UI-free; the command line prints it and the explorer's evaluation screen shows it.
+
+An :class:`EvaluationRun` walks every question (``jobs`` at a time, on
+threads), keeps each walk's :class:`~explorer.walks.history.WalkHistory` so a
+person can open it, and can be cancelled as a whole. Two navigators over the
+same set are compared question by question (:func:`compare_outcomes`).
+
+The package's modules, from the top: :mod:`.document` (the ``eval --json``
+document) over :mod:`.comparison` (two navigators) and :mod:`.run` (walking
+the set), over :mod:`.summary` (the set's figures), over :mod:`.outcome` (one
+question's), over :mod:`.misses` (why one was missed). Import the names below
+from here.
+"""
+
+from __future__ import annotations
+
+from ...corpora.questions import looks_like_question_set
+from .comparison import Change, Difference, EvalComparison, compare_outcomes, comparison_lines, differs
+from .document import evaluation_to_json
+from .misses import Miss, MissReason, best_miss_path, miss_of
+from .outcome import QuestionOutcome, miss_column, miss_sentence, outcome_of, outcome_to_json, wrong_turn_step
+from .run import EvaluationRun, evaluate
+from .summary import EvalSummary, summarize, summary_to_json
+
+__all__ = [
+    "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "Miss", "MissReason",
+    "QuestionOutcome", "best_miss_path", "compare_outcomes", "comparison_lines", "differs", "evaluate",
+    "evaluation_to_json", "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of",
+    "outcome_to_json", "summarize", "summary_to_json", "wrong_turn_step",
+]

@@ -1,0 +1,175 @@
+"""How one question's walk went (:class:`QuestionOutcome`), scored from its events (:func:`outcome_of`), and the
+outcome's words and JSON: the "why missed" cell, the step panel's line, ``eval --json``'s result."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from core import HierarchyIndex, NavigatorChose, WalkEvent
+
+from ...corpora import Corpus
+from ...corpora.questions import Question
+from ...ending import WalkEnd
+from ..history import WalkHistory
+from ..state import Cost, WalkState
+from .misses import Miss, MissReason, best_miss_path, miss_of
+
+__all__ = ["QuestionOutcome", "miss_column", "miss_sentence", "outcome_of", "outcome_to_json", "wrong_turn_step"]
+
+
+@dataclass(frozen=True)
+class QuestionOutcome:
+    """How one question's walk went.
+
+    ``hit``: an expected node landed. ``branch_entered``: the walk entered a
+    node below the top level on the way to an expected node (an ancestor of
+    it, or the node itself, at depth 1 or more). ``first_wrong_turn``: when
+    the navigator itself turned away (``miss.reason.wrong_turn``), the
+    depth of the first node on the best path to an expected node that the walk
+    did not enter (0: it never entered the right root); ``None`` for a hit and
+    for a miss that a limit or an end made (the budget, the depth limit, a
+    failure, a cancel: see ``miss``). ``calls``: live navigator calls;
+    ``answers``: every answer (choices and failures, live or not);
+    ``valid_answers``: choices with no hallucinated id. ``missed``: the first
+    node on that best path that the walk did not enter. ``miss``: why it was
+    missed (``None`` for a hit). ``history``: the walk itself, to open it (not
+    compared, not printed).
+    """
+
+    question: Question
+    landed: tuple[str, ...]
+    hit: bool
+    branch_entered: bool
+    first_wrong_turn: int | None
+    visits_used: int
+    calls: int
+    chars_shipped: int
+    stop_reasons: dict[str, int]
+    answers: int
+    valid_answers: int
+    end: str
+    error: str | None = None
+    missed: str | None = None
+    history: WalkHistory | None = field(default=None, compare=False, repr=False)
+    miss: Miss | None = None
+    cost: Cost = field(default_factory=lambda: Cost(0, 0))
+    """What the walk cost: live calls apart from the answers that needed none (cached ones, for an evaluation)."""
+
+    @property
+    def cached(self) -> int:
+        """Answers read from the response cache (no call)."""
+        return self.cost.cached
+
+    @property
+    def question_id(self) -> str:
+        return self.question.id
+
+    @property
+    def expected(self) -> tuple[str, ...]:
+        return self.question.expect
+
+    @property
+    def miss_reason(self) -> MissReason | None:
+        return self.miss.reason if self.miss is not None else None
+
+    @property
+    def landed_count(self) -> int:
+        return len(self.landed)
+
+    @property
+    def correct(self) -> int:
+        """How many of the landed nodes are expected."""
+        expected = set(self.question.expect)
+        return sum(1 for node in self.landed if node in expected)
+
+    @property
+    def precision(self) -> float | None:
+        """Landed ∩ expected / landed (``None`` when nothing landed)."""
+        return self.correct / len(self.landed) if self.landed else None
+
+    def hit_at(self, count: int) -> bool:
+        """Whether an expected node is among the first ``count`` nodes landed, in the order the walk landed them."""
+        return bool(set(self.landed[:count]) & set(self.question.expect))
+
+    @property
+    def hit_at_1(self) -> bool:
+        return self.hit_at(1)
+
+    @property
+    def hit_at_3(self) -> bool:
+        return self.hit_at(3)
+
+
+def outcome_of(corpus: Corpus, question: Question, events: Sequence[WalkEvent], end: str,
+               error: str | None, history: WalkHistory | None = None) -> QuestionOutcome:
+    """Score one walk's events against a question."""
+    index = corpus.index
+    forced = history.forced if history is not None else set()
+    state = WalkState.from_events(events, forced)
+    entered_set = set(state.entered)
+    # Cancelled or failed: what had landed by then.
+    landed = tuple(d.id for d in state.result.documents) if state.result is not None else tuple(state.landed)
+    expected = [e for e in question.expect if e in index]
+    on_paths = {node for e in expected for node in index.path(e)}
+    branch_entered = any(index.depth(n) >= 1 and n in on_paths for n in entered_set)
+    hit = bool(set(landed) & set(expected))
+    missed = best_miss_path(index, expected, entered_set)[1] if not entered_set & set(expected) else None
+    miss = None if hit else miss_of(index, question, events, WalkEnd(end), error, forced)
+    wrong: int | None = None
+    if miss is not None and miss.reason.wrong_turn:
+        wrong = index.depth(miss.missed) if miss.missed is not None and miss.missed in index else 0
+    chose = [e for e in events if isinstance(e, NavigatorChose)]
+    stops = Counter(s.reason.value for s in state.stops)
+    return QuestionOutcome(
+        question=question,
+        landed=landed,
+        hit=hit,
+        branch_entered=branch_entered,
+        first_wrong_turn=wrong,
+        visits_used=state.visits_used,
+        calls=state.live_calls,
+        chars_shipped=state.chars_shipped,
+        stop_reasons=dict(sorted(stops.items())),
+        answers=state.answers,
+        valid_answers=sum(1 for c in chose if not c.hallucinated),
+        end=end,
+        error=error,
+        missed=missed,
+        history=history,
+        miss=miss,
+        cost=state.cost(),
+    )
+
+
+def wrong_turn_step(outcome: QuestionOutcome, index: HierarchyIndex | None = None) -> int | None:
+    """The step of a question's walk to look at: where its miss is (:attr:`Miss.step`); ``None`` for a hit, a
+    walk not kept, or a miss with no step (the end of the walk).
+
+    A decision the navigator made: its offer, where it was shown the right branch and did not take it. The
+    budget: the offer that chose the branches that spent the visits. The depth limit: its stop.
+    """
+    if outcome.history is None or outcome.miss is None:
+        return None
+    return outcome.miss.step
+
+
+def miss_column(outcome: QuestionOutcome) -> str:
+    """The evaluation table's "why missed" cell: the reason's short name (``"budget ran out"``), ``""`` for a hit."""
+    return outcome.miss.reason.value if outcome.miss is not None else ""
+
+
+def miss_sentence(outcome: QuestionOutcome) -> str:
+    """The step panel's line for an opened miss (plain; pass it through ``safe_text``): ``""`` for a hit."""
+    return outcome.miss.sentence() if outcome.miss is not None else ""
+
+
+def outcome_to_json(o: QuestionOutcome) -> dict[str, object]:
+    """One question's result as ``eval --json`` prints it."""
+    return {"id": o.question.id, "query": o.question.query, "expect": list(o.question.expect),
+            "landed": list(o.landed), "hit": o.hit, "hit_at_1": o.hit_at_1, "hit_at_3": o.hit_at_3,
+            "landed_count": o.landed_count, "precision": o.precision, "branch_entered": o.branch_entered,
+            "first_wrong_turn": o.first_wrong_turn, "miss": o.miss.to_json() if o.miss is not None else None,
+            "visits_used": o.visits_used, "navigator_calls": o.calls, "decisions": o.answers, "cached": o.cached,
+            "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error}

@@ -1,0 +1,118 @@
+"""The figures of a whole question set: hits, hit@k, precision, misses by reason, cost (:class:`EvalSummary`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ...corpora.validate import CorpusStats
+from ...ending import WalkEnd
+from .misses import MissReason
+from .outcome import QuestionOutcome
+
+__all__ = ["EvalSummary", "summarize", "summary_to_json"]
+
+
+@dataclass(frozen=True)
+class EvalSummary:
+    questions: int
+    hits: int
+    branch_entries: int
+    mean_visits: float
+    mean_calls: float
+    mean_chars: float
+    chars_vs_titles_summaries: float
+    """Mean characters shipped per question / the corpus's title and summary characters."""
+    chars_vs_content: float
+    """Mean characters shipped per question / the corpus's content characters."""
+    answers: int
+    valid_answers: int
+    failed: int
+    stop_reasons: dict[str, int] = field(default_factory=dict)
+    hits_at_1: int = 0
+    hits_at_3: int = 0
+    landed: int = 0
+    """Nodes landed, over all questions."""
+    correct: int = 0
+    """Expected nodes landed, over all questions."""
+    misses: dict[str, int] = field(default_factory=dict)
+    """Misses by reason (:class:`MissReason` values), in the enum's order."""
+    cached: int = 0
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.questions if self.questions else 0.0
+
+    @property
+    def hit_at_1_rate(self) -> float:
+        return self.hits_at_1 / self.questions if self.questions else 0.0
+
+    @property
+    def hit_at_3_rate(self) -> float:
+        return self.hits_at_3 / self.questions if self.questions else 0.0
+
+    @property
+    def mean_landed(self) -> float:
+        return self.landed / self.questions if self.questions else 0.0
+
+    @property
+    def precision(self) -> float | None:
+        """Expected nodes landed / nodes landed, over all questions (``None`` when nothing landed)."""
+        return self.correct / self.landed if self.landed else None
+
+    @property
+    def branch_rate(self) -> float:
+        return self.branch_entries / self.questions if self.questions else 0.0
+
+    @property
+    def valid_answer_rate(self) -> float:
+        return self.valid_answers / self.answers if self.answers else 1.0
+
+
+def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSummary:
+    count = len(outcomes)
+
+    def mean(values: Sequence[int]) -> float:
+        return sum(values) / count if count else 0.0
+
+    mean_chars = mean([o.chars_shipped for o in outcomes])
+    reasons: Counter[str] = Counter()
+    for o in outcomes:
+        reasons.update(o.stop_reasons)
+    return EvalSummary(
+        questions=count,
+        hits=sum(o.hit for o in outcomes),
+        branch_entries=sum(o.branch_entered for o in outcomes),
+        mean_visits=mean([o.visits_used for o in outcomes]),
+        mean_calls=mean([o.calls for o in outcomes]),
+        mean_chars=mean_chars,
+        chars_vs_titles_summaries=mean_chars / stats.title_summary_chars if stats.title_summary_chars else 0.0,
+        chars_vs_content=mean_chars / stats.content_chars if stats.content_chars else 0.0,
+        answers=sum(o.answers for o in outcomes),
+        valid_answers=sum(o.valid_answers for o in outcomes),
+        failed=sum(1 for o in outcomes if o.end != WalkEnd.FINISHED),
+        stop_reasons=dict(sorted(reasons.items())),
+        hits_at_1=sum(o.hit_at_1 for o in outcomes),
+        hits_at_3=sum(o.hit_at_3 for o in outcomes),
+        landed=sum(o.landed_count for o in outcomes),
+        correct=sum(o.correct for o in outcomes),
+        misses={reason.value: count for reason in MissReason
+                if (count := sum(1 for o in outcomes if o.miss_reason is reason))},
+        cached=sum(o.cached for o in outcomes),
+    )
+
+
+def summary_to_json(summary: EvalSummary) -> dict[str, object]:
+    """The totals as ``eval --json`` prints them (``summary``)."""
+    return {
+        "questions": summary.questions, "hit_rate": summary.hit_rate, "hits": summary.hits,
+        "hits_at_1": summary.hits_at_1, "hit_at_1_rate": summary.hit_at_1_rate,
+        "hits_at_3": summary.hits_at_3, "hit_at_3_rate": summary.hit_at_3_rate,
+        "mean_landed": summary.mean_landed, "precision": summary.precision, "misses": summary.misses,
+        "branch_entry_rate": summary.branch_rate, "mean_visits": summary.mean_visits,
+        "mean_navigator_calls": summary.mean_calls, "mean_chars_shipped": summary.mean_chars,
+        "chars_vs_titles_summaries": summary.chars_vs_titles_summaries,
+        "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
+        "cached_answers": summary.cached, "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
+    }

@@ -1,0 +1,214 @@
+"""The exporter: each walk it is given sent, once over, to an OTLP/HTTP endpoint and/or written to an OTLP/JSON file.
+
+A walk is sent in one request (:mod:`.otlp_http`), which may take
+:data:`~.config.EXPORT_TIMEOUT_SECONDS` in all, whatever the endpoint does,
+so closing never waits longer either. An endpoint that fails never breaks the
+walk: what happened is reported once, in one escaped line, and the endpoint is
+not tried again in this run. The file gets one ``ExportTraceServiceRequest``
+per line (:mod:`.otlp_file`), escaped as trace files are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.sdk.trace import ReadableSpan
+
+from core import WalkEvent
+
+from ...ending import WalkEnd
+from ...masking import Secrets
+from ...safe_text import escape_json, one_line
+from ...trace import TraceHeader
+from .config import ENDPOINT_ENV, EXPORT_TIMEOUT_SECONDS, TelemetryConfigError, shown_url, traces_url
+from .evaluation_spans import EvaluationSpans
+from .observed import Observed, observed
+from .otlp_file import otlp_json
+from .otlp_http import OtlpHttpSender
+from .question_facts import QuestionFacts
+from .walk_spans import SERVICE_NAME, WalkTracer
+
+if TYPE_CHECKING:
+    from ..session import SessionEnded, WalkSession
+
+__all__ = ["Report", "WalkTelemetry"]
+
+Report = Callable[[str], None]
+
+
+def _stderr_report(message: str) -> None:
+    import sys
+
+    print(f"{SERVICE_NAME}: warning: {message}", file=sys.stderr, flush=True)
+
+
+class WalkTelemetry(WalkTracer):
+    """Sends each walk it is given as OpenTelemetry spans to ``endpoint`` (OTLP/HTTP) and/or ``file`` (OTLP/JSON lines).
+
+    ``file`` is created (emptied) now and gets one line per walk. ``report``
+    receives each problem once, as one line (default: stderr). Safe to use
+    from several threads (``eval --jobs``): walks are sent one at a time.
+    It makes each walk's spans as its base :class:`~.walk_spans.WalkTracer`
+    does (:meth:`spans_for`), every walk of a run in one session.
+    """
+
+    def __init__(
+        self,
+        endpoint: str | None = None,
+        file: str | Path | None = None,
+        *,
+        timeout: float = EXPORT_TIMEOUT_SECONDS,
+        report: Report | None = None,
+    ) -> None:
+        self.url = traces_url(endpoint) if endpoint is not None else None
+        self.file = Path(file) if file is not None else None
+        self.report = report or _stderr_report
+        self._lock = threading.Lock()
+        self._endpoint_failed = False
+        self._file_failed = False
+        self._reported: set[str] = set()
+        self._report_lock = threading.Lock()
+        self._evaluations: list[EvaluationSpans] = []
+        self._handle: TextIO | None = None
+        if self.file is not None:
+            try:
+                self._handle = self.file.open("w", encoding="utf-8")
+            except OSError as exc:
+                raise TelemetryConfigError(
+                    f"cannot write spans to {self.file}: {exc.strerror or exc}; give a file in a writable folder"
+                ) from None
+        self._sender = OtlpHttpSender(self.url, deadline=timeout) if self.url is not None else None
+        super().__init__(uuid.uuid4().hex)
+
+    @classmethod
+    def from_options(
+        cls,
+        endpoint: str | None,
+        file: str | None,
+        *,
+        environ: Mapping[str, str] | None = None,
+        report: Report | None = None,
+    ) -> WalkTelemetry | None:
+        """The telemetry the command line asks for (``endpoint`` falls back to ``REASONING_EXPLORER_OTLP_ENDPOINT``),
+        or ``None`` when it asks for none. Raises :class:`TelemetryConfigError` for a bad address or file."""
+        env = os.environ if environ is None else environ
+        name = "--otlp-endpoint"
+        if endpoint is None and env.get(ENDPOINT_ENV, "").strip():
+            endpoint, name = env[ENDPOINT_ENV], ENDPOINT_ENV
+        if endpoint is None and file is None:
+            return None
+        if endpoint is not None:
+            traces_url(endpoint, name=name)
+        if file is not None:
+            folder = Path(file).expanduser().parent
+            if not folder.is_dir():
+                raise TelemetryConfigError(f"cannot write spans to {file}: no folder {folder}")
+        return cls(endpoint, Path(file).expanduser() if file is not None else None, report=report)
+
+    # -- sending -------------------------------------------------------------------------------------
+
+    def export_walk(
+        self,
+        header: TraceHeader,
+        events: Sequence[WalkEvent],
+        end: WalkEnd | str,
+        error: str | None = None,
+        *,
+        forced: Iterable[int] = (),
+        replayed: Iterable[int] = (),
+        times: Sequence[int] | None = None,
+        name: str = "",
+        question: QuestionFacts | None = None,
+    ) -> None:
+        """Send one walk (see :meth:`spans_for`) wherever this telemetry sends; never raises for a failed send."""
+        spans = self.spans_for(header, events, end, error, forced=forced, replayed=replayed, times=times, name=name,
+                               question=question)
+        with self._lock:
+            self._send(spans)
+            self._write(spans)
+
+    def observe(self, session: WalkSession, ended: SessionEnded, events: Sequence[WalkEvent],
+                times: Sequence[int]) -> None:
+        """A :data:`explorer.walks.session.WalkObserver`: export ``session``'s walk now that it is over."""
+        try:
+            walk = observed(session, ended, events, times)
+        except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
+            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+            return
+        self._export_observed(walk, None)
+
+    def for_evaluation(self) -> EvaluationSpans:
+        """The observer for an evaluation's walks, which sends each with what the evaluation made of it."""
+        spans = EvaluationSpans(self._export_observed, self.report_problem)
+        with self._report_lock:
+            self._evaluations.append(spans)
+        return spans
+
+    def _export_observed(self, walk: Observed, question: QuestionFacts | None) -> None:
+        try:
+            self.export_walk(walk.header, walk.events, walk.end, walk.error, forced=walk.forced,
+                             replayed=walk.replayed, times=walk.times, name=walk.name, question=question)
+        except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
+            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
+
+    def _send(self, spans: Sequence[ReadableSpan]) -> None:
+        if self._sender is None or self._endpoint_failed or not spans:
+            return
+        problem = self._sender.send(encode_spans(spans).SerializeToString())
+        if problem is not None:
+            self._endpoint_failed = True
+            self.report_problem("endpoint", f"cannot send the walk's spans to {shown_url(self.url or '')} "
+                                      f"({problem}); walks go on, but no more spans go there in this run")
+
+    def _write(self, spans: Sequence[ReadableSpan]) -> None:
+        if self._handle is None or self._file_failed or not spans:
+            return
+        try:
+            # Escaped as trace files are (explorer.safe_text): a corpus's C1 and bidi characters stay \uXXXX.
+            text = Secrets.from_environment().mask(json.dumps(otlp_json(spans), ensure_ascii=False))
+            self._handle.write(escape_json(text) + "\n")
+            self._handle.flush()
+        except OSError as exc:
+            self._file_failed = True
+            self.report_problem("file", f"cannot write spans to {self.file}: {exc.strerror or exc}; "
+                                  "no more spans go there in this run")
+
+    def report_problem(self, what: str, message: str) -> None:
+        """Report ``message`` through ``report``, on one line with its controls made visible, unless a problem of
+        the same kind (``what``: ``"endpoint"``, ``"file"``, ``"bug"``) was reported already."""
+        with self._report_lock:
+            if what in self._reported:
+                return
+            self._reported.add(what)
+        with contextlib.suppress(Exception):  # a report that cannot be shown must not break the walk either
+            self.report(one_line(message))  # it may hold what an endpoint sent, or a URL from the environment
+
+    def close(self) -> None:
+        """Send what an evaluation still holds, then close the file. It waits for a walk being sent, which its
+        deadline bounds: never longer than ``timeout`` a walk."""
+        with self._report_lock:
+            evaluations, self._evaluations = self._evaluations, []
+        for evaluation in evaluations:
+            evaluation.flush()
+        with self._lock:
+            if self._sender is not None:
+                self._sender.close()
+            if self._handle is not None:
+                with contextlib.suppress(OSError):
+                    self._handle.close()
+                self._handle = None
+            self.shutdown()
+
+    def __enter__(self) -> WalkTelemetry:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
