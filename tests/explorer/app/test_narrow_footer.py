@@ -1,4 +1,4 @@
-"""On a narrow screen the footer keeps the keys a walk cannot do without, close together, so none is cut; the
+"""On a screen too narrow for every key, the footer keeps the keys a walk cannot do without, close together, so none is cut; the
 others stay in the help and the palette, and come back when the screen widens."""
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ async def test_at_80_columns_the_footer_shows_the_essential_keys_whole_and_all_o
         await wait_for(pilot, lambda: footer_keys(app) == ["n", "p", "b", "question_mark", "q", "P", "ctrl+p"])
         await pilot.press("P")
         await wait_for(pilot, lambda: footer_keys(app) == ESSENTIAL)
-        await pilot.resize_terminal(140, 30)
+        await pilot.resize_terminal(130, 30)  # wider, but not wide enough for all of them: still the essentials
+        await wait_for(pilot, lambda: app.size.width == 130)
+        assert footer_keys(app) == ESSENTIAL and footer_fits(app)
+        await pilot.resize_terminal(150, 30)
         await wait_for(pilot, lambda: footer_keys(app) == EVERY)
         assert not app.walk_screen.query_one(WalkFooter).compact
+        assert footer_fits(app)
