@@ -148,8 +148,8 @@ WHEN = {key.action: key.when for key in ALL_KEYS}
 PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
 """The actions whose keys the footer shows while presenting."""
 
-NARROW_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.narrow)
-"""The actions whose keys the footer shows on a screen too narrow for all of them."""
+NARROW_HIDDEN = frozenset(key.action for key in ALL_KEYS if not key.narrow)
+"""The actions whose keys the footer leaves out on a screen too narrow for all of them."""
 
 PALETTE_CELLS = 14
 """The command palette's key, docked at the footer's right (``▏^p palette``)."""
@@ -157,7 +157,7 @@ PALETTE_CELLS = 14
 
 def footer_cells() -> int:
     """The columns the footer needs to show every key it shows when no pick is open, at Textual's spacing (a key,
-    its label and three spaces each), with the palette's key: narrower, it keeps :data:`NARROW_ACTIONS`'."""
+    its label and three spaces each), with the palette's key: narrower, it leaves out :data:`NARROW_HIDDEN`."""
     shown = [key for key in ALL_KEYS if key.footer and key.when is When.ALWAYS]
     return sum(len(shown_key(key.keys.split(",")[0])) + len(key.label) + 3 for key in shown) + PALETTE_CELLS
 

@@ -1,5 +1,5 @@
-"""The footer, able to show only the keys that matter now: presenting mode's essentials, or on a narrow screen
-the keys a walk cannot do without (the others are in the help and the palette)."""
+"""The footer, able to show only the keys that matter now: presenting mode's essentials, or on a screen too narrow
+for every key, all but those a walk can do without (they are in the help and the palette)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ from textual.widgets import Footer
 
 class WalkFooter(Footer):
     """Textual's footer; with :attr:`only` set, it shows just those actions' keys (and the palette's), and narrower
-    than ``narrow_below`` columns just ``narrow_keys``' (``None``: every key)."""
+    than ``narrow_below`` columns, compact, every key but ``narrow_hides``' actions'."""
 
-    def __init__(self, *, narrow_keys: Iterable[str] | None = None, narrow_below: int = 0,
-                 id: str | None = None) -> None:
+    def __init__(self, *, narrow_hides: Iterable[str] = (), narrow_below: int = 0, id: str | None = None) -> None:
         super().__init__(id=id)
         self.only: frozenset[str] | None = None
-        self.narrow_keys = frozenset(narrow_keys) if narrow_keys is not None else None
+        self.narrow_hides = frozenset(narrow_hides)
         self.narrow_below = narrow_below
         self.narrow = False
 
@@ -35,12 +34,12 @@ class WalkFooter(Footer):
             self.call_later(self.recompose)
 
     def compose(self) -> ComposeResult:
-        shown = self.only if self.only is not None else (self.narrow_keys if self.narrow else None)
+        hidden = self.narrow_hides if self.narrow and self.only is None else frozenset()
         kept = 0
         for widget in super().compose():
             action = getattr(widget, "action", None)  # a key of the footer (FooterKey) names its action
-            if shown is None or action is None or action in shown or widget.has_class("-command-palette"):
+            if widget.has_class("-command-palette") or action is None or (
+                    action not in hidden and (self.only is None or action in self.only)):
                 kept += 1
                 yield widget
-        if shown is not None:
-            self.styles.grid_size_columns = kept  # the footer is a grid of one column per key shown
+        self.styles.grid_size_columns = kept  # the footer is a grid of one column per key shown
