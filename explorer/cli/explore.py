@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import gc
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -97,13 +99,40 @@ def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
+HANG_UP_CHECK_SECONDS = 1.0
+"""How often the explorer checks that its terminal is still there."""
+
+
+def terminals_of_this_process() -> list[int]:
+    """The standard streams that are a terminal (the ones whose hanging up ends the explorer)."""
+    return [fd for fd in (0, 1) if os.isatty(fd)]
+
+
+def hung_up(terminals: Sequence[int]) -> bool:
+    """Whether a terminal the explorer drew on is gone: its pty closed, so its modes can no longer be read (EIO).
+
+    A closed terminal window sends SIGHUP only to its session's leader; under a parent that outlives it (``make
+    run`` in a tmux pane that was killed) the explorer got none, and Textual's input thread then spun on the dead
+    terminal for ever, at a full core."""
+    import termios  # the explorer's terminal handling is POSIX's
+
+    for fd in terminals:
+        try:
+            termios.tcgetattr(fd)
+        except termios.error as exc:
+            if exc.args and exc.args[0] == errno.EIO:
+                return True
+    return False
+
+
 def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
     """Run ``app``; SIGINT, SIGTERM and SIGHUP quit it as ``q`` does, and return which one came (``None``: none).
 
     Left to their defaults, SIGTERM and SIGHUP killed the process with the terminal as the screen had set it
     (the alternate screen, mouse reporting, a hidden cursor, no echo and no line editing), and SIGINT ended it
     with exit code 0. Here each runs the app's own quit on its loop, so Textual's driver puts the terminal back
-    as after any quit, and whatever a quit saves is saved. A second signal asks the app to exit at once."""
+    as after any quit, and whatever a quit saves is saved. A second signal asks the app to exit at once. A
+    terminal that hangs up without a SIGHUP reaching the explorer (:func:`hung_up`) quits it as SIGHUP does."""
     received: list[signal.Signals] = []
     quitting: list[asyncio.Future[bool]] = []  # held, so the quit is not collected before it has run
 
@@ -123,6 +152,18 @@ def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
             except (NotImplementedError, RuntimeError):  # not here (Windows), or not the main thread
                 continue
             handled.append(number)
+        terminals = terminals_of_this_process()
+
+        def watch_the_terminal() -> None:
+            if received:
+                return
+            if hung_up(terminals):
+                quit_on(signal.SIGHUP)
+                return
+            loop.call_later(HANG_UP_CHECK_SECONDS, watch_the_terminal)
+
+        if terminals and signal.SIGHUP in handled:
+            loop.call_later(HANG_UP_CHECK_SECONDS, watch_the_terminal)
         try:
             runner.run(app.run_async())
         finally:

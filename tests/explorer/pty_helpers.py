@@ -97,11 +97,19 @@ class Terminal:
             left.append("cursor hidden")
         return left
 
+    def hang_up(self) -> None:
+        """Close the terminal as a closed window does: the master side goes, and nothing sends a signal."""
+        self._stop.set()
+        self._reader.join(10)
+        os.close(self.master)
+        self.master = -1
+
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
         self._stop.set()
         self._reader.join(10)
-        os.close(self.master)
+        if self.master >= 0:
+            os.close(self.master)
         os.close(self.slave)

@@ -107,3 +107,22 @@ def test_a_signal_while_the_navigator_thinks_restores_the_terminal(tmp_path: Pat
         assert_the_terminal_is_as_it_was(terminal)
     finally:
         terminal.close()
+
+
+def test_a_terminal_that_hangs_up_without_a_signal_quits_the_explorer_and_keeps_the_walk(tmp_path: Path) -> None:
+    """A killed tmux pane running `make run`: the pty closes, make outlives it, no SIGHUP reaches the explorer
+    (here: it has no controlling terminal at all). It used to spin on the dead terminal for ever, at a full core;
+    now it quits as SIGHUP does, and --trace keeps the walk it was in, cancelled."""
+    terminal = Terminal([str(HANDBOOK), "--navigator", "lexical:default", "--query", "refunds", "--trace", "t.jsonl"],
+                        cwd=tmp_path)
+    try:
+        terminal.wait_for("walk started")
+        terminal.press("n")
+        terminal.wait_for("offered 9 roots")
+        terminal.hang_up()
+        assert terminal.process.wait(60) == 129
+        trace = read_trace(tmp_path / "t.jsonl")
+        assert trace.end == WalkEnd.CANCELLED.value
+        assert [type(event) for event in trace.events] == [WalkStarted, CandidatesOffered]
+    finally:
+        terminal.close()
