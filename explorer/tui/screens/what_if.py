@@ -151,7 +151,7 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
         self.refresh_bindings()
         self._ask(self.asking, edited, self._token)
 
-    @work(thread=True, exclusive=True, group="what-if")
+    @work(thread=True, exclusive=True, group="what-if", exit_on_error=False)
     def _ask(self, ask_id: int, edited: EditedRequest, token: CancellationToken) -> None:
         try:
             navigator = self.navigator_for(edited.model_id)
@@ -160,6 +160,9 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
             return
         except (WhatIfError, NavigatorConfigError) as exc:
             self.post_message(WhatIfAnswered(ask_id, None, str(exc)))
+            return
+        except Exception as exc:  # a navigator's bug: said in the dialog, the app and the walk go on
+            self.post_message(WhatIfAnswered(ask_id, None, f"the request failed: {type(exc).__name__}: {exc}"))
             return
         self.post_message(WhatIfAnswered(ask_id, answer))
 

@@ -225,3 +225,26 @@ async def test_the_screen_says_the_local_model_loads_and_the_what_if_asks_it_aga
         parameters = json.loads(dict(answer.transcript)["parameters"])
         assert (parameters["temperature"], parameters["seed"]) == (0.9, 7)
         assert answer.prompt_tokens is not None and answer.prompt_tokens > 0
+
+
+async def test_a_navigator_that_breaks_while_asking_is_said_in_the_dialog_and_the_app_goes_on() -> None:
+    from explorer.navigators.what_if import EditedRequest, WhatIfAnswer
+
+    def broken(model_id: str) -> TreeNavigator:
+        raise RuntimeError(f"no navigator for {model_id} today")
+
+    request = EditedRequest(model=MODEL, system="sys", user="user", query=QUERY, current=None, candidates=(),
+                            remaining_visits=3)
+    recorded = WhatIfAnswer((), (), (), "", "", None, 0.0, (), live=False)
+    app = make_app(QUERY)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = WhatIfScreen(request, recorded, broken, where="a made-up decision")
+        await app.push_screen(dialog)
+        await pilot.press("ctrl+r")
+        status = dialog.query_one("#what-if-status", Label)
+        await wait_for(pilot, lambda: str(status.render()).startswith("the request failed"))
+        assert str(status.render()) == (
+            "the request failed: RuntimeError: no navigator for openai:test-model today")
+        assert app.is_running and app.screen is dialog and dialog.answer is None
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.walk_screen)
