@@ -8,6 +8,8 @@ from enum import Enum
 
 from textual.binding import Binding
 
+from .widgets.walk_footer import FooterRules
+
 
 class When(Enum):
     """When a key applies (the walk screen's ``check_action`` answers for each)."""
@@ -151,8 +153,20 @@ PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
 NARROW_HIDDEN = frozenset(key.action for key in ALL_KEYS if not key.narrow)
 """The actions whose keys the footer leaves out on a screen too narrow for all of them."""
 
+PICKING_ACTIONS = frozenset(key.action for key in PICKER_KEYS if key.footer)
+"""The picker's keys in the footer: on a narrow screen, while a pick is open, they are what it shows, with
+:data:`PICKING_KEEPS`."""
+PICKING_KEEPS = frozenset({"cancel_walk", "help", "app.quit"})
+
 PALETTE_CELLS = 14
 """The command palette's key, docked at the footer's right (``▏^p palette``)."""
+
+
+def footer_rules() -> FooterRules:
+    """The walk screen's footer: every key when it fits, else all but :data:`NARROW_HIDDEN`, and while a pick is open
+    its keys with :data:`PICKING_KEEPS`."""
+    return FooterRules(narrow_below=footer_cells(), narrow_hides=NARROW_HIDDEN, picking=PICKING_ACTIONS,
+                       picking_keeps=PICKING_KEEPS)
 
 
 def footer_cells() -> int:

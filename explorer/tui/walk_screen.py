@@ -36,7 +36,7 @@ from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain
 from .comparing import Comparing
-from .keymap import NARROW_HIDDEN, WHEN, When, bindings, footer_cells
+from .keymap import WHEN, When, bindings, footer_rules
 from .listening import Listening
 from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
@@ -151,7 +151,7 @@ class WalkScreen(Screen[None]):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
                         yield NodeDetail(id="detail")
-        yield WalkFooter(narrow_hides=NARROW_HIDDEN, narrow_below=footer_cells())
+        yield WalkFooter(footer_rules())
 
     def on_mount(self) -> None:
         self.listening.attach()

@@ -3,22 +3,33 @@ for every key, all but those a walk can do without (they are in the help and the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
 
-class WalkFooter(Footer):
-    """Textual's footer; with :attr:`only` set, it shows just those actions' keys (and the palette's), and narrower
-    than ``narrow_below`` columns, compact, every key but ``narrow_hides``' actions'."""
+@dataclass(frozen=True)
+class FooterRules:
+    """Which keys a footer narrower than ``narrow_below`` columns shows: every key but ``narrow_hides``' actions',
+    and while a pick is open (a key of ``picking`` is shown), only ``picking``'s and ``picking_keeps``'."""
 
-    def __init__(self, *, narrow_hides: Iterable[str] = (), narrow_below: int = 0, id: str | None = None) -> None:
+    narrow_below: int = 0
+    narrow_hides: frozenset[str] = frozenset()
+    picking: frozenset[str] = frozenset()
+    picking_keeps: frozenset[str] = frozenset()
+
+
+class WalkFooter(Footer):
+    """Textual's footer; with :attr:`only` set, it shows just those actions' keys (and the palette's), and when
+    narrow, compact, the keys its :class:`FooterRules` keep."""
+
+    def __init__(self, rules: FooterRules | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.only: frozenset[str] | None = None
-        self.narrow_hides = frozenset(narrow_hides)
-        self.narrow_below = narrow_below
+        self.rules = rules or FooterRules()
         self.narrow = False
 
     def show_only(self, actions: Iterable[str] | None) -> None:
@@ -27,19 +38,33 @@ class WalkFooter(Footer):
         self.call_later(self.recompose)  # on this widget's own loop: its keys bind to it
 
     def on_resize(self, event: events.Resize) -> None:
-        narrow = event.size.width < self.narrow_below
+        narrow = event.size.width < self.rules.narrow_below
         if narrow != self.narrow:
             self.narrow = narrow
             self.compact = narrow  # keys closer together
             self.call_later(self.recompose)
 
+    def _keeps(self, actions: set[str]) -> Callable[[str], bool]:
+        """Which actions' keys to show, of ``actions`` (the footer's keys now)."""
+        if self.only is not None:
+            only = self.only
+            return lambda action: action in only
+        rules = self.rules
+        if self.narrow and actions & rules.picking:
+            picking = rules.picking | rules.picking_keeps
+            return lambda action: action in picking
+        if self.narrow:
+            return lambda action: action not in rules.narrow_hides
+        return lambda action: True
+
     def compose(self) -> ComposeResult:
-        hidden = self.narrow_hides if self.narrow and self.only is None else frozenset()
+        widgets = list(super().compose())
+        actions = {action for widget in widgets if (action := getattr(widget, "action", None)) is not None}
+        keeps = self._keeps(actions)
         kept = 0
-        for widget in super().compose():
+        for widget in widgets:
             action = getattr(widget, "action", None)  # a key of the footer (FooterKey) names its action
-            if widget.has_class("-command-palette") or action is None or (
-                    action not in hidden and (self.only is None or action in self.only)):
+            if widget.has_class("-command-palette") or action is None or keeps(action):
                 kept += 1
                 yield widget
         self.styles.grid_size_columns = kept  # the footer is a grid of one column per key shown

@@ -41,3 +41,17 @@ async def test_at_80_columns_the_footer_shows_the_essential_keys_whole_and_all_o
         await wait_for(pilot, lambda: footer_keys(app) == EVERY)
         assert not app.walk_screen.query_one(WalkFooter).compact
         assert footer_fits(app)
+
+
+async def test_at_80_columns_an_open_pick_shows_its_own_keys_whole():
+    app = make_app("refunds", start_walk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.walk_screen.history.decision_at() is not None
+                       and app.walk_screen.history.decision_at().answer is not None)
+        await pilot.press("e")  # the fork picker
+        picking = ["x", "question_mark", "q", "a", "s", "i", "escape", "ctrl+p"]
+        await wait_for(pilot, lambda: footer_keys(app) == picking)
+        assert footer_fits(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: footer_keys(app) == ESSENTIAL)
