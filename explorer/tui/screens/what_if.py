@@ -82,7 +82,7 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
     def compose(self) -> ComposeResult:
         request = self.request
         with Vertical(id="what-if-dialog"):
-            yield Label(Text(f"What if — {self.where}"), id="what-if-title")
+            yield Label(safe(f"What if — {self.where}"), id="what-if-title")  # it names a corpus id
             yield Label(self._offered(), id="what-if-offered")
             with Horizontal(id="what-if-settings"):
                 model = Input(request.base_model, id="what-if-model")

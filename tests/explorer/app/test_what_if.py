@@ -248,3 +248,19 @@ async def test_a_navigator_that_breaks_while_asking_is_said_in_the_dialog_and_th
         assert app.is_running and app.screen is dialog and dialog.answer is None
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.walk_screen)
+
+
+async def test_the_dialog_shows_a_hostile_node_id_in_its_title_literally() -> None:
+    from explorer.navigators.what_if import EditedRequest, WhatIfAnswer
+
+    request = EditedRequest(model=MODEL, system="sys", user="user", query=QUERY, current=None, candidates=(),
+                            remaining_visits=3)
+    recorded = WhatIfAnswer((), (), (), "", "", None, 0.0, (), live=False)
+    app = make_app(QUERY)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = WhatIfScreen(request, recorded, lambda model_id: resolve_navigator("lexical:default"),
+                              where="the decision at [b]x[/b]\x1b[2J")
+        await app.push_screen(dialog)
+        await wait_for(pilot, lambda: app.screen is dialog)
+        assert str(dialog.query_one("#what-if-title", Label).render()) == (
+            "What if — the decision at [b]x[/b]\\x1b[2J")
