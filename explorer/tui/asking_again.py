@@ -15,7 +15,8 @@ from core import NavigatorChose, TreeNavigator
 from ..navigators import NavigatorConfigError, resolve_navigator, shared_across_threads
 from ..navigators.openai_compat import OpenAICompatibleNavigator
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
-from ..walks.history import Decision, WalkHistory
+from ..walks.decisions import Decision
+from ..walks.history import WalkHistory
 from ..walks.walk_list import Walk
 from .say import Severity
 from .screens.what_if import WhatIfScreen

@@ -18,7 +18,8 @@ from core import TreeNavigator
 
 from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.manual import PendingDecision
-from ..walks.history import Decision, WalkHistory
+from ..walks.decisions import Decision
+from ..walks.history import WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import fork
 from ..walks.walk_list import Walk, WalkList

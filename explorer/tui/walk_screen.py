@@ -26,8 +26,9 @@ from ..corpora import Corpus
 from ..safe_text import visible
 from ..trace import Trace
 from ..walks.compare import tree_marks
+from ..walks.decisions import Decision
 from ..walks.describe import capped_note, ending_text
-from ..walks.history import Decision, Origin, WalkHistory
+from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import WalkSession
 from ..walks.settings import WalkSettings

@@ -32,7 +32,8 @@ from ..navigators import resolve_navigator, shared_across_threads
 from ..navigators.forcing import Force
 from ..safe_text import clip, visible
 from .compare import DivergenceKind, first_divergence
-from .history import Decision, WalkHistory
+from .decisions import Decision
+from .history import WalkHistory
 from .session import WalkObserver, WalkSession, run_each
 from .settings import WalkSettings
 from .state import WalkState

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from openinference.semconv.resource import ResourceAttributes
 from openinference.semconv.trace import (
@@ -47,11 +47,10 @@ from core import (
 from ... import __version__
 from ...ending import WalkEnd
 from ...masking import Secrets
-from ...navigators.answered import Answered
 from ...trace import TraceHeader
+from ..decisions import Decision, chosen_by, decisions_of
 from .attributes import A, Attributes, plain
 from .decision_span import decision_span
-from .decisions import Decision, chosen_by, decisions_of, how_answered
 from .documents import document_score, landed_documents
 from .question_facts import QuestionFacts
 
@@ -137,12 +136,10 @@ class WalkTracer:
         start = clock[0] if clock else now
         finish = max(clock[-1] if clock else now, start)
         end = WalkEnd(end)
-        decisions = decisions_of(events)
-        forced_seqs, replayed_seqs = frozenset(forced), frozenset(replayed)
-        hows = {d.offer_seq: how_answered(d, forced_seqs, replayed_seqs) for d in decisions}
+        decisions = decisions_of(events, frozenset(forced), frozenset(replayed))
 
         walk = Attributes(secrets)
-        _walk_attributes(walk, self.session_id, header, events, decisions, hows, end, error, name, question)
+        _walk_attributes(walk, self.session_id, header, events, decisions, end, error, name, question)
         root = self._tracer.start_span(secrets.mask(_root_name(header.query)), context=Context(),
                                        attributes=walk.values, start_time=start)  # a trace of its own
         chosen_in: dict[str, Context] = {}  # each chosen id -> the context of the decision that chose it
@@ -150,7 +147,7 @@ class WalkTracer:
             node = decision.offer.current.id if decision.offer.current is not None else None
             parent = chosen_in.get(node) if node is not None else None
             span = decision_span(self._tracer, parent or otel_trace.set_span_in_context(root, Context()), header,
-                                 decision, clock, finish, secrets, hows[decision.offer_seq])
+                                 decision, clock, finish, secrets)
             if isinstance(decision.answer, NavigatorChose):
                 context = otel_trace.set_span_in_context(span, Context())
                 for chosen in decision.answer.selected:
@@ -193,7 +190,7 @@ class WalkTracer:
 
 
 def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, events: Sequence[WalkEvent],
-                     decisions: Sequence[Decision], hows: Mapping[int, Answered], end: WalkEnd, error: str | None,
+                     decisions: Sequence[Decision], end: WalkEnd, error: str | None,
                      name: str, question: QuestionFacts | None) -> None:
     """The walk span's attributes: the query, the settings, the corpus, how it ended, and its landed documents with
     their scores."""
@@ -229,7 +226,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     unoffered = [node for d in decisions if isinstance(d.answer, NavigatorChose) for node in d.answer.hallucinated]
     walk.set(A + "hallucinated", unoffered)
     walk.set(A + "hallucinated_count", len(unoffered))
-    walk.set(A + "forced_decisions", sum(how is Answered.FORCED for how in hows.values()))
+    walk.set(A + "forced_decisions", sum(d.forced for d in decisions))
     if question is not None:
         question.set_on(walk)
     documents = landed_documents(events)
@@ -239,7 +236,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     for number, document in enumerate(documents):
         key = f"{SpanAttributes.RETRIEVAL_DOCUMENTS}.{number}."
         metadata = document.metadata
-        score, scoring = document_score(document.id, choosers, hows, header.navigator)
+        score, scoring = document_score(document.id, choosers, header.navigator)
         if score is None:
             unscored.append(document.id)
         walk.set(key + DocumentAttributes.DOCUMENT_ID, document.id)
