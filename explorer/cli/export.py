@@ -61,9 +61,9 @@ def cmd_export(argv: Sequence[str]) -> int:
         return WalkScreen(corpus, WalkList(), history.settings, navigator, present=True, allow_files=False)
 
     drawn = draw_walk(screen, history, title=PROG)
-    header = trace.header
-    text = page(title=header.query, subtitle=f"{corpus.title} · {header.navigator} · budget {header.max_nodes_visited} "
-                                              f"· depth limit {header.max_depth} · {trace.end.value} · exported by "
+    walked = trace.header.settings
+    text = page(title=walked.query, subtitle=f"{corpus.title} · {walked.model} · budget {walked.max_nodes_visited} "
+                                              f"· depth limit {walked.max_depth} · {trace.end.value} · exported by "
                                               f"{PROG}",
                 frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
                 transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],

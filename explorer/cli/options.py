@@ -22,7 +22,7 @@ from ..navigators.llm.options import OptionError, StructuredOutput, split_option
 from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF
 from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
-from ..walks.session import WalkSettings
+from ..walk_settings import WalkSettings
 
 if TYPE_CHECKING:
     from ..walks.telemetry import WalkTelemetry

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..walks.session import WalkSettings
 from .inputs import open_trace, trace_corpus
 from .options import PROG, Parser, add_force_option, add_walk_options, forces_from, navigator_for, path_text
 from .walk import run_walk
@@ -24,12 +23,11 @@ def cmd_replay(argv: Sequence[str]) -> int:
     trace = open_trace(args.trace)
     corpus = trace_corpus(Path(args.trace), trace, args.corpus)
     model = f"replay:{args.trace}"
-    header = trace.header
-    settings = WalkSettings(
-        query=header.query, model=model,
-        max_nodes_visited=args.max_visits if args.max_visits is not None else header.max_nodes_visited,
-        max_depth=args.max_depth if args.max_depth is not None else header.max_depth,
-        on_failure=header.on_failure,
+    traced = trace.header.settings
+    settings = traced.but(
+        model=model,
+        max_nodes_visited=args.max_visits if args.max_visits is not None else traced.max_nodes_visited,
+        max_depth=args.max_depth if args.max_depth is not None else traced.max_depth,
     )
     return run_walk(corpus, settings, navigator_for(model), args.json, None, forces_from(args.force, corpus),
                     args.transcripts)

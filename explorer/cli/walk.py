@@ -13,7 +13,8 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators.forcing import Force
 from ..safe_text import visible
-from ..walks.session import WalkSession, WalkSettings
+from ..walk_settings import WalkSettings
+from ..walks.session import WalkSession
 from .inputs import corpus_at
 from .options import (
     EXIT_FOUND,

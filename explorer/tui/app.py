@@ -25,7 +25,7 @@ from ..corpora.questions import QuestionSet
 from ..ending import WalkEnd
 from ..navigators import resolve_navigator
 from ..trace import Trace
-from ..walks.settings import WalkSettings
+from ..walk_settings import WalkSettings
 from ..walks.walk_list import WalkList
 from .commands import palette_commands
 from .key_holding import KeyHolder

@@ -18,8 +18,8 @@ from ..corpora.questions import QuestionSet
 from ..ending import WalkEnd
 from ..navigators.llm.llama_server import LocalModelStatus
 from ..navigators.manual import PendingDecision
+from ..walk_settings import WalkSettings
 from ..walks.history import WalkHistory
-from ..walks.settings import WalkSettings
 
 
 @dataclass

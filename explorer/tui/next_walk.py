@@ -20,7 +20,8 @@ from ..corpora.questions import QuestionSet, fit_problem, load_questions
 from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ..numbers import whole
 from ..safe_text import visible
-from ..walks.settings import WalkSettings
+from ..walk_settings import WalkSettings
+from ..walks.settings import describe_settings
 from ..walks.stability import Stability, StabilityRun
 from .messages import EvaluateQuestions
 from .say import Severity
@@ -81,7 +82,7 @@ class NextWalk:
 
     def describe(self) -> Text:
         """The query bar's note: what the next walk will use."""
-        return Text(visible(f"next walk: {self.settings.describe()}"))
+        return Text(visible(f"next walk: {describe_settings(self.settings)}"))
 
     def _changed(self, what: str) -> None:
         self.host.settings_changed()

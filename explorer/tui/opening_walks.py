@@ -84,9 +84,9 @@ class OpeningWalks:
         host = self.host
         host.park()
         walk = host.walks.add(Walk(WalkHistory.from_trace(trace, number=host.walks.next_number)))
-        header = trace.header
-        host.next_walk.adopt(header.max_nodes_visited, header.max_depth, header.on_failure)
-        host.query_input.value = header.query
+        settings = trace.header.settings
+        host.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
+        host.query_input.value = settings.query
         host.show_walk(walk)
         host.say(f"Opened {trace.path} as {walk.name} ({len(walk.history.events)} events)", timeout=4)
 

@@ -21,8 +21,9 @@ from core import NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkE
 from ..ending import WalkEnd
 from ..safe_text import one_line
 from ..trace import Trace, TraceHeader
+from ..walk_settings import WalkSettings
 from .decisions import Decision, decisions_of
-from .settings import WalkSettings
+from .settings import short_model
 from .state import WalkState
 
 
@@ -79,10 +80,7 @@ class WalkHistory:
 
     @classmethod
     def from_trace(cls, trace: Trace, *, number: int = 1) -> WalkHistory:
-        header = trace.header
-        settings = WalkSettings(header.query, header.navigator, header.max_nodes_visited, header.max_depth,
-                                header.on_failure)
-        history = cls(settings, Origin.TRACE, number=number, trace=trace)
+        history = cls(trace.header.settings, Origin.TRACE, number=number, trace=trace)
         for seq, event in enumerate(trace.events, start=1):
             history.append(event, forced=seq in trace.forced)
         history.finish(trace.end, trace.error)
@@ -193,9 +191,7 @@ class WalkHistory:
         """The trace header of this walk (an opened trace keeps its own)."""
         if self.trace is not None:
             return self.trace.header
-        s = self.settings
-        return TraceHeader(corpus_path, corpus_sha256, corpus_source, corpus_format, s.query, s.model,
-                           s.max_nodes_visited, s.max_depth, s.on_failure, created=created)
+        return TraceHeader(corpus_path, corpus_sha256, corpus_source, corpus_format, self.settings, created=created)
 
     def suggested_file_name(self) -> str:
         """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
@@ -219,7 +215,7 @@ def label_for(settings: WalkSettings, before: WalkSettings | None = None, origin
 
     ``“How are refunds issued?” · lexical:default · budget 15``, then ``“How long…” · lexical:default · budget 8``.
     """
-    parts = [short_query(settings.query), settings.short_model]
+    parts = [short_query(settings.query), short_model(settings)]
     if before is None:
         parts.append(f"budget {settings.max_nodes_visited}")
     else:
@@ -234,5 +230,5 @@ def label_for(settings: WalkSettings, before: WalkSettings | None = None, origin
 
 def _default_label(settings: WalkSettings, origin: Origin, trace: Trace | None) -> str:
     if trace is not None:
-        return f"trace {Path(trace.path).name} · {trace.header.navigator}"
+        return f"trace {Path(trace.path).name} · {trace.header.settings.model}"
     return label_for(settings, origin=origin)

@@ -36,12 +36,11 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import TraceHeader, event_to_json, write_trace
+from ..walk_settings import WalkSettings
 from .history import Origin, WalkHistory
-from .settings import WalkSettings
 from .state import WalkState
 
-__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "fork", "observing",
-           "rewalk"]
+__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "fork", "observing", "rewalk"]
 
 POLL_SECONDS = 0.05
 _walk_ids = itertools.count(1)

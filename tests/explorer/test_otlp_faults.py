@@ -19,7 +19,8 @@ from core import ReasoningRAGStrategy
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
-from explorer.walks.session import WalkSession, WalkSettings, header_for
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import WalkSession, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
 from explorer.walks.telemetry.otlp_http import parse_retry_after
 

@@ -12,9 +12,10 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.navigators.manual import DESK, PendingDecision
+from explorer.walk_settings import WalkSettings
 from explorer.walks.history import WalkHistory
 from explorer.walks.picking import Pick
-from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walks.session import WalkSession
 from explorer.walks.walk_list import Walk, WalkList
 
 ROOT = Path(__file__).resolve().parents[2]

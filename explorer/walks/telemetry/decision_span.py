@@ -40,7 +40,7 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
     """The span of one offer and its decision, under ``context``, from the offer to its answer (``finish``: none
     came); ``clock`` stamps each event of the walk."""
     offer, answer, how = decision.offer, decision.answer, decision.how
-    model = header.navigator
+    model = header.settings.model
     transcript = tuple(answer.transcript or ()) if answer is not None else ()
     llm = llm_of(model, transcript)
     kind = span_kind(model, how, llm)
@@ -53,7 +53,7 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
     span = Attributes(secrets)
     span.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, kind.value)
     span.json(SpanAttributes.INPUT_VALUE, {
-        "query": header.query, "current": view(offer.current), "path": list(offer.path),
+        "query": header.settings.query, "current": view(offer.current), "path": list(offer.path),
         "candidates": [view(c) for c in offer.candidates[:MAX_CANDIDATES_SHOWN]],
         "candidates_not_shown": max(len(offer.candidates) - MAX_CANDIDATES_SHOWN, 0),
         "remaining_visits": offer.remaining_visits, "depth": offer.depth,

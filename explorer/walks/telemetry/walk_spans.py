@@ -140,7 +140,7 @@ class WalkTracer:
 
         walk = Attributes(secrets)
         _walk_attributes(walk, self.session_id, header, events, decisions, end, error, name, question)
-        root = self._tracer.start_span(secrets.mask(_root_name(header.query)), context=Context(),
+        root = self._tracer.start_span(secrets.mask(_root_name(header.settings.query)), context=Context(),
                                        attributes=walk.values, start_time=start)  # a trace of its own
         chosen_in: dict[str, Context] = {}  # each chosen id -> the context of the decision that chose it
         for decision in decisions:
@@ -195,21 +195,22 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     """The walk span's attributes: the query, the settings, the corpus, how it ended, and its landed documents with
     their scores."""
     walk.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, OpenInferenceSpanKindValues.RETRIEVER.value)
-    walk.set(SpanAttributes.INPUT_VALUE, header.query)
+    walk.set(SpanAttributes.INPUT_VALUE, header.settings.query)
     walk.set(SpanAttributes.INPUT_MIME_TYPE, OpenInferenceMimeTypeValues.TEXT.value)
     walk.set(SpanAttributes.SESSION_ID, session_id)
-    settings = {"navigator": header.navigator, "max_nodes_visited": header.max_nodes_visited,
-                "max_depth": header.max_depth, "on_failure": header.on_failure.value,
+    walked = header.settings
+    settings = {"navigator": walked.model, "max_nodes_visited": walked.max_nodes_visited,
+                "max_depth": walked.max_depth, "on_failure": walked.on_failure.value,
                 "sources": None if header.sources is None else list(header.sources)}
     corpus = {"path": header.corpus_path, "source": header.corpus_source, "format": header.corpus_format,
               "sha256": header.corpus_sha256}
     evaluation = question.as_json() if question is not None else None
     walk.json(SpanAttributes.METADATA, {**settings, "corpus": corpus, "walk": name or None,
                                         **({"eval": evaluation} if evaluation is not None else {})})
-    walk.set(A + "navigator", header.navigator)
-    walk.set(A + "max_nodes_visited", header.max_nodes_visited)
-    walk.set(A + "max_depth", header.max_depth)
-    walk.set(A + "on_failure", header.on_failure.value)
+    walk.set(A + "navigator", header.settings.model)
+    walk.set(A + "max_nodes_visited", header.settings.max_nodes_visited)
+    walk.set(A + "max_depth", header.settings.max_depth)
+    walk.set(A + "on_failure", header.settings.on_failure.value)
     walk.set(A + "sources", None if header.sources is None else list(header.sources))
     for key, value in corpus.items():
         walk.set(f"{A}corpus.{key}", value or None)
@@ -236,7 +237,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     for number, document in enumerate(documents):
         key = f"{SpanAttributes.RETRIEVAL_DOCUMENTS}.{number}."
         metadata = document.metadata
-        score, scoring = document_score(document.id, choosers, header.navigator)
+        score, scoring = document_score(document.id, choosers, header.settings.model)
         if score is None:
             unscored.append(document.id)
         walk.set(key + DocumentAttributes.DOCUMENT_ID, document.id)

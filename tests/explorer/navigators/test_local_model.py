@@ -40,8 +40,8 @@ from explorer.navigators.local_model import (
     bundled_file,
     server_config,
 )
+from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
-from explorer.walks.settings import WalkSettings
 
 from .conftest import MODEL, model_missing
 
