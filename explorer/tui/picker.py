@@ -183,7 +183,7 @@ class Picking:
             host.say(str(exc), severity="error")
             return
         host.park()
-        host.launch(Walk(session.history, navigator, session), steps=decision.offer_seq + 1)
+        host.launch(Walk(session.history, session), steps=decision.offer_seq + 1)
         host.say(f"{session.history.name} — n steps on; w switches back.", timeout=5)
 
     def _navigator_for(self, walk: Walk) -> TreeNavigator:

@@ -86,5 +86,5 @@ class Rewalking:
         host = self.host
         session = rewalk(source.history, host.corpus, max_nodes_visited=budget, number=host.walks.next_number)
         host.park()
-        host.launch(Walk(session.history, None, session), steps=1)
+        host.launch(Walk(session.history, session), steps=1)
         host.say(f"{session.history.name} — c runs it to where it stops; no navigator is called.", timeout=5)

@@ -88,7 +88,7 @@ class EvaluationRun:
         with self._lock:
             if self._cancelled:
                 return None
-        session = WalkSession(self.corpus, settings, self._navigator(), history=history, observers=self.observers)
+        session = WalkSession(self.corpus, history, self._navigator(), observers=self.observers)
         with self._lock:
             if self._cancelled:
                 return None
