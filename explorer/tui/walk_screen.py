@@ -115,8 +115,7 @@ class WalkScreen(Screen[None]):
         self._present_at_start = present
         self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
-        self._start_query = start_query
-        self._example_query = example_query
+        self._start_query, self._example_query = start_query, example_query
         self._opened_trace = opened_trace
         self.stepping = Stepping(self)
         self.listening = Listening(self)
