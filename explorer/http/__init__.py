@@ -8,7 +8,7 @@ exporter still loads it only at its first send.
 """
 
 from .deadline import Deadline
-from .retry import Answered, Retried, RetryPolicy, Stop, with_retries
+from .retry import Outcome, Retried, RetryPolicy, Stop, with_retries
 from .retry_after import LONGEST, parse_retry_after
 
-__all__ = ["LONGEST", "Answered", "Deadline", "Retried", "RetryPolicy", "Stop", "parse_retry_after", "with_retries"]
+__all__ = ["LONGEST", "Deadline", "Outcome", "Retried", "RetryPolicy", "Stop", "parse_retry_after", "with_retries"]

@@ -20,11 +20,11 @@ from typing import Generic, Protocol, TypeVar
 from .deadline import Deadline
 from .retry_after import parse_retry_after
 
-__all__ = ["Answered", "Retried", "RetryPolicy", "Stop", "with_retries"]
+__all__ = ["Outcome", "Retried", "RetryPolicy", "Stop", "with_retries"]
 
 
-class Answered(Protocol):
-    """What the loop reads of an attempt's outcome: its HTTP status (``None``: no answer) and ``Retry-After``."""
+class Outcome(Protocol):
+    """What the loop reads of what one attempt came to: its HTTP status (``None``: no answer) and ``Retry-After``."""
 
     @property
     def status(self) -> int | None: ...
@@ -33,7 +33,7 @@ class Answered(Protocol):
     def retry_after(self) -> str | None: ...
 
 
-A = TypeVar("A", bound=Answered)
+A = TypeVar("A", bound=Outcome)
 
 
 @dataclass(frozen=True, slots=True)
