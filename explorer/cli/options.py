@@ -265,12 +265,14 @@ def check_telemetry(args: argparse.Namespace) -> None:
     endpoint, name = args.otlp_endpoint, "--otlp-endpoint"
     if endpoint is None and os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
         endpoint, name = os.environ[OTLP_ENDPOINT_ENV], OTLP_ENDPOINT_ENV
-    if endpoint is None:
+    if endpoint is None and args.otlp_file is None:
         return
-    from ..walks.telemetry import TelemetryConfigError, traces_url
+    from ..walks.telemetry import TelemetryConfigError, attribute_lengths, traces_url
 
     try:
-        traces_url(endpoint, name=name)
+        if endpoint is not None:
+            traces_url(endpoint, name=name)
+        attribute_lengths(os.environ)
     except TelemetryConfigError as exc:
         fail(str(exc))
 
