@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpora import CorpusError
@@ -15,6 +17,7 @@ from .options import (
     add_telemetry_options,
     add_walk_options,
     apply_cache_options,
+    budget_list,
     check_apart,
     console,
     fail,
@@ -30,7 +33,12 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from core import TreeNavigator
+
+    from ..corpora import Corpus
+    from ..corpora.questions import Question
     from ..walks.evaluation import QuestionOutcome
+    from ..walks.session import WalkObserver, WalkSettings
 
 
 def cmd_eval(argv: Sequence[str]) -> int:
@@ -45,9 +53,17 @@ def cmd_eval(argv: Sequence[str]) -> int:
                         help="also walk every question with navigator MODEL: both hit rates, and the questions where "
                              "the two navigators land differently (give it its own LLM options in its id, e.g. "
                              "local:smollm2@system=b.txt)")
+    parser.add_argument("--budgets", type=budget_list, metavar="N,N,...",
+                        help="walk every question at each of these visit budgets (3,5,8,15): a row per budget, and "
+                             "for each question the smallest budget that lands an expected node; over an LLM only "
+                             "the largest budget's calls are made, the smaller ones re-walk its decisions")
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    if args.budgets is not None and args.compare is not None:
+        fail("--budgets and --compare cannot go together; sweep one navigator at a time")
+    if args.budgets is not None and args.max_visits is not None:
+        fail("--budgets and --max-visits cannot go together; the budgets are the visit budgets to walk with")
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)
     report_local_model_loading()
@@ -77,6 +93,12 @@ def cmd_eval(argv: Sequence[str]) -> int:
     scored = spans.scored if spans is not None else None
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
+    if args.budgets is not None:
+        try:
+            return _sweep(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
+        finally:
+            if telemetry is not None:
+                telemetry.close()
     try:
         if show_progress:
             from rich.progress import Progress
@@ -119,4 +141,25 @@ def cmd_eval(argv: Sequence[str]) -> int:
         out.print(eval_summary(summary))
         if compared is not None:
             out.print("\n".join(compared.lines()), markup=False, highlight=False)
+    return EXIT_OK
+
+
+def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
+           settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
+           scored: Callable[[QuestionOutcome], None] | None) -> int:
+    """``eval --budgets``: the sweep's rows and each question's budget, or (``--json``) the largest budget's
+    evaluation document with the sweep in it."""
+    from ..corpora.validate import stats
+    from ..walks.evaluation import evaluation_to_json, summarize, sweep
+
+    found = sweep(corpus, questions, settings, args.budgets, navigator=navigator, jobs=args.jobs,
+                  observers=observers, on_done=scored)
+    if args.json:
+        top = found.rows[-1]
+        document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=top.budget),
+                                      top.outcomes, summarize(top.outcomes, stats(corpus)))
+        document["sweep"] = found.to_json()
+        write_json(document)
+    else:
+        console().print("\n".join(found.lines()), markup=False, highlight=False)
     return EXIT_OK

@@ -22,10 +22,12 @@ from .misses import Miss, MissReason, best_miss_path, miss_of
 from .outcome import QuestionOutcome, miss_column, miss_sentence, outcome_of, outcome_to_json, wrong_turn_step
 from .run import EvaluationRun, evaluate
 from .summary import EvalSummary, summarize, summary_to_json
+from .sweep import BudgetRow, Sweep, reuses_answers, sweep, sweep_to_json
 
 __all__ = [
-    "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "Miss", "MissReason",
-    "QuestionOutcome", "best_miss_path", "compare_outcomes", "comparison_lines", "differs", "evaluate",
+    "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "Miss", "MissReason",
+    "QuestionOutcome", "Sweep", "best_miss_path", "compare_outcomes", "comparison_lines", "differs", "evaluate",
     "evaluation_to_json", "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of",
-    "outcome_to_json", "summarize", "summary_to_json", "wrong_turn_step",
+    "outcome_to_json", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json",
+    "wrong_turn_step",
 ]
