@@ -5,14 +5,14 @@ the trace's first N)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from core import NavigatorChose, NavigatorFailed, TreeNavigator
 
-from ..navigators.forcing import Force, ForcingNavigator
+from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import Trace
 from ..walks.session import WalkSettings
-from .inputs import open_trace, trace_corpus
+from ..walks.telemetry.span_walks import looks_like_spans
+from .inputs import walk_and_corpus
 from .options import (
     PROG,
     Parser,
@@ -57,7 +57,8 @@ def cmd_replay(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} replay",
                     description="Re-run a trace's recorded decisions headless, with another budget or depth limit.")
     parser.add_argument("trace", metavar="TRACE", type=path_text,
-                        help="a trace saved by `walk --trace` or the explorer")
+                        help="a trace saved by `walk --trace` or the explorer, or an OTLP JSON file of walk spans "
+                             "(FILE#N: its Nth walk)")
     parser.add_argument("--corpus", metavar="C", type=path_text, help="the corpus, when it is not where the trace says")
     add_walk_options(parser, navigator=False)
     parser.add_argument("--navigator", "-n", metavar="MODEL",
@@ -74,13 +75,16 @@ def cmd_replay(argv: Sequence[str]) -> int:
         if args.first is not None:
             fail("--from N hands the decisions after the trace's first N to a navigator: it needs --navigator MODEL")
         llm_model(args, "replay:")  # LLM options with no navigator to apply them to: one line
-    trace = open_trace(args.trace)
-    corpus = trace_corpus(Path(args.trace), trace, args.corpus)
+    trace, corpus = walk_and_corpus(args.trace, args.corpus)
     header = trace.header
     navigator: TreeNavigator
-    if args.navigator is None:
+    if args.navigator is None and not looks_like_spans(trace.path):
         model = f"replay:{args.trace}"
         navigator = navigator_for(model)
+    elif args.navigator is None:  # a walk rebuilt from spans: its answers replayed here, no file to name
+        model = f"replay:{args.trace}"
+        recorded, traced_forces = recorded_answers(trace)
+        navigator = ForcingNavigator(RecordOnly("the recording"), traced_forces, recorded)
     else:
         model = llm_model(args, args.navigator)
         apply_cache_options(args)
