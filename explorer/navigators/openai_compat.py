@@ -217,6 +217,10 @@ class OpenAICompatibleNavigator(TreeNavigator):
     abandoning a request in flight within 0.2 s.
     """
 
+    costly_calls = True
+    """Each answer is a model call: a budget sweep asks for the largest budget's and re-walks the smaller ones from
+    them (:mod:`explorer.walks.evaluation.sweep`)."""
+
     def __init__(self, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self._http = HTTPClient(transport)
         self._refused_lock = threading.Lock()
