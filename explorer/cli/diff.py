@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..trace import Trace
-from .inputs import open_trace, walk_and_corpus
+from .inputs import looks_like_spans, open_trace, walk_and_corpus
 from .options import EXIT_FOUND, EXIT_OK, PROG, Parser, console, path_text, write_json
 
 
@@ -38,8 +38,6 @@ def cmd_diff(argv: Sequence[str]) -> int:
 
 def open_any(path: str) -> Trace:
     """A trace as it is (``diff`` needs no corpus), or a span file's walk rebuilt on its corpus."""
-    from ..walks.telemetry.span_walks import looks_like_spans
-
     if looks_like_spans(path.rpartition("#")[0] or path) or looks_like_spans(path):
         return walk_and_corpus(path)[0]
     return open_trace(path)

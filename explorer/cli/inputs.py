@@ -83,11 +83,22 @@ def open_trace(path: str) -> Trace:
         fail(str(exc))
 
 
+def looks_like_spans(path: str | Path) -> bool:
+    """Whether ``path`` holds OTLP JSON (its first bytes hold ``"resourceSpans"``) rather than a trace: read here,
+    so that opening a trace never loads OpenTelemetry."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(4096)
+    except (OSError, ValueError):
+        return False
+    return b'"resourceSpans"' in head
+
+
 def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corpus]:
     """The walk a file holds and the corpus it was made on: a trace, or an OTLP JSON file of walk spans (``FILE``
     for its first walk, ``FILE#N`` for its Nth), rebuilt on its corpus (``--corpus`` to point elsewhere). What a
     span file lacks is said on stderr, one line each."""
-    from ..walks.telemetry.span_walks import SpanError, looks_like_spans, read_span_walks, rebuild
+    from ..walks.telemetry.span_walks import SpanError, read_span_walks, rebuild  # OpenTelemetry: only for spans
 
     file, number = path, 1
     base, hash_mark, tail = path.rpartition("#")

@@ -11,8 +11,7 @@ from core import NavigatorChose, NavigatorFailed, TreeNavigator
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import Trace
 from ..walks.session import WalkSettings
-from ..walks.telemetry.span_walks import looks_like_spans
-from .inputs import walk_and_corpus
+from .inputs import looks_like_spans, walk_and_corpus
 from .options import (
     PROG,
     Parser,

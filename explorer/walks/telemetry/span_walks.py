@@ -41,7 +41,7 @@ from ...trace import Trace, TraceHeader
 from .attributes import A
 from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL
 
-__all__ = ["SpanError", "SpanWalk", "looks_like_spans", "read_span_walks", "rebuild"]
+__all__ = ["SpanError", "SpanWalk", "read_span_walks", "rebuild"]
 
 MAX_BYTES = 2_000_000_000
 ORDER = A + "transcript.order"
@@ -66,16 +66,6 @@ class SpanWalk:
     error: str | None
     name: str
     notes: tuple[str, ...] = ()
-
-
-def looks_like_spans(path: str | Path) -> bool:
-    """Whether ``path`` holds OTLP JSON (its first bytes hold ``"resourceSpans"``) rather than a trace."""
-    try:
-        with Path(path).open("rb") as handle:
-            head = handle.read(4096)
-    except (OSError, ValueError):
-        return False
-    return b'"resourceSpans"' in head
 
 
 def _value(wrapped: Any) -> Any:
