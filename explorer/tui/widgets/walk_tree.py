@@ -9,6 +9,7 @@ from typing import ClassVar, Self
 
 from rich.style import Style
 from rich.text import Text, TextType
+from textual.geometry import Region
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -73,6 +74,9 @@ class WalkTree(Tree[str | None]):
         *(f"walk-tree--heat-{level}" for level in range(1, 5)),
     }
 
+    _adding = False
+    """Rows are being added in a batch (a class default: Tree refreshes while it is made)."""
+
     def __init__(self, corpus: Corpus, *, id: str | None = None) -> None:
         super().__init__(safe(corpus.title, width=TITLE_WIDTH), data=None, id=id)
         self.corpus = corpus
@@ -117,13 +121,23 @@ class WalkTree(Tree[str | None]):
             return label
         return super().process_label(label)
 
-    @staticmethod
-    def _add_rows(parent: TreeNode[str | None], rows: list[tuple[Text, str | None, bool]],
+    def _add_rows(self, parent: TreeNode[str | None], rows: list[tuple[Text, str | None, bool]],
                   at: int) -> list[TreeNode[str | None]]:
-        """Insert ``(label, data, allow_expand)`` rows among ``parent``'s children at ``at``, collapsed."""
+        """Insert ``(label, data, allow_expand)`` rows among ``parent``'s children at ``at``, collapsed; the tree
+        is refreshed once for the batch, not once a row (``TreeNode.add`` asks for a layout every time)."""
         add = parent.add
-        return [add(label, data, before=at + offset, allow_expand=allow_expand)
-                for offset, (label, data, allow_expand) in enumerate(rows)]
+        self._adding = True
+        try:
+            return [add(label, data, before=at + offset, allow_expand=allow_expand)
+                    for offset, (label, data, allow_expand) in enumerate(rows)]
+        finally:
+            self._adding = False
+            self.refresh(layout=True)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if self._adding:  # a batch of rows is being added: _add_rows refreshes once at its end
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     @staticmethod
     def _allow_depth(depth: int) -> None:
