@@ -429,8 +429,7 @@ class WalkTree(Tree[str | None]):
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
         # Tree measures every line after a change, top line first; the room is read then, once per build, and
         # not for every line (asking the widget its size was most of a rebuild: 10,000 lines took 140 ms).
-        top = self.root if self.show_root else next(iter(self.root.children), None)
-        if node is top or self._room_now < 0:
+        if node.line == 0 or self._room_now < 0:
             self._room_now = self._room()
         return self._cells(node, self._room_now)
 
