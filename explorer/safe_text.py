@@ -93,3 +93,10 @@ def styled(text: str, style: str | Style = "") -> Text:
     if style and text:
         result.stylize(style)
     return result
+
+
+def escape_unicode(text: str) -> str:
+    """``text`` with every unsafe character (those :func:`visible` escapes; tab and newline are kept) written as
+    ``\\uXXXX``, as a trace file's JSON shows it: for strings that leave the process with no text layer of their
+    own to escape them in (an OTLP span's protobuf over HTTP). A JSON text stays JSON that means the same."""
+    return _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

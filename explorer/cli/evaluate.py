@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpora import CorpusError
@@ -15,7 +17,9 @@ from .options import (
     add_telemetry_options,
     add_walk_options,
     apply_cache_options,
+    budget_list,
     check_apart,
+    check_writable,
     console,
     fail,
     jobs,
@@ -30,7 +34,13 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from core import TreeNavigator
+
+    from ..corpora import Corpus
+    from ..corpora.questions import Question
+    from ..walk_settings import WalkSettings
     from ..walks.evaluation import QuestionOutcome
+    from ..walks.session import WalkObserver
 
 
 def cmd_eval(argv: Sequence[str]) -> int:
@@ -45,9 +55,25 @@ def cmd_eval(argv: Sequence[str]) -> int:
                         help="also walk every question with navigator MODEL: both hit rates, and the questions where "
                              "the two navigators land differently (give it its own LLM options in its id, e.g. "
                              "local:smollm2@system=b.txt)")
+    parser.add_argument("--budgets", type=budget_list, metavar="N,N,...",
+                        help="walk every question at each of these visit budgets (3,5,8,15): a row per budget, and "
+                             "for each question the smallest budget that lands an expected node; over an LLM only "
+                             "the largest budget's calls are made, the smaller ones re-walk its decisions")
+    parser.add_argument("--save-run", metavar="FILE", type=path_text,
+                        help="keep this run in FILE: its settings, the model id with its options, the question set's "
+                             "path and hash, and every question's result")
+    parser.add_argument("--against", metavar="FILE", type=path_text,
+                        help="compare this run with one kept by --save-run: hit, hit@3 and precision deltas, and the "
+                             "questions fixed and broken")
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    if args.budgets is not None and (args.save_run is not None or args.against is not None):
+        fail("--budgets cannot go with --save-run or --against; keep or compare one budget's run at a time")
+    if args.budgets is not None and args.compare is not None:
+        fail("--budgets and --compare cannot go together; sweep one navigator at a time")
+    if args.budgets is not None and args.max_visits is not None:
+        fail("--budgets and --max-visits cannot go together; the budgets are the visit budgets to walk with")
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)
     report_local_model_loading()
@@ -66,6 +92,17 @@ def cmd_eval(argv: Sequence[str]) -> int:
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
+    kept = None
+    if args.against is not None:
+        from ..walks.evaluation.kept_run import RunError, check_fit, file_sha256, read_run
+
+        try:
+            kept = read_run(args.against)
+            check_fit(kept, file_sha256(questions.path), corpus.sha256)
+        except RunError as exc:
+            fail(str(exc))
+    if args.save_run is not None:
+        check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator)
     compare_navigator = navigator_for(args.compare) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
@@ -77,6 +114,12 @@ def cmd_eval(argv: Sequence[str]) -> int:
     scored = spans.scored if spans is not None else None
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
+    if args.budgets is not None:
+        try:
+            return _sweep(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
+        finally:
+            if telemetry is not None:
+                telemetry.close()
     try:
         if show_progress:
             from rich.progress import Progress
@@ -106,10 +149,29 @@ def cmd_eval(argv: Sequence[str]) -> int:
     finally:  # after the second navigator's walks too: they are sent like the first's
         if telemetry is not None:
             telemetry.close()
+    against = None
+    if kept is not None:
+        from ..walks.evaluation import KeptRun, RunComparison, RunError
+
+        try:
+            against = RunComparison(kept, KeptRun.of("this run", args.navigator, questions.path, corpus, outcomes,
+                                                     summary))
+        except RunError as exc:
+            fail(str(exc))
+    if args.save_run is not None:
+        from ..walks.evaluation import keep_run
+
+        try:
+            keep_run(args.save_run, questions.path, corpus, settings, outcomes, summary)
+        except OSError as exc:
+            fail(f"cannot keep the run in {args.save_run}: {exc.strerror or exc}")
     if args.json:
         from ..walks.evaluation import evaluation_to_json
 
-        write_json(evaluation_to_json(questions.path, corpus, settings, outcomes, summary, compared))
+        document = evaluation_to_json(questions.path, corpus, settings, outcomes, summary, compared)
+        if against is not None:
+            document["against"] = against.to_json()
+        write_json(document)
     else:
         from .render import eval_summary, eval_table, miss_lines
 
@@ -119,4 +181,27 @@ def cmd_eval(argv: Sequence[str]) -> int:
         out.print(eval_summary(summary))
         if compared is not None:
             out.print("\n".join(compared.lines()), markup=False, highlight=False)
+        if against is not None:
+            out.print("\n".join(against.lines()), markup=False, highlight=False)
+    return EXIT_OK
+
+
+def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
+           settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
+           scored: Callable[[QuestionOutcome], None] | None) -> int:
+    """``eval --budgets``: the sweep's rows and each question's budget, or (``--json``) the largest budget's
+    evaluation document with the sweep in it."""
+    from ..corpora.validate import stats
+    from ..walks.evaluation import evaluation_to_json, summarize, sweep
+
+    found = sweep(corpus, questions, settings, args.budgets, navigator=navigator, jobs=args.jobs,
+                  observers=observers, on_done=scored)
+    if args.json:
+        top = found.rows[-1]
+        document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=top.budget),
+                                      top.outcomes, summarize(top.outcomes, stats(corpus)))
+        document["sweep"] = found.to_json()
+        write_json(document)
+    else:
+        console().print("\n".join(found.lines()), markup=False, highlight=False)
     return EXIT_OK

@@ -81,3 +81,45 @@ def open_trace(path: str) -> Trace:
         return read_trace(path)
     except TraceError as exc:
         fail(str(exc))
+
+
+def looks_like_spans(path: str | Path) -> bool:
+    """Whether ``path`` holds OTLP JSON (its first bytes hold ``"resourceSpans"``) rather than a trace: read here,
+    so that opening a trace never loads OpenTelemetry."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(4096)
+    except (OSError, ValueError):
+        return False
+    return b'"resourceSpans"' in head
+
+
+def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corpus]:
+    """The walk a file holds and the corpus it was made on: a trace, or an OTLP JSON file of walk spans (``FILE``
+    for its first walk, ``FILE#N`` for its Nth), rebuilt on its corpus (``--corpus`` to point elsewhere). What a
+    span file lacks is said on stderr, one line each."""
+    from ..walks.telemetry.span_walks import SpanError, read_span_walks, rebuild  # OpenTelemetry: only for spans
+
+    file, number = path, 1
+    base, hash_mark, tail = path.rpartition("#")
+    if hash_mark and tail.isascii() and tail.isdigit() and not Path(path).exists() and Path(base).exists():
+        file, number = base, int(tail)
+    if not looks_like_spans(file):
+        trace = open_trace(file)
+        return trace, trace_corpus(Path(file), trace, override)
+    try:
+        walks = read_span_walks(file)
+    except SpanError as exc:
+        fail(str(exc))
+    if not 1 <= number <= len(walks):
+        fail(f"{file} holds {len(walks)} walk{'s' if len(walks) != 1 else ''}; name one as {file}#1 to "
+             f"{file}#{len(walks)}")
+    walk = walks[number - 1]
+    if len(walks) > 1 and number == 1 and path == file:
+        print(f"{PROG}: {one_line(file)} holds {len(walks)} walks; this is the first ({one_line(file)}#2 names the "
+              "next)", file=sys.stderr)
+    for note in walk.notes:
+        print(f"{PROG}: {one_line(file)}: {note}", file=sys.stderr)
+    stand_in = Trace(Path(file), walk.header, (), walk.end, walk.error)
+    corpus = trace_corpus(Path(file), stand_in, override)
+    return rebuild(walk, corpus, file), corpus

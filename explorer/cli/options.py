@@ -83,6 +83,22 @@ def whole_number(minimum: int, maximum: int, what: str = "a whole number") -> Ca
 visits, depth, jobs = whole_number(1, 100_000), whole_number(0, 100_000), whole_number(1, 64)
 
 
+MAX_BUDGETS = 20
+
+
+def budget_list(text: str) -> tuple[int, ...]:
+    """An argparse type for ``--budgets 3,5,8,15``: visit budgets, each a whole number from 1 to 100,000, at most
+    20 of them, returned smallest first with repeats dropped."""
+    parts = text.split(",")
+    if len(parts) > MAX_BUDGETS:
+        raise argparse.ArgumentTypeError(f"{len(parts)} budgets; give at most {MAX_BUDGETS}")
+    try:
+        return tuple(sorted({whole(part, 1, 100_000, "a visit budget") for part in parts}))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}; give budgets as whole numbers separated by commas: "
+                                         "3,5,8,15") from None
+
+
 def query_text(text: str) -> str:
     """An argparse type for a question: UTF-8 text (bytes that are not come in as lone surrogates, which no
     navigator, trace or terminal should be handed)."""
@@ -265,12 +281,14 @@ def check_telemetry(args: argparse.Namespace) -> None:
     endpoint, name = args.otlp_endpoint, "--otlp-endpoint"
     if endpoint is None and os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
         endpoint, name = os.environ[OTLP_ENDPOINT_ENV], OTLP_ENDPOINT_ENV
-    if endpoint is None:
+    if endpoint is None and args.otlp_file is None:
         return
-    from ..walks.telemetry import TelemetryConfigError, traces_url
+    from ..walks.telemetry import TelemetryConfigError, attribute_lengths, traces_url
 
     try:
-        traces_url(endpoint, name=name)
+        if endpoint is not None:
+            traces_url(endpoint, name=name)
+        attribute_lengths(os.environ)
     except TelemetryConfigError as exc:
         fail(str(exc))
 

@@ -15,6 +15,7 @@ from ..navigators.forcing import Force
 from ..safe_text import visible
 from ..walk_settings import WalkSettings
 from ..walks.session import WalkSession
+from ..walks.settings import short_model
 from .inputs import corpus_at
 from .options import (
     EXIT_FOUND,
@@ -26,6 +27,7 @@ from .options import (
     add_telemetry_options,
     add_walk_options,
     apply_cache_options,
+    budget_list,
     check_apart,
     check_writable,
     console,
@@ -93,6 +95,18 @@ def check_runs(args: argparse.Namespace) -> None:
         fail("--transcripts shows one walk's decisions; leave it out with --runs")
 
 
+def check_budgets(args: argparse.Namespace) -> None:
+    """``--budgets`` walks with each budget; the options of one walk (or of ``--runs``) do not go with it."""
+    if args.budgets is None:
+        if args.expect is not None:
+            fail("--expect names the node a budget sweep looks for: it needs --budgets N,N,...")
+        return
+    for given, option in ((args.max_visits, "--max-visits"), (args.runs, "--runs"), (args.trace, "--trace"),
+                          (args.force or None, "--force"), (args.transcripts or None, "--transcripts")):
+        if given is not None:
+            fail(f"--budgets and {option} cannot go together; the budgets walk once each, with these visit budgets")
+
+
 def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, runs: int, jobs: int,
              as_json: bool, forces: Sequence[Force] = (), telemetry: WalkTelemetry | None = None) -> int:
     """``walk --runs N``: the same walk N times, and how stable it is (explorer.walks.stability)."""
@@ -106,6 +120,42 @@ def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, r
     else:
         sys.stdout.write("\n".join(report_lines(stability, corpus.title_of)) + "\n")
     return EXIT_OK if stability.failed == 0 else EXIT_FOUND
+
+
+def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, budgets: Sequence[int],
+                expect: str | None, as_json: bool, telemetry: WalkTelemetry | None = None) -> int:
+    """``walk --budgets``: what lands at each budget, and (``--expect ID``) the smallest budget that lands ID; over
+    an LLM only the largest budget's calls are made (explorer.walks.evaluation.sweep)."""
+    from ..corpora.questions import Question
+    from ..walks.evaluation import sweep
+
+    question = Question("query", settings.query, (expect,) if expect is not None else (), 0)
+    found = sweep(corpus, [question], settings, budgets, navigator=navigator,
+                  observers=[telemetry.observe] if telemetry is not None else [])
+    lands_from = found.lands_from(0) if expect is not None else None
+    if as_json:
+        write_json({
+            "query": settings.query, "navigator": settings.model, "expect": expect,
+            "budgets": [{"budget": row.budget, "landed": list(row.outcomes[0].landed),
+                         "visits_used": row.outcomes[0].visits_used, "live_calls": row.live_calls,
+                         "reused": row.reused, "end": str(row.outcomes[0].end)} for row in found.rows],
+            "lands_from": lands_from,
+        })
+    else:
+        width = max(len(str(b)) for b in found.budgets)
+        lines = [visible(f"Walk {settings.query} · {short_model(settings)} at budgets "
+                         f"{', '.join(map(str, found.budgets))}")]
+        for row in found.rows:
+            outcome = row.outcomes[0]
+            landed = ", ".join(outcome.landed) or "nothing"
+            how = " (re-walked from the largest budget's decisions)" if row.reused else ""
+            visits = f"{outcome.visits_used} visit" + ("" if outcome.visits_used == 1 else "s")
+            lines.append(visible(f"  budget {row.budget:>{width}}  {visits} · landed {landed}{how}"))
+        if expect is not None:
+            lines.append(visible(f"{expect} lands from {lands_from}" if lands_from is not None else
+                                 f"{expect} does not land within {max(found.budgets)}"))
+        sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
 
 
 def cmd_walk(argv: Sequence[str]) -> int:
@@ -123,12 +173,17 @@ def cmd_walk(argv: Sequence[str]) -> int:
                              "node was chosen, entered and landed, the distinct landed sets, where the walks part")
     parser.add_argument("--jobs", type=whole_number(1, MAX_JOBS), metavar="J",
                         help="with --runs: walks run at once, on threads (for navigators that wait on the network)")
+    parser.add_argument("--budgets", type=budget_list, metavar="N,N,...",
+                        help="walk at each of these visit budgets (3,5,8,15) and print what lands at each; over an "
+                             "LLM only the largest budget's calls are made")
+    parser.add_argument("--expect", metavar="ID", help="with --budgets: also say the smallest budget that lands ID")
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
     check_runs(args)
+    check_budgets(args)
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)
     report_local_model_loading()
@@ -138,8 +193,13 @@ def cmd_walk(argv: Sequence[str]) -> int:
     check_apart(args, ("the corpus", args.corpus), read_by(navigator, args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)
+    if args.expect is not None and args.expect not in corpus.index:
+        fail(visible(f"--expect {args.expect}: no node {args.expect!r} in {args.corpus}; give a node id of the corpus"))
     telemetry = telemetry_from(args)
     try:
+        if args.budgets is not None:
+            return run_budgets(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
+                               args.budgets, args.expect, args.json, telemetry)
         if args.runs is not None:
             return run_runs(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
                             args.runs, args.jobs or 1, args.json, forces, telemetry)

@@ -14,9 +14,11 @@ from __future__ import annotations
 import errno
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CorpusError
@@ -187,3 +189,97 @@ def looks_like_question_set(path: str | Path) -> bool:
     except (OSError, ValueError):
         return False
     return bool(_QUESTIONS_KEY.search(head)) and not re.search(r"^nodes\s*:", head, re.MULTILINE)
+
+
+# -- keeping a case as a question ------------------------------------------------------------------------
+
+_ID_PART = re.compile(r"[^a-z0-9]+")
+ID_CHARS = 48
+
+
+def question_id_for(query: str, taken: Iterable[str] = ()) -> str:
+    """An id for a question from its query (``how-long-do-refunds-take``), not one of ``taken`` (``-2``, ``-3``...
+    added when it is)."""
+    base = _ID_PART.sub("-", query.lower()).strip("-")[:ID_CHARS].rstrip("-") or "question"
+    used = set(taken)
+    candidate, number = base, 1
+    while candidate in used:
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate
+
+
+def _quoted(value: str) -> str:
+    """``value`` as one double-quoted YAML scalar on one line (escapes for controls and non-ASCII)."""
+    return yaml.safe_dump(value, default_style='"', width=1_000_000, allow_unicode=False).strip()
+
+
+def _entry(question_id: str, query: str, expect: Sequence[str], indent: str) -> str:
+    ids = ", ".join(_quoted(e) for e in expect)
+    return (f"{indent}- id: {_quoted(question_id)}\n{indent}  query: {_quoted(query)}\n"
+            f"{indent}  expect: [{ids}]\n")
+
+
+def _replace_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence[str],
+                  question_id: str | None = None) -> Question:
+    """Append a question (``query``, answered by ``expect``) to the question set at ``path`` and return it as read
+    back; the file is made (naming ``corpus``) when missing.
+
+    The set keeps its comments and layout: the question is appended to its ``questions:`` list, in the list's
+    own indentation, with every value quoted (a query holding ``: `` or ``#`` stays one string). ``question_id``
+    (default: one made from the query) must not be taken: an existing question is never overwritten. A set for
+    another corpus, a list that cannot be appended to (in flow style, or followed by other keys), an id taken, an
+    expected id not in the corpus: each a :class:`CorpusError` naming the file, and nothing is written. The new
+    text is read back as a question set before it replaces the file (through a temporary file)."""
+    path = Path(path)
+    missing = [e for e in expect if e not in corpus.index]
+    if not expect or missing:
+        raise CorpusError(path, f"{missing[0]!r} is not a node of {corpus.path}; mark a node of the corpus as the "
+                          "answer" if missing else "no node marked as the answer; mark the node that answers it")
+    if not path.exists():
+        relative = os.path.relpath(Path(corpus.path).resolve(), path.parent.resolve())
+        chosen = question_id or question_id_for(query)
+        text = f"corpus: {_quoted(relative)}\nquestions:\n" + _entry(chosen, query, expect, "  ")
+    else:
+        existing = read_mapping(path, "no such question set", "a question set is a mapping with `corpus:` and "
+                                "`questions:`")
+        current, _ = read_questions(path)
+        if current.corpus_path is not None and current.corpus_path != Path(corpus.path).resolve():
+            raise CorpusError(path, f"a question set for {current.corpus_path}, not for {corpus.path}; keep the "
+                              "case in a set for this corpus")
+        taken = {q.id for q in current.questions}
+        chosen = question_id or question_id_for(query, taken)
+        if chosen in taken:
+            raise CorpusError(path, f"question id {chosen!r} is taken; give another id (a question is never "
+                              "overwritten)")
+        items = next(value for key, _, value in pairs(existing) if key == "questions")
+        original = path.read_text(encoding="utf-8")
+        after = original[items.end_mark.index:]
+        trailing = [line for line in after.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        if not isinstance(items, SequenceNode) or items.flow_style or trailing:
+            raise CorpusError(path, "its `questions:` list cannot be appended to (it is in [flow] style or other "
+                              "keys follow it); add the question by hand", line=line_of(items))
+        indent = " " * int(items.value[0].start_mark.column - 2) if items.value else "  "
+        head = original[:items.end_mark.index]
+        text = head + ("" if head.endswith("\n") else "\n") + _entry(chosen, query, expect, indent) + after.lstrip(
+            "\n")
+    temporary = path.with_name(f".{path.name}.check.yaml")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        checked, problems = read_questions(temporary)
+    finally:
+        temporary.unlink(missing_ok=True)
+    if problems:
+        raise CorpusError(path, f"the question would not read back ({problems[0].reason}); nothing was written")
+    _replace_atomically(path, text)
+    return next(q for q in checked.questions if q.id == chosen)

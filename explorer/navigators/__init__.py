@@ -1,7 +1,7 @@
 """The navigators that ship with the app, each a ``core.TreeNavigator`` registered under the
 ``core.tree_navigators`` entry points (see pyproject.toml): ``local:smollm2`` (and ``local:PATH.gguf``),
-``lexical:``, ``semantic:``, ``script:PATH``, ``replay:PATH``, ``manual:``, ``openai:MODEL``, ``ollama:MODEL``
-and ``vllm:MODEL``.
+``lexical:``, ``semantic:``, ``script:PATH``, ``replay:PATH``, ``manual:``, ``openai:MODEL``, ``ollama:MODEL``,
+``vllm:MODEL``, and ``py:MODULE:NAME`` (a navigator from the person's own code).
 
 Import from here the one resolver (:func:`resolve_navigator`, :mod:`.resolver`), the rule for sharing a navigator
 across threads, and the errors they raise (:mod:`.errors`). The package's modules import each other, never this

@@ -40,6 +40,7 @@ import httpx
 
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, RetrievalCancelled, Transcript, TreeNavigator
 
+from ..http import Deadline, Stop, with_retries
 from .answered import Answered, answered_pair
 from .errors import NavigatorConfigError
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
@@ -47,7 +48,7 @@ from .llm.cache import CachedAnswer, ResponseCache
 from .llm.errors import NavigatorHTTPError, quote
 from .llm.options import OptionError, StructuredOutput, split_options
 from .llm.prompt import Messages, PromptFileError, messages, payload, read_prompts
-from .llm.retry import RetryPolicy
+from .llm.retry import retry_policy
 from .llm.schema import choice_schema, default_max_tokens, request_fields
 from .llm.settings import (
     CALL_DEADLINE_ENV,
@@ -68,7 +69,7 @@ from .llm.settings import (
     split_model,
 )
 from .llm.stream import assemble
-from .llm.transport import Deadline, HTTPClient, Reply
+from .llm.transport import HTTPClient, Reply
 
 __all__ = [
     "CALL_DEADLINE_ENV",
@@ -215,6 +216,10 @@ class OpenAICompatibleNavigator(TreeNavigator):
     :class:`NavigatorHTTPError`. A tripped ``request.cancellation`` raises :class:`core.RetrievalCancelled`,
     abandoning a request in flight within 0.2 s.
     """
+
+    costly_calls = True
+    """Each answer is a model call: a budget sweep asks for the largest budget's and re-walks the smaller ones from
+    them (:mod:`explorer.walks.evaluation.sweep`)."""
 
     def __init__(self, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self._http = HTTPClient(transport)
@@ -404,39 +409,41 @@ class OpenAICompatibleNavigator(TreeNavigator):
         """Send the call's request (retrying 429 and 5xx); the last reply and the attempts made in all."""
         settings = call.settings
         body = call.body
-        policy = RetryPolicy(settings.max_retries, settings.backoff)
         deadline = Deadline(settings.call_deadline)
-        attempt = attempts_before
-        tries = 0
-        while True:
-            attempt += 1
-            tries += 1
+
+        def attempt(tries: int) -> Reply:
+            number = attempts_before + tries
             token.raise_if_cancelled()
-            _log.debug("POST %s model=%r attempt %d", settings.shown_url, settings.model, attempt)
+            _log.debug("POST %s model=%r attempt %d", settings.shown_url, settings.model, number)
             try:
                 reply = self._http.post(settings, body, token=token, deadline=deadline)
             except NavigatorHTTPError as exc:
-                raise call.failed(exc, attempt) from None
+                raise call.failed(exc, number) from None
             token.raise_if_cancelled()
             if 200 <= reply.status < 300 and settings.streams:
                 assembled = assemble(reply.text)
                 reply = reply if assembled is None else Reply(reply.status, assembled, reply.retry_after,
                                                               reply.location)
-            if 200 <= reply.status < 300 or not policy.should_retry(reply.status, tries):
-                return reply, attempt
-            delay = policy.delay(tries, reply.retry_after)
-            if delay >= deadline.left():
-                error = status_error(reply, settings, attempt)
-                error = NavigatorHTTPError(
-                    f"{error}; no retry: waiting {delay:g} s would pass the call's deadline ({CALL_DEADLINE_ENV})",
-                    status=reply.status,
-                )
-                raise call.failed(error, attempt, answer=call.answered(reply), status=reply.status)
+            return reply
+
+        def before_retry(reply: Reply, tries: int, delay: float) -> None:
             _log.info("HTTP %d from %s; retry %d of %d in %.2f s",
                       reply.status, settings.shown_url, tries, settings.max_retries, delay)
             call.earlier.append(reply.status)
             if token.wait(delay):
                 raise RetrievalCancelled()
+
+        done = with_retries(attempt, retry_policy(settings.max_retries, settings.backoff), deadline,
+                            before_retry=before_retry)
+        reply, attempts = done.answer, attempts_before + done.attempts
+        if done.stop is Stop.DEADLINE:
+            error = status_error(reply, settings, attempts)
+            error = NavigatorHTTPError(
+                f"{error}; no retry: waiting {done.wait:g} s would pass the call's deadline ({CALL_DEADLINE_ENV})",
+                status=reply.status,
+            )
+            raise call.failed(error, attempts, answer=call.answered(reply), status=reply.status)
+        return reply, attempts
 
     @staticmethod
     def _choice(reply: Reply, request: NavigatorRequest, call: _Call, attempts: int) -> NavigatorChoice:

@@ -136,6 +136,7 @@ class WalkSession:
         self._closed = False
         self._pulling = False
         self._pull_started = 0.0
+        self._parked = False  # the worker is inside the gate's wait, having found no permit
 
     @property
     def settings(self) -> WalkSettings:
@@ -200,16 +201,19 @@ class WalkSession:
 
     @property
     def waiting(self) -> bool:
-        """Whether the worker is parked at the gate with no permit."""
+        """Whether the worker is parked at the gate with no permit: it got there, so what it emitted before is out."""
         with self._gate:
-            return not self.over and not self._pulling and self._permits == 0 and not self._unlimited
+            return self._parked and self._permits == 0 and not self._unlimited
 
     def _await_permit(self) -> bool:
         with self._gate:
             while self._permits == 0 and not self._unlimited:
                 if self._closed or self.token.cancelled:
+                    self._parked = False
                     return False
+                self._parked = True
                 self._gate.wait(POLL_SECONDS)
+            self._parked = False
             if self._closed or self.token.cancelled:
                 return False
             if not self._unlimited:

@@ -26,7 +26,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -170,8 +170,11 @@ class _Handler(BaseHTTPRequestHandler):
 class StubServer:
     """A threaded HTTP server on 127.0.0.1 (a free port) that answers from a queue of :class:`Reply`."""
 
-    def __init__(self, default: Reply = NO_REPLY_LEFT) -> None:
+    def __init__(self, default: Reply = NO_REPLY_LEFT, respond: Callable[[Recorded], Reply] | None = None) -> None:
+        """``respond``, when given, answers every request the queue has no reply for (a server that answers by
+        what it is asked, e.g. by the ids a structured-output schema offers); else ``default`` does."""
         self.default = default
+        self.respond = respond
         self._replies: deque[Reply] = deque()
         self._requests: list[Recorded] = []
         self._disconnects = 0
@@ -240,7 +243,9 @@ class StubServer:
     def _record(self, request: Recorded) -> Reply:
         with self._lock:
             self._requests.append(request)
-            return self._replies.popleft() if self._replies else self.default
+            if self._replies:
+                return self._replies.popleft()
+        return self.respond(request) if self.respond is not None else self.default
 
     def _track(self, connection: socket.socket, open_: bool) -> None:
         with self._lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from core import CandidatesOffered, NavigatorChose, OnFailure
@@ -9,6 +10,7 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import parse_force
+from explorer.safe_text import clip, one_line
 from explorer.walk_settings import WalkSettings
 from explorer.walks.decision_steps import (
     DecisionStep,
@@ -91,16 +93,22 @@ def test_a_failure_says_the_error_and_what_the_policy_does():
         "Invoices (visit 3 of 15). Refunds lands where the navigator failed (navigator_failed).")
 
 
-def test_a_failure_under_throw_ends_the_walk_and_the_last_step_says_so():
-    history = walked(f"script:{SCRIPTS / 'provider-failure.yaml'}", "refunds and invoices")
+def test_a_failure_under_throw_ends_the_walk_and_the_last_step_says_so(tmp_path):
+    # The error names the script's path: one in a long folder makes it longer than the narration keeps, wherever
+    # the repository is checked out.
+    script = tmp_path / ("a-folder-whose-name-is-long-" * 3) / "provider-failure.yaml"
+    script.parent.mkdir()
+    shutil.copy(SCRIPTS / "provider-failure.yaml", script)
+    history = walked(f"script:{script}", "refunds and invoices")
     assert history.end is WalkEnd.FAILED
     steps = decision_steps(history.events)
     assert steps[-1].kind is StepKind.DECISION and steps[-1].last == len(history.events)
+    assert len(history.error) > 200  # the failure's whole message is in the step panel; the narration keeps 200
     assert said(history)[-1] == (
         "The navigator is at Refunds. It was offered 4 sections and the navigator failed: ScriptedFailure: upstream "
         "timeout after 30 s (HTTP 504 from the model gateway). The walk stops with this error. The walk failed: "
-        f"{history.error[:199]}….")
-    assert len(history.error) > 200  # the failure's whole message is in the step panel; the narration keeps 200
+        f"{clip(one_line(history.error), 200)}.")
+    assert said(history)[-1].endswith(f"{history.error[:199]}….")  # cut after 199 characters
 
 
 def test_a_forced_decision_says_a_person_forced_it_not_that_the_navigator_chose():

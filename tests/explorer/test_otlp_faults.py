@@ -18,11 +18,11 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from core import ReasoningRAGStrategy
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
+from explorer.http import parse_retry_after
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
-from explorer.walks.telemetry.otlp_http import parse_retry_after
 
 from .faulty_endpoint import CERTIFICATE, FaultyEndpoint
 from .http_stub import Reply, StubServer

@@ -108,10 +108,14 @@ async def open_session(port: int, origin: str | None = None, host: str = "127.0.
     try:
         websocket = await client.ws_connect(f"http://127.0.0.1:{port}/ws?width=120&height=40", headers=headers)
         received = 0
-        while received < 1000:  # the first screen is several kilobytes
+        for _ in range(1000):  # the first screen is several kilobytes, in a few messages: bounded all the same
             message = await asyncio.wait_for(websocket.receive(), 60)
             assert message.type == aiohttp.WSMsgType.BINARY, message
             received += len(message.data)
+            if received >= 1000:
+                break
+        else:
+            raise AssertionError(f"1,000 messages brought {received} bytes, not the first screen")
     except BaseException:
         await client.close()
         raise

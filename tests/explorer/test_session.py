@@ -42,12 +42,10 @@ class Worker:
         self.walk.record(message)  # as the explorer does on its UI thread: the history has one writer
         return message
 
-    def none_for(self, seconds=0.2) -> bool:
-        try:
-            self.messages.get(timeout=seconds)
-        except queue.Empty:
-            return True
-        return False
+    def parked_with_nothing_more(self) -> bool:
+        """Whether the worker reached the gate and waits there for a permit, having emitted nothing more: had it
+        pulled another event first, that event would be in the queue by now (it is emitted before the gate)."""
+        return wait_until(lambda: self.walk.waiting) and self.messages.empty()
 
 
 def wait_until(condition, guard=30.0) -> bool:
@@ -63,15 +61,15 @@ def wait_until(condition, guard=30.0) -> bool:
 def test_nothing_is_pulled_until_the_gate_opens_then_one_event_per_step():
     walk = session()
     worker = Worker(walk)
-    assert worker.none_for(0.2)
+    assert worker.parked_with_nothing_more()
     walk.step()
     first = worker.next()
     assert isinstance(first, SessionEvent) and (first.walk_id, first.seq) == (walk.id, 1)
     assert isinstance(first.event, WalkStarted)
-    assert worker.none_for(0.15)
+    assert worker.parked_with_nothing_more()
     walk.step(2)
     assert [type(worker.next().event) for _ in range(2)] == [CandidatesOffered, NavigatorChose]
-    assert worker.none_for(0.15)
+    assert worker.parked_with_nothing_more()
     walk.close()
     assert isinstance(worker.next(), SessionEnded)
 

@@ -9,7 +9,7 @@ cancellation token abandons the request within :data:`POLL` + :data:`CANCEL_GRAC
 the server sees the client go (a slow model stops generating for nobody).
 
 The caller's thread waits on the request, looking at the token and at the call's
-:class:`Deadline` between short waits. The body is read in pieces and counted after
+:class:`explorer.http.Deadline` between short waits. The body is read in pieces and counted after
 decompression, so neither a huge answer nor a gzip bomb is ever held whole.
 """
 
@@ -22,7 +22,6 @@ import logging
 import socket
 import ssl
 import threading
-import time
 import zlib
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -33,6 +32,7 @@ import httpx
 
 from core import CancellationToken, RetrievalCancelled
 
+from ...http import Deadline
 from .errors import NavigatorHTTPError
 from .settings import (
     CALL_DEADLINE_ENV,
@@ -42,7 +42,7 @@ from .settings import (
     Settings,
 )
 
-__all__ = ["CANCEL_GRACE", "POLL", "Deadline", "HTTPClient", "Reply"]
+__all__ = ["CANCEL_GRACE", "POLL", "HTTPClient", "Reply"]
 
 _log = logging.getLogger(__name__)
 
@@ -67,25 +67,6 @@ class Reply:
     text: str
     retry_after: str | None = None
     location: str | None = None
-
-
-class Deadline:
-    """A point in time ``seconds`` from now, on the monotonic clock: the limit of one call as a whole."""
-
-    __slots__ = ("_at", "seconds")
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self._at = time.monotonic() + seconds
-
-    def left(self) -> float:
-        """Seconds until the deadline, 0 once it passed."""
-        return max(0.0, self._at - time.monotonic())
-
-    @property
-    def passed(self) -> bool:
-        """Whether the deadline is reached."""
-        return time.monotonic() >= self._at
 
 
 class _TooLarge(Exception):

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Iterable, Iterator
 from itertools import pairwise
 from typing import ClassVar, Self
 
 from rich.style import Style
 from rich.text import Text, TextType
-from textual.geometry import Size
+from textual.geometry import Region
 from textual.widgets import Tree
-from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 from ...corpora import Corpus
@@ -42,10 +42,8 @@ BATCH = 500
 AROUND = 50
 """Reaching a child far past the rows shown (``g``, the walk) adds this many on each side of it, not every row
 before it: the 10,000th child of a wide node costs what the 100th does."""
-
-# A parent being walked by WalkTree._build: the path down to it, an iterator over its (index, child), its last
-# index, and whether every child counts as last (Textual draws the top rows that way when the root is hidden).
-_Frame = tuple[list[TreeNode[str | None]], Iterator[tuple[int, TreeNode[str | None]]], int, bool]
+STACK_BEYOND_DEPTH = 1_000
+"""Frames of Python's stack kept free beyond the deepest open branch (see :meth:`WalkTree._allow_depth`)."""
 
 # The children a "more" row stands for: their parent, the position of the first and the end (exclusive).
 _Run = tuple[TreeNode[str | None], int, int]
@@ -76,6 +74,9 @@ class WalkTree(Tree[str | None]):
         *(f"walk-tree--heat-{level}" for level in range(1, 5)),
     }
 
+    _adding = False
+    """Rows are being added in a batch (a class default: Tree refreshes while it is made)."""
+
     def __init__(self, corpus: Corpus, *, id: str | None = None) -> None:
         super().__init__(safe(corpus.title, width=TITLE_WIDTH), data=None, id=id)
         self.corpus = corpus
@@ -98,8 +99,8 @@ class WalkTree(Tree[str | None]):
         self._opened: set[int] = set()  # tree node ids whose children have been added (some of them)
         # "more children" row id -> (the node whose children it stands for, the first and the end of that run)
         self._more: dict[int, _Run] = {}
-        self._lines_of: dict[int, _TreeLine[str | None]] = {}  # tree node id -> its line, kept between builds
         self._label_cells: dict[int, int] = {}  # tree node id -> its label's width in cells
+        self._room_now = -1  # the cells a line may use, read when Tree measures its first line (-1: not yet)
 
     def on_mount(self) -> None:
         self._load(self.root, self.corpus.index.root_ids())
@@ -122,22 +123,34 @@ class WalkTree(Tree[str | None]):
 
     def _add_rows(self, parent: TreeNode[str | None], rows: list[tuple[Text, str | None, bool]],
                   at: int) -> list[TreeNode[str | None]]:
-        """Insert ``(label, data, allow_expand)`` rows among ``parent``'s children at ``at``; invalidate once.
+        """Insert ``(label, data, allow_expand)`` rows among ``parent``'s children at ``at``, collapsed; the tree
+        is refreshed once for the batch, not once a row (``TreeNode.add`` asks for a layout every time)."""
+        add = parent.add
+        self._adding = True
+        try:
+            return [add(label, data, before=at + offset, allow_expand=allow_expand)
+                    for offset, (label, data, allow_expand) in enumerate(rows)]
+        finally:
+            self._adding = False
+            self.refresh(layout=True)
 
-        ``TreeNode.add`` invalidates the whole tree (and schedules a layout) for every child; a batch of 1,000
-        paid that 1,000 times. This is what ``add`` does, per batch: a new id, registered, appended, collapsed.
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if self._adding:  # a batch of rows is being added: _add_rows refreshes once at its end
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    @staticmethod
+    def _allow_depth(depth: int) -> None:
+        """Let branches open ``depth`` levels down be drawn.
+
+        Textual's ``Tree`` builds its lines with one nested call per open level, so a chain of nodes deeper than
+        Python's recursion limit (1,000) would stop the build. The limit is only ever raised, and only when a
+        branch that deep is about to be filled: no shipped corpus comes near it. (Since Python 3.11 a call from
+        Python to Python takes no C stack, so a higher limit costs nothing until it is used.)
         """
-        tree_nodes = self._tree_nodes
-        new_id = self._new_id
-        added: list[TreeNode[str | None]] = []
-        for label, data, allow_expand in rows:
-            node = TreeNode(self, parent, new_id(), label, data, expanded=False, allow_expand=allow_expand)
-            tree_nodes[node.id] = node
-            added.append(node)
-        parent._children[at:at] = added
-        parent._updates += 1
-        self._invalidate()
-        return added
+        needed = depth + STACK_BEYOND_DEPTH
+        if sys.getrecursionlimit() < needed:
+            sys.setrecursionlimit(needed)
 
     def _load(self, parent: TreeNode[str | None], child_ids: tuple[str, ...], *, through: str | None = None) -> None:
         """Show more of ``parent``'s children: the first batch, or the run of them that holds ``through``.
@@ -163,6 +176,7 @@ class WalkTree(Tree[str | None]):
             first, last = start, min(end, start + BATCH)
         else:
             first, last = max(start, position - AROUND), min(end, position + AROUND + 1)
+        self._allow_depth(0 if parent is self.root else self.corpus.index.depth(parent.data or "") + 2)
         has_children = self.corpus.index.has_children
         shown = child_ids[first:last]
         rows: list[tuple[Text, str | None, bool]] = []
@@ -174,13 +188,12 @@ class WalkTree(Tree[str | None]):
         if last < end:
             rows.append(self._more_label(end - last))
             runs.append((last, end))
-        at = len(parent._children)
+        at = len(parent.children)
         if row is not None:  # the new rows go where the "more" row was
-            at = parent._children.index(row)
-            del parent._children[at]
-            del self._tree_nodes[row.id], self._more[row.id]
-            self._lines_of.pop(row.id, None)
+            at = parent.children.index(row)
+            del self._more[row.id]
             self._label_cells.pop(row.id, None)
+            row.remove()
         added = self._add_rows(parent, rows, at)
         new_rows = added[1:] if first > start else added
         self._by_id.update(zip(shown, new_rows, strict=False))
@@ -195,7 +208,7 @@ class WalkTree(Tree[str | None]):
     def _runs(self, parent: TreeNode[str | None]) -> Iterator[tuple[TreeNode[str | None], _Run]]:
         """``parent``'s "more" rows and the runs of children they stand for, in order."""
         more = self._more
-        for child in parent._children:
+        for child in parent.children:
             if child.data is None and child.id in more:
                 yield child, more[child.id]
 
@@ -414,7 +427,11 @@ class WalkTree(Tree[str | None]):
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
-        return self._cells(node, self._room())
+        # Tree measures every line after a change, top line first; the room is read then, once per build, and
+        # not for every line (asking the widget its size was most of a rebuild: 10,000 lines took 140 ms).
+        if node.line == 0 or self._room_now < 0:
+            self._room_now = self._room()
+        return self._cells(node, self._room_now)
 
     def _cells(self, node: TreeNode[str | None], room: int) -> int:
         node_id = node.data
@@ -435,71 +452,8 @@ class WalkTree(Tree[str | None]):
             extra += 12 if node_id in self.expected else 0
         return width + 4 + extra
 
-    def watch_show_root(self, show_root: bool) -> None:
-        self._lines_of.clear()  # a top row's path starts at the root only while the root is shown
-        super().watch_show_root(show_root)
-
     def clear(self) -> Self:
         # Node ids start again from 0: nothing kept about the old nodes may outlive them.
-        for kept in (self._by_id, self._id_width, self._opened, self._more, self._lines_of, self._label_cells):
+        for kept in (self._by_id, self._id_width, self._opened, self._more, self._label_cells):
             kept.clear()
         return super().clear()
-
-    def line_layout(self) -> list[tuple[int, bool, list[int]]]:
-        """The visible lines as built, top to bottom: each one's tree node id, whether it is drawn as the last of
-        its siblings, and the tree node ids of its path from the top (what :meth:`rebuild_lines` builds)."""
-        return [(line.node.id, line.last, [node.id for node in line.path]) for line in self._tree_lines]
-
-    def rebuild_lines(self, *, by_textual: bool = False) -> None:
-        """Build the visible lines now, as a change to the tree does: by this tree's own builder, or with
-        ``by_textual`` by Textual's ``Tree`` (slower; the lines, widths and cursor ours must equal)."""
-        if by_textual:
-            Tree._build(self)
-        else:
-            self._build()
-
-    def _build(self) -> None:
-        """The visible lines, as ``Tree._build`` makes them, for a fraction of its cost per line.
-
-        Textual rebuilds every visible line after any change; its build asks ``get_label_width`` per line, and
-        ours asked the widget for its size each time (most of a rebuild: 10,000 lines took 140 ms). This one
-        reads the room once, keeps each node's line (its path never changes; a new one only when it stops or
-        starts being the last child) and each label's cell length, walks without recursion (a deep chain is
-        no limit), and sets the same fields: each node's line, the lines, the virtual size, the cursor's line.
-        ``test_tree_scale`` checks it against Textual's own build, so a Textual upgrade that changes the lines
-        shows up there.
-        """
-        lines: list[_TreeLine[str | None]] = []
-        append = lines.append
-        make_line = _TreeLine
-        known = self._lines_of
-        cells = self._cells
-        room = self._room()
-        guide = self.guide_depth
-        widest = 0
-        top = [self.root] if self.show_root else list(self.root._children)
-        frames: list[_Frame] = [([], iter(enumerate(top)), len(top) - 1, not self.show_root)]
-        while frames:
-            path, items, final, all_last = frames[-1]
-            for position, node in items:
-                last = all_last or position == final
-                line = known.get(node._id)
-                if line is None or line.last != last:
-                    line = known[node._id] = make_line([*path, node], last)
-                node._line = len(lines)
-                append(line)
-                width = cells(node, room) + (len(line.path) - 1) * guide
-                if width > widest:
-                    widest = width
-                if node._expanded and node._children:
-                    frames.append((line.path, iter(enumerate(node._children)), len(node._children) - 1, False))
-                    break
-            else:
-                frames.pop()
-        self._tree_lines_cached = lines
-        self.virtual_size = Size(widest if lines else self.size.width, len(lines))
-        if self.cursor_line != -1:
-            if self.cursor_node is not None:
-                self.cursor_line = self.cursor_node._line
-            if self.cursor_line >= len(lines):
-                self.cursor_line = -1

@@ -36,7 +36,11 @@ The spans go to an OTLP/HTTP endpoint (``--otlp-endpoint``, or the
 given; ``OTEL_EXPORTER_OTLP_HEADERS`` carries a backend's key, in headers,
 never in spans), and/or to a file of OTLP/JSON lines (``--otlp-file``, one
 ``ExportTraceServiceRequest`` per walk, ids in hex, as the OTLP file format
-says, escaped as trace files are: C1 and bidi characters as ``\\uXXXX``). A
+says, escaped as trace files are: C1 and bidi characters as ``\\uXXXX``; the
+endpoint gets every string escaped the same way, :mod:`.otlp_proto`). Each
+attribute's text keeps at most :data:`ATTRIBUTE_LENGTH` characters unless
+``OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`` (or, for spans,
+``OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT``) says otherwise. A
 walk is sent when it is over, in one request (:mod:`.otlp_http`),
 which may take :data:`EXPORT_TIMEOUT_SECONDS` in all, whatever the endpoint
 does, so closing never waits longer either. An endpoint that fails (down,
@@ -51,10 +55,10 @@ the configuration it is given, sending, the file, reports, closing) over
 :mod:`.evaluation_spans` and :mod:`.walk_spans` (one walk's spans), over
 :mod:`.decision_span`, :mod:`.documents`, :mod:`.question_facts` and
 :mod:`.observed`, over :mod:`.llm_calls`, over :mod:`.attributes`,
-:mod:`.config`, :mod:`.otlp_file` and :mod:`.otlp_http` (the contract in
-``pyproject.toml`` holds them to it); a walk's decisions, and how each was
-answered, are :mod:`explorer.walks.decisions`'. Import the names below from
-here.
+:mod:`.config`, :mod:`.otlp_file`, :mod:`.otlp_http` and :mod:`.otlp_proto`
+(the contract in ``pyproject.toml`` holds them to it); a walk's decisions,
+and how each was answered, are :mod:`explorer.walks.decisions`'. Import the
+names below from here.
 
 UI-free: nothing here imports Textual.
 """
@@ -62,19 +66,28 @@ UI-free: nothing here imports Textual.
 
 from __future__ import annotations
 
-from .config import ENDPOINT_ENV, EXPORT_TIMEOUT_SECONDS, TelemetryConfigError, traces_url
+from .config import (
+    ATTRIBUTE_LENGTH,
+    ENDPOINT_ENV,
+    EXPORT_TIMEOUT_SECONDS,
+    TelemetryConfigError,
+    attribute_lengths,
+    traces_url,
+)
 from .evaluation_spans import EvaluationSpans
 from .exporter import WalkTelemetry
 from .otlp_file import otlp_json
 from .question_facts import QuestionFacts, miss_reason_of
 
 __all__ = [
+    "ATTRIBUTE_LENGTH",
     "ENDPOINT_ENV",
     "EXPORT_TIMEOUT_SECONDS",
     "EvaluationSpans",
     "QuestionFacts",
     "TelemetryConfigError",
     "WalkTelemetry",
+    "attribute_lengths",
     "miss_reason_of",
     "otlp_json",
     "traces_url",

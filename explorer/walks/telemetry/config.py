@@ -8,16 +8,25 @@ saying what to give instead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
+from ...numbers import whole
 from ...safe_text import visible
 
-__all__ = ["ENDPOINT_ENV", "EXPORT_TIMEOUT_SECONDS", "TRACES_PATH", "TelemetryConfigError", "shown_url", "traces_url"]
+__all__ = ["ATTRIBUTE_LENGTH", "ATTRIBUTE_LENGTH_ENV", "ENDPOINT_ENV", "EXPORT_TIMEOUT_SECONDS",
+           "SPAN_ATTRIBUTE_LENGTH_ENV", "TRACES_PATH", "TelemetryConfigError", "attribute_lengths", "shown_url",
+           "traces_url"]
 
 ENDPOINT_ENV = "REASONING_EXPLORER_OTLP_ENDPOINT"
 TRACES_PATH = "/v1/traces"
 EXPORT_TIMEOUT_SECONDS = 2.0
 """How long one walk's export may take, retries included, before the endpoint counts as failed."""
+ATTRIBUTE_LENGTH = 32_768
+"""The most characters an attribute's text keeps (each text of a list too), unless the variables below say."""
+ATTRIBUTE_LENGTH_ENV = "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT"
+SPAN_ATTRIBUTE_LENGTH_ENV = "OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT"
+_LONGEST_LIMIT = 1_000_000_000
 
 
 class TelemetryConfigError(ValueError):
@@ -55,3 +64,23 @@ def shown_url(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def attribute_lengths(environ: Mapping[str, str]) -> tuple[int, int]:
+    """The most characters an attribute's text keeps: on an event, and on a span. As the OpenTelemetry SDK reads
+    them: ``OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`` for both, ``OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT`` for spans
+    first; :data:`ATTRIBUTE_LENGTH` when neither is set (the SDK's own default is no limit, and a 1 MB query
+    then makes megabytes of spans that collectors refuse)."""
+    general = _length(environ, ATTRIBUTE_LENGTH_ENV, ATTRIBUTE_LENGTH)
+    return general, _length(environ, SPAN_ATTRIBUTE_LENGTH_ENV, general)
+
+
+def _length(environ: Mapping[str, str], name: str, default: int) -> int:
+    text = environ.get(name, "")
+    if not text.strip():
+        return default
+    try:
+        return whole(text, 0, _LONGEST_LIMIT)
+    except ValueError as exc:
+        raise TelemetryConfigError(f"{name}: {visible(str(exc))}; give the most characters an attribute keeps, "
+                                   f"e.g. {ATTRIBUTE_LENGTH} (the default)") from None

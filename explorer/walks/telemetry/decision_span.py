@@ -87,6 +87,8 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
         if parameters is not None:
             said.add(PARAMETERS_LABEL)
         rest = [(label, text) for label, text in transcript if label not in said]
+        # The labels in order: with the messages and the rest, the transcript comes back whole (span_walks).
+        span.set(A + "transcript.order", [label for label, _ in transcript])
     elif kind is OpenInferenceSpanKindValues.TOOL:
         span.set(SpanAttributes.TOOL_NAME, model)
     if rest:

@@ -5,7 +5,8 @@ A walk is sent in one request (:mod:`.otlp_http`), which may take
 so closing never waits longer either. An endpoint that fails never breaks the
 walk: what happened is reported once, in one escaped line, and the endpoint is
 not tried again in this run. The file gets one ``ExportTraceServiceRequest``
-per line (:mod:`.otlp_file`), escaped as trace files are.
+per line (:mod:`.otlp_file`), escaped as trace files are; the endpoint gets the same strings escaped the same
+way (:mod:`.otlp_proto`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.trace import ReadableSpan
 
 from core import WalkEvent
@@ -28,11 +28,19 @@ from ...ending import WalkEnd
 from ...masking import Secrets
 from ...safe_text import escape_json, one_line
 from ...trace import TraceHeader
-from .config import ENDPOINT_ENV, EXPORT_TIMEOUT_SECONDS, TelemetryConfigError, shown_url, traces_url
+from .config import (
+    ENDPOINT_ENV,
+    EXPORT_TIMEOUT_SECONDS,
+    TelemetryConfigError,
+    attribute_lengths,
+    shown_url,
+    traces_url,
+)
 from .evaluation_spans import EvaluationSpans
 from .observed import Observed, observed
 from .otlp_file import otlp_json
 from .otlp_http import OtlpHttpSender
+from .otlp_proto import otlp_protobuf
 from .question_facts import QuestionFacts
 from .walk_spans import SERVICE_NAME, WalkTracer
 
@@ -107,6 +115,7 @@ class WalkTelemetry(WalkTracer):
             return None
         if endpoint is not None:
             traces_url(endpoint, name=name)
+        attribute_lengths(env)
         if file is not None:
             folder = Path(file).expanduser().parent
             if not folder.is_dir():
@@ -162,7 +171,7 @@ class WalkTelemetry(WalkTracer):
     def _send(self, spans: Sequence[ReadableSpan]) -> None:
         if self._sender is None or self._endpoint_failed or not spans:
             return
-        problem = self._sender.send(encode_spans(spans).SerializeToString())
+        problem = self._sender.send(otlp_protobuf(spans))  # every string escaped as the file's
         if problem is not None:
             self._endpoint_failed = True
             self.report_problem("endpoint", f"cannot send the walk's spans to {shown_url(self.url or '')} "

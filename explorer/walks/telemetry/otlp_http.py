@@ -7,13 +7,15 @@ so every span is dropped without a word; and it reports a refusal, a 429
 and a reset alike as a timeout. :class:`OtlpHttpSender` sends instead:
 
 - with one deadline for everything (connecting, sending, every retry and
-  the whole answer): a watchdog shuts the connection's socket when the
-  deadline passes, so no endpoint, however slow, holds an export past it;
+  the whole answer; :class:`explorer.http.Deadline`): a watchdog shuts the
+  connection's socket when the deadline passes, so no endpoint, however
+  slow, holds an export past it;
 - counting only a 2xx answer as sent. A redirect (301, 302, 303, 307, 308)
   is never followed — it would carry the backend's key, which rides in the
   headers, to wherever it points — and the report says where it points;
 - retrying a 429, 502, 503 or 504 while the deadline allows, after the wait
-  its ``Retry-After`` asks for (or a short backoff), and naming the status
+  its ``Retry-After`` asks for (or a short backoff), by the policy and the
+  parser the LLM client uses too (:mod:`explorer.http`), and naming the status
   and the wait when it gives up;
 - naming a refused, reset or dropped connection, an unknown host, a failed
   TLS handshake.
@@ -30,29 +32,31 @@ UI-free: nothing here imports Textual.
 from __future__ import annotations
 
 import contextlib
-import email.utils
 import gzip
 import os
 import socket
 import ssl
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin
 
+from ...http import Deadline, RetryPolicy, Stop, with_retries
+
 if TYPE_CHECKING:  # httpx loads at the first send: importing it loads its command line's rich and pygments
     import httpx
 
-__all__ = ["RETRIED_STATUSES", "OtlpHttpSender", "parse_retry_after"]
+__all__ = ["RETRIED_STATUSES", "RETRIES", "OtlpHttpSender"]
 
 RETRIED_STATUSES = frozenset({429, 502, 503, 504})
 """Statuses the OTLP specification calls retryable: tried again while the deadline allows."""
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 FIRST_BACKOFF_SECONDS = 0.25
 """The wait before the first retry when the answer asks for none (doubled for each later one)."""
+RETRIES = RetryPolicy(RETRIED_STATUSES, max_retries=None, backoff=FIRST_BACKOFF_SECONDS)
+"""As many retries as the export's deadline allows, each wait what the answer asks (uncapped: the deadline is)."""
 LOCATION_CHARS = 300
 """A ``Location`` is shown up to this many characters."""
 
@@ -72,20 +76,6 @@ def parse_headers(text: str) -> dict[str, str]:
         if equals and name:
             headers[name] = unquote(value).strip()
     return headers
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """A ``Retry-After`` value in seconds (a number of seconds or an HTTP date), ``None`` when absent or unreadable."""
-    if value is None:
-        return None
-    text = value.strip()
-    if text.isascii() and text.isdigit():
-        return float(text)
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return max(when.timestamp() - (time.time() if now is None else now), 0.0)
 
 
 def _seconds(value: float) -> str:
@@ -151,11 +141,12 @@ class _Watch:
 
 @dataclass(frozen=True)
 class _Attempt:
-    """How one POST went: ``problem`` is ``None`` when the endpoint took the spans."""
+    """How one POST went: ``problem`` is ``None`` when the endpoint took the spans; ``retry_after`` is the answer's
+    header, as sent."""
 
     problem: str | None
     status: int | None = None
-    retry_after: float | None = None
+    retry_after: str | None = None
 
 
 def _cause(error: BaseException) -> BaseException:
@@ -238,37 +229,25 @@ class OtlpHttpSender:
 
     def send(self, body: bytes) -> str | None:
         """Send one request body; ``None`` when the endpoint took it, else why not, in a few words."""
-        start = time.monotonic()
-        end = start + self.deadline
+        deadline = Deadline(self.deadline)
         payload = gzip.compress(body) if self.gzip else body
-        attempts: list[_Attempt] = []
-        while True:
-            attempt = self._attempt(payload, end)
-            attempts.append(attempt)
-            if attempt.problem is None:
-                return None
-            if attempt.status not in RETRIED_STATUSES:
-                return attempt.problem
-            wait = attempt.retry_after
-            if wait is None:
-                wait = FIRST_BACKOFF_SECONDS * 2 ** (len(attempts) - 1)
-            if time.monotonic() + wait >= end:
-                return self._gave_up(attempts)
-            time.sleep(wait)
+        done = with_retries(lambda _: self._attempt(payload, deadline), RETRIES, deadline)
+        if done.stop is Stop.DEADLINE:
+            return self._gave_up(done.answer, done.attempts, done.asked)
+        return done.answer.problem
 
-    def _gave_up(self, attempts: list[_Attempt]) -> str:
+    def _gave_up(self, last: _Attempt, attempts: int, asked: float | None) -> str:
         """``HTTP 503 Service Unavailable, 3 times within 2 s; it asked to retry after 1 s (Retry-After) ...``"""
-        last = attempts[-1]
         text = last.problem or ""
-        if len(attempts) > 1:
-            text += f", {len(attempts)} times within {_seconds(self.deadline)}"
-        if last.retry_after is not None:
-            text += (f"; it asked to retry after {_seconds(last.retry_after)} (Retry-After), and the export's "
+        if attempts > 1:
+            text += f", {attempts} times within {_seconds(self.deadline)}"
+        if asked is not None:
+            text += (f"; it asked to retry after {_seconds(asked)} (Retry-After), and the export's "
                      f"{_seconds(self.deadline)} would be over by then")
         return text
 
-    def _attempt(self, payload: bytes, end: float) -> _Attempt:
-        left = end - time.monotonic()
+    def _attempt(self, payload: bytes, deadline: Deadline) -> _Attempt:
+        left = deadline.left()
         if left <= 0:
             return _Attempt(f"timed out after {_seconds(self.deadline)}: no time left to try again")
         import httpx
@@ -304,4 +283,4 @@ class OtlpHttpSender:
                 target = target[: LOCATION_CHARS - 1] + "…"
             return _Attempt(f"the endpoint redirected ({_status(code)}) to {target}; spans are never sent on to a "
                             "redirect (it would carry the headers there): give that address instead", code)
-        return _Attempt(_status(code), code, parse_retry_after(response.headers.get("retry-after")))
+        return _Attempt(_status(code), code, response.headers.get("retry-after"))

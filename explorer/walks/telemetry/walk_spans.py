@@ -17,6 +17,8 @@ without stamps, the decisions are laid end to end from the walk's start
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -50,6 +52,7 @@ from ...masking import Secrets
 from ...trace import TraceHeader
 from ..decisions import Decision, chosen_by, decisions_of
 from .attributes import A, Attributes, plain
+from .config import attribute_lengths
 from .decision_span import decision_span
 from .documents import document_score, landed_documents
 from .question_facts import QuestionFacts
@@ -61,6 +64,12 @@ ROOT_NAME_CHARS = 60
 """A walk's span is named after its query, cut to this many characters."""
 TRACER_NAME = "explorer.walks.telemetry"
 """The instrumentation scope the spans carry: this package's name."""
+
+
+def _not_a_cut(record: logging.LogRecord) -> bool:
+    """Leaves out the SDK's warning for each attribute its limit cuts: the cut is the documented limit at work, and
+    a warning for each long attribute on stderr would break into the explorer's screen."""
+    return not str(record.msg).startswith("String attribute value exceeds max length")
 
 
 class _Collector(SpanProcessor):
@@ -83,7 +92,9 @@ class _Collector(SpanProcessor):
 
 class WalkTracer:
     """Makes the spans of walks: one tracer provider for a run, whose spans are kept by trace until their walk's are
-    taken whole (:meth:`spans_for`). ``session_id`` groups the walks of the run."""
+    taken whole (:meth:`spans_for`). ``session_id`` groups the walks of the run. Each attribute's text is cut to
+    the OpenTelemetry limits (:func:`~.config.attribute_lengths`: 32,768 characters unless
+    ``OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`` says)."""
 
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
@@ -93,8 +104,11 @@ class WalkTracer:
                     .merge(Resource({"service.name": SERVICE_NAME, "service.version": __version__,
                                      ResourceAttributes.PROJECT_NAME: SERVICE_NAME}))
                     .merge(OTELResourceDetector().detect()))  # OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win
+        logging.getLogger("opentelemetry.attributes").addFilter(_not_a_cut)  # added once, however many tracers
+        event_length, span_length = attribute_lengths(os.environ)  # a bad value: TelemetryConfigError, one line
         self._provider = TracerProvider(resource=resource, span_limits=SpanLimits(
-            max_span_attributes=100_000, max_events=100_000, max_event_attributes=1_000))
+            max_span_attributes=100_000, max_events=100_000, max_event_attributes=1_000,
+            max_attribute_length=event_length, max_span_attribute_length=span_length))
         self._provider.add_span_processor(self._collector)
         self._tracer = self._provider.get_tracer(TRACER_NAME, __version__)
 

@@ -3,8 +3,6 @@ others stay in the help and the palette, and come back when the screen widens.""
 
 from __future__ import annotations
 
-from textual.widgets._footer import FooterKey
-
 from explorer.tui.widgets.walk_footer import WalkFooter
 
 from .helpers import make_app, wait_for
@@ -14,12 +12,13 @@ EVERY = ["n", "c", "p", "b", "f", "x", "r", "e", "D", "w", "slash", "question_ma
 
 
 def footer_keys(app) -> list[str]:
-    return [key.key for key in app.walk_screen.query_one(WalkFooter).query(FooterKey)]
+    # Textual's key widget is private (textual.widgets._footer): found by its CSS type name, read by its public fields.
+    return [key.key for key in app.walk_screen.query_one(WalkFooter).query("FooterKey")]
 
 
 def footer_fits(app) -> bool:
     """Every key ends before the palette's, docked at the right, begins (a longer row is drawn under it, cut)."""
-    keys = list(app.walk_screen.query_one(WalkFooter).query(FooterKey))
+    keys = list(app.walk_screen.query_one(WalkFooter).query("FooterKey"))
     palette = next(key for key in keys if key.key == "ctrl+p")
     return all(key.region.right <= palette.region.x for key in keys if key is not palette)
 

@@ -13,6 +13,8 @@ from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
 from explorer.walk_settings import WalkSettings
 
+from .helpers import wait_for
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -29,12 +31,14 @@ def presented(query: str, model: str = "lexical:default") -> ExplorerApp:
 
 async def to_the_answer(pilot) -> None:
     screen = pilot.app.walk_screen
-    while screen.history is None or not screen.history.events:
-        await pilot.pause(0.02)
-    while not (screen.history.ended and screen.history.at_latest and not screen.presenter.advancing):
+    await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+    for _ in range(30):  # a decision a press: lexical:wide's walk of the handbook has a handful
+        if screen.history.ended and screen.history.at_latest and not screen.presenter.advancing:
+            break
         await pilot.press("n")
-        while screen.presenter.advancing:
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: not screen.presenter.advancing)
+    else:
+        raise AssertionError("30 presses of n never reached the answer")
     for widget in pilot.app.query("Input"):
         widget.cursor_blink = False
     await pilot.pause()

@@ -1,9 +1,12 @@
 """The corpus tree at scale: wide branches come in batches, jumps land on the node, marks repaint, a walk offers
-thousands of children at once, and the tree's own line builder draws exactly what Textual's would."""
+thousands of children at once, and the lines Textual builds from the nodes added are every open node, in order."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from textual.geometry import Size
+from textual.widgets.tree import TreeNode
 
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus
@@ -163,8 +166,9 @@ async def test_a_chain_deeper_than_pythons_recursion_limit_opens_to_its_last_nod
         assert tree.get_node_at_line(depth).data == f"d{depth - 1}"
 
 
-async def test_the_trees_lines_are_the_lines_textual_would_build():
-    """WalkTree builds its lines itself (faster); Textual's own build, run on the same nodes, is the reference."""
+async def test_the_trees_lines_are_every_open_node_in_order_and_as_wide_as_its_widest_row():
+    """Textual's Tree builds the lines from the nodes the tree added (in batches, around a jump, in place of a "more"
+    row): every open node once, in the corpus's order, each row as wide as its label and guides."""
     app = make_app("refund", corpus=wide_corpus(1_200))
     async with app.run_test(size=SIZE) as pilot:
         tree = app.query_one(WalkTree)
@@ -176,15 +180,30 @@ async def test_the_trees_lines_are_the_lines_textual_would_build():
         tree.set_overlay(expected=frozenset({"c5-x"}), counts={"c700": "3/10"})
         await wait_for(pilot, lambda: cursor_on(tree, "c1199-x"))
 
-        def lines() -> tuple[list[tuple[int, bool, list[int]]], object, int]:
-            return tree.line_layout(), tree.virtual_size, tree.cursor_line
+        def open_nodes(show_root: bool) -> list[tuple[TreeNode, int]]:
+            """Every node in view, top to bottom, with its level (guides before it), walked without recursion."""
+            seen: list[tuple[TreeNode, int]] = []
+            stack = [(tree.root, 0)] if show_root else [(child, 0) for child in reversed(tree.root.children)]
+            while stack:
+                node, level = stack.pop()
+                seen.append((node, level))
+                if node.is_expanded:
+                    stack.extend((child, level + 1) for child in reversed(node.children))
+            return seen
+
+        def lines() -> tuple[list[tuple[int, int]], object, int]:
+            return ([(tree.get_node_at_line(line).id, line) for line in range(tree.last_line + 1)], tree.virtual_size,
+                    tree.cursor_line)
 
         for show_root in (True, False):
             tree.show_root = show_root
-            tree.rebuild_lines()
+            await wait_for(pilot, lambda show_root=show_root: tree.get_node_at_line(0) is (
+                tree.root if show_root else tree.root.children[0]))
             ours = lines()
-            tree.rebuild_lines(by_textual=True)  # Textual's own: the same nodes, so the same lines, widths and cursor
-            assert ours == lines()
+            expected = open_nodes(show_root)
+            widest = max(tree.get_label_width(node) + level * tree.guide_depth for node, level in expected)
+            cursor = tree.cursor_node.line if tree.cursor_node is not None else -1  # the cursor is on its node's line
+            assert ours == ([(node.id, node.line) for node, _ in expected], Size(widest, len(expected)), cursor)
             assert len(ours[0]) == (1 if show_root else 0) + 1200 + 3  # every child, three grandchildren open
 
 

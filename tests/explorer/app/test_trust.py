@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.events import Click
+
 from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
 from explorer.corpora import Corpus, load_corpus
+from explorer.tui.widgets.step_panel import StepPanel
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, built_nodes, make_app, wait_for
-from .reading import all_text, landed_content, node_text, step_text, tree_row
+from .helpers import SIZE, Messages, built_nodes, make_app, wait_for
+from .reading import all_text, drawn_lines, landed_content, node_text, step_text, tree_row
 
 HOSTILE = '''source: hostile
 title: "[bold red]Corpus[/] \\e]0;owned\\a"
@@ -36,10 +39,19 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
                       'rationale: "[@click=app.quit]why[/] \\e]0;x\\a"}\n'
                       '  "[@click=app.quit]quit[/]": {select: ["child[/x]"]}\n')
     app = make_app("refund", model=f"script:{script}", corpus=corpus, start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
+    messages = Messages()
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
+        await wait_for(pilot, lambda: "Why     [@click=app.quit]why[/]" in step_text(app))
+        # Click the rationale's first letter, where a parsed "[@click=app.quit]why[/]" would put a clickable "why":
+        # the click arrives, and the app goes on.
+        panel = app.walk_screen.query_one(StepPanel)
+        row, line = next((y, line) for y, line in enumerate(drawn_lines(panel)) if "Why     " in line)
+        await pilot.click(StepPanel, offset=(line.index("Why     ") + len("Why     "), row))
+        await wait_for(pilot, lambda: any(isinstance(m, Click) and m.widget is panel for m in messages.seen))
+        await pilot.pause()
         assert app.is_running and app.return_code is None  # nothing clicked app.quit
         step = step_text(app)
         assert "[@click=app.quit]Click to quit[/] refund" in step  # the candidate, and its row on the tree

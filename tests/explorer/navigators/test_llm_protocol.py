@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from core import CancellationToken, NavigatorRequest, NodeView, RetrievalCancelled
-from explorer.navigators.llm.retry import RetryPolicy
+from explorer.navigators.llm.retry import retry_policy
 from explorer.navigators.openai_compat import (
     CALL_DEADLINE_ENV,
     MAX_ANSWER_BYTES_ENV,
@@ -294,18 +294,18 @@ def test_a_call_past_its_deadline_is_abandoned(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.parametrize(("status", "retryable"), [(429, True), (500, True), (503, True), (599, True), (400, False),
                                                    (401, False), (404, False), (307, False), (200, False)])
 def test_which_statuses_are_retried(status: int, retryable: bool) -> None:
-    assert RetryPolicy.retryable(status) is retryable
+    assert retry_policy(max_retries=3, backoff=0.5).retryable(status) is retryable
 
 
 def test_retries_stop_after_max_retries() -> None:
-    policy = RetryPolicy(max_retries=2, backoff=0.5)
+    policy = retry_policy(max_retries=2, backoff=0.5)
     assert policy.attempts == 3
     assert [policy.should_retry(503, attempt) for attempt in (1, 2, 3)] == [True, True, False]
-    assert RetryPolicy(max_retries=0, backoff=0.5).should_retry(429, 1) is False
+    assert retry_policy(max_retries=0, backoff=0.5).should_retry(429, 1) is False
 
 
 def test_the_backoff_doubles_and_is_capped() -> None:
-    policy = RetryPolicy(max_retries=10, backoff=0.5)
+    policy = retry_policy(max_retries=10, backoff=0.5)
     assert [policy.delay(retry) for retry in (1, 2, 3, 4, 7, 8)] == [0.5, 1.0, 2.0, 4.0, 30.0, 30.0]
 
 
@@ -326,4 +326,4 @@ def test_the_backoff_doubles_and_is_capped() -> None:
 )
 def test_retry_after_in_seconds_or_as_a_date_replaces_the_backoff(header: str, delay: float) -> None:
     now = datetime(2015, 10, 21, 7, 28, 0, tzinfo=UTC)
-    assert RetryPolicy(max_retries=3, backoff=0.5).delay(1, header, now=now) == delay
+    assert retry_policy(max_retries=3, backoff=0.5).delay(1, header, now=now.timestamp()) == delay

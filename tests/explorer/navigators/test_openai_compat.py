@@ -567,12 +567,32 @@ def test_cancel_abandons_a_slow_response(server: StubServer) -> None:
     assert all(t.daemon for t in _request_threads())
 
 
+class _WaitWitness(CancellationToken):
+    """A real token that also notes each wait on it: how long it was asked to wait, and whether a cancel woke it.
+
+    A backoff between retries waits on the walk's token (so a cancel cuts it short); nothing else in a call does.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[float | None] = []
+        self.woken: list[bool] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.asked.append(timeout)
+        tripped = super().wait(timeout)
+        self.woken.append(tripped)
+        return tripped
+
+
 def test_cancel_during_a_backoff_wait(server: StubServer) -> None:
     server.add(Reply(503, "", {"Retry-After": "3600"}), answer(["billing"]))  # a wait of 30 s, the cap
-    token = CancellationToken()
-    _trip_when(token, lambda: len(server.requests) == 1, then=0.2)  # by then, waiting to retry
+    token = _WaitWitness()
+    _trip_when(token, lambda: bool(token.asked))  # once the client waits to retry, not before
     with pytest.raises(RetrievalCancelled):
         ask(token=token)
+    # The cancel came while it waited out the 503's backoff, and woke it: the retry was never sent.
+    assert token.asked == [30.0] and token.woken == [True]
     assert len(server.requests) == 1
 
 

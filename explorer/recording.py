@@ -1,0 +1,247 @@
+"""Recording an application's walks as traces the explorer opens: :class:`WalkRecorder`.
+
+An application that walks with ``core`` records every walk it makes, one standard trace file each, into a
+folder; ``reasoning-explorer FOLDER`` (or ``replay``, ``diff``, ``export`` on one file) then steps through them,
+forks them, re-walks them with another budget and compares them::
+
+    from core import ReasoningRAGStrategy
+    from explorer.corpora import load_corpus
+    from explorer.recording import WalkRecorder
+
+    corpus = load_corpus("handbook.yaml")
+    strategy = ReasoningRAGStrategy(corpus.index, MyNavigator(), "mine:v1")
+    recorder = WalkRecorder("walks/", corpus)
+    documents = recorder.retrieve(strategy, "how long do refunds take")   # strategy.retrieve, recorded
+    for event in recorder.walk(strategy, "refunds", cancellation=token):  # strategy.walk, recorded
+        ...
+    recorder.close()  # waits for the last files to be written
+
+What it promises the application:
+
+* **It never fails or holds the walk.** Events pass through as ``strategy.walk`` yields them; a finished walk is
+  handed to one writer thread through a bounded queue (``queue_size`` walks). A full queue drops the walk, a
+  write that fails (a full disk, a folder removed) is counted; each kind is logged once, as a warning of the
+  ``explorer.recording`` logger, and counted in :attr:`WalkRecorder.dropped` and :attr:`WalkRecorder.failed`.
+* **It is thread-safe**: one recorder serves any number of threads walking at once.
+* **It keeps what traces keep**: the corpus's identity (path, hash, source, format) from the ``load_corpus``
+  result, the settings from the walk's own ``WalkStarted``, every event with its transcript, and how the walk
+  ended (a walk the application stopped pulling is saved as cancelled). Secrets are masked as in every trace.
+* **It is bounded on disk**: once the folder's recorded traces pass ``max_bytes`` (100 MB by default), the
+  oldest are removed (only files this recorder's naming matches: ``walk-*.jsonl``).
+
+File names sort by time: ``walk-20261201T120000.123456Z-4242-7.jsonl`` (UTC, the process id, a count).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import weakref
+from collections import deque
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from core import (
+    CancellationToken,
+    HierarchyIndex,
+    RAGContext,
+    ReasoningRAGStrategy,
+    RetrievalCancelled,
+    RetrievedDocument,
+    WalkEvent,
+    WalkFinished,
+    WalkStarted,
+    drain,
+)
+
+from .corpora import Corpus, load_corpus
+from .ending import WalkEnd
+from .trace import TraceHeader, write_trace
+from .walk_settings import WalkSettings
+
+__all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder"]
+
+DEFAULT_MAX_BYTES = 100_000_000
+DEFAULT_QUEUE_SIZE = 256
+PATTERN = "walk-*.jsonl"
+log = logging.getLogger("explorer.recording")
+_NEVER = CancellationToken.none()
+_EVERYTHING = RAGContext()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedWalk:
+    """One walk waiting for the writer: its events, how it ended, and when."""
+
+    events: tuple[WalkEvent, ...]
+    end: WalkEnd
+    error: str | None
+    created: datetime
+
+
+class WalkRecorder:
+    """Records every walk made through it as a trace file in ``folder`` (the module docstring says how)."""
+
+    def __init__(self, folder: str | Path, corpus: Corpus | HierarchyIndex, *, path: str | Path | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
+        """``corpus`` is what ``load_corpus`` returned, or a ``HierarchyIndex`` with ``path``, the file (or
+        folder) it was built from: that file is then read once here, for the identity a trace records (its
+        hash as ``load_corpus`` computes it for that format), so the explorer can check it is the same corpus."""
+        if max_bytes < 1 or queue_size < 1:
+            raise ValueError(f"max_bytes and queue_size must be at least 1 (got {max_bytes} and {queue_size})")
+        if isinstance(corpus, HierarchyIndex):
+            if path is None:
+                raise ValueError("a HierarchyIndex is recorded with path=, the corpus file it was built from, so "
+                                 "that its traces can be opened on it; or pass what load_corpus returned")
+            corpus = load_corpus(path)
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.corpus = corpus
+        self.max_bytes = max_bytes
+        self._queue: queue.Queue[RecordedWalk | None] = queue.Queue(queue_size)
+        self._lock = threading.Lock()
+        self._count = 0
+        self._warned: set[str] = set()
+        self.written = 0
+        """Traces written so far."""
+        self.failed = 0
+        """Walks whose trace could not be written (logged once)."""
+        self.dropped = 0
+        """Walks not recorded because the writer was behind by ``queue_size`` walks (logged once)."""
+        self.removed = 0
+        """Oldest traces removed to keep the folder under ``max_bytes``."""
+        self._kept: deque[tuple[Path, int]] = deque(self._inventory())
+        self._closed = False
+        self._writer = threading.Thread(target=self._write_all, name="walk-recorder", daemon=True)
+        self._writer.start()
+        self._finalizer = weakref.finalize(self, self._queue.put, None)
+
+    # -- what the application calls ------------------------------------------------------------------
+
+    def walk(self, strategy: ReasoningRAGStrategy, query: str, *,
+             cancellation: CancellationToken = _NEVER) -> Generator[WalkEvent, None, None]:
+        """``strategy.walk(query, cancellation=...)``, each event passed on as it comes, the walk recorded."""
+        return self._recorded(strategy.walk(query, cancellation=cancellation))
+
+    def retrieve(self, strategy: ReasoningRAGStrategy, query: str, context: RAGContext = _EVERYTHING, *,
+                 cancellation: CancellationToken = _NEVER) -> list[RetrievedDocument]:
+        """``strategy.retrieve(query, context, cancellation=...)``, the walk recorded: what it returns or raises
+        is the same."""
+        return context.apply(drain(self.walk(strategy, query, cancellation=cancellation)).documents)
+
+    def close(self, timeout: float | None = 30.0) -> None:
+        """Write what is waiting, then stop the writer (at most ``timeout`` seconds). Walks after it are not
+        recorded."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._finalizer.detach()
+        self._queue.put(None)
+        self._writer.join(timeout)
+
+    def __enter__(self) -> WalkRecorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- recording ------------------------------------------------------------------------------------
+
+    def _recorded(self, events: Iterator[WalkEvent]) -> Generator[WalkEvent, None, None]:
+        seen: list[WalkEvent] = []
+        end: WalkEnd = WalkEnd.CANCELLED
+        error: str | None = "the application stopped pulling the walk"
+        try:
+            for event in events:
+                seen.append(event)
+                yield event
+            end, error = WalkEnd.FINISHED, None
+        except RetrievalCancelled:
+            end, error = WalkEnd.CANCELLED, None
+            raise
+        except Exception as exc:
+            end, error = WalkEnd.FAILED, f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            if isinstance(seen[-1] if seen else None, WalkFinished):
+                end, error = WalkEnd.FINISHED, None
+            self._hand_over(RecordedWalk(tuple(seen), end, error, datetime.now(UTC)))
+
+    def _hand_over(self, walk: RecordedWalk) -> None:
+        if not walk.events or not isinstance(walk.events[0], WalkStarted) or self._closed:
+            return
+        try:
+            self._queue.put_nowait(walk)
+        except queue.Full:
+            with self._lock:
+                self.dropped += 1
+            self._warn_once("dropped", f"walk recorder: the writer is {self._queue.maxsize} walks behind; walks "
+                            f"are dropped until it catches up (folder {self.folder})")
+
+    def _warn_once(self, kind: str, message: str) -> None:
+        with self._lock:
+            if kind in self._warned:
+                return
+            self._warned.add(kind)
+        log.warning("%s", message)
+
+    def _write_all(self) -> None:
+        while (walk := self._queue.get()) is not None:
+            try:
+                self._write(walk)
+            except Exception as exc:  # a full disk, a folder removed: counted, never raised into a walk
+                with self._lock:
+                    self.failed += 1
+                self._warn_once("failed", f"walk recorder: cannot write a trace in {self.folder}: "
+                                f"{type(exc).__name__}: {exc} (further failures are counted, not logged)")
+
+    def header_for(self, started: WalkStarted, created: datetime) -> TraceHeader:
+        """The trace header of a walk that started so: the corpus's identity and the walk's own settings."""
+        corpus = self.corpus
+        return TraceHeader(
+            corpus_path=str(corpus.path), corpus_sha256=corpus.sha256, corpus_source=corpus.source,
+            corpus_format=corpus.format,
+            settings=WalkSettings(started.query, started.model, started.max_nodes_visited, started.max_depth,
+                                  started.on_failure), sources=started.sources,
+            created=created.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+    def _write(self, walk: RecordedWalk) -> None:
+        started = walk.events[0]
+        assert isinstance(started, WalkStarted)
+        with self._lock:
+            self._count += 1
+            count = self._count
+        stamp = walk.created.strftime("%Y%m%dT%H%M%S.%fZ")
+        path = write_trace(self.folder / f"walk-{stamp}-{os.getpid()}-{count}.jsonl",
+                           self.header_for(started, walk.created), walk.events, walk.end.value, walk.error)
+        with self._lock:
+            self.written += 1
+        self._kept.append((path, path.stat().st_size))
+        self._keep_under_cap()
+
+    def _inventory(self) -> list[tuple[Path, int]]:
+        found: list[tuple[Path, int]] = []
+        for path in sorted(self.folder.glob(PATTERN)):
+            try:
+                if path.is_file():
+                    found.append((path, path.stat().st_size))
+            except OSError:
+                continue
+        return found
+
+    def _keep_under_cap(self) -> None:
+        total = sum(size for _, size in self._kept)
+        while total > self.max_bytes and len(self._kept) > 1:
+            path, size = self._kept.popleft()
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:
+                continue
+            total -= size
+            with self._lock:
+                self.removed += 1

@@ -1,0 +1,157 @@
+"""A budget sweep: every question walked at several visit budgets, and for each question the smallest budget at
+which an expected node lands ("at what budget does the answer land?"), as ``eval --budgets 3,5,8,15`` prints it.
+
+How the smaller budgets are walked: a navigator whose answers are model calls (``costly_calls = True``, as the
+LLM navigators are) is asked only for the largest budget's walks; every smaller budget re-walks each question from
+those walks' recorded decisions (:func:`~explorer.walks.session.rewalk`), with no call. Core enters nodes
+depth-first in the navigator's order, and a smaller budget stops that walk sooner, so every node a smaller walk
+judges was judged by the largest one. What a re-walk cannot know is whether the navigator would have answered
+differently when told fewer visits were left (an LLM asked for at most that many ids); each re-walked outcome
+counts as replayed, never as a live call. Any other navigator answers for free and is walked live at every budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core import TreeNavigator
+
+from ...corpora import Corpus
+from ...corpora.questions import Question
+from ...corpora.validate import stats
+from ...ending import WalkEnd
+from ...walk_settings import WalkSettings
+from ..session import WalkObserver, rewalk, run_each
+from .outcome import QuestionOutcome, outcome_of
+from .run import evaluate
+from .summary import EvalSummary, summarize
+
+__all__ = ["BudgetRow", "Sweep", "reuses_answers", "sweep", "sweep_to_json"]
+
+
+def reuses_answers(navigator: TreeNavigator | None) -> bool:
+    """Whether a sweep asks ``navigator`` only at the largest budget (its answers are calls that cost)."""
+    return bool(getattr(navigator, "costly_calls", False))
+
+
+@dataclass(frozen=True)
+class BudgetRow:
+    """One budget of a sweep: every question's outcome at it, and the totals."""
+
+    budget: int
+    outcomes: tuple[QuestionOutcome, ...]
+    summary: EvalSummary
+    reused: bool
+    """Re-walked from the largest budget's decisions (no navigator call), not walked live."""
+
+    @property
+    def live_calls(self) -> int:
+        return sum(o.calls for o in self.outcomes)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The rows, smallest budget first, over the same questions in the same order."""
+
+    rows: tuple[BudgetRow, ...]
+
+    @property
+    def budgets(self) -> tuple[int, ...]:
+        return tuple(row.budget for row in self.rows)
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return tuple(o.question for o in self.rows[0].outcomes) if self.rows else ()
+
+    def lands_from(self, number: int) -> int | None:
+        """The smallest budget at which question ``number`` (0-based) landed an expected node (``None``: not within
+        the largest). A question that lands at a budget and not at a larger one still lands from the smallest."""
+        return next((row.budget for row in self.rows if row.outcomes[number].hit), None)
+
+    def needs(self) -> list[tuple[int | None, Question]]:
+        """Every question with the budget it needs, the cheapest first, those never landed last."""
+        found = [(self.lands_from(n), q) for n, q in enumerate(self.questions)]
+        largest = max(self.budgets, default=0)
+        return sorted(found, key=lambda pair: largest + 1 if pair[0] is None else pair[0])
+
+    def lines(self) -> list[str]:
+        """The sweep as ``eval --budgets`` prints it: a row per budget, then each question's budget."""
+        width = max(len(str(b)) for b in self.budgets)
+        lines = ["Budget sweep" + ("  (smaller budgets re-walked from the largest one's decisions: no call)"
+                                   if any(row.reused for row in self.rows) else "")]
+        for row in self.rows:
+            s = row.summary
+            precision = "—" if s.precision is None else f"{s.precision:.0%}"
+            lines.append(f"  budget {row.budget:>{width}}  hit {s.hits}/{s.questions} ({s.hit_rate:.0%}) · "
+                         f"hit@3 {round(s.hit_at_3_rate * s.questions)}/{s.questions} · landed "
+                         f"{s.mean_landed:.1f} · precision {precision} · live calls {row.live_calls}")
+        lines.append("Per question:")
+        largest = max(self.budgets)
+        for budget, question in self.needs():
+            said = f"lands from {budget}" if budget is not None else f"not within {largest}"
+            lines.append(f"  {question.id}  {said}")
+        return lines
+
+    def to_json(self) -> dict[str, object]:
+        return sweep_to_json(self)
+
+
+def sweep_to_json(found: Sweep) -> dict[str, object]:
+    """``eval --budgets … --json``: a row per budget and each question's smallest landing budget."""
+    from .summary import summary_to_json
+
+    return {
+        "budgets": list(found.budgets),
+        "rows": [{"budget": row.budget, "reused": row.reused, "live_calls": row.live_calls,
+                  "summary": summary_to_json(row.summary)} for row in found.rows],
+        "questions": [{"id": q.id, "lands_from": found.lands_from(n)} for n, q in enumerate(found.questions)],
+    }
+
+
+def _rewalked(corpus: Corpus, source: QuestionOutcome, budget: int,
+              observers: Sequence[WalkObserver]) -> QuestionOutcome:
+    assert source.history is not None
+    session = rewalk(source.history, corpus, max_nodes_visited=budget, observers=observers)
+    events = session.run_headless()
+    history = session.history
+    return outcome_of(corpus, source.question, events, history.end or WalkEnd.FINISHED, history.error, history)
+
+
+def sweep(
+    corpus: Corpus,
+    questions: Sequence[Question],
+    settings: WalkSettings,
+    budgets: Sequence[int],
+    *,
+    navigator: TreeNavigator | None = None,
+    jobs: int = 1,
+    observers: Sequence[WalkObserver] = (),
+    on_done: Callable[[QuestionOutcome], None] | None = None,
+) -> Sweep:
+    """Walk every question at each budget (the module docstring says which walks call the navigator)."""
+    ordered = sorted(set(budgets))
+    if not ordered or ordered[0] < 1:
+        raise ValueError(f"budgets must be whole numbers of at least 1, got {list(budgets)}")
+    corpus_stats = stats(corpus)
+    largest = ordered[-1]
+    top = evaluate(corpus, questions, settings.but(max_nodes_visited=largest), jobs=jobs, navigator=navigator,
+                   on_done=on_done, observers=observers)
+    rows: dict[int, BudgetRow] = {largest: BudgetRow(largest, tuple(top), summarize(top, corpus_stats), False)}
+    reuse = reuses_answers(navigator)
+    for budget in ordered[:-1]:
+        if reuse:
+            found: list[QuestionOutcome | None] = [None] * len(top)
+
+            def walk(number: int, budget: int = budget, found: list[QuestionOutcome | None] = found) -> None:
+                found[number] = _rewalked(corpus, top[number], budget, observers)
+                if on_done is not None:
+                    on_done(found[number])  # type: ignore[arg-type]
+
+            run_each(walk, range(len(top)), jobs=jobs, cancel=lambda: None, thread_name="sweep")
+            outcomes = [o for o in found if o is not None]
+        else:
+            outcomes = evaluate(corpus, questions, settings.but(max_nodes_visited=budget), jobs=jobs,
+                                navigator=navigator, on_done=on_done, observers=observers)
+        rows[budget] = BudgetRow(budget, tuple(outcomes), summarize(outcomes, corpus_stats), reuse)
+    return Sweep(tuple(rows[b] for b in ordered))

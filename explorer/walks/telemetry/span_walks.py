@@ -1,0 +1,348 @@
+"""Walks back from spans: an OTLP JSON file of the walks' spans (what ``--otlp-file`` writes, or what a tracing tool
+exports for them) read back as walks to step through, fork, replay and compare.
+
+A walk's spans (:mod:`.walk_spans`) carry its settings and corpus (the walk's ``RETRIEVER`` span), and each
+decision (one span per offer: the node judged, the ids chosen, the rationale, the usage, the transcript, the
+seconds, a failure and its policy, whether a person forced it). What they do not carry whole (a wide offer's
+thousands of candidates, each entered node's summary, the landed documents' content) is the corpus's, and core
+is deterministic: :func:`rebuild` walks the corpus again with the recorded answers, which makes the very events
+the walk made, then puts each recorded answer (its seconds, its transcript) in place of the re-walk's. A walk
+whose spans end before its end (cancelled, or spans lost) stops where its answers run out, as cancelled.
+
+What an older or foreign file lacks is said in :attr:`SpanWalk.notes`, one line each (a transcript whose order
+was not recorded is rebuilt in the usual order: the messages sent, the rest, the answer).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from core import (
+    NavigatorChoice,
+    NavigatorChose,
+    NavigatorFailed,
+    NavigatorRequest,
+    OnFailure,
+    ReasoningRAGStrategy,
+    RetrievalCancelled,
+    TreeNavigator,
+    WalkEvent,
+)
+
+from ...corpora import Corpus
+from ...ending import WalkEnd
+from ...safe_text import one_line
+from ...trace import Trace, TraceHeader
+from ...walk_settings import WalkSettings
+from .attributes import A
+from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL
+
+__all__ = ["SpanError", "SpanWalk", "read_span_walks", "rebuild"]
+
+MAX_BYTES = 2_000_000_000
+ORDER = A + "transcript.order"
+"""A decision span's transcript labels in order, so that the transcript is rebuilt exactly from its parts."""
+
+
+class SpanError(ValueError):
+    """A span file that cannot be read as walks: one line naming the file, the line and what to do."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
+
+
+@dataclass(frozen=True)
+class SpanWalk:
+    """One walk as its spans tell it: the header a trace would have, and every decision recorded, in order."""
+
+    header: TraceHeader
+    decisions: tuple[NavigatorChose | NavigatorFailed, ...]
+    forced_nodes: frozenset[str | None]
+    end: WalkEnd
+    error: str | None
+    name: str
+    notes: tuple[str, ...] = ()
+
+
+def _value(wrapped: Any) -> Any:
+    """An OTLP JSON ``AnyValue`` as a plain value."""
+    if not isinstance(wrapped, dict):
+        return None
+    for key in ("stringValue", "boolValue", "doubleValue"):
+        if key in wrapped:
+            return wrapped[key]
+    if "intValue" in wrapped:
+        try:
+            return int(wrapped["intValue"])
+        except (TypeError, ValueError):
+            return None
+    if "arrayValue" in wrapped:
+        return [_value(v) for v in (wrapped["arrayValue"] or {}).get("values", [])]
+    return None
+
+
+def _attributes(span: Mapping[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for item in span.get("attributes") or []:
+        if isinstance(item, dict) and isinstance(item.get("key"), str):
+            found[item["key"]] = _value(item.get("value"))
+    return found
+
+
+def _documents(path: Path) -> Iterator[tuple[int, Any]]:
+    """Each OTLP JSON document in the file with its line: JSON Lines (``--otlp-file``), or one document."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise SpanError(f"{path}: larger than {MAX_BYTES:,} bytes; split the export")
+        text = path.read_text(encoding="utf-8")
+    except SpanError:
+        raise
+    except FileNotFoundError:
+        raise SpanError(f"{path}: no such span file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpanError(f"{path}: cannot read the spans ({type(exc).__name__}); give an OTLP JSON file") from None
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if whole is not None:
+        for document in whole if isinstance(whole, list) else [whole]:
+            yield 1, document
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except ValueError:
+            raise SpanError(f"{path}:{number}: not JSON (the file is damaged or cut short); give the OTLP JSON "
+                            "file --otlp-file wrote or a tracing tool exported") from None
+
+
+def _spans(path: Path) -> Iterator[dict[str, Any]]:
+    for number, document in _documents(path):
+        if not isinstance(document, dict) or not isinstance(document.get("resourceSpans"), list):
+            raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
+                            "--otlp-file wrote or a tracing tool exported")
+        for resource in document["resourceSpans"]:
+            for scope in (resource or {}).get("scopeSpans") or []:
+                for span in (scope or {}).get("spans") or []:
+                    if isinstance(span, dict):
+                        yield span
+
+
+def _text(attributes: Mapping[str, Any], key: str, default: str = "") -> str:
+    value = attributes.get(key)
+    return value if isinstance(value, str) else default
+
+
+def _whole(attributes: Mapping[str, Any], key: str, default: int) -> int:
+    value = attributes.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _transcript(attributes: Mapping[str, Any], notes: set[str]) -> tuple[tuple[str, str], ...] | None:
+    """The decision's transcript, rebuilt from the LLM messages and the rest, in its recorded order."""
+    inputs: list[str] = []
+    outputs: list[str] = []
+    for key, into in (("llm.input_messages", inputs), ("llm.output_messages", outputs)):
+        number = 0
+        while f"{key}.{number}.message.content" in attributes:
+            into.append(_text(attributes, f"{key}.{number}.message.content"))
+            number += 1
+    rest: list[tuple[str, str]] = []
+    raw = attributes.get(A + "transcript")
+    if isinstance(raw, str):
+        try:
+            rest = [(str(p[0]), str(p[1])) for p in json.loads(raw) if isinstance(p, list) and len(p) == 2]
+        except ValueError:
+            notes.add("a decision's transcript was cut short in the spans (an attribute limit): it is left out")
+    if not inputs and not outputs and not rest:
+        return None
+    order = _ids(attributes.get(ORDER))
+    if not order:
+        if inputs or outputs:
+            notes.add("the spans do not record each transcript's order (an older export): the messages sent come "
+                      "first, then the rest, then the answer")
+        roles_in = [label for label, role in INPUT_ROLES.items()]
+        return (*zip(roles_in, inputs, strict=False), *rest, *(("answer", text) for text in outputs))
+    sent, said, others = iter(inputs), iter(outputs), iter(rest)
+    in_rest = {label for label, _ in rest}
+    rebuilt: list[tuple[str, str]] = []
+    for label in order:
+        if label == PROVIDER_LABEL and label not in in_rest:
+            rebuilt.append((label, _text(attributes, "llm.provider")))
+        elif label == PARAMETERS_LABEL and label not in in_rest:
+            rebuilt.append((label, _text(attributes, "llm.invocation_parameters")))
+        elif label in INPUT_ROLES:
+            rebuilt.append((label, next(sent, "")))
+        elif label in OUTPUT_ROLES:
+            rebuilt.append((label, next(said, "")))
+        else:
+            pair = next(others, None)
+            if pair is not None:
+                rebuilt.append(pair)
+    return tuple(rebuilt)
+
+
+def _decision(attributes: Mapping[str, Any], notes: set[str]) -> NavigatorChose | NavigatorFailed | None:
+    if not attributes.get(A + "answered"):
+        return None
+    node = attributes.get(A + "node.id")
+    current = node if isinstance(node, str) else None
+    seconds = attributes.get(A + "seconds")
+    took = float(seconds) if isinstance(seconds, int | float) and not isinstance(seconds, bool) else 0.0
+    transcript = _transcript(attributes, notes)
+    if isinstance(attributes.get(A + "error"), str):
+        policy = _text(attributes, A + "policy", OnFailure.THROW.value)
+        return NavigatorFailed(current, _text(attributes, A + "error"),
+                               OnFailure(policy) if policy in {p.value for p in OnFailure} else OnFailure.THROW,
+                               took, transcript)
+    usage = None
+    raw_usage = attributes.get(A + "usage")
+    if isinstance(raw_usage, str):
+        try:
+            parsed = json.loads(raw_usage)
+            usage = parsed if isinstance(parsed, dict) else None
+        except ValueError:
+            usage = None
+    return NavigatorChose(current, _ids(attributes.get(A + "selected")), _ids(attributes.get(A + "hallucinated")),
+                          _ids(attributes.get(A + "rejected")), _text(attributes, A + "rationale"), usage, took,
+                          transcript)
+
+
+def read_span_walks(path: str | Path) -> list[SpanWalk]:
+    """Every walk in an OTLP JSON file, in the order their walk spans come; :class:`SpanError` for a file that
+    holds none (foreign spans), or cannot be read."""
+    path = Path(path)
+    by_trace: dict[str, list[dict[str, Any]]] = {}
+    for span in _spans(path):
+        by_trace.setdefault(str(span.get("traceId", "")), []).append(span)
+    walks: list[SpanWalk] = []
+    for spans in by_trace.values():
+        roots = [s for s in spans if not s.get("parentSpanId") and A + "navigator" in _attributes(s)]
+        for root in roots:
+            walks.append(_walk(root, spans))
+    if not walks:
+        raise SpanError(f"{path}: holds no walk's spans (no span with {A}navigator); give spans the explorer "
+                        "exported (--otlp-file, or a tracing tool's export of them)")
+    return walks
+
+
+def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
+    attributes = _attributes(root)
+    notes: set[str] = set()
+    children: dict[str, list[dict[str, Any]]] = {}
+    for span in spans:
+        children.setdefault(str(span.get("parentSpanId") or ""), []).append(span)
+    ordered: list[dict[str, Any]] = []
+    stack = [str(root.get("spanId", ""))]
+    seen: set[str] = set()
+    while stack:  # every span under the walk's, bounded by the spans there are
+        parent = stack.pop()
+        if parent in seen:
+            continue
+        seen.add(parent)
+        for child in children.get(parent, []):
+            ordered.append(child)
+            stack.append(str(child.get("spanId", "")))
+    ordered.sort(key=lambda s: (int(s.get("startTimeUnixNano") or 0), int(s.get("endTimeUnixNano") or 0)))
+    decisions: list[NavigatorChose | NavigatorFailed] = []
+    forced: set[str | None] = set()
+    for span in ordered:
+        found = _attributes(span)
+        decision = _decision(found, notes)
+        if decision is not None:
+            decisions.append(decision)
+            if found.get(A + "forced"):
+                forced.add(decision.current)
+    sources = attributes.get(A + "sources")
+    on_failure = _text(attributes, A + "on_failure", OnFailure.THROW.value)
+    header = TraceHeader(
+        corpus_path=_text(attributes, A + "corpus.path"), corpus_sha256=_text(attributes, A + "corpus.sha256"),
+        corpus_source=_text(attributes, A + "corpus.source"), corpus_format=_text(attributes, A + "corpus.format"),
+        settings=WalkSettings(
+            query=_text(attributes, "input.value"), model=_text(attributes, A + "navigator"),
+            max_nodes_visited=max(1, _whole(attributes, A + "max_nodes_visited", 15)),
+            max_depth=_whole(attributes, A + "max_depth", 6),
+            on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW),
+        sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root))
+    end_text = _text(attributes, A + "end", WalkEnd.FINISHED.value)
+    end = WalkEnd(end_text) if end_text in {e.value for e in WalkEnd} else WalkEnd.FINISHED
+    error = attributes.get(A + "error")
+    return SpanWalk(header, tuple(decisions), frozenset(forced), end, error if isinstance(error, str) else None,
+                    _text(attributes, A + "walk") or header.settings.query, tuple(sorted(notes)))
+
+
+def _created(span: Mapping[str, Any]) -> str:
+    try:
+        started = int(span.get("startTimeUnixNano") or 0)
+    except (TypeError, ValueError):
+        return ""
+    if started <= 0:
+        return ""
+    return datetime.fromtimestamp(started / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class _Recorded(TreeNavigator):
+    """Answers each offer with the walk's recorded decision for that node; none recorded: the walk is cancelled
+    there (its spans end before its end)."""
+
+    def __init__(self, decisions: tuple[NavigatorChose | NavigatorFailed, ...]) -> None:
+        self.by_node: dict[str | None, NavigatorChose | NavigatorFailed] = {}
+        for decision in decisions:
+            self.by_node.setdefault(decision.current, decision)
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        recorded = self.by_node.get(request.current.id if request.current is not None else None)
+        if recorded is None:
+            raise RetrievalCancelled()
+        if isinstance(recorded, NavigatorFailed):
+            raise _raised(recorded.error)
+        return NavigatorChoice(recorded.selected)
+
+
+def _raised(error: str) -> Exception:
+    """An exception that core describes as ``error`` again (``Name: message``), so the stops and the result say
+    what the walk said."""
+    name, colon, message = error.partition(": ")
+    kind: type[Exception] = type(name if colon and name.isidentifier() else error, (Exception,), {})
+    return kind(message) if colon and name.isidentifier() else kind()
+
+
+def rebuild(walk: SpanWalk, corpus: Corpus, path: str | Path) -> Trace:
+    """The walk as a trace: the corpus walked again with its recorded answers (module docstring)."""
+    navigator = _Recorded(walk.decisions)
+    header, settings = walk.header, walk.header.settings
+    strategy = ReasoningRAGStrategy(corpus.index, navigator, settings.model,
+                                    max_nodes_visited=settings.max_nodes_visited, max_depth=settings.max_depth,
+                                    on_failure=settings.on_failure, sources=header.sources)
+    events: list[WalkEvent] = []
+    end, error = walk.end, walk.error
+    try:
+        for event in strategy.walk(settings.query):
+            if isinstance(event, NavigatorChose | NavigatorFailed):
+                recorded = navigator.by_node.get(event.current)
+                if recorded is not None:
+                    event = recorded if type(recorded) is type(event) else replace(event)
+            events.append(event)
+    except RetrievalCancelled:
+        end = WalkEnd.CANCELLED
+    except Exception as exc:  # RetrievalError under on_failure throw: the walk failed as recorded
+        end = WalkEnd.FAILED
+        error = error or f"{type(exc).__name__}: {exc}"
+    forced = frozenset(seq for seq, event in enumerate(events, start=1)
+                       if isinstance(event, NavigatorChose) and event.current in walk.forced_nodes)
+    return Trace(Path(path), header, tuple(events), end, error, forced)

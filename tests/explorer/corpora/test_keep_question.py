@@ -1,0 +1,78 @@
+"""A case found while debugging kept as a question: appended to a question set file (made when missing), in the
+format `validate` checks, never overwriting a question."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer.corpora import CorpusError, load_corpus
+from explorer.corpora.questions import keep_question, load_questions, question_id_for
+
+ROOT = Path(__file__).resolve().parents[3]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus(HANDBOOK)
+
+
+def validate(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "explorer", "validate", str(path)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_a_missing_set_is_made_naming_the_corpus_and_validates(corpus, tmp_path: Path) -> None:
+    path = tmp_path / "kept.questions.yaml"
+    kept = keep_question(path, corpus, "how long do refunds take", ["refund-delivery"])
+    assert (kept.id, kept.query, kept.expect) == ("how-long-do-refunds-take", "how long do refunds take",
+                                                  ("refund-delivery",))
+    assert load_questions(path).corpus_path == HANDBOOK.resolve()
+    done = validate(path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_appending_keeps_comments_and_every_question_and_never_overwrites(corpus, tmp_path: Path) -> None:
+    path = tmp_path / "handbook.questions.yaml"
+    shutil.copy(ROOT / "sample_corpora" / "handbook.questions.yaml", path)
+    (tmp_path / "handbook.yaml").symlink_to(HANDBOOK)
+    before = path.read_text()
+    count = len(load_questions(path).questions)
+    tricky = 'refunds: "fast" # or slow?\x1b[2J'
+    kept = keep_question(path, corpus, tricky, ["refund-delivery", "refunds"], question_id="money-back-2")
+    assert path.read_text().startswith(before.rstrip("\n"))
+    after = load_questions(path)
+    assert len(after.questions) == count + 1
+    assert after.questions[-1] == kept
+    assert (kept.id, kept.query, kept.expect) == ("money-back-2", tricky, ("refund-delivery", "refunds"))
+    with pytest.raises(CorpusError, match="question id 'money-back' is taken; give another id"):
+        keep_question(path, corpus, "x", ["refunds"], question_id="money-back")
+    second = keep_question(path, corpus, tricky, ["refunds"])
+    assert second.id == question_id_for(tricky) == "refunds-fast-or-slow-2j"
+    third = keep_question(path, corpus, tricky, ["refunds"])
+    assert third.id == "refunds-fast-or-slow-2j-2"
+    assert validate(path).returncode == 0
+
+
+def test_what_cannot_be_kept_writes_nothing(corpus, tmp_path: Path) -> None:
+    other = tmp_path / "other.questions.yaml"
+    shutil.copy(ROOT / "sample_corpora" / "regulation.questions.yaml", other)
+    (tmp_path / "regulation.yaml").symlink_to(ROOT / "sample_corpora" / "regulation.yaml")
+    text = other.read_text()
+    with pytest.raises(CorpusError, match="a question set for .*regulation.yaml, not for .*handbook.yaml"):
+        keep_question(other, corpus, "q", ["refunds"])
+    flow = tmp_path / "flow.questions.yaml"
+    flow.write_text(f"corpus: {HANDBOOK}\nquestions: [{{id: a, query: b, expect: [refunds]}}]\n")
+    with pytest.raises(CorpusError, match=r"its `questions:` list cannot be appended to"):
+        keep_question(flow, corpus, "q", ["refunds"])
+    with pytest.raises(CorpusError, match="'nope' is not a node of"):
+        keep_question(tmp_path / "new.questions.yaml", corpus, "q", ["nope"])
+    assert other.read_text() == text
+    assert not (tmp_path / "new.questions.yaml").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "flow.questions.yaml", "other.questions.yaml", "regulation.yaml"]

@@ -1,0 +1,152 @@
+"""Walks back from spans: what ``--otlp-file`` wrote, or what a real OTLP/HTTP receiver got, opened as walks by
+``replay`` and ``diff``, event for event the walk that made them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+
+from explorer.corpora import load_corpus
+from explorer.trace import read_trace
+from explorer.walks.telemetry.span_walks import SpanError, read_span_walks, rebuild
+
+from .http_stub import Recorded, Reply, StubServer
+from .otlp_receiver import OtlpReceiver
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+QUERY = "how do I get a refund for my plan"
+ENV = {"OPENAI_API_KEY": "sk-spans-000111", "REASONING_EXPLORER_MAX_RETRIES": "0", "COLUMNS": "200"}
+
+
+def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus(HANDBOOK)
+
+
+def walked(tmp_path: Path, *args: object, env: dict[str, str] | None = None) -> tuple[Path, Path]:
+    spans, trace = tmp_path / "spans.jsonl", tmp_path / "walk.jsonl"
+    done = cli("walk", HANDBOOK, QUERY, *args, "--otlp-file", spans, "--trace", trace, env=env)
+    assert done.returncode in (0, 1), done.stderr
+    return spans, trace
+
+
+def assert_same_walk(spans: Path, trace: Path, corpus) -> None:
+    (walk,) = read_span_walks(spans)
+    rebuilt, recorded = rebuild(walk, corpus, spans), read_trace(trace)
+    assert rebuilt.events == recorded.events
+    assert (rebuilt.end, rebuilt.error, rebuilt.forced) == (recorded.end, recorded.error, recorded.forced)
+    header, expected = rebuilt.header, recorded.header
+    assert (header.settings, header.corpus_sha256, header.sources) == (
+        expected.settings, expected.corpus_sha256, expected.sources)
+    assert walk.notes == ()
+
+
+def test_a_walk_comes_back_from_its_span_file_event_for_event(tmp_path: Path, corpus) -> None:
+    spans, trace = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
+    assert_same_walk(spans, trace, corpus)
+
+
+def test_forced_and_failed_decisions_come_back(tmp_path: Path, corpus) -> None:
+    spans, trace = walked(tmp_path, "--navigator", "script:sample_corpora/scripts/provider-failure.yaml",
+                          "--on-failure", "partial", "--force", "start=billing,invoices")
+    assert read_trace(trace).forced  # the walk has a forced decision, and a failure further down
+    assert_same_walk(spans, trace, corpus)
+
+
+def first_two(request: Recorded) -> Reply:
+    offered = request.json()["response_format"]["json_schema"]["schema"]["properties"]["selected"]["items"]["enum"]
+    content = json.dumps({"selected": offered[:2], "rationale": "the first two"})
+    return Reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+                       "usage": {"prompt_tokens": 100, "completion_tokens": 9, "total_tokens": 109}})
+
+
+def test_an_llm_walks_transcripts_come_back_whole(tmp_path: Path, corpus) -> None:
+    with StubServer(respond=first_two) as server:
+        spans, trace = walked(tmp_path, "--navigator", "openai:span-model", "--max-visits", "4", "--no-cache",
+                              env={"OPENAI_BASE_URL": server.url})
+    recorded = read_trace(trace)
+    transcripts = [e.transcript for e in recorded.events if getattr(e, "transcript", None)]
+    assert transcripts and {label for label, _ in transcripts[0]} >= {"system", "user", "answer", "provider"}
+    assert_same_walk(spans, trace, corpus)
+
+
+def test_spans_that_reached_a_real_receiver_come_back(tmp_path: Path, corpus) -> None:
+    trace = tmp_path / "walk.jsonl"
+    with OtlpReceiver() as receiver:
+        done = cli("walk", HANDBOOK, QUERY, "--navigator", "lexical:wide", "--otlp-endpoint", receiver.url,
+                   "--trace", trace)
+        assert done.returncode == 0, done.stderr
+        receiver.wait_for(1)
+        exported = tmp_path / "exported.json"
+        exported.write_text(json.dumps([MessageToDict(r) for r in receiver.requests]))  # one document, base64 ids
+    assert_same_walk(exported, trace, corpus)
+
+
+def test_replay_and_diff_open_a_span_file(tmp_path: Path) -> None:
+    spans, trace = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
+    from_spans = json.loads(cli("replay", spans, "--json").stdout)
+    from_trace = json.loads(cli("replay", trace, "--json").stdout)
+    assert from_spans["summary"] == from_trace["summary"]
+    assert from_spans["stops"] == from_trace["stops"]
+    bigger = json.loads(cli("replay", spans, "--max-visits", "20", "--navigator", "lexical:wide", "--json").stdout)
+    assert bigger["summary"]["answered"]["replayed"] == 3 and bigger["summary"]["answered"]["live"] > 0
+    same = cli("diff", spans, trace)
+    assert same.returncode == 0, same.stdout + same.stderr
+
+
+def test_a_file_of_many_walks_names_each_and_says_which_it_opened(tmp_path: Path) -> None:
+    spans = tmp_path / "many.jsonl"
+    lines = []
+    for number, query in enumerate(("refunds", "sign in", "taxes")):
+        one = tmp_path / f"{number}.jsonl"
+        assert cli("walk", HANDBOOK, query, "--otlp-file", one).returncode == 0
+        lines.append(one.read_text())
+    spans.write_text("".join(lines))  # one export per line, as a collector's file exporter appends them
+    walks = read_span_walks(spans)
+    assert [w.header.settings.query for w in walks] == ["refunds", "sign in", "taxes"]
+    first = cli("replay", spans, "--json")
+    assert json.loads(first.stdout)["query"] == "refunds"
+    assert first.stderr == (f"reasoning-explorer: {spans} holds 3 walks; this is the first ({spans}#2 names "
+                            "the next)\n")
+    assert json.loads(cli("replay", f"{spans}#3", "--json").stdout)["query"] == "taxes"
+    past = cli("replay", f"{spans}#4")
+    assert past.returncode == 2
+    assert past.stderr == f"reasoning-explorer: error: {spans} holds 3 walks; name one as {spans}#1 to {spans}#3\n"
+
+
+def test_damaged_truncated_or_foreign_span_files_are_one_line(tmp_path: Path, corpus) -> None:
+    spans, _ = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
+    text = spans.read_text()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text + text[: len(text) // 2])
+    with pytest.raises(SpanError, match=r"cut.jsonl:2: not JSON \(the file is damaged or cut short\)"):
+        read_span_walks(cut)
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [
+        {"traceId": "01", "spanId": "02", "name": "GET /", "attributes": []}]}]}]}))
+    with pytest.raises(SpanError, match="holds no walk's spans"):
+        read_span_walks(foreign)
+    done = cli("replay", foreign)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    # A walk whose last decision's span was lost stops where its answers run out, as cancelled.
+    document = json.loads(text.splitlines()[0])
+    scope = document["resourceSpans"][0]["scopeSpans"][0]
+    decisions = [s for s in scope["spans"] if s.get("parentSpanId")]
+    last = max(decisions, key=lambda s: int(s["startTimeUnixNano"]))
+    scope["spans"].remove(last)
+    lost = tmp_path / "lost.jsonl"
+    lost.write_text(json.dumps(document) + "\n")
+    (walk,) = read_span_walks(lost)
+    assert rebuild(walk, corpus, lost).end.value == "cancelled"
