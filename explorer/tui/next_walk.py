@@ -7,6 +7,7 @@ history's settings; these apply to the next walk (``r`` restarts with them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -53,22 +54,17 @@ class Host(Protocol):
     def post_message(self, message: Message) -> bool: ...
 
 
-def whole_number(low: int, high: int) -> PromptCheck:
-    """A prompt's check: a whole number from ``low`` to ``high`` (:func:`explorer.numbers.whole`, as the command
-    line reads one), or what is wrong with it."""
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """A prompt's reader: a whole number from ``low`` to ``high`` (:func:`explorer.numbers.whole`, as the command
+    line reads one), handed back as the number it checked; a ``ValueError`` says what is wrong with it."""
 
-    def check(value: str) -> str | None:
+    def read(value: str) -> int:
         try:
-            whole(value, low, high)
+            return whole(value, low, high)
         except ValueError as exc:
-            return f"{exc}."
-        return None
+            raise ValueError(f"{exc}.") from None
 
-    return check
-
-
-class PromptCheck(Protocol):
-    def __call__(self, value: str) -> str | None: ...
+    return read
 
 
 class NextWalk:
@@ -96,23 +92,23 @@ class NextWalk:
     # -- budget, depth, policy, navigator ---------------------------------------------------------------------------
 
     def ask_budget(self) -> None:
-        def apply(value: str | None) -> None:
-            if value:
-                self.settings = self.settings.but(max_nodes_visited=int(value))
+        def apply(value: int | None) -> None:
+            if value is not None:
+                self.settings = self.settings.but(max_nodes_visited=value)
                 self._changed(f"Visit budget {value}")
 
         self.host.app.push_screen(PromptScreen("Visit budget (visits across the whole walk)",
                                                str(self.settings.max_nodes_visited),
-                                               check=whole_number(1, 100_000)), apply)
+                                               read=whole_number(1, 100_000)), apply)
 
     def ask_depth(self) -> None:
-        def apply(value: str | None) -> None:
-            if value:
-                self.settings = self.settings.but(max_depth=int(value))
+        def apply(value: int | None) -> None:
+            if value is not None:
+                self.settings = self.settings.but(max_depth=value)
                 self._changed(f"Depth limit {value}")
 
         self.host.app.push_screen(PromptScreen("Depth limit (roots are depth 0)", str(self.settings.max_depth),
-                                               check=whole_number(0, 100_000)), apply)
+                                               read=whole_number(0, 100_000)), apply)
 
     def cycle_policy(self) -> None:
         policies = list(OnFailure)
@@ -184,13 +180,13 @@ class NextWalk:
             self.host.say(f"Stability: {error}", severity="warning", timeout=6)
             return
 
-        def start(value: str | None) -> None:
-            if value:
-                run = StabilityRun(self.host.corpus, self.settings.but(query=query), navigator, int(value), jobs=JOBS)
+        def start(value: int | None) -> None:
+            if value is not None:
+                run = StabilityRun(self.host.corpus, self.settings.but(query=query), navigator, value, jobs=JOBS)
                 self.host.app.push_screen(StabilityScreen(run, self.host.show_stability))
 
         self.host.app.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)",
-                                               "10", check=whole_number(2, 1000)), start)
+                                               "10", read=whole_number(2, 1000)), start)
 
     def ask_evaluation(self) -> None:
         if not self.host.allow_files:

@@ -73,13 +73,13 @@ class Rewalking:
             return
         settings = shown.history.settings
 
-        def start(value: str | None) -> None:
-            if value:
-                self.start(shown, int(value))
+        def start(value: int | None) -> None:
+            if value is not None:
+                self.start(shown, value)
 
         self.host.app.push_screen(PromptScreen(
             f"Re-walk {shown.name} with a visit budget of (its decisions replayed, no navigator call; nodes it never "
-            "judged stop there)", str(settings.max_nodes_visited), check=whole_number(1, 100_000)), start)
+            "judged stop there)", str(settings.max_nodes_visited), read=whole_number(1, 100_000)), start)
 
     def start(self, source: Walk, budget: int) -> None:
         """A new walk of the list: ``source`` again with ``budget`` visits, paused before its first step."""
