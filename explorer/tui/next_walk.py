@@ -48,9 +48,6 @@ class Host(Protocol):
     def settings_changed(self) -> None:
         """The next walk's settings changed: show them."""
 
-    def show_stability(self, stability: Stability) -> None:
-        """Put a stability run's frequencies on the tree."""
-
     def post_message(self, message: Message) -> bool: ...
 
 
@@ -170,7 +167,8 @@ class NextWalk:
         except NavigatorConfigError as exc:
             return None, str(exc)
 
-    def ask_stability(self, query: str) -> None:
+    def ask_stability(self, query: str, show: Callable[[Stability], None]) -> None:
+        """Ask how many times to walk ``query``, then run them; ``show`` puts the run's frequencies on the tree."""
         query = query.strip()
         if not query:
             self.host.say("Type a question first: stability walks the current query many times.", severity="warning")
@@ -183,7 +181,7 @@ class NextWalk:
         def start(value: int | None) -> None:
             if value is not None:
                 run = StabilityRun(self.host.corpus, self.settings.but(query=query), navigator, value, jobs=JOBS)
-                self.host.app.push_screen(StabilityScreen(run, self.host.show_stability))
+                self.host.app.push_screen(StabilityScreen(run, show))
 
         self.host.app.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)",
                                                "10", read=whole_number(2, 1000)), start)
