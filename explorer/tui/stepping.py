@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..walks.stepping import Step, play_beat, step_next
 from .presenting import Presenter
 from .say import Say
 from .shown import ShownWalk
@@ -29,11 +30,8 @@ class Stepping:
         self.refresh_soon = refresh_soon
 
     def take(self, move: str) -> None:
-        """The step key ``move`` (the key table's ``step(...)``)."""
-        moves = {"next": self.next, "continue": self.to_the_end, "play": self.play_pause, "back": self.back,
-                 "forward": self.forward, "first": self.first, "latest": self.latest,
-                 "budget_stop": self.to_budget_stop}
-        moves[move]()
+        """The step key ``move`` (the key table's ``step(...)``: one of :data:`MOVES`)."""
+        MOVES[move](self)
 
     def _moved(self, moved: bool) -> None:
         if moved:
@@ -41,18 +39,17 @@ class Stepping:
 
     def next(self) -> None:
         view = self.view
-        history, session = view.history, view.session
         if self.presenter.on and self.presenter.next():
             return  # the next decision, not the next event
-        if history is not None and history.forward():
-            view.walk_changed()  # what already happened: no navigator call
-        elif history is None or history.ended or session is None:
-            self.walk_anew()
-        elif view.picker is not None and view.picker.pending is not None:
-            self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
-        else:
-            session.step()  # permits add up: quick presses are all honoured, in order
-            self.refresh_soon()
+        match step_next(view.shown, view.picker):
+            case Step.SHOWN:
+                view.walk_changed()  # what already happened: no navigator call
+            case Step.OVER:
+                self.walk_anew()
+            case Step.WAITING:
+                self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
+            case Step.PULLED:
+                self.refresh_soon()
 
     def to_the_end(self) -> None:
         view = self.view
@@ -83,18 +80,15 @@ class Stepping:
     def tick(self) -> None:
         """One beat of play: the next step, or the end of play."""
         view = self.view
-        history, session = view.history, view.session
         if self.presenter.on:
             if not self.presenter.tick():
                 view.playing = False
             return
-        if history is not None and history.forward():
-            view.walk_changed()
-        elif session is not None and view.shown is not None and view.shown.live:
-            if session.waiting and view.picker is None:
-                session.step()
-        else:
-            view.playing = False
+        match play_beat(view.shown, view.picker):
+            case Step.SHOWN:
+                view.walk_changed()
+            case Step.OVER:
+                view.playing = False
 
     def back(self) -> None:
         view = self.view
@@ -141,3 +135,10 @@ class Stepping:
             self.view.walk_changed()
         used = history.settings.max_nodes_visited
         self.say(f"Step {step}: the {used}-visit budget ran out here (b steps back to what spent it).", timeout=4)
+
+
+MOVES: dict[str, Callable[[Stepping], None]] = {
+    "next": Stepping.next, "continue": Stepping.to_the_end, "play": Stepping.play_pause, "back": Stepping.back,
+    "forward": Stepping.forward, "first": Stepping.first, "latest": Stepping.latest,
+    "budget_stop": Stepping.to_budget_stop}
+"""The step keys' moves, by the name the key table gives them (``step('next')``)."""

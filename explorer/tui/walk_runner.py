@@ -98,14 +98,10 @@ class WalkRunner:
     def arrived(self, message: WalkEventArrived) -> None:
         view = self.view
         walk = self.walks.by_id(message.walk_id)
-        if walk is None or walk.history.ended or message.seq != len(walk.history.events) + 1:
-            return  # a walk cancelled here, or a stale message
-        history = walk.history
-        pinned = history.cursor if view.fork is not None and walk is view.shown else None
-        history.append(message.event, forced=message.forced)
-        if pinned is not None:
-            history.go(pinned)  # a fork's picker shows its offer: an answer arriving now must not move it
-        if walk is view.shown:
+        if walk is None:
+            return  # a walk cancelled or ended here
+        pinned = view.fork is not None and walk is view.shown
+        if walk.record(message.seq, message.event, forced=message.forced, pinned=pinned) and walk is view.shown:
             view.walk_changed(burst=True)
 
     def ended(self, message: WalkEnded) -> None:
@@ -113,8 +109,7 @@ class WalkRunner:
         walk = self.walks.by_id(message.walk_id)
         if walk is None:
             return
-        walk.history.finish(message.end, message.error)
-        walk.retire()
+        walk.end(message.end, message.error)
         if message.end is WalkEnd.FAILED and message.error and walk is view.shown:
             self.say(message.error, title="The walk failed", severity="error", timeout=8)
         self.files.walk_ended(walk)
@@ -125,13 +120,9 @@ class WalkRunner:
         """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen."""
         view = self.view
         walk = view.shown
-        if walk is None or walk.session is None or walk.history.ended:
+        if walk is None or not walk.cancel():
             self.say("No walk is running.", timeout=2)
             return
-        walk.session.cancel()
-        walk.history.finish(WalkEnd.CANCELLED)
-        walk.history.latest()
-        walk.retire()
         view.playing = False
         view.walk_changed()
         self.say("Walk cancelled.")
