@@ -160,14 +160,14 @@ class ExplorerApp(App[int]):
         self.push_screen(EVALUATION)
 
     def on_open_walk(self, message: OpenWalk) -> None:
-        self.walk_screen.opening.open_history(message.history, step=message.step, expected=message.expected,
+        self.walk_screen.open_history(message.history, step=message.step, expected=message.expected,
                                       verdict=message.verdict)
         if message.note:
             say(self.walk_screen, message.note, timeout=6)
 
     def on_compare_walks(self, message: CompareWalks) -> None:
         screen = self.walk_screen
-        b = screen.opening.open_history(message.b, expected=message.expected)
-        screen.opening.open_history(message.a, expected=message.expected)
+        b = screen.open_history(message.b, expected=message.expected)
+        screen.open_history(message.a, expected=message.expected)
         screen.comparing_walks.start(b)
 

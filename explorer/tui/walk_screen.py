@@ -7,6 +7,12 @@ worker that drives its :class:`~explorer.walks.session.WalkSession`: each step k
 event from ``core``, and the events come back as messages tagged with the walk's id, recorded into that
 walk's history on this thread; a change to the shown walk's history is announced with
 :meth:`WalkScreen.walk_changed`. Nothing here re-implements a walk rule or keeps a copy of events.
+
+The screen owns its actions: one per group of the key table (``step('next')``, ``walk('fork')``,
+``file('save_trace')``, :mod:`.keymap`), each handing the key to the part that does it. The parts are made here
+and handed what they use by name: the walk on screen (:class:`~.shown.ShownWalk`), the node their prompts and
+workers belong to, and the other parts they lean on (the runner its next walk's settings and the files; the
+picker and re-walking the runner); none reaches a sibling through the screen.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
@@ -70,8 +76,9 @@ from .widgets.walk_footer import WalkFooter
 from .widgets.walk_tree import WalkTree
 
 NARROW, SHORT, COMPACT = 80, 24, 100
-"""The smallest comfortable size; below it the layout sheds decoration (classes ``narrow``, ``short``); below
-``COMPACT`` columns the tree takes half the width, so stop reasons fit beside titles."""
+"""The smallest comfortable size; below it the layout sheds decoration (classes ``narrow``, ``short``, from the
+screen's breakpoints); below ``COMPACT`` columns (``compact``, and ``narrow``) the tree takes half the width, so stop
+reasons fit beside titles."""
 TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 
 
@@ -85,6 +92,8 @@ class WalkScreen(Screen[None]):
 
     CSS_PATH = [Path(__file__).with_name("walk_screen.tcss"), Path(__file__).with_name("presenting.tcss")]
     BINDINGS = bindings()
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (NARROW, "compact"), (COMPACT, "wide")]
+    VERTICAL_BREAKPOINTS = [(0, "short"), (SHORT, "tall")]
 
     # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
     shown: var[Walk | None] = var(None, bindings=True, init=False)
@@ -181,11 +190,6 @@ class WalkScreen(Screen[None]):
             query.focus()
         self._schedule_render()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW, "narrow")
-        self.set_class(event.size.width < COMPACT, "compact")
-        self.set_class(event.size.height < SHORT, "short")
-
     def on_unmount(self) -> None:
         self._player.stop()
         self.listening.detach()
@@ -271,6 +275,11 @@ class WalkScreen(Screen[None]):
     def watch_presenting(self, presenting: bool) -> None:
         self.presenter.turn(presenting)
         self._schedule_render()
+
+    def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
+                     verdict: str = "") -> Walk:
+        """Put a walk made elsewhere (an evaluation's, an export's) on screen (:mod:`.opening_walks`)."""
+        return self.opening.open_history(history, step=step, expected=expected, verdict=verdict)
 
     def start_walk(self, query: str, *, origin: Origin | None = None) -> None:
         """Start a new walk on ``query`` (a new entry in the list), paused before its first step; with no query,

@@ -11,9 +11,15 @@ from pathlib import Path
 from textual.actions import parse
 
 import explorer.tui
+from explorer.corpora import load_corpus
+from explorer.navigators import resolve_navigator
 from explorer.tui.keymap import ALL_KEYS
 from explorer.tui.stepping import MOVES
 from explorer.tui.walk_screen import WalkScreen
+from explorer.walks.settings import WalkSettings
+from explorer.walks.walk_list import WalkList
+
+ROOT = Path(__file__).resolve().parents[3]
 
 TUI = Path(explorer.tui.__file__).parent
 PARTS = ("Stepping", "Picking", "WalkRunner", "Rewalking", "Comparing", "Presenter", "OpeningWalks", "Listening",
@@ -78,11 +84,42 @@ def test_no_protocol_reaches_a_part_through_the_screen() -> None:
     assert reaching == {}
 
 
-def test_every_key_names_an_action_of_the_walk_screen() -> None:
+def test_the_walk_screen_is_what_its_parts_protocols_say():
+    """A protocol the screen is handed as (a part's ``Host``, the ``ShownWalk`` view, the export's ``WalkView``)
+    names only what the screen has: a member it lost would fail at a key press, not at type-checking time."""
+    screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
+                        resolve_navigator("lexical:default"))
+    has = set(dir(screen))
+    missing = {}
+    for where, protocol in protocols():
+        if protocol.name in ("Host", "ShownWalk", "WalkView"):
+            names = {node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.target.id
+                     for node in members(protocol)}
+            if names - has:
+                missing[where] = sorted(names - has)
+    assert missing == {}
+
+
+def cases(module: str, function: str) -> set[object]:
+    """The literal patterns of the ``match`` in ``function`` of ``module`` (``walk_screen``: a method of the
+    screen)."""
+    tree = ast.parse((TUI / f"{module}.py").read_text(encoding="utf-8"))
+    found: set[object] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            for pattern in ast.walk(node):
+                if isinstance(pattern, ast.MatchValue) and isinstance(pattern.value, ast.Constant):
+                    found.add(pattern.value.value)
+    return found
+
+
+def test_every_key_names_an_action_of_the_walk_screen_and_a_case_it_handles() -> None:
+    handled = {"step": set(MOVES), "pick": cases("picker", "take")} | {
+        name: cases("walk_screen", f"action_{name}") for name in ("walk", "setting", "file", "view")}
     for key in ALL_KEYS:
         namespace, name, arguments = parse(key.action)
         if namespace == "app":
             continue
         assert callable(getattr(WalkScreen, f"action_{name}", None)), key.action
-        if name == "step":
-            assert arguments[0] in MOVES, key.action
+        if name in handled:
+            assert arguments[0] in handled[name], key.action
