@@ -169,5 +169,5 @@ class ExplorerApp(App[int]):
         screen = self.walk_screen
         b = screen.open_history(message.b, expected=message.expected)
         screen.open_history(message.a, expected=message.expected)
-        screen.compare_with(b)
+        screen.comparing_walks.start(b)
 

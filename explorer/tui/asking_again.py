@@ -8,6 +8,7 @@ answer is the walk screen's fork, with the new answer forced at that offer, as `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from core import NavigatorChose, TreeNavigator
@@ -39,14 +40,14 @@ class Host(Protocol):
 
     def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
 
-    def fork_with(self, decision: Decision, selected: tuple[str, ...]) -> None: ...
-
 
 class AskingAgain:
-    """The what-if key of the walk screen ``host``."""
+    """The what-if key of the walk screen ``host``; ``fork`` forks the walk on screen at a decision, answered anew
+    (the picker's fork)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, *, fork: Callable[[Decision, tuple[str, ...]], None]) -> None:
         self.host = host
+        self.fork = fork
 
     def open(self) -> None:
         """Open the request of the LLM decision at this step, to edit and ask again."""
@@ -74,7 +75,7 @@ class AskingAgain:
 
         def forked(selected: tuple[str, ...] | None) -> None:
             if selected is not None:
-                host.fork_with(decision, selected)
+                self.fork(decision, selected)
 
         host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title), forked)

@@ -114,7 +114,7 @@ async def test_an_opened_trace_is_never_walked_again_and_one_key_too_many_keeps_
     async with app.run_test(size=SIZE) as pilot:
         from explorer.trace import read_trace
 
-        app.walk_screen.load_trace(read_trace(path))
+        app.walk_screen.opening.load_trace(read_trace(path))
         trace = app.walk_screen.history
         assert trace.name == "walk 1 · trace t.jsonl · lexical:default"
         await pilot.press("escape", "c")  # c on a trace goes to what already happened: no navigator call
