@@ -20,6 +20,7 @@ from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_na
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
 from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF
+from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
 from ..walks.session import WalkSettings
@@ -160,7 +161,7 @@ def option_text(key: str) -> Callable[[str], str]:
 
     def parse(text: str) -> str:
         try:
-            split_options(f"x@{key}={text.strip()}")
+            split_options(f"x@{key}={quoted(text.strip())}")  # the value whole, as the id will quote it
         except OptionError as exc:
             raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[-1]) from None
         return text.strip()

@@ -57,6 +57,16 @@ def test_sampling_options_go_into_the_model_id_and_the_request(tmp_path: Path) -
      "seed=1; say it once"),
     (["--navigator", "openai:m", "--system-prompt", "/no/such/system.txt"],
      "reasoning-explorer: error: /no/such/system.txt: no such system prompt file; check the path"),
+    (["--navigator", "openai:gpt-x@temperature=1.5,"],
+     "reasoning-explorer: error: 'openai:gpt-x@temperature=1.5,': an empty option after the comma at character 29 "
+     "(a comma too many?); write MODEL@key=value[,key=value...] (a value holding a comma, an @ or a quote, or "
+     'with spaces around it, in double quotes: system="prompts/a,b.txt")'),
+    (["--navigator", "openai:m@system=a@b.txt"],
+     "reasoning-explorer: error: 'openai:m@system=a@b.txt': system=a@b.txt: a value holding '@' is written in "
+     'double quotes: system="a@b.txt"'),
+    (["--navigator", "openai:m", "--temperature", "1.5,"],
+     "reasoning-explorer: error: argument --temperature: temperature must be a number from 0 to 2, e.g. "
+     "temperature=0.7 (see `reasoning-explorer walk --help`)"),
 ])
 def test_an_llm_option_that_cannot_apply_is_one_line_and_exit_2(args: list[str], message: str) -> None:
     walked = cli("walk", HANDBOOK, "refunds", *args)
