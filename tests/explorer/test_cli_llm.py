@@ -19,9 +19,9 @@ HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 ENV = {"OPENAI_API_KEY": "sk-cli-llm-000111", "REASONING_EXPLORER_MAX_RETRIES": "0"}
 
 
-def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def cli(*args: object, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=120)
+                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=timeout)
 
 
 def answer(selected: list[str], rationale: str = "why") -> Reply:
@@ -71,6 +71,27 @@ def test_sampling_options_go_into_the_model_id_and_the_request(tmp_path: Path) -
 def test_an_llm_option_that_cannot_apply_is_one_line_and_exit_2(args: list[str], message: str) -> None:
     walked = cli("walk", HANDBOOK, "refunds", *args)
     assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (2, message, "")
+
+
+@pytest.mark.parametrize(("how", "special", "message"), [
+    ("--system-prompt", "fifo", "{path}: a FIFO (named pipe), not a regular file; name a text file for the system "
+                                "prompt"),
+    ("@system=", "fifo", "{path}: a FIFO (named pipe), not a regular file; name a text file for the system prompt"),
+    ("--prompt-template", "/dev/zero", "/dev/zero: a character device, not a regular file; name a text file for "
+                                       "the prompt template"),
+    ("@system=", "/dev/zero", "/dev/zero: a character device, not a regular file; name a text file for the system "
+                              "prompt"),
+])
+def test_a_special_file_as_a_prompt_file_is_refused_at_once(tmp_path: Path, how: str, special: str,
+                                                            message: str) -> None:
+    """A FIFO with no writer would be waited on for ever, /dev/zero read until memory runs out (issue 30, 5)."""
+    path = Path(special) if special.startswith("/") else tmp_path / special
+    if not path.exists():
+        os.mkfifo(path)
+    args = ["--navigator", f"openai:m@system={path}"] if how == "@system=" else ["--navigator", "openai:m", how, path]
+    walked = cli("walk", HANDBOOK, "refunds", *args, timeout=60)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (
+        2, "reasoning-explorer: error: " + message.format(path=path), "")
 
 
 def test_the_explorer_takes_the_same_options_and_refuses_them_the_same_way() -> None:
