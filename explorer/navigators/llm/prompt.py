@@ -28,18 +28,17 @@ An unknown placeholder is refused when the navigator is resolved, naming the fil
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import Any, Final
 
 from core import NavigatorRequest
 
 from ...corpora.yaml_source import did_you_mean
+from ..regular_file import NotARegularFile, read_regular
 from .errors import one_line
 from .schema import max_selected
 
@@ -160,29 +159,19 @@ def payload(model: str, sent: Messages, fields: Mapping[str, Any] | None = None)
 
 
 def _read(path: Path, what: str) -> str:
-    """The prompt file's text. Only a regular file is read, and at most one byte past the limit: the file is opened
-    without blocking and checked before a byte is read, so a FIFO with no writer or ``/dev/zero`` is refused at
-    once, not waited on or read for ever."""
+    """The prompt file's text. Only a regular file is read, and at most one byte past the limit
+    (:func:`..regular_file.read_regular`), so a FIFO with no writer or ``/dev/zero`` is refused at once."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        data = read_regular(path, MAX_PROMPT_FILE_BYTES + 1)
     except FileNotFoundError:
         raise PromptFileError(f"{path}: no such {what} file; check the path") from None
     except IsADirectoryError:
         raise PromptFileError(f"{path}: a folder, not a {what} file; name a text file") from None
+    except NotARegularFile as exc:
+        raise PromptFileError(f"{path}: {exc.kind}, not a regular file; name a text file for the {what}") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise PromptFileError(f"{path}: cannot read the {what} file: {problem}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        if stat.S_ISDIR(mode):
-            raise PromptFileError(f"{path}: a folder, not a {what} file; name a text file")
-        raise PromptFileError(f"{path}: {_kind(mode)}, not a regular file; name a text file for the {what}")
-    with open(fd, "rb", closefd=True) as file:
-        try:
-            data = _read_at_most(file, MAX_PROMPT_FILE_BYTES + 1)
-        except OSError as exc:
-            raise PromptFileError(f"{path}: cannot read the {what} file: {exc.strerror or exc}") from None
     if len(data) > MAX_PROMPT_FILE_BYTES:
         raise PromptFileError(f"{path}: the {what} file is over {MAX_PROMPT_FILE_BYTES:,} bytes; a prompt is "
                               "a few kB")
@@ -193,23 +182,6 @@ def _read(path: Path, what: str) -> str:
     if not text.strip():
         raise PromptFileError(f"{path}: the {what} file is empty; write the prompt in it")
     return text
-
-
-def _read_at_most(file: BinaryIO, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    left = limit
-    while left > 0 and (chunk := file.read(left)):
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-def _kind(mode: int) -> str:
-    return ("a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-            else "a character device" if stat.S_ISCHR(mode)
-            else "a block device" if stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode)
-            else "not a file")  # fmt: skip
 
 
 def check_template(text: str, path: Path) -> None:
