@@ -104,6 +104,18 @@ def test_the_explorer_takes_the_same_options_and_refuses_them_the_same_way() -> 
         "need be)")
 
 
+def test_the_cache_folder_from_the_environment_is_refused_as_cache_is() -> None:
+    """A file named by $REASONING_EXPLORER_CACHE_DIR was taken, and nothing was cached (issue 30, point 9)."""
+    said = (f"reasoning-explorer: error: REASONING_EXPLORER_CACHE_DIR={HANDBOOK}: not a folder; name a folder for "
+            "the cache (it is made if need be)")
+    environment = {"REASONING_EXPLORER_CACHE_DIR": str(HANDBOOK)}
+    opened = cli("--navigator", "lexical:default", env=environment)
+    walked = cli("walk", HANDBOOK, "refunds", "--navigator", "openai:m", env=environment)
+    assert (opened.returncode, opened.stderr.strip()) == (2, said)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (2, said, "")
+    assert cli("walk", HANDBOOK, "refunds", "--no-cache", env=environment).returncode == 0  # the flag wins
+
+
 def test_eval_compare_ab_tests_two_prompts_each_navigator_with_its_own(tmp_path: Path) -> None:
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("Prompt A: choose sections.")

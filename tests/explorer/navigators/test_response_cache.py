@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from core import CancellationToken, NavigatorRequest, NodeView
+from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.llm.cache import ResponseCache, request_key
 from explorer.navigators.llm.settings import CACHE_DIR_ENV, cache_dir
@@ -137,6 +138,18 @@ def test_off_means_no_cache(folder: Path, monkeypatch: pytest.MonkeyPatch) -> No
     ask(server), ask(server)
     assert server.calls == 2
     assert not folder.exists()
+
+
+def test_a_cache_folder_that_is_a_file_is_refused_in_one_line(folder: Path) -> None:
+    folder.parent.mkdir(exist_ok=True)
+    folder.write_text("a file where the cache folder should be")
+    said = f"{CACHE_DIR_ENV}={folder}: not a folder; name a folder for the cache (it is made if need be)"
+    with pytest.raises(NavigatorHTTPError) as caught:
+        cache_dir()
+    assert str(caught.value) == said
+    with pytest.raises(NavigatorConfigError) as refused:
+        resolve_navigator("openai:m")
+    assert str(refused.value) == said
 
 
 def test_the_default_folder_is_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
