@@ -361,7 +361,7 @@ class WalkScreen(Screen[None]):
 
     def walk_anew(self) -> None:
         """The walk on screen is over (or there is none): the next walk goes into the list."""
-        self.start_walk(self.query_input.value)
+        self.start_walk(self.query_input.exact_value)
 
     def refresh_status_soon(self) -> None:
         self.set_timer(0.05, self._refresh_status)
@@ -397,7 +397,7 @@ class WalkScreen(Screen[None]):
         self.runner.cancel()
 
     def action_restart(self) -> None:
-        query = self.query_input.value or (self.history.settings.query if self.history is not None else "")
+        query = self.query_input.exact_value or (self.history.settings.query if self.history is not None else "")
         self.start_walk(query, origin=Origin.RESTART)
 
     def action_switch_walk(self) -> None:
@@ -466,7 +466,7 @@ class WalkScreen(Screen[None]):
 
     @on(Input.Submitted, "#query")
     def _query_submitted(self, event: Input.Submitted) -> None:
-        self.start_walk(event.value)
+        self.start_walk(self.query_input.exact_value)  # the query as given: the box shows it escaped
         if self.session is not None:
             self.walk_tree.focus()
 
@@ -499,7 +499,7 @@ class WalkScreen(Screen[None]):
         self.next_walk.set_policy(policy)
 
     def action_stability(self) -> None:
-        self.next_walk.ask_stability(self.query_input.value)
+        self.next_walk.ask_stability(self.query_input.exact_value)
 
     def action_evaluate(self) -> None:
         self.next_walk.ask_evaluation()
