@@ -55,8 +55,8 @@ WALK_KEYS = (
         "Walk: step forward", narrow=False),
     Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
         "Walk: cancel (trip the cancellation token)"),
-    Key("ctrl+c", "interrupt", "Cancel", "Cancel a running walk, as x does; with none running, say that q quits "
-        "(text selected with the mouse is copied instead)", "walk.interrupt", footer=False),
+    Key("ctrl+c", "cancel_walk('ctrl+c')", "Cancel", "Cancel a running walk, as x does; with none running, say "
+        "that q quits (text selected with the mouse is copied instead)", "walk.interrupt", footer=False),
     Key("r", "restart", "Restart", "Restart with the current query and settings (a new walk in the list)",
         "walk.restart", "Walk: restart with the current settings", narrow=False),
     Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",

@@ -52,6 +52,10 @@ class Host(Protocol):
 
     def post_message(self, message: Message) -> bool: ...
 
+    def get_selected_text(self) -> str | None: ...
+
+    def action_copy_text(self) -> None: ...
+
     def run_worker(self, work: Callable[[], Any], *, thread: bool, group: str, name: str,
                    exit_on_error: bool) -> Worker[Any]: ...
 
@@ -137,12 +141,19 @@ class WalkRunner:
         if walk is host.shown:
             host.walk_changed()
 
-    def cancel(self) -> None:
-        """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen."""
+    def cancel(self, key: str = "x") -> None:
+        """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen.
+
+        Ctrl+C (``key``) copies the text selected with the mouse instead, as it does in Textual (the walk screen's
+        binding of it takes the place of the screen's own), and with no walk running says how to quit."""
         host = self.host
         walk = host.shown
+        if key == "ctrl+c" and host.get_selected_text():
+            host.action_copy_text()
+            return
         if walk is None or walk.session is None or walk.history.ended:
-            host.say("No walk is running.", timeout=2)
+            host.say("No walk is running: q quits (Ctrl+C cancels a running walk, as x does)." if key == "ctrl+c"
+                     else "No walk is running.", timeout=4 if key == "ctrl+c" else 2)
             return
         walk.session.cancel()
         walk.history.finish(WalkEnd.CANCELLED)

@@ -393,18 +393,8 @@ class WalkScreen(Screen[None]):
     def action_latest_step(self) -> None:
         self.stepping.latest()
 
-    def action_cancel_walk(self) -> None:
-        self.runner.cancel()
-
-    def action_interrupt(self) -> None:
-        """Ctrl+C: copy the text selected with the mouse (Textual's Ctrl+C), else cancel a running walk as ``x``
-        does; at rest, say how to quit."""
-        if self.get_selected_text():
-            self.action_copy_text()
-        elif self.session is None:
-            self.say("No walk is running: q quits (Ctrl+C cancels a running walk, as x does).", timeout=4)
-        else:
-            self.runner.cancel()
+    def action_cancel_walk(self, key: str = "x") -> None:
+        self.runner.cancel(key)
 
     def action_restart(self) -> None:
         query = self.query_input.exact_value or (self.history.settings.query if self.history is not None else "")
