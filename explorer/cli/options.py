@@ -18,8 +18,10 @@ from core import OnFailure, TreeNavigator
 from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
+from ..navigators.llm.errors import NavigatorHTTPError
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
-from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF
+from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF, cache_dir, not_a_cache_folder
+from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
 from ..walks.session import WalkSettings
@@ -176,7 +178,7 @@ def option_text(key: str) -> Callable[[str], str]:
 
     def parse(text: str) -> str:
         try:
-            split_options(f"x@{key}={text.strip()}")
+            split_options(f"x@{key}={quoted(text.strip())}")  # the value whole, as the id will quote it
         except OptionError as exc:
             raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[-1]) from None
         return text.strip()
@@ -218,9 +220,15 @@ def apply_cache_options(args: argparse.Namespace) -> None:
         os.environ[CACHE_DIR_ENV] = CACHE_OFF
     elif getattr(args, "cache", None) is not None:
         folder = Path(args.cache).expanduser()
-        if folder.exists() and not folder.is_dir():
-            fail(f"--cache {args.cache}: not a folder; name a folder for the cache (it is made if need be)")
+        problem = not_a_cache_folder(f"--cache {args.cache}", folder)
+        if problem is not None:
+            fail(problem)
         os.environ[CACHE_DIR_ENV] = str(folder.resolve())
+    else:
+        try:  # the environment's folder is refused as --cache's is, before any walk
+            cache_dir()
+        except NavigatorHTTPError as exc:
+            fail(str(exc))
 
 
 def report_local_model_loading() -> Callable[[], None]:

@@ -56,6 +56,7 @@ from .llm.llama_server import (
 from .llm.options import ModelOptions, OptionError, split_options
 from .llm.settings import LOCAL_PROVIDER, Settings, cache_dir, with_limits
 from .openai_compat import OpenAICompatibleNavigator
+from .regular_file import NotARegularFile, read_regular
 
 __all__ = [
     "BUNDLED",
@@ -139,14 +140,16 @@ def model_file(name: str) -> Path:
     bundled = BUNDLED.get(name)
     path = bundled_file(name, bundled) if bundled is not None else Path(name).expanduser()
     try:
-        with path.open("rb") as file:
-            magic = file.read(len(GGUF_MAGIC))
+        magic = read_regular(path, len(GGUF_MAGIC))  # a FIFO is refused, not waited on
     except FileNotFoundError:
         known = f"; or a bundled model: {', '.join(f'local:{n}' for n in BUNDLED)}" if bundled is None else ""
         raise NavigatorConfigError(f"local:{name}: no such model file {path}; give the path of a .gguf "
                                    f"file{known}") from None
     except IsADirectoryError:
         raise NavigatorConfigError(f"local:{name}: {path} is a folder; name the .gguf file in it") from None
+    except NotARegularFile as exc:
+        raise NavigatorConfigError(f"local:{name}: {path} is {exc.kind}, not a regular file; give the path of a "
+                                   ".gguf file") from None
     except OSError as exc:
         problem = ("the path is longer than the file system allows"
                    if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))

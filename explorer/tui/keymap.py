@@ -56,6 +56,8 @@ WALK_KEYS = (
         "Walk: step forward", narrow=False),
     Key("x", "walk('cancel')", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
         "Walk: cancel (trip the cancellation token)"),
+    Key("ctrl+c", "walk('interrupt')", "Cancel", "Cancel a running walk, as x does; with none running, say "
+        "that q quits (text selected with the mouse is copied instead)", "walk.interrupt", footer=False),
     Key("r", "walk('restart')", "Restart", "Restart with the current query and settings (a new walk in the list)",
         "walk.restart", "Walk: restart with the current settings", narrow=False),
     Key("e", "walk('fork')", "Fork",

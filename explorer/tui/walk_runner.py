@@ -116,12 +116,16 @@ class WalkRunner:
         if walk is view.shown:
             view.walk_changed()
 
-    def cancel(self) -> None:
-        """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen."""
+    def cancel(self, *, interrupted: bool = False) -> None:
+        """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen.
+        ``interrupted``: by Ctrl+C, which with no walk running says how to quit (it does not quit)."""
         view = self.view
         walk = view.shown
         if walk is None or not walk.cancel():
-            self.say("No walk is running.", timeout=2)
+            if interrupted:
+                self.say("No walk is running: q quits (Ctrl+C cancels a running walk, as x does).", timeout=4)
+            else:
+                self.say("No walk is running.", timeout=2)
             return
         view.playing = False
         view.walk_changed()

@@ -130,7 +130,7 @@ class WalkScreen(Screen[None]):
         self.export = WalkExport(self)
         self.opening = OpeningWalks(self, next_walk=self.next_walk, runner=self.runner)
         self.stepping = Stepping(self, self.presenter, tell,
-                                 walk_anew=lambda: self.start_walk(self.query_one(QueryInput).value),
+                                 walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
         self.listening = Listening(self)
         self._present_at_start = present
@@ -305,7 +305,7 @@ class WalkScreen(Screen[None]):
 
     @on(Input.Submitted, "#query")
     def _query_submitted(self, event: Input.Submitted) -> None:
-        self.start_walk(event.value)
+        self.start_walk(self.query_one(QueryInput).exact_value)  # the query as given: the box shows it escaped
         if self.session is not None:
             self.query_one(WalkTree).focus()
 
@@ -349,8 +349,12 @@ class WalkScreen(Screen[None]):
         match what:
             case "cancel":
                 self.runner.cancel()
+            case "interrupt" if self.get_selected_text():  # ctrl+c copies what the mouse selected, as in Textual
+                self.action_copy_text()
+            case "interrupt":
+                self.runner.cancel(interrupted=True)
             case "restart":
-                query = self.query_one(QueryInput).value
+                query = self.query_one(QueryInput).exact_value
                 self.start_walk(query or (self.history.settings.query if self.history is not None else ""),
                                 origin=Origin.RESTART)
             case "fork":
@@ -362,7 +366,7 @@ class WalkScreen(Screen[None]):
             case "rewalk":
                 self.rewalking.ask()
             case "stability":
-                self.next_walk.ask_stability(self.query_one(QueryInput).value, self.opening.show_stability)
+                self.next_walk.ask_stability(self.query_one(QueryInput).exact_value, self.opening.show_stability)
             case "evaluate":
                 self.next_walk.ask_evaluation()
             case "switch" if number:

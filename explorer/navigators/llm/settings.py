@@ -29,7 +29,8 @@ Environment:
     The first delay before a retry, in seconds, doubled at each retry (default 0.5). A
     ``Retry-After`` from the server replaces it. Every delay is capped at 30 s.
 ``REASONING_EXPLORER_CACHE_DIR``
-    Where answers are cached (:mod:`.cache`): a folder, or ``off`` for no cache. Unset: the user's cache
+    Where answers are cached (:mod:`.cache`): a folder (a file there is refused, as ``--cache`` refuses it), or
+    ``off`` for no cache. Unset: the user's cache
     folder, ``$XDG_CACHE_HOME/reasoning-explorer/llm`` (``~/.cache/reasoning-explorer/llm``). The command
     line's ``--cache DIR`` and ``--no-cache`` set it for the process.
 
@@ -198,12 +199,27 @@ def model_options(model: str) -> ModelOptions:
         raise NavigatorHTTPError(str(exc)) from None
 
 
+def not_a_cache_folder(given: str, folder: Path) -> str | None:
+    """The one line that refuses ``folder`` as the cache, as ``given`` (``--cache DIR``, or the environment)
+    names it: it is there and is no folder. ``None`` when it is a folder, or not there yet (it is made)."""
+    if folder.exists() and not folder.is_dir():
+        return f"{given}: not a folder; name a folder for the cache (it is made if need be)"
+    return None
+
+
 def cache_dir() -> Path | None:
     """Where answers are cached: ``$REASONING_EXPLORER_CACHE_DIR`` (``off``: nowhere), else the user's cache
-    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``reasoning-explorer/llm``."""
+    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``reasoning-explorer/llm``; :class:`NavigatorHTTPError`
+    when the variable names something that is no folder (as ``--cache`` refuses it)."""
     raw = _env(CACHE_DIR_ENV)
     if raw is not None:
-        return None if raw.lower() == CACHE_OFF else Path(raw).expanduser()
+        if raw.lower() == CACHE_OFF:
+            return None
+        folder = Path(raw).expanduser()
+        problem = not_a_cache_folder(f"{CACHE_DIR_ENV}={raw}", folder)
+        if problem is not None:
+            raise NavigatorHTTPError(problem)
+        return folder
     base = _env("XDG_CACHE_HOME")
     root = Path(base).expanduser() if base is not None and Path(base).is_absolute() else Path.home() / ".cache"
     return root / "reasoning-explorer" / "llm"

