@@ -40,6 +40,7 @@ from typing import Final
 
 from core import CancellationToken
 
+from ..numbers import whole
 from .errors import NavigatorConfigError
 from .llm.errors import NavigatorHTTPError
 from .llm.llama_server import (
@@ -161,9 +162,10 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}")
-    return int(raw)
+    try:
+        return whole(raw, low, high)
+    except ValueError:
+        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}") from None
 
 
 def server_config(model: str) -> ServerConfig:
