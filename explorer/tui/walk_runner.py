@@ -107,18 +107,19 @@ class WalkRunner:
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""
         if isinstance(message, SessionEvent):
-            self.host.post_message(WalkEventArrived(message.walk_id, message.seq, message.event, message.forced))
+            self.host.post_message(WalkEventArrived(message))
         else:
-            self.host.post_message(WalkEnded(message.walk_id, message.end, message.error))
+            self.host.post_message(WalkEnded(message))
 
     def arrived(self, message: WalkEventArrived) -> None:
         host = self.host
-        walk = host.walks.by_id(message.walk_id)
-        if walk is None or walk.history.ended or message.seq != len(walk.history.events) + 1:
+        arrived = message.arrived
+        walk = host.walks.by_id(arrived.walk_id)
+        if walk is None or walk.history.ended or arrived.seq != len(walk.history.events) + 1:
             return  # a walk cancelled here, or a stale message
         history = walk.history
         pinned = history.cursor if host.fork is not None and walk is host.shown else None
-        history.append(message.event, forced=message.forced)
+        history.append(arrived.event, forced=arrived.forced)
         if pinned is not None:
             history.go(pinned)  # a fork's picker shows its offer: an answer arriving now must not move it
         if walk is host.shown:
@@ -126,13 +127,14 @@ class WalkRunner:
 
     def ended(self, message: WalkEnded) -> None:
         host = self.host
-        walk = host.walks.by_id(message.walk_id)
+        ended = message.ended
+        walk = host.walks.by_id(ended.walk_id)
         if walk is None:
             return
-        walk.history.finish(message.end, message.error)
+        walk.history.finish(ended.end, ended.error)
         walk.retire()
-        if message.end is WalkEnd.FAILED and message.error and walk is host.shown:
-            host.say(message.error, title="The walk failed", severity="error", timeout=8)
+        if ended.end is WalkEnd.FAILED and ended.error and walk is host.shown:
+            host.say(ended.error, title="The walk failed", severity="error", timeout=8)
         host.files.walk_ended(walk)
         if walk is host.shown:
             host.walk_changed()

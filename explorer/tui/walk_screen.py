@@ -309,11 +309,11 @@ class WalkScreen(Screen[None]):
 
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
         self.runner.arrived(message)
-        if self.shown is not None and message.walk_id == self.shown.id:
+        if self.shown is not None and message.arrived.walk_id == self.shown.id:
             self.presenter.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
-        if self.shown is not None and message.walk_id == self.shown.id:
+        if self.shown is not None and message.ended.walk_id == self.shown.id:
             self.presenter.ended()
         self.runner.ended(message)
 
