@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from core import (
     CancellationToken,
@@ -40,10 +41,13 @@ from .history import Origin, WalkHistory
 from .settings import WalkSettings
 from .state import WalkState
 
-__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "fork", "observing",
+__all__ = ["JOBS", "SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "fork", "observing",
            "rewalk"]
 
 POLL_SECONDS = 0.05
+JOBS: Final = 4
+"""Walks run at once by the explorer's evaluations and stability runs (:func:`run_each`): threads, for navigators
+that wait on the network."""
 _walk_ids = itertools.count(1)
 
 

@@ -16,7 +16,7 @@ from here.
 from __future__ import annotations
 
 from ...corpora.questions import looks_like_question_set
-from .comparison import Change, Difference, EvalComparison, compare_outcomes, comparison_lines, differs
+from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
 from .document import evaluation_to_json
 from .misses import Miss, MissReason, best_miss_path, miss_of
 from .outcome import QuestionOutcome, miss_column, miss_sentence, outcome_of, outcome_to_json, wrong_turn_step
@@ -25,7 +25,7 @@ from .summary import EvalSummary, summarize, summary_to_json
 
 __all__ = [
     "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "Miss", "MissReason",
-    "QuestionOutcome", "best_miss_path", "compare_outcomes", "comparison_lines", "differs", "evaluate",
+    "QuestionOutcome", "Side", "best_miss_path", "compare_outcomes", "comparison_lines", "differs", "evaluate",
     "evaluation_to_json", "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of",
     "outcome_to_json", "summarize", "summary_to_json", "wrong_turn_step",
 ]
