@@ -16,6 +16,7 @@ from ..navigators import NavigatorConfigError, resolve_navigator, shared_across_
 from ..navigators.openai_compat import OpenAICompatibleNavigator
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
 from ..walks.history import Decision, WalkHistory
+from ..walks.session import Wiring
 from ..walks.walk_list import Walk
 from .say import Severity
 from .screens.what_if import WhatIfScreen
@@ -43,10 +44,11 @@ class Host(Protocol):
 
 
 class AskingAgain:
-    """The what-if key of the walk screen ``host``."""
+    """The what-if key of the walk screen ``host``; a navigator it resolves is wired with ``wiring``."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, wiring: Wiring) -> None:
         self.host = host
+        self.wiring = wiring
 
     def open(self) -> None:
         """Open the request of the LLM decision at this step, to edit and ask again."""
@@ -85,4 +87,4 @@ class AskingAgain:
         own = walk.navigator
         if isinstance(own, OpenAICompatibleNavigator) and own.supports(model) and shared_across_threads(own):
             return own
-        return resolve_navigator(model, headless=True, allow_files=self.host.allow_files)
+        return self.wiring.wire(resolve_navigator(model, headless=True, allow_files=self.host.allow_files))

@@ -20,7 +20,7 @@ from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.manual import PendingDecision
 from ..walks.history import Decision, WalkHistory
 from ..walks.picking import Pick
-from ..walks.session import fork
+from ..walks.session import Wiring, fork
 from ..walks.walk_list import Walk, WalkList
 from .say import Severity
 from .screens.prompt import PromptScreen
@@ -67,10 +67,11 @@ class Host(Protocol):
 
 
 class Picking:
-    """The picker's keys on the walk screen ``host``."""
+    """The picker's keys on the walk screen ``host``; a fork's navigator is wired with ``wiring``."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, wiring: Wiring) -> None:
         self.host = host
+        self.wiring = wiring
 
     def requested(self, pending: PendingDecision) -> None:
         """The manual navigator asks (on its walk's worker): the request waits on its walk."""
@@ -174,7 +175,7 @@ class Picking:
         source = host.shown
         if source is None:
             return
-        navigator = self._navigator_for(source)
+        navigator = self.wiring.wire(self._navigator_for(source))
         try:
             session = fork(source.history, decision.offer_seq, selected, host.corpus, navigator,
                            number=host.walks.next_number)

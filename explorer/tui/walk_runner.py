@@ -16,7 +16,7 @@ from core import TreeNavigator
 from ..ending import WalkEnd
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
-from ..walks.session import SessionEnded, SessionEvent, WalkSession
+from ..walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
 from ..walks.walk_list import Walk, WalkList
 from .messages import WalkEnded, WalkEventArrived
 from .say import Severity
@@ -57,10 +57,12 @@ class Host(Protocol):
 
 
 class WalkRunner:
-    """Starts, feeds and cancels the walks of the walk screen ``host``."""
+    """Starts, feeds and cancels the walks of the walk screen ``host``, with the explorer's ``wiring``: their
+    navigators wired with its desk and listeners, every session it runs telling its observers as it ends."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, wiring: Wiring) -> None:
         self.host = host
+        self.wiring = wiring
 
     def start(self, query: str, *, origin: Origin | None = None) -> None:
         """Start a new walk on ``query`` with the next walk's settings (a new entry in the list), paused before its
@@ -79,7 +81,7 @@ class WalkRunner:
             same = previous is not None and previous.history.settings.query == query
             origin = Origin.RESTART if same else Origin.WALK
         history = WalkHistory(settings, origin)
-        navigator: TreeNavigator = host.next_walk.navigator
+        navigator: TreeNavigator = self.wiring.wire(host.next_walk.navigator)
         session = WalkSession(host.corpus, settings, navigator, history=history)
         self.launch(Walk(history, navigator, session), steps=1)  # WalkStarted: the settings shown, then it waits
         if previous is not None and previous.history.ended:
@@ -91,6 +93,8 @@ class WalkRunner:
         """Put ``walk`` in the list, on screen, and its session on a worker that takes ``steps`` steps."""
         session = walk.session
         assert session is not None
+        # Every walk of this screen is launched here (a new walk, a fork, a re-walk): the one place it is observed.
+        session.observers.extend(o for o in self.wiring.observers if o not in session.observers)
         self.host.walks.add(walk)
         self.host.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
                              exit_on_error=False)

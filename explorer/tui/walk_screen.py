@@ -29,7 +29,7 @@ from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
 from ..walks.history import Decision, Origin, WalkHistory
 from ..walks.picking import Pick
-from ..walks.session import WalkSession
+from ..walks.session import UNWIRED, WalkSession, Wiring
 from ..walks.settings import WalkSettings
 from ..walks.stability import Stability
 from ..walks.state import WalkState
@@ -95,7 +95,7 @@ class WalkScreen(Screen[None]):
 
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
                  autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
-                 start_query: str | None = None, example_query: str | None = None,
+                 start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
                  opened_trace: Trace | None = None, present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
@@ -104,9 +104,9 @@ class WalkScreen(Screen[None]):
         """Whether the keys that open and save files work (off in a session shared on a network)."""
         self.next_walk = NextWalk(self, settings, navigator)
         self.files = WalkFiles(self, trace_path)
-        self.picking = Picking(self)
-        self.asking_again = AskingAgain(self)
-        self.runner = WalkRunner(self)
+        self.picking = Picking(self, wiring)
+        self.asking_again = AskingAgain(self, wiring)
+        self.runner = WalkRunner(self, wiring)
         self.rewalking = Rewalking(self)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
@@ -118,7 +118,7 @@ class WalkScreen(Screen[None]):
         self._example_query = example_query
         self._opened_trace = opened_trace
         self.stepping = Stepping(self)
-        self.listening = Listening(self)
+        self.listening = Listening(self, wiring)
         self.opening = OpeningWalks(self)
         self._player = Player(self, self.stepping.tick)
         self._render_pending = False

@@ -46,7 +46,7 @@ from ...walks.evaluation import (
     miss_sentence,
     wrong_turn_step,
 )
-from ...walks.session import JOBS
+from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import WalkSettings
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
@@ -117,9 +117,11 @@ class EvaluationScreen(ModalScreen[None]):
 
     def __init__(self, corpus: Corpus, questions: QuestionSet, settings: WalkSettings, navigator: TreeNavigator,
                  *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS,
-                 allow_files: bool = True) -> None:
+                 allow_files: bool = True, wiring: Wiring = UNWIRED) -> None:
         super().__init__()
         self.corpus = corpus
+        self.wiring = wiring
+        """The explorer's listeners (a local model loading) and observers, handed to the walks run here."""
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
         self.question_set = questions
@@ -180,8 +182,8 @@ class EvaluationScreen(ModalScreen[None]):
         if old is not None:
             old.run.cancel()
         self._generation += 1
-        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model), navigator=navigator,
-                            jobs=self.jobs)
+        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
+                            navigator=self.wiring.wire(navigator), jobs=self.jobs, observers=self.wiring.observers)
         side = self.sides[name] = SideRun(model, run, self._generation, [None] * len(self.questions))
         generation = side.generation
 
