@@ -24,9 +24,10 @@ from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF, cache_dir, not_a
 from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
-from ..walks.session import WalkSettings
+from ..walks.session import WalkSettings, Wiring
 
 if TYPE_CHECKING:
+    from ..navigators.llm.llama_server import StatusListeners
     from ..walks.telemetry import WalkTelemetry
 
 
@@ -231,10 +232,10 @@ def apply_cache_options(args: argparse.Namespace) -> None:
             fail(str(exc))
 
 
-def report_local_model_loading() -> Callable[[], None]:
-    """Say on stderr, in one line, that a local model is loading and how long it took (or why it failed);
-    returns the function that stops saying it."""
-    from ..navigators.local_model import LoadPhase, LocalModelStatus, add_status_listener
+def report_local_model_loading() -> StatusListeners:
+    """The listeners that say on stderr, in one line, that a local model is loading and how long it took (or why
+    it failed): hand them to :func:`navigator_for`."""
+    from ..navigators.local_model import LoadPhase, LocalModelStatus, StatusListeners
 
     def say(status: LocalModelStatus) -> None:
         if status.phase is LoadPhase.LOADING:
@@ -245,7 +246,9 @@ def report_local_model_loading() -> Callable[[], None]:
             sys.stderr.write(" failed\n")
         sys.stderr.flush()
 
-    return add_status_listener(say)
+    hearing = StatusListeners()
+    hearing.add(say)
+    return hearing
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:
@@ -424,10 +427,12 @@ def is_there(path: Path) -> bool:
         return False
 
 
-def navigator_for(model: str, headless: bool = True, allow_files: bool = True) -> TreeNavigator:
-    """``resolve_navigator``, with its configuration error as one line and exit code 2."""
+def navigator_for(model: str, headless: bool = True, allow_files: bool = True,
+                  hearing: StatusListeners | None = None) -> TreeNavigator:
+    """``resolve_navigator``, with its configuration error as one line and exit code 2; a local model's loading
+    is told to ``hearing`` (:func:`report_local_model_loading`)."""
     try:
-        return resolve_navigator(model, headless=headless, allow_files=allow_files)
+        return Wiring(hearing=hearing).wire(resolve_navigator(model, headless=headless, allow_files=allow_files))
     except NavigatorNeedsAPerson as exc:
         fail(f"{exc}, or run the explorer (`{PROG} CORPUS --navigator {model}`)")
     except NavigatorConfigError as exc:

@@ -40,7 +40,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log
 
-from ..numbers import whole
+from ..numbers import TooLarge, whole
 from ..safe_text import clip, one_line, visible
 from .inputs import corpus_at, open_trace, trace_corpus
 from .options import (
@@ -262,9 +262,10 @@ def size_asked(text: str | None, default: int, limit: int) -> int:
         return default
     try:
         return whole(text, 1, limit)
+    except TooLarge:
+        return limit
     except ValueError:
-        digits = text.strip()
-        return limit if digits.isascii() and digits.isdigit() and digits.lstrip("0") else default
+        return default
 
 
 class BadMessage(ValueError):

@@ -23,8 +23,8 @@ come from the environment:
 ``REASONING_EXPLORER_LOCAL_START_TIMEOUT``
     Seconds the server may take to start and load the model (default 120).
 
-Loading is told to status listeners (:func:`add_status_listener`, re-exported here): the command line prints
-one line on stderr; the screen can subscribe the same way.
+Loading is told to the :class:`StatusListeners` the navigator is made with (re-exported here; handed in by
+``explorer.walks.session.Wiring``): the command line prints one line on stderr, the screen shows a toast.
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+import httpx
+
 from core import CancellationToken
 
+from ..numbers import whole
 from .errors import NavigatorConfigError
 from .llm.errors import NavigatorHTTPError
 from .llm.llama_server import (
@@ -48,7 +51,7 @@ from .llm.llama_server import (
     LocalModelError,
     LocalModelStatus,
     ServerConfig,
-    add_status_listener,
+    StatusListeners,
     local_servers,
     server_for,
     stop_local_servers,
@@ -65,7 +68,7 @@ __all__ = [
     "LocalModelError",
     "LocalModelNavigator",
     "LocalModelStatus",
-    "add_status_listener",
+    "StatusListeners",
     "bundled_file",
     "local_servers",
     "model_file",
@@ -164,9 +167,10 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}")
-    return int(raw)
+    try:
+        return whole(raw, low, high)
+    except ValueError:
+        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}") from None
 
 
 def server_config(model: str) -> ServerConfig:
@@ -199,7 +203,18 @@ def _check_port(port: int) -> None:
 
 
 class LocalModelNavigator(OpenAICompatibleNavigator):
-    """``local:smollm2`` / ``local:PATH.gguf`` — see the module's docstring."""
+    """``local:smollm2`` / ``local:PATH.gguf`` — see the module's docstring. ``hearing`` is told how the servers
+    this navigator asks for load (none: nobody hears)."""
+
+    def __init__(self, hearing: StatusListeners | None = None, *,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        super().__init__(transport=transport)
+        self.hearing = hearing
+        self._transport = transport
+
+    def heard_by(self, hearing: StatusListeners | None) -> LocalModelNavigator:
+        """This navigator, told to ``hearing`` (itself when it already is)."""
+        return self if hearing is self.hearing else LocalModelNavigator(hearing, transport=self._transport)
 
     def supports(self, model: str) -> bool:
         """Whether ``model`` is ``local:...``."""
@@ -248,7 +263,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         """``settings`` with the server's address, the server started first if it is not running (waiting,
         looking at ``token``)."""
         server = self.server(settings.model_id)
-        address = server.address(token)
+        address = server.address(token, self.hearing)
         return replace(settings, url=f"{address}{CHAT_PATH}")
 
     @staticmethod

@@ -17,6 +17,7 @@ from ..navigators import NavigatorConfigError, resolve_navigator, shared_across_
 from ..navigators.openai_compat import OpenAICompatibleNavigator
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
 from ..walks.history import Decision, WalkHistory
+from ..walks.session import Wiring
 from ..walks.walk_list import Walk
 from .say import Severity
 from .screens.what_if import WhatIfScreen
@@ -43,10 +44,11 @@ class Host(Protocol):
 
 class AskingAgain:
     """The what-if key of the walk screen ``host``; ``fork`` forks the walk on screen at a decision, answered anew
-    (the picker's fork)."""
+    (the picker's fork); a navigator it resolves is wired with ``wiring``."""
 
-    def __init__(self, host: Host, *, fork: Callable[[Decision, tuple[str, ...]], None]) -> None:
+    def __init__(self, host: Host, wiring: Wiring, *, fork: Callable[[Decision, tuple[str, ...]], None]) -> None:
         self.host = host
+        self.wiring = wiring
         self.fork = fork
 
     def open(self) -> None:
@@ -86,4 +88,4 @@ class AskingAgain:
         own = walk.navigator
         if isinstance(own, OpenAICompatibleNavigator) and own.supports(model) and shared_across_threads(own):
             return own
-        return resolve_navigator(model, headless=True, allow_files=self.host.allow_files)
+        return self.wiring.wire(resolve_navigator(model, headless=True, allow_files=self.host.allow_files))

@@ -21,12 +21,13 @@ from ..corpora.questions import QuestionSet, fit_problem, load_questions
 from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ..numbers import whole
 from ..safe_text import visible
+from ..walks.session import JOBS, UNWIRED, Wiring
 from ..walks.settings import WalkSettings
 from ..walks.stability import Stability, StabilityRun
 from .messages import EvaluateQuestions
 from .say import Severity
 from .screens.prompt import PromptScreen
-from .screens.stability import JOBS, StabilityScreen
+from .screens.stability import StabilityScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -67,10 +68,12 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 class NextWalk:
     """The settings and navigator the next walk will use, and the prompts that change them."""
 
-    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator) -> None:
+    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator, wiring: Wiring = UNWIRED) -> None:
         self.host = host
         self.settings = settings.but(query="")
         self.navigator = navigator
+        self.wiring = wiring
+        """What a stability run's navigator is wired with, and its observers (the explorer's telemetry)."""
 
     def describe(self) -> Text:
         """The query bar's note: what the next walk will use."""
@@ -180,7 +183,8 @@ class NextWalk:
 
         def start(value: int | None) -> None:
             if value is not None:
-                run = StabilityRun(self.host.corpus, self.settings.but(query=query), navigator, value, jobs=JOBS)
+                run = StabilityRun(self.host.corpus, self.settings.but(query=query), self.wiring.wire(navigator), value,
+                                   jobs=JOBS, observers=self.wiring.observers)
                 self.host.app.push_screen(StabilityScreen(run, show))
 
         self.host.app.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)",

@@ -17,7 +17,7 @@ from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.manual import PendingDecision
 from ..walks.history import Decision
 from ..walks.picking import Pick
-from ..walks.session import fork
+from ..walks.session import Wiring, fork
 from ..walks.walk_list import Walk, WalkList
 from .say import Say
 from .screens.prompt import PromptScreen
@@ -33,12 +33,14 @@ if TYPE_CHECKING:
 
 class Picking:
     """The picker's keys on the walk on screen ``view``; ``node`` (the walk screen) opens the prompt for a typed id,
-    and a fork is launched by ``runner`` with the navigator it was walked with (else ``next_walk``'s)."""
+    and a fork is launched by ``runner`` with the navigator it was walked with (else ``next_walk``'s), wired with
+    ``wiring``."""
 
-    def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, walks: WalkList, runner: WalkRunner,
-                 next_walk: NextWalk, say: Say, allow_files: bool) -> None:
+    def __init__(self, view: ShownWalk, node: Widget, wiring: Wiring, *, corpus: Corpus, walks: WalkList,
+                 runner: WalkRunner, next_walk: NextWalk, say: Say, allow_files: bool) -> None:
         self.view = view
         self.node = node
+        self.wiring = wiring
         self.corpus = corpus
         self.walks = walks
         self.runner = runner
@@ -162,7 +164,7 @@ class Picking:
         source = view.shown
         if source is None:
             return
-        navigator = self._navigator_for(source)
+        navigator = self.wiring.wire(self._navigator_for(source))
         try:
             session = fork(source.history, decision.offer_seq, selected, self.corpus, navigator,
                            number=self.walks.next_number)

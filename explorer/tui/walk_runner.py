@@ -15,7 +15,7 @@ from core import TreeNavigator
 
 from ..ending import WalkEnd
 from ..walks.history import Origin, WalkHistory
-from ..walks.session import SessionEnded, SessionEvent, WalkSession
+from ..walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
 from ..walks.walk_list import Walk, WalkList
 from .messages import WalkEnded, WalkEventArrived
 from .say import Say
@@ -31,13 +31,15 @@ if TYPE_CHECKING:
 
 class WalkRunner:
     """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on ``node`` (the walk
-    screen), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, and one
-    that ends is handed to ``files`` (``--trace``)."""
+    screen), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
+    with the explorer's ``wiring`` (its desk and listeners; every session it runs tells its observers as it ends),
+    and one that ends is handed to ``files`` (``--trace``)."""
 
-    def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, walks: WalkList, next_walk: NextWalk,
-                 files: WalkFiles, say: Say, autoplay: bool) -> None:
+    def __init__(self, view: ShownWalk, node: Widget, wiring: Wiring, *, corpus: Corpus, walks: WalkList,
+                 next_walk: NextWalk, files: WalkFiles, say: Say, autoplay: bool) -> None:
         self.view = view
         self.node = node
+        self.wiring = wiring
         self.corpus = corpus
         self.walks = walks
         self.next_walk = next_walk
@@ -62,7 +64,7 @@ class WalkRunner:
             same = previous is not None and previous.history.settings.query == query
             origin = Origin.RESTART if same else Origin.WALK
         history = WalkHistory(settings, origin)
-        navigator: TreeNavigator = self.next_walk.navigator
+        navigator: TreeNavigator = self.wiring.wire(self.next_walk.navigator)
         session = WalkSession(self.corpus, settings, navigator, history=history)
         self.launch(Walk(history, navigator, session), steps=1)  # WalkStarted: the settings shown, then it waits
         if previous is not None and previous.history.ended:
@@ -75,6 +77,8 @@ class WalkRunner:
         """Put ``walk`` in the list, on screen, and its session on a worker that takes ``steps`` steps."""
         session = walk.session
         assert session is not None
+        # Every walk of this screen is launched here (a new walk, a fork, a re-walk): the one place it is observed.
+        session.observers.extend(o for o in self.wiring.observers if o not in session.observers)
         self.walks.add(walk)
         self.node.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
                              exit_on_error=False)
@@ -91,27 +95,29 @@ class WalkRunner:
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""
         if isinstance(message, SessionEvent):
-            self.node.post_message(WalkEventArrived(message.walk_id, message.seq, message.event, message.forced))
+            self.node.post_message(WalkEventArrived(message))
         else:
-            self.node.post_message(WalkEnded(message.walk_id, message.end, message.error))
+            self.node.post_message(WalkEnded(message))
 
     def arrived(self, message: WalkEventArrived) -> None:
         view = self.view
-        walk = self.walks.by_id(message.walk_id)
+        arrived = message.arrived
+        walk = self.walks.by_id(arrived.walk_id)
         if walk is None:
             return  # a walk cancelled or ended here
         pinned = view.fork is not None and walk is view.shown
-        if walk.record(message.seq, message.event, forced=message.forced, pinned=pinned) and walk is view.shown:
+        if walk.record(arrived.seq, arrived.event, forced=arrived.forced, pinned=pinned) and walk is view.shown:
             view.walk_changed(burst=True)
 
     def ended(self, message: WalkEnded) -> None:
         view = self.view
-        walk = self.walks.by_id(message.walk_id)
+        ended = message.ended
+        walk = self.walks.by_id(ended.walk_id)
         if walk is None:
             return
-        walk.end(message.end, message.error)
-        if message.end is WalkEnd.FAILED and message.error and walk is view.shown:
-            self.say(message.error, title="The walk failed", severity="error", timeout=8)
+        walk.end(ended.end, ended.error)
+        if ended.end is WalkEnd.FAILED and ended.error and walk is view.shown:
+            self.say(ended.error, title="The walk failed", severity="error", timeout=8)
         self.files.walk_ended(walk)
         if walk is view.shown:
             view.walk_changed()

@@ -36,7 +36,7 @@ from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
-from ..walks.session import WalkSession
+from ..walks.session import UNWIRED, WalkSession, Wiring
 from ..walks.settings import WalkSettings
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
@@ -109,21 +109,21 @@ class WalkScreen(Screen[None]):
 
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
                  autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
-                 start_query: str | None = None, example_query: str | None = None,
+                 start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
                  opened_trace: Trace | None = None, present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
         self.allow_files = allow_files
         """Whether the keys that open and save files work (off in a session shared on a network)."""
-        self.next_walk = NextWalk(self, settings, navigator)
+        self.next_walk = NextWalk(self, settings, navigator, wiring)
         self.files = WalkFiles(self, trace_path)
         tell = partial(say, self)
-        self.runner = WalkRunner(self, self, corpus=corpus, walks=walks, next_walk=self.next_walk, files=self.files,
-                                 say=tell, autoplay=autoplay is not None)
-        self.picking = Picking(self, self, corpus=corpus, walks=walks, runner=self.runner, next_walk=self.next_walk,
-                               say=tell, allow_files=allow_files)
-        self.asking_again = AskingAgain(self, fork=self.picking.make_fork)
+        self.runner = WalkRunner(self, self, wiring, corpus=corpus, walks=walks, next_walk=self.next_walk,
+                                 files=self.files, say=tell, autoplay=autoplay is not None)
+        self.picking = Picking(self, self, wiring, corpus=corpus, walks=walks, runner=self.runner,
+                               next_walk=self.next_walk, say=tell, allow_files=allow_files)
+        self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork)
         self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner, say=tell)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
@@ -132,7 +132,7 @@ class WalkScreen(Screen[None]):
         self.stepping = Stepping(self, self.presenter, tell,
                                  walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
-        self.listening = Listening(self)
+        self.listening = Listening(self, wiring)
         self._present_at_start = present
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
@@ -291,11 +291,11 @@ class WalkScreen(Screen[None]):
 
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
         self.runner.arrived(message)
-        if self.shown is not None and message.walk_id == self.shown.id:
+        if self.shown is not None and message.arrived.walk_id == self.shown.id:
             self.presenter.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
-        if self.shown is not None and message.walk_id == self.shown.id:
+        if self.shown is not None and message.ended.walk_id == self.shown.id:
             self.presenter.ended()
         self.runner.ended(message)
 

@@ -11,10 +11,10 @@ from core import NavigatorChose
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
-from explorer.navigators.manual import DESK, PendingDecision
+from explorer.navigators.manual import DecisionDesk, PendingDecision
 from explorer.walks.history import WalkHistory
 from explorer.walks.picking import Pick
-from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walks.session import WalkSession, WalkSettings, Wiring
 from explorer.walks.walk_list import Walk, WalkList
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,8 +22,8 @@ HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
 DEPTH_LIMIT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
 
 
-def live_walk(model: str = DEPTH_LIMIT, query: str = "refunds") -> Walk:
-    navigator = resolve_navigator(model)
+def live_walk(model: str = DEPTH_LIMIT, query: str = "refunds", wiring: Wiring | None = None) -> Walk:
+    navigator = (wiring or Wiring()).wire(resolve_navigator(model))
     session = WalkSession(HANDBOOK, WalkSettings(query, model), navigator)
     return Walk(session.history, navigator, session)
 
@@ -90,9 +90,10 @@ def test_a_typed_value_is_an_id_even_never_offered_or_a_candidates_number():
 
 def test_a_manual_pick_answers_its_request_with_what_was_pressed():
     requests: list[PendingDecision] = []
-    DESK.attach(requests.append)
+    desk = DecisionDesk()
+    desk.attach(requests.append)
     try:
-        walk = live_walk("manual:")
+        walk = live_walk("manual:", wiring=Wiring(desk))
         walk.session.run_to_end()
         worker = threading.Thread(target=walk.session.run_headless, daemon=True)
         worker.start()
@@ -110,7 +111,7 @@ def test_a_manual_pick_answers_its_request_with_what_was_pressed():
         walk.session.cancel()
         worker.join(30)
     finally:
-        DESK.detach(requests.append)
+        desk.detach(requests.append)
     chose = next(e for e in walk.history.events if isinstance(e, NavigatorChose))
     assert chose.selected == ("billing",) and chose.rationale == "picked by hand"
     assert chose.transcript == (("person", "picked 3; answered"), ("answer", "billing"))

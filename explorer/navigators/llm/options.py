@@ -42,6 +42,7 @@ from pathlib import Path, PurePath
 from typing import Final
 
 from ...corpora.yaml_source import did_you_mean
+from ...numbers import whole
 from ..quoting import QUOTE, QuoteError, needs_quotes, quoted, read_field
 
 
@@ -120,9 +121,11 @@ def _number(key: str, text: str, *, low: float, high: float, low_open: bool = Fa
 
 
 def _whole(key: str, text: str, *, low: int, high: int, example: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > 20 or not low <= int(text) <= high:
-        raise OptionError(f"{key}={text}: {key} must be a whole number from {low:,} to {high:,}, e.g. {key}={example}")
-    return int(text)
+    try:
+        return whole(text, low, high)
+    except ValueError:
+        raise OptionError(f"{key}={text}: {key} must be a whole number from {low:,} to {high:,}, "
+                          f"e.g. {key}={example}") from None
 
 
 def _value(key: str, text: str) -> object:

@@ -43,12 +43,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ...masking import Secrets
+from ...numbers import whole
 from .errors import NavigatorHTTPError
 from .options import LOCAL_KEYS, ModelOptions, OptionError, split_options
 
@@ -337,12 +339,11 @@ def _env_count(name: str, default: int, *, minimum: int = 0) -> int:
     raw = _env(name)
     if raw is None:
         return default
-    # int() takes "²" apart from isdigit() and "1_000" too; only plain ASCII digits are a count here.
-    value = int(raw) if raw.isascii() and raw.isdigit() else -1
-    if value < minimum:
+    try:
+        return whole(raw, minimum, sys.maxsize)  # no bound of its own: the largest count Python holds in a word
+    except ValueError:
         wanted = "a whole number, 0 or more (e.g. 3)" if minimum == 0 else f"a whole number, {minimum} or more"
-        raise NavigatorHTTPError(f"{name} must be {wanted}, got {raw!r}")
-    return value
+        raise NavigatorHTTPError(f"{name} must be {wanted}, got {raw!r}") from None
 
 
 def _base_url(env_name: str, default: str) -> str:

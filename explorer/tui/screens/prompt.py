@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast, overload
 
@@ -17,10 +18,12 @@ from textual.widgets import Input, Label, OptionList
 T = TypeVar("T")
 
 
+@dataclass
 class PromptReady(Message):
     """A prompt has the focus (or kept it, refusing a value): the keys typed meanwhile can be handed to it."""
 
 
+@dataclass
 class PromptClosed(Message):
     """A prompt has closed: keys typed after the one that closed it go to the screen below."""
 

@@ -36,11 +36,11 @@ from explorer.navigators.local_model import (
     LoadPhase,
     LocalModelNavigator,
     LocalModelStatus,
-    add_status_listener,
+    StatusListeners,
     bundled_file,
     server_config,
 )
-from explorer.walks.session import WalkSession
+from explorer.walks.session import WalkSession, Wiring
 from explorer.walks.settings import WalkSettings
 
 from .conftest import MODEL, model_missing
@@ -250,12 +250,13 @@ def test_the_status_listener_hears_loading_then_ready_with_the_seconds() -> None
     if model_missing() is not None:
         pytest.skip(model_missing() or "")
     heard: list[LocalModelStatus] = []
-    stop_listening = add_status_listener(heard.append)
+    hearing = StatusListeners()
+    stop_listening = hearing.add(heard.append)
     navigator = resolve_navigator(f"{MODEL}@slots=1")  # another server than the shared one
     assert isinstance(navigator, LocalModelNavigator)
     server = navigator.server(f"{MODEL}@slots=1")
     try:
-        server.address(CancellationToken())
+        server.address(CancellationToken(), hearing)
     finally:
         server.stop()
         stop_listening()
@@ -376,9 +377,10 @@ def test_a_port_taken_after_the_check_fails_the_start_with_one_line(monkeypatch:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     monkeypatch.setenv("REASONING_EXPLORER_LOCAL_PORT", str(port))
-    navigator = resolve_navigator(f"{MODEL}@slots=4")  # the port is free when resolved
     heard: list[LocalModelStatus] = []
-    stop_listening = add_status_listener(heard.append)
+    hearing = StatusListeners()
+    stop_listening = hearing.add(heard.append)
+    navigator = Wiring(hearing=hearing).wire(resolve_navigator(f"{MODEL}@slots=4"))  # the port is free when resolved
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", port))
         taken.listen()
@@ -393,3 +395,31 @@ def test_a_port_taken_after_the_check_fails_the_start_with_one_line(monkeypatch:
                                  "REASONING_EXPLORER_LOCAL_PORT, or leave it unset for a free one")
     assert [status.phase for status in heard] == [LoadPhase.LOADING, LoadPhase.FAILED]
     assert heard[1].detail == str(caught.value)
+
+
+def test_each_programs_listeners_hear_only_the_servers_it_asks_for() -> None:
+    if model_missing() is not None:
+        pytest.skip(model_missing() or "")
+    model = f"{MODEL}@slots=1,ctx=2048"  # another server than the shared one
+    first, second = StatusListeners(), StatusListeners()
+    heard_first: list[LocalModelStatus] = []
+    heard_second: list[LocalModelStatus] = []
+    first.add(heard_first.append)
+    second.add(heard_second.append)
+    one = Wiring(hearing=first).wire(resolve_navigator(model))
+    other = Wiring(hearing=second).wire(resolve_navigator(model))
+    assert isinstance(one, LocalModelNavigator) and isinstance(other, LocalModelNavigator)
+    server = one.server(model)
+    assert other.server(model) is server  # one server per process, whoever asks
+    try:
+        one.connect(one.settings(model), CancellationToken())  # the first program's walk starts it
+        assert [status.phase for status in heard_first] == [LoadPhase.LOADING, LoadPhase.READY]
+        assert heard_second == []  # a module's listeners would have heard it here
+        other.connect(other.settings(model), CancellationToken())  # running already: nothing to hear yet
+        assert heard_second == []
+    finally:
+        server.stop()
+        one.close()
+        other.close()
+    assert [status.phase for status in heard_first] == [LoadPhase.LOADING, LoadPhase.READY, LoadPhase.STOPPED]
+    assert [status.phase for status in heard_second] == [LoadPhase.STOPPED]  # it asked for the server: it hears its end
