@@ -381,6 +381,7 @@ class ExplorerServer(Server):
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         probe = web.WebSocketResponse()
         if not probe.can_prepare(request).ok:  # a plain GET: say what this address is, instead of dropping it
+            log.warning("a plain GET of /ws (not a web socket) was answered 400")
             raise web.HTTPBadRequest(text=f"this address takes the explorer's web socket; open {self.public_url}/")
         if not origin_matches(request.headers.get("Origin"), request.host):
             raise web.HTTPForbidden(text="a session can be opened only from this server's own page")

@@ -208,7 +208,10 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         try:
             name, options = _base(model)
         except NavigatorConfigError:
-            return True
+            # Options that do not parse read nothing (they are refused before the model's file is looked at), so
+            # a bundled model's bad option is its own line; a path, or a prompt file, is still a file named.
+            name = model[len(PREFIX):].split("@", 1)[0].strip()
+            return name not in BUNDLED or "system=" in model or "prompt=" in model
         return name not in BUNDLED or options.reads_file
 
     def check_settings(self, model: str) -> Settings:

@@ -173,6 +173,16 @@ def test_files_off_refuses_a_model_path_and_prompt_files_but_not_the_bundled_mod
         assert isinstance(resolve_navigator(f"{MODEL}@temperature=0.5", allow_files=False), LocalModelNavigator)
 
 
+def test_files_off_says_a_bundled_models_bad_option_as_the_option_and_a_path_with_one_as_a_file(
+        tmp_path: Path) -> None:
+    with pytest.raises(NavigatorConfigError) as caught:
+        resolve_navigator(f"{MODEL}@ctx=999999999", allow_files=False)
+    assert str(caught.value) == "ctx=999999999: ctx must be a whole number from 256 to 1,048,576, e.g. ctx=4096"
+    for model in (f"local:{tmp_path}/m.gguf@ctx=999999999", f"{MODEL}@ctx=1,system={tmp_path}/s.txt"):
+        with pytest.raises(NavigatorConfigError, match="reads a file on this machine, and files are off"):
+            resolve_navigator(model, allow_files=False)
+
+
 # -- the real model ------------------------------------------------------------------------------------------
 
 
