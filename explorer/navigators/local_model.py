@@ -18,6 +18,10 @@ come from the environment:
     Context tokens per slot (default 4096: a navigator prompt of a 50-child offer fits).
 ``REASONING_EXPLORER_LOCAL_SLOTS``
     Parallel slots (default 2).
+``REASONING_EXPLORER_LOCAL_FIXED``
+    Set (not blank) by ``serve`` for its sessions: the three above are the server's, and a model id's
+    ``threads``, ``ctx`` or ``slots`` is refused in one line, so that a browser's client cannot size (or
+    multiply) the model servers of the machine it reaches.
 ``REASONING_EXPLORER_LOCAL_PORT``
     The port on 127.0.0.1 (default: a free one, chosen when the server binds).
 ``REASONING_EXPLORER_LOCAL_START_TIMEOUT``
@@ -63,6 +67,7 @@ from .regular_file import NotARegularFile, read_regular
 
 __all__ = [
     "BUNDLED",
+    "FIXED_ENV",
     "BundledModel",
     "LoadPhase",
     "LocalModelError",
@@ -82,6 +87,10 @@ THREADS_ENV: Final = "REASONING_EXPLORER_LOCAL_THREADS"
 CTX_ENV: Final = "REASONING_EXPLORER_LOCAL_CTX"
 SLOTS_ENV: Final = "REASONING_EXPLORER_LOCAL_SLOTS"
 PORT_ENV: Final = "REASONING_EXPLORER_LOCAL_PORT"
+FIXED_ENV: Final = "REASONING_EXPLORER_LOCAL_FIXED"
+SIZE_KEYS: Final = ("threads", "ctx", "slots")
+FIXED_SIZES: Final = ("in a served session the local model's threads, ctx and slots are the server's, set when serve "
+                      "starts (--local-threads, --local-ctx, --local-slots); leave {key} out of the model id")
 DEFAULT_THREADS: Final = 1
 DEFAULT_CTX: Final = 4096
 DEFAULT_SLOTS: Final = 2
@@ -173,10 +182,25 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
         raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}") from None
 
 
+def _check_sizes_allowed(model: str) -> None:
+    """Where the sizes are fixed (:data:`FIXED_ENV`, a served session), a model id that gives one is refused."""
+    if not os.environ.get(FIXED_ENV, "").strip():
+        return
+    try:
+        written = split_options(model).written
+    except OptionError as exc:
+        raise NavigatorConfigError(str(exc)) from None
+    for key, text in written:
+        if key in SIZE_KEYS:
+            raise NavigatorConfigError(f"{key}={text}: {FIXED_SIZES.format(key=key)}")
+
+
 def server_config(model: str) -> ServerConfig:
     """The server ``model`` runs on: its file, and threads, context and slots from the id's options, else the
-    environment, else the defaults measured on this project's machines."""
+    environment, else the defaults measured on this project's machines (where the sizes are fixed, a served
+    session, the environment's only: an id that gives one is refused)."""
     name, options = _base(model)
+    _check_sizes_allowed(model)
     path = model_file(name)
     return ServerConfig(
         model=path,
@@ -226,7 +250,10 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         try:
             name, options = _base(model)
         except NavigatorConfigError:
-            return True
+            # Options that do not parse read nothing (they are refused before the model's file is looked at), so
+            # a bundled model's bad option is its own line; a path, or a prompt file, is still a file named.
+            name = model[len(PREFIX):].split("@", 1)[0].strip()
+            return name not in BUNDLED or "system=" in model or "prompt=" in model
         return name not in BUNDLED or options.reads_file
 
     def check_settings(self, model: str) -> Settings:

@@ -162,13 +162,13 @@ class WalkScreen(Screen[None]):
                 yield AnswerCard(id="answer-card")
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
-                        yield ResultsPanel(id="results")
+                        yield ResultsPanel(id="results", full_paths=self.allow_files)
                     with TabPane("Transcript", id="tab-transcript"), VerticalScroll():
                         yield TranscriptView(id="transcript")
                     with TabPane("Timeline", id="tab-timeline"):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
-                        yield NodeDetail(id="detail")
+                        yield NodeDetail(id="detail", full_paths=self.allow_files)
         yield WalkFooter(footer_rules())
 
     def on_mount(self) -> None:

@@ -1,8 +1,10 @@
 """llama.cpp's server for ``local:`` models: started in a child process on first use, shared, and never left behind.
 
 One :class:`LlamaServer` per :class:`ServerConfig` (model file, threads, context, slots, port) per process,
-found with :func:`server_for`: every navigator, walk and thread that uses the same model shares it. It is
-started when a call first needs it, in a child (:mod:`.llama_child`) that ends when this process does, however
+found with :func:`server_for`: every navigator, walk and thread that uses the same model shares it. At most
+:data:`MAX_RUNNING` run at once: starting one more first stops the one asked for longest ago (it starts again if
+asked), so model ids that differ only in their sizes cannot pile servers up. It is started when a call first
+needs it, in a child (:mod:`.llama_child`) that ends when this process does, however
 this process ends (a normal exit, Ctrl+C, a crash, SIGKILL): the child waits on a pipe that only this process
 holds open. It is stopped at exit (``atexit``) and by :func:`stop_local_servers`.
 
@@ -43,6 +45,8 @@ START_TIMEOUT_ENV: Final = "REASONING_EXPLORER_LOCAL_START_TIMEOUT"
 DEFAULT_START_TIMEOUT: Final = 120.0
 STOP_GRACE: Final = 3.0
 _POLL: Final = 0.05
+MAX_RUNNING: Final = 2
+"""Local model servers one process runs at once: a walk's and a comparison's (``eval --compare``)."""
 _HEALTH_TIMEOUT: Final = 2.0
 
 
@@ -189,6 +193,8 @@ class LlamaServer:
         """Who has asked for this server: each is told of its changes from its first ask on."""
         self.started_in: float | None = None
         """Seconds the start took (``None`` until ready)."""
+        self.last_asked = 0.0
+        """When its address was last asked for (``time.monotonic``): the one asked longest ago stops first."""
 
     @property
     def pid(self) -> int | None:
@@ -208,8 +214,12 @@ class LlamaServer:
         Waits for the start, looking at ``token``: a cancel raises :class:`core.RetrievalCancelled` (the start
         goes on, for the next call). A start that failed raises :class:`LocalModelError`, and the next call
         tries again. ``hearing`` is told of the server's changes from now on (the start this call waits for, if
-        it makes one; its stop).
+        it makes one; its stop). Starting it first stops the server asked for longest ago when :data:`MAX_RUNNING`
+        run.
         """
+        self.last_asked = time.monotonic()
+        if self._starter is None or not self.running:
+            _make_room(self)
         with self._lock:
             if hearing is not None and all(heard is not hearing for heard in self._audience):
                 self._audience.append(hearing)
@@ -235,6 +245,11 @@ class LlamaServer:
             audience = list(self._audience)
         for hearing in audience:
             hearing.tell(status)
+
+    @property
+    def active(self) -> bool:
+        """Whether it is started or starting (it holds, or is about to hold, a model in memory)."""
+        return self._starter is not None
 
     def _reset(self) -> None:
         self._address, self._starter, self.started_in = None, None, None
@@ -375,6 +390,16 @@ def server_for(config: ServerConfig) -> LlamaServer:
         if server is None:
             server = _servers[config] = LlamaServer(config)
         return server
+
+
+def _make_room(starting: LlamaServer) -> None:
+    """Before ``starting`` starts: stop the others asked for longest ago, so that at most :data:`MAX_RUNNING` run."""
+    with _servers_lock:
+        others = sorted((server for server in _servers.values() if server is not starting and server.active),
+                        key=lambda server: server.last_asked)
+    for server in others[:max(0, len(others) - (MAX_RUNNING - 1))]:
+        _log.info("local model %s stopped: %d servers run at most", server.config.model.name, MAX_RUNNING)
+        server.stop()
 
 
 def local_servers() -> tuple[LlamaServer, ...]:

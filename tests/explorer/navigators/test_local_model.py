@@ -38,6 +38,7 @@ from explorer.navigators.local_model import (
     LocalModelStatus,
     StatusListeners,
     bundled_file,
+    local_servers,
     server_config,
 )
 from explorer.walks.session import WalkSession, Wiring
@@ -188,6 +189,30 @@ def test_files_off_refuses_a_model_path_and_prompt_files_but_not_the_bundled_mod
         assert isinstance(resolve_navigator(f"{MODEL}@temperature=0.5", allow_files=False), LocalModelNavigator)
 
 
+def test_files_off_says_a_bundled_models_bad_option_as_the_option_and_a_path_with_one_as_a_file(
+        tmp_path: Path) -> None:
+    with pytest.raises(NavigatorConfigError) as caught:
+        resolve_navigator(f"{MODEL}@ctx=999999999", allow_files=False)
+    assert str(caught.value) == "ctx=999999999: ctx must be a whole number from 256 to 1,048,576, e.g. ctx=4096"
+    for model in (f"local:{tmp_path}/m.gguf@ctx=999999999", f"{MODEL}@ctx=1,system={tmp_path}/s.txt"):
+        with pytest.raises(NavigatorConfigError, match="reads a file on this machine, and files are off"):
+            resolve_navigator(model, allow_files=False)
+
+
+def test_where_the_sizes_are_fixed_a_model_id_that_gives_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REASONING_EXPLORER_LOCAL_FIXED", "1")
+    monkeypatch.setenv("REASONING_EXPLORER_LOCAL_CTX", "2048")
+    for model, key in ((f"{MODEL}@ctx=32768", "ctx=32768"), (f"{MODEL}@temperature=0.5,slots=2", "slots=2"),
+                       (f"{MODEL}@threads=1", "threads=1")):
+        with pytest.raises(NavigatorConfigError) as caught:
+            resolve_navigator(model, allow_files=False)
+        assert str(caught.value) == (
+            f"{key}: in a served session the local model's threads, ctx and slots are the server's, set when serve "
+            f"starts (--local-threads, --local-ctx, --local-slots); leave {key.split('=')[0]} out of the model id")
+    if model_missing() is None:
+        assert server_config(f"{MODEL}@temperature=0.5").ctx == 2048
+
+
 # -- the real model ------------------------------------------------------------------------------------------
 
 
@@ -260,6 +285,7 @@ def test_the_status_listener_hears_loading_then_ready_with_the_seconds() -> None
     finally:
         server.stop()
         stop_listening()
+    heard = [status for status in heard if status.config == server.config]  # starting it may stop another
     assert [status.phase for status in heard] == [LoadPhase.LOADING, LoadPhase.READY, LoadPhase.STOPPED]
     ready = heard[1]
     assert ready.seconds is not None and ready.seconds > 0 and ready.address is not None
@@ -360,6 +386,28 @@ def test_a_stability_run_of_five_walks_at_temperature_0_8_records_its_settings()
     assert stability["settings"] == {"max_nodes_visited": 3, "max_depth": 6, "on_failure": "throw"}
     assert stability["runs"] == {"asked": 5, "measured": 5, "finished": 5, "failed": 0, "cancelled": 0}
     assert sum(landed["count"] for landed in stability["landed_sets"]) == 5
+
+
+@needs_model
+def test_a_process_runs_at_most_two_local_servers_and_the_one_used_longest_ago_stops() -> None:
+    navigator = LocalModelNavigator()
+    models = [f"{MODEL}@ctx={ctx},slots=1" for ctx in (256, 512, 768)]
+    servers = [navigator.server(model) for model in models]
+    try:
+        first, second, third = servers
+        first.address(CancellationToken())
+        second.address(CancellationToken())
+        first.address(CancellationToken())  # used again: the second is now the one used longest ago
+        pids = {server: server.pid for server in servers[:2]}
+        third.address(CancellationToken())
+        assert (first.running, second.running, third.running) == (True, False, True)
+        wait_for(lambda: gone(pids[second] or 0), "the server used longest ago to end")
+        assert sum(server.running for server in local_servers()) == 2
+        second.address(CancellationToken())  # asked again: it starts again, and the first (used before the third) stops
+        assert (first.running, second.running, third.running) == (False, True, True)
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def test_a_local_choose_with_no_candidates_starts_nothing() -> None:
