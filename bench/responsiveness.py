@@ -43,7 +43,7 @@ from core import (
 )
 from explorer.corpora import Corpus, load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.navigators.manual import DESK
+from explorer.navigators.manual import DecisionDesk, ManualNavigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import SessionEnded, WalkSession
 from tests.explorer.http_stub import Reply, StubServer
@@ -190,7 +190,9 @@ def bench_navigators(rounds: int, folder: Path) -> None:
 
     note("manual: with nobody to decide, fails", [manual_alone() for _ in range(rounds)], "was < 0.1 s")
 
-    DESK.attach(lambda pending: None)
+    desk = DecisionDesk()
+    desk.attach(lambda pending: None)
+    manual = ManualNavigator(desk)
     try:
         def manual_cancel() -> float:
             token = CancellationToken()
@@ -199,7 +201,7 @@ def bench_navigators(rounds: int, folder: Path) -> None:
         note("manual: waiting for a person, returns after cancel", [manual_cancel() for _ in range(rounds)],
              "was < 0.1 s after the trip")
     finally:
-        DESK.detach()
+        desk.detach()
 
 
 # -- the OpenAI-compatible navigator against a local stub server ----------------------------------------

@@ -139,9 +139,10 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
             self.shown_steps.append(((end - self.pressed) * 1000, (cpu - self.pressed_cpu) * 1000, collecting * 1000))
             self.pressed = 0.0
 
-        def action_next_step(self) -> None:
-            self.start_clock()
-            super().action_next_step()
+        def action_step(self, move: str) -> None:
+            if move == "next":
+                self.start_clock()
+            super().action_step(move)
 
         def redraw(self) -> None:
             super().redraw()

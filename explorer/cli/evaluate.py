@@ -76,7 +76,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         fail("--budgets and --max-visits cannot go together; the budgets are the visit budgets to walk with")
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)
-    report_local_model_loading()
+    hearing = report_local_model_loading()
     from ..corpora.questions import fit_problem, load_questions
     from ..corpora.validate import stats
     from ..walks.evaluation import evaluate, summarize
@@ -103,8 +103,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
             fail(str(exc))
     if args.save_run is not None:
         check_writable(args.save_run, "write the kept run", "run.json")
-    navigator = navigator_for(args.navigator)
-    compare_navigator = navigator_for(args.compare) if args.compare is not None else None
+    navigator = navigator_for(args.navigator, hearing=hearing)
+    compare_navigator = navigator_for(args.compare, hearing=hearing) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
                 read_by(navigator, args.navigator), read_by(compare_navigator, args.compare, "--compare"))
     settings = settings_from(args, "", args.navigator, args.on_failure)

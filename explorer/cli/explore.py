@@ -248,13 +248,11 @@ def cmd_explore(argv: Sequence[str]) -> int:
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
         present=args.present,
+        observers=[telemetry.observe] if telemetry is not None else [],
     )
-    from ..walks.session import observing
-
     received: signal.Signals | None = None
     try:
-        with observing(*([telemetry.observe] if telemetry is not None else [])):
-            received = run_quitting_on_signals(app)
+        received = run_quitting_on_signals(app)
     finally:
         if telemetry is not None:
             telemetry.close()

@@ -18,13 +18,17 @@ from core import OnFailure, TreeNavigator
 from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
+from ..navigators.llm.errors import NavigatorHTTPError
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
-from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF
+from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF, cache_dir, not_a_cache_folder
+from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
 from ..walk_settings import WalkSettings
+from ..walks.session import Wiring
 
 if TYPE_CHECKING:
+    from ..navigators.llm.llama_server import StatusListeners
     from ..walks.telemetry import WalkTelemetry
 
 
@@ -176,7 +180,7 @@ def option_text(key: str) -> Callable[[str], str]:
 
     def parse(text: str) -> str:
         try:
-            split_options(f"x@{key}={text.strip()}")
+            split_options(f"x@{key}={quoted(text.strip())}")  # the value whole, as the id will quote it
         except OptionError as exc:
             raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[-1]) from None
         return text.strip()
@@ -218,15 +222,21 @@ def apply_cache_options(args: argparse.Namespace) -> None:
         os.environ[CACHE_DIR_ENV] = CACHE_OFF
     elif getattr(args, "cache", None) is not None:
         folder = Path(args.cache).expanduser()
-        if folder.exists() and not folder.is_dir():
-            fail(f"--cache {args.cache}: not a folder; name a folder for the cache (it is made if need be)")
+        problem = not_a_cache_folder(f"--cache {args.cache}", folder)
+        if problem is not None:
+            fail(problem)
         os.environ[CACHE_DIR_ENV] = str(folder.resolve())
+    else:
+        try:  # the environment's folder is refused as --cache's is, before any walk
+            cache_dir()
+        except NavigatorHTTPError as exc:
+            fail(str(exc))
 
 
-def report_local_model_loading() -> Callable[[], None]:
-    """Say on stderr, in one line, that a local model is loading and how long it took (or why it failed);
-    returns the function that stops saying it."""
-    from ..navigators.local_model import LoadPhase, LocalModelStatus, add_status_listener
+def report_local_model_loading() -> StatusListeners:
+    """The listeners that say on stderr, in one line, that a local model is loading and how long it took (or why
+    it failed): hand them to :func:`navigator_for`."""
+    from ..navigators.local_model import LoadPhase, LocalModelStatus, StatusListeners
 
     def say(status: LocalModelStatus) -> None:
         if status.phase is LoadPhase.LOADING:
@@ -237,7 +247,9 @@ def report_local_model_loading() -> Callable[[], None]:
             sys.stderr.write(" failed\n")
         sys.stderr.flush()
 
-    return add_status_listener(say)
+    hearing = StatusListeners()
+    hearing.add(say)
+    return hearing
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:
@@ -416,10 +428,12 @@ def is_there(path: Path) -> bool:
         return False
 
 
-def navigator_for(model: str, headless: bool = True, allow_files: bool = True) -> TreeNavigator:
-    """``resolve_navigator``, with its configuration error as one line and exit code 2."""
+def navigator_for(model: str, headless: bool = True, allow_files: bool = True,
+                  hearing: StatusListeners | None = None) -> TreeNavigator:
+    """``resolve_navigator``, with its configuration error as one line and exit code 2; a local model's loading
+    is told to ``hearing`` (:func:`report_local_model_loading`)."""
     try:
-        return resolve_navigator(model, headless=headless, allow_files=allow_files)
+        return Wiring(hearing=hearing).wire(resolve_navigator(model, headless=headless, allow_files=allow_files))
     except NavigatorNeedsAPerson as exc:
         fail(f"{exc}, or run the explorer (`{PROG} CORPUS --navigator {model}`)")
     except NavigatorConfigError as exc:

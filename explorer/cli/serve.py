@@ -3,7 +3,7 @@
     reasoning-explorer serve [CORPUS | TRACE] [--host 127.0.0.1] [--port 8000] [--max-sessions N]
                              [--query Q] [--navigator M] [--max-visits N] [--max-depth D] [--on-failure P]
                              [--autoplay SECONDS] [--present] [--no-files] [--trace FILE] [--otlp-endpoint URL]
-                             [--otlp-file FILE]
+                             [--otlp-file FILE] [--local-threads N] [--local-ctx N] [--local-slots N]
 
 Everything is checked before the server starts (the corpus loads, the navigator resolves, the address can
 be bound), so a bad option is one line and exit code 2, never a page that fails later. textual-serve runs
@@ -16,6 +16,13 @@ names when it does, refuses web sockets opened by pages of other sites, and caps
 client sends is checked before it reaches a session: the terminal's size is clamped (a huge one made a session
 eat gigabytes), and a message that is not textual-serve's is one line in the log, never a traceback.
 
+A ``local:`` model is sized by the server, never by a client: ``--local-threads``, ``--local-ctx`` and
+``--local-slots`` (else the ``REASONING_EXPLORER_LOCAL_*`` environment, else the defaults) reach every session
+with ``REASONING_EXPLORER_LOCAL_FIXED`` set, and a model id that gives its own is refused there in one line. So a
+tab runs at most the one server of ``local:smollm2`` at those sizes (with files on, a GGUF of this machine may
+add one more: :data:`~explorer.navigators.llm.llama_server.MAX_RUNNING`), and :data:`MEMORY_NOTE` says what that
+costs.
+
 Each tab's explorer writes its own files: ``--trace FILE`` and ``--otlp-file FILE`` are FILE for the first tab
 and ``FILE.tabN`` beside it (``walks.tab2.jsonl``) for the Nth, so that no tab overwrites another's.
 """
@@ -27,6 +34,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import os
 import shlex
 import socket
 import sys
@@ -40,7 +48,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log
 
-from ..numbers import whole
+from ..navigators.local_model import CTX_ENV, FIXED_ENV, SLOTS_ENV, THREADS_ENV
+from ..numbers import TooLarge, whole
 from ..safe_text import clip, one_line, visible
 from .inputs import corpus_at, open_trace, trace_corpus
 from .options import (
@@ -71,6 +80,10 @@ DEFAULT_WIDTH, DEFAULT_HEIGHT, DEFAULT_FONT_SIZE, MAX_FONT_SIZE = 80, 24, 16, 10
 TEMPLATES = Path(__file__).with_name("templates")
 """Our copy of textual-serve's page: no web font, and the terminal focused when the page loads."""
 LOGGED_PER_SESSION = 20  # bad messages logged for one tab; more are ignored without a word
+MEMORY_NOTE = ("each tab's explorer takes about 50 MB; one on local:smollm2 also runs its llama.cpp server, about "
+               "150 MB plus 23 KB for each of --local-ctx x --local-slots tokens (340 MB at the defaults, 4,096 x "
+               "2); at most --max-sessions tabs run at once")
+"""What one session can cost, measured on this project's machines (``serve --help`` and the README say it)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -129,6 +142,12 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
     if files_off(args):
         argv.append("--no-files")
     return argv
+
+
+def local_model_environment(args: argparse.Namespace) -> dict[str, str]:
+    """The environment the sessions' local model runs with: serve's sizes, fixed (a client's are refused)."""
+    sizes = {THREADS_ENV: args.local_threads, CTX_ENV: args.local_ctx, SLOTS_ENV: args.local_slots}
+    return {FIXED_ENV: "1", **{name: str(value) for name, value in sizes.items() if value is not None}}
 
 
 def shell_command(argv: Sequence[str]) -> str:
@@ -202,11 +221,23 @@ def make_parser() -> argparse.ArgumentParser:
                         help="each tab saves its finished walks as traces: the first tab to FILE, the Nth to "
                              "FILE.tabN beside it")
     add_telemetry_options(parser)
+    local = parser.add_argument_group(
+        "the local model (local:)", f"Sized here for every tab; a model id's threads, ctx or slots is refused. "
+                                    f"Memory: {MEMORY_NOTE}.")
+    local.add_argument("--local-threads", type=whole_number(1, 256), metavar="N",
+                       help=f"threads of each tab's llama.cpp server (default ${THREADS_ENV}, else 1)")
+    local.add_argument("--local-ctx", type=whole_number(256, 1_048_576), metavar="N",
+                       help=f"context tokens per slot (default ${CTX_ENV}, else 4096)")
+    local.add_argument("--local-slots", type=whole_number(1, 64), metavar="N",
+                       help=f"requests answered at once (default ${SLOTS_ENV}, else 2)")
     return parser
 
 
 def cmd_serve(argv: Sequence[str]) -> int:
     args = make_parser().parse_args(argv)
+    # Set before anything is checked: the serve's own --navigator obeys the sessions' rule, and each session
+    # inherits this environment (textual-serve starts it with a copy of ours).
+    os.environ.update(local_model_environment(args))
     served = check_explorer_options(args)
     check_address(args.host, args.port)
     server = ExplorerServer(lambda tab: shell_command(app_argv(args, tab)), host=args.host, port=args.port,
@@ -262,9 +293,10 @@ def size_asked(text: str | None, default: int, limit: int) -> int:
         return default
     try:
         return whole(text, 1, limit)
+    except TooLarge:
+        return limit
     except ValueError:
-        digits = text.strip()
-        return limit if digits.isascii() and digits.isdigit() and digits.lstrip("0") else default
+        return default
 
 
 class BadMessage(ValueError):
@@ -381,6 +413,7 @@ class ExplorerServer(Server):
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         probe = web.WebSocketResponse()
         if not probe.can_prepare(request).ok:  # a plain GET: say what this address is, instead of dropping it
+            log.warning("a plain GET of /ws (not a web socket) was answered 400")
             raise web.HTTPBadRequest(text=f"this address takes the explorer's web socket; open {self.public_url}/")
         if not origin_matches(request.headers.get("Origin"), request.host):
             raise web.HTTPForbidden(text="a session can be opened only from this server's own page")

@@ -186,10 +186,11 @@ def cmd_walk(argv: Sequence[str]) -> int:
     check_budgets(args)
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)
-    report_local_model_loading()
+    hearing = report_local_model_loading()
     if args.trace:
         check_writable(args.trace)
-    navigator = navigator_for(args.navigator)  # before the corpus: a typo should not wait for a big load
+    # Before the corpus: a typo should not wait for a big load.
+    navigator = navigator_for(args.navigator, hearing=hearing)
     check_apart(args, ("the corpus", args.corpus), read_by(navigator, args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)

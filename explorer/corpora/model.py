@@ -75,10 +75,12 @@ class Corpus:
     def summary_of(self, node_id: str) -> str:
         return str(self.index[node_id].metadata.get(SUMMARY, ""))
 
-    def where(self, node_id: str) -> str:
-        """``FILE:LINE`` where the node is defined, or just the file."""
+    def where(self, node_id: str, *, full_path: bool = True) -> str:
+        """``FILE:LINE`` where the node is defined, or just the file; with ``full_path`` false, the corpus's own
+        name (``handbook.yaml:620``) instead of its path on this machine (a shared session shows no server path)."""
         line = self.lines.get(node_id)
-        return f"{self.path}:{line}" if line else str(self.path)
+        file = str(self.path) if full_path else self.path.name
+        return f"{file}:{line}" if line else file
 
 
 # The keys make_document writes after a node's own, in this order (a root has no parent key).

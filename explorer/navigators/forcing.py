@@ -25,11 +25,11 @@ from core import (
 )
 
 from .answered import Answered, answered_pair
+from .quoting import QuoteError, needs_quotes, quoted, read_field
 
 START = "start"
 """How the command line names the first offer (the roots): ``start`` written bare; ``"start"`` in quotes is a node."""
 
-QUOTE = '"'
 FORCE_SYNTAX = ("NODE=ID[,ID...] (start for the first offer, NODE= to stop there; an id holding = or a comma, or "
                 'with spaces around it, in double quotes: "a=b"=x, "start"=x for a node named start)')
 """The ``--force`` rule in a few words, for every error that says what to write."""
@@ -41,10 +41,9 @@ class ForceError(ValueError):
 
 def quote_id(node_id: str) -> str:
     """``node_id`` as ``--force`` reads it back: bare when it can be, else in double quotes (``""`` for a quote)."""
-    if (node_id and node_id == node_id.strip() and "=" not in node_id and "," not in node_id
-            and not node_id.startswith(QUOTE) and node_id != START):
+    if not needs_quotes(node_id, "=,") and node_id != START:
         return node_id
-    return QUOTE + node_id.replace(QUOTE, QUOTE * 2) + QUOTE
+    return quoted(node_id)
 
 
 @dataclass(frozen=True)
@@ -72,34 +71,16 @@ class Force:
 
 
 def _field(text: str, at: int, stops: str, whole: str) -> tuple[str, bool, int]:
-    """One id of a ``--force`` from ``at``: ``(id, quoted, where it ended)``; it ends at a character of ``stops``
-    (or the end). Bare, it is the text up to there, spaces around it dropped; in quotes, exactly what they hold."""
-    while at < len(text) and text[at].isspace():
-        at += 1
-    if at < len(text) and text[at] == QUOTE:
-        opened, at, held = at, at + 1, []
-        while True:
-            close = text.find(QUOTE, at)
-            if close < 0:
-                raise ForceError(f"--force {whole!r}: the quote at character {opened + 1} is never closed; write "
-                                 f"{FORCE_SYNTAX}")
-            held.append(text[at:close])
-            if text[close + 1:close + 2] == QUOTE:  # "" is a quote inside
-                held.append(QUOTE)
-                at = close + 2
-                continue
-            at = close + 1
-            break
-        while at < len(text) and text[at].isspace():
-            at += 1
-        if at < len(text) and text[at] not in stops:
-            raise ForceError(f"--force {whole!r}: {text[at]!r} after the quoted id at character {opened + 1}; put "
-                             f"the whole id in the quotes: {FORCE_SYNTAX}")
-        return "".join(held), True, at
-    end = at
-    while end < len(text) and text[end] not in stops:
-        end += 1
-    return text[at:end].strip(), False, end
+    """One id of a ``--force`` from ``at``: ``(id, quoted, where it ended)``, read as :func:`.quoting.read_field`
+    reads a field; a quote that does not read is a :class:`ForceError` saying what to write."""
+    try:
+        return read_field(text, at, stops)
+    except QuoteError as exc:
+        if exc.after is None:
+            raise ForceError(f"--force {whole!r}: the quote at character {exc.opened + 1} is never closed; write "
+                             f"{FORCE_SYNTAX}") from None
+        raise ForceError(f"--force {whole!r}: {exc.after!r} after the quoted id at character {exc.opened + 1}; put "
+                         f"the whole id in the quotes: {FORCE_SYNTAX}") from None
 
 
 def parse_force(text: str) -> Force:

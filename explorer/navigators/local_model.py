@@ -18,13 +18,17 @@ come from the environment:
     Context tokens per slot (default 4096: a navigator prompt of a 50-child offer fits).
 ``REASONING_EXPLORER_LOCAL_SLOTS``
     Parallel slots (default 2).
+``REASONING_EXPLORER_LOCAL_FIXED``
+    Set (not blank) by ``serve`` for its sessions: the three above are the server's, and a model id's
+    ``threads``, ``ctx`` or ``slots`` is refused in one line, so that a browser's client cannot size (or
+    multiply) the model servers of the machine it reaches.
 ``REASONING_EXPLORER_LOCAL_PORT``
     The port on 127.0.0.1 (default: a free one, chosen when the server binds).
 ``REASONING_EXPLORER_LOCAL_START_TIMEOUT``
     Seconds the server may take to start and load the model (default 120).
 
-Loading is told to status listeners (:func:`add_status_listener`, re-exported here): the command line prints
-one line on stderr; the screen can subscribe the same way.
+Loading is told to the :class:`StatusListeners` the navigator is made with (re-exported here; handed in by
+``explorer.walks.session.Wiring``): the command line prints one line on stderr, the screen shows a toast.
 """
 
 from __future__ import annotations
@@ -38,8 +42,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+import httpx
+
 from core import CancellationToken
 
+from ..numbers import whole
 from .errors import NavigatorConfigError
 from .llm.errors import NavigatorHTTPError
 from .llm.llama_server import (
@@ -48,7 +55,7 @@ from .llm.llama_server import (
     LocalModelError,
     LocalModelStatus,
     ServerConfig,
-    add_status_listener,
+    StatusListeners,
     local_servers,
     server_for,
     stop_local_servers,
@@ -56,15 +63,17 @@ from .llm.llama_server import (
 from .llm.options import ModelOptions, OptionError, split_options
 from .llm.settings import LOCAL_PROVIDER, Settings, cache_dir, with_limits
 from .openai_compat import OpenAICompatibleNavigator
+from .regular_file import NotARegularFile, read_regular
 
 __all__ = [
     "BUNDLED",
+    "FIXED_ENV",
     "BundledModel",
     "LoadPhase",
     "LocalModelError",
     "LocalModelNavigator",
     "LocalModelStatus",
-    "add_status_listener",
+    "StatusListeners",
     "bundled_file",
     "local_servers",
     "model_file",
@@ -78,6 +87,10 @@ THREADS_ENV: Final = "REASONING_EXPLORER_LOCAL_THREADS"
 CTX_ENV: Final = "REASONING_EXPLORER_LOCAL_CTX"
 SLOTS_ENV: Final = "REASONING_EXPLORER_LOCAL_SLOTS"
 PORT_ENV: Final = "REASONING_EXPLORER_LOCAL_PORT"
+FIXED_ENV: Final = "REASONING_EXPLORER_LOCAL_FIXED"
+SIZE_KEYS: Final = ("threads", "ctx", "slots")
+FIXED_SIZES: Final = ("in a served session the local model's threads, ctx and slots are the server's, set when serve "
+                      "starts (--local-threads, --local-ctx, --local-slots); leave {key} out of the model id")
 DEFAULT_THREADS: Final = 1
 DEFAULT_CTX: Final = 4096
 DEFAULT_SLOTS: Final = 2
@@ -139,14 +152,16 @@ def model_file(name: str) -> Path:
     bundled = BUNDLED.get(name)
     path = bundled_file(name, bundled) if bundled is not None else Path(name).expanduser()
     try:
-        with path.open("rb") as file:
-            magic = file.read(len(GGUF_MAGIC))
+        magic = read_regular(path, len(GGUF_MAGIC))  # a FIFO is refused, not waited on
     except FileNotFoundError:
         known = f"; or a bundled model: {', '.join(f'local:{n}' for n in BUNDLED)}" if bundled is None else ""
         raise NavigatorConfigError(f"local:{name}: no such model file {path}; give the path of a .gguf "
                                    f"file{known}") from None
     except IsADirectoryError:
         raise NavigatorConfigError(f"local:{name}: {path} is a folder; name the .gguf file in it") from None
+    except NotARegularFile as exc:
+        raise NavigatorConfigError(f"local:{name}: {path} is {exc.kind}, not a regular file; give the path of a "
+                                   ".gguf file") from None
     except OSError as exc:
         problem = ("the path is longer than the file system allows"
                    if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
@@ -161,15 +176,31 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}")
-    return int(raw)
+    try:
+        return whole(raw, low, high)
+    except ValueError:
+        raise NavigatorConfigError(f"{name} must be a whole number from {low} to {high:,}, got {raw!r}") from None
+
+
+def _check_sizes_allowed(model: str) -> None:
+    """Where the sizes are fixed (:data:`FIXED_ENV`, a served session), a model id that gives one is refused."""
+    if not os.environ.get(FIXED_ENV, "").strip():
+        return
+    try:
+        written = split_options(model).written
+    except OptionError as exc:
+        raise NavigatorConfigError(str(exc)) from None
+    for key, text in written:
+        if key in SIZE_KEYS:
+            raise NavigatorConfigError(f"{key}={text}: {FIXED_SIZES.format(key=key)}")
 
 
 def server_config(model: str) -> ServerConfig:
     """The server ``model`` runs on: its file, and threads, context and slots from the id's options, else the
-    environment, else the defaults measured on this project's machines."""
+    environment, else the defaults measured on this project's machines (where the sizes are fixed, a served
+    session, the environment's only: an id that gives one is refused)."""
     name, options = _base(model)
+    _check_sizes_allowed(model)
     path = model_file(name)
     return ServerConfig(
         model=path,
@@ -196,7 +227,18 @@ def _check_port(port: int) -> None:
 
 
 class LocalModelNavigator(OpenAICompatibleNavigator):
-    """``local:smollm2`` / ``local:PATH.gguf`` — see the module's docstring."""
+    """``local:smollm2`` / ``local:PATH.gguf`` — see the module's docstring. ``hearing`` is told how the servers
+    this navigator asks for load (none: nobody hears)."""
+
+    def __init__(self, hearing: StatusListeners | None = None, *,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        super().__init__(transport=transport)
+        self.hearing = hearing
+        self._transport = transport
+
+    def heard_by(self, hearing: StatusListeners | None) -> LocalModelNavigator:
+        """This navigator, told to ``hearing`` (itself when it already is)."""
+        return self if hearing is self.hearing else LocalModelNavigator(hearing, transport=self._transport)
 
     def supports(self, model: str) -> bool:
         """Whether ``model`` is ``local:...``."""
@@ -208,7 +250,10 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         try:
             name, options = _base(model)
         except NavigatorConfigError:
-            return True
+            # Options that do not parse read nothing (they are refused before the model's file is looked at), so
+            # a bundled model's bad option is its own line; a path, or a prompt file, is still a file named.
+            name = model[len(PREFIX):].split("@", 1)[0].strip()
+            return name not in BUNDLED or "system=" in model or "prompt=" in model
         return name not in BUNDLED or options.reads_file
 
     def check_settings(self, model: str) -> Settings:
@@ -245,7 +290,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         """``settings`` with the server's address, the server started first if it is not running (waiting,
         looking at ``token``)."""
         server = self.server(settings.model_id)
-        address = server.address(token)
+        address = server.address(token, self.hearing)
         return replace(settings, url=f"{address}{CHAT_PATH}")
 
     @staticmethod

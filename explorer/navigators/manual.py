@@ -1,10 +1,12 @@
 """The manual navigator: the person at the keyboard decides.
 
 ``choose()`` runs on the walk's worker thread. It hands the request to the
-:data:`DESK`, where the explorer (attached as the listener) shows the
-candidates as a picker, and blocks until a decision arrives or the walk's
-token is tripped (then it raises ``RetrievalCancelled``). With nobody
-attached — a headless run — it fails at once with a message saying so.
+:class:`DecisionDesk` the navigator was made with, where the explorer that
+made the desk (attached as its listener) shows the candidates as a picker,
+and blocks until a decision arrives or the walk's token is tripped (then it
+raises ``RetrievalCancelled``). With no desk, or nobody attached to it — a
+headless run — it fails at once with a message saying so. Each explorer has
+its own desk and hands it in (``explorer.walks.session.Wiring``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, TreeNavi
 
 PREFIX = "manual:"
 POLL_SECONDS = 0.05
+NO_ONE = ("the manual: navigator needs the explorer to supply decisions; run `reasoning-explorer CORPUS "
+          "--navigator manual:` instead of a headless command")
 
 
 class NoOneToDecide(RuntimeError):
@@ -86,27 +90,26 @@ class DecisionDesk:
         with self._lock:
             listener = self._listener
         if listener is None:
-            raise NoOneToDecide(
-                "the manual: navigator needs the explorer to supply decisions; run `reasoning-explorer CORPUS "
-                "--navigator manual:` instead of a headless command"
-            )
+            raise NoOneToDecide(NO_ONE)
         pending = PendingDecision(request)
         listener(pending)
         return pending
 
 
-DESK = DecisionDesk()
-
-
 class ManualNavigator(TreeNavigator):
-    """``manual:`` — the explorer's user picks the branches."""
+    """``manual:`` — the explorer's user picks the branches, at ``desk`` (none: nobody can, it fails at once)."""
 
     needs_a_person = True
     """Walks nobody steps through (``walk``, an evaluation, a stability run) refuse it (``resolve_navigator``)."""
+
+    def __init__(self, desk: DecisionDesk | None = None) -> None:
+        self.desk = desk
 
     def supports(self, model: str) -> bool:
         return model == "manual" or model.startswith(PREFIX)
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         request.cancellation.raise_if_cancelled()
-        return DESK.submit(request).wait()
+        if self.desk is None:
+            raise NoOneToDecide(NO_ONE)
+        return self.desk.submit(request).wait()

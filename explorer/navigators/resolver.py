@@ -11,15 +11,20 @@ from .errors import NavigatorConfigError, NavigatorNeedsAPerson
 __all__ = ["resolve_navigator", "shared_across_threads"]
 
 
-def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool = True) -> TreeNavigator:
+def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool = True,
+                      reuse: TreeNavigator | None = None) -> TreeNavigator:
     """The one way from a model id to a ready navigator, for the explorer, the CLI, ``serve`` and the evaluation.
 
     The registry finds the provider; then ``headless`` refuses one that needs a person at the keyboard
     (``manual:``: walks nobody steps through cannot wait for one), ``allow_files=False`` refuses a model that
-    names a file on this machine (``script:PATH``, ``replay:PATH``) before anything is read, and the provider
-    checks the model (reads its script or trace, checks its settings) so that a bad one is one clear line
-    now instead of a failure in the middle of a walk. Anything wrong raises :class:`NavigatorConfigError`,
+    names a file on this machine (``script:PATH``, ``replay:PATH``, ``local:PATH``) before anything is read, and
+    the provider checks the model (reads its script or trace, checks its settings) so that a bad one is one clear
+    line now instead of a failure in the middle of a walk. Anything wrong raises :class:`NavigatorConfigError`,
     whose message says which model and what to do.
+
+    ``reuse``: a navigator already made (a walk's own, with its connections) to return instead of the new one
+    when it is of the provider's class, asks ``model`` and may be shared across threads. It is returned only once
+    every check above has passed: a navigator at hand never lets a model id skip the rules.
     """
     try:
         navigator = TreeNavigatorRegistry().resolve(model)
@@ -40,6 +45,9 @@ def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool =
             raise  # the provider's own line names the file and the place in it
         except (TreeNavigatorError, ValueError) as exc:
             raise NavigatorConfigError(f"navigator {model!r}: {' '.join(str(exc).split())}") from None
+    if (reuse is not None and isinstance(reuse, type(navigator)) and reuse.supports(model)
+            and shared_across_threads(reuse)):
+        return reuse
     return navigator
 
 

@@ -10,7 +10,7 @@ two walks to compare, a question set to evaluate. Everything about the walk on s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from textual import events
@@ -24,8 +24,11 @@ from ..corpora import Corpus
 from ..corpora.questions import QuestionSet
 from ..ending import WalkEnd
 from ..navigators import resolve_navigator
+from ..navigators.llm.llama_server import StatusListeners
+from ..navigators.manual import DecisionDesk
 from ..trace import Trace
 from ..walk_settings import WalkSettings
+from ..walks.session import WalkObserver, Wiring
 from ..walks.walk_list import WalkList
 from .commands import palette_commands
 from .key_holding import KeyHolder
@@ -61,18 +64,22 @@ class ExplorerApp(App[int]):
         allow_files: bool = True,
         evaluate: tuple[QuestionSet, str | None] | None = None,
         present: bool = False,
+        observers: Sequence[WalkObserver] = (),
     ) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = WalkList()
         self.allow_files = allow_files
+        self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers))
+        """This explorer's own desk (the manual navigator's), local-model listeners and observers (the telemetry's),
+        handed to the walks it starts."""
         self._walk_screen = self.WALK_SCREEN(
             corpus, self.walks, settings,
-            navigator or resolve_navigator(settings.model, allow_files=allow_files),
+            self.wiring.wire(navigator or resolve_navigator(settings.model, allow_files=allow_files)),
             autoplay=autoplay, trace_path=trace_path, allow_files=allow_files,
             start_query=settings.query if start_walk else None,
             example_query=None if start_walk else (settings.query or example_query), opened_trace=opened_trace,
-            present=present)
+            present=present, wiring=self.wiring)
         self._evaluate_at_start = evaluate
         self._keys = KeyHolder(PROMPT_KEYS, self.post_message)
 
@@ -156,7 +163,8 @@ class ExplorerApp(App[int]):
             self.uninstall_screen(EVALUATION)
             old.remove()  # its walks are cancelled as it goes
         self.install_screen(EvaluationScreen(self.corpus, message.questions, message.settings, message.navigator,
-                                             compare=message.compare, allow_files=self.allow_files), EVALUATION)
+                                             compare=message.compare, allow_files=self.allow_files,
+                                             wiring=self.wiring), EVALUATION)
         self.push_screen(EVALUATION)
 
     def on_open_walk(self, message: OpenWalk) -> None:
@@ -169,5 +177,5 @@ class ExplorerApp(App[int]):
         screen = self.walk_screen
         b = screen.open_history(message.b, expected=message.expected)
         screen.open_history(message.a, expected=message.expected)
-        screen.compare_with(b)
+        screen.comparing_walks.start(b)
 

@@ -1,22 +1,23 @@
 """The prompt what-if on the walk screen: the LLM decision at this step, its request opened, edited and asked again.
 
 ``W`` opens :class:`~explorer.tui.screens.what_if.WhatIfScreen` on the decision being looked at (the UI-free half
-is :mod:`explorer.navigators.what_if`). The new request is asked with the walk's own navigator when it can ask
-that model id, else with one resolved for it (files off in a served session stay off). Forking from the new
-answer is the walk screen's fork, with the new answer forced at that offer, as ``e`` does.
+is :mod:`explorer.navigators.what_if`). Every model id typed in it goes through the one resolver with the
+session's rules (files off in a served session stay off); the walk's own navigator asks it when it can. Forking
+from the new answer is the walk screen's fork, with the new answer forced at that offer, as ``e`` does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from core import NavigatorChose, TreeNavigator
 
-from ..navigators import NavigatorConfigError, resolve_navigator, shared_across_threads
-from ..navigators.openai_compat import OpenAICompatibleNavigator
+from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
 from ..walks.decisions import Decision
 from ..walks.history import WalkHistory
+from ..walks.session import Wiring
 from ..walks.walk_list import Walk
 from .say import Severity
 from .screens.what_if import WhatIfScreen
@@ -40,14 +41,15 @@ class Host(Protocol):
 
     def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
 
-    def fork_with(self, decision: Decision, selected: tuple[str, ...]) -> None: ...
-
 
 class AskingAgain:
-    """The what-if key of the walk screen ``host``."""
+    """The what-if key of the walk screen ``host``; ``fork`` forks the walk on screen at a decision, answered anew
+    (the picker's fork); a navigator it resolves is wired with ``wiring``."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, wiring: Wiring, *, fork: Callable[[Decision, tuple[str, ...]], None]) -> None:
         self.host = host
+        self.wiring = wiring
+        self.fork = fork
 
     def open(self) -> None:
         """Open the request of the LLM decision at this step, to edit and ask again."""
@@ -75,15 +77,14 @@ class AskingAgain:
 
         def forked(selected: tuple[str, ...] | None) -> None:
             if selected is not None:
-                host.fork_with(decision, selected)
+                self.fork(decision, selected)
 
         host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title), forked)
 
     def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
-        """The walk's own navigator when it asks ``model`` and may be shared with another thread, else one resolved
-        for ``model`` (``NavigatorConfigError`` when there is none)."""
-        own = walk.navigator
-        if isinstance(own, OpenAICompatibleNavigator) and own.supports(model) and shared_across_threads(own):
-            return own
-        return resolve_navigator(model, headless=True, allow_files=self.host.allow_files)
+        """The navigator for ``model``, through the one resolver with the session's rules (files off stay off):
+        the walk's own when it can ask ``model``, else a new one, wired with the explorer's desk and listeners
+        (``NavigatorConfigError`` when there is none)."""
+        found = resolve_navigator(model, headless=True, allow_files=self.host.allow_files, reuse=walk.navigator)
+        return found if found is walk.navigator else self.wiring.wire(found)

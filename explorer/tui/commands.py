@@ -15,7 +15,7 @@ from .keymap import ALL_KEYS, shown_key
 
 def palette_commands(walks: Iterable[Walk], run: Callable[[str], None]) -> Iterator[SystemCommand]:
     """One palette entry per action with a palette title (with its key), one per failure policy, one per walk;
-    ``run`` runs an action string (``"next_step"``, ``"switch_to(3)"``) on the walk screen."""
+    ``run`` runs an action string (``"step('next')"``, ``"walk('switch', 3)"``) on the walk screen."""
     for key in ALL_KEYS:
         if key.palette is None:
             continue
@@ -27,14 +27,14 @@ def palette_commands(walks: Iterable[Walk], run: Callable[[str], None]) -> Itera
     for policy in OnFailure:
 
         def set_policy(policy: OnFailure = policy) -> None:
-            run(f"set_policy({policy.value!r})")
+            run(f"setting('policy', {policy.value!r})")
 
         yield SystemCommand(f"Settings: on failure {policy.value}",
                             f"Navigator failures follow the {policy.value} policy", set_policy)
     for walk in walks:
 
         def switch(number: int = walk.number) -> None:
-            run(f"switch_to({number})")
+            run(f"walk('switch', {number})")
 
         yield SystemCommand(visible(f"Walks: switch to {walk.name}"), "Show this walk at the step it was left at",
                             switch)

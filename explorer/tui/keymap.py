@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from textual.actions import parse
 from textual.binding import Binding
 
 from .widgets.walk_footer import FooterRules
@@ -43,109 +44,117 @@ class Key:
 
 
 WALK_KEYS = (
-    Key("n", "next_step", "Next", "Next step (starts a walk when none is running)", "walk.next",
+    Key("n", "step('next')", "Next", "Next step (starts a walk when none is running)", "walk.next",
         "Walk: next step", presenting=True),
-    Key("c", "continue_walk", "Continue", "Continue to the end of the walk", "walk.continue",
+    Key("c", "step('continue')", "Continue", "Continue to the end of the walk", "walk.continue",
         "Walk: continue to the end"),
-    Key("p", "play_pause", "Play", "Play / pause: one step at the pace shown in the meter (demo mode)", "walk.play",
+    Key("p", "step('play')", "Play", "Play / pause: one step at the pace shown in the meter (demo mode)", "walk.play",
         "Walk: play / pause (demo mode)", presenting=True),
-    Key("b", "step_back", "Back", "Step back through what already happened (no navigator call)", "walk.back",
+    Key("b", "step('back')", "Back", "Step back through what already happened (no navigator call)", "walk.back",
         "Walk: step back", presenting=True),
-    Key("f", "step_forward", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward",
+    Key("f", "step('forward')", "Fwd", "Step forward through what already happened (no navigator call)", "walk.forward",
         "Walk: step forward", narrow=False),
-    Key("x", "cancel_walk", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
+    Key("x", "walk('cancel')", "Cancel", "Cancel the walk: trips its cancellation token", "walk.cancel",
         "Walk: cancel (trip the cancellation token)"),
-    Key("r", "restart", "Restart", "Restart with the current query and settings (a new walk in the list)",
+    Key("ctrl+c", "walk('interrupt')", "Cancel", "Cancel a running walk, as x does; with none running, say "
+        "that q quits (text selected with the mouse is copied instead)", "walk.interrupt", footer=False),
+    Key("r", "walk('restart')", "Restart", "Restart with the current query and settings (a new walk in the list)",
         "walk.restart", "Walk: restart with the current settings", narrow=False),
-    Key("e", "fork", "Fork", "Fork: answer the decision at this step differently; the walk goes on as a new walk",
-        "walk.fork", "Walk: fork — answer the decision at this step differently…"),
-    Key("W", "what_if", "What if", "What if: open the LLM decision at this step — its prompt and settings, "
+    Key("e", "walk('fork')", "Fork",
+        "Fork: answer the decision at this step differently; the walk goes on as a new walk", "walk.fork",
+        "Walk: fork — answer the decision at this step differently…"),
+    Key("W", "walk('what_if')", "What if", "What if: open the LLM decision at this step — its prompt and settings, "
         "editable — ask it again beside the recorded answer, and fork from the new one", "walk.what_if",
         "Walk: what if the prompt were different — edit this LLM decision's request and ask again…", footer=False),
-    Key("D", "compare", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
+    Key("D", "walk('compare')", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
         "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…", narrow=False),
-    Key("w", "switch_walk", "Walks", "The walks of this session: switch to another (each keeps its step)",
+    Key("w", "walk('switch')", "Walks", "The walks of this session: switch to another (each keeps its step)",
         "walk.switch", "Walks: switch to another walk of this session…", narrow=False),
-    Key("slash", "edit_query", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
+    Key("slash", "view('query')", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
         "Query: edit", narrow=False),
-    Key("question_mark", "help", "Help", "This help", "app.help", "Help: keys", presenting=True),
+    Key("question_mark", "view('help')", "Help", "This help", "app.help", "Help: keys", presenting=True),
     Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit", presenting=True),
 )
 
 MORE_KEYS = (
-    Key("B", "first_step", "First", "Go back to the first step", "walk.first", "Walk: go to the first step",
+    Key("B", "step('first')", "First", "Go back to the first step", "walk.first", "Walk: go to the first step",
         footer=False),
-    Key("F", "latest_step", "Latest", "Go forward to the latest step", "walk.latest", "Walk: go to the latest step",
+    Key("F", "step('latest')", "Latest", "Go forward to the latest step", "walk.latest", "Walk: go to the latest step",
         footer=False),
-    Key("V", "budget_stop", "Budget stop", "Go to the step where the visit budget ran out", "walk.budget_stop",
+    Key("V", "step('budget_stop')", "Budget stop", "Go to the step where the visit budget ran out", "walk.budget_stop",
         "Walk: go to where the visit budget ran out", footer=False),
-    Key("R", "rewalk", "Re-walk", "Re-walk this walk with another budget from its recorded decisions (no navigator "
-        "call)", "walk.rewalk", "Walk: re-walk with another budget, from its recorded decisions…", footer=False,
+    Key("R", "walk('rewalk')", "Re-walk",
+        "Re-walk this walk with another budget from its recorded decisions (no navigator call)", "walk.rewalk",
+        "Walk: re-walk with another budget, from its recorded decisions…", footer=False,
         prompt=True),
-    Key("plus,equals_sign", "faster", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
-    Key("minus", "slower", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),
-    Key("right_square_bracket", "next_tab", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
+    Key("plus,equals_sign", "pace(-1)", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
+    Key("minus", "pace(1)", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),
+    Key("right_square_bracket", "view('next_tab')", "Next tab", "Next tab: Results, Transcript, Timeline, Node",
         "tabs.next", "Tabs: next (Results, Transcript, Timeline, Node)", footer=False),
-    Key("left_square_bracket", "previous_tab", "Prev tab", "Previous tab", "tabs.previous", "Tabs: previous",
+    Key("left_square_bracket", "view('previous_tab')", "Prev tab", "Previous tab", "tabs.previous", "Tabs: previous",
         footer=False),
-    Key("L", "more_content", "More", "Show more of a long content (Results and Node tabs), 20,000 characters at a "
+    Key("L", "view('more')", "More", "Show more of a long content (Results and Node tabs), 20,000 characters at a "
         "time", "content.more", "Content: show more of a long landed or selected node", footer=False),
-    Key("g", "find_node", "Find", "Find a node by title or id and go to it on the tree", "tree.find",
+    Key("g", "view('find')", "Find", "Find a node by title or id and go to it on the tree", "tree.find",
         "Tree: find a node by title or id…", footer=False),
-    Key("t", "toggle_follow", "Follow", "Tree follows the walk on/off", "tree.follow", "Tree: follow the walk on/off",
+    Key("t", "view('follow')", "Follow", "Tree follows the walk on/off", "tree.follow", "Tree: follow the walk on/off",
         footer=False),
-    Key("v", "set_budget", "Budget", "Set the visit budget", "settings.budget", "Settings: set the visit budget…",
+    Key("v", "setting('budget')", "Budget", "Set the visit budget", "settings.budget",
+        "Settings: set the visit budget…", footer=False, prompt=True),
+    Key("d", "setting('depth')", "Depth", "Set the depth limit", "settings.depth", "Settings: set the depth limit…",
         footer=False, prompt=True),
-    Key("d", "set_depth", "Depth", "Set the depth limit", "settings.depth", "Settings: set the depth limit…",
-        footer=False, prompt=True),
-    Key("m", "switch_navigator", "Navigator", "Switch navigator", "settings.navigator", "Settings: switch navigator…",
-        footer=False, prompt=True),
-    Key("o", "cycle_policy", "On failure", "Cycle the failure policy: throw, empty, partial", "settings.policy",
+    Key("m", "setting('navigator')", "Navigator", "Switch navigator", "settings.navigator",
+        "Settings: switch navigator…", footer=False, prompt=True),
+    Key("o", "setting('policy')", "On failure", "Cycle the failure policy: throw, empty, partial", "settings.policy",
         "Settings: cycle the failure policy (throw, empty, partial)", footer=False),
-    Key("ctrl+s", "save_trace", "Save trace", "Save the walk as a trace file", "trace.save",
+    Key("ctrl+s", "file('save_trace')", "Save trace", "Save the walk as a trace file", "trace.save",
         "Trace: save the walk as a trace file…", footer=False, prompt=True),
-    Key("ctrl+o", "open_trace", "Open trace", "Open a trace and step through it", "trace.open",
+    Key("ctrl+o", "file('open_trace')", "Open trace", "Open a trace and step through it", "trace.open",
         "Trace: open a trace and step through it…", footer=False, prompt=True),
-    Key("ctrl+e", "save_screenshot", "Screenshot", "Save an SVG screenshot", "app.screenshot",
+    Key("ctrl+e", "file('screenshot')", "Screenshot", "Save an SVG screenshot", "app.screenshot",
         "Screenshot: save an SVG of the screen…", footer=False, prompt=True),
 )
 
 PICKER_KEYS = (
-    Key("1,2,3,4,5,6,7,8,9", "toggle_candidate", "Pick", "Picker (manual navigator, or a fork): toggle candidate 1-9",
+    Key("1,2,3,4,5,6,7,8,9", "pick('toggle')", "Pick", "Picker (manual navigator, or a fork): toggle candidate 1-9",
         "manual.toggle", footer=False, when=When.PICKING),
-    Key("a", "answer", "Answer", "Picker: answer with the picked candidates (nothing picked: stop here)",
+    Key("a", "pick('answer')", "Answer", "Picker: answer with the picked candidates (nothing picked: stop here)",
         "manual.answer", when=When.PICKING),
-    Key("s", "stop_here", "Stop here", "Picker: choose nothing (stop here)", "manual.stop", when=When.PICKING),
-    Key("i", "type_id", "Type id",
+    Key("s", "pick('stop')", "Stop here", "Picker: choose nothing (stop here)", "manual.stop", when=When.PICKING),
+    Key("i", "pick('type_id')", "Type id",
         "Picker: type any id (even one not offered; typed again, it is taken back) or a candidate's number",
         "manual.type", when=When.PICKING, prompt=True),
-    Key("escape", "close_picker", "Close", "Fork picker: close it without forking", "manual.close",
+    Key("escape", "pick('close')", "Close", "Fork picker: close it without forking", "manual.close",
         when=When.FORKING),
 )
 
 ANALYSIS_KEYS = (
-    Key("S", "stability", "Stability", "Walk the query N times: how often each node is chosen, where walks part",
-        "walk.stability", "Stability: walk this query N times…", footer=False, prompt=True),
-    Key("E", "evaluate", "Evaluate", "Evaluate a question set: open any walk at its first wrong turn", "eval.open",
+    Key("S", "walk('stability')", "Stability",
+        "Walk the query N times: how often each node is chosen, where walks part", "walk.stability",
+        "Stability: walk this query N times…", footer=False, prompt=True),
+    Key("E", "walk('evaluate')", "Evaluate", "Evaluate a question set: open any walk at its first wrong turn",
+        "eval.open",
         "Evaluate: walk a question set and find where the navigator goes wrong…", footer=False, prompt=True),
     # After the picker's keys: with a fork picker open, Escape closes it first.
-    Key("escape", "back_to_evaluation", "Evaluation", "Back to the evaluation table (while one is open)",
+    Key("escape", "view('evaluation')", "Evaluation", "Back to the evaluation table (while one is open)",
         "eval.back", "Evaluate: back to the evaluation table", footer=False, when=When.EVALUATION_BEHIND),
 )
 
 SHOWING_KEYS = (
-    Key("P", "toggle_presenting", "Present",
+    Key("P", "view('present')", "Present",
         "Presenting mode on/off: n, b and p move a decision at a time, said in words", "walk.present",
         "Present: presenting mode on/off (for a room)", presenting=True, narrow=False),
-    Key("H", "export_html", "Export HTML", "Export the walk as one HTML file that replays it (no server needed)",
-        "walk.export", "Export: the walk as one HTML file that replays it…", footer=False, prompt=True),
+    Key("H", "file('export_html')", "Export HTML",
+        "Export the walk as one HTML file that replays it (no server needed)", "walk.export",
+        "Export: the walk as one HTML file that replays it…", footer=False, prompt=True),
 )
 """Showing a walk to others: in a room, or as a file."""
 
 ALL_KEYS = WALK_KEYS + MORE_KEYS + PICKER_KEYS + ANALYSIS_KEYS + SHOWING_KEYS
 
-WHEN = {key.action: key.when for key in ALL_KEYS}
-"""When each action applies, by action name (what ``check_action`` is asked about)."""
+WHEN = {(name, args[:1]): key.when for key in ALL_KEYS for _, name, args in [parse(key.action)]}
+"""When each action applies, by its name and first argument (``("pick", ("answer",))``: what ``check_action`` is
+asked about)."""
 
 PRESENTING_ACTIONS = frozenset(key.action for key in ALL_KEYS if key.presenting)
 """The actions whose keys the footer shows while presenting."""
@@ -156,7 +165,10 @@ NARROW_HIDDEN = frozenset(key.action for key in ALL_KEYS if not key.narrow)
 PICKING_ACTIONS = frozenset(key.action for key in PICKER_KEYS if key.footer)
 """The picker's keys in the footer: on a narrow screen, while a pick is open, they are what it shows, with
 :data:`PICKING_KEEPS`."""
-PICKING_KEEPS = frozenset({"cancel_walk", "help", "app.quit"})
+PICKING_KEEPS = frozenset(key.action for key in ALL_KEYS if key.id in ("walk.cancel", "app.help", "app.quit"))
+
+TOGGLE = "pick('toggle')"
+"""The digits' action: each digit's binding adds its number (``pick('toggle', 3)``)."""
 
 PALETTE_CELLS = 14
 """The command palette's key, docked at the footer's right (``▏^p palette``)."""
@@ -180,8 +192,8 @@ def bindings() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
     """The walk screen's BINDINGS, every one with an id so keys can be remapped."""
     out: list[Binding | tuple[str, str] | tuple[str, str, str]] = []
     for key in ALL_KEYS:
-        if key.action == "toggle_candidate":
-            out.extend(Binding(str(n), f"toggle_candidate({n})", key.label, show=False, id=f"{key.id}.{n}")
+        if key.action == TOGGLE:
+            out.extend(Binding(str(n), f"pick('toggle', {n})", key.label, show=False, id=f"{key.id}.{n}")
                        for n in range(1, 10))
             continue
         out.append(Binding(key.keys, key.action, key.label, show=key.footer, id=key.id))

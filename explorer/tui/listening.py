@@ -1,7 +1,9 @@
 """What the walk screen hears from other threads: the manual navigator asking the person at the keyboard, and a
 local model's server loading, ready or failed.
 
-Both are told on the thread that does the work; :class:`Listening` posts each to the screen as a message
+Both are told on the thread that does the work, to the desk and the listeners of the explorer's
+:class:`~explorer.walks.session.Wiring` (its own: another explorer's walks are not heard here);
+:class:`Listening` posts each to the screen as a message
 (:class:`~explorer.tui.messages.DecisionRequested`, :class:`~explorer.tui.messages.LocalModelChanged`), and the
 screen's handlers act on its own thread.
 """
@@ -13,8 +15,9 @@ from typing import Protocol
 
 from textual.message import Message
 
-from ..navigators.llm.llama_server import LoadPhase, LocalModelStatus, add_status_listener
-from ..navigators.manual import DESK, PendingDecision
+from ..navigators.llm.llama_server import LoadPhase, LocalModelStatus
+from ..navigators.manual import PendingDecision
+from ..walks.session import Wiring
 from .messages import DecisionRequested, LocalModelChanged
 from .say import Severity
 
@@ -28,18 +31,23 @@ class Host(Protocol):
 
 
 class Listening:
-    """The walk screen ``host``'s ears, from :meth:`attach` (on mount) to :meth:`detach` (on unmount)."""
+    """The walk screen ``host``'s ears on ``wiring``'s desk and listeners, from :meth:`attach` (on mount) to
+    :meth:`detach` (on unmount)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, wiring: Wiring) -> None:
         self.host = host
+        self.wiring = wiring
         self._stop_hearing_models: Callable[[], None] = lambda: None
 
     def attach(self) -> None:
-        DESK.attach(self._manual)
-        self._stop_hearing_models = add_status_listener(self._local_model)
+        if self.wiring.desk is not None:
+            self.wiring.desk.attach(self._manual)
+        if self.wiring.hearing is not None:
+            self._stop_hearing_models = self.wiring.hearing.add(self._local_model)
 
     def detach(self) -> None:
-        DESK.detach(self._manual)
+        if self.wiring.desk is not None:
+            self.wiring.desk.detach(self._manual)
         self._stop_hearing_models()
 
     def _manual(self, pending: PendingDecision) -> None:

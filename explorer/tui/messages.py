@@ -12,33 +12,28 @@ from dataclasses import dataclass, field
 
 from textual.message import Message
 
-from core import TreeNavigator, WalkEvent
+from core import TreeNavigator
 
 from ..corpora.questions import QuestionSet
-from ..ending import WalkEnd
 from ..navigators.llm.llama_server import LocalModelStatus
 from ..navigators.manual import PendingDecision
 from ..walk_settings import WalkSettings
 from ..walks.history import WalkHistory
+from ..walks.session import SessionEnded, SessionEvent
 
 
 @dataclass
 class WalkEventArrived(Message):
-    """Event ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision."""
+    """A walk's session emitted an event: its record (the walk's id, the event's number, whether it was forced)."""
 
-    walk_id: int
-    seq: int
-    event: WalkEvent
-    forced: bool = False
+    arrived: SessionEvent
 
 
 @dataclass
 class WalkEnded(Message):
-    """Walk ``walk_id`` is over, and how (with ``error`` when it failed)."""
+    """A walk's session is over: its record (the walk's id, how it ended, the error when it failed)."""
 
-    walk_id: int
-    end: WalkEnd
-    error: str | None = None
+    ended: SessionEnded
 
 
 @dataclass

@@ -7,6 +7,7 @@ history's settings; these apply to the next walk (``r`` restarts with them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -21,12 +22,13 @@ from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigat
 from ..numbers import whole
 from ..safe_text import visible
 from ..walk_settings import WalkSettings
+from ..walks.session import JOBS, UNWIRED, Wiring
 from ..walks.settings import describe_settings
 from ..walks.stability import Stability, StabilityRun
 from .messages import EvaluateQuestions
 from .say import Severity
 from .screens.prompt import PromptScreen
-from .screens.stability import JOBS, StabilityScreen
+from .screens.stability import StabilityScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -48,37 +50,31 @@ class Host(Protocol):
     def settings_changed(self) -> None:
         """The next walk's settings changed: show them."""
 
-    def show_stability(self, stability: Stability) -> None:
-        """Put a stability run's frequencies on the tree."""
-
     def post_message(self, message: Message) -> bool: ...
 
 
-def whole_number(low: int, high: int) -> PromptCheck:
-    """A prompt's check: a whole number from ``low`` to ``high`` (:func:`explorer.numbers.whole`, as the command
-    line reads one), or what is wrong with it."""
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """A prompt's reader: a whole number from ``low`` to ``high`` (:func:`explorer.numbers.whole`, as the command
+    line reads one), handed back as the number it checked; a ``ValueError`` says what is wrong with it."""
 
-    def check(value: str) -> str | None:
+    def read(value: str) -> int:
         try:
-            whole(value, low, high)
+            return whole(value, low, high)
         except ValueError as exc:
-            return f"{exc}."
-        return None
+            raise ValueError(f"{exc}.") from None
 
-    return check
-
-
-class PromptCheck(Protocol):
-    def __call__(self, value: str) -> str | None: ...
+    return read
 
 
 class NextWalk:
     """The settings and navigator the next walk will use, and the prompts that change them."""
 
-    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator) -> None:
+    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator, wiring: Wiring = UNWIRED) -> None:
         self.host = host
         self.settings = settings.but(query="")
         self.navigator = navigator
+        self.wiring = wiring
+        """What a stability run's navigator is wired with, and its observers (the explorer's telemetry)."""
 
     def describe(self) -> Text:
         """The query bar's note: what the next walk will use."""
@@ -97,23 +93,23 @@ class NextWalk:
     # -- budget, depth, policy, navigator ---------------------------------------------------------------------------
 
     def ask_budget(self) -> None:
-        def apply(value: str | None) -> None:
-            if value:
-                self.settings = self.settings.but(max_nodes_visited=int(value))
+        def apply(value: int | None) -> None:
+            if value is not None:
+                self.settings = self.settings.but(max_nodes_visited=value)
                 self._changed(f"Visit budget {value}")
 
         self.host.app.push_screen(PromptScreen("Visit budget (visits across the whole walk)",
                                                str(self.settings.max_nodes_visited),
-                                               check=whole_number(1, 100_000)), apply)
+                                               read=whole_number(1, 100_000)), apply)
 
     def ask_depth(self) -> None:
-        def apply(value: str | None) -> None:
-            if value:
-                self.settings = self.settings.but(max_depth=int(value))
+        def apply(value: int | None) -> None:
+            if value is not None:
+                self.settings = self.settings.but(max_depth=value)
                 self._changed(f"Depth limit {value}")
 
         self.host.app.push_screen(PromptScreen("Depth limit (roots are depth 0)", str(self.settings.max_depth),
-                                               check=whole_number(0, 100_000)), apply)
+                                               read=whole_number(0, 100_000)), apply)
 
     def cycle_policy(self) -> None:
         policies = list(OnFailure)
@@ -175,7 +171,8 @@ class NextWalk:
         except NavigatorConfigError as exc:
             return None, str(exc)
 
-    def ask_stability(self, query: str) -> None:
+    def ask_stability(self, query: str, show: Callable[[Stability], None]) -> None:
+        """Ask how many times to walk ``query``, then run them; ``show`` puts the run's frequencies on the tree."""
         query = query.strip()
         if not query:
             self.host.say("Type a question first: stability walks the current query many times.", severity="warning")
@@ -185,13 +182,14 @@ class NextWalk:
             self.host.say(f"Stability: {error}", severity="warning", timeout=6)
             return
 
-        def start(value: str | None) -> None:
-            if value:
-                run = StabilityRun(self.host.corpus, self.settings.but(query=query), navigator, int(value), jobs=JOBS)
-                self.host.app.push_screen(StabilityScreen(run, self.host.show_stability))
+        def start(value: int | None) -> None:
+            if value is not None:
+                run = StabilityRun(self.host.corpus, self.settings.but(query=query), self.wiring.wire(navigator), value,
+                                   jobs=JOBS, observers=self.wiring.observers)
+                self.host.app.push_screen(StabilityScreen(run, show))
 
         self.host.app.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)",
-                                               "10", check=whole_number(2, 1000)), start)
+                                               "10", read=whole_number(2, 1000)), start)
 
     def ask_evaluation(self) -> None:
         if not self.host.allow_files:

@@ -8,42 +8,45 @@ shown.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..trace import Trace
 from ..walks.history import WalkHistory
 from ..walks.stability import Stability
 from ..walks.walk_list import Walk, WalkList
-from .next_walk import NextWalk
 from .say import Severity
 from .widgets.query_input import QueryInput
 from .widgets.walk_tree import WalkTree
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from .next_walk import NextWalk
+    from .walk_runner import WalkRunner
+
+W = TypeVar("W", bound="Widget")
 
 
 class Host(Protocol):
     """What opening walks needs of the walk screen."""
 
     walks: WalkList
-    next_walk: NextWalk
 
-    @property
-    def walk_tree(self) -> WalkTree: ...
-
-    @property
-    def query_input(self) -> QueryInput: ...
+    def query_one(self, selector: type[W]) -> W: ...
 
     def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
-
-    def park(self) -> None: ...
 
     def show_walk(self, walk: Walk) -> None: ...
 
 
 class OpeningWalks:
-    """Walks from elsewhere, onto the walk screen ``host``."""
+    """Walks from elsewhere, onto the walk screen ``host``: the walk on it is parked by ``runner``, and a trace's
+    limits go to ``next_walk``."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, *, next_walk: NextWalk, runner: WalkRunner) -> None:
         self.host = host
+        self.next_walk = next_walk
+        self.runner = runner
 
     def switch_to(self, number: int) -> None:
         """Show walk ``number`` of the list, at the step it was left at."""
@@ -56,14 +59,14 @@ class OpeningWalks:
         host.show_walk(walk)
         host.say(f"Now showing {walk.name}", timeout=3)
 
-    def open_history(self, history: WalkHistory, *, step: int | None, expected: frozenset[str],
-                     verdict: str) -> Walk:
+    def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
+                     verdict: str = "") -> Walk:
         """Show a walk made elsewhere (an evaluation's) at ``step`` (``None``: its end), the nodes a question
         expects marked on the tree and ``verdict`` in the step panel; once in the list, it stays one walk."""
         host = self.host
         walk = host.walks.holding(history)
         if walk is None:
-            host.park()
+            self.runner.park()
             walk = host.walks.add(Walk(history))
         walk.verdict = verdict or walk.verdict
         if step is None:
@@ -71,28 +74,28 @@ class OpeningWalks:
         else:
             history.go(step)
         host.show_walk(walk)
-        tree = host.walk_tree
+        tree = host.query_one(WalkTree)
         tree.set_overlay(expected=expected)
         for node in sorted(expected):
             tree.reveal(node, move_cursor=False)  # where the answer was, in view beside where the walk went
-        host.query_input.value = history.settings.query
+        host.query_one(QueryInput).value = history.settings.query
         tree.focus()  # the step keys, and Escape back to the evaluation, work at once
         return walk
 
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
         host = self.host
-        host.park()
+        self.runner.park()
         walk = host.walks.add(Walk(WalkHistory.from_trace(trace, number=host.walks.next_number)))
         settings = trace.header.settings
-        host.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
-        host.query_input.value = settings.query
+        self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
+        host.query_one(QueryInput).value = settings.query
         host.show_walk(walk)
         host.say(f"Opened {trace.path} as {walk.name} ({len(walk.history.events)} events)", timeout=4)
 
     def show_stability(self, stability: Stability) -> None:
         """Beside each node chosen by some of the walks, in how many (``7/10``), with a heat class from the share."""
-        tree = self.host.walk_tree
+        tree = self.host.query_one(WalkTree)
         tree.set_overlay(counts=stability.counts(), heat=stability.heat())
         for frequency in stability.nodes:
             tree.reveal(frequency.node, move_cursor=False)

@@ -70,6 +70,8 @@ class Presenter:
 
     def __init__(self, host: Host) -> None:
         self.host = host
+        self.on = False
+        """Whether presenting mode is on (:meth:`turn`)."""
         self.advancing = False
         """Whether a live walk is being advanced to its next stop point."""
         self.wanted = 0
@@ -211,6 +213,7 @@ class Presenter:
 
     def turn(self, on: bool) -> None:
         """Presenting mode on or off: the screen's class, the footer's keys."""
+        self.on = on
         self.host.set_class(on, PRESENTING)
         if not on:
             self.host.set_class(False, AT_END)

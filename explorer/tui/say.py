@@ -3,7 +3,7 @@ parsed as markup. Every screen says things through :func:`say`."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 from textual.widget import Widget
 
@@ -16,3 +16,9 @@ def say(node: Widget, message: str, *, title: str = "", severity: Severity = "in
         timeout: float = 3) -> None:
     """Notify ``message`` from ``node`` (any widget or screen), escaped."""
     node.notify(visible(message), title=visible(title), severity=severity, markup=False, timeout=timeout)
+
+
+class Say(Protocol):
+    """:func:`say` from a node a part was handed (``functools.partial(say, screen)``)."""
+
+    def __call__(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...

@@ -1,4 +1,5 @@
-"""Stepping through a walk on the walk screen: next, continue, play, back, forward, first and latest.
+"""Stepping through a walk on the walk screen: next, continue, play, back, forward, first, latest, and to where the
+visit budget ran out.
 
 A step key moves the shown walk's cursor through what already happened (no navigator call) or, at its latest
 event, lets the live walk's session pull one more (``n``), all the rest (``c``) or one per beat (``p``). Past the
@@ -8,142 +9,136 @@ end of a walk, a step key starts the next one. While presenting, ``n``, ``b`` an
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
 
-from ..walks.history import WalkHistory
-from ..walks.picking import Pick
-from ..walks.session import WalkSession
-from ..walks.walk_list import Walk
-from .playing import next_pace
+from ..walks.stepping import Step, play_beat, step_next
 from .presenting import Presenter
-from .say import Severity
-
-
-class Host(Protocol):
-    """What stepping needs of the walk screen."""
-
-    shown: Walk | None
-    playing: bool
-    pace: float
-    presenting: bool
-    presenter: Presenter
-
-    @property
-    def history(self) -> WalkHistory | None: ...
-
-    @property
-    def session(self) -> WalkSession | None: ...
-
-    @property
-    def picker(self) -> Pick | None: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
-
-    def walk_changed(self, *, burst: bool = ...) -> None: ...
-
-    def walk_anew(self) -> None: ...
-
-    def refresh_status_soon(self) -> None: ...
+from .say import Say
+from .shown import ShownWalk
 
 
 class Stepping:
-    """The step keys of the walk screen ``host``."""
+    """The step keys of the walk on screen ``view``; ``walk_anew`` starts the next walk (past the end of one), and
+    ``refresh_soon`` repaints the status once the navigator has had a moment."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
+    def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, walk_anew: Callable[[], None],
+                 refresh_soon: Callable[[], object]) -> None:
+        self.view = view
+        self.presenter = presenter
+        self.say = say
+        self.walk_anew = walk_anew
+        self.refresh_soon = refresh_soon
+
+    def take(self, move: str) -> None:
+        """The step key ``move`` (the key table's ``step(...)``: one of :data:`MOVES`)."""
+        MOVES[move](self)
 
     def _moved(self, moved: bool) -> None:
         if moved:
-            self.host.walk_changed()
+            self.view.walk_changed()
 
     def next(self) -> None:
-        host = self.host
-        history, session = host.history, host.session
-        if host.presenting and host.presenter.next():
+        view = self.view
+        if self.presenter.on and self.presenter.next():
             return  # the next decision, not the next event
-        if history is not None and history.forward():
-            host.walk_changed()  # what already happened: no navigator call
-        elif history is None or history.ended or session is None:
-            host.walk_anew()
-        elif host.picker is not None and host.picker.pending is not None:
-            host.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
-        else:
-            session.step()  # permits add up: quick presses are all honoured, in order
-            host.refresh_status_soon()
+        match step_next(view.shown, view.picker):
+            case Step.SHOWN:
+                view.walk_changed()  # what already happened: no navigator call
+            case Step.OVER:
+                self.walk_anew()
+            case Step.WAITING:
+                self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
+            case Step.PULLED:
+                self.refresh_soon()
 
     def to_the_end(self) -> None:
-        host = self.host
-        host.playing = False
-        history = host.history
+        view = self.view
+        view.playing = False
+        history = view.history
         if history is not None and not history.at_latest:
             self._moved(history.latest())  # to what already happened first
             return
-        if history is None or history.ended or host.session is None:
-            host.walk_anew()
-        session = host.session
-        if session is not None and host.shown is not None and host.shown.live:
+        if history is None or history.ended or view.session is None:
+            self.walk_anew()
+        session = view.session
+        if session is not None and view.shown is not None and view.shown.live:
             session.run_to_end()
-            host.walk_changed()
+            view.walk_changed()
 
     def play_pause(self) -> None:
-        host = self.host
-        if host.playing:
-            host.playing = False
+        view = self.view
+        if view.playing:
+            view.playing = False
             return
-        history = host.history
-        if history is None or (history.at_latest and (history.ended or host.session is None)):
-            host.walk_anew()
-            if host.shown is None or not host.shown.live:
+        history = view.history
+        if history is None or (history.at_latest and (history.ended or view.session is None)):
+            self.walk_anew()
+            if view.shown is None or not view.shown.live:
                 return
-        host.playing = True
+        view.playing = True
 
     def tick(self) -> None:
         """One beat of play: the next step, or the end of play."""
-        host = self.host
-        history, session = host.history, host.session
-        if host.presenting:
-            if not host.presenter.tick():
-                host.playing = False
+        view = self.view
+        if self.presenter.on:
+            if not self.presenter.tick():
+                view.playing = False
             return
-        if history is not None and history.forward():
-            host.walk_changed()
-        elif session is not None and host.shown is not None and host.shown.live:
-            if session.waiting and host.picker is None:
-                session.step()
-        else:
-            host.playing = False
-
-    def faster(self) -> None:
-        self.host.pace = next_pace(self.host.pace, -1)
-
-    def slower(self) -> None:
-        self.host.pace = next_pace(self.host.pace, 1)
+        match play_beat(view.shown, view.picker):
+            case Step.SHOWN:
+                view.walk_changed()
+            case Step.OVER:
+                view.playing = False
 
     def back(self) -> None:
-        host = self.host
-        host.playing = False
-        history = host.history
+        view = self.view
+        view.playing = False
+        history = view.history
         if history is None:
             return
-        if host.presenting and host.presenter.back():
+        if self.presenter.on and self.presenter.back():
             return
-        if not host.presenting and history.back():
-            host.walk_changed()
+        if not self.presenter.on and history.back():
+            view.walk_changed()
         elif history.events:
-            host.say("This is the first step.", timeout=2)
+            self.say("This is the first step.", timeout=2)
 
     def forward(self) -> None:
-        host = self.host
-        if host.presenting:
-            host.presenter.forward()
-        elif host.history is not None:
-            self._moved(host.history.forward())
+        view = self.view
+        if self.presenter.on:
+            self.presenter.forward()
+        elif view.history is not None:
+            self._moved(view.history.forward())
 
     def first(self) -> None:
-        self.host.playing = False
-        if self.host.history is not None:
-            self._moved(self.host.history.first())
+        self.view.playing = False
+        if self.view.history is not None:
+            self._moved(self.view.history.first())
 
     def latest(self) -> None:
-        if self.host.history is not None:
-            self._moved(self.host.history.latest())
+        if self.view.history is not None:
+            self._moved(self.view.history.latest())
+
+    def to_budget_stop(self) -> None:
+        """Show the step where the visit budget ran out."""
+        history = self.view.history
+        if history is None:
+            self.say("No walk yet.", timeout=2)
+            return
+        step = history.budget_ran_out_at()
+        if step is None:
+            more = "" if history.ended else " so far"
+            self.say(f"The visit budget did not run out in {history.name}{more}.", timeout=4)
+            return
+        self.view.playing = False
+        if history.go(step):
+            self.view.walk_changed()
+        used = history.settings.max_nodes_visited
+        self.say(f"Step {step}: the {used}-visit budget ran out here (b steps back to what spent it).", timeout=4)
+
+
+MOVES: dict[str, Callable[[Stepping], None]] = {
+    "next": Stepping.next, "continue": Stepping.to_the_end, "play": Stepping.play_pause, "back": Stepping.back,
+    "forward": Stepping.forward, "first": Stepping.first, "latest": Stepping.latest,
+    "budget_stop": Stepping.to_budget_stop}
+"""The step keys' moves, by the name the key table gives them (``step('next')``)."""

@@ -43,8 +43,6 @@ class Host(Protocol):
 
     def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
 
-    def load_trace(self, trace: Trace) -> None: ...
-
     def run_worker(self, work: Callable[[], None], *, thread: bool, group: str,
                    exit_on_error: bool) -> Worker[Any]: ...
 
@@ -129,14 +127,15 @@ class WalkFiles:
         else:
             self.host.run_worker(write, thread=True, group="files", exit_on_error=False)
 
-    def ask_open(self) -> None:
+    def ask_open(self, load: Callable[[Trace], None]) -> None:
+        """Ask for a trace, read it on a worker, and hand it to ``load`` (on the screen's thread)."""
         if not self._allowed():
             return
 
         def open_(value: str | None) -> None:
             if value:
                 self.host.say(f"Opening {value}…", timeout=2)
-                self._read(Path(value).expanduser())
+                self._read(Path(value).expanduser(), load)
 
         recent = self.recent()
         self.host.app.push_screen(PromptScreen("Open a trace (made on this corpus)", recent[0] if recent else "",
@@ -144,7 +143,7 @@ class WalkFiles:
                                                check=lambda v: None if v else "Type the path of a trace file."),
                                   open_)
 
-    def _read(self, path: Path) -> None:
+    def _read(self, path: Path, load: Callable[[Trace], None]) -> None:
         app, corpus = self.host.app, self.host.corpus
 
         def read() -> None:
@@ -154,7 +153,7 @@ class WalkFiles:
                 app.call_from_thread(self.host.say, str(exc), title="Cannot open the trace", severity="error",
                                      timeout=8)
                 return
-            app.call_from_thread(self.host.load_trace, trace)
+            app.call_from_thread(load, trace)
 
         self.host.run_worker(read, thread=True, group="files", exit_on_error=False)
 

@@ -7,13 +7,20 @@ worker that drives its :class:`~explorer.walks.session.WalkSession`: each step k
 event from ``core``, and the events come back as messages tagged with the walk's id, recorded into that
 walk's history on this thread; a change to the shown walk's history is announced with
 :meth:`WalkScreen.walk_changed`. Nothing here re-implements a walk rule or keeps a copy of events.
+
+The screen owns its actions: one per group of the key table (``step('next')``, ``walk('fork')``,
+``file('save_trace')``, :mod:`.keymap`), each handing the key to the part that does it. The parts are made here
+and handed what they use by name: the walk on screen (:class:`~.shown.ShownWalk`), the node their prompts and
+workers belong to, and the other parts they lean on (the runner its next walk's settings and the files; the
+picker and re-walking the runner); none reaches a sibling through the screen.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
@@ -27,12 +34,10 @@ from ..safe_text import visible
 from ..trace import Trace
 from ..walk_settings import WalkSettings
 from ..walks.compare import tree_marks
-from ..walks.decisions import Decision
 from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
-from ..walks.session import WalkSession
-from ..walks.stability import Stability
+from ..walks.session import UNWIRED, WalkSession, Wiring
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain
@@ -43,7 +48,7 @@ from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEvent
 from .next_walk import NextWalk
 from .opening_walks import OpeningWalks
 from .picker import Picking
-from .playing import Player
+from .playing import Player, next_pace
 from .presenting import Presenter
 from .rewalking import Rewalking
 from .say import Severity, say
@@ -51,7 +56,7 @@ from .screens.choose_walk import WalksScreen
 from .screens.evaluation import EVALUATION
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
-from .status import Moment, moment_of, results_summary, status_line
+from .status import moment_of, results_summary, status_line
 from .stepping import Stepping
 from .walk_export import WalkExport
 from .walk_files import WalkFiles
@@ -71,9 +76,15 @@ from .widgets.walk_footer import WalkFooter
 from .widgets.walk_tree import WalkTree
 
 NARROW, SHORT, COMPACT = 80, 24, 100
-"""The smallest comfortable size; below it the layout sheds decoration (classes ``narrow``, ``short``); below
-``COMPACT`` columns the tree takes half the width, so stop reasons fit beside titles."""
+"""The smallest comfortable size; below it the layout sheds decoration (classes ``narrow``, ``short``, from the
+screen's breakpoints); below ``COMPACT`` columns (``compact``, and ``narrow``) the tree takes half the width, so stop
+reasons fit beside titles."""
 TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
+
+
+def title(corpus: Corpus, shown: Walk | None) -> str:
+    """The screen's sub-title: the corpus, and the walk on screen."""
+    return visible(f"{corpus.title} · {shown.name}" if shown is not None else corpus.title)
 
 
 class WalkScreen(Screen[None]):
@@ -81,6 +92,8 @@ class WalkScreen(Screen[None]):
 
     CSS_PATH = [Path(__file__).with_name("walk_screen.tcss"), Path(__file__).with_name("presenting.tcss")]
     BINDINGS = bindings()
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (NARROW, "compact"), (COMPACT, "wide")]
+    VERTICAL_BREAKPOINTS = [(0, "short"), (SHORT, "tall")]
 
     # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
     shown: var[Walk | None] = var(None, bindings=True, init=False)
@@ -96,30 +109,35 @@ class WalkScreen(Screen[None]):
 
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
                  autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
-                 start_query: str | None = None, example_query: str | None = None,
+                 start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
                  opened_trace: Trace | None = None, present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
         self.allow_files = allow_files
         """Whether the keys that open and save files work (off in a session shared on a network)."""
-        self.next_walk = NextWalk(self, settings, navigator)
+        self.next_walk = NextWalk(self, settings, navigator, wiring)
         self.files = WalkFiles(self, trace_path)
-        self.picking = Picking(self)
-        self.asking_again = AskingAgain(self)
-        self.runner = WalkRunner(self)
-        self.rewalking = Rewalking(self)
+        tell = partial(say, self)
+        self.runner = WalkRunner(self, self, wiring, corpus=corpus, walks=walks, next_walk=self.next_walk,
+                                 files=self.files, say=tell, autoplay=autoplay is not None)
+        self.picking = Picking(self, self, wiring, corpus=corpus, walks=walks, runner=self.runner,
+                               next_walk=self.next_walk, say=tell, allow_files=allow_files)
+        self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork)
+        self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner, say=tell)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
         self.export = WalkExport(self)
+        self.opening = OpeningWalks(self, next_walk=self.next_walk, runner=self.runner)
+        self.stepping = Stepping(self, self.presenter, tell,
+                                 walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
+                                 refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
+        self.listening = Listening(self, wiring)
         self._present_at_start = present
-        self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
-        self._start_query, self._example_query = start_query, example_query
+        self._start_query = start_query
+        self._example_query = example_query
         self._opened_trace = opened_trace
-        self.stepping = Stepping(self)
-        self.listening = Listening(self)
-        self.opening = OpeningWalks(self)
         self._player = Player(self, self.stepping.tick)
         self._render_pending = False
         self._burst = False
@@ -144,13 +162,13 @@ class WalkScreen(Screen[None]):
                 yield AnswerCard(id="answer-card")
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
-                        yield ResultsPanel(id="results")
+                        yield ResultsPanel(id="results", full_paths=self.allow_files)
                     with TabPane("Transcript", id="tab-transcript"), VerticalScroll():
                         yield TranscriptView(id="transcript")
                     with TabPane("Timeline", id="tab-timeline"):
                         yield Timeline(id="timeline")
                     with TabPane("Node", id="tab-node"), VerticalScroll():
-                        yield NodeDetail(id="detail")
+                        yield NodeDetail(id="detail", full_paths=self.allow_files)
         yield WalkFooter(footer_rules())
 
     def on_mount(self) -> None:
@@ -160,22 +178,17 @@ class WalkScreen(Screen[None]):
         self.settings_changed()
         # While the navigator thinks, nothing else repaints: keep the status (and its clock) fresh.
         self.set_interval(0.25, self._refresh_status, name="status")
-        query = self.query_input
+        query = self.query_one(QueryInput)
         query.value = self._start_query or self._example_query or ""
         if self._opened_trace is not None:
-            self.load_trace(self._opened_trace)
-            self.walk_tree.focus()
+            self.opening.load_trace(self._opened_trace)
+            self.query_one(WalkTree).focus()
         elif self._start_query and self._start_query.strip():
             self.start_walk(self._start_query)
-            self.walk_tree.focus()
+            self.query_one(WalkTree).focus()
         else:
             query.focus()
         self._schedule_render()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW, "narrow")
-        self.set_class(event.size.width < COMPACT, "compact")
-        self.set_class(event.size.height < SHORT, "short")
 
     def on_unmount(self) -> None:
         self._player.stop()
@@ -209,20 +222,6 @@ class WalkScreen(Screen[None]):
         """Walk A (on screen) and walk B while two walks are compared."""
         return None if self.shown is None or self.partner is None else (self.shown.history, self.partner.history)
 
-    @property
-    def query_input(self) -> QueryInput:
-        return self.query_one("#query", QueryInput)
-
-    @property
-    def walk_tree(self) -> WalkTree:
-        return self.query_one(WalkTree)
-
-    def focus_tree(self) -> None:
-        self.walk_tree.focus()
-
-    def focus_query(self) -> None:
-        self.query_input.focus()
-
     def walk_changed(self, *, burst: bool = False) -> None:
         """The shown walk's history changed in place (an event arrived, the cursor moved): redraw what shows it."""
         self._burst = burst
@@ -230,23 +229,31 @@ class WalkScreen(Screen[None]):
 
     def watch_shown(self, old: Walk | None, new: Walk | None) -> None:
         if new is not old:
-            self._bind(new)
+            self._bind()
         self._schedule_render(burst=self._burst)
         self._burst = False
 
-    def _bind(self, walk: Walk | None) -> None:
+    def _bind(self) -> None:
         """A walk took the screen: what belonged to the one before goes."""
         self.playing = False
         self.partner = None
         self.fork = None
-        tree = self.walk_tree
+        tree = self.query_one(WalkTree)
         tree.forget_walk()
         tree.set_overlay(expected=frozenset(), counts={}, heat={})
         self.query_one(ResultsPanel).reset()
-        self._update_titles()
+        self.sub_title = title(self.corpus, self.shown)
+
+    def show_walk(self, walk: Walk) -> None:
+        """Put ``walk`` (already in the list) on screen at the step it was left at."""
+        if walk is self.shown:
+            self._bind()  # shown anew: the overlays and any fork go
+            self._schedule_render()
+        else:
+            self.shown = walk
 
     def watch_partner(self, partner: Walk | None) -> None:
-        self.walk_tree.refollow()
+        self.query_one(WalkTree).refollow()
         self.query_one("#side").set_class(partner is not None, "comparing")
         self._schedule_render()
 
@@ -269,206 +276,38 @@ class WalkScreen(Screen[None]):
         self.presenter.turn(presenting)
         self._schedule_render()
 
-    def action_toggle_presenting(self) -> None:
-        self.presenting = not self.presenting
-        self.say("Presenting: n the next decision · p play · b back · P ends it" if self.presenting
-                 else "Presenting mode off.", timeout=3)
-
-    def show_walk(self, walk: Walk) -> None:
-        """Put ``walk`` (already in the list) on screen at the step it was left at."""
-        if walk is self.shown:
-            self._bind(walk)  # shown anew: the overlays and any fork go
-            self._schedule_render()
-        else:
-            self.shown = walk
-
-    def switch_to(self, number: int) -> None:
-        """Show walk ``number`` of the list, at the step it was left at."""
-        self.opening.switch_to(number)
-
     def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
                      verdict: str = "") -> Walk:
-        """Put a walk made elsewhere (an evaluation's) on screen (:mod:`.opening_walks`)."""
+        """Put a walk made elsewhere (an evaluation's, an export's) on screen (:mod:`.opening_walks`)."""
         return self.opening.open_history(history, step=step, expected=expected, verdict=verdict)
 
-    def compare_with(self, other: Walk) -> None:
-        """Compare the walk on screen with ``other``, side by side (:mod:`.comparing`)."""
-        self.comparing_walks.start(other)
-
-    # -- the walk's lifecycle (explorer.tui.walk_runner) -------------------------------------------------------------
-
     def start_walk(self, query: str, *, origin: Origin | None = None) -> None:
-        """Start a new walk on ``query`` (a new entry in the list), paused before its first step."""
-        self.runner.start(query, origin=origin)
+        """Start a new walk on ``query`` (a new entry in the list), paused before its first step; with no query,
+        the query box takes the focus."""
+        if not self.runner.start(query, origin=origin):
+            self.query_one(QueryInput).focus()
 
-    def launch(self, walk: Walk, *, steps: int) -> None:
-        self.runner.launch(walk, steps=steps)
-
-    def park(self) -> None:
-        self.runner.park()
+    # -- what other threads and widgets tell ----------------------------------------------------------------------
 
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
         self.runner.arrived(message)
-        if self.shown is not None and message.walk_id == self.shown.id:
+        if self.shown is not None and message.arrived.walk_id == self.shown.id:
             self.presenter.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
-        if self.shown is not None and message.walk_id == self.shown.id:
+        if self.shown is not None and message.ended.walk_id == self.shown.id:
             self.presenter.ended()
         self.runner.ended(message)
 
-    # -- picking by hand: the manual navigator, and forks (explorer.tui.picker) -------------------------------------
-
     def on_decision_requested(self, message: DecisionRequested) -> None:
-        self.picking.requested(message.pending)
-
-    def action_fork(self) -> None:
-        self.picking.fork()
-
-    def fork_with(self, decision: Decision, selected: tuple[str, ...]) -> None:
-        """Fork the walk on screen at ``decision``, answered with ``selected`` (the what-if's new answer)."""
-        self.picking.make_fork(decision, selected)
-
-    def action_what_if(self) -> None:
-        self.asking_again.open()
-
-    def action_toggle_candidate(self, number: int) -> None:
-        self.picking.toggle(number)
-
-    def action_answer(self) -> None:
-        self.picking.answer()
-
-    def action_stop_here(self) -> None:
-        self.picking.stop_here()
-
-    def action_close_picker(self) -> None:
-        self.picking.close()
-
-    def action_type_id(self) -> None:
-        self.picking.type_id()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        match WHEN.get(action, When.ALWAYS):
-            case When.PICKING:
-                return self.picker is not None
-            case When.FORKING:
-                return self.fork is not None
-            case When.EVALUATION_BEHIND:
-                return self.app.is_screen_installed(EVALUATION) and self.app.screen is self
-        return True
-
-    # -- step keys (explorer.tui.stepping) ---------------------------------------------------------------------------
-
-    def walk_anew(self) -> None:
-        """The walk on screen is over (or there is none): the next walk goes into the list."""
-        self.start_walk(self.query_input.value)
-
-    def refresh_status_soon(self) -> None:
-        self.set_timer(0.05, self._refresh_status)
-
-    def action_next_step(self) -> None:
-        self.stepping.next()
-
-    def action_continue_walk(self) -> None:
-        self.stepping.to_the_end()
-
-    def action_play_pause(self) -> None:
-        self.stepping.play_pause()
-
-    def action_faster(self) -> None:
-        self.stepping.faster()
-
-    def action_slower(self) -> None:
-        self.stepping.slower()
-
-    def action_step_back(self) -> None:
-        self.stepping.back()
-
-    def action_step_forward(self) -> None:
-        self.stepping.forward()
-
-    def action_first_step(self) -> None:
-        self.stepping.first()
-
-    def action_latest_step(self) -> None:
-        self.stepping.latest()
-
-    def action_cancel_walk(self) -> None:
-        self.runner.cancel()
-
-    def action_restart(self) -> None:
-        query = self.query_input.value or (self.history.settings.query if self.history is not None else "")
-        self.start_walk(query, origin=Origin.RESTART)
-
-    def action_switch_walk(self) -> None:
-        if not self.walks:
-            self.say("No walk yet.", timeout=2)
-            return
-
-        def chosen(number: int | None) -> None:
-            if number is not None:
-                self.switch_to(number)
-
-        current = self.shown.number if self.shown is not None else 0
-        self.app.push_screen(WalksScreen([w.name for w in self.walks], current), chosen)
-
-    def action_compare(self) -> None:
-        self.comparing_walks.ask()
-
-    def action_edit_query(self) -> None:
-        self.playing = False
-        self.query_input.focus()
-
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
-
-    def action_next_tab(self) -> None:
-        self._cycle_tab(1)
-
-    def action_previous_tab(self) -> None:
-        self._cycle_tab(-1)
-
-    def _cycle_tab(self, direction: int) -> None:
-        tabs = self.query_one("#tabs", TabbedContent)
-        index = TABS.index(tabs.active) if tabs.active in TABS else 0
-        tabs.active = TABS[(index + direction) % len(TABS)]
-
-    def action_more_content(self) -> None:
-        tabs = self.query_one("#tabs", TabbedContent)
-        shown = self.query_one(NodeDetail).more() if tabs.active == "tab-node" else self.query_one(ResultsPanel).more()
-        if not shown:
-            self.say("All of it is shown.", timeout=2)
-
-    def action_find_node(self) -> None:
-        def go(node_id: str | None) -> None:
-            if node_id is None:
-                return
-            tree = self.walk_tree
-            tree.reveal(node_id)
-            tree.focus()
-            self.query_one(NodeDetail).show(self.corpus, node_id)
-            self.say(f"Found {self.corpus.title_of(node_id)} ({node_id})", timeout=3)
-
-        self.app.push_screen(FindScreen(self.corpus.find), go)
-
-    def action_toggle_follow(self) -> None:
-        tree = self.walk_tree
-        tree.follow = not tree.follow
-        tree.refollow()
-        self.say(f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
-        self._schedule_render()
-
-    def action_back_to_evaluation(self) -> None:
-        if not self.app.is_screen_installed(EVALUATION):
-            self.say("No evaluation is open: E walks a question set.", timeout=3)
-        elif self.app.screen is self:
-            self.app.push_screen(EVALUATION)
+        if self.picking.requested(message.pending) and isinstance(self.focused, Input):
+            self.query_one(WalkTree).focus()
 
     @on(Input.Submitted, "#query")
     def _query_submitted(self, event: Input.Submitted) -> None:
-        self.start_walk(event.value)
+        self.start_walk(self.query_one(QueryInput).exact_value)  # the query as given: the box shows it escaped
         if self.session is not None:
-            self.walk_tree.focus()
+            self.query_one(WalkTree).focus()
 
     @on(Tree.NodeHighlighted, "#tree")
     def _tree_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
@@ -481,81 +320,149 @@ class WalkScreen(Screen[None]):
         if self.history is not None and self.history.go(event.option_index + 1):
             self.walk_changed()
 
-    # -- settings, stability, evaluation and files live in their own modules ---------------------------------------
+    # -- keys: each group of the key table (explorer.tui.keymap) is one action ------------------------------------
 
-    def action_set_budget(self) -> None:
-        self.next_walk.ask_budget()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        match WHEN.get((action, parameters[:1]), When.ALWAYS):
+            case When.PICKING:
+                return self.picker is not None
+            case When.FORKING:
+                return self.fork is not None
+            case When.EVALUATION_BEHIND:
+                return self.app.is_screen_installed(EVALUATION) and self.app.screen is self
+        return True
 
-    def action_set_depth(self) -> None:
-        self.next_walk.ask_depth()
+    def action_step(self, move: str) -> None:
+        """``step(...)``: through the shown walk (:mod:`.stepping`)."""
+        self.stepping.take(move)
 
-    def action_switch_navigator(self) -> None:
-        self.next_walk.ask_navigator(self.files.recent())
+    def action_pace(self, direction: int) -> None:
+        """``pace(-1)`` plays faster, ``pace(1)`` slower."""
+        self.pace = next_pace(self.pace, direction)
 
-    def action_cycle_policy(self) -> None:
-        self.next_walk.cycle_policy()
+    def action_pick(self, what: str, number: int = 0) -> None:
+        """``pick(...)``: the picker's keys (:mod:`.picker`)."""
+        self.picking.take(what, number)
 
-    def action_set_policy(self, policy: str) -> None:
-        self.next_walk.set_policy(policy)
+    def action_walk(self, what: str, number: int = 0) -> None:
+        """``walk(...)``: the walks of the session (``walk('switch', 3)`` shows walk 3)."""
+        match what:
+            case "cancel":
+                self.runner.cancel()
+            case "interrupt" if self.get_selected_text():  # ctrl+c copies what the mouse selected, as in Textual
+                self.action_copy_text()
+            case "interrupt":
+                self.runner.cancel(interrupted=True)
+            case "restart":
+                query = self.query_one(QueryInput).exact_value
+                self.start_walk(query or (self.history.settings.query if self.history is not None else ""),
+                                origin=Origin.RESTART)
+            case "fork":
+                self.picking.fork()
+            case "what_if":
+                self.asking_again.open()
+            case "compare":
+                self.comparing_walks.ask()
+            case "rewalk":
+                self.rewalking.ask()
+            case "stability":
+                self.next_walk.ask_stability(self.query_one(QueryInput).exact_value, self.opening.show_stability)
+            case "evaluate":
+                self.next_walk.ask_evaluation()
+            case "switch" if number:
+                self.opening.switch_to(number)
+            case "switch" if not self.walks:
+                say(self, "No walk yet.", timeout=2)
+            case "switch":
+                def chosen(picked: int | None) -> None:
+                    if picked is not None:
+                        self.opening.switch_to(picked)
 
-    def action_stability(self) -> None:
-        self.next_walk.ask_stability(self.query_input.value)
+                current = self.shown.number if self.shown is not None else 0
+                self.app.push_screen(WalksScreen([w.name for w in self.walks], current), chosen)
 
-    def action_evaluate(self) -> None:
-        self.next_walk.ask_evaluation()
+    def action_setting(self, which: str, value: str = "") -> None:
+        """``setting(...)``: the next walk's settings (:mod:`.next_walk`); ``setting('policy', 'empty')`` sets one."""
+        match which:
+            case "budget":
+                self.next_walk.ask_budget()
+            case "depth":
+                self.next_walk.ask_depth()
+            case "navigator":
+                self.next_walk.ask_navigator(self.files.recent())
+            case "policy" if value:
+                self.next_walk.set_policy(value)
+            case "policy":
+                self.next_walk.cycle_policy()
 
-    def action_budget_stop(self) -> None:
-        self.rewalking.to_budget_stop()
+    def action_file(self, what: str) -> None:
+        """``file(...)``: traces, screenshots and the HTML export (:mod:`.walk_files`, :mod:`.walk_export`)."""
+        match what:
+            case "save_trace":
+                self.files.ask_save()
+            case "open_trace":
+                self.files.ask_open(self.opening.load_trace)
+            case "screenshot":
+                self.files.ask_screenshot()
+            case "export_html":
+                self.export.ask()
 
-    def action_rewalk(self) -> None:
-        self.rewalking.ask()
+    def action_view(self, what: str) -> None:
+        """``view(...)``: what the screen shows beside the walk: tabs, the tree, the query, help, presenting."""
+        tree, tabs = self.query_one(WalkTree), self.query_one("#tabs", TabbedContent)
+        match what:
+            case "next_tab" | "previous_tab":
+                index = TABS.index(tabs.active) if tabs.active in TABS else 0
+                tabs.active = TABS[(index + (1 if what == "next_tab" else -1)) % len(TABS)]
+            case "more":
+                more = self.query_one(NodeDetail) if tabs.active == "tab-node" else self.query_one(ResultsPanel)
+                if not more.more():
+                    say(self, "All of it is shown.", timeout=2)
+            case "find":
+                self.app.push_screen(FindScreen(self.corpus.find), self._found)
+            case "follow":
+                tree.follow = not tree.follow
+                tree.refollow()
+                say(self, f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
+                self._schedule_render()
+            case "query":
+                self.playing = False
+                self.query_one(QueryInput).focus()
+            case "help":
+                self.app.push_screen(HelpScreen())
+            case "present":
+                self.presenting = not self.presenting
+                say(self, "Presenting: n the next decision · p play · b back · P ends it" if self.presenting
+                    else "Presenting mode off.", timeout=3)
+            case "evaluation" if not self.app.is_screen_installed(EVALUATION):
+                say(self, "No evaluation is open: E walks a question set.", timeout=3)
+            case "evaluation" if self.app.screen is self:
+                self.app.push_screen(EVALUATION)
 
-    def action_save_trace(self) -> None:
-        self.files.ask_save()
-
-    def action_open_trace(self) -> None:
-        self.files.ask_open()
-
-    def action_save_screenshot(self) -> None:
-        self.files.ask_screenshot()
-
-    def action_export_html(self) -> None:
-        self.export.ask()
-
-    def load_trace(self, trace: Trace) -> None:
-        """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
-        self.opening.load_trace(trace)
+    def _found(self, node_id: str | None) -> None:
+        if node_id is not None:
+            tree = self.query_one(WalkTree)
+            tree.reveal(node_id)
+            tree.focus()
+            self.query_one(NodeDetail).show(self.corpus, node_id)
+            say(self, f"Found {self.corpus.title_of(node_id)} ({node_id})", timeout=3)
 
     # -- showing a step --------------------------------------------------------------------------------------------
 
     def settings_changed(self) -> None:
         """The next walk's settings changed: the query bar and the meter show them."""
         self.query_one("#next-settings", Label).update(self.next_walk.describe())
-        self._update_titles()
+        self.sub_title = title(self.corpus, self.shown)
         self._schedule_render()
-
-    def show_stability(self, stability: Stability) -> None:
-        """How often each node was chosen by a stability run's walks, on the tree, until another walk is shown."""
-        self.opening.show_stability(stability)
-
-    def _update_titles(self) -> None:
-        shown = self.shown
-        self.sub_title = visible(f"{self.corpus.title} · {shown.name}" if shown is not None else self.corpus.title)
-
-    def _moment(self) -> Moment:
-        return moment_of(self.history, self.session, self.picker, playing=self.playing, pace=self.pace)
-
-    def state_at_cursor(self) -> WalkState:
-        return self.history.state() if self.history is not None else WalkState()
 
     def _refresh_status(self) -> None:
         session = self.session
         if session is not None and session.busy:
             # The timer can tick once more while the app shuts down, after its widgets are gone: then none.
-            settings = self.next_walk.settings
+            settings, state = self.next_walk.settings, self.history.state() if self.history else WalkState()
+            moment = moment_of(self.history, session, self.picker, playing=self.playing, pace=self.pace)
             for meter in self.query(BudgetMeter):
-                meter.show(self.state_at_cursor(), status_line(self._moment()), settings.max_nodes_visited,
-                           settings.max_depth)
+                meter.show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
 
     def _schedule_render(self, *, burst: bool = False) -> None:
         """Redraw now: what a key changed is on screen before the next key is read. With ``burst`` (a walk event
@@ -573,9 +480,9 @@ class WalkScreen(Screen[None]):
         if not self.query(WalkTree):
             return  # the app is shutting down: a late event or timer finds its widgets gone
         shown, history, picker = self.shown, self.history, self.picker
-        state = self.state_at_cursor()
-        moment = self._moment()
-        tree = self.walk_tree
+        state = history.state() if history is not None else WalkState()
+        moment = moment_of(history, self.session, picker, playing=self.playing, pace=self.pace)
+        tree = self.query_one(WalkTree)
         comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))

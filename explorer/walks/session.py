@@ -11,14 +11,15 @@ the same for good (quitting).
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
 from core import (
     CancellationToken,
@@ -40,9 +41,17 @@ from ..walk_settings import WalkSettings
 from .history import Origin, WalkHistory
 from .state import WalkState
 
-__all__ = ["SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "fork", "observing", "rewalk"]
+if TYPE_CHECKING:
+    from ..navigators.llm.llama_server import StatusListeners
+    from ..navigators.manual import DecisionDesk
+
+__all__ = ["JOBS", "UNWIRED", "SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "Wiring", "fork",
+           "rewalk"]
 
 POLL_SECONDS = 0.05
+JOBS: Final = 4
+"""Walks run at once by the explorer's evaluations and stability runs (:func:`run_each`): threads, for navigators
+that wait on the network."""
 _walk_ids = itertools.count(1)
 
 
@@ -69,21 +78,50 @@ Emit = Callable[[SessionEvent | SessionEnded], None]
 WalkObserver = Callable[["WalkSession", SessionEnded, Sequence[WalkEvent], Sequence[int]], None]
 """Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session, how
 it ended, every event it emitted, and when each was pulled (ns since the epoch). It must not raise
-(``explorer.walks.telemetry.WalkTelemetry.observe`` is one)."""
-_observing: tuple[WalkObserver, ...] = ()
+(``explorer.walks.telemetry.WalkTelemetry.observe`` is one). Whoever makes a session hands it its observers: the
+command line its telemetry's, the explorer those of its :class:`Wiring`."""
 
 
-@contextlib.contextmanager
-def observing(*observers: WalkObserver) -> Iterator[None]:
-    """Every session created inside the block also tells ``observers``: for walks whose sessions are made where
-    the caller cannot reach (the explorer's), e.g. ``with observing(telemetry.observe): app.run()``."""
-    global _observing
-    before = _observing
-    _observing = (*before, *observers)
-    try:
-        yield
-    finally:
-        _observing = before
+@dataclass(frozen=True)
+class Wiring:
+    """What a program that runs walks hands the walks it starts: the ``desk`` where a person answers the manual
+    navigator (none: it fails at once), ``hearing``, told how a local model loads (none: nobody), and the
+    ``observers`` told of each walk as it ends.
+
+    A navigator is resolved from its model id alone (``resolve_navigator``, the same for every program), so the
+    registry makes it with nothing; :meth:`wire` gives it what this program has. Each explorer makes its own
+    (``ExplorerApp.wiring``) and a command its own, and no module keeps any of it for another layer to find: two
+    explorers in one process never answer, hear or observe each other's walks.
+    """
+
+    desk: DecisionDesk | None = None
+    hearing: StatusListeners | None = None
+    observers: tuple[WalkObserver, ...] = ()
+    _wired: weakref.WeakKeyDictionary[TreeNavigator, TreeNavigator] = field(
+        default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
+    """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one."""
+
+    def wire(self, navigator: TreeNavigator) -> TreeNavigator:
+        """``navigator`` with this program's desk or listeners when it needs them (else ``navigator`` itself)."""
+        from ..navigators.local_model import LocalModelNavigator
+        from ..navigators.manual import ManualNavigator
+
+        desk, hearing = self.desk, self.hearing
+        if isinstance(navigator, ManualNavigator) and desk is not None and navigator.desk is not desk:
+            return self._once(navigator, lambda: ManualNavigator(desk))
+        if isinstance(navigator, LocalModelNavigator) and hearing is not None and navigator.hearing is not hearing:
+            return self._once(navigator, lambda: navigator.heard_by(hearing))
+        return navigator
+
+    def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
+        wired = self._wired.get(navigator)
+        if wired is None:
+            wired = self._wired[navigator] = make()
+        return wired
+
+
+UNWIRED: Final = Wiring()
+"""A program with no desk, no listeners and no observers (a headless one)."""
 
 
 class WalkSession:
@@ -107,7 +145,7 @@ class WalkSession:
         observers: Iterable[WalkObserver] = (),
     ) -> None:
         self.id = next(_walk_ids)
-        self.observers: list[WalkObserver] = [*_observing, *observers]
+        self.observers: list[WalkObserver] = [*observers]
         self.corpus = corpus
         self.history = walk if isinstance(walk, WalkHistory) else WalkHistory(walk)
         settings = self.history.settings

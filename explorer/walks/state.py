@@ -119,11 +119,6 @@ class WalkState:
         return (self.live_calls + self.forced_answers + self.replayed_answers + self.cached_answers
                 + self.what_if_answers)
 
-    @property
-    def calls(self) -> int:
-        """The live calls (an older name, kept for the screen until it reads :attr:`live_calls`)."""
-        return self.live_calls
-
     def cost(self) -> Cost:
         """What the walk cost so far, as data."""
         return Cost(self.visits_used, self.live_calls, self.forced_answers, self.replayed_answers,
@@ -320,11 +315,6 @@ class Cost:
     def answers(self) -> int:
         """Every decision answered, live or not."""
         return self.live_calls + self.forced + self.replayed + self.cached + self.what_if
-
-    @property
-    def calls(self) -> int:
-        """The live calls (an older name, kept for the screen until it reads :attr:`live_calls`)."""
-        return self.live_calls
 
     @property
     def without_call(self) -> dict[str, int]:

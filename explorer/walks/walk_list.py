@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from core import CancellationToken, TreeNavigator
+from core import CancellationToken, TreeNavigator, WalkEvent
 
+from ..ending import WalkEnd
 from .history import WalkHistory, label_for
 from .picking import Pick
 from .session import WalkSession
@@ -71,6 +72,34 @@ class Walk:
         returns the session (``None``: it had none, or was retired already)."""
         session, self.retired, self.pick = self.session, True, None
         return session
+
+    def record(self, seq: int, event: WalkEvent, *, forced: bool, pinned: bool = False) -> bool:
+        """An event its worker sent, numbered ``seq``: recorded unless it is stale (the walk was cancelled here, or
+        the message was overtaken); ``pinned`` keeps the cursor where it is (a fork's picker shows its offer, and an
+        answer arriving now must not move it). ``False``: dropped."""
+        history = self.history
+        if history.ended or seq != len(history.events) + 1:
+            return False
+        cursor = history.cursor
+        history.append(event, forced=forced)
+        if pinned:
+            history.go(cursor)
+        return True
+
+    def end(self, end: WalkEnd, error: str | None = None) -> None:
+        """Its worker says the walk ended: the history says how, and the session goes."""
+        self.history.finish(end, error)
+        self.retire()
+
+    def cancel(self) -> bool:
+        """Cancel the walk while it runs: its token trips (its worker ends at once), its history ends cancelled at
+        its latest event, and the session goes. ``False``: it was not running."""
+        if self.session is None or self.history.ended:
+            return False
+        self.session.cancel()
+        self.end(WalkEnd.CANCELLED)
+        self.history.latest()
+        return True
 
 
 class WalkList:

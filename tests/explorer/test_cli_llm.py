@@ -19,9 +19,9 @@ HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 ENV = {"OPENAI_API_KEY": "sk-cli-llm-000111", "REASONING_EXPLORER_MAX_RETRIES": "0"}
 
 
-def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def cli(*args: object, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=120)
+                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=timeout)
 
 
 def answer(selected: list[str], rationale: str = "why") -> Reply:
@@ -57,10 +57,41 @@ def test_sampling_options_go_into_the_model_id_and_the_request(tmp_path: Path) -
      "seed=1; say it once"),
     (["--navigator", "openai:m", "--system-prompt", "/no/such/system.txt"],
      "reasoning-explorer: error: /no/such/system.txt: no such system prompt file; check the path"),
+    (["--navigator", "openai:gpt-x@temperature=1.5,"],
+     "reasoning-explorer: error: 'openai:gpt-x@temperature=1.5,': an empty option after the comma at character 29 "
+     "(a comma too many?); write MODEL@key=value[,key=value...] (a value holding a comma, an @ or a quote, or "
+     'with spaces around it, in double quotes: system="prompts/a,b.txt")'),
+    (["--navigator", "openai:m@system=a@b.txt"],
+     "reasoning-explorer: error: 'openai:m@system=a@b.txt': system=a@b.txt: a value holding '@' is written in "
+     'double quotes: system="a@b.txt"'),
+    (["--navigator", "openai:m", "--temperature", "1.5,"],
+     "reasoning-explorer: error: argument --temperature: temperature must be a number from 0 to 2, e.g. "
+     "temperature=0.7 (see `reasoning-explorer walk --help`)"),
 ])
 def test_an_llm_option_that_cannot_apply_is_one_line_and_exit_2(args: list[str], message: str) -> None:
     walked = cli("walk", HANDBOOK, "refunds", *args)
     assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (2, message, "")
+
+
+@pytest.mark.parametrize(("how", "special", "message"), [
+    ("--system-prompt", "fifo", "{path}: a FIFO (named pipe), not a regular file; name a text file for the system "
+                                "prompt"),
+    ("@system=", "fifo", "{path}: a FIFO (named pipe), not a regular file; name a text file for the system prompt"),
+    ("--prompt-template", "/dev/zero", "/dev/zero: a character device, not a regular file; name a text file for "
+                                       "the prompt template"),
+    ("@system=", "/dev/zero", "/dev/zero: a character device, not a regular file; name a text file for the system "
+                              "prompt"),
+])
+def test_a_special_file_as_a_prompt_file_is_refused_at_once(tmp_path: Path, how: str, special: str,
+                                                            message: str) -> None:
+    """A FIFO with no writer would be waited on for ever, /dev/zero read until memory runs out (issue 30, 5)."""
+    path = Path(special) if special.startswith("/") else tmp_path / special
+    if not path.exists():
+        os.mkfifo(path)
+    args = ["--navigator", f"openai:m@system={path}"] if how == "@system=" else ["--navigator", "openai:m", how, path]
+    walked = cli("walk", HANDBOOK, "refunds", *args, timeout=60)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (
+        2, "reasoning-explorer: error: " + message.format(path=path), "")
 
 
 def test_the_explorer_takes_the_same_options_and_refuses_them_the_same_way() -> None:
@@ -71,6 +102,18 @@ def test_the_explorer_takes_the_same_options_and_refuses_them_the_same_way() -> 
     assert cli("--cache", str(HANDBOOK), "--navigator", "lexical:default").stderr.strip() == (
         f"reasoning-explorer: error: --cache {HANDBOOK}: not a folder; name a folder for the cache (it is made if "
         "need be)")
+
+
+def test_the_cache_folder_from_the_environment_is_refused_as_cache_is() -> None:
+    """A file named by $REASONING_EXPLORER_CACHE_DIR was taken, and nothing was cached (issue 30, point 9)."""
+    said = (f"reasoning-explorer: error: REASONING_EXPLORER_CACHE_DIR={HANDBOOK}: not a folder; name a folder for "
+            "the cache (it is made if need be)")
+    environment = {"REASONING_EXPLORER_CACHE_DIR": str(HANDBOOK)}
+    opened = cli("--navigator", "lexical:default", env=environment)
+    walked = cli("walk", HANDBOOK, "refunds", "--navigator", "openai:m", env=environment)
+    assert (opened.returncode, opened.stderr.strip()) == (2, said)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (2, said, "")
+    assert cli("walk", HANDBOOK, "refunds", "--no-cache", env=environment).returncode == 0  # the flag wins
 
 
 def test_eval_compare_ab_tests_two_prompts_each_navigator_with_its_own(tmp_path: Path) -> None:

@@ -43,6 +43,11 @@ def serve(*args: str) -> subprocess.CompletedProcess[str]:
     (["--autoplay", "0"], "argument --autoplay: 0 must be between 0.05 and 60 seconds"),
     (["--host", "no-such-host.invalid"], "cannot serve on host 'no-such-host.invalid'"),
     (["--bind", "x"], "unrecognized arguments: --bind (see `reasoning-explorer serve --help`)"),
+    (["--local-ctx", "100"], "argument --local-ctx: 100 must be at least 256"),
+    (["--local-slots", "65"], "argument --local-slots: 65 must be at most 64"),
+    (["--navigator", "local:smollm2@ctx=8192"], "ctx=8192: in a served session the local model's threads, ctx and "
+                                                "slots are the server's, set when serve starts (--local-threads, "
+                                                "--local-ctx, --local-slots); leave ctx out of the model id"),
 ])
 def test_bad_options_are_one_line_and_exit_2_before_serving(args, message):
     out = serve(*args)
@@ -50,6 +55,19 @@ def test_bad_options_are_one_line_and_exit_2_before_serving(args, message):
     assert out.stdout == ""
     assert out.stderr.count("\n") == 1 and out.stderr.startswith("reasoning-explorer: error: "), out.stderr
     assert message in out.stderr
+
+
+def test_the_local_models_sizes_are_the_servers_fixed_for_every_session_and_help_says_what_a_tab_costs():
+    from explorer.cli.serve import local_model_environment
+
+    assert local_model_environment(make_parser().parse_args([])) == {"REASONING_EXPLORER_LOCAL_FIXED": "1"}
+    assert local_model_environment(make_parser().parse_args(["--local-ctx", "2048", "--local-slots", "1"])) == {
+        "REASONING_EXPLORER_LOCAL_FIXED": "1", "REASONING_EXPLORER_LOCAL_CTX": "2048",
+        "REASONING_EXPLORER_LOCAL_SLOTS": "1"}
+    shown = " ".join(serve("--help").stdout.split()).replace("--max- sessions", "--max-sessions")  # wrapped at "-"
+    assert ("Memory: each tab's explorer takes about 50 MB; one on local:smollm2 also runs its llama.cpp server, "
+            "about 150 MB plus 23 KB for each of --local-ctx x --local-slots tokens (340 MB at the defaults, 4,096 x "
+            "2); at most --max-sessions tabs run at once.") in shown
 
 
 def test_a_taken_port_is_one_line_and_exit_2():

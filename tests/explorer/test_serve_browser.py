@@ -123,3 +123,33 @@ def test_presenting_in_the_browser_goes_a_decision_a_key_to_the_answer_card(brow
         assert "Billing › Refunds › Refund delivery" in end
         page.close()
         wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")
+
+
+def footer_row(page: Any) -> str:
+    """The terminal's last row: the footer of keys."""
+    return screen(page).splitlines()[-1] if screen(page) else ""
+
+
+@pytest.mark.parametrize("viewport", [(1600, 1000), (1000, 700)])
+def test_the_footer_shows_its_keys_at_any_width(browser, tmp_path, viewport):
+    width, height = viewport
+    with serving(tmp_path, "--navigator", "lexical:default") as served:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.add_init_script(CATCH_TERMINAL)
+        page.goto(served.url)
+        wait_for_screen(page, "Offboarding  offboarding")
+        columns = int(page.evaluate("() => window.xtermForTests.cols"))
+        try:
+            page.wait_for_function(f"() => ({SCREEN_TEXT})().split('\\n').pop().includes('palette')",
+                                   timeout=WAIT_MS, polling=50)
+        except Exception as exc:
+            raise AssertionError(f"at {columns} columns the footer never showed; the screen:\n{screen(page)}") from exc
+        footer = footer_row(page)
+        # The query box has the keyboard: its key first, the palette's docked at the right.
+        assert footer.split()[:5] == ["esc", "Leave", "the", "query", "box"], footer
+        assert footer.rstrip().endswith("^p palette"), footer
+        page.keyboard.press("Escape")  # the tree has the keyboard: the walk's keys
+        wait_for_screen(page, "n Next")
+        assert footer_row(page).split()[:4] == ["n", "Next", "c", "Continue"], footer_row(page)
+        page.close()
+        wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")

@@ -159,9 +159,12 @@ def test_a_plain_get_of_the_socket_address_is_answered_400(tmp_path: Path) -> No
             assert await answer.text() == (f"this address takes the explorer's web socket; open "
                                            f"http://127.0.0.1:{port}/")
 
+    line = "reasoning-explorer: a plain GET of /ws (not a web socket) was answered 400"
     with serving(tmp_path) as served:
         asyncio.run(check(served.port))
         assert served.sessions() == []
+        wait_until(lambda: line in served.printed().splitlines(), "the request's line in the log")
+        assert served.printed().splitlines().count(line) == 1
         assert "Traceback" not in served.printed() and "Error handling request" not in served.printed()
 
 

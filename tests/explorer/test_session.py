@@ -145,7 +145,7 @@ def test_saved_trace_holds_every_event(tmp_path):
 def test_walk_state_marks_and_counts_step_by_step():
     events = session("hallucinated-branch.yaml").run_headless()
     state = WalkState.from_events(events[:3])  # started, offered roots, chose billing
-    assert state.current is None and state.calls == 1 and state.visits_used == 0
+    assert state.current is None and state.live_calls == 1 and state.visits_used == 0
     assert state.mark_of("billing") is Mark.CHOSEN
     assert state.mark_of("accounts") is Mark.REJECTED
     state = WalkState.from_events(events[:4])  # entered billing
@@ -159,7 +159,7 @@ def test_walk_state_marks_and_counts_step_by_step():
     assert list(final.landed) == ["billing", "requesting-a-refund"]
     assert final.mark_of("billing") is Mark.LANDED
     assert final.mark_of("refunds") is Mark.VISITED
-    assert final.calls == 3 and final.visits_used == 3
+    assert final.live_calls == 3 and final.visits_used == 3
     assert final.chars_shipped == final.result.chars_shipped
 
 

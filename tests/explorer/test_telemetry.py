@@ -26,7 +26,7 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
-from explorer.walks.session import WalkSession, fork, header_for, observing
+from explorer.walks.session import WalkSession, fork, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
 
 from .http_stub import Reply, StubServer
@@ -490,12 +490,11 @@ def test_a_fork_sends_forced_and_replayed_decisions_as_chain_spans():
     assert root.attributes["reasoning_explorer.forced_decisions"] == 1
 
 
-def test_sessions_made_inside_observing_tell_the_telemetry_and_others_do_not():
+def test_a_session_handed_the_telemetry_tells_it_and_others_do_not():
     corpus = load_corpus(HANDBOOK)
     navigator = resolve_navigator("lexical:default")
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        with observing(telemetry.observe):
-            inside = WalkSession(corpus, WalkSettings(QUERY), navigator)
+        inside = WalkSession(corpus, WalkSettings(QUERY), navigator, observers=[telemetry.observe])
         outside = WalkSession(corpus, WalkSettings("How do I reset my password?"), navigator)
         inside.run_headless()
         outside.run_headless()
@@ -735,8 +734,8 @@ def test_a_walk_without_tracing_never_loads_opentelemetry_and_telemetry_never_lo
 async def test_the_explorers_walks_reach_the_receiver_when_they_end():
     from .app.helpers import SIZE, make_app, wait_for
 
-    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry, observing(telemetry.observe):
-        app = make_app(QUERY, start_walk=True)
+    with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
+        app = make_app(QUERY, start_walk=True, observers=[telemetry.observe])
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.events != [])
             assert receiver.requests == []  # nothing is sent while the walk goes on

@@ -12,11 +12,11 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import ForcingNavigator
-from explorer.navigators.manual import DESK, PendingDecision
+from explorer.navigators.manual import DecisionDesk, PendingDecision
 from explorer.walk_settings import WalkSettings
 from explorer.walks.history import WalkHistory
 from explorer.walks.picking import Pick
-from explorer.walks.session import WalkSession, fork, rewalk
+from explorer.walks.session import WalkSession, Wiring, fork, rewalk
 from explorer.walks.walk_list import Walk, WalkList
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +24,8 @@ HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
 DEPTH_LIMIT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
 
 
-def live_walk(model: str = DEPTH_LIMIT, query: str = "refunds") -> Walk:
-    navigator = resolve_navigator(model)
+def live_walk(model: str = DEPTH_LIMIT, query: str = "refunds", wiring: Wiring | None = None) -> Walk:
+    navigator = (wiring or Wiring()).wire(resolve_navigator(model))
     session = WalkSession(HANDBOOK, WalkSettings(query, model), navigator)
     return Walk(session.history, session)
 
@@ -122,9 +122,10 @@ def test_a_typed_value_is_an_id_even_never_offered_or_a_candidates_number():
 
 def test_a_manual_pick_answers_its_request_with_what_was_pressed():
     requests: list[PendingDecision] = []
-    DESK.attach(requests.append)
+    desk = DecisionDesk()
+    desk.attach(requests.append)
     try:
-        walk = live_walk("manual:")
+        walk = live_walk("manual:", wiring=Wiring(desk))
         walk.session.run_to_end()
         worker = threading.Thread(target=walk.session.run_headless, daemon=True)
         worker.start()
@@ -142,7 +143,57 @@ def test_a_manual_pick_answers_its_request_with_what_was_pressed():
         walk.session.cancel()
         worker.join(30)
     finally:
-        DESK.detach(requests.append)
+        desk.detach(requests.append)
     chose = next(e for e in walk.history.events if isinstance(e, NavigatorChose))
     assert chose.selected == ("billing",) and chose.rationale == "picked by hand"
     assert chose.transcript == (("person", "picked 3; answered"), ("answer", "billing"))
+
+
+def test_a_walk_records_its_workers_events_in_order_and_drops_a_stale_one():
+    source = live_walk()
+    source.session.run_headless()
+    events = source.history.events
+    assert len(events) >= 4
+    walk = Walk(WalkHistory(source.history.settings))
+    assert walk.record(1, events[0], forced=False)
+    assert not walk.record(3, events[2], forced=False)  # overtaken: not the next one
+    assert not walk.record(1, events[0], forced=False)  # already in
+    assert walk.record(2, events[1], forced=True)
+    assert (walk.history.events, walk.history.forced, walk.history.cursor) == (events[:2], {2}, 2)
+
+
+def test_a_pinned_cursor_stays_where_it_is_while_an_event_arrives():
+    source = live_walk()
+    source.session.run_headless()
+    events = source.history.events
+    walk = Walk(WalkHistory(source.history.settings))
+    walk.record(1, events[0], forced=False)
+    walk.record(2, events[1], forced=False)
+    assert walk.record(3, events[2], forced=False, pinned=True) and walk.history.cursor == 2
+    assert walk.record(4, events[3], forced=False) and walk.history.cursor == 2  # not at the latest: not followed
+    walk.history.latest()
+    assert walk.record(5, events[4], forced=False) and walk.history.cursor == 5  # at the latest: followed
+
+
+def test_a_walk_cancelled_ends_at_its_latest_event_and_records_nothing_after():
+    source = live_walk()
+    source.session.run_headless()
+    walk = live_walk()
+    walk.record(1, source.history.events[0], forced=False)
+    walk.record(2, source.history.events[1], forced=False)
+    walk.history.go(1)
+    session = walk.session
+    assert walk.cancel()
+    assert session.token.cancelled and (walk.session, walk.live) == (None, False)
+    assert (walk.history.end, walk.history.cursor) == (WalkEnd.CANCELLED, 2)
+    assert not walk.record(3, source.history.events[2], forced=False)  # its worker's late word
+    assert not walk.cancel()  # cancelled once; the second time there is nothing running
+    walk.end(WalkEnd.FINISHED)
+    assert walk.history.end is WalkEnd.CANCELLED  # the first end said wins
+
+
+def test_a_walk_ended_by_its_worker_says_how_and_drops_its_session():
+    walk = live_walk()
+    walk.end(WalkEnd.FAILED, "the navigator broke")
+    assert (walk.history.end, walk.history.error, walk.session, walk.live) == (
+        WalkEnd.FAILED, "the navigator broke", None, False)

@@ -10,7 +10,8 @@ One file per entry, ``DIR/ab/abcdef….json``, holding the key's inputs (the req
 a person and is checked against the request before it is used), the HTTP status and the answer's body. A file
 is written whole under a temporary name and renamed into place, so a reader sees either nothing or a whole
 entry, and two writers of one key each leave a whole entry (the last rename wins). Anything else — a
-truncated or corrupt file, garbage, an entry of another request, a folder that cannot be read or written — is
+truncated or corrupt file, garbage, an entry of another request, a FIFO, a device or a symlink at an entry's
+path, a folder that cannot be read or written — is
 a miss (or a write skipped), never a failure: the call is made as if there were no cache. promptfoo and
 Inspect AI cache model calls the same way.
 """
@@ -28,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+
+from ..regular_file import read_regular
 
 _log = logging.getLogger(__name__)
 
@@ -73,8 +76,9 @@ class ResponseCache:
         """The answer saved for exactly this request, or ``None`` (absent, unreadable, corrupt, another request's)."""
         key = request_key(where, body)
         try:
-            with self.path(key).open("rb") as file:
-                data = file.read(MAX_ENTRY_BYTES + 1)
+            # Not followed through a symlink, not waited on (a FIFO), never more than the limit read: an entry is
+            # a regular file this cache wrote, and anything else at its path is foreign.
+            data = read_regular(self.path(key), MAX_ENTRY_BYTES + 1, follow_symlinks=False)
         except OSError:
             return None
         if len(data) > MAX_ENTRY_BYTES:

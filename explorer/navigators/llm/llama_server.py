@@ -1,14 +1,18 @@
 """llama.cpp's server for ``local:`` models: started in a child process on first use, shared, and never left behind.
 
 One :class:`LlamaServer` per :class:`ServerConfig` (model file, threads, context, slots, port) per process,
-found with :func:`server_for`: every navigator, walk and thread that uses the same model shares it. It is
-started when a call first needs it, in a child (:mod:`.llama_child`) that ends when this process does, however
+found with :func:`server_for`: every navigator, walk and thread that uses the same model shares it. At most
+:data:`MAX_RUNNING` run at once: starting one more first stops the one asked for longest ago (it starts again if
+asked), so model ids that differ only in their sizes cannot pile servers up. It is started when a call first
+needs it, in a child (:mod:`.llama_child`) that ends when this process does, however
 this process ends (a normal exit, Ctrl+C, a crash, SIGKILL): the child waits on a pipe that only this process
 holds open. It is stopped at exit (``atexit``) and by :func:`stop_local_servers`.
 
-How loading goes is told to status listeners (:func:`add_status_listener`): ``loading``, then ``ready`` with
-the seconds it took, or ``failed`` with the one line that says what to do; ``stopped`` at the end. The command
-line prints it on stderr; the screen can show it the same way.
+How loading goes is told to the :class:`StatusListeners` of whoever asked for the server
+(:meth:`LlamaServer.address`): ``loading``, then ``ready`` with the seconds it took, or ``failed`` with the one
+line that says what to do; ``stopped`` at the end. Each program that runs walks makes its own and hands it to
+the navigators it runs (``explorer.walks.session.Wiring``): the command line prints it on stderr, the screen shows
+it as a toast, and two explorers in one process each hear of their own walks' models only.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ START_TIMEOUT_ENV: Final = "REASONING_EXPLORER_LOCAL_START_TIMEOUT"
 DEFAULT_START_TIMEOUT: Final = 120.0
 STOP_GRACE: Final = 3.0
 _POLL: Final = 0.05
+MAX_RUNNING: Final = 2
+"""Local model servers one process runs at once: a walk's and a comparison's (``eval --compare``)."""
 _HEALTH_TIMEOUT: Final = 2.0
 
 
@@ -110,35 +116,38 @@ class LocalModelStatus:
 
 StatusListener = Callable[[LocalModelStatus], None]
 
-_listeners: list[StatusListener] = []
-_listeners_lock = threading.Lock()
-
-
-def add_status_listener(listener: StatusListener) -> Callable[[], None]:
-    """Tell ``listener`` of every local model server's changes from now on; returns the function that stops it.
+class StatusListeners:
+    """Who hears how the local model servers a program asks for load: one per program that runs walks (an
+    explorer, a command), handed to the navigators it runs and by them to :meth:`LlamaServer.address`.
 
     A listener is called on the thread that starts (or stops) the server, never the screen's: a Textual app
-    posts a message from it (``app.call_from_thread``). A listener that raises is logged and kept.
+    posts a message from it. A listener that raises is logged and kept.
     """
-    with _listeners_lock:
-        _listeners.append(listener)
 
-    def remove() -> None:
-        with _listeners_lock:
-            if listener in _listeners:
-                _listeners.remove(listener)
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: list[StatusListener] = []
 
-    return remove
+    def add(self, listener: StatusListener) -> Callable[[], None]:
+        """Tell ``listener`` from now on; returns the function that stops it."""
+        with self._lock:
+            self._listeners.append(listener)
 
+        def remove() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
 
-def _tell(status: LocalModelStatus) -> None:
-    with _listeners_lock:
-        listeners = list(_listeners)
-    for listener in listeners:
-        try:
-            listener(status)
-        except Exception:
-            _log.exception("a local model status listener failed")
+        return remove
+
+    def tell(self, status: LocalModelStatus) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(status)
+            except Exception:
+                _log.exception("a local model status listener failed")
 
 
 def _start_timeout() -> float:
@@ -180,8 +189,12 @@ class LlamaServer:
         self._error: str | None = None
         self._starter: threading.Thread | None = None
         self._log: IO[bytes] | None = None
+        self._audience: list[StatusListeners] = []
+        """Who has asked for this server: each is told of its changes from its first ask on."""
         self.started_in: float | None = None
         """Seconds the start took (``None`` until ready)."""
+        self.last_asked = 0.0
+        """When its address was last asked for (``time.monotonic``): the one asked longest ago stops first."""
 
     @property
     def pid(self) -> int | None:
@@ -195,14 +208,21 @@ class LlamaServer:
         process = self._process
         return self._address is not None and process is not None and process.poll() is None
 
-    def address(self, token: CancellationToken | None = None) -> str:
+    def address(self, token: CancellationToken | None = None, hearing: StatusListeners | None = None) -> str:
         """The server's base address (``http://127.0.0.1:PORT``), starting it first if it is not running.
 
         Waits for the start, looking at ``token``: a cancel raises :class:`core.RetrievalCancelled` (the start
         goes on, for the next call). A start that failed raises :class:`LocalModelError`, and the next call
-        tries again.
+        tries again. ``hearing`` is told of the server's changes from now on (the start this call waits for, if
+        it makes one; its stop). Starting it first stops the server asked for longest ago when :data:`MAX_RUNNING`
+        run.
         """
+        self.last_asked = time.monotonic()
+        if self._starter is None or not self.running:
+            _make_room(self)
         with self._lock:
+            if hearing is not None and all(heard is not hearing for heard in self._audience):
+                self._audience.append(hearing)
             if self._address is not None and (self._process is None or self._process.poll() is not None):
                 self._reset()  # it died (killed from outside): start it again
             if self._starter is None:
@@ -220,27 +240,38 @@ class LlamaServer:
             assert self._address is not None
             return self._address
 
+    def _tell(self, status: LocalModelStatus) -> None:
+        with self._lock:
+            audience = list(self._audience)
+        for hearing in audience:
+            hearing.tell(status)
+
+    @property
+    def active(self) -> bool:
+        """Whether it is started or starting (it holds, or is about to hold, a model in memory)."""
+        return self._starter is not None
+
     def _reset(self) -> None:
         self._address, self._starter, self.started_in = None, None, None
         self._stop_process()
 
     def _start(self) -> None:
         began = time.monotonic()
-        _tell(LocalModelStatus(self.config, LoadPhase.LOADING))
+        self._tell(LocalModelStatus(self.config, LoadPhase.LOADING))
         try:
             address, pid = self._launch(began)
         except LocalModelError as exc:
             with self._lock:
                 self._error = str(exc)
                 self._stop_process()
-            _tell(LocalModelStatus(self.config, LoadPhase.FAILED, time.monotonic() - began, detail=str(exc)))
+            self._tell(LocalModelStatus(self.config, LoadPhase.FAILED, time.monotonic() - began, detail=str(exc)))
             self._ready.set()
             return
         seconds = time.monotonic() - began
         with self._lock:
             self._address, self.started_in = address, seconds
         _log.info("local model %s ready at %s in %.2f s", self.config.model.name, address, seconds)
-        _tell(LocalModelStatus(self.config, LoadPhase.READY, seconds, address, pid=pid))
+        self._tell(LocalModelStatus(self.config, LoadPhase.READY, seconds, address, pid=pid))
         self._ready.set()
 
     def _launch(self, began: float) -> tuple[str, int]:
@@ -328,7 +359,7 @@ class LlamaServer:
             self._address, self._starter, self.started_in = None, None, None
             self._stop_process()
         if was_running:
-            _tell(LocalModelStatus(self.config, LoadPhase.STOPPED))
+            self._tell(LocalModelStatus(self.config, LoadPhase.STOPPED))
 
     def _stop_process(self) -> None:
         process, self._process = self._process, None
@@ -359,6 +390,16 @@ def server_for(config: ServerConfig) -> LlamaServer:
         if server is None:
             server = _servers[config] = LlamaServer(config)
         return server
+
+
+def _make_room(starting: LlamaServer) -> None:
+    """Before ``starting`` starts: stop the others asked for longest ago, so that at most :data:`MAX_RUNNING` run."""
+    with _servers_lock:
+        others = sorted((server for server in _servers.values() if server is not starting and server.active),
+                        key=lambda server: server.last_asked)
+    for server in others[:max(0, len(others) - (MAX_RUNNING - 1))]:
+        _log.info("local model %s stopped: %d servers run at most", server.config.model.name, MAX_RUNNING)
+        server.stop()
 
 
 def local_servers() -> tuple[LlamaServer, ...]:

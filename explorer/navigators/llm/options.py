@@ -8,8 +8,15 @@ whole) and into every decision's transcript. For example::
     openai:gpt-4o-mini@schema=off,max_tokens=200
     local:smollm2@system=prompts/b-system.txt,prompt=prompts/b-user.txt
 
-The options start after the last ``@`` whose tail reads as ``key=value`` pairs, so a model name or a file
-path holding an ``@`` (``local:/models/v@2/x.gguf``) stays whole. Keys:
+The options start at the first ``@`` followed by ``key=``, so a model name or a file path holding an ``@``
+(``local:/models/v@2/x.gguf``) stays whole. From there on, everything is options: a tail that does not read as
+``key=value`` pairs (a comma too many, an item with no ``=``) is an :class:`OptionError`, never part of the
+model's name. A value holding a comma, an ``@`` or a quote, or with spaces around it, is written in double
+quotes, with ``""`` for a quote inside, as ``--force`` writes an id (:mod:`..quoting`)::
+
+    local:smollm2@system="prompts/a,b.txt",temperature=0.5
+
+Keys:
 
 ``temperature`` (0 to 2; default 0), ``seed`` (a whole number), ``top_p`` (above 0, at most 1)
     Sampling, sent as the request's own fields. A request with a temperature above 0 and no seed is never
@@ -28,12 +35,15 @@ path holding an ``@`` (``local:/models/v@2/x.gguf``) stays whole. Keys:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePath
 from typing import Final
 
 from ...corpora.yaml_source import did_you_mean
+from ...numbers import whole
+from ..quoting import QUOTE, QuoteError, needs_quotes, quoted, read_field
 
 
 class OptionError(ValueError):
@@ -111,9 +121,11 @@ def _number(key: str, text: str, *, low: float, high: float, low_open: bool = Fa
 
 
 def _whole(key: str, text: str, *, low: int, high: int, example: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > 20 or not low <= int(text) <= high:
-        raise OptionError(f"{key}={text}: {key} must be a whole number from {low:,} to {high:,}, e.g. {key}={example}")
-    return int(text)
+    try:
+        return whole(text, low, high)
+    except ValueError:
+        raise OptionError(f"{key}={text}: {key} must be a whole number from {low:,} to {high:,}, "
+                          f"e.g. {key}={example}") from None
 
 
 def _value(key: str, text: str) -> object:
@@ -141,24 +153,60 @@ def _value(key: str, text: str) -> object:
     return Path(text).expanduser()
 
 
-def _pairs(tail: str) -> list[tuple[str, str]] | None:
-    """``[("temperature", "0.8"), ...]`` when ``tail`` reads as options, else ``None``."""
+# Where the options start: the first ``@`` followed by ``key=``. An ``@`` followed by anything else (a path's
+# ``local:/models/v@2/x.gguf``, ``user@host``) is part of the model.
+_OPTIONS_START = re.compile(r"@(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+OPTIONS_SYNTAX: Final = ("MODEL@key=value[,key=value...] (a value holding a comma, an @ or a quote, or with spaces "
+                         'around it, in double quotes: system="prompts/a,b.txt")')
+"""The options' rule in a few words, for every error that says what to write."""
+
+
+def _pairs(model: str, tail: str, start: int) -> list[tuple[str, str]]:
+    """``[("temperature", "0.8"), ...]`` for the options ``tail`` (``model[start:]``); :class:`OptionError` when it
+    does not read, so that nothing of it is ever taken for part of the model's name."""
     pairs: list[tuple[str, str]] = []
-    for item in tail.split(","):
-        key, equals, value = item.partition("=")
-        if not equals or not key.strip() or not key.strip().replace("_", "").isalnum():
-            return None
-        pairs.append((key.strip().lower(), value.strip()))
-    return pairs
+    at = 0
+    while True:
+        key, equals, rest = tail[at:].partition("=")
+        if "," in key or not equals:
+            item = tail[at:].partition(",")[0].strip()
+            if not item:
+                where = f"after the comma at character {start + at}" if at else "after the @"
+                raise OptionError(f"{model!r}: an empty option {where} (a comma too many?); write {OPTIONS_SYNTAX}")
+            before = f"; if it belongs to {pairs[-1][0]}, put that value in double quotes: " \
+                     f"{pairs[-1][0]}={quoted(pairs[-1][1] + ',' + item)}" if pairs else ""
+            raise OptionError(f"{model!r}: {item!r} is not key=value{before}; write {OPTIONS_SYNTAX}")
+        key = key.strip()
+        if not _KEY.fullmatch(key):
+            raise OptionError(f"{model!r}: {key!r} is not an option's name; write {OPTIONS_SYNTAX}")
+        value_at = at + len(tail[at:]) - len(rest)
+        try:
+            value, was_quoted, end = read_field(tail, value_at, ",")
+        except QuoteError as exc:
+            problem = ("is never closed" if exc.after is None
+                       else f"is followed by {exc.after!r}; put the whole value in the quotes")
+            raise OptionError(f"{model!r}: the quote at character {start + exc.opened + 1} (in {key}=) {problem}; "
+                              f"write {OPTIONS_SYNTAX}") from None
+        if not was_quoted and ("@" in value or QUOTE in value):
+            character = "@" if "@" in value else QUOTE
+            raise OptionError(f"{model!r}: {key}={value}: a value holding {character!r} is written in double "
+                              f"quotes: {key}={quoted(value)}")
+        pairs.append((key.lower(), value))
+        if end >= len(tail):
+            return pairs
+        at = end + 1  # past the comma
 
 
 def split_options(model: str) -> SplitModel:
     """``local:smollm2@temperature=0.8`` as its base ``local:smollm2`` and its options; :class:`OptionError`
-    for an unknown key, a value out of range, or a key given twice."""
-    at = model.rfind("@")
-    pairs = _pairs(model[at + 1:]) if at > 0 else None
-    if pairs is None:
+    for options that do not read (a comma too many, an item that is no ``key=value``, an ``@`` or a quote in a
+    value not quoted), an unknown key, a value out of range, or a key given twice."""
+    found = _OPTIONS_START.search(model, 1)
+    if found is None:
         return SplitModel(model, ModelOptions())
+    at = found.start()
+    pairs = _pairs(model, model[at + 1:], at + 1)
     base = model[:at]
     values: dict[str, object] = {}
     for key, text in pairs:
@@ -171,10 +219,15 @@ def split_options(model: str) -> SplitModel:
 
 
 def join_options(base: str, written: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
-    """The model id for ``base`` with these options: ``local:smollm2@temperature=0.8,seed=7``."""
+    """The model id for ``base`` with these options: ``local:smollm2@temperature=0.8,seed=7``; a value that
+    would not read back whole (``a,b.txt``) is put in double quotes."""
     if not written:
         return base
-    return f"{base}@{','.join(f'{key}={value}' for key, value in written)}"
+    return f"{base}@{','.join(f'{key}={_written(value)}' for key, value in written)}"
+
+
+def _written(value: str) -> str:
+    return quoted(value) if value and needs_quotes(value, ',@"') else value
 
 
 def with_options(model: str, added: dict[str, str]) -> str:

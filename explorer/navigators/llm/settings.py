@@ -29,7 +29,8 @@ Environment:
     The first delay before a retry, in seconds, doubled at each retry (default 0.5). A
     ``Retry-After`` from the server replaces it. Every delay is capped at 30 s.
 ``REASONING_EXPLORER_CACHE_DIR``
-    Where answers are cached (:mod:`.cache`): a folder, or ``off`` for no cache. Unset: the user's cache
+    Where answers are cached (:mod:`.cache`): a folder (a file there is refused, as ``--cache`` refuses it), or
+    ``off`` for no cache. Unset: the user's cache
     folder, ``$XDG_CACHE_HOME/reasoning-explorer/llm`` (``~/.cache/reasoning-explorer/llm``). The command
     line's ``--cache DIR`` and ``--no-cache`` set it for the process.
 
@@ -42,12 +43,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ...masking import Secrets
+from ...numbers import whole
 from .errors import NavigatorHTTPError
 from .options import LOCAL_KEYS, ModelOptions, OptionError, split_options
 
@@ -198,12 +201,27 @@ def model_options(model: str) -> ModelOptions:
         raise NavigatorHTTPError(str(exc)) from None
 
 
+def not_a_cache_folder(given: str, folder: Path) -> str | None:
+    """The one line that refuses ``folder`` as the cache, as ``given`` (``--cache DIR``, or the environment)
+    names it: it is there and is no folder. ``None`` when it is a folder, or not there yet (it is made)."""
+    if folder.exists() and not folder.is_dir():
+        return f"{given}: not a folder; name a folder for the cache (it is made if need be)"
+    return None
+
+
 def cache_dir() -> Path | None:
     """Where answers are cached: ``$REASONING_EXPLORER_CACHE_DIR`` (``off``: nowhere), else the user's cache
-    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``reasoning-explorer/llm``."""
+    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``reasoning-explorer/llm``; :class:`NavigatorHTTPError`
+    when the variable names something that is no folder (as ``--cache`` refuses it)."""
     raw = _env(CACHE_DIR_ENV)
     if raw is not None:
-        return None if raw.lower() == CACHE_OFF else Path(raw).expanduser()
+        if raw.lower() == CACHE_OFF:
+            return None
+        folder = Path(raw).expanduser()
+        problem = not_a_cache_folder(f"{CACHE_DIR_ENV}={raw}", folder)
+        if problem is not None:
+            raise NavigatorHTTPError(problem)
+        return folder
     base = _env("XDG_CACHE_HOME")
     root = Path(base).expanduser() if base is not None and Path(base).is_absolute() else Path.home() / ".cache"
     return root / "reasoning-explorer" / "llm"
@@ -321,12 +339,11 @@ def _env_count(name: str, default: int, *, minimum: int = 0) -> int:
     raw = _env(name)
     if raw is None:
         return default
-    # int() takes "²" apart from isdigit() and "1_000" too; only plain ASCII digits are a count here.
-    value = int(raw) if raw.isascii() and raw.isdigit() else -1
-    if value < minimum:
+    try:
+        return whole(raw, minimum, sys.maxsize)  # no bound of its own: the largest count Python holds in a word
+    except ValueError:
         wanted = "a whole number, 0 or more (e.g. 3)" if minimum == 0 else f"a whole number, {minimum} or more"
-        raise NavigatorHTTPError(f"{name} must be {wanted}, got {raw!r}")
-    return value
+        raise NavigatorHTTPError(f"{name} must be {wanted}, got {raw!r}") from None
 
 
 def _base_url(env_name: str, default: str) -> str:

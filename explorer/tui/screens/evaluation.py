@@ -41,11 +41,13 @@ from ...walks.evaluation import (
     Difference,
     EvaluationRun,
     QuestionOutcome,
+    Side,
     differs,
     miss_column,
     miss_sentence,
     wrong_turn_step,
 )
+from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
@@ -53,9 +55,6 @@ from .prompt import PromptScreen
 
 EVALUATION = "evaluation"
 """The name the evaluation screen is installed under (one at a time)."""
-JOBS = 4
-"""Questions walked at once per navigator: threads, for navigators that wait on the network."""
-A, B = "A", "B"
 SIDE_COLUMNS = ("hit", "why missed", "landed", "@3", "precision", "branch", "wrong turn", "visits", "calls", "chars")
 """What decides a row comes first (hit, why it missed, how many nodes it landed), before the long query column:
 at 80×24 they are what shows."""
@@ -68,29 +67,27 @@ COMPARED = frozenset({"hit", "why missed", "landed", "@3", "wrong turn"})
 """Two navigators side by side need the room: ``A br.`` is A's branch entered, ``A turn`` its first wrong turn."""
 
 
+@dataclass
 class QuestionWalked(Message):
     """Question ``number`` (0-based) of side ``side``'s run ``generation`` was walked."""
 
-    def __init__(self, side: str, generation: int, number: int, outcome: QuestionOutcome) -> None:
-        super().__init__()
-        self.side = side
-        self.generation = generation
-        self.number = number
-        self.outcome = outcome
-
-
-class EvaluationEnded(Message):
-    """Side ``side``'s run ``generation`` is over (every question walked, or cancelled), or broke with ``error``."""
-
-    def __init__(self, side: str, generation: int, error: str | None = None) -> None:
-        super().__init__()
-        self.side = side
-        self.generation = generation
-        self.error = error
+    side: Side
+    generation: int
+    number: int
+    outcome: QuestionOutcome
 
 
 @dataclass
-class Side:
+class EvaluationEnded(Message):
+    """Side ``side``'s run ``generation`` is over (every question walked, or cancelled), or broke with ``error``."""
+
+    side: Side
+    generation: int
+    error: str | None = None
+
+
+@dataclass
+class SideRun:
     """One navigator's run over the set, and what it found so far."""
 
     model: str
@@ -121,16 +118,18 @@ class EvaluationScreen(ModalScreen[None]):
 
     def __init__(self, corpus: Corpus, questions: QuestionSet, settings: WalkSettings, navigator: TreeNavigator,
                  *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS,
-                 allow_files: bool = True) -> None:
+                 allow_files: bool = True, wiring: Wiring = UNWIRED) -> None:
         super().__init__()
         self.corpus = corpus
+        self.wiring = wiring
+        """The explorer's listeners (a local model loading) and observers, handed to the walks run here."""
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
         self.question_set = questions
         self.questions = questions.questions
         self.settings = settings
         self.jobs = jobs
-        self.sides: dict[str, Side] = {}
+        self.sides: dict[Side, SideRun] = {}
         self.misses_only = False
         self.differences_only = False
         self._generation = 0
@@ -160,9 +159,9 @@ class EvaluationScreen(ModalScreen[None]):
             yield Label(self._hint(), id="eval-hint")
 
     def on_mount(self) -> None:
-        self._start(A, *self._first)
+        self._start(Side.A, *self._first)
         if self._compare is not None:
-            self._start(B, *self._compare)
+            self._start(Side.B, *self._compare)
         self._build_columns()
         self._rebuild()
         self._show_progress()
@@ -179,14 +178,14 @@ class EvaluationScreen(ModalScreen[None]):
 
     # -- runs -------------------------------------------------------------------------------------------------------
 
-    def _start(self, name: str, model: str, navigator: TreeNavigator) -> None:
+    def _start(self, name: Side, model: str, navigator: TreeNavigator) -> None:
         old = self.sides.get(name)
         if old is not None:
             old.run.cancel()
         self._generation += 1
-        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model), navigator=navigator,
-                            jobs=self.jobs)
-        side = self.sides[name] = Side(model, run, self._generation, [None] * len(self.questions))
+        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
+                            navigator=self.wiring.wire(navigator), jobs=self.jobs, observers=self.wiring.observers)
+        side = self.sides[name] = SideRun(model, run, self._generation, [None] * len(self.questions))
         generation = side.generation
 
         def walked(number: int, outcome: QuestionOutcome) -> None:
@@ -203,7 +202,7 @@ class EvaluationScreen(ModalScreen[None]):
         self.run_worker(walk, thread=True, group=f"evaluation-{name}", name=f"evaluation-{name}-{generation}",
                         exit_on_error=False)
 
-    def _current(self, side: str, generation: int) -> Side | None:
+    def _current(self, side: Side, generation: int) -> SideRun | None:
         found = self.sides.get(side)
         return found if found is not None and found.generation == generation else None
 
@@ -234,7 +233,7 @@ class EvaluationScreen(ModalScreen[None]):
 
     @property
     def comparing(self) -> bool:
-        return B in self.sides
+        return Side.B in self.sides
 
     @property
     def _side_columns(self) -> tuple[str, ...]:
@@ -261,8 +260,8 @@ class EvaluationScreen(ModalScreen[None]):
             table.add_column("query", key="query", width=40)
 
     def _row_wanted(self, number: int) -> bool:
-        a = self.sides[A].outcomes[number]
-        b = self.sides[B].outcomes[number] if self.comparing else None
+        a = self.sides[Side.A].outcomes[number]
+        b = self.sides[Side.B].outcomes[number] if self.comparing else None
         if self.misses_only:
             missed = (a is not None and not a.hit) or (b is not None and not b.hit)
             if not missed:
@@ -359,12 +358,12 @@ class EvaluationScreen(ModalScreen[None]):
         row = min(max(table.cursor_row, 0), len(self._shown) - 1)
         return self._shown[row]
 
-    def outcome(self, side: str, number: int) -> QuestionOutcome | None:
+    def outcome(self, side: Side, number: int) -> QuestionOutcome | None:
         found = self.sides.get(side)
         return found.outcomes[number] if found is not None else None
 
     def difference(self, number: int) -> Difference | None:
-        a, b = self.outcome(A, number), self.outcome(B, number)
+        a, b = self.outcome(Side.A, number), self.outcome(Side.B, number)
         return Difference(number, a, b) if a is not None and b is not None and differs(a, b) else None
 
     # -- keys -------------------------------------------------------------------------------------------------------
@@ -374,7 +373,7 @@ class EvaluationScreen(ModalScreen[None]):
         number = self.cursor_question()
         if number is None:
             return
-        outcome = self.outcome(A, number)
+        outcome = self.outcome(Side.A, number)
         if outcome is None or outcome.history is None:
             self.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
             return
@@ -389,7 +388,7 @@ class EvaluationScreen(ModalScreen[None]):
             return
         if number is None:
             return
-        a, b = self.outcome(A, number), self.outcome(B, number)
+        a, b = self.outcome(Side.A, number), self.outcome(Side.B, number)
         if a is None or b is None:
             self.say(f"{self.questions[number].id}: not walked by both navigators yet.", timeout=3)
             return
@@ -425,13 +424,13 @@ class EvaluationScreen(ModalScreen[None]):
             if model and model in resolved:
                 self.compare_with(model, resolved[model])
 
-        current = self.sides[B].model if self.comparing else ""
+        current = self.sides[Side.B].model if self.comparing else ""
         self.app.push_screen(PromptScreen("Compare with navigator (B): every question walked again with it", current,
                                           check=check, suggestions=SUGGESTED_MODELS), start)
 
     def compare_with(self, model: str, navigator: TreeNavigator) -> None:
         """Walk every question again with ``navigator`` as B (replacing any B)."""
-        self._start(B, model, navigator)
+        self._start(Side.B, model, navigator)
         self._build_columns()
         self._rebuild()
         self._show_progress()

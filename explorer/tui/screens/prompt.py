@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar, cast, overload
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,21 +15,35 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 
+T = TypeVar("T")
 
+
+@dataclass
 class PromptReady(Message):
     """A prompt has the focus (or kept it, refusing a value): the keys typed meanwhile can be handed to it."""
 
 
+@dataclass
 class PromptClosed(Message):
     """A prompt has closed: keys typed after the one that closed it go to the screen below."""
 
 
-class PromptScreen(ModalScreen[str | None]):
-    """Ask for one value; ``check`` returns an error to show, or ``None`` when the value is fine."""
+class PromptScreen(ModalScreen[T | None]):
+    """Ask for one value; ``check`` returns an error to show, or ``None`` when the value is fine. With ``read``, the
+    prompt hands back what ``read`` made of the text (a number it checked), and shows the ``ValueError`` it raises."""
 
     CSS_PATH = Path(__file__).with_name("prompt.tcss")
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+
+    @overload
+    def __init__(self: PromptScreen[str], title: str, value: str = "", *,
+                 check: Callable[[str], str | None] | None = None, suggestions: Sequence[str] = (),
+                 placeholder: str = "") -> None: ...
+
+    @overload
+    def __init__(self: PromptScreen[T], title: str, value: str = "", *, read: Callable[[str], T],
+                 suggestions: Sequence[str] = (), placeholder: str = "") -> None: ...
 
     def __init__(
         self,
@@ -35,6 +51,7 @@ class PromptScreen(ModalScreen[str | None]):
         value: str = "",
         *,
         check: Callable[[str], str | None] | None = None,
+        read: Callable[[str], Any] | None = None,
         suggestions: Sequence[str] = (),
         placeholder: str = "",
     ) -> None:
@@ -44,6 +61,7 @@ class PromptScreen(ModalScreen[str | None]):
         self.prompt_title = title
         self.initial = value
         self.check = check
+        self.read = read
         self.suggestions = list(suggestions)
         self.placeholder = placeholder
 
@@ -74,11 +92,17 @@ class PromptScreen(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
         error = self.check(value) if self.check else None
+        result: Any = value
+        if not error and self.read is not None:
+            try:
+                result = self.read(value)
+            except ValueError as exc:
+                error = str(exc)
         if error:
             self.query_one("#prompt-error", Label).update(Text(error))
             self.app.post_message(PromptReady())
             return
-        self.dismiss(value)
+        self.dismiss(cast("T", result))
 
     def on_unmount(self) -> None:
         self.app.post_message(PromptClosed())

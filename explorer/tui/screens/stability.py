@@ -12,6 +12,7 @@ finished, the distinct landed sets and the most frequent first divergence.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
@@ -27,32 +28,26 @@ from ...walks.session import WalkSession
 from ...walks.settings import describe_settings
 from ...walks.stability import Stability, StabilityRun, describe_divergence
 
-JOBS = 4
-"""Walks run at once: threads, for navigators that wait on the network (the walks share only corpus and navigator)."""
 
-
+@dataclass
 class WalksEnded(Message):
     """``ended`` walks of the stability run are over."""
 
-    def __init__(self, ended: int) -> None:
-        super().__init__()
-        self.ended = ended
+    ended: int
 
 
+@dataclass
 class StabilityMeasured(Message):
     """Every walk is over (or was cancelled): what they show."""
 
-    def __init__(self, stability: Stability) -> None:
-        super().__init__()
-        self.stability = stability
+    stability: Stability
 
 
+@dataclass
 class StabilityFailed(Message):
     """The run itself broke (a bug): what to say."""
 
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
+    error: str
 
 
 class StabilityScreen(ModalScreen[Stability | None]):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.table import Table
@@ -43,14 +44,13 @@ NavigatorFor = Callable[[str], TreeNavigator]
 _asks = itertools.count(1)
 
 
+@dataclass
 class WhatIfAnswered(Message):
     """The answer to ask ``ask_id`` (a stale one, from an ask since replaced, is dropped)."""
 
-    def __init__(self, ask_id: int, answer: WhatIfAnswer | None, error: str = "") -> None:
-        super().__init__()
-        self.ask_id = ask_id
-        self.answer = answer
-        self.error = error
+    ask_id: int
+    answer: WhatIfAnswer | None
+    error: str = ""
 
 
 class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):

@@ -21,6 +21,11 @@ class NodeDetail(Static):
     limit = PART
     shown: tuple[Corpus, str | None] | None = None
 
+    def __init__(self, *, full_paths: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.full_paths = full_paths
+        """Whether the node's place names the corpus's path on this machine (off in a shared session)."""
+
     def more(self) -> bool:
         """Draw the next part of the content shown; whether there was more."""
         if self.shown is None:
@@ -50,7 +55,7 @@ class NodeDetail(Static):
         text.append("   path ", style="dim")
         text.append_text(safe(" › ".join(corpus.index.path(node_id))))
         text.append("\n")
-        text.append_text(safe(corpus.where(node_id), "dim"))
+        text.append_text(safe(corpus.where(node_id, full_path=self.full_paths), "dim"))
         text.append("\n\nSummary (what the navigator sees)\n", style="bold")
         text.append_text(safe(corpus.summary_of(node_id) or "(none)", multiline=True))
         extra = {k: v for k, v in document.metadata.items() if k not in HIDDEN_KEYS}

@@ -25,6 +25,11 @@ class ResultsPanel(Vertical):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"results--{reason.value}" for reason in StopReason}
 
+    def __init__(self, *, full_paths: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.full_paths = full_paths
+        """Whether a landed node's place names the corpus's path on this machine (off in a shared session)."""
+
     def compose(self) -> ComposeResult:
         yield Static(id="results-summary")
         yield DataTable(id="landed-table", cursor_type="row", zebra_stripes=True)
@@ -118,7 +123,7 @@ class ResultsPanel(Vertical):
             return
         text = safe(corpus.title_of(node_id), "bold")
         text.append("\n")
-        text.append_text(safe(corpus.where(node_id), "dim"))
+        text.append_text(safe(corpus.where(node_id, full_path=self.full_paths), "dim"))
         text.append("\n\n")
         body = corpus.index[node_id].content
         text.append_text(shown_part(body, self._content_limit) if body else Text("(no content)"))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widgets import Footer
 
 
@@ -36,6 +37,14 @@ class WalkFooter(Footer):
         """Show only ``actions``' keys (``None``: every key that asks to be shown)."""
         self.only = frozenset(actions) if actions is not None else None
         self.call_later(self.recompose)  # on this widget's own loop: its keys bind to it
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        super().bindings_changed(screen)
+        # Textual's footer waits for the app to have the focus before it draws keys that changed. A served session
+        # starts without it (the web driver starts blurred; a headless or background tab never sends "focus"), so a
+        # footer wide enough that no resize recomposes it stayed blank: a footer with no keys yet draws them now.
+        if not screen.app.app_focus and not self.children and self.is_attached and screen is self.screen:
+            self.call_after_refresh(self.recompose)
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < self.rules.narrow_below

@@ -16,7 +16,7 @@ from here.
 from __future__ import annotations
 
 from ...corpora.questions import looks_like_question_set
-from .comparison import Change, Difference, EvalComparison, compare_outcomes, comparison_lines, differs
+from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
 from .document import evaluation_to_json
 from .kept_run import KeptRun, RunComparison, RunError, keep_run, read_run
 from .misses import Miss, MissReason, best_miss_path, miss_of
@@ -27,8 +27,8 @@ from .sweep import BudgetRow, Sweep, reuses_answers, sweep, sweep_to_json
 
 __all__ = [
     "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "KeptRun", "Miss",
-    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Sweep", "best_miss_path", "compare_outcomes",
-    "comparison_lines", "differs", "evaluate", "evaluation_to_json", "keep_run", "looks_like_question_set",
-    "miss_column", "miss_of", "miss_sentence", "outcome_of", "outcome_to_json", "read_run", "reuses_answers",
-    "summarize", "summary_to_json", "sweep", "sweep_to_json", "wrong_turn_step",
+    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "best_miss_path",
+    "compare_outcomes", "comparison_lines", "differs", "evaluate", "evaluation_to_json", "keep_run",
+    "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of", "outcome_to_json",
+    "read_run", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "wrong_turn_step",
 ]

@@ -11,7 +11,14 @@ from ...safe_text import visible
 from .outcome import QuestionOutcome, outcome_to_json
 from .summary import EvalSummary, summary_to_json
 
-__all__ = ["Change", "Difference", "EvalComparison", "compare_outcomes", "comparison_lines", "differs"]
+__all__ = ["Change", "Difference", "EvalComparison", "Side", "compare_outcomes", "comparison_lines", "differs"]
+
+
+class Side(StrEnum):
+    """Which of two navigators over the same set: A, the one evaluated; B, the one compared with it."""
+
+    A = "A"
+    B = "B"
 
 
 class Change(StrEnum):

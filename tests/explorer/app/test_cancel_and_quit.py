@@ -3,6 +3,8 @@ stays, and nothing is left running."""
 
 from __future__ import annotations
 
+from explorer.tui.widgets.query_input import QueryInput
+
 from .helpers import SIZE, Blocking, hour_long_script, make_app, wait_for
 from .reading import results_summary, status_text, step_text
 
@@ -54,3 +56,24 @@ async def test_quitting_while_paused_ends_the_walk_and_exits():
         await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
     assert session.over and session.history.end == "cancelled"  # the worker left its gate and ended before the app
     assert app.return_code == 0
+
+
+async def test_ctrl_c_cancels_a_running_walk_as_x_does_and_at_rest_says_how_to_quit(tmp_path):
+    """Issue 30, point 10: Ctrl+C did nothing the explorer said; the README promises it cancels a walk."""
+    app = make_app("parental leave", model=hour_long_script(tmp_path), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: app.walk_screen.session.busy)  # an hour-long decision
+        session = app.walk_screen.session
+        await pilot.press("ctrl+c")
+        assert app.walk_screen.history.end == "cancelled" and session.token.cancelled
+        assert status_text(app) == "cancelled · b steps back · e forks · r restarts"
+        await wait_for(pilot, lambda: session.over)
+        assert [note.message for note in app.notes][-1] == "Walk cancelled."
+        await pilot.press("ctrl+c")  # at rest
+        assert app.is_running and [note.message for note in app.notes][-1] == (
+            "No walk is running: q quits (Ctrl+C cancels a running walk, as x does).")
+        await pilot.press("slash", "end", "ctrl+c")  # in the query box, nothing selected: the same
+        assert app.walk_screen.query_one(QueryInput).has_focus
+        assert [note.message for note in app.notes][-2:] == [
+            "No walk is running: q quits (Ctrl+C cancels a running walk, as x does)."] * 2

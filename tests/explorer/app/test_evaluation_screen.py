@@ -17,7 +17,7 @@ from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import compare
-from explorer.walks.evaluation import evaluate
+from explorer.walks.evaluation import Side, evaluate
 
 from .helpers import HANDBOOK, ROOT, SIZE, make_app, wait_for
 from .reading import (
@@ -190,7 +190,7 @@ async def test_rows_fill_in_as_the_walks_finish():
         app.walk_screen.next_walk.evaluate_questions(QUESTIONS)
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
-        await wait_for(pilot, lambda: screen.sides["A"].done == 3)
+        await wait_for(pilot, lambda: screen.sides[Side.A].done == 3)
         assert text_at(screen, "#eval-progress-label") == f"walking 3/{len(EXPECTED)}"
         assert "3/41 walked" in text_at(screen, "#eval-totals")
         waiting = [row for row in table_rows(screen.query_one(DataTable)) if "…" in row]
@@ -218,9 +218,9 @@ async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_wa
         screen = app.screen
         await pilot.press("x")
         await wait_for(pilot, lambda: all_walked(screen))
-        assert screen.sides["A"].run.cancelled
+        assert screen.sides[Side.A].run.cancelled
         assert text_at(screen, "#eval-totals").endswith(" · cancelled")
-        assert text_at(screen, "#eval-progress-label") == f"done {screen.sides['A'].done}/{len(EXPECTED)}"
+        assert text_at(screen, "#eval-progress-label") == f"done {screen.sides[Side.A].done}/{len(EXPECTED)}"
         assert "Evaluation cancelled: the questions walked so far stay." in app.notes[-1].message
         app.walk_screen.next_walk.evaluate_questions(QUESTIONS)  # a new evaluation replaces it; this one is left walking when the app quits
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen) and app.screen is not screen)
@@ -272,7 +272,7 @@ async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         await wait_for(pilot, lambda: "B" in screen.sides and all_walked(screen))
-        assert screen.sides["B"].model == "lexical:wide"
+        assert screen.sides[Side.B].model == "lexical:wide"
         same = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True)
                     if a.hit == b.hit and set(a.landed) == set(b.landed))
         await cursor_to(pilot, screen, same)

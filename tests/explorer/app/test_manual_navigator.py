@@ -108,7 +108,7 @@ async def test_the_manual_navigators_request_waits_for_its_own_walk_and_is_never
 
 
 async def test_the_manual_desk_is_released_when_the_app_ends():
-    from explorer.navigators.manual import DESK, NoOneToDecide
+    from explorer.navigators.manual import NoOneToDecide
 
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -116,4 +116,4 @@ async def test_the_manual_desk_is_released_when_the_app_ends():
         await wait_for(pilot, lambda: "Your choice:" in step_text(app))  # the desk handed the request to the app
     request = NavigatorRequest("q", "manual:", None, (NodeView("a", "A", ""),), 5, CancellationToken())
     with pytest.raises(NoOneToDecide, match="needs the explorer to supply decisions"):
-        DESK.submit(request)  # nobody is listening any more: a later manual walk fails at once, it never hangs
+        app.wiring.desk.submit(request)  # nobody is listening any more: a later manual walk fails at once, it never hangs

@@ -14,6 +14,7 @@ from explorer.tui.presenting import AT_END, PRESENTING
 from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.tui.widgets.narration_line import NarrationLine
 from explorer.tui.widgets.offer_card import OfferCard
+from explorer.tui.widgets.query_input import QueryInput
 from explorer.walks.decision_steps import decision_steps
 
 from .helpers import make_app, script, wait_for
@@ -50,7 +51,7 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     assert screen.presenting and screen.has_class(PRESENTING)
 
     # The query, whole.
-    query = screen.query_input
+    query = screen.query_one(QueryInput)
     assert query.value == QUERY and fits(query)
     assert query.content_region.width >= cell_len(QUERY)
     # The footer: the presenting keys only, every one of them on screen.

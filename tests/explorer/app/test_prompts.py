@@ -64,3 +64,23 @@ async def test_markup_and_bad_paths_typed_in_prompts_never_crash_the_app(tmp_pat
         await wait_for(pilot, lambda: len(app.notes) > 0)
         assert app.is_running
         assert "Cannot save" in app.notes[-1].message
+
+
+async def test_a_number_prompt_hands_back_the_number_it_checked():
+    """The prompt reads the number once (``numbers.whole``) and dismisses with it: a depth of 0 is a number, not
+    an empty answer, and a sign or leading zeros are read as the number they are."""
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "d")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        app.screen.query_one("#prompt-input").value = "0"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert app.walk_screen.next_walk.settings.max_depth == 0
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        app.screen.query_one("#prompt-input").value = "+0042"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert app.walk_screen.next_walk.settings.max_nodes_visited == 42
+        assert "budget 42" in next_settings(app)

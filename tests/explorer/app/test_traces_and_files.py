@@ -6,10 +6,11 @@ from __future__ import annotations
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.session import save_history
 
-from .helpers import HANDBOOK, SIZE, Counting, make_app, script, wait_for
-from .reading import prompt_error, status_text, step_text
+from .helpers import HANDBOOK, HANDBOOK_PATH, SIZE, Counting, make_app, script, wait_for
+from .reading import landed_content, landed_rows, node_text, prompt_error, status_text, step_text
 
 
 async def test_saving_a_trace_and_opening_it_again(tmp_path):
@@ -114,7 +115,7 @@ async def test_an_opened_trace_is_never_walked_again_and_one_key_too_many_keeps_
     async with app.run_test(size=SIZE) as pilot:
         from explorer.trace import read_trace
 
-        app.walk_screen.load_trace(read_trace(path))
+        app.walk_screen.opening.load_trace(read_trace(path))
         trace = app.walk_screen.history
         assert trace.name == "walk 1 · trace t.jsonl · lexical:default"
         await pilot.press("escape", "c")  # c on a trace goes to what already happened: no navigator call
@@ -151,6 +152,23 @@ async def test_a_shared_session_has_its_file_keys_off():
         await pilot.press("ctrl+o", "ctrl+e")
         assert not isinstance(app.screen, PromptScreen)
         assert [n.message for n in app.notes][-1] == "Opening and saving files is off in this shared session."
+
+
+async def test_a_shared_session_names_the_corpus_not_its_path_on_this_machine():
+    app = make_app("How are refunds issued?", start_walk=True, allow_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: bool(landed_rows(app)) and bool(landed_content(app)))
+        landed = app.walk_screen.history.state().landed
+        first = next(iter(landed))
+        assert landed_content(app).splitlines()[1] == f"handbook.yaml:{HANDBOOK.lines[first]}"
+        app.query_one("#tabs").active = "tab-node"
+        tree = app.query_one(WalkTree)
+        tree.move_cursor(tree.node_for(first))
+        await wait_for(pilot, lambda: f"handbook.yaml:{HANDBOOK.lines[first]}" in node_text(app))
+        for shown in (landed_content(app), node_text(app)):
+            assert str(HANDBOOK_PATH.parent) not in shown
 
 
 def test_serve_turns_file_keys_off_beyond_loopback():

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.events import Click
+from textual.events import Click, Paste
 
-from core import HierarchyIndex, HierarchyMetadata, RetrievedDocument
+from core import HierarchyIndex, HierarchyMetadata, NavigatorChoice, NavigatorRequest, RetrievedDocument, TreeNavigator
 from explorer.corpora import Corpus, load_corpus
+from explorer.navigators import resolve_navigator
+from explorer.tui.widgets.query_input import QueryInput
 from explorer.tui.widgets.step_panel import StepPanel
 from explorer.tui.widgets.walk_tree import WalkTree
 
@@ -126,3 +128,61 @@ async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time
         assert len(content) < 21_000
         await pilot.press("L")
         assert landed_content(app).endswith("… 2,049,999 more characters: press L to show 20,000 more")
+
+
+class Recording(TreeNavigator):
+    """The lexical navigator's answers, with every query it was asked."""
+
+    def __init__(self) -> None:
+        self.inner = resolve_navigator("lexical:default")
+        self.queries: list[str] = []
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        self.queries.append(request.query)
+        return self.inner.choose(request)  # type: ignore[return-value]
+
+
+HOSTILE_QUERY = "refunds \x1b]0;PWNED\x07 \x1b[2J\ttab"
+
+
+async def test_the_query_box_shows_control_characters_escaped_and_the_navigator_gets_the_exact_query():
+    """Issue 30, point 3: the box shows what the header shows; the walk, its restart and a pasted query are
+    asked byte for byte."""
+    navigator = Recording()
+    app = make_app(HOSTILE_QUERY, navigator=navigator, start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        box = app.walk_screen.query_one(QueryInput)
+        assert box.value == "refunds \\x1b]0;PWNED\\x07 \\x1b[2J tab"
+        assert box.exact_value == HOSTILE_QUERY
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        first = len(navigator.queries)
+        await pilot.press("r", "c")  # the restart walks the query in the box
+        await wait_for(pilot, lambda: len(app.walks) == 2 and app.walk_screen.history.end == "finished")
+        second = len(navigator.queries)
+        await pilot.press("slash", "ctrl+a", "ctrl+k")
+        assert box.has_focus and box.value == "" and box.exact_value == ""
+        box.post_message(Paste("billing \x1b]2;x\x07"))  # a paste holding an escape
+        await wait_for(pilot, lambda: box.value == "billing \\x1b]2;x\\x07")
+        await pilot.press("enter", "c")
+        await wait_for(pilot, lambda: len(app.walks) == 3 and app.walk_screen.history.end == "finished")
+        assert "\x1b" not in all_text(app.screen)
+    assert 0 < first < second < len(navigator.queries)
+    pasted = ["billing \x1b]2;x\x07"] * (len(navigator.queries) - second)
+    assert navigator.queries == [HOSTILE_QUERY] * second + pasted
+
+
+async def test_a_query_box_edited_holds_what_it_shows():
+    navigator = Recording()
+    app = make_app("a\x1bb", navigator=navigator)
+    async with app.run_test(size=SIZE) as pilot:
+        box = app.walk_screen.query_one(QueryInput)
+        assert box.has_focus  # no walk yet: the box has the focus
+        await pilot.press("end", "c", "enter", "c")
+        await wait_for(pilot, lambda: app.walk_screen.history is not None
+                       and app.walk_screen.history.end == "finished")
+        assert box.value == box.exact_value == "a\\x1bbc"
+    assert navigator.queries and set(navigator.queries) == {"a\\x1bbc"}

@@ -8,6 +8,7 @@ from core import EMPTY_PATH, CandidatesOffered, NavigatorChose, WalkStarted
 from explorer.tui.messages import WalkEventArrived
 from explorer.tui.widgets.budget_meter import BudgetMeter
 from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.session import SessionEvent
 from explorer.walks.state import Mark
 
 from .helpers import SIZE, Blocking, Counting, make_app, script, wait_for
@@ -168,7 +169,7 @@ async def test_messages_from_a_replaced_walk_are_ignored():
         await pilot.press("r")
         await wait_for(pilot, lambda: app.walk_screen.session.id != old and len(app.walk_screen.history.events) == 1)
         stale = CandidatesOffered(None, EMPTY_PATH, (), 15, 0, 0)
-        app.walk_screen.post_message(WalkEventArrived(old, 2, stale))  # where the walks' workers post theirs
+        app.walk_screen.post_message(WalkEventArrived(SessionEvent(old, 2, stale)))  # where the walks' workers post theirs
         await pilot.press("n")  # the new walk's own next event comes after it
         await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
         offered = app.walk_screen.history.events[1]

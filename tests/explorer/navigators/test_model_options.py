@@ -161,3 +161,73 @@ def test_the_built_in_prompt_is_used_without_files() -> None:
     assert OpenAICompatibleNavigator().reads_file("openai:m@temperature=1") is False
     assert OpenAICompatibleNavigator().reads_file("openai:m@system=a.txt") is True
     assert SYSTEM_PROMPT.startswith("You guide a search down a hierarchy")
+
+
+# -- an options tail that does not read (issue 30, point 4) -----------------------------------------------------
+
+SYNTAX = ('write MODEL@key=value[,key=value...] (a value holding a comma, an @ or a quote, or with spaces around '
+          'it, in double quotes: system="prompts/a,b.txt")')
+
+
+@pytest.mark.parametrize(("model", "message"), [
+    ("openai:gpt-x@temperature=1.5,",
+     f"'openai:gpt-x@temperature=1.5,': an empty option after the comma at character 29 (a comma too many?); "
+     f"{SYNTAX}"),
+    ("openai:gpt-x@temperature=1.5,,seed=3",
+     f"'openai:gpt-x@temperature=1.5,,seed=3': an empty option after the comma at character 29 (a comma too "
+     f"many?); {SYNTAX}"),
+    ("openai:m@system=a,b.txt",
+     f"'openai:m@system=a,b.txt': 'b.txt' is not key=value; if it belongs to system, put that value in double "
+     f'quotes: system="a,b.txt"; {SYNTAX}'),
+    ("openai:m@system=a@b.txt",
+     "'openai:m@system=a@b.txt': system=a@b.txt: a value holding '@' is written in double quotes: "
+     'system="a@b.txt"'),
+    ('openai:m@system="a.txt',
+     f"'openai:m@system=\"a.txt': the quote at character 17 (in system=) is never closed; {SYNTAX}"),
+    ('openai:m@system="a"b.txt',
+     f"'openai:m@system=\"a\"b.txt': the quote at character 17 (in system=) is followed by 'b'; put the whole "
+     f"value in the quotes; {SYNTAX}"),
+    ("openai:m@seed=1,2x=3", f"'openai:m@seed=1,2x=3': '2x' is not an option's name; {SYNTAX}"),
+])
+def test_an_options_tail_that_does_not_read_is_one_line_never_part_of_the_model(model: str, message: str) -> None:
+    with pytest.raises(OptionError) as caught:
+        split_options(model)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(("model", "base", "system"), [
+    ('openai:m@system="a,b.txt"', "openai:m", "a,b.txt"),
+    ('openai:m@system="a@b.txt"', "openai:m", "a@b.txt"),
+    ('openai:m@system=" pad ""q"".txt"', "openai:m", ' pad "q".txt'),
+    ('local:/models/v@2/x.gguf@system="/p/a,b@c.txt"', "local:/models/v@2/x.gguf", "/p/a,b@c.txt"),
+])
+def test_a_value_holding_a_comma_an_at_or_a_quote_is_read_whole_in_quotes(model: str, base: str,
+                                                                          system: str) -> None:
+    split = split_options(model)
+    assert (split.base, split.options.system, split.written) == (base, Path(system), (("system", system),))
+
+
+def test_an_id_put_back_together_quotes_what_would_not_read_back_whole() -> None:
+    joined = with_options("openai:m@seed=3", {"system": "/p/a,b.txt", "prompt": '/p/"u"@2.txt'})
+    assert joined == 'openai:m@seed=3,system="/p/a,b.txt",prompt="/p/""u""@2.txt"'
+    assert split_options(joined).written == (("seed", "3"), ("system", "/p/a,b.txt"), ("prompt", '/p/"u"@2.txt'))
+    assert short_model_id('local:/m/x.gguf@system="/p/a,b.txt"') == 'local:x.gguf@system="a,b.txt"'
+
+
+def test_a_prompt_file_whose_path_holds_a_comma_is_sent_when_quoted(tmp_path: Path, llm: None) -> None:
+    system = tmp_path / "a,b@c.txt"
+    system.write_text("Quoted prompt.")
+    with pytest.raises(NavigatorConfigError):
+        resolve_navigator(f"openai:m@system={system}")
+    resolve_navigator(f'openai:m@system="{system}"')
+    bodies: list[dict[str, object]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        text = json.dumps({"selected": ["refunds"], "rationale": "money back"})
+        return httpx.Response(200, json={"choices": [{"message": {"role": "assistant", "content": text}}]})
+
+    with OpenAICompatibleNavigator(transport=httpx.MockTransport(handler)) as nav:
+        nav.choose(NavigatorRequest(REQUEST.query, f'openai:m@system="{system}"', REQUEST.current,
+                                    REQUEST.candidates, 3, CancellationToken()))
+    assert bodies[0]["messages"][0] == {"role": "system", "content": "Quoted prompt."}

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from core import CancellationToken, NavigatorRequest, NodeView
+from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.llm.cache import ResponseCache, request_key
 from explorer.navigators.llm.settings import CACHE_DIR_ENV, cache_dir
@@ -139,6 +140,18 @@ def test_off_means_no_cache(folder: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert not folder.exists()
 
 
+def test_a_cache_folder_that_is_a_file_is_refused_in_one_line(folder: Path) -> None:
+    folder.parent.mkdir(exist_ok=True)
+    folder.write_text("a file where the cache folder should be")
+    said = f"{CACHE_DIR_ENV}={folder}: not a folder; name a folder for the cache (it is made if need be)"
+    with pytest.raises(NavigatorHTTPError) as caught:
+        cache_dir()
+    assert str(caught.value) == said
+    with pytest.raises(NavigatorConfigError) as refused:
+        resolve_navigator("openai:m")
+    assert str(refused.value) == said
+
+
 def test_the_default_folder_is_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv(CACHE_DIR_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -183,7 +196,7 @@ def test_an_error_answer_is_not_cached(folder: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "another request", "not an object",
-                                    "a folder", "wrong types"])
+                                    "a folder", "wrong types", "a symlink"])
 def test_a_damaged_entry_is_a_miss_and_is_written_again(folder: Path, damage: str) -> None:
     server = Server("billing", "support")
     ask(server)
@@ -204,6 +217,11 @@ def test_a_damaged_entry_is_a_miss_and_is_written_again(folder: Path, damage: st
     elif damage == "a folder":
         entry.unlink()
         entry.mkdir()
+    elif damage == "a symlink":  # to a whole entry, even: an entry is a file this cache wrote, never a link
+        elsewhere = folder.parent / "elsewhere.json"
+        elsewhere.write_text(whole)
+        entry.unlink()
+        entry.symlink_to(elsewhere)
     else:
         saved = json.loads(whole)
         saved["status"] = "200"
@@ -215,9 +233,32 @@ def test_a_damaged_entry_is_a_miss_and_is_written_again(folder: Path, damage: st
         assert server.calls == 2
 
 
-def test_a_folder_that_cannot_be_written_is_no_failure(folder: Path) -> None:
+def test_a_fifo_at_an_entrys_path_is_a_miss_not_waited_on(folder: Path) -> None:
+    """The cache opened it blocking, and a FIFO with no writer held the walk for ever (issue 30, point 7)."""
+    server = Server("billing", "support")
+    ask(server)
+    (entry,) = entries(folder)
+    entry.unlink()
+    os.mkfifo(entry)
+    answered: list[Any] = []
+    asking = threading.Thread(target=lambda: answered.append(ask(server)), daemon=True)
+    asking.start()
+    asking.join(30)  # a hang guard, not a pause
+    if asking.is_alive():  # let the stuck reader go (a writer opens the FIFO), then fail
+        os.close(os.open(entry, os.O_WRONLY | os.O_NONBLOCK))
+        asking.join(10)
+        pytest.fail("the cache waited on a FIFO at an entry's path")
+    assert [choice.selected for choice in answered] == [("support",)]
+    assert server.calls == 2
+    assert entry.is_file() and ask(server).selected == ("support",)  # written again, whole: a hit
+    assert server.calls == 2
+
+
+def test_a_folder_that_cannot_be_written_is_no_failure(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder.parent.mkdir(exist_ok=True)
-    folder.write_text("a file where the cache folder should be")
+    blocking = folder.parent / "a-file"
+    blocking.write_text("a file where the cache folder's parent should be")
+    monkeypatch.setenv(CACHE_DIR_ENV, str(blocking / "cache"))
     server = Server("billing")
     assert ask(server).selected == ("billing",)
     assert ask(server).selected == ("billing",)

@@ -22,9 +22,10 @@ from core import (
 )
 from explorer.corpora import load_corpus
 from explorer.navigators import NavigatorConfigError, resolve_navigator
-from explorer.navigators.manual import DESK, NoOneToDecide
+from explorer.navigators.manual import DecisionDesk, NoOneToDecide
 from explorer.trace import TraceHeader, write_trace
 from explorer.walk_settings import WalkSettings
+from explorer.walks.session import Wiring
 
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -297,9 +298,10 @@ def test_manual_without_anyone_to_decide_fails_at_once_with_a_clear_message():
 
 def test_manual_blocks_until_a_decision_arrives_from_another_thread():
     pending = []
-    DESK.attach(pending.append)
+    desk = DecisionDesk()
+    desk.attach(pending.append)
     try:
-        nav = resolve_navigator("manual:")
+        nav = Wiring(desk).wire(resolve_navigator("manual:"))
         answer = []
         worker = threading.Thread(target=lambda: answer.append(
             nav.choose(request("q", [("a", "A", ""), ("b", "B", "")], model="manual:"))))
@@ -315,16 +317,17 @@ def test_manual_blocks_until_a_decision_arrives_from_another_thread():
         assert answer[0].selected == ("b", "ghost")
         assert answer[0].rationale == "picked b"
     finally:
-        DESK.detach()
+        desk.detach()
 
 
 def test_manual_raises_cancelled_when_the_token_trips_while_waiting():
-    DESK.attach(lambda pending: None)
+    desk = DecisionDesk()
+    desk.attach(lambda pending: None)
     try:
-        nav = resolve_navigator("manual:")
+        nav = Wiring(desk).wire(resolve_navigator("manual:"))
         token = CancellationToken()
         threading.Timer(0.1, token.cancel).start()  # nobody ever decides: only the token can end the wait
         outcome = outcome_of(lambda: nav.choose(request("q", [("a", "A", "")], model="manual:", token=token)), token)
         assert isinstance(outcome, RetrievalCancelled)
     finally:
-        DESK.detach()
+        desk.detach()

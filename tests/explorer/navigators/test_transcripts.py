@@ -18,7 +18,7 @@ from core import (
 )
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.navigators.manual import DESK, PendingDecision
+from explorer.navigators.manual import DecisionDesk, ManualNavigator, PendingDecision
 from explorer.navigators.scored import scores_in
 from explorer.navigators.script import ScriptedFailure
 
@@ -183,13 +183,14 @@ def test_a_manual_walk_carries_the_keys_onto_navigator_chose():
                          kwargs={"pressed": ["picked 1", "answered"] if pending.request.current is None
                                  else ["stop here"]}).start()
 
-    DESK.attach(answer)
+    desk = DecisionDesk()
+    desk.attach(answer)
     try:
         corpus = load_corpus(HANDBOOK)
-        strategy = ReasoningRAGStrategy(corpus.index, resolve_navigator("manual:"), "manual:")
+        strategy = ReasoningRAGStrategy(corpus.index, ManualNavigator(desk), "manual:")
         chose = [e for e in strategy.walk("q") if isinstance(e, NavigatorChose)]
     finally:
-        DESK.detach(answer)
+        desk.detach(answer)
     first_root = corpus.index.root_ids()[0]
     assert [(e.current, e.selected, e.transcript) for e in chose] == [
         (None, (first_root,), (("person", "picked 1; answered"), ("answer", first_root))),
