@@ -28,13 +28,18 @@ class Host(Protocol):
 
 
 class Listening:
-    """The walk screen ``host``'s ears, from :meth:`attach` (on mount) to :meth:`detach` (on unmount)."""
+    """The walk screen ``host``'s ears, from :meth:`attach` (on mount) to :meth:`detach` (on unmount); with
+    ``listen`` off it hears nothing (a screen drawn in the background: the HTML export's, which must not take the
+    desk or the local models from the screen a person uses)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, *, listen: bool = True) -> None:
         self.host = host
+        self.listen = listen
         self._stop_hearing_models: Callable[[], None] = lambda: None
 
     def attach(self) -> None:
+        if not self.listen:
+            return
         DESK.attach(self._manual)
         self._stop_hearing_models = add_status_listener(self._local_model)
 

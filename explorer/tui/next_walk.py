@@ -74,10 +74,22 @@ class PromptCheck(Protocol):
 class NextWalk:
     """The settings and navigator the next walk will use, and the prompts that change them."""
 
-    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator) -> None:
+    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator | None = None) -> None:
         self.host = host
         self.settings = settings.but(query="")
-        self.navigator = navigator
+        self._navigator = navigator
+
+    @property
+    def navigator(self) -> TreeNavigator:
+        """The next walk's navigator; made without one (a screen that shows recorded walks), it is resolved from
+        the settings' model when a walk first needs it."""
+        if self._navigator is None:
+            self._navigator = resolve_navigator(self.settings.model, allow_files=self.host.allow_files)
+        return self._navigator
+
+    @navigator.setter
+    def navigator(self, navigator: TreeNavigator) -> None:
+        self._navigator = navigator
 
     def describe(self) -> Text:
         """The query bar's note: what the next walk will use."""

@@ -93,10 +93,10 @@ class WalkScreen(Screen[None]):
     presenting: var[bool] = var(False, bindings=True, init=False)
     """Presenting mode (explorer.tui.presenting): a decision per step, said in words, the answer on a card."""
 
-    def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
-                 autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
+    def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
+                 *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None,
-                 opened_trace: Trace | None = None, present: bool = False) -> None:
+                 opened_trace: Trace | None = None, present: bool = False, listen: bool = True) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
@@ -110,7 +110,7 @@ class WalkScreen(Screen[None]):
         self.rewalking = Rewalking(self)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
-        self.export = WalkExport(self)
+        self.export = WalkExport(self, WalkScreen)
         self._present_at_start = present
         self.autoplay = autoplay is not None
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
@@ -118,7 +118,7 @@ class WalkScreen(Screen[None]):
         self._example_query = example_query
         self._opened_trace = opened_trace
         self.stepping = Stepping(self)
-        self.listening = Listening(self)
+        self.listening = Listening(self, listen=listen)
         self.opening = OpeningWalks(self)
         self._player = Player(self, self.stepping.tick)
         self._render_pending = False
