@@ -3,14 +3,18 @@
 The file is what ``reasoning-explorer export`` writes from the walk's trace, made by the same code
 (:func:`.html_export.export_walk`) in this process: the trace is made in memory (the lines a saved trace holds,
 secrets masked, read back: no file), and the walk is drawn from it on a thread worker, so the screen stays
-live. No navigator is resolved, no process started. The worker is cancelled when the explorer quits, and the
-drawing stops at its next step. A session with files off refuses the export in one line; what goes wrong is
-one line too.
+live. No navigator is resolved, no process started. When the explorer quits (:meth:`WalkExport.stop`), a
+drawing under way stops at its next step and the quit waits for its app to end: while it runs, that app holds
+``sys.stdout`` and ``sys.stderr`` (Textual redirects them), and it must hand them back before the explorer's own
+app does, or the explorer's would be left in them. A session with files off refuses the export in one line; what
+goes wrong is one line too.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,6 +38,8 @@ if TYPE_CHECKING:
 
 TRACE_NAME = "walk.trace.jsonl"
 """The name the walk's trace has in the export (the screen names a trace's walk after its file)."""
+STOP_WAIT = 10.0
+"""Seconds a quit waits for a drawing to stop (one step takes well under one)."""
 
 
 class Host(Protocol):
@@ -85,6 +91,22 @@ class WalkExport:
     def __init__(self, host: Host, screen_class: RecordedScreen) -> None:
         self.host = host
         self.screen_class = screen_class
+        self._quitting = False
+        self._drawings: set[threading.Event] = set()
+        """One event per drawing under way, set when its app has ended."""
+        self._lock = threading.Lock()
+        """Held to start a drawing, and to quit: a drawing either starts before the quit, which waits for it, or
+        sees the quit and does not start."""
+
+    def stop(self) -> None:
+        """The explorer quits: each drawing under way stops at its next step; wait (at most :data:`STOP_WAIT`) until
+        their apps have ended."""
+        with self._lock:
+            self._quitting = True
+            drawings = list(self._drawings)
+        deadline = time.monotonic() + STOP_WAIT
+        for ended in drawings:
+            ended.wait(max(0.0, deadline - time.monotonic()))
 
     def ask(self) -> None:
         host = self.host
@@ -118,8 +140,11 @@ class WalkExport:
         def work() -> None:
             worker = get_current_worker()
 
+            def cancelled() -> bool:
+                return worker.is_cancelled or self._quitting
+
             def fails(why: str) -> None:
-                if not worker.is_cancelled:
+                if not cancelled():
                     app.call_from_thread(host.say, one_line(why), title="Cannot export the walk", severity="error",
                                          timeout=8)
 
@@ -127,9 +152,18 @@ class WalkExport:
             if problem is not None:
                 fails(problem)
                 return
+            ended = threading.Event()
+            with self._lock:
+                if cancelled():
+                    return
+                self._drawings.add(ended)
             try:
-                exported = export_walk(self.screen_class, recorded(snapshot, corpus), corpus, credit=credit,
-                                       cancelled=lambda: worker.is_cancelled)
+                try:
+                    exported = export_walk(self.screen_class, recorded(snapshot, corpus), corpus, credit=credit,
+                                           cancelled=cancelled)
+                finally:
+                    ended.set()
+                    self._drawings.discard(ended)
                 write_page(out, exported.text)
             except DrawingCancelled:
                 return
@@ -139,7 +173,7 @@ class WalkExport:
             except Exception as exc:  # a fault in the drawing: one line, as for any other reason
                 fails(f"the drawing failed: {type(exc).__name__}: {exc}")
                 return
-            if worker.is_cancelled:
+            if cancelled():
                 return
             note = " (the walk is not over: the file shows it as far as it went)" if unfinished else ""
             app.call_from_thread(host.say, f"Walk exported to {out.resolve()}{note}", timeout=6)

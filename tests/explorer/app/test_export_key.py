@@ -117,3 +117,15 @@ async def test_the_manual_navigator_still_asks_this_screen_after_an_export(tmp_p
         await pilot.press("r", "n", "n")
         await wait_for(pilot, lambda: screen.history.number == 2 and screen.picker is not None)
         assert [n.message for n in app.notes if n.severity == "error"] == []
+
+
+async def test_quitting_while_the_export_is_drawn_gives_the_streams_back(tmp_path):
+    """The export's app holds sys.stdout and sys.stderr while it draws: a quit stops it and waits, so what the
+    explorer found there when it started is there after it, whichever ends first."""
+    streams = sys.stdout, sys.stderr
+    app = make_app(QUERY, start_walk=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await walked_to_the_end(pilot)
+        await press_h_to(pilot, tmp_path / "quit.html")
+        await pilot.press("q")
+    assert (sys.stdout, sys.stderr) == streams
