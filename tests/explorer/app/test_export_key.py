@@ -8,11 +8,15 @@ import re
 import subprocess
 import sys
 
+from textual.app import App
 from textual.widgets import Input
 
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.walk_screen import WalkScreen
+from explorer.walks.session import WalkSettings
+from explorer.walks.walk_list import WalkList
 
-from .helpers import ROOT, make_app, wait_for
+from .helpers import HANDBOOK, ROOT, make_app, wait_for
 
 QUERY = "How are refunds issued?"
 
@@ -129,3 +133,21 @@ async def test_quitting_while_the_export_is_drawn_gives_the_streams_back(tmp_pat
         await press_h_to(pilot, tmp_path / "quit.html")
         await pilot.press("q")
     assert (sys.stdout, sys.stderr) == streams
+
+
+async def test_a_walk_screen_made_without_a_navigator_resolves_the_model_when_a_walk_needs_it():
+    """The export's screen is made with no navigator; one that is asked for a walk after all gets its model's."""
+    screen = WalkScreen(HANDBOOK, WalkList(), WalkSettings("", "lexical:strict"), start_query=QUERY)
+
+    class Bare(App[None]):
+        CSS_PATH = WalkScreen.CSS_PATH
+
+        def get_default_screen(self) -> WalkScreen:
+            return screen
+
+    async with Bare().run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        assert screen.history.settings.model == "lexical:strict"
+        assert screen.shown.navigator is screen.next_walk.navigator
+        await pilot.press("c")  # to the end: its worker leaves
+        await wait_for(pilot, lambda: screen.history.ended)
