@@ -503,7 +503,12 @@ def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label:
     a corpus mismatch.
     """
     path = Path(path)
-    text = _read_text(path)
+    return parse_trace(path, _read_text(path), corpus_sha256, corpus_label)
+
+
+def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_label: str | None = None) -> Trace:
+    """:func:`read_trace` of ``text``, the lines of a trace (:func:`trace_lines`) named ``path``: what the file
+    would give back, without the file (the explorer's HTML export draws a walk as its trace records it)."""
     lines = text.splitlines()
     if not lines:
         raise TraceError(f"{path}: the trace is empty")

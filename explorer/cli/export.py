@@ -1,6 +1,7 @@
 """``reasoning-explorer export TRACE --html OUT.html``: a saved walk as one self-contained HTML file.
 
-The explorer draws the walk (headless, in presenting mode, every step: ``tui.html_export``) and the page
+The explorer draws the walk in this process (headless, in presenting mode, every step, read from the trace:
+no navigator is resolved or asked: ``tui.html_export``, the code the explorer's ``H`` runs) and the page
 replays the drawings (``tui.export_page``): open it in any browser, with no server, no network and nothing
 installed. The output is checked before anything is drawn: writable, and never the trace or the corpus it
 reads (one line and exit 2).
@@ -8,27 +9,14 @@ reads (one line and exit 2).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..safe_text import visible
-from ..walks.history import WalkHistory
 from .inputs import open_trace, trace_corpus
 from .options import EXIT_OK, PROG, Parser, check_apart, check_writable, fail, path_text
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` to ``path``, by way of a temporary file beside it renamed into place (a reader never sees half)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        fail(f"cannot write the HTML to {path}: {exc.strerror or exc}")
 
 
 def cmd_export(argv: Sequence[str]) -> int:
@@ -48,29 +36,16 @@ def cmd_export(argv: Sequence[str]) -> int:
     if not trace.events:
         fail(f"{args.walk}: the trace holds no event; there is no walk to export")
     started = time.monotonic()
-    from ..navigators import resolve_navigator
-    from ..tui.export_page import page
-    from ..tui.html_export import draw_walk, packed
+    from ..tui.html_export import export_walk, write_page
     from ..tui.walk_screen import WalkScreen
-    from ..walks.walk_list import WalkList
 
-    history = WalkHistory.from_trace(trace)
-    navigator = resolve_navigator("lexical:default")  # never asked: the walk is drawn from its record
-
-    def screen() -> WalkScreen:
-        return WalkScreen(corpus, WalkList(), history.settings, navigator, present=True, allow_files=False)
-
-    drawn = draw_walk(screen, history, title=PROG)
-    walked = trace.header.settings
-    text = page(title=walked.query, subtitle=f"{corpus.title} · {walked.model} · budget {walked.max_nodes_visited} "
-                                              f"· depth limit {walked.max_depth} · {trace.end.value} · exported by "
-                                              f"{PROG}",
-                frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
-                transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],
-                decisions=drawn.decisions, total=len(history.events))
+    exported = export_walk(WalkScreen, trace, corpus, credit=PROG)  # no navigator: the walk is drawn from its record
     out = Path(args.html).expanduser()
-    write_atomically(out, text)
-    size = len(text.encode("utf-8"))
-    print(f"{PROG}: wrote {visible(str(out))}: {len(drawn.frames)} steps ({len(drawn.decisions)} decision steps), "
+    try:
+        write_page(out, exported.text)
+    except OSError as exc:
+        fail(f"cannot write the HTML to {out}: {exc.strerror or exc}")
+    size = len(exported.text.encode("utf-8"))
+    print(f"{PROG}: wrote {visible(str(out))}: {exported.steps} steps ({exported.decisions} decision steps), "
           f"{size / 1_000_000:.2f} MB, in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return EXIT_OK

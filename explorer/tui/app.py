@@ -116,7 +116,9 @@ class ExplorerApp(App[int]):
 
     def close_walks(self) -> None:
         """Quitting cancels every live walk: its token trips, its worker leaves at once, its history says so, and
-        ``--trace`` keeps it, cancelled."""
+        ``--trace`` keeps it, cancelled. An HTML export being drawn stops first (its app hands back the process's
+        streams before this one does)."""
+        self.walk_screen.export.stop()
         for walk in self.walks.live():
             walk.history.finish(WalkEnd.CANCELLED)
             session = walk.retire()

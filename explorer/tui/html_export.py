@@ -1,5 +1,7 @@
 """A walk as one HTML file: the explorer itself, run headless on the walk, draws every step, and the page
-(:mod:`.export_page`) replays those drawings.
+(:mod:`.export_page`) replays those drawings. :func:`export_walk` is the whole of it, for the command line's
+``export`` and the walk screen's ``H`` alike: a trace in (read from a file, or made in memory from the walk on
+screen), the page out.
 
 Nothing here draws a walk a second time: the walk screen, in presenting mode, is put at each step of the
 history and Textual's own SVG export takes what it shows (the tree, the offer and the choice, the narration,
@@ -7,17 +9,37 @@ the budget meter, the stops, the answer card); the transcript of the decision at
 export of what the Transcript tab holds. Both escape every piece of text, so a corpus title of ``<script>`` is
 text in the file. The SVGs are made small before the page holds them: one id for every frame (only one is on
 the page at a time), no web font (the page has none: it works offline), each frame gzip-compressed.
+
+The drawing is done in the process that asks for it, by a second, headless Textual app (:class:`_Drawing`)
+that holds nothing but a walk screen showing the recorded walk: Textual draws a screen only inside a running
+app, and ``export_screenshot`` is its public way to take what it drew. That app runs on its own event loop
+(``asyncio.run``) in the calling thread: the command line's main thread, or the explorer's thread worker, so
+the explorer's own loop never waits for a frame. It shares nothing with the explorer that asks: its screen is
+made with no navigator and no wiring, so it hears nothing (the manual navigator's desk and the local models stay the
+explorer's), and Textual's active app is a context variable, set for each app in its own loop. One thing is
+process-wide: while an app runs, Textual points ``sys.stdout`` and ``sys.stderr`` at it and puts back what it
+found when it ends. So drawings run one at a time (:data:`_ONE_DRAWING`): the redirections of apps that end in
+the order they began nest, and each puts back what the one before it set. The cyclic collector is process-wide
+too, and the explorer freezes whatever survives a full collection (``cli/explore.py``): a full collection in
+the middle of a drawing would freeze the drawing's app (about 11 MB, kept for good, measured on the sample
+walk). So the collector is off while a drawing runs, and the drawing's garbage is collected (the youngest
+generation, where all of it is) before it is turned back on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import gc
 import gzip
 import io
+import os
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import Console
 from textual.app import App
@@ -26,11 +48,26 @@ from textual.screen import Screen
 
 from ..walks.decision_steps import decision_steps
 from ..walks.history import WalkHistory
+from ..walks.walk_list import WalkList
+from .export_page import page
 from .widgets.transcript import TranscriptView
+
+if TYPE_CHECKING:
+    from ..corpora import Corpus
+    from ..trace import Trace
+    from ..walk_settings import WalkSettings
 
 SIZE = (120, 40)
 """The terminal the walk is drawn in (cells): the page scales it to the window."""
 TRANSCRIPT_WIDTH = 100
+
+
+class RecordedScreen(Protocol):
+    """The walk screen's class, as the export makes one that shows a recorded walk (the screen sits above this
+    module in the layers: its callers hand it in)."""
+
+    def __call__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, *, present: bool,
+                 allow_files: bool) -> Screen[Any]: ...
 
 
 class WalkView(Protocol):
@@ -64,6 +101,19 @@ class DrawnWalk:
     """The frames (0-based) that presenting mode stops at: the start, each answer, the end."""
 
 
+class DrawingCancelled(Exception):
+    """The drawing was called off before its last step (the explorer that asked for it is going)."""
+
+
+Cancelled = Callable[[], bool]
+"""Asked before each step: whether to stop drawing (a worker's ``is_cancelled``)."""
+
+_ONE_DRAWING = threading.Lock()
+"""Held while a drawing's app runs: one at a time in a process (see the module's docstring)."""
+_WAIT = 0.1
+"""Seconds between two looks at ``cancelled`` while another drawing holds :data:`_ONE_DRAWING`."""
+
+
 class _Drawing(App[None]):
     """A bare app around the walk screen: no keys held, no palette, no second copy of the explorer's globals."""
 
@@ -93,11 +143,13 @@ def transcript_html(content: Any) -> str:
 
 
 async def draw(screen: Screen[Any], history: WalkHistory, *, size: tuple[int, int] = SIZE,
-               title: str = "") -> DrawnWalk:
-    """Draw every step of ``history`` with ``screen`` (a walk screen in presenting mode, not yet mounted)."""
+               title: str = "", cancelled: Cancelled = lambda: False) -> DrawnWalk:
+    """Draw every step of ``history`` with ``screen`` (a walk screen in presenting mode, not yet mounted); raise
+    :class:`DrawingCancelled` when ``cancelled()`` says so before a step."""
     app = _Drawing(screen)
     frames: list[Frame] = []
     transcripts: dict[str, int] = {}
+    called_off: list[bool] = []
 
     async def drive(pilot: Pilot[object]) -> None:
         try:
@@ -105,6 +157,9 @@ async def draw(screen: Screen[Any], history: WalkHistory, *, size: tuple[int, in
             view: WalkView = app.screen  # type: ignore[assignment]
             view.open_history(history, step=1)
             for step in range(1, len(history.events) + 1):
+                if cancelled():
+                    called_off.append(True)
+                    return
                 history.go(step)
                 view.walk_changed()
                 await pilot.pause()  # the redraw's layout, then the tree's move to the walk's node
@@ -116,6 +171,8 @@ async def draw(screen: Screen[Any], history: WalkHistory, *, size: tuple[int, in
             app.exit()
 
     await app.run_async(headless=True, size=size, auto_pilot=drive)
+    if called_off:
+        raise DrawingCancelled(f"called off after {len(frames)} of the walk's {len(history.events)} steps")
     if len(frames) != len(history.events):
         raise RuntimeError(f"the explorer drew {len(frames)} of the walk's {len(history.events)} steps")
     stops = tuple(step.shown - 1 for step in decision_steps(history.events))
@@ -128,8 +185,60 @@ def packed(text: str) -> str:
 
 
 def draw_walk(make_screen: Callable[[], Screen[Any]], history: WalkHistory, *, size: tuple[int, int] = SIZE,
-              title: str = "") -> DrawnWalk:
-    """:func:`draw`, from a plain thread (the command line)."""
-    import asyncio
+              title: str = "", cancelled: Cancelled = lambda: False) -> DrawnWalk:
+    """:func:`draw`, from a plain thread (the command line's, or a thread worker's): on an event loop of its own,
+    once no other drawing runs in the process."""
+    while not _ONE_DRAWING.acquire(timeout=_WAIT):
+        if cancelled():
+            raise DrawingCancelled("called off while another drawing ran")
+    collecting = gc.isenabled()
+    gc.disable()  # see the module's docstring
+    try:
+        return asyncio.run(draw(make_screen(), history, size=size, title=title, cancelled=cancelled))
+    finally:
+        gc.collect(0)
+        if collecting:
+            gc.enable()
+        _ONE_DRAWING.release()
 
-    return asyncio.run(draw(make_screen(), history, size=size, title=title))
+
+@dataclass(frozen=True)
+class ExportedWalk:
+    """A walk's page, and what the command line says of it."""
+
+    text: str
+    steps: int
+    decisions: int
+
+
+def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, credit: str,
+                cancelled: Cancelled = lambda: False) -> ExportedWalk:
+    """The page of the walk ``trace`` records, on ``corpus``, drawn by a ``screen_class`` that shows it (no
+    navigator: nothing is asked, every step is read from the record); ``credit`` names who exported it."""
+    history = WalkHistory.from_trace(trace)
+
+    def screen() -> Screen[Any]:
+        # No wiring: a screen drawn in the background hears no desk and no local model (the person's screen does).
+        return screen_class(corpus, WalkList(), history.settings, present=True, allow_files=False)
+
+    drawn = draw_walk(screen, history, title=credit, cancelled=cancelled)
+    walked = trace.header.settings
+    text = page(title=walked.query, subtitle=f"{corpus.title} · {walked.model} · budget {walked.max_nodes_visited} "
+                                              f"· depth limit {walked.max_depth} · {trace.end.value} · exported by "
+                                              f"{credit}",
+                frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
+                transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],
+                decisions=drawn.decisions, total=len(history.events))
+    return ExportedWalk(text, len(drawn.frames), len(drawn.decisions))
+
+
+def write_page(path: Path, text: str) -> None:
+    """``text`` to ``path``, by way of a temporary file beside it renamed into place (a reader never sees half);
+    ``OSError`` when it cannot be written."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise

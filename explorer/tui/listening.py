@@ -32,7 +32,8 @@ class Host(Protocol):
 
 class Listening:
     """The walk screen ``host``'s ears on ``wiring``'s desk and listeners, from :meth:`attach` (on mount) to
-    :meth:`detach` (on unmount)."""
+    :meth:`detach` (on unmount). A screen drawn in the background (the HTML export's) is given no wiring, so it
+    never takes the desk or the local models from the screen a person uses."""
 
     def __init__(self, host: Host, wiring: Wiring) -> None:
         self.host = host

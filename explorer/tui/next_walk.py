@@ -69,12 +69,25 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 class NextWalk:
     """The settings and navigator the next walk will use, and the prompts that change them."""
 
-    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator, wiring: Wiring = UNWIRED) -> None:
+    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator | None = None,
+                 wiring: Wiring = UNWIRED) -> None:
         self.host = host
         self.settings = settings.but(query="")
-        self.navigator = navigator
+        self._navigator = navigator
         self.wiring = wiring
         """What a stability run's navigator is wired with, and its observers (the explorer's telemetry)."""
+
+    @property
+    def navigator(self) -> TreeNavigator:
+        """The next walk's navigator; made without one (a screen that shows recorded walks), it is resolved from
+        the settings' model when a walk first needs it."""
+        if self._navigator is None:
+            self._navigator = resolve_navigator(self.settings.model, allow_files=self.host.allow_files)
+        return self._navigator
+
+    @navigator.setter
+    def navigator(self, navigator: TreeNavigator) -> None:
+        self._navigator = navigator
 
     def describe(self) -> Text:
         """The query bar's note: what the next walk will use."""

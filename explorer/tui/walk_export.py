@@ -1,23 +1,32 @@
 """The walk screen's HTML export (``H`` and the palette): the walk on screen as one file that replays it.
 
-The file is made by the command line's ``export`` in a process of its own (``python -m explorer export TRACE
---html OUT``), from a trace of the walk written to a temporary folder: the export runs the explorer headless,
-and a second explorer inside this one would share its globals (the manual navigator's desk, the terminal).
-It runs on a thread worker, so the screen stays live; a session with files off refuses it in one line.
+The file is what ``reasoning-explorer export`` writes from the walk's trace, made by the same code
+(:func:`.html_export.export_walk`) in this process: the trace is made in memory (the lines a saved trace holds,
+secrets masked, read back: no file), and the walk is drawn from it on a thread worker, so the screen stays
+live. No navigator is resolved, no process started. When the explorer quits (:meth:`WalkExport.stop`), a
+drawing under way stops at its next step and the quit waits for its app to end: while it runs, that app holds
+``sys.stdout`` and ``sys.stderr`` (Textual redirects them), and it must hand them back before the explorer's own
+app does, or the explorer's would be left in them. A session with files off refuses the export in one line; what
+goes wrong is one line too.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
+import os
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from textual.worker import get_current_worker
+
+from ..ending import WalkEnd
 from ..safe_text import one_line
+from ..trace import Trace, parse_trace, trace_lines
 from ..walks.history import WalkHistory
-from ..walks.session import save_history
+from ..walks.session import header_for
+from .html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
 from .say import Severity
 from .screens.prompt import PromptScreen
 
@@ -27,8 +36,10 @@ if TYPE_CHECKING:
 
     from ..corpora import Corpus
 
-EXPORT_TIMEOUT = 600.0
-"""Seconds an export may take before it is given up (a hang guard: a 40-step walk takes seconds)."""
+TRACE_NAME = "walk.trace.jsonl"
+"""The name the walk's trace has in the export (the screen names a trace's walk after its file)."""
+STOP_WAIT = 10.0
+"""Seconds a quit waits for a drawing to stop (one step takes well under one)."""
 
 
 class Host(Protocol):
@@ -49,16 +60,53 @@ class Host(Protocol):
                    exit_on_error: bool) -> Worker[Any]: ...
 
 
-def export_command(trace: Path, out: Path, corpus: Path) -> list[str]:
-    """The command that writes ``out`` from ``trace`` (this interpreter, the explorer's own ``export``)."""
-    return [sys.executable, "-m", "explorer", "export", str(trace), "--html", str(out), "--corpus", str(corpus)]
+def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
+    """``history`` as its saved trace would read back (an unfinished walk as cancelled, secrets masked), without
+    a file."""
+    end = (history.end or WalkEnd.CANCELLED).value
+    lines = trace_lines(header_for(history, corpus), history.events, end, history.error, history.forced)
+    return parse_trace(Path(TRACE_NAME), "\n".join(lines))
+
+
+def refusal(out: Path, corpus: Corpus) -> str | None:
+    """Why ``out`` cannot take the export, checked before anything is drawn (``None``: it can)."""
+    folder = out.parent
+    if not folder.is_dir():
+        return f"cannot write the HTML to {out}: no folder {folder}"
+    if out.is_dir():
+        return f"cannot write the HTML to {out}: it is a folder; name a file in it, e.g. {out / 'walk.html'}"
+    if out.exists() and not out.is_file():
+        return f"cannot write the HTML to {out}: it is not a regular file (a pipe or a device)"
+    corpus_path = Path(corpus.path)
+    if os.path.realpath(out) == os.path.realpath(corpus_path) or (
+            corpus_path.is_dir() and os.path.realpath(out).startswith(os.path.join(os.path.realpath(corpus_path), ""))):
+        return f"cannot write the HTML to {out}: it is the corpus, or inside it ({corpus_path}); choose another file"
+    return None
 
 
 class WalkExport:
-    """``H``: ask where, then write the walk on screen of ``host`` as one HTML file."""
+    """``H``: ask where, then write the walk on screen of ``host`` as one HTML file, drawn by ``screen_class``
+    (the walk screen's class, handed in: it sits above this module)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, screen_class: RecordedScreen) -> None:
         self.host = host
+        self.screen_class = screen_class
+        self._quitting = False
+        self._drawings: set[threading.Event] = set()
+        """One event per drawing under way, set when its app has ended."""
+        self._lock = threading.Lock()
+        """Held to start a drawing, and to quit: a drawing either starts before the quit, which waits for it, or
+        sees the quit and does not start."""
+
+    def stop(self) -> None:
+        """The explorer quits: each drawing under way stops at its next step; wait (at most :data:`STOP_WAIT`) until
+        their apps have ended."""
+        with self._lock:
+            self._quitting = True
+            drawings = list(self._drawings)
+        deadline = time.monotonic() + STOP_WAIT
+        for ended in drawings:
+            ended.wait(max(0.0, deadline - time.monotonic()))
 
     def ask(self) -> None:
         host = self.host
@@ -87,22 +135,45 @@ class WalkExport:
         if history.end is not None:
             snapshot.finish(history.end, history.error)
         unfinished = history.end is None
+        credit = app.title
 
         def work() -> None:
-            with tempfile.TemporaryDirectory(prefix="reasoning-explorer-export-") as folder:
-                trace = save_history(snapshot, corpus, Path(folder) / "walk.trace.jsonl")
-                try:
-                    done = subprocess.run(export_command(trace, out, Path(corpus.path)), capture_output=True,
-                                          text=True, timeout=EXPORT_TIMEOUT, stdin=subprocess.DEVNULL,
-                                          errors="backslashreplace")
-                except subprocess.TimeoutExpired:
-                    app.call_from_thread(host.say, f"The export to {out} took over {EXPORT_TIMEOUT:.0f} s; "
-                                                   "given up.", severity="error", timeout=8)
+            worker = get_current_worker()
+
+            def cancelled() -> bool:
+                return worker.is_cancelled or self._quitting
+
+            def fails(why: str) -> None:
+                if not cancelled():
+                    app.call_from_thread(host.say, one_line(why), title="Cannot export the walk", severity="error",
+                                         timeout=8)
+
+            problem = refusal(out, corpus)
+            if problem is not None:
+                fails(problem)
+                return
+            ended = threading.Event()
+            with self._lock:
+                if cancelled():
                     return
-            if done.returncode != 0:
-                why = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-                app.call_from_thread(host.say, one_line(why.removeprefix("reasoning-explorer: error: ")),
-                                     title="Cannot export the walk", severity="error", timeout=8)
+                self._drawings.add(ended)
+            try:
+                try:
+                    exported = export_walk(self.screen_class, recorded(snapshot, corpus), corpus, credit=credit,
+                                           cancelled=cancelled)
+                finally:
+                    ended.set()
+                    self._drawings.discard(ended)
+                write_page(out, exported.text)
+            except DrawingCancelled:
+                return
+            except OSError as exc:
+                fails(f"cannot write the HTML to {out}: {exc.strerror or exc}")
+                return
+            except Exception as exc:  # a fault in the drawing: one line, as for any other reason
+                fails(f"the drawing failed: {type(exc).__name__}: {exc}")
+                return
+            if cancelled():
                 return
             note = " (the walk is not over: the file shows it as far as it went)" if unfinished else ""
             app.call_from_thread(host.say, f"Walk exported to {out.resolve()}{note}", timeout=6)

@@ -107,8 +107,8 @@ class WalkScreen(Screen[None]):
     presenting: var[bool] = var(False, bindings=True, init=False)
     """Presenting mode (explorer.tui.presenting): a decision per step, said in words, the answer on a card."""
 
-    def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator, *,
-                 autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
+    def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
+                 *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
                  opened_trace: Trace | None = None, present: bool = False) -> None:
         super().__init__()
@@ -127,7 +127,7 @@ class WalkScreen(Screen[None]):
         self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner, say=tell)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
-        self.export = WalkExport(self)
+        self.export = WalkExport(self, WalkScreen)
         self.opening = OpeningWalks(self, next_walk=self.next_walk, runner=self.runner)
         self.stepping = Stepping(self, self.presenter, tell,
                                  walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),

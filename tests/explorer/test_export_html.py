@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from explorer.navigators import NavigatorConfigError, resolve_navigator
+
 from .serve_helpers import ROOT
 from .test_serve_browser import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
 
@@ -207,3 +209,19 @@ def test_an_output_that_is_an_input_is_refused(hostile_walk, tmp_path):
                               "`reasoning-explorer export --help`)\n")
     folder = run("export", str(trace), "--html", str(tmp_path))
     assert folder.returncode == 2 and "it is a folder" in folder.stderr
+
+
+def test_a_trace_whose_navigator_cannot_be_had_here_still_exports(hostile_walk, tmp_path):
+    trace, _ = hostile_walk
+    unknown = "no-such-provider:model-7"
+    with pytest.raises(NavigatorConfigError):
+        resolve_navigator(unknown)
+    header, *rest = trace.read_text().splitlines(keepends=True)
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text(re.sub(r'"navigator": ?"[^"]*"', f'"navigator": "{unknown}"', header) + "".join(rest))
+    assert f'"{unknown}"' in elsewhere.read_text()
+    out = tmp_path / "walk.html"
+    exported = run("export", str(elsewhere), "--html", str(out))
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stderr.startswith(f"reasoning-explorer: wrote {out}: 14 steps (5 decision steps), ")
+    assert f"· {unknown} · budget " in out.read_text()

@@ -1,13 +1,22 @@
-"""`H` (and the palette's "Export"): the walk on screen as one HTML file, written by the real `export` command; with
-files off it is refused in one line, like every key that writes a file."""
+"""`H` (and the palette's "Export"): the walk on screen as one HTML file, drawn in the explorer's own process by the
+code of the `export` command, page for page what that command writes from the walk's trace; with files off it is
+refused in one line, like every key that writes a file, and so is a file that cannot take it."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+
+from textual.app import App
 from textual.widgets import Input
 
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.walk_screen import WalkScreen
+from explorer.walk_settings import WalkSettings
+from explorer.walks.walk_list import WalkList
 
-from .helpers import make_app, wait_for
+from .helpers import HANDBOOK, ROOT, make_app, wait_for
 
 QUERY = "How are refunds issued?"
 
@@ -44,3 +53,101 @@ async def test_h_writes_the_walk_as_one_html_file(tmp_path):
         assert [n.message for n in app.notes if "export" in n.message] == [f"Walk exported to {out}"]
     text = out.read_text()
     assert "<title>How are refunds issued?</title>" in text and 'id="walk-data"' in text
+
+
+def without_nonce(page: str) -> str:
+    """The page with its one random part (the script's nonce, new in every file) made constant."""
+    (nonce,) = set(re.findall(r'<script nonce="([^"]+)"', page))
+    return page.replace(nonce, "NONCE")
+
+
+class NoProcess:
+    """``subprocess.Popen`` while the explorer runs: a process started is a test failed."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise AssertionError(f"a process was started: {args}")
+
+
+async def press_h_to(pilot, out) -> None:
+    await pilot.press("H")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PromptScreen))
+    pilot.app.screen.query_one(Input).value = str(out)
+    await pilot.press("enter")
+
+
+async def test_h_draws_in_this_process_the_page_export_writes_from_the_trace(tmp_path, monkeypatch):
+    trace, by_key, by_command = tmp_path / "walk.trace.jsonl", tmp_path / "key.html", tmp_path / "command.html"
+    monkeypatch.setattr(subprocess, "Popen", NoProcess)
+    app = make_app(QUERY, start_walk=True, trace_path=str(trace))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await walked_to_the_end(pilot)
+        await press_h_to(pilot, by_key)
+        await wait_for(pilot, lambda: any("export" in n.message for n in app.notes), timeout=300)
+        assert [n.message for n in app.notes if "export" in n.message] == [f"Walk exported to {by_key}"]
+    monkeypatch.undo()
+    done = subprocess.run([sys.executable, "-m", "explorer", "export", str(trace), "--html", str(by_command)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert without_nonce(by_key.read_text()) == without_nonce(by_command.read_text())
+
+
+async def test_h_to_a_file_that_cannot_take_it_says_why_in_one_line(tmp_path):
+    app = make_app(QUERY, start_walk=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await walked_to_the_end(pilot)
+        await press_h_to(pilot, tmp_path)
+        await wait_for(pilot, lambda: any(n.title == "Cannot export the walk" for n in app.notes))
+        assert [n.message for n in app.notes if n.title == "Cannot export the walk"] == [
+            f"cannot write the HTML to {tmp_path}: it is a folder; name a file in it, e.g. {tmp_path / 'walk.html'}"]
+        await press_h_to(pilot, tmp_path / "no-such-folder" / "walk.html")
+        await wait_for(pilot, lambda: len([n for n in app.notes if n.title == "Cannot export the walk"]) == 2)
+        assert [n.message for n in app.notes if n.title == "Cannot export the walk"][1] == (
+            f"cannot write the HTML to {tmp_path / 'no-such-folder' / 'walk.html'}: no folder "
+            f"{tmp_path / 'no-such-folder'}")
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_manual_navigator_still_asks_this_screen_after_an_export(tmp_path):
+    """The export's own walk screen hears nothing: the desk the manual navigator asks stays with this one."""
+    app = make_app("refunds", model="manual:", start_walk=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.walk_screen
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: screen.picker is not None)
+        await pilot.press("s", "c")
+        await wait_for(pilot, lambda: screen.history.end == "finished")
+        await press_h_to(pilot, tmp_path / "manual.html")
+        await wait_for(pilot, lambda: any("Walk exported to" in n.message for n in app.notes), timeout=300)
+        await pilot.press("r", "n", "n")
+        await wait_for(pilot, lambda: screen.history.number == 2 and screen.picker is not None)
+        assert [n.message for n in app.notes if n.severity == "error"] == []
+
+
+async def test_quitting_while_the_export_is_drawn_gives_the_streams_back(tmp_path):
+    """The export's app holds sys.stdout and sys.stderr while it draws: a quit stops it and waits, so what the
+    explorer found there when it started is there after it, whichever ends first."""
+    streams = sys.stdout, sys.stderr
+    app = make_app(QUERY, start_walk=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await walked_to_the_end(pilot)
+        await press_h_to(pilot, tmp_path / "quit.html")
+        await pilot.press("q")
+    assert (sys.stdout, sys.stderr) == streams
+
+
+async def test_a_walk_screen_made_without_a_navigator_resolves_the_model_when_a_walk_needs_it():
+    """The export's screen is made with no navigator; one that is asked for a walk after all gets its model's."""
+    screen = WalkScreen(HANDBOOK, WalkList(), WalkSettings("", "lexical:strict"), start_query=QUERY)
+
+    class Bare(App[None]):
+        CSS_PATH = WalkScreen.CSS_PATH
+
+        def get_default_screen(self) -> WalkScreen:
+            return screen
+
+    async with Bare().run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        assert screen.history.settings.model == "lexical:strict"
+        assert screen.shown.navigator is screen.next_walk.navigator
+        await pilot.press("c")  # to the end: its worker leaves
+        await wait_for(pilot, lambda: screen.history.ended)
