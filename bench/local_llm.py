@@ -50,9 +50,9 @@ from explorer.corpora.questions import load_questions  # noqa: E402
 from explorer.navigators import resolve_navigator  # noqa: E402
 from explorer.navigators.llm.settings import CACHE_DIR_ENV  # noqa: E402
 from explorer.navigators.local_model import LocalModelNavigator  # noqa: E402
+from explorer.walk_settings import WalkSettings  # noqa: E402
 from explorer.walks.evaluation import evaluate  # noqa: E402
 from explorer.walks.session import WalkSession  # noqa: E402
-from explorer.walks.settings import WalkSettings  # noqa: E402
 
 SAMPLES = ROOT / "sample_corpora"
 HANDBOOK = SAMPLES / "handbook.yaml"

@@ -29,8 +29,8 @@ from explorer.corpora.questions import Question, load_questions
 from explorer.corpora.validate import stats
 from explorer.navigators import resolve_navigator
 from explorer.navigators.text_terms import terms
+from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import EvalSummary, QuestionOutcome, evaluate, summarize
-from explorer.walks.settings import WalkSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("handbook", "regulation", "specification", "contract")

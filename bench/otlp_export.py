@@ -37,7 +37,8 @@ from core import ReasoningRAGStrategy  # noqa: E402
 from explorer.corpora import load_corpus  # noqa: E402
 from explorer.ending import WalkEnd  # noqa: E402
 from explorer.navigators import resolve_navigator  # noqa: E402
-from explorer.walks.session import WalkSession, WalkSettings, header_for  # noqa: E402
+from explorer.walk_settings import WalkSettings  # noqa: E402
+from explorer.walks.session import WalkSession, header_for  # noqa: E402
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry  # noqa: E402
 from tests.explorer.faulty_endpoint import FaultyEndpoint  # noqa: E402
 from tests.explorer.http_stub import Reply, StubServer  # noqa: E402

@@ -44,7 +44,8 @@ from core import (
 from explorer.corpora import Corpus, load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.navigators.manual import DecisionDesk, ManualNavigator
-from explorer.walks.session import SessionEnded, WalkSession, WalkSettings
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import SessionEnded, WalkSession
 from tests.explorer.http_stub import Reply, StubServer
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -109,7 +109,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     from explorer.tui.app import ExplorerApp
     from explorer.tui.walk_screen import WalkScreen
     from explorer.tui.widgets.walk_tree import WalkTree
-    from explorer.walks.session import WalkSettings
+    from explorer.walk_settings import WalkSettings
 
     pauses: list[tuple[float, float]] = []  # (start, end) of every full collection
 

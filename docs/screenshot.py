@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 from explorer.corpora import load_corpus  # noqa: E402
 from explorer.navigators import resolve_navigator  # noqa: E402
 from explorer.tui.app import ExplorerApp  # noqa: E402
-from explorer.walks.session import WalkSettings  # noqa: E402
+from explorer.walk_settings import WalkSettings  # noqa: E402
 
 
 async def main() -> None:

@@ -61,6 +61,7 @@ from core import (
 from .corpora import Corpus, load_corpus
 from .ending import WalkEnd
 from .trace import TraceHeader, write_trace
+from .walk_settings import WalkSettings
 
 __all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder"]
 
@@ -204,9 +205,9 @@ class WalkRecorder:
         corpus = self.corpus
         return TraceHeader(
             corpus_path=str(corpus.path), corpus_sha256=corpus.sha256, corpus_source=corpus.source,
-            corpus_format=corpus.format, query=started.query, navigator=started.model,
-            max_nodes_visited=started.max_nodes_visited, max_depth=started.max_depth,
-            on_failure=started.on_failure, sources=started.sources,
+            corpus_format=corpus.format,
+            settings=WalkSettings(started.query, started.model, started.max_nodes_visited, started.max_depth,
+                                  started.on_failure), sources=started.sources,
             created=created.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
     def _write(self, walk: RecordedWalk) -> None:

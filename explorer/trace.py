@@ -62,6 +62,7 @@ from core import (
 from .ending import WalkEnd
 from .masking import Secrets
 from .safe_text import json_text, one_line
+from .walk_settings import WalkSettings
 
 FORMAT = "reasoning-explorer-trace"
 VERSION = 1
@@ -82,15 +83,17 @@ class TraceError(ValueError):
 
 @dataclass(frozen=True)
 class TraceHeader:
+    """A trace's first line: the corpus walked, the walk's settings, and when it was saved.
+
+    The settings are the walk's own record (:class:`~explorer.walk_settings.WalkSettings`); in the file they
+    are the header's top-level fields, with the model id under ``navigator``, as they always were.
+    """
+
     corpus_path: str
     corpus_sha256: str
     corpus_source: str
     corpus_format: str
-    query: str
-    navigator: str
-    max_nodes_visited: int
-    max_depth: int
-    on_failure: OnFailure
+    settings: WalkSettings
     sources: tuple[str, ...] | None = None
     created: str = ""
 
@@ -317,11 +320,11 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
         "version": VERSION,
         "corpus": {"path": header.corpus_path, "sha256": header.corpus_sha256, "source": header.corpus_source,
                    "format": header.corpus_format},
-        "query": header.query,
-        "navigator": header.navigator,
-        "max_nodes_visited": header.max_nodes_visited,
-        "max_depth": header.max_depth,
-        "on_failure": header.on_failure.value,
+        "query": header.settings.query,
+        "navigator": header.settings.model,
+        "max_nodes_visited": header.settings.max_nodes_visited,
+        "max_depth": header.settings.max_depth,
+        "on_failure": header.settings.on_failure.value,
         "sources": None if header.sources is None else list(header.sources),
         "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
@@ -483,9 +486,9 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
         return TraceHeader(
             corpus_path=_text(corpus, "path"), corpus_sha256=_text(corpus, "sha256"),
             corpus_source=str(corpus.get("source", "")), corpus_format=str(corpus.get("format", "")),
-            query=_text(data, "query"), navigator=_text(data, "navigator"),
-            max_nodes_visited=_whole(data, "max_nodes_visited", 1), max_depth=_whole(data, "max_depth"),
-            on_failure=OnFailure(_text(data, "on_failure")),
+            settings=WalkSettings(query=_text(data, "query"), model=_text(data, "navigator"),
+                                  max_nodes_visited=_whole(data, "max_nodes_visited", 1),
+                                  max_depth=_whole(data, "max_depth"), on_failure=OnFailure(_text(data, "on_failure"))),
             sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
         )
     except ValueError as exc:

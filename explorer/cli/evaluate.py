@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 
     from ..corpora import Corpus
     from ..corpora.questions import Question
+    from ..walk_settings import WalkSettings
     from ..walks.evaluation import QuestionOutcome
-    from ..walks.session import WalkObserver, WalkSettings
+    from ..walks.session import WalkObserver
 
 
 def cmd_eval(argv: Sequence[str]) -> int:

@@ -24,7 +24,8 @@ from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF, cache_dir, not_a
 from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..safe_text import clip, json_text, one_line
-from ..walks.session import WalkSettings, Wiring
+from ..walk_settings import WalkSettings
+from ..walks.session import Wiring
 
 if TYPE_CHECKING:
     from ..navigators.llm.llama_server import StatusListeners

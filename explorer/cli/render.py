@@ -30,6 +30,7 @@ from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import safe, visible
 from ..walks.compare import Comparison, Divergence, Landing
+from ..walks.decisions import Decision, decisions_of
 from ..walks.describe import (
     REASON_STYLE,
     calls_words,
@@ -43,8 +44,7 @@ from ..walks.describe import (
     visits_left,
 )
 from ..walks.evaluation import EvalSummary, QuestionOutcome
-from ..walks.history import Decision
-from ..walks.state import WalkState, how_answered
+from ..walks.state import WalkState
 
 
 def transcript_lines(transcript: Transcript | None, full: bool) -> list[Text]:
@@ -72,13 +72,15 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
     """
     root = Tree(Text(title, style="bold"))
     nodes: dict[tuple[str, ...], Tree] = {(): root}
+    answers = {d.answer_seq: d for d in decisions_of(events, forced)}  # each answer's decision, by its number
     pending: CandidatesOffered | None = None
     for seq, event in enumerate(events, start=1):
+        decision = answers.get(seq)
         if isinstance(event, CandidatesOffered):
             pending = event
-        elif isinstance(event, NavigatorChose | NavigatorFailed) and pending is not None:
+        elif isinstance(event, NavigatorChose | NavigatorFailed) and decision is not None:
+            pending, how = decision.offer, decision.how
             parent = nodes.get(tuple(pending.path), root)
-            how = how_answered(event, seq in forced)
             sent = (f"{pending.chars_shipped:,} chars shipped" if how is Answered.LIVE
                     else f"{pending.chars_shipped:,} chars, not sent: {how.value}")
             offer = parent.add(line(("▸ offered ", "bold"), f"{count_candidates(pending)} · ",

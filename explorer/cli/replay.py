@@ -10,7 +10,7 @@ from core import NavigatorChose, NavigatorFailed, TreeNavigator
 
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import Trace
-from ..walks.session import WalkSettings
+from ..walks.decisions import decisions_of
 from .inputs import looks_like_spans, walk_and_corpus
 from .options import (
     PROG,
@@ -38,14 +38,11 @@ def recorded_answers(trace: Trace, first: int | None = None) -> tuple[
     person forced among them, as forces (so that they stay forced, and marked, in the new walk)."""
     recorded: dict[str | None, NavigatorChose | NavigatorFailed] = {}
     forces: list[Force] = []
-    decisions = 0
-    for seq, event in enumerate(trace.events, start=1):
-        if not isinstance(event, NavigatorChose | NavigatorFailed):
-            continue
-        decisions += 1
-        if first is not None and decisions > first:
-            break
-        if seq in trace.forced and isinstance(event, NavigatorChose):
+    answered = [d for d in decisions_of(trace.events, trace.forced) if d.answer is not None]
+    for decision in answered if first is None else answered[:first]:
+        event = decision.answer
+        assert event is not None
+        if decision.forced and isinstance(event, NavigatorChose):
             forces.append(Force(event.current, event.selected))
         else:
             recorded.setdefault(event.current, event)
@@ -75,7 +72,6 @@ def cmd_replay(argv: Sequence[str]) -> int:
             fail("--from N hands the decisions after the trace's first N to a navigator: it needs --navigator MODEL")
         llm_model(args, "replay:")  # LLM options with no navigator to apply them to: one line
     trace, corpus = walk_and_corpus(args.trace, args.corpus)
-    header = trace.header
     navigator: TreeNavigator
     if args.navigator is None and not looks_like_spans(trace.path):
         model = f"replay:{args.trace}"
@@ -90,10 +86,10 @@ def cmd_replay(argv: Sequence[str]) -> int:
         report_local_model_loading()
         recorded, traced_forces = recorded_answers(trace, args.first)
         navigator = ForcingNavigator(navigator_for(model), traced_forces, recorded)
-    settings = WalkSettings(
-        query=header.query, model=model,
-        max_nodes_visited=args.max_visits if args.max_visits is not None else header.max_nodes_visited,
-        max_depth=args.max_depth if args.max_depth is not None else header.max_depth,
-        on_failure=header.on_failure,
+    traced = trace.header.settings
+    settings = traced.but(
+        model=model,
+        max_nodes_visited=args.max_visits if args.max_visits is not None else traced.max_nodes_visited,
+        max_depth=args.max_depth if args.max_depth is not None else traced.max_depth,
     )
     return run_walk(corpus, settings, navigator, args.json, None, forces_from(args.force, corpus), args.transcripts)

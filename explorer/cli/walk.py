@@ -13,7 +13,9 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators.forcing import Force
 from ..safe_text import visible
-from ..walks.session import WalkSession, WalkSettings
+from ..walk_settings import WalkSettings
+from ..walks.session import WalkSession
+from ..walks.settings import short_model
 from .inputs import corpus_at
 from .options import (
     EXIT_FOUND,
@@ -141,7 +143,7 @@ def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator
         })
     else:
         width = max(len(str(b)) for b in found.budgets)
-        lines = [visible(f"Walk {settings.query} · {settings.short_model} at budgets "
+        lines = [visible(f"Walk {settings.query} · {short_model(settings)} at budgets "
                          f"{', '.join(map(str, found.budgets))}")]
         for row in found.rows:
             outcome = row.outcomes[0]

@@ -1,4 +1,4 @@
-"""How a decision was answered: live by the navigator, or without a call (forced, replayed, cached).
+"""How a decision was answered: live by the navigator, or without a call (forced, replayed, cached, what-if).
 
 A navigator that answers without calling what it stands for says so in the answer's transcript, with one
 ``("answered", "<how>: ...")`` pair (``core`` copies transcripts onto the walk's events unread, and traces
@@ -26,6 +26,9 @@ class Answered(StrEnum):
     """Repeated from a record (a trace, or the walk a fork came from): no navigator call."""
     CACHED = "cached"
     """An identical request's answer, read from the response cache: no call."""
+    WHAT_IF = "what-if"
+    """Taken from a what-if: another navigator's (or prompt's) answer to this offer, asked beside the walk and
+    chosen by a person; no call of the walk's own navigator. Marked ``("answered", "what-if: ...")``."""
 
 
 def answered_pair(how: Answered, detail: str = "") -> tuple[str, str]:

@@ -50,7 +50,9 @@ class ScriptedFailure(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Decision:
+class ScriptEntry:
+    """What a script says to answer at one node (or by default): the ids, or a failure, with where it is written."""
+
     select: tuple[str, ...] = ()
     rationale: str = ""
     error: str | None = None
@@ -65,10 +67,10 @@ class Decision:
 @dataclass(frozen=True)
 class Script:
     path: Path
-    decisions: dict[str, Decision]
-    default: Decision = field(default_factory=Decision)
+    decisions: dict[str, ScriptEntry]
+    default: ScriptEntry = field(default_factory=ScriptEntry)
 
-    def decision_for(self, node_id: str | None) -> Decision:
+    def decision_for(self, node_id: str | None) -> ScriptEntry:
         return self.decisions.get(START if node_id is None else node_id, self.default)
 
     def transcript_for(self, node_id: str | None) -> Transcript:
@@ -118,10 +120,10 @@ def _entry(text: str, key_node: Node, value: Node) -> tuple[str, int]:
     return textwrap.dedent(" " * start.column + written), line_of(key_node)
 
 
-def _decision(path: Path, node: Node, where: str, entry: tuple[str, int] | None = None) -> Decision:
+def _decision(path: Path, node: Node, where: str, entry: tuple[str, int] | None = None) -> ScriptEntry:
     text, entry_line = entry or ("", None)
     if not isinstance(node, MappingNode):
-        return Decision(select=_ids(path, node, where), line=line_of(node), entry=text, entry_line=entry_line)
+        return ScriptEntry(select=_ids(path, node, where), line=line_of(node), entry=text, entry_line=entry_line)
     values: dict[str, Any] = {"line": line_of(node), "entry": text, "entry_line": entry_line}
     for key, key_node, value in pairs(node):
         if key not in DECISION_KEYS:
@@ -140,7 +142,7 @@ def _decision(path: Path, node: Node, where: str, entry: tuple[str, int] | None 
             if not isinstance(value, MappingNode):
                 raise CorpusError(path, f"{where}.usage must be a mapping of counts", line=line_of(value))
             values["usage"] = {k: scalar_value(v) for k, _, v in pairs(value) if isinstance(v, ScalarNode)}
-    return Decision(**values)
+    return ScriptEntry(**values)
 
 
 def load_script(path: str | Path) -> Script:
@@ -149,8 +151,8 @@ def load_script(path: str | Path) -> Script:
     root = read_mapping(path, "no such navigator script; give a YAML file of decisions (see `script:` in the README)",
                         "a navigator script is a mapping with `decisions:`")
     text, _ = read_text(path)  # the entries as written, for transcripts
-    decisions: dict[str, Decision] = {}
-    default = Decision()
+    decisions: dict[str, ScriptEntry] = {}
+    default = ScriptEntry()
     for key, key_node, value in pairs(root):
         if key == "decisions":
             if not isinstance(value, MappingNode):

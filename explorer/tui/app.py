@@ -27,8 +27,8 @@ from ..navigators import resolve_navigator
 from ..navigators.llm.llama_server import StatusListeners
 from ..navigators.manual import DecisionDesk
 from ..trace import Trace
+from ..walk_settings import WalkSettings
 from ..walks.session import WalkObserver, Wiring
-from ..walks.settings import WalkSettings
 from ..walks.walk_list import WalkList
 from .commands import palette_commands
 from .key_holding import KeyHolder

@@ -15,7 +15,8 @@ from core import NavigatorChose, TreeNavigator
 
 from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
-from ..walks.history import Decision, WalkHistory
+from ..walks.decisions import Decision
+from ..walks.history import WalkHistory
 from ..walks.session import Wiring
 from ..walks.walk_list import Walk
 from .say import Severity

@@ -55,7 +55,7 @@ from .widgets.transcript import TranscriptView
 if TYPE_CHECKING:
     from ..corpora import Corpus
     from ..trace import Trace
-    from ..walks.settings import WalkSettings
+    from ..walk_settings import WalkSettings
 
 SIZE = (120, 40)
 """The terminal the walk is drawn in (cells): the page scales it to the window."""
@@ -222,9 +222,9 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
         return screen_class(corpus, WalkList(), history.settings, present=True, allow_files=False)
 
     drawn = draw_walk(screen, history, title=credit, cancelled=cancelled)
-    header = trace.header
-    text = page(title=header.query, subtitle=f"{corpus.title} · {header.navigator} · budget {header.max_nodes_visited} "
-                                              f"· depth limit {header.max_depth} · {trace.end.value} · exported by "
+    walked = trace.header.settings
+    text = page(title=walked.query, subtitle=f"{corpus.title} · {walked.model} · budget {walked.max_nodes_visited} "
+                                              f"· depth limit {walked.max_depth} · {trace.end.value} · exported by "
                                               f"{credit}",
                 frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
                 transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],

@@ -17,9 +17,9 @@ from core import TreeNavigator
 from ..corpora.questions import QuestionSet
 from ..navigators.llm.llama_server import LocalModelStatus
 from ..navigators.manual import PendingDecision
+from ..walk_settings import WalkSettings
 from ..walks.history import WalkHistory
 from ..walks.session import SessionEnded, SessionEvent
-from ..walks.settings import WalkSettings
 
 
 @dataclass

@@ -21,8 +21,9 @@ from ..corpora.questions import QuestionSet, fit_problem, load_questions
 from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ..numbers import whole
 from ..safe_text import visible
+from ..walk_settings import WalkSettings
 from ..walks.session import JOBS, UNWIRED, Wiring
-from ..walks.settings import WalkSettings
+from ..walks.settings import describe_settings
 from ..walks.stability import Stability, StabilityRun
 from .messages import EvaluateQuestions
 from .say import Severity
@@ -90,7 +91,7 @@ class NextWalk:
 
     def describe(self) -> Text:
         """The query bar's note: what the next walk will use."""
-        return Text(visible(f"next walk: {self.settings.describe()}"))
+        return Text(visible(f"next walk: {describe_settings(self.settings)}"))
 
     def _changed(self, what: str) -> None:
         self.host.settings_changed()

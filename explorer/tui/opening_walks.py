@@ -87,9 +87,9 @@ class OpeningWalks:
         host = self.host
         self.runner.park()
         walk = host.walks.add(Walk(WalkHistory.from_trace(trace, number=host.walks.next_number)))
-        header = trace.header
-        self.next_walk.adopt(header.max_nodes_visited, header.max_depth, header.on_failure)
-        host.query_one(QueryInput).value = header.query
+        settings = trace.header.settings
+        self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
+        host.query_one(QueryInput).value = settings.query
         host.show_walk(walk)
         host.say(f"Opened {trace.path} as {walk.name} ({len(walk.history.events)} events)", timeout=4)
 

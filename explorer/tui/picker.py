@@ -15,7 +15,7 @@ from core import TreeNavigator
 
 from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.manual import PendingDecision
-from ..walks.history import Decision
+from ..walks.decisions import Decision
 from ..walks.picking import Pick
 from ..walks.session import Wiring, fork
 from ..walks.walk_list import Walk, WalkList
@@ -172,7 +172,7 @@ class Picking:
             self.say(str(exc), severity="error")
             return
         self.runner.park()
-        self.runner.launch(Walk(session.history, navigator, session), steps=decision.offer_seq + 1)
+        self.runner.launch(Walk(session.history, session), steps=decision.offer_seq + 1)
         self.say(f"{session.history.name} — n steps on; w switches back.", timeout=5)
 
     def _navigator_for(self, walk: Walk) -> TreeNavigator:

@@ -53,5 +53,5 @@ class Rewalking:
         """A new walk of the list: ``source`` again with ``budget`` visits, paused before its first step."""
         session = rewalk(source.history, self.corpus, max_nodes_visited=budget, number=self.walks.next_number)
         self.runner.park()
-        self.runner.launch(Walk(session.history, None, session), steps=1)
+        self.runner.launch(Walk(session.history, session), steps=1)
         self.say(f"{session.history.name} — c runs it to where it stops; no navigator is called.", timeout=5)

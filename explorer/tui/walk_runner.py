@@ -65,8 +65,8 @@ class WalkRunner:
             origin = Origin.RESTART if same else Origin.WALK
         history = WalkHistory(settings, origin)
         navigator: TreeNavigator = self.wiring.wire(self.next_walk.navigator)
-        session = WalkSession(self.corpus, settings, navigator, history=history)
-        self.launch(Walk(history, navigator, session), steps=1)  # WalkStarted: the settings shown, then it waits
+        session = WalkSession(self.corpus, history, navigator)
+        self.launch(Walk(history, session), steps=1)  # WalkStarted: the settings shown, then it waits
         if previous is not None and previous.history.ended:
             self.say(f"{history.name} started; {previous.name} stays one key away (w).", timeout=4)
         if self.autoplay:

@@ -32,12 +32,12 @@ from core import TreeNavigator
 from ..corpora import Corpus
 from ..safe_text import visible
 from ..trace import Trace
+from ..walk_settings import WalkSettings
 from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.session import UNWIRED, WalkSession, Wiring
-from ..walks.settings import WalkSettings
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain

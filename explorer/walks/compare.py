@@ -14,7 +14,8 @@ from enum import StrEnum
 
 from core import NavigatorChose, NavigatorFailed, WalkResult
 
-from .history import Decision, WalkHistory
+from .decisions import Decision
+from .history import WalkHistory
 from .state import Cost, Mark, WalkState
 
 Totals = Cost

@@ -16,6 +16,8 @@ from enum import StrEnum
 
 from core import CandidatesOffered, NavigatorChose, NavigatorFailed, WalkEvent, WalkFinished, WalkStarted
 
+from .decisions import decisions_of
+
 
 class StepKind(StrEnum):
     """What a decision step is."""
@@ -69,13 +71,14 @@ def decision_steps(events: Sequence[WalkEvent]) -> tuple[DecisionStep, ...]:
             bounds.append((StepKind.DECISION, seq))
         elif isinstance(event, WalkFinished):
             bounds.append((StepKind.END, seq))
+    answered = {d.offer_seq: d.answer_seq for d in decisions_of(events)}
     steps: list[DecisionStep] = []
     for number, (kind, first) in enumerate(bounds, start=1):
         last = bounds[number][1] - 1 if number < len(bounds) else len(events)
         shown = last
         if kind is StepKind.DECISION:
-            shown = next((seq for seq in range(first + 1, last + 1)
-                          if isinstance(events[seq - 1], NavigatorChose | NavigatorFailed)), first)
+            answer = answered.get(first)
+            shown = answer if answer is not None and answer <= last else first
         steps.append(DecisionStep(number, kind, first, last, shown))
     return tuple(steps)
 

@@ -25,8 +25,8 @@ from core import (
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import safe
-from .history import Decision
-from .state import Cost, WalkState, how_answered
+from .decisions import Decision, how_answered
+from .state import Cost, WalkState
 
 REASON_STYLE = {
     "leaf": "green",
@@ -115,7 +115,7 @@ def stop_line(record: StopRecord) -> Text:
 
 
 
-ANSWERED_NOTE = {Answered.REPLAYED: " · replayed", Answered.CACHED: " · cached"}
+ANSWERED_NOTE = {Answered.REPLAYED: " · replayed", Answered.CACHED: " · cached", Answered.WHAT_IF: " · from a what-if"}
 """Said after an answer given without a call (a forced one says so up front)."""
 
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from core import CandidatesOffered, NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent
+from core import NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent
 
 from ..ending import WalkEnd
 from ..safe_text import one_line
 from ..trace import Trace, TraceHeader
-from .settings import WalkSettings
+from ..walk_settings import WalkSettings
+from .decisions import Decision, decisions_of
+from .settings import short_model
 from .state import WalkState
 
 
@@ -39,33 +40,6 @@ class Origin(StrEnum):
     """Read from a trace file: every event known, no navigator called."""
     REWALK = "re-walk"
     """Another walk run again from its recorded decisions with another budget or depth limit, no navigator call."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One navigator decision in a history: the offer, and the answer (``None`` while it is awaited)."""
-
-    offer_seq: int
-    offer: CandidatesOffered
-    answer_seq: int | None
-    answer: NavigatorChose | NavigatorFailed | None
-    forced: bool = False
-
-    @property
-    def node(self) -> str | None:
-        """The node whose children were offered (``None``: the roots)."""
-        return self.offer.current.id if self.offer.current is not None else None
-
-    @property
-    def capped_by_visits(self) -> bool:
-        """Whether the pick was capped by the visits left: the navigator took as many branches as there were
-        visits left to enter (or more: core enters only that many), while more candidates were offered. A navigator
-        that never takes more than the visits left (``semantic:``) would have taken more with more visits."""
-        answer = self.answer
-        if not isinstance(answer, NavigatorChose):
-            return False
-        left = self.offer.remaining_visits
-        return 0 < left <= len(answer.valid) and len(self.offer.candidates) > left
 
 
 class WalkHistory:
@@ -106,10 +80,7 @@ class WalkHistory:
 
     @classmethod
     def from_trace(cls, trace: Trace, *, number: int = 1) -> WalkHistory:
-        header = trace.header
-        settings = WalkSettings(header.query, header.navigator, header.max_nodes_visited, header.max_depth,
-                                header.on_failure)
-        history = cls(settings, Origin.TRACE, number=number, trace=trace)
+        history = cls(trace.header.settings, Origin.TRACE, number=number, trace=trace)
         for seq, event in enumerate(trace.events, start=1):
             history.append(event, forced=seq in trace.forced)
         history.finish(trace.end, trace.error)
@@ -185,17 +156,7 @@ class WalkHistory:
 
     def decisions(self) -> Iterator[Decision]:
         """Every offer and its answer, in order (the last one's answer is ``None`` while awaited)."""
-        offer: tuple[int, CandidatesOffered] | None = None
-        for seq, event in enumerate(self.events, start=1):
-            if isinstance(event, CandidatesOffered):
-                if offer is not None:
-                    yield Decision(offer[0], offer[1], None, None)
-                offer = (seq, event)
-            elif isinstance(event, NavigatorChose | NavigatorFailed) and offer is not None:
-                yield Decision(offer[0], offer[1], seq, event, seq in self.forced)
-                offer = None
-        if offer is not None:
-            yield Decision(offer[0], offer[1], None, None)
+        return iter(decisions_of(self.events, self.forced))
 
     def decision_at(self, step: int | None = None) -> Decision | None:
         """The decision being looked at: the last offer made at or before ``step`` (default: the cursor)."""
@@ -230,9 +191,7 @@ class WalkHistory:
         """The trace header of this walk (an opened trace keeps its own)."""
         if self.trace is not None:
             return self.trace.header
-        s = self.settings
-        return TraceHeader(corpus_path, corpus_sha256, corpus_source, corpus_format, s.query, s.model,
-                           s.max_nodes_visited, s.max_depth, s.on_failure, created=created)
+        return TraceHeader(corpus_path, corpus_sha256, corpus_source, corpus_format, self.settings, created=created)
 
     def suggested_file_name(self) -> str:
         """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
@@ -256,7 +215,7 @@ def label_for(settings: WalkSettings, before: WalkSettings | None = None, origin
 
     ``“How are refunds issued?” · lexical:default · budget 15``, then ``“How long…” · lexical:default · budget 8``.
     """
-    parts = [short_query(settings.query), settings.short_model]
+    parts = [short_query(settings.query), short_model(settings)]
     if before is None:
         parts.append(f"budget {settings.max_nodes_visited}")
     else:
@@ -271,5 +230,5 @@ def label_for(settings: WalkSettings, before: WalkSettings | None = None, origin
 
 def _default_label(settings: WalkSettings, origin: Origin, trace: Trace | None) -> str:
     if trace is not None:
-        return f"trace {Path(trace.path).name} · {trace.header.navigator}"
+        return f"trace {Path(trace.path).name} · {trace.header.settings.model}"
     return label_for(settings, origin=origin)

@@ -28,7 +28,7 @@ from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import clip, one_line
 from .decision_steps import DecisionStep, StepKind
-from .state import how_answered
+from .decisions import how_answered
 
 RATIONALE_SHOWN = 150
 """Characters of a rationale the narration keeps (the step panel and the transcript have it whole)."""
@@ -110,6 +110,8 @@ class _Narrator:
             said.append("(The answer is replayed from the record: no navigator call.)")
         elif how is Answered.CACHED:
             said.append("(The answer came from the cache: no navigator call.)")
+        elif how is Answered.WHAT_IF:
+            said.append("(The answer was taken from a what-if: no call of this walk's navigator.)")
         said.extend(self._after(step))
         return said
 

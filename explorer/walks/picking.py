@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from core import NavigatorChose, NodeView
 
 from ..navigators.manual import PendingDecision
-from .history import Decision
+from .decisions import Decision
 
 
 @dataclass(frozen=True)

@@ -37,16 +37,16 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import TraceHeader, event_to_json, write_trace
+from ..walk_settings import WalkSettings
 from .history import Origin, WalkHistory
-from .settings import WalkSettings
 from .state import WalkState
 
 if TYPE_CHECKING:
     from ..navigators.llm.llama_server import StatusListeners
     from ..navigators.manual import DecisionDesk
 
-__all__ = ["JOBS", "UNWIRED", "SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "WalkSettings", "Wiring",
-           "fork", "rewalk"]
+__all__ = ["JOBS", "UNWIRED", "SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "Wiring", "fork",
+           "rewalk"]
 
 POLL_SECONDS = 0.05
 JOBS: Final = 4
@@ -125,29 +125,30 @@ UNWIRED: Final = Wiring()
 
 
 class WalkSession:
-    """One walk of ``corpus`` with ``settings`` and an already resolved ``navigator``.
+    """One walk of ``corpus``, into ``walk`` (a history, or the settings of a new one), with an already resolved
+    ``navigator``.
 
-    The events go into ``history`` (a new one unless given): by :meth:`run_headless`
-    on this thread, or, in the explorer, on the UI thread as its messages arrive —
-    the history is only ever written by one thread, and how the walk ended lives
-    there alone. ``forces`` are answers a person forced (``--force``): they win
-    over the navigator at their nodes.
+    The walk is run with its history's settings. The events go into the history:
+    by :meth:`run_headless` on this thread, or, in the explorer, on the UI thread
+    as its messages arrive — the history is only ever written by one thread, and
+    how the walk ended lives there alone. ``forces`` are answers a person forced
+    (``--force``): they win over the navigator at their nodes.
     """
 
     def __init__(
         self,
         corpus: Corpus,
-        settings: WalkSettings,
+        walk: WalkHistory | WalkSettings,
         navigator: TreeNavigator,
         *,
-        history: WalkHistory | None = None,
         forces: Iterable[Force] = (),
         observers: Iterable[WalkObserver] = (),
     ) -> None:
         self.id = next(_walk_ids)
         self.observers: list[WalkObserver] = [*observers]
         self.corpus = corpus
-        self.settings = settings
+        self.history = walk if isinstance(walk, WalkHistory) else WalkHistory(walk)
+        settings = self.history.settings
         forces = tuple(forces)
         self.forces = forces
         """The answers a person forced when the session was made (``--force``), in the order given."""
@@ -157,7 +158,6 @@ class WalkSession:
         self.forced_nodes: frozenset[str | None] = (
             frozenset(navigator.forces) if isinstance(navigator, ForcingNavigator) else frozenset()
         )
-        self.history = history if history is not None else WalkHistory(settings)
         self.strategy = ReasoningRAGStrategy(
             corpus.index,
             navigator,
@@ -175,6 +175,20 @@ class WalkSession:
         self._pulling = False
         self._pull_started = 0.0
         self._parked = False  # the worker is inside the gate's wait, having found no permit
+
+    @property
+    def settings(self) -> WalkSettings:
+        """What the walk is run with: its history's settings."""
+        return self.history.settings
+
+    @property
+    def walked_with(self) -> TreeNavigator | None:
+        """The navigator the walk asks where nothing is forced or replayed, and what a fork of it goes on with: the
+        one a forcing wrapper wraps; ``None`` when it asks none (a re-walk that only replays its record)."""
+        navigator = self.navigator
+        if isinstance(navigator, ForcingNavigator):
+            navigator = navigator.inner
+        return None if isinstance(navigator, RecordOnly) else navigator
 
     # -- the gate, driven from the UI thread ----------------------------------------------------
 
@@ -433,7 +447,7 @@ def fork(
     history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
                           label=f"fork of walk {source.number}: {force.describe()}", parent=source,
                           fork_seq=offer_seq)
-    return WalkSession(corpus, source.settings, forcing, history=history, observers=observers)
+    return WalkSession(corpus, history, forcing, observers=observers)
 
 
 def rewalk(
@@ -468,5 +482,4 @@ def rewalk(
     ) if now != then] or ["the same settings"]
     history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
                           label=f"walk {source.number} re-walked with {', '.join(changed)}", parent=source)
-    return WalkSession(corpus, settings, ForcingNavigator(inner, forces, recorded), history=history,
-                       observers=observers)
+    return WalkSession(corpus, history, ForcingNavigator(inner, forces, recorded), observers=observers)

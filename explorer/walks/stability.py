@@ -31,10 +31,12 @@ from ..ending import WalkEnd
 from ..navigators import resolve_navigator, shared_across_threads
 from ..navigators.forcing import Force
 from ..safe_text import clip, visible
+from ..walk_settings import WalkSettings
 from .compare import DivergenceKind, first_divergence
-from .history import Decision, WalkHistory
+from .decisions import Decision
+from .history import WalkHistory
 from .session import WalkObserver, WalkSession, run_each
-from .settings import WalkSettings
+from .settings import describe_settings
 from .state import WalkState
 
 HEAT_LEVELS = 4
@@ -360,7 +362,7 @@ def describe_divergence(point: DivergencePoint, runs: int) -> str:
 def report_lines(stability: Stability, titles: Callable[[str], str] | None = None) -> list[str]:
     """The stability as lines of plain text, every id and title made visible (never markup)."""
     s = stability
-    lines = [visible(f"Stability: {s.settings.query!r} walked {s.asked} times with {s.settings.describe()}")]
+    lines = [visible(f"Stability: {s.settings.query!r} walked {s.asked} times with {describe_settings(s.settings)}")]
     ended = f"{s.finished} finished · {s.failed} failed"
     if s.cancelled:
         ended += f" · {s.cancelled} cancelled (left out)"

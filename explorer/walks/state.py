@@ -29,7 +29,8 @@ from core import (
 )
 
 from ..ending import WalkEnd
-from ..navigators.answered import Answered, answered_by
+from ..navigators.answered import Answered
+from .decisions import how_answered
 
 
 class Mark(StrEnum):
@@ -75,6 +76,8 @@ class WalkState:
     """Decisions repeated from a record (a trace, the walk a fork or re-walk came from): no navigator call."""
     cached_answers: int = 0
     """Decisions answered from the response cache: no navigator call."""
+    what_if_answers: int = 0
+    """Decisions taken from a what-if (another navigator's answer, chosen by a person): no call of this walk's."""
     chars_shipped: int = 0
     """Title and summary characters really sent: those of the offers put to the navigator, less those of the
     offers answered without a call."""
@@ -113,12 +116,14 @@ class WalkState:
     @property
     def answers(self) -> int:
         """Every decision answered (choices and failures), however it was answered."""
-        return self.live_calls + self.forced_answers + self.replayed_answers + self.cached_answers
+        return (self.live_calls + self.forced_answers + self.replayed_answers + self.cached_answers
+                + self.what_if_answers)
 
     def cost(self) -> Cost:
         """What the walk cost so far, as data."""
         return Cost(self.visits_used, self.live_calls, self.forced_answers, self.replayed_answers,
-                    self.cached_answers, self.chars_shipped, self.prompt_tokens, self.completion_tokens)
+                    self.cached_answers, self.chars_shipped, self.prompt_tokens, self.completion_tokens,
+                    self.what_if_answers)
 
     @property
     def depth(self) -> int | None:
@@ -207,6 +212,8 @@ class WalkState:
             self.forced_answers += 1
         elif how is Answered.REPLAYED:
             self.replayed_answers += 1
+        elif how is Answered.WHAT_IF:
+            self.what_if_answers += 1
         else:
             self.cached_answers += 1
         if self.offer is not None:
@@ -288,18 +295,6 @@ class WalkState:
 
 NO_VISIT_LEFT = "no visit left"
 
-LEGACY_FORCED_LABEL = "forced"
-"""How forced answers' transcripts were labelled before :mod:`explorer.navigators.answered` (older traces)."""
-
-
-def how_answered(event: NavigatorChose | NavigatorFailed, forced: bool = False) -> Answered:
-    """How one decision was answered: ``forced`` (a person forced it: the history's or trace's word) wins, then
-    what its transcript says (:func:`~explorer.navigators.answered.answered_by`); else a live call."""
-    transcript = event.transcript
-    if forced or (transcript and transcript[0][0] == LEGACY_FORCED_LABEL):
-        return Answered.FORCED
-    return answered_by(transcript)
-
 
 @dataclass(frozen=True)
 class Cost:
@@ -314,22 +309,28 @@ class Cost:
     chars: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    what_if: int = 0
 
     @property
     def answers(self) -> int:
         """Every decision answered, live or not."""
-        return self.live_calls + self.forced + self.replayed + self.cached
+        return self.live_calls + self.forced + self.replayed + self.cached + self.what_if
 
     @property
     def without_call(self) -> dict[str, int]:
         """The answers given without a call, by how (only the kinds that happened), in a fixed order."""
         counts = {Answered.FORCED.value: self.forced, Answered.REPLAYED.value: self.replayed,
-                  Answered.CACHED.value: self.cached}
+                  Answered.CACHED.value: self.cached, Answered.WHAT_IF.value: self.what_if}
         return {how: count for how, count in counts.items() if count}
 
     def to_json(self) -> dict[str, object]:
-        """``{"live": 2, "forced": 2, "replayed": 0, "cached": 0}``: how each decision was answered."""
-        return {"live": self.live_calls, "forced": self.forced, "replayed": self.replayed, "cached": self.cached}
+        """``{"live": 2, "forced": 2, "replayed": 0, "cached": 0}``: how each decision was answered (with
+        ``"what-if": N`` after them once a decision was taken from a what-if: a superset of what older readers know)."""
+        counts: dict[str, object] = {"live": self.live_calls, "forced": self.forced, "replayed": self.replayed,
+                                     "cached": self.cached}
+        if self.what_if:
+            counts[Answered.WHAT_IF.value] = self.what_if
+        return counts
 
 
 @dataclass(frozen=True)

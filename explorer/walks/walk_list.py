@@ -1,15 +1,15 @@
 """The walks of a session: one record per walk, in the order they were made.
 
-UI-free. A :class:`Walk` holds everything about one walk, once: its history (events, cursor, how it ended),
-its live session while its worker may still take a step, the navigator it is walked with (a fork goes on
-with it), and the manual navigator's open request on it. Which walk is on screen is the screen's business,
-not the list's.
+UI-free. A :class:`Walk` holds everything about one walk, once: its history (events, cursor, how it ended,
+the settings it is walked with), the session it is walked in (live while its worker may still take a step;
+the navigator it is walked with is the session's, and a fork goes on with it), and the manual navigator's
+open request on it. Which walk is on screen is the screen's business, not the list's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core import CancellationToken, TreeNavigator, WalkEvent
 
@@ -24,14 +24,30 @@ class Walk:
     """One walk of the session."""
 
     history: WalkHistory
-    navigator: TreeNavigator | None = None
-    """What it is walked with (``None``: read from a trace, or made elsewhere without one)."""
-    session: WalkSession | None = None
-    """Its session while live: set when its worker starts, dropped when it ends or is cancelled."""
+    walked_in: WalkSession | None = None
+    """The session it is walked in, whose history is :attr:`history` (``None``: read from a trace, or made
+    elsewhere); kept once the walk is over, for the navigator it was walked with."""
     pick: Pick | None = None
     """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
     verdict: str = ""
     """What an evaluation made of this walk (why its question was missed), said beside it on screen."""
+    retired: bool = field(default=False, init=False)
+    """Whether its session is over for the screen (it ended, or was cancelled): see :meth:`retire`."""
+
+    def __post_init__(self) -> None:
+        if self.walked_in is not None and self.walked_in.history is not self.history:
+            raise ValueError("a walk's session must write into the walk's own history")
+
+    @property
+    def session(self) -> WalkSession | None:
+        """Its session while live: from when its worker starts until it ends or is cancelled (:meth:`retire`)."""
+        return None if self.retired else self.walked_in
+
+    @property
+    def navigator(self) -> TreeNavigator | None:
+        """What it is walked with, and what a fork of it goes on with (``None``: read from a trace, made elsewhere,
+        or a re-walk that only replays): its session's (:attr:`WalkSession.walked_with`)."""
+        return self.walked_in.walked_with if self.walked_in is not None else None
 
     @property
     def number(self) -> int:
@@ -52,8 +68,9 @@ class Walk:
         return self.session is not None and not self.history.ended
 
     def retire(self) -> WalkSession | None:
-        """The walk ended (or was cancelled): drop its session and any request left on it; returns the session."""
-        session, self.session, self.pick = self.session, None, None
+        """The walk ended (or was cancelled): its session is no longer live, and any request left on it is dropped;
+        returns the session (``None``: it had none, or was retired already)."""
+        session, self.retired, self.pick = self.session, True, None
         return session
 
     def record(self, seq: int, event: WalkEvent, *, forced: bool, pinned: bool = False) -> bool:

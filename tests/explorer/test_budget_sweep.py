@@ -14,8 +14,8 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, sweep
-from explorer.walks.settings import WalkSettings
 
 from .http_stub import Recorded, Reply, StubServer
 

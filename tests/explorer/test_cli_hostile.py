@@ -27,7 +27,8 @@ import pytest
 from core import OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
-from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import WalkSession
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"

@@ -13,8 +13,9 @@ from pathlib import Path
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import parse_force
+from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import DivergenceKind, compare, tree_marks
-from explorer.walks.session import WalkSession, WalkSettings, save_history
+from explorer.walks.session import WalkSession, save_history
 from explorer.walks.state import Mark
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,6 +11,7 @@ from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import parse_force
 from explorer.safe_text import clip, one_line
+from explorer.walk_settings import WalkSettings
 from explorer.walks.decision_steps import (
     DecisionStep,
     StepKind,
@@ -22,7 +23,7 @@ from explorer.walks.decision_steps import (
 )
 from explorer.walks.history import WalkHistory
 from explorer.walks.narration import names, narrate
-from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walks.session import WalkSession
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")

@@ -15,6 +15,7 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import (
     Change,
     EvaluationRun,
@@ -23,7 +24,6 @@ from explorer.walks.evaluation import (
     looks_like_question_set,
     wrong_turn_step,
 )
-from explorer.walks.settings import WalkSettings
 
 from .test_cli import run
 

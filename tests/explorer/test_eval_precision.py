@@ -12,8 +12,8 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import Question, load_questions
 from explorer.corpora.validate import stats
+from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, evaluation_to_json, summarize
-from explorer.walks.settings import WalkSettings
 
 from .test_cli import run
 

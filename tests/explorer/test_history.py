@@ -15,8 +15,9 @@ from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.navigators.forcing import Force, ForceError, parse_force
 from explorer.trace import read_trace
+from explorer.walk_settings import WalkSettings
 from explorer.walks.history import Origin, WalkHistory
-from explorer.walks.session import WalkSession, WalkSettings, fork, save_history
+from explorer.walks.session import WalkSession, fork, save_history
 from explorer.walks.state import Mark
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,6 +23,7 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import Question
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import (
     EvaluationRun,
     MissReason,
@@ -31,7 +32,6 @@ from explorer.walks.evaluation import (
     miss_sentence,
     wrong_turn_step,
 )
-from explorer.walks.settings import WalkSettings
 
 from .test_cli import run
 

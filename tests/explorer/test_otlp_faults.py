@@ -20,7 +20,8 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.http import parse_retry_after
 from explorer.navigators import resolve_navigator
-from explorer.walks.session import WalkSession, WalkSettings, header_for
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import WalkSession, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
 
 from .faulty_endpoint import CERTIFICATE, FaultyEndpoint

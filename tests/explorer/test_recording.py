@@ -28,6 +28,7 @@ from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.recording import WalkRecorder
 from explorer.trace import read_trace
+from explorer.walk_settings import WalkSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -63,8 +64,7 @@ def test_retrieve_returns_what_the_strategy_returns_and_records_the_walk(corpus,
     header = trace.header
     assert (header.corpus_path, header.corpus_sha256, header.corpus_source, header.corpus_format) == (
         str(HANDBOOK), corpus.sha256, "handbook", "yaml")
-    assert (header.query, header.navigator, header.max_nodes_visited, header.max_depth, header.on_failure) == (
-        "how long do refunds take", "lexical:default", 8, 6, OnFailure.THROW)
+    assert header.settings == WalkSettings("how long do refunds take", "lexical:default", 8, 6, OnFailure.THROW)
     assert trace.end is WalkEnd.FINISHED
     assert timeless(trace.events) == timeless(strategy.walk("how long do refunds take"))
     assert (recorder.written, recorder.failed, recorder.dropped) == (1, 0, 0)
@@ -94,9 +94,9 @@ def test_eight_threads_walking_at_once_each_get_their_trace(corpus, tmp_path: Pa
     assert errors == []
     found = traces(tmp_path)
     assert len(found) == recorder.written == 40
-    assert sorted(t.header.query for t in found) == sorted(queries * 5)
+    assert sorted(t.header.settings.query for t in found) == sorted(queries * 5)
     for trace in found:
-        assert timeless(trace.events) == timeless(strategy.walk(trace.header.query))
+        assert timeless(trace.events) == timeless(strategy.walk(trace.header.settings.query))
 
 
 def test_a_walk_the_application_stops_pulling_or_cancels_is_saved_as_cancelled(corpus, tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ import pytest
 from core import OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import SUGGESTED_MODELS, resolve_navigator
-from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import WalkSession
 
 from .serve_helpers import ROOT, Tab, memory_of, serving, wait_until
 

@@ -13,7 +13,8 @@ from core import CandidatesOffered, NavigatorChose, NodeEntered, OnFailure, Walk
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.trace import read_trace
-from explorer.walks.session import SessionEnded, SessionEvent, WalkSession, WalkSettings
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import SessionEnded, SessionEvent, WalkSession
 from explorer.walks.state import Mark, WalkState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,8 +135,8 @@ def test_saved_trace_holds_every_event(tmp_path):
     events = walk.run_headless()
     trace = read_trace(walk.save_trace(tmp_path / "t.jsonl"), corpus_sha256=HANDBOOK.sha256)
     assert trace.events == tuple(events)
-    assert (trace.end, trace.header.navigator, trace.header.on_failure) == ("finished", walk.settings.model,
-                                                                           OnFailure.PARTIAL)
+    assert (trace.end, trace.header.settings.model, trace.header.settings.on_failure) == (
+        "finished", walk.settings.model, OnFailure.PARTIAL)
 
 
 # The walk state ---------------------------------------------------------------------------------------

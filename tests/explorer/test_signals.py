@@ -85,10 +85,10 @@ def test_a_signal_while_a_person_is_asked_quits_as_q_does(tmp_path: Path, how: s
     # cancelled walk with the steps it took (quitting keeps a live walk's trace, as q does).
     assert sorted(path.name for path in tmp_path.iterdir()) == ["t.jsonl", "t.walk2.jsonl"]
     trace = read_trace(tmp_path / "t.jsonl")
-    assert trace.header.query == "refunds"
+    assert trace.header.settings.query == "refunds"
     assert trace.end is WalkEnd.FINISHED and trace.result is not None and trace.result.documents == ()
     live = read_trace(tmp_path / "t.walk2.jsonl")
-    assert live.header.query == "refunds" and live.end is WalkEnd.CANCELLED and live.result is None
+    assert live.header.settings.query == "refunds" and live.end is WalkEnd.CANCELLED and live.result is None
     assert [type(event) for event in live.events] == [WalkStarted, CandidatesOffered]
 
 

@@ -48,10 +48,8 @@ def assert_same_walk(spans: Path, trace: Path, corpus) -> None:
     assert rebuilt.events == recorded.events
     assert (rebuilt.end, rebuilt.error, rebuilt.forced) == (recorded.end, recorded.error, recorded.forced)
     header, expected = rebuilt.header, recorded.header
-    assert (header.query, header.navigator, header.max_nodes_visited, header.max_depth, header.on_failure,
-            header.corpus_sha256, header.sources) == (
-        expected.query, expected.navigator, expected.max_nodes_visited, expected.max_depth, expected.on_failure,
-        expected.corpus_sha256, expected.sources)
+    assert (header.settings, header.corpus_sha256, header.sources) == (
+        expected.settings, expected.corpus_sha256, expected.sources)
     assert walk.notes == ()
 
 
@@ -117,7 +115,7 @@ def test_a_file_of_many_walks_names_each_and_says_which_it_opened(tmp_path: Path
         lines.append(one.read_text())
     spans.write_text("".join(lines))  # one export per line, as a collector's file exporter appends them
     walks = read_span_walks(spans)
-    assert [w.header.query for w in walks] == ["refunds", "sign in", "taxes"]
+    assert [w.header.settings.query for w in walks] == ["refunds", "sign in", "taxes"]
     first = cli("replay", spans, "--json")
     assert json.loads(first.stdout)["query"] == "refunds"
     assert first.stderr == (f"reasoning-explorer: {spans} holds 3 walks; this is the first ({spans}#2 names "

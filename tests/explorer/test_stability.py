@@ -19,8 +19,8 @@ import pytest
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import DivergenceKind
-from explorer.walks.settings import WalkSettings
 from explorer.walks.stability import StabilityRun, heat_level, report_lines, stability_to_json
 
 from .test_cli import HANDBOOK, SCRIPT, SCRIPTS

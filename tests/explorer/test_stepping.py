@@ -8,10 +8,10 @@ import json
 
 from core import NavigatorChoice, NavigatorRequest, PathStopped, TreeNavigator
 from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
 from explorer.walks.describe import capped_note, event_summary
 from explorer.walks.history import Origin, WalkHistory, label_for, short_query
 from explorer.walks.session import WalkSession, fork, rewalk, save_history
-from explorer.walks.settings import WalkSettings
 from explorer.walks.state import Mark
 from explorer.walks.walk_list import Walk, WalkList
 

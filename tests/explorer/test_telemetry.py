@@ -25,7 +25,8 @@ from explorer.cli import options as cli
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
-from explorer.walks.session import WalkSession, WalkSettings, fork, header_for
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import WalkSession, fork, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
 
 from .http_stub import Reply, StubServer

@@ -19,7 +19,8 @@ from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.trace import TraceError, read_trace, trace_lines, write_trace
-from explorer.walks.session import WalkSession, WalkSettings
+from explorer.walk_settings import WalkSettings
+from explorer.walks.session import WalkSession
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
@@ -40,8 +41,7 @@ def test_round_trip_keeps_every_event_exactly(tmp_path, walked):
     assert trace.events == tuple(walked.events)
     assert (trace.end, trace.error) == ("finished", None)
     header = trace.header
-    assert (header.query, header.navigator, header.max_nodes_visited, header.max_depth, header.on_failure) == (
-        "refunds", SCRIPT, 15, 6, OnFailure.PARTIAL)
+    assert header.settings == WalkSettings("refunds", SCRIPT, 15, 6, OnFailure.PARTIAL)
     assert (header.corpus_sha256, header.corpus_source, header.corpus_format) == (HANDBOOK.sha256, "handbook", "yaml")
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["format"] == "reasoning-explorer-trace" and json.loads(lines[0])["version"] == 1
@@ -63,10 +63,29 @@ def test_writing_is_atomic_and_leaves_no_temporary_file(tmp_path, walked, monkey
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl"]
 
 
+OLD_HEADER = {"format": "reasoning-explorer-trace", "version": 1,
+              "corpus": {"path": "/old/handbook.yaml", "sha256": "ab" * 32, "source": "handbook", "format": "yaml"},
+              "query": "How are refunds issued?", "navigator": "local:smollm2@temperature=0.8", "max_nodes_visited": 8,
+              "max_depth": 3, "on_failure": "partial", "sources": ["billing"], "created": "2026-11-30T12:00:00Z"}
+"""A header as traces were written before it carried a :class:`WalkSettings`: the same fields, in this order."""
+
+
+def test_an_older_trace_header_reads_into_the_walk_settings_and_is_written_back_the_same(tmp_path):
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(OLD_HEADER) + '\n{"end": "cancelled", "error": null}\n')
+    header = read_trace(path).header
+    assert header.settings == WalkSettings("How are refunds issued?", "local:smollm2@temperature=0.8", 8, 3,
+                                           OnFailure.PARTIAL)
+    assert (header.corpus_path, header.corpus_sha256, header.corpus_source, header.corpus_format, header.sources,
+            header.created) == ("/old/handbook.yaml", "ab" * 32, "handbook", "yaml", ("billing",), "2026-11-30T12:00:00Z")
+    # Written back byte for byte: the same keys in the same order, the model under "navigator".
+    assert trace_lines(header, [], "cancelled")[0] == json.dumps(OLD_HEADER)
+
+
 def test_a_secret_in_the_environment_never_reaches_the_file(tmp_path, walked, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
     header = walked.header()
-    leaked = header.__class__(**{**header.__dict__, "query": "what is sk-live-abcdef123456?"})
+    leaked = dataclasses.replace(header, settings=header.settings.but(query="what is sk-live-abcdef123456?"))
     text = "\n".join(trace_lines(leaked, walked.events, "finished"))
     assert "sk-live-abcdef123456" not in text and "what is ***?" in text
 
@@ -203,7 +222,7 @@ def test_messages_escape_terminal_controls_from_the_file_and_its_header(tmp_path
 
 def test_lone_surrogates_and_terminal_controls_are_written_escaped_and_read_back_the_same(tmp_path, walked):
     header = walked.header()
-    header = header.__class__(**{**header.__dict__, "query": "caf\udce9 \x1b[2J \u202e \x9b"})
+    header = dataclasses.replace(header, settings=header.settings.but(query="caf\udce9 \x1b[2J \u202e \x9b"))
     chose = next(i for i, e in enumerate(walked.events) if isinstance(e, NavigatorChose))
     events = list(walked.events)
     events[chose] = dataclasses.replace(events[chose], rationale="half a pair \ud83d and \x85")
@@ -214,14 +233,14 @@ def test_lone_surrogates_and_terminal_controls_are_written_escaped_and_read_back
         assert character.encode() not in raw
     assert b"caf\\udce9 \\u001b[2J \\u202e \\u009b" in raw
     trace = read_trace(path)
-    assert trace.header.query == "caf\udce9 \x1b[2J \u202e \x9b"
+    assert trace.header.settings.query == "caf\udce9 \x1b[2J \u202e \x9b"
     assert trace.events == tuple(events)
 
 
 def test_a_secret_with_quotes_is_masked_as_it_is_written(tmp_path, walked, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", 'sk-"quoted"\\key')
     header = walked.header()
-    leaked = header.__class__(**{**header.__dict__, "query": 'echo sk-"quoted"\\key'})
+    leaked = dataclasses.replace(header, settings=header.settings.but(query='echo sk-"quoted"\\key'))
     text = "\n".join(trace_lines(leaked, walked.events, "finished"))
     assert "quoted" not in text and json.loads(text.splitlines()[0])["query"] == "echo ***"
 

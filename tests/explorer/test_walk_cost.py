@@ -13,11 +13,11 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import Question
 from explorer.navigators import resolve_navigator
 from explorer.navigators.answered import Answered, answered_pair
+from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import compare
 from explorer.walks.describe import calls_words, cost_text
 from explorer.walks.evaluation import evaluate
 from explorer.walks.session import WalkSession, fork, save_history
-from explorer.walks.settings import WalkSettings
 from explorer.walks.state import Cost
 
 from .test_cli import run

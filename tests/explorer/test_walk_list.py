@@ -11,10 +11,12 @@ from core import NavigatorChose
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
+from explorer.navigators.forcing import ForcingNavigator
 from explorer.navigators.manual import DecisionDesk, PendingDecision
+from explorer.walk_settings import WalkSettings
 from explorer.walks.history import WalkHistory
 from explorer.walks.picking import Pick
-from explorer.walks.session import WalkSession, WalkSettings, Wiring
+from explorer.walks.session import WalkSession, Wiring, fork, rewalk
 from explorer.walks.walk_list import Walk, WalkList
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +27,7 @@ DEPTH_LIMIT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'
 def live_walk(model: str = DEPTH_LIMIT, query: str = "refunds", wiring: Wiring | None = None) -> Walk:
     navigator = (wiring or Wiring()).wire(resolve_navigator(model))
     session = WalkSession(HANDBOOK, WalkSettings(query, model), navigator)
-    return Walk(session.history, navigator, session)
+    return Walk(session.history, session)
 
 
 def test_walks_are_numbered_in_order_and_found_by_number_history_and_worker_id():
@@ -51,6 +53,36 @@ def test_a_walk_is_live_until_it_ends_then_keeps_no_session_and_no_pick():
     assert walk.retire() is session
     assert (walk.session, walk.pick, walk.id, walks.live()) == (None, None, None, [])
     assert walks.by_id(session.id) is None  # a late message from its worker finds no walk
+
+
+def test_a_walk_holds_its_settings_and_navigator_once_and_keeps_the_navigator_once_it_ended():
+    navigator = resolve_navigator(DEPTH_LIMIT)
+    history = WalkHistory(WalkSettings("refunds", DEPTH_LIMIT, max_nodes_visited=4))
+    session = WalkSession(HANDBOOK, history, navigator)
+    walk = Walk(history, session)
+    assert session.history is history and session.settings is history.settings  # read from the history
+    assert walk.navigator is navigator and session.walked_with is navigator
+    session.run_headless()
+    assert walk.retire() is session and walk.session is None and walk.retire() is None
+    assert walk.navigator is navigator  # what a fork of the ended walk goes on with
+
+
+def test_a_forks_walk_goes_on_with_the_navigator_it_wraps_and_a_replaying_re_walk_with_none():
+    source = live_walk()
+    source.session.run_headless()
+    billing = next(d for d in source.history.decisions() if d.node == "billing")
+    navigator = resolve_navigator(DEPTH_LIMIT)
+    forked = fork(source.history, billing.offer_seq, ("invoices",), HANDBOOK, navigator)
+    assert isinstance(forked.navigator, ForcingNavigator) and Walk(forked.history, forked).navigator is navigator
+    again = rewalk(source.history, HANDBOOK, max_nodes_visited=2)
+    assert again.settings.max_nodes_visited == 2 and again.settings is again.history.settings
+    assert Walk(again.history, again).navigator is None  # it asks no navigator: its record, or stop
+
+
+def test_a_walk_refuses_a_session_that_writes_into_another_history():
+    session = live_walk().session
+    with pytest.raises(ValueError, match="a walk's session must write into the walk's own history"):
+        Walk(WalkHistory(WalkSettings("refunds")), session)
 
 
 def test_each_walk_keeps_its_own_cursor():

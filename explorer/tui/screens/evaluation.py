@@ -34,6 +34,7 @@ from ...corpora.questions import QuestionSet
 from ...ending import WalkEnd
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...safe_text import safe, styled
+from ...walk_settings import WalkSettings
 from ...walks.describe import calls_words
 from ...walks.evaluation import (
     Change,
@@ -47,7 +48,7 @@ from ...walks.evaluation import (
     wrong_turn_step,
 )
 from ...walks.session import JOBS, UNWIRED, Wiring
-from ...walks.settings import WalkSettings
+from ...walks.settings import describe_settings
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
 from .prompt import PromptScreen
@@ -149,7 +150,7 @@ class EvaluationScreen(ModalScreen[None]):
             title.append(f" · {len(self.questions)} questions on ")
             title.append_text(safe(self.corpus.title, width=60))
             yield Label(title, id="eval-title")
-            yield Label(safe(self.settings.describe(), width=160), id="eval-settings")
+            yield Label(safe(describe_settings(self.settings), width=160), id="eval-settings")
             with Horizontal(id="eval-progress-row"):
                 yield Label("", id="eval-progress-label")
                 yield ProgressBar(total=len(self.questions), show_eta=False, id="eval-progress")

@@ -25,6 +25,7 @@ from textual.widgets import Label, ProgressBar, Static
 
 from ...safe_text import safe, styled
 from ...walks.session import WalkSession
+from ...walks.settings import describe_settings
 from ...walks.stability import Stability, StabilityRun, describe_divergence
 
 
@@ -71,7 +72,7 @@ class StabilityScreen(ModalScreen[Stability | None]):
             title.append_text(safe(repr(settings.query), width=80))
             title.append(f" walked {self.stability_run.asked} times")
             yield Label(title, id="stability-title")
-            yield Label(safe(settings.describe(), width=120), id="stability-settings")
+            yield Label(safe(describe_settings(settings), width=120), id="stability-settings")
             yield ProgressBar(total=self.stability_run.asked, show_eta=False, id="stability-progress")
             yield Label(self._status(0), id="stability-status")
             with VerticalScroll(id="stability-summary-scroll"):

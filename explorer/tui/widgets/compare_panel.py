@@ -13,8 +13,8 @@ from core import NavigatorChose, NavigatorFailed
 
 from ...safe_text import safe, styled
 from ...walks.compare import Comparison, Landing
+from ...walks.decisions import Decision
 from ...walks.describe import calls_words
-from ...walks.history import Decision
 
 TRANSCRIPT_CHARS = 4_000
 """Characters of each transcript entry shown side by side; the Transcript tab has them all."""

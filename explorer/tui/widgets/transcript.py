@@ -11,7 +11,7 @@ from core import NavigatorChose, NavigatorFailed
 
 from ...corpora import Corpus
 from ...safe_text import safe
-from ...walks.history import Decision
+from ...walks.decisions import Decision
 
 SHOWN_CHARS = 100_000
 """Characters of one transcript entry drawn; the rest is counted (the trace keeps it all)."""

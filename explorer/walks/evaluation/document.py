@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...corpora import Corpus
-from ..settings import WalkSettings
+from ...walk_settings import WalkSettings
 from .comparison import EvalComparison
 from .outcome import QuestionOutcome, outcome_to_json
 from .summary import EvalSummary, summary_to_json

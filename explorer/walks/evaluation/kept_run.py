@@ -26,7 +26,7 @@ from typing import Any
 
 from ...corpora import Corpus
 from ...safe_text import visible
-from ..settings import WalkSettings
+from ...walk_settings import WalkSettings
 from .document import evaluation_to_json
 from .outcome import QuestionOutcome
 from .summary import EvalSummary

@@ -15,8 +15,8 @@ from core import HierarchyIndex, NavigatorChose, NavigatorFailed, PathStopped, S
 
 from ...corpora.questions import Question
 from ...ending import WalkEnd
+from ...walk_settings import WalkSettings
 from ..history import WalkHistory
-from ..settings import WalkSettings
 
 __all__ = ["Miss", "MissReason", "best_miss_path", "miss_of"]
 

@@ -12,8 +12,10 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...ending import WalkEnd
 from ...navigators import resolve_navigator, shared_across_threads
+from ...walk_settings import WalkSettings
 from ..history import Origin, WalkHistory
-from ..session import WalkObserver, WalkSession, WalkSettings, run_each
+from ..session import WalkObserver, WalkSession, run_each
+from ..settings import describe_settings
 from .outcome import QuestionOutcome, outcome_of
 
 __all__ = ["EvaluationRun", "evaluate"]
@@ -82,11 +84,11 @@ class EvaluationRun:
         """Walk question ``number`` (0-based) on this thread; ``None`` once the run is cancelled."""
         question = self.questions[number]
         settings = self.settings.but(query=question.query)
-        history = WalkHistory(settings, Origin.WALK, label=f"question {question.id} · {settings.describe()}")
+        history = WalkHistory(settings, Origin.WALK, label=f"question {question.id} · {describe_settings(settings)}")
         with self._lock:
             if self._cancelled:
                 return None
-        session = WalkSession(self.corpus, settings, self._navigator(), history=history, observers=self.observers)
+        session = WalkSession(self.corpus, history, self._navigator(), observers=self.observers)
         with self._lock:
             if self._cancelled:
                 return None

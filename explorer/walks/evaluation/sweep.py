@@ -21,7 +21,8 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...corpora.validate import stats
 from ...ending import WalkEnd
-from ..session import WalkObserver, WalkSettings, rewalk, run_each
+from ...walk_settings import WalkSettings
+from ..session import WalkObserver, rewalk, run_each
 from .outcome import QuestionOutcome, outcome_of
 from .run import evaluate
 from .summary import EvalSummary, summarize

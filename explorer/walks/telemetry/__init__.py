@@ -54,10 +54,11 @@ The package's modules, from the top: :mod:`.exporter` (:class:`WalkTelemetry`:
 the configuration it is given, sending, the file, reports, closing) over
 :mod:`.evaluation_spans` and :mod:`.walk_spans` (one walk's spans), over
 :mod:`.decision_span`, :mod:`.documents`, :mod:`.question_facts` and
-:mod:`.observed`, over :mod:`.decisions` and :mod:`.llm_calls`, over
-:mod:`.attributes`, :mod:`.config`, :mod:`.otlp_file`, :mod:`.otlp_http` and :mod:`.otlp_proto`
-(the contract in ``pyproject.toml`` holds them to it). Import the names below
-from here.
+:mod:`.observed`, over :mod:`.llm_calls`, over :mod:`.attributes`,
+:mod:`.config`, :mod:`.otlp_file`, :mod:`.otlp_http` and :mod:`.otlp_proto`
+(the contract in ``pyproject.toml`` holds them to it); a walk's decisions,
+and how each was answered, are :mod:`explorer.walks.decisions`'. Import the
+names below from here.
 
 UI-free: nothing here imports Textual.
 """

@@ -25,8 +25,8 @@ from core import NavigatorChose, NavigatorFailed
 from ...masking import Secrets
 from ...navigators.answered import Answered
 from ...trace import TraceHeader
+from ..decisions import Decision
 from .attributes import A, Attributes, json_object, pair, view
-from .decisions import Decision
 from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL, llm_of, span_kind
 
 __all__ = ["MAX_CANDIDATES_SHOWN", "decision_span"]
@@ -36,11 +36,11 @@ MAX_CANDIDATES_SHOWN = 100
 
 
 def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHeader, decision: Decision,
-                  clock: Sequence[int], finish: int, secrets: Secrets, how: Answered) -> otel_trace.Span:
+                  clock: Sequence[int], finish: int, secrets: Secrets) -> otel_trace.Span:
     """The span of one offer and its decision, under ``context``, from the offer to its answer (``finish``: none
     came); ``clock`` stamps each event of the walk."""
-    offer, answer = decision.offer, decision.answer
-    model = header.navigator
+    offer, answer, how = decision.offer, decision.answer, decision.how
+    model = header.settings.model
     transcript = tuple(answer.transcript or ()) if answer is not None else ()
     llm = llm_of(model, transcript)
     kind = span_kind(model, how, llm)
@@ -53,7 +53,7 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
     span = Attributes(secrets)
     span.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, kind.value)
     span.json(SpanAttributes.INPUT_VALUE, {
-        "query": header.query, "current": view(offer.current), "path": list(offer.path),
+        "query": header.settings.query, "current": view(offer.current), "path": list(offer.path),
         "candidates": [view(c) for c in offer.candidates[:MAX_CANDIDATES_SHOWN]],
         "candidates_not_shown": max(len(offer.candidates) - MAX_CANDIDATES_SHOWN, 0),
         "remaining_visits": offer.remaining_visits, "depth": offer.depth,

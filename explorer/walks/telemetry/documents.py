@@ -14,13 +14,13 @@ from core import HierarchyMetadata, PathStopped, ReasoningRAGStrategy, Retrieved
 
 from ...navigators.answered import Answered
 from ...navigators.scored import scores_in
-from .decisions import Decision
+from ..decisions import Decision
 from .llm_calls import llm_of
 
 __all__ = ["document_score", "landed_documents"]
 
 
-def document_score(node: str, choosers: Mapping[str, tuple[Decision, int]], hows: Mapping[int, Answered],
+def document_score(node: str, choosers: Mapping[str, tuple[Decision, int]],
                    model: str) -> tuple[float | None, dict[str, Any]]:
     """A landed document's score — the navigator's own, from the decision that chose it — and what the document's
     metadata says of it: ``score_kind`` (``bm25``, ``cosine similarity``...; ``order`` for an LLM, which ranks
@@ -31,7 +31,7 @@ def document_score(node: str, choosers: Mapping[str, tuple[Decision, int]], hows
         return None, {"score_kind": "unknown"}
     decision, rank = chosen
     answer = decision.answer
-    how = hows[decision.offer_seq]
+    how = decision.how
     facts: dict[str, Any] = {"rank": rank, "chosen_at": decision.offer.current.id if decision.offer.current else None,
                              "answered": how.value}
     transcript = tuple(answer.transcript or ()) if answer is not None else ()

@@ -46,9 +46,9 @@ def llm_of(model: str, transcript: Sequence[tuple[str, str]]) -> Llm | None:
 
 
 def span_kind(model: str, how: Answered, llm: Llm | None) -> OpenInferenceSpanKindValues:
-    """``CHAIN`` for a decision no navigator made (forced, replayed, a person's), ``LLM`` for one an LLM answered,
-    ``TOOL`` for the other navigators."""
-    if how in (Answered.FORCED, Answered.REPLAYED) or model.startswith(PERSON_PREFIXES):
+    """``CHAIN`` for a decision no navigator made (forced, replayed, taken from a what-if, a person's), ``LLM`` for
+    one an LLM answered, ``TOOL`` for the other navigators."""
+    if how in (Answered.FORCED, Answered.REPLAYED, Answered.WHAT_IF) or model.startswith(PERSON_PREFIXES):
         return OpenInferenceSpanKindValues.CHAIN
     if llm is not None:
         return OpenInferenceSpanKindValues.LLM

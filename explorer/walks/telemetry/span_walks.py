@@ -38,6 +38,7 @@ from ...corpora import Corpus
 from ...ending import WalkEnd
 from ...safe_text import one_line
 from ...trace import Trace, TraceHeader
+from ...walk_settings import WalkSettings
 from .attributes import A
 from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL
 
@@ -269,16 +270,17 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
     header = TraceHeader(
         corpus_path=_text(attributes, A + "corpus.path"), corpus_sha256=_text(attributes, A + "corpus.sha256"),
         corpus_source=_text(attributes, A + "corpus.source"), corpus_format=_text(attributes, A + "corpus.format"),
-        query=_text(attributes, "input.value"), navigator=_text(attributes, A + "navigator"),
-        max_nodes_visited=max(1, _whole(attributes, A + "max_nodes_visited", 15)),
-        max_depth=_whole(attributes, A + "max_depth", 6),
-        on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW,
+        settings=WalkSettings(
+            query=_text(attributes, "input.value"), model=_text(attributes, A + "navigator"),
+            max_nodes_visited=max(1, _whole(attributes, A + "max_nodes_visited", 15)),
+            max_depth=_whole(attributes, A + "max_depth", 6),
+            on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW),
         sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root))
     end_text = _text(attributes, A + "end", WalkEnd.FINISHED.value)
     end = WalkEnd(end_text) if end_text in {e.value for e in WalkEnd} else WalkEnd.FINISHED
     error = attributes.get(A + "error")
     return SpanWalk(header, tuple(decisions), frozenset(forced), end, error if isinstance(error, str) else None,
-                    _text(attributes, A + "walk") or header.query, tuple(sorted(notes)))
+                    _text(attributes, A + "walk") or header.settings.query, tuple(sorted(notes)))
 
 
 def _created(span: Mapping[str, Any]) -> str:
@@ -323,14 +325,14 @@ def _raised(error: str) -> Exception:
 def rebuild(walk: SpanWalk, corpus: Corpus, path: str | Path) -> Trace:
     """The walk as a trace: the corpus walked again with its recorded answers (module docstring)."""
     navigator = _Recorded(walk.decisions)
-    header = walk.header
-    strategy = ReasoningRAGStrategy(corpus.index, navigator, header.navigator,
-                                    max_nodes_visited=header.max_nodes_visited, max_depth=header.max_depth,
-                                    on_failure=header.on_failure, sources=header.sources)
+    header, settings = walk.header, walk.header.settings
+    strategy = ReasoningRAGStrategy(corpus.index, navigator, settings.model,
+                                    max_nodes_visited=settings.max_nodes_visited, max_depth=settings.max_depth,
+                                    on_failure=settings.on_failure, sources=header.sources)
     events: list[WalkEvent] = []
     end, error = walk.end, walk.error
     try:
-        for event in strategy.walk(header.query):
+        for event in strategy.walk(settings.query):
             if isinstance(event, NavigatorChose | NavigatorFailed):
                 recorded = navigator.by_node.get(event.current)
                 if recorded is not None:

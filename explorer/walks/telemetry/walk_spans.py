@@ -21,7 +21,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from openinference.semconv.resource import ResourceAttributes
 from openinference.semconv.trace import (
@@ -49,12 +49,11 @@ from core import (
 from ... import __version__
 from ...ending import WalkEnd
 from ...masking import Secrets
-from ...navigators.answered import Answered
 from ...trace import TraceHeader
+from ..decisions import Decision, chosen_by, decisions_of
 from .attributes import A, Attributes, plain
 from .config import attribute_lengths
 from .decision_span import decision_span
-from .decisions import Decision, chosen_by, decisions_of, how_answered
 from .documents import document_score, landed_documents
 from .question_facts import QuestionFacts
 
@@ -151,20 +150,18 @@ class WalkTracer:
         start = clock[0] if clock else now
         finish = max(clock[-1] if clock else now, start)
         end = WalkEnd(end)
-        decisions = decisions_of(events)
-        forced_seqs, replayed_seqs = frozenset(forced), frozenset(replayed)
-        hows = {d.offer_seq: how_answered(d, forced_seqs, replayed_seqs) for d in decisions}
+        decisions = decisions_of(events, frozenset(forced), frozenset(replayed))
 
         walk = Attributes(secrets)
-        _walk_attributes(walk, self.session_id, header, events, decisions, hows, end, error, name, question)
-        root = self._tracer.start_span(secrets.mask(_root_name(header.query)), context=Context(),
+        _walk_attributes(walk, self.session_id, header, events, decisions, end, error, name, question)
+        root = self._tracer.start_span(secrets.mask(_root_name(header.settings.query)), context=Context(),
                                        attributes=walk.values, start_time=start)  # a trace of its own
         chosen_in: dict[str, Context] = {}  # each chosen id -> the context of the decision that chose it
         for decision in decisions:
             node = decision.offer.current.id if decision.offer.current is not None else None
             parent = chosen_in.get(node) if node is not None else None
             span = decision_span(self._tracer, parent or otel_trace.set_span_in_context(root, Context()), header,
-                                 decision, clock, finish, secrets, hows[decision.offer_seq])
+                                 decision, clock, finish, secrets)
             if isinstance(decision.answer, NavigatorChose):
                 context = otel_trace.set_span_in_context(span, Context())
                 for chosen in decision.answer.selected:
@@ -207,26 +204,27 @@ class WalkTracer:
 
 
 def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, events: Sequence[WalkEvent],
-                     decisions: Sequence[Decision], hows: Mapping[int, Answered], end: WalkEnd, error: str | None,
+                     decisions: Sequence[Decision], end: WalkEnd, error: str | None,
                      name: str, question: QuestionFacts | None) -> None:
     """The walk span's attributes: the query, the settings, the corpus, how it ended, and its landed documents with
     their scores."""
     walk.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, OpenInferenceSpanKindValues.RETRIEVER.value)
-    walk.set(SpanAttributes.INPUT_VALUE, header.query)
+    walk.set(SpanAttributes.INPUT_VALUE, header.settings.query)
     walk.set(SpanAttributes.INPUT_MIME_TYPE, OpenInferenceMimeTypeValues.TEXT.value)
     walk.set(SpanAttributes.SESSION_ID, session_id)
-    settings = {"navigator": header.navigator, "max_nodes_visited": header.max_nodes_visited,
-                "max_depth": header.max_depth, "on_failure": header.on_failure.value,
+    walked = header.settings
+    settings = {"navigator": walked.model, "max_nodes_visited": walked.max_nodes_visited,
+                "max_depth": walked.max_depth, "on_failure": walked.on_failure.value,
                 "sources": None if header.sources is None else list(header.sources)}
     corpus = {"path": header.corpus_path, "source": header.corpus_source, "format": header.corpus_format,
               "sha256": header.corpus_sha256}
     evaluation = question.as_json() if question is not None else None
     walk.json(SpanAttributes.METADATA, {**settings, "corpus": corpus, "walk": name or None,
                                         **({"eval": evaluation} if evaluation is not None else {})})
-    walk.set(A + "navigator", header.navigator)
-    walk.set(A + "max_nodes_visited", header.max_nodes_visited)
-    walk.set(A + "max_depth", header.max_depth)
-    walk.set(A + "on_failure", header.on_failure.value)
+    walk.set(A + "navigator", header.settings.model)
+    walk.set(A + "max_nodes_visited", header.settings.max_nodes_visited)
+    walk.set(A + "max_depth", header.settings.max_depth)
+    walk.set(A + "on_failure", header.settings.on_failure.value)
     walk.set(A + "sources", None if header.sources is None else list(header.sources))
     for key, value in corpus.items():
         walk.set(f"{A}corpus.{key}", value or None)
@@ -243,7 +241,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     unoffered = [node for d in decisions if isinstance(d.answer, NavigatorChose) for node in d.answer.hallucinated]
     walk.set(A + "hallucinated", unoffered)
     walk.set(A + "hallucinated_count", len(unoffered))
-    walk.set(A + "forced_decisions", sum(how is Answered.FORCED for how in hows.values()))
+    walk.set(A + "forced_decisions", sum(d.forced for d in decisions))
     if question is not None:
         question.set_on(walk)
     documents = landed_documents(events)
@@ -253,7 +251,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     for number, document in enumerate(documents):
         key = f"{SpanAttributes.RETRIEVAL_DOCUMENTS}.{number}."
         metadata = document.metadata
-        score, scoring = document_score(document.id, choosers, hows, header.navigator)
+        score, scoring = document_score(document.id, choosers, header.settings.model)
         if score is None:
             unscored.append(document.id)
         walk.set(key + DocumentAttributes.DOCUMENT_ID, document.id)

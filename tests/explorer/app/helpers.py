@@ -18,7 +18,7 @@ from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
-from explorer.walks.session import WalkSettings
+from explorer.walk_settings import WalkSettings
 
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"

@@ -15,9 +15,9 @@ from explorer.navigators import resolve_navigator
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import compare
 from explorer.walks.evaluation import Side, evaluate
-from explorer.walks.settings import WalkSettings
 
 from .helpers import HANDBOOK, ROOT, SIZE, make_app, wait_for
 from .reading import (

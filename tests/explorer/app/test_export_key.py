@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.walk_screen import WalkScreen
-from explorer.walks.session import WalkSettings
+from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
 
 from .helpers import HANDBOOK, ROOT, make_app, wait_for

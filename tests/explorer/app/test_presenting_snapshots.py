@@ -11,7 +11,7 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
-from explorer.walks.session import WalkSettings
+from explorer.walk_settings import WalkSettings
 
 from .helpers import wait_for
 

@@ -16,7 +16,7 @@ from explorer.navigators import resolve_navigator
 from explorer.tui.keymap import ALL_KEYS
 from explorer.tui.stepping import MOVES
 from explorer.tui.walk_screen import WalkScreen
-from explorer.walks.settings import WalkSettings
+from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -18,7 +18,7 @@ from explorer.tui.app import ExplorerApp
 from explorer.tui.screens.help import HelpScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
-from explorer.walks.session import WalkSettings
+from explorer.walk_settings import WalkSettings
 
 from .helpers import wait_for
 

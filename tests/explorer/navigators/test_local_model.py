@@ -41,8 +41,8 @@ from explorer.navigators.local_model import (
     local_servers,
     server_config,
 )
+from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, Wiring
-from explorer.walks.settings import WalkSettings
 
 from .conftest import MODEL, model_missing
 

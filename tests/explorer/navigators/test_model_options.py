@@ -21,7 +21,8 @@ from explorer.navigators.llm.options import (
 )
 from explorer.navigators.llm.prompt import SYSTEM_PROMPT, PromptFileError, check_template, render
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV, OpenAICompatibleNavigator
-from explorer.walks.settings import WalkSettings
+from explorer.walk_settings import WalkSettings
+from explorer.walks.settings import describe_settings, short_model
 
 REQUEST = NavigatorRequest("When is my refund paid?", "openai:m", NodeView("billing", "Billing", "Money\nmatters"),
                            (NodeView("refunds", "Refunds", "Money back"), NodeView("invoices", "Invoices", "")), 3,
@@ -76,9 +77,9 @@ def test_a_temperature_above_0_without_a_seed_is_not_cacheable() -> None:
 def test_a_walks_short_name_keeps_the_options_and_drops_the_folders() -> None:
     assert short_model_id("local:/models/x.gguf@system=/p/a.txt,temperature=0.8") == (
         "local:x.gguf@system=a.txt,temperature=0.8")
-    assert WalkSettings("q", "local:smollm2@prompt=/team/b.txt").describe() == (
+    assert describe_settings(WalkSettings("q", "local:smollm2@prompt=/team/b.txt")) == (
         "local:smollm2@prompt=b.txt · budget 15 · depth limit 6 · on failure throw")
-    assert WalkSettings("q", "script:/a/b/case.yaml").short_model == "script:case.yaml"
+    assert short_model(WalkSettings("q", "script:/a/b/case.yaml")) == "script:case.yaml"
 
 
 # -- prompt files ------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from explorer.corpora import load_corpus
 from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.manual import DecisionDesk, NoOneToDecide
 from explorer.trace import TraceHeader, write_trace
+from explorer.walk_settings import WalkSettings
 from explorer.walks.session import Wiring
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -242,8 +243,9 @@ def test_a_missing_script_is_a_config_error():
 def saved_trace(tmp_path, strategy, query="q"):
     corpus = load_corpus(HANDBOOK)
     events = list(strategy.walk(query))
-    header = TraceHeader(str(HANDBOOK), corpus.sha256, corpus.source, corpus.format, query, strategy.model,
-                         strategy.max_nodes_visited, strategy.max_depth, strategy.on_failure)
+    header = TraceHeader(str(HANDBOOK), corpus.sha256, corpus.source, corpus.format,
+                         WalkSettings(query, strategy.model, strategy.max_nodes_visited, strategy.max_depth,
+                                      strategy.on_failure))
     return write_trace(tmp_path / "walk.jsonl", header, events, "finished"), events
 
 

@@ -16,8 +16,8 @@ from explorer.navigators.llm.options import StructuredOutput
 from explorer.navigators.llm.settings import CACHE_DIR_ENV
 from explorer.navigators.local_model import LocalModelNavigator
 from explorer.navigators.what_if import WhatIfError, ask_again, recorded_answer, request_for, side_by_side
+from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
-from explorer.walks.settings import WalkSettings
 
 from .conftest import MODEL
 
