@@ -3,6 +3,8 @@ corpus it was made on)."""
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -85,8 +87,11 @@ def open_trace(path: str) -> Trace:
 
 def looks_like_spans(path: str | Path) -> bool:
     """Whether ``path`` holds OTLP JSON (its first bytes hold ``"resourceSpans"``) rather than a trace: read here,
-    so that opening a trace never loads OpenTelemetry."""
+    so that opening a trace never loads OpenTelemetry. Only a regular file is read (a FIFO would block the open):
+    anything else is no span file, and the trace reader says what it is."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with Path(path).open("rb") as handle:
             head = handle.read(4096)
     except (OSError, ValueError):
