@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..corpora import Corpus, CorpusError
 from ..safe_text import one_line
 from ..trace import Trace
-from .inputs import corpus_at, open_trace, trace_corpus
+from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
     DEFAULT_QUERY,
@@ -185,8 +185,12 @@ def cmd_explore(argv: Sequence[str]) -> int:
                     epilog=f"sub-commands (see `{PROG} COMMAND --help`):\n{commands}")
     parser.add_argument("corpus", metavar="CORPUS", nargs="?", type=path_text,
                         help="a corpus (.yaml, PageIndex .json, .md or a folder), a trace (.jsonl) to step "
-                             "through, or a question set (*.questions.yaml) to evaluate (default: the sample "
-                             "handbook)")
+                             "through, an OTLP JSON file of walk spans or a folder of recorded traces (every walk in "
+                             "the walk list, newest first), or a question set (*.questions.yaml) to evaluate "
+                             "(default: the sample handbook)")
+    parser.add_argument("--corpus", dest="walks_corpus", metavar="C", type=path_text,
+                        help="with a trace, a span file or a folder of walks: the corpus they were made on, when it "
+                             "is not where they say")
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
@@ -206,14 +210,17 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)  # every navigator the app resolves reads it at each call
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
-    opened: Trace | None = None
+    if args.walks_corpus is not None and (questions is not None or not args.corpus or not (
+            args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):
+        fail("--corpus names the corpus of a trace, a span file or a folder of walks: give one of those first")
+    opened: list[Trace] = []
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:
         corpus = questions[1]
-    elif args.corpus and args.corpus.endswith(".jsonl"):
-        opened = open_trace(args.corpus)
-        corpus = trace_corpus(Path(args.corpus), opened, None)
+    elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
+                          or is_walks_folder(args.corpus)):
+        opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
     else:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
@@ -224,7 +231,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
     if args.trace:
         check_writable(args.trace)
-    what = "the question set" if questions is not None else "the trace" if opened is not None else "the corpus"
+    what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
     check_apart(args, (what, args.corpus), ("the corpus", corpus.path), read_by(navigator, args.navigator),
                 questions[2] if questions is not None else ("", None))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
@@ -244,7 +251,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         autoplay=args.autoplay,
         trace_path=args.trace,
         example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
-        opened_trace=opened,
+        opened=opened,
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
         present=args.present,

@@ -60,7 +60,7 @@ class ExplorerApp(App[int]):
         autoplay: float | None = None,
         trace_path: str | None = None,
         example_query: str | None = None,
-        opened_trace: Trace | None = None,
+        opened: Sequence[Trace] = (),
         allow_files: bool = True,
         evaluate: tuple[QuestionSet, str | None] | None = None,
         present: bool = False,
@@ -78,7 +78,7 @@ class ExplorerApp(App[int]):
             self.wiring.wire(navigator or resolve_navigator(settings.model, allow_files=allow_files)),
             autoplay=autoplay, trace_path=trace_path, allow_files=allow_files,
             start_query=settings.query if start_walk else None,
-            example_query=None if start_walk else (settings.query or example_query), opened_trace=opened_trace,
+            example_query=None if start_walk else (settings.query or example_query), opened=opened,
             present=present, wiring=self.wiring)
         self._evaluate_at_start = evaluate
         self._keys = KeyHolder(PROMPT_KEYS, self.post_message)

@@ -8,6 +8,7 @@ shown.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..trace import Trace
@@ -81,6 +82,23 @@ class OpeningWalks:
         host.query_one(QueryInput).value = history.settings.query
         tree.focus()  # the step keys, and Escape back to the evaluation, work at once
         return walk
+
+    def load_traces(self, traces: Sequence[Trace]) -> None:
+        """Several saved walks (a folder of recorded traces, a span file's walks) join the list in the order given;
+        the first is shown."""
+        if len(traces) == 1:
+            self.load_trace(traces[0])
+            return
+        host = self.host
+        self.runner.park()
+        walks = [host.walks.add(Walk(WalkHistory.from_trace(trace, number=host.walks.next_number)))
+                 for trace in traces]
+        settings = traces[0].header.settings
+        self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
+        host.query_one(QueryInput).value = settings.query
+        host.show_walk(walks[0])
+        host.say(f"Opened {len(walks)} walks, newest first: w lists them (type to filter), {walks[0].name} is "
+                 "shown", timeout=6)
 
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""

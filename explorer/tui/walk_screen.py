@@ -17,6 +17,7 @@ picker and re-walking the runner); none reaches a sibling through the screen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
@@ -110,7 +111,7 @@ class WalkScreen(Screen[None]):
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
                  *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
-                 opened_trace: Trace | None = None, present: bool = False) -> None:
+                 opened: Sequence[Trace] = (), present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
@@ -137,7 +138,7 @@ class WalkScreen(Screen[None]):
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
         self._example_query = example_query
-        self._opened_trace = opened_trace
+        self._opened = tuple(opened)
         self._player = Player(self, self.stepping.tick)
         self._render_pending = False
         self._burst = False
@@ -180,8 +181,8 @@ class WalkScreen(Screen[None]):
         self.set_interval(0.25, self._refresh_status, name="status")
         query = self.query_one(QueryInput)
         query.value = self._start_query or self._example_query or ""
-        if self._opened_trace is not None:
-            self.opening.load_trace(self._opened_trace)
+        if self._opened:
+            self.opening.load_traces(self._opened)
             self.query_one(WalkTree).focus()
         elif self._start_query and self._start_query.strip():
             self.start_walk(self._start_query)
@@ -379,7 +380,8 @@ class WalkScreen(Screen[None]):
                         self.opening.switch_to(picked)
 
                 current = self.shown.number if self.shown is not None else 0
-                self.app.push_screen(WalksScreen([w.name for w in self.walks], current), chosen)
+                self.app.push_screen(WalksScreen([w.name for w in self.walks], current,
+                                                 queries=[w.history.settings.query for w in self.walks]), chosen)
 
     def action_setting(self, which: str, value: str = "") -> None:
         """``setting(...)``: the next walk's settings (:mod:`.next_walk`); ``setting('policy', 'empty')`` sets one."""

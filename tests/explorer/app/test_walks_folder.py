@@ -1,0 +1,109 @@
+"""A folder of recorded walks (WalkRecorder's traces) and a span file of many walks open as the session's walk list,
+newest first, and the walk chooser filters them by what is typed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core import ReasoningRAGStrategy
+from explorer.cli.inputs import all_walks, is_walks_folder
+from explorer.corpora import load_corpus
+from explorer.navigators import resolve_navigator
+from explorer.recording import WalkRecorder
+from explorer.tui.app import ExplorerApp
+from explorer.tui.screens.choose_walk import WalksScreen
+from explorer.walk_settings import WalkSettings
+
+from .helpers import wait_for
+
+ROOT = Path(__file__).resolve().parents[3]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+TOPICS = ["refunds", "sign in", "taxes", "parental leave", "invoices"]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """200 walks an application recorded, 40 of each topic, the last one a question about invoices number 199."""
+    path = tmp_path_factory.mktemp("walks")
+    corpus = load_corpus(HANDBOOK)
+    strategy = ReasoningRAGStrategy(corpus.index, resolve_navigator("lexical:default"), "lexical:default")
+    with WalkRecorder(path, corpus) as recorder:
+        for number in range(200):
+            recorder.retrieve(strategy, f"{TOPICS[number % 5]} question {number}")
+    assert recorder.written == 200
+    return path
+
+
+def test_a_folder_of_traces_is_a_walks_folder_and_a_markdown_folder_is_not(folder: Path, tmp_path: Path) -> None:
+    assert is_walks_folder(folder)
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "old.jsonl").write_text("{}\n")
+    assert not is_walks_folder(tmp_path)
+    assert not is_walks_folder(HANDBOOK)
+
+
+async def test_two_hundred_recorded_walks_open_newest_first_and_filter_by_query(folder: Path) -> None:
+    traces, corpus = all_walks(str(folder))
+    assert len(traces) == 200
+    assert [t.header.settings.query for t in traces[:2]] == ["invoices question 199", "parental leave question 198"]
+    app = ExplorerApp(corpus, WalkSettings(""), opened=traces)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: len(app.walks) == 200)
+        screen = app.walk_screen
+        assert screen.shown is not None and screen.shown.number == 1
+        assert screen.shown.history.settings.query == "invoices question 199"
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
+        chooser = app.screen
+        assert isinstance(chooser, WalksScreen)
+        assert chooser.shown == list(range(1, 201))
+        await pilot.press(*"taxes 1")
+        assert [screen.walks.number(n).history.settings.query for n in chooser.shown] == [
+            f"taxes question {n}" for n in range(197, 0, -5) if "1" in str(n)]
+        await pilot.press("down", "down", "enter")  # to the list, then its second row
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.shown.history.settings.query == "taxes question 192"
+        await pilot.press("w", *"sign", "enter")  # Enter in the filter: the first row left
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.shown.history.settings.query == "sign in question 196"
+
+
+async def test_a_span_file_of_many_walks_opens_them_all(tmp_path: Path) -> None:
+    lines = []
+    for number, query in enumerate(["refunds", "sign in", "taxes"]):
+        one = tmp_path / f"{number}.jsonl"
+        done = subprocess.run([sys.executable, "-m", "explorer", "walk", str(HANDBOOK), query, "--otlp-file",
+                               str(one)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        lines.append(one.read_text())
+        one.unlink()
+    spans = tmp_path / "walks.jsonl"
+    spans.write_text("".join(lines))
+    assert [json.loads(line)["resourceSpans"] != [] for line in spans.read_text().splitlines()] == [True] * 3
+    traces, corpus = all_walks(str(spans))
+    assert sorted(t.header.settings.query for t in traces) == ["refunds", "sign in", "taxes"]
+    app = ExplorerApp(corpus, WalkSettings(""), opened=traces)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: len(app.walks) == 3)
+        assert all(walk.history.ended for walk in app.walks)
+
+
+def test_a_folder_whose_corpus_moved_says_so_and_corpus_points_it_right(folder: Path, tmp_path: Path) -> None:
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for path in sorted(folder.glob("walk-*.jsonl"))[:3]:
+        text = path.read_text().replace(json.dumps(str(HANDBOOK)), json.dumps("/nowhere/handbook.yaml"), 1)
+        (moved / path.name).write_text(text)
+    (moved / "broken.jsonl").write_text("not a trace\n")
+    here = subprocess.run([sys.executable, "-m", "explorer", str(moved)], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert here.returncode == 2
+    assert here.stderr.splitlines()[-1].endswith(
+        "the trace's corpus /nowhere/handbook.yaml is not here; pass --corpus PATH")
+    traces, corpus = all_walks(str(moved), str(HANDBOOK))
+    assert len(traces) == 3 and corpus.sha256 == load_corpus(HANDBOOK).sha256
