@@ -1,12 +1,15 @@
 """Budget exhaustion on the walk screen: walk the walk on screen again with another budget from its recorded
-decisions (no navigator call: the explorer's ``replay --max-visits``). Going to where the visits ran out is a step
-key (:mod:`.stepping`)."""
+decisions (the explorer's ``replay --max-visits``), the decisions the recording never judged asked of its navigator,
+live, when one can be had (``replay --navigator``). Going to where the visits ran out is a step key
+(:mod:`.stepping`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..navigators import NavigatorConfigError, resolve_navigator
 from ..walks.session import rewalk
+from ..walks.settings import short_model
 from ..walks.walk_list import Walk, WalkList
 from .next_walk import whole_number
 from .say import Say
@@ -16,22 +19,45 @@ from .shown import ShownWalk
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+    from core import TreeNavigator
+
     from ..corpora import Corpus
+    from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
 
 class Rewalking:
     """``R`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the budget, ``runner`` launches the
-    new walk."""
+    new walk. What the recording never judged (reachable now with more visits) is asked of the walk's navigator,
+    live, when one can be had (:meth:`live_navigator`); else it stops there."""
 
     def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, walks: WalkList, runner: WalkRunner,
-                 say: Say) -> None:
+                 next_walk: NextWalk, say: Say, allow_files: bool) -> None:
         self.view = view
         self.node = node
         self.corpus = corpus
         self.walks = walks
         self.runner = runner
+        self.next_walk = next_walk
         self.say = say
+        self.allow_files = allow_files
+
+    def live_navigator(self, source: Walk) -> TreeNavigator | None:
+        """The navigator that answers, live, the decisions ``source``'s recording never judged: the one it was
+        walked with; for a walk read from a trace, the explorer's when it walks the same model id, else that model
+        id resolved with the session's rules (files off stay off); ``None`` when none can be had."""
+        if source.navigator is not None:
+            return source.navigator
+        model = source.history.settings.model
+        if model == self.next_walk.settings.model:
+            try:
+                return self.next_walk.navigator
+            except NavigatorConfigError:
+                return None
+        try:
+            return self.next_walk.wiring.wire(resolve_navigator(model, headless=True, allow_files=self.allow_files))
+        except NavigatorConfigError:
+            return None
 
     def ask(self) -> None:
         """Ask for a budget, then walk the shown walk again with it from its recorded decisions."""
@@ -40,18 +66,25 @@ class Rewalking:
             self.say("No walk to re-walk yet: walk one first.", timeout=3)
             return
         settings = shown.history.settings
+        live = self.live_navigator(shown)
+        unjudged = (f"nodes it never judged are asked of {short_model(settings)}, live" if live is not None
+                    else "nodes it never judged stop there: no navigator for them here")
 
         def start(value: int | None) -> None:
             if value is not None:
-                self.start(shown, value)
+                self.start(shown, value, live)
 
         self.node.app.push_screen(PromptScreen(
-            f"Re-walk {shown.name} with a visit budget of (its decisions replayed, no navigator call; nodes it never "
-            "judged stop there)", str(settings.max_nodes_visited), read=whole_number(1, 100_000)), start)
+            f"Re-walk {shown.name} with a visit budget of (its decisions replayed; {unjudged})",
+            str(settings.max_nodes_visited), read=whole_number(1, 100_000)), start)
 
-    def start(self, source: Walk, budget: int) -> None:
-        """A new walk of the list: ``source`` again with ``budget`` visits, paused before its first step."""
-        session = rewalk(source.history, self.corpus, max_nodes_visited=budget, number=self.walks.next_number)
+    def start(self, source: Walk, budget: int, live: TreeNavigator | None = None) -> None:
+        """A new walk of the list: ``source`` again with ``budget`` visits, paused before its first step; ``live``
+        answers what the recording never judged."""
+        session = rewalk(source.history, self.corpus, max_nodes_visited=budget, navigator=live,
+                         number=self.walks.next_number)
         self.runner.park()
         self.runner.launch(Walk(session.history, session), steps=1)
-        self.say(f"{session.history.name} — c runs it to where it stops; no navigator is called.", timeout=5)
+        asked = ("the nodes it never judged are asked live" if live is not None
+                 else "no navigator is called; nodes it never judged stop there")
+        self.say(f"{session.history.name} — c runs it to where it stops; {asked}.", timeout=5)

@@ -1,10 +1,14 @@
 """Stepping through budget exhaustion in the explorer: V goes to where the visits ran out, R walks the walk again with
-another budget from its recorded decisions (no navigator call), and the step panel says when the navigator's pick
+another budget from its recorded decisions (what the recording never judged asked of its navigator, live, when one
+can be had), and the step panel says when the navigator's pick
 was capped by the visits left (issue 19, point 10)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core import PathStopped, StopReason
+from explorer.trace import read_trace, write_trace
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.history import Origin
 
@@ -42,7 +46,7 @@ async def test_v_on_a_walk_that_never_ran_out_says_so():
         assert app.notes[-1].message.startswith("The visit budget did not run out in walk 1 · ")
 
 
-async def test_r_re_walks_with_another_budget_from_the_record_without_calling_the_navigator():
+async def test_r_re_walks_with_another_budget_from_the_record_asking_live_only_what_it_never_judged():
     counting = Counting()
     app = make_app("how are refunds issued", navigator=counting, max_nodes_visited=2, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -51,20 +55,51 @@ async def test_r_re_walks_with_another_budget_from_the_record_without_calling_th
         assert original.budget_ran_out_at() is not None
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.prompt_title.endswith("(its decisions replayed; nodes it never judged are asked of "
+                                           f"{original.settings.model}, live)")
         await pilot.press("end", "backspace", "8", "enter")
         await wait_for(pilot, lambda: app.walk_screen.history is not original)
         rewalked = app.walk_screen.history
         assert rewalked.origin is Origin.REWALK and rewalked.settings.max_nodes_visited == 8
         assert rewalked.name == "walk 2 · walk 1 re-walked with budget 8"
         await walk_to_the_end(pilot, app)
-        assert counting.calls == calls  # every decision came from walk 1's record
         state = rewalked.state()
         judged = [d.node for d in original.decisions()]
         unjudged = [d for d in rewalked.decisions() if d.node not in judged]  # reached now, with more visits
+        assert len(unjudged) == 1
+        assert counting.calls == calls + len(unjudged)  # walk 1's decisions from its record, the new one live
+        assert all("never judged" not in d.answer.rationale for d in unjudged)
+        assert state.live_calls == len(unjudged) and state.replayed_answers == len(judged)
+        assert original.settings.max_nodes_visited == 2 and len(app.walks) == 2  # the original is untouched
+
+
+async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_recording_ends(tmp_path):
+    counting = Counting()
+    app = make_app("how are refunds issued", navigator=counting, max_nodes_visited=2, start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await walk_to_the_end(pilot, app)
+        walked = app.walk_screen.history
+        header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
+    header = replace(header, settings=replace(header.settings, model="no-such-provider:model-7"))
+    path = write_trace(tmp_path / "t.jsonl", header, walked.events, "finished")
+    opened = read_trace(path)
+    app = make_app("", navigator=Counting(), opened=[opened])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.walk_screen.shown is not None)
+        original = app.walk_screen.history
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.prompt_title.endswith("(its decisions replayed; nodes it never judged stop there: no "
+                                           "navigator for them here)")
+        await pilot.press("end", "backspace", "8", "enter")
+        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await walk_to_the_end(pilot, app)
+        rewalked = app.walk_screen.history
+        judged = [d.node for d in original.decisions()]
+        unjudged = [d for d in rewalked.decisions() if d.node not in judged]
         assert [d.answer.rationale for d in unjudged] == [f"walk 1 never judged {d.node!r}; stopping here"
                                                           for d in unjudged] and len(unjudged) == 1
-        assert state.live_calls == 0 and state.replayed_answers == len(judged) + 1  # none needed a call
-        assert original.settings.max_nodes_visited == 2 and len(app.walks) == 2  # the original is untouched
+        assert rewalked.state().live_calls == 0
 
 
 async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
