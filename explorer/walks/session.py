@@ -38,6 +38,7 @@ from ..ending import WalkEnd
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import TraceHeader, event_to_json, write_trace
 from ..walk_settings import WalkSettings
+from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY
 from .history import Origin, WalkHistory
 from .state import WalkState
 
@@ -355,7 +356,9 @@ class WalkSession:
             "forces": [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
                        for force in self.forces],
             "results": finished.get("documents", []),
-            "stops": finished.get("stops", []),
+            "stops": [{**stop, **({"reason": NEVER_JUDGED_KEY, "recorded_reason": stop["reason"]}
+                                  if state.reason_of(record) == NEVER_JUDGED else {})}
+                      for stop, record in zip(finished.get("stops", []), result.stops if result else (), strict=True)],
             "summary": {
                 "end": str(history.end or WalkEnd.FINISHED),
                 "error": history.error,
@@ -368,6 +371,8 @@ class WalkSession:
                 "prompt_tokens": cost.prompt_tokens,
                 "completion_tokens": cost.completion_tokens,
                 "landed": [d.id for d in result.documents] if result else [],
+                "never_judged": [node for node, record in state.landed.items()
+                                 if state.reason_of(record) == NEVER_JUDGED],
             },
         }
 

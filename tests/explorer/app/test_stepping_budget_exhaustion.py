@@ -13,7 +13,7 @@ from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.history import Origin
 
 from .helpers import SIZE, Counting, make_app, script, wait_for
-from .reading import step_text
+from .reading import landed_rows, results_summary, step_text, stop_rows, timeline_rows, tree_row
 
 WIDE = script("wide-walk-out-of-visits.yaml")
 
@@ -100,6 +100,19 @@ async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_record
         assert [d.answer.rationale for d in unjudged] == [f"walk 1 never judged {d.node!r}; stopping here"
                                                           for d in unjudged] and len(unjudged) == 1
         assert rewalked.state().live_calls == 0
+        state = rewalked.state()
+        assert [d.never_judged for d in rewalked.decisions()] == [d.node not in judged for d in rewalked.decisions()]
+        assert unjudged[0].node == "refunds" and list(state.landed) == ["refunds"]
+        # Walk 1 never judged refunds and no navigator can be had: never judged, never navigator_stopped.
+        assert tree_row(app, "refunds") == "■ ▼ Refunds  refunds  never judged (not in the recording)"
+        assert [row for row in timeline_rows(app) if "refunds" in row][-1].endswith(
+            "never judged (not in the recording) at refunds")
+        await pilot.press("2")
+        assert results_summary(app) == ("finished (not cancelled) · visits used 2/8 · navigator calls 0 of 3 decisions "
+                                        "(3 replayed) · characters shipped 0 · 1 landed\n"
+                                        "Finished: 1 landed — never judged ×1")
+        assert landed_rows(app) == [["1", "Refunds", "never judged (not in the recording)", "1", "billing › refunds"]]
+        assert stop_rows(app) == [["1", "never judged (not in the recording)", "billing › refunds", "-", "refunds", ""]]
 
 
 async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
