@@ -336,7 +336,9 @@ class WalkSession:
         """The walk as ``walk --json`` (and ``replay --json``) print it: the corpus, the query, the navigator, the
         settings, every event (``"forced": true`` on a forced decision), the forces given and whether each
         applied, the landed documents, every stop, and a summary of what it cost (live calls apart from the
-        answers that needed none, the characters and tokens really sent)."""
+        answers that needed none, the characters and tokens really sent). A stop at a node the record never judged
+        (a replay with a bigger budget) says ``"reason": "never_judged"``, core's reason kept as
+        ``"recorded_reason"``, and the summary lists those nodes in ``"never_judged"`` (only when there are any)."""
         history = self.history
         corpus, settings, forced = self.corpus, self.settings, history.forced
         state = WalkState.from_events(history.events, forced)
@@ -344,6 +346,7 @@ class WalkSession:
         finished = event_to_json(WalkFinished(result)) if result is not None else {}
         skipped = {force.node for force in self.not_applied()}
         cost = state.cost()
+        never_judged = [node for node, record in state.landed.items() if state.reason_of(record) == NEVER_JUDGED]
         return {
             "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
                        "format": corpus.format, "sha256": corpus.sha256},
@@ -371,8 +374,7 @@ class WalkSession:
                 "prompt_tokens": cost.prompt_tokens,
                 "completion_tokens": cost.completion_tokens,
                 "landed": [d.id for d in result.documents] if result else [],
-                "never_judged": [node for node, record in state.landed.items()
-                                 if state.reason_of(record) == NEVER_JUDGED],
+                **({"never_judged": never_judged} if never_judged else {}),
             },
         }
 
