@@ -124,3 +124,33 @@ async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
         history.go(capped.answer_seq)
         app.walk_screen.walk_changed()
         await wait_for(pilot, lambda: "capped by the visits left: " in step_text(app))
+
+
+async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_and_counts_it_apart(tmp_path):
+    query = "how do I get a refund for my plan"
+    app = make_app(query, model="lexical:wide", max_nodes_visited=4, start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await walk_to_the_end(pilot, app)
+        walked = app.walk_screen.history
+        header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
+    header = replace(header, settings=replace(header.settings, model="no-such-provider:x"))
+    opened = read_trace(write_trace(tmp_path / "four.jsonl", header, walked.events, "finished"))
+    app = make_app("", opened=[opened])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.walk_screen.shown is not None)
+        original = app.walk_screen.history
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("end", "backspace", "2", "0", "enter")
+        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await walk_to_the_end(pilot, app)
+        state = app.walk_screen.history.state()
+        assert list(state.landed) == ["downgrades", "upgrades", "cancelling-a-subscription", "free-plan", "team-plan",
+                                      "business-plan", "billing"]
+        assert state.never_judged == {"billing"} and state.live_calls == 0
+        assert tree_row(app, "billing") == "■ ▶ Billing  billing  never judged (not in the recording)"
+        assert tree_row(app, "upgrades") == "■ Upgrades  upgrades  leaf"
+        await pilot.press("2")
+        assert results_summary(app).endswith("\nFinished: 7 landed — leaf ×6, never judged ×1")
+        assert [row[2] for row in landed_rows(app)] == ["leaf"] * 6 + ["never judged (not in the recording)"]
+        assert [row[1] for row in stop_rows(app)].count("navigator_stopped") == 0
