@@ -9,7 +9,9 @@ from dataclasses import replace
 
 from core import PathStopped, StopReason
 from explorer.trace import read_trace, write_trace
+from explorer.tui.presenting import AT_END
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.walks.history import Origin
 
 from .helpers import SIZE, Counting, make_app, script, wait_for
@@ -154,3 +156,7 @@ async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_a
         assert results_summary(app).endswith("\nFinished: 7 landed — leaf ×6, never judged ×1")
         assert [row[2] for row in landed_rows(app)] == ["leaf"] * 6 + ["never judged (not in the recording)"]
         assert [row[1] for row in stop_rows(app)].count("navigator_stopped") == 0
+        await pilot.press("P")  # presenting: the answer card says it too
+        await wait_for(pilot, lambda: app.walk_screen.has_class(AT_END))
+        words = app.walk_screen.query_one(AnswerCard).words.splitlines()
+        assert "■ never judged (not in the recording)  Billing" in words and "■ leaf  Upgrades" in words
