@@ -73,6 +73,7 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
     root = Tree(Text(title, style="bold"))
     nodes: dict[tuple[str, ...], Tree] = {(): root}
     answers = {d.answer_seq: d for d in decisions_of(events, forced)}  # each answer's decision, by its number
+    unjudged = {d.node for d in answers.values() if d.never_judged}
     pending: CandidatesOffered | None = None
     for seq, event in enumerate(events, start=1):
         decision = answers.get(seq)
@@ -117,15 +118,16 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
                 ("▾ ", "bold blue"), safe(event.node.id, "bold blue", width=50), "  ", safe(event.node.title, width=70),
                 (f"  (depth {event.depth} · {visits_left(event.remaining_visits)})", "dim")))
         elif isinstance(event, PathStopped):
-            nodes.get(tuple(event.record.path), root).add(stop_line(event.record))
+            nodes.get(tuple(event.record.path), root).add(stop_line(event.record, unjudged))
     if pending is not None:
         nodes.get(tuple(pending.path), root).add(line(("▸ offered ", "bold"), f"{len(pending.candidates)} candidates "
                                                       "(no answer yet)"))
     return root
 
 
-def landed_table(result: WalkResult, corpus: Corpus) -> Table | Text:
-    """The landed nodes, one row each (``Landed nodes: none`` when nothing landed, e.g. under on-failure empty)."""
+def landed_table(result: WalkResult, corpus: Corpus, state: WalkState) -> Table | Text:
+    """The landed nodes, one row each (``Landed nodes: none`` when nothing landed, e.g. under on-failure empty),
+    their stop reasons as ``state`` says them (:meth:`WalkState.reason_of`)."""
     if not result.documents:
         return line(("Landed nodes: ", "bold"), ("none", "dim"))
     table = Table(title="Landed nodes", title_justify="left", expand=False)
@@ -133,7 +135,8 @@ def landed_table(result: WalkResult, corpus: Corpus) -> Table | Text:
         table.add_column(column, overflow="fold")
     for number, document in enumerate(result.documents, start=1):
         metadata = document.metadata
-        reason = str(metadata.get("hierarchyStopReason", ""))
+        record = state.landed.get(document.id)
+        reason = state.reason_of(record) if record is not None else str(metadata.get("hierarchyStopReason", ""))
         table.add_row(
             str(number),
             safe(document.id, "bold", width=40),
@@ -169,7 +172,7 @@ def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: st
                            f"{state.on_failure.value}", "dim"))
     parts: list[RenderableType] = [header, walk_tree(events, forced=forced, transcripts=transcripts)]
     if state.result is not None:
-        parts.append(landed_table(state.result, corpus))
+        parts.append(landed_table(state.result, corpus, state))
     parts.append(walk_summary(state, end, error))
     return Group(*parts)
 

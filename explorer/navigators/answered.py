@@ -36,6 +36,25 @@ def answered_pair(how: Answered, detail: str = "") -> tuple[str, str]:
     return LABEL, f"{how.value}: {detail}" if detail else how.value
 
 
+NEVER_JUDGED = "never judged (not in the recording)"
+"""What marks an answer given for a node its record never judged (reachable now with more visits, and no navigator
+to ask): ``("answered", "replayed: never judged (not in the recording): ...")``. It is replayed (no call), and the
+explorer says its stop ``never judged``, never ``navigator_stopped``: the navigator never stopped there."""
+
+
+def never_judged_pair(note: str) -> tuple[str, str]:
+    """The transcript pair of an answer for a node the record never judged (:data:`NEVER_JUDGED`)."""
+    return answered_pair(Answered.REPLAYED, f"{NEVER_JUDGED}: {note}")
+
+
+def never_judged(transcript: Sequence[tuple[str, str]] | None) -> bool:
+    """Whether the answer with ``transcript`` stands for a node its record never judged (:func:`never_judged_pair`)."""
+    for label, text in transcript or ():
+        if label == LABEL:
+            return text.startswith(f"{Answered.REPLAYED.value}: {NEVER_JUDGED}")
+    return False
+
+
 def answered_by(transcript: Sequence[tuple[str, str]] | None) -> Answered:
     """How the decision with ``transcript`` was answered (:attr:`Answered.LIVE` when nothing says otherwise)."""
     for label, text in transcript or ():

@@ -24,7 +24,7 @@ from core import (
     TreeNavigator,
 )
 
-from .answered import Answered, answered_pair
+from .answered import Answered, answered_pair, never_judged_pair
 from .quoting import QuoteError, needs_quotes, quoted, read_field
 
 START = "start"
@@ -178,7 +178,8 @@ class ForcingNavigator(TreeNavigator):
 
 class RecordOnly(TreeNavigator):
     """Answers every offer it is asked by stopping there, without a call: behind a :class:`ForcingNavigator` that
-    replays a whole record, it answers the nodes the record never judged (reachable now with more visits).
+    replays a whole record, it answers the nodes the record never judged (reachable now with more visits), each
+    marked so (:func:`~.answered.never_judged_pair`): the explorer says ``never judged``, not ``navigator_stopped``.
     ``source`` names the record in the rationale (``walk 1``)."""
 
     def __init__(self, source: str) -> None:
@@ -190,4 +191,4 @@ class RecordOnly(TreeNavigator):
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         where = "the roots" if request.current is None else repr(request.current.id)
         note = f"{self.source} never judged {where}; stopping here"
-        return NavigatorChoice((), note, transcript=marked(None, Answered.REPLAYED, note))
+        return NavigatorChoice((), note, transcript=(never_judged_pair(note),))

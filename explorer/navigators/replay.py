@@ -5,7 +5,8 @@ for the same node (``start`` for the roots): the same ids, rationale,
 usage and transcript, or the same failure, each marked replayed (no call,
 nothing sent: :mod:`.answered`). A node the trace never judged (reachable now
 because the budget or depth limit changed) stops there, with a rationale
-that says so. This is how an expensive LLM walk is re-run with another budget.
+that says so and the mark of :func:`.answered.never_judged_pair` (shown
+``never judged``). This is how an expensive LLM walk is re-run with another budget.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, Transcript, TreeNavigator
 
 from ..trace import Trace, read_trace
-from .answered import Answered
+from .answered import Answered, never_judged_pair
 from .file_cache import FileCache
 from .forcing import marked
 
@@ -76,7 +77,7 @@ class ReplayNavigator(TreeNavigator):
         if recorded is None:
             where = "the roots" if current is None else repr(current)
             note = f"the trace never judged {where}; stopping here"
-            return NavigatorChoice((), note, transcript=marked(None, Answered.REPLAYED, note))
+            return NavigatorChoice((), note, transcript=(never_judged_pair(note),))
         if recorded.error is not None:
             raise ReplayedFailure(recorded.error, marked(recorded.transcript, Answered.REPLAYED, "the failure traced"))
         choice = recorded.choice

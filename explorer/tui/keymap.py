@@ -112,6 +112,10 @@ MORE_KEYS = (
         "Trace: save the walk as a trace file…", footer=False, prompt=True),
     Key("ctrl+o", "file('open_trace')", "Open trace", "Open a trace and step through it", "trace.open",
         "Trace: open a trace and step through it…", footer=False, prompt=True),
+    Key("K", "file('keep_case')", "Keep case", "Keep the case: this walk's query, with the node under the tree's "
+        "cursor (g finds one) as its right answer, appended to a question set (the corpus's own by default)",
+        "walk.keep_case", "Questions: keep this walk's query as a question, answered by the node on the tree…",
+        footer=False, prompt=True),
     Key("ctrl+e", "file('screenshot')", "Screenshot", "Save an SVG screenshot", "app.screenshot",
         "Screenshot: save an SVG of the screen…", footer=False, prompt=True),
 )

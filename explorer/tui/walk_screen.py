@@ -43,6 +43,7 @@ from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain
 from .comparing import Comparing
+from .keeping_case import KeepingCase
 from .keymap import WHEN, When, bindings, footer_rules
 from .listening import Listening
 from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
@@ -130,6 +131,8 @@ class WalkScreen(Screen[None]):
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
         self.export = WalkExport(self, WalkScreen)
+        self.keeping = KeepingCase(self, self, corpus=corpus, say=tell, allow_files=allow_files,
+                                   marked=lambda: self.query_one(WalkTree).cursor_id)
         self.opening = OpeningWalks(self, next_walk=self.next_walk, runner=self.runner)
         self.stepping = Stepping(self, self.presenter, tell,
                                  walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
@@ -399,7 +402,8 @@ class WalkScreen(Screen[None]):
                 self.next_walk.cycle_policy()
 
     def action_file(self, what: str) -> None:
-        """``file(...)``: traces, screenshots and the HTML export (:mod:`.walk_files`, :mod:`.walk_export`)."""
+        """``file(...)``: traces, screenshots, the HTML export and keeping the case as a question (:mod:`.walk_files`,
+        :mod:`.walk_export`, :mod:`.keeping_case`)."""
         match what:
             case "save_trace":
                 self.files.ask_save()
@@ -409,6 +413,8 @@ class WalkScreen(Screen[None]):
                 self.files.ask_screenshot()
             case "export_html":
                 self.export.ask()
+            case "keep_case":
+                self.keeping.ask()
 
     def action_view(self, what: str) -> None:
         """``view(...)``: what the screen shows beside the walk: tabs, the tree, the query, help, presenting."""

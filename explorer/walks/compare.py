@@ -185,8 +185,9 @@ def _totals(state: WalkState) -> Cost:
 
 def _landed(result: WalkResult | None, state: WalkState) -> dict[str, str]:
     if result is not None:
-        return {d.id: str(d.metadata.get("hierarchyStopReason", "")) for d in result.documents}
-    return {node: record.reason.value for node, record in state.landed.items()}
+        return {d.id: state.reason_of(state.landed[d.id]) if d.id in state.landed
+                else str(d.metadata.get("hierarchyStopReason", "")) for d in result.documents}
+    return {node: state.reason_of(record) for node, record in state.landed.items()}
 
 
 def _notes(a: WalkHistory, b: WalkHistory, a_corpus: str | None, b_corpus: str | None) -> tuple[str, ...]:

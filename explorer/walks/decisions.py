@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from core import CandidatesOffered, NavigatorChose, NavigatorFailed, WalkEvent
+from core import CandidatesOffered, NavigatorChose, NavigatorFailed, StopReason, StopRecord, WalkEvent
 
-from ..navigators.answered import Answered, answered_by
+from ..navigators.answered import NEVER_JUDGED, Answered, answered_by, never_judged
 
-__all__ = ["LEGACY_FORCED_LABEL", "Decision", "chosen_by", "decisions_of", "how_answered"]
+__all__ = ["LEGACY_FORCED_LABEL", "NEVER_JUDGED", "NEVER_JUDGED_BRIEF", "NEVER_JUDGED_KEY", "Decision", "chosen_by",
+           "decisions_of", "how_answered", "judged_never", "stop_reason"]
 
 LEGACY_FORCED_LABEL = "forced"
 """How forced answers' transcripts were labelled before :mod:`explorer.navigators.answered` (older traces)."""
@@ -33,6 +34,29 @@ def how_answered(answer: NavigatorChose | NavigatorFailed, forced: bool = False,
     if replayed:
         return Answered.REPLAYED
     return answered_by(transcript)
+
+
+def judged_never(answer: NavigatorChose | NavigatorFailed | None) -> bool:
+    """Whether ``answer`` stands for a node its record never judged, with no navigator to ask (a re-walk or replay
+    with a bigger budget): replayed (:func:`how_answered`), and marked so by
+    :func:`~explorer.navigators.answered.never_judged_pair`; its stop is said ``never judged``."""
+    return isinstance(answer, NavigatorChose) and not answer.selected and never_judged(answer.transcript)
+
+
+NEVER_JUDGED_BRIEF = "never judged"
+"""How an end summary counts the stops at nodes the record never judged (``leaf ×6, never judged ×4``)."""
+NEVER_JUDGED_KEY = "never_judged"
+"""How ``--json`` names that reason (its ``stops``; core's ``navigator_stopped`` kept as ``recorded_reason``)."""
+
+
+def stop_reason(record: StopRecord, unjudged: Collection[str | None] = (), *, brief: bool = False) -> str:
+    """The one wording of a stop's reason the explorer shows (the tree, the results, the answer, the summaries, the
+    command line): core's reason (``leaf``, ``navigator_stopped``...), except at a node in ``unjudged`` (the nodes,
+    ``None`` for the roots, whose answer :func:`judged_never`): ``never judged (not in the recording)``, or
+    ``never judged`` when ``brief``. Core's :class:`~core.StopReason` and the trace keep ``navigator_stopped``."""
+    if record.reason is StopReason.NAVIGATOR_STOPPED and record.node in unjudged:
+        return NEVER_JUDGED_BRIEF if brief else NEVER_JUDGED
+    return record.reason.value
 
 
 @dataclass(frozen=True)
@@ -58,6 +82,11 @@ class Decision:
     def forced(self) -> bool:
         """Whether a person forced the answer (``--force``, a fork)."""
         return self.how is Answered.FORCED
+
+    @property
+    def never_judged(self) -> bool:
+        """Whether the answer stands for a node the record never judged (:func:`judged_never`)."""
+        return judged_never(self.answer)
 
     @property
     def capped_by_visits(self) -> bool:

@@ -8,6 +8,8 @@ widget, the session, a navigator or the evaluation: widgets build on it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich.text import Text
 
 from core import (
@@ -25,7 +27,7 @@ from core import (
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import safe
-from .decisions import Decision, how_answered
+from .decisions import NEVER_JUDGED, NEVER_JUDGED_BRIEF, Decision, how_answered, stop_reason
 from .state import Cost, WalkState
 
 REASON_STYLE = {
@@ -35,6 +37,8 @@ REASON_STYLE = {
     "visit_budget_exhausted": "yellow",
     "invalid_choice": "magenta",
     "navigator_failed": "red",
+    NEVER_JUDGED: "dim",
+    NEVER_JUDGED_BRIEF: "dim",
 }
 
 
@@ -94,8 +98,10 @@ def count_candidates(offer: CandidatesOffered) -> str:
     return count_of(count, "root") if offer.current is None else count_of(count, "child", "children")
 
 
-def stop_line(record: StopRecord) -> Text:
-    reason = record.reason.value
+def stop_line(record: StopRecord, unjudged: Collection[str | None] = ()) -> Text:
+    """``■ leaf · landed x``: one stop; at a node in ``unjudged`` its reason is ``never judged (not in the
+    recording)`` (:func:`~.decisions.stop_reason`)."""
+    reason = stop_reason(record, unjudged)
     text = line(("■ " if record.landed else "□ ", REASON_STYLE.get(reason, "")), (reason, REASON_STYLE.get(reason, "")))
     if record.branch is not None:
         text.append(" at branch ")
@@ -119,11 +125,12 @@ ANSWERED_NOTE = {Answered.REPLAYED: " · replayed", Answered.CACHED: " · cached
 """Said after an answer given without a call (a forced one says so up front)."""
 
 
-def event_summary(event: WalkEvent, *, forced: bool = False) -> Text:
+def event_summary(event: WalkEvent, *, forced: bool = False, unjudged: Collection[str | None] = ()) -> Text:
     """One line for one event: the timeline's entries and the step panel's heading.
 
     A decision a person forced (``forced``, or its transcript says so) reads ``forced by a person: …``, never "navigator
-    chose"; a replayed or cached answer says so after it."""
+    chose"; a replayed or cached answer says so after it; a stop at a node in ``unjudged`` says ``never judged (not in
+    the recording)`` (:func:`~.decisions.stop_reason`)."""
     if isinstance(event, WalkStarted):
         return Text(f"walk started · budget {event.max_nodes_visited} · depth limit {event.max_depth} · "
                     f"on failure {event.on_failure.value}")
@@ -152,7 +159,8 @@ def event_summary(event: WalkEvent, *, forced: bool = False) -> Text:
     if isinstance(event, PathStopped):
         record = event.record
         where = record.branch if record.branch is not None else (record.node or "the start")
-        return line((record.reason.value, REASON_STYLE.get(record.reason.value, "")), " at ", safe(where, width=50))
+        reason = stop_reason(record, unjudged)
+        return line((reason, REASON_STYLE.get(reason, "")), " at ", safe(where, width=50))
     if isinstance(event, WalkFinished):
         return Text(f"walk finished · {len(event.result.documents)} landed")
     return Text(type(event).__name__)
@@ -186,7 +194,8 @@ def landed_line(state: WalkState) -> Text:
         return Text("nothing landed")
     counts: dict[str, int] = {}
     for record in state.landed.values():
-        counts[record.reason.value] = counts.get(record.reason.value, 0) + 1
+        reason = state.reason_of(record, brief=True)
+        counts[reason] = counts.get(reason, 0) + 1
     text = Text(f"{len(state.landed)} landed — ")
     for number, (reason, count) in enumerate(sorted(counts.items(), key=lambda item: (-item[1], item[0]))):
         if number:

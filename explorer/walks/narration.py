@@ -28,7 +28,7 @@ from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import clip, one_line
 from .decision_steps import DecisionStep, StepKind
-from .decisions import how_answered
+from .decisions import NEVER_JUDGED, decisions_of, how_answered, stop_reason
 
 RATIONALE_SHOWN = 150
 """Characters of a rationale the narration keeps (the step panel and the transcript have it whole)."""
@@ -70,6 +70,7 @@ class _Narrator:
         self.titles = titles_in(events)
         start = next((e for e in events if isinstance(e, WalkStarted)), None)
         self.budget = start.max_nodes_visited if start is not None else 0
+        self.unjudged = {d.node for d in decisions_of(events, forced) if d.never_judged}
 
     def title(self, node_id: str | None) -> str:
         if node_id is None:
@@ -140,16 +141,18 @@ class _Narrator:
         if entered:
             said.append(f"It entered {names([self.title(e.node.id) for e in entered])} "
                         f"(visit {entered[-1].visits_used:,} of {self.budget:,}).")
-        by_reason: dict[StopReason, list[StopRecord]] = {}
+        by_reason: dict[tuple[StopReason, str], list[StopRecord]] = {}
         for event in self.events[step.shown: step.last]:
             if isinstance(event, PathStopped):
-                by_reason.setdefault(event.record.reason, []).append(event.record)
-        for reason, records in by_reason.items():
-            said.extend(self.stops(reason, records))
+                key = event.record.reason, stop_reason(event.record, self.unjudged)
+                by_reason.setdefault(key, []).append(event.record)
+        for (reason, words), records in by_reason.items():
+            said.extend(self.stops(reason, records, words))
         return said
 
-    def stops(self, reason: StopReason, records: list[StopRecord]) -> list[str]:
-        """What the stops of one ``reason`` in one step did, in a sentence or two ending with the reason."""
+    def stops(self, reason: StopReason, records: list[StopRecord], words: str) -> list[str]:
+        """What the stops of one ``reason`` in one step did, in a sentence or two ending with the reason as the
+        explorer says it (``words``: :func:`~.decisions.stop_reason`)."""
         landed = [self.title(r.landed) for r in records if r.landed is not None]
         branches = [r.branch for r in records if r.branch is not None]
         said: list[str] = []
@@ -163,13 +166,14 @@ class _Narrator:
             lands = "it lands" if one else "they land"
             said.append({
                 StopReason.LEAF: f"{who} {'has' if one else 'have'} no children: {lands}",
-                StopReason.NAVIGATOR_STOPPED: f"The navigator chose nothing below {who}: {lands}",
+                StopReason.NAVIGATOR_STOPPED: f"The recording never judged {who}, and no navigator was asked: {lands}"
+                if words == NEVER_JUDGED else f"The navigator chose nothing below {who}: {lands}",
                 StopReason.MAX_DEPTH: f"{who} {'is' if one else 'are'} at the depth limit: {lands}",
                 StopReason.NAVIGATOR_FAILED: f"{who} {'lands' if one else 'land'} where the navigator failed",
             }.get(reason, f"{who} {'lands' if one else 'land'}"))
         if not said:
             said.append(f"The path stops at {names([self.title(r.node) for r in records])}; nothing new lands")
-        return [f"{sentence}." for sentence in said[:-1]] + [f"{said[-1]} ({reason.value})."]
+        return [f"{sentence}." for sentence in said[:-1]] + [f"{said[-1]} ({words})."]
 
     def end(self, result: WalkFinished | None, end: WalkEnd | None, error: str | None) -> list[str]:
         if end is WalkEnd.CANCELLED:
@@ -186,7 +190,8 @@ class _Narrator:
         spent = f"It used {outcome.visits_used:,} of {self.budget:,} visits."
         if not documents:
             return ["The walk is over: nothing landed.", spent]
-        reasons = {record.landed: record.reason.value for record in outcome.stops if record.landed is not None}
+        reasons = {record.landed: stop_reason(record, self.unjudged) for record in outcome.stops
+                   if record.landed is not None}
         landed = [f"{self.title(d.id)} ({reasons.get(d.id, 'landed')})" for d in documents]
         return [f"The walk is over: {len(documents):,} landed — {names(landed)}.", spent]
 

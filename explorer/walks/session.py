@@ -38,6 +38,7 @@ from ..ending import WalkEnd
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import TraceHeader, event_to_json, write_trace
 from ..walk_settings import WalkSettings
+from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY
 from .history import Origin, WalkHistory
 from .state import WalkState
 
@@ -335,7 +336,9 @@ class WalkSession:
         """The walk as ``walk --json`` (and ``replay --json``) print it: the corpus, the query, the navigator, the
         settings, every event (``"forced": true`` on a forced decision), the forces given and whether each
         applied, the landed documents, every stop, and a summary of what it cost (live calls apart from the
-        answers that needed none, the characters and tokens really sent)."""
+        answers that needed none, the characters and tokens really sent). A stop at a node the record never judged
+        (a replay with a bigger budget) says ``"reason": "never_judged"``, core's reason kept as
+        ``"recorded_reason"``, and the summary lists those nodes in ``"never_judged"`` (only when there are any)."""
         history = self.history
         corpus, settings, forced = self.corpus, self.settings, history.forced
         state = WalkState.from_events(history.events, forced)
@@ -343,6 +346,7 @@ class WalkSession:
         finished = event_to_json(WalkFinished(result)) if result is not None else {}
         skipped = {force.node for force in self.not_applied()}
         cost = state.cost()
+        never_judged = [node for node, record in state.landed.items() if state.reason_of(record) == NEVER_JUDGED]
         return {
             "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
                        "format": corpus.format, "sha256": corpus.sha256},
@@ -355,7 +359,9 @@ class WalkSession:
             "forces": [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
                        for force in self.forces],
             "results": finished.get("documents", []),
-            "stops": finished.get("stops", []),
+            "stops": [{**stop, **({"reason": NEVER_JUDGED_KEY, "recorded_reason": stop["reason"]}
+                                  if state.reason_of(record) == NEVER_JUDGED else {})}
+                      for stop, record in zip(finished.get("stops", []), result.stops if result else (), strict=True)],
             "summary": {
                 "end": str(history.end or WalkEnd.FINISHED),
                 "error": history.error,
@@ -368,6 +374,7 @@ class WalkSession:
                 "prompt_tokens": cost.prompt_tokens,
                 "completion_tokens": cost.completion_tokens,
                 "landed": [d.id for d in result.documents] if result else [],
+                **({"never_judged": never_judged} if never_judged else {}),
             },
         }
 

@@ -30,7 +30,7 @@ from core import (
 
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
-from .decisions import how_answered
+from .decisions import how_answered, judged_never, stop_reason
 
 
 class Mark(StrEnum):
@@ -99,6 +99,9 @@ class WalkState:
     """Branches chosen and not taken yet (depth first: they wait for the branch before them)."""
     forced_nodes: set[str] = field(default_factory=set)
     """Nodes chosen by a forced decision."""
+    never_judged: set[str | None] = field(default_factory=set)
+    """Nodes (``None``: the roots) whose record never judged them, answered by stopping there
+    (:func:`~.decisions.judged_never`): their stops are said ``never judged``, not ``navigator_stopped``."""
     choice_forced: bool = False
     """Whether the decision on show (``choice`` or ``failure``) was forced by a person."""
     _entered_set: set[str] = field(default_factory=set, repr=False)
@@ -164,6 +167,8 @@ class WalkState:
         elif isinstance(event, NavigatorChose):
             self.choice = event
             self.choice_forced = forced
+            if judged_never(event):
+                self.never_judged.add(event.current)
             if forced:
                 self.forced_nodes.update(event.valid)
             live = self._count_answer(how_answered(event, forced))
@@ -251,12 +256,16 @@ class WalkState:
             ids.add(self.current)
         return {node_id: mark for node_id in ids if (mark := self.mark_of(node_id)) is not None}
 
+    def reason_of(self, record: StopRecord, *, brief: bool = False) -> str:
+        """How the explorer says why ``record``'s path stopped (:func:`~.decisions.stop_reason`)."""
+        return stop_reason(record, self.never_judged, brief=brief)
+
     def reasons(self) -> dict[str, str]:
         """The stop reason to show beside each node where a path stopped (a landing's, else the branch's)."""
-        found = {node_id: record.reason.value for node_id, record in self.stopped_branches.items()}
+        found = {node_id: self.reason_of(record) for node_id, record in self.stopped_branches.items()}
         if self.ended is not None:
             found.update((node_id, f"never entered: {self.ended.value}") for node_id in self.waiting_branches)
-        found.update((node_id, record.reason.value) for node_id, record in self.landed.items())
+        found.update((node_id, self.reason_of(record)) for node_id, record in self.landed.items())
         return found
 
     def ending(self) -> Ending | None:
@@ -283,7 +292,7 @@ class WalkState:
             end=self.ended,
             step=self.step,
             error=self.error,
-            landed_by_reason=Counter(record.reason.value for record in self.landed.values()),
+            landed_by_reason=Counter(self.reason_of(record, brief=True) for record in self.landed.values()),
             landed=len(self.landed),
             never_entered={why: tuple(ids) for why, ids in never.items()},
             hallucinated=tuple(hallucinated),

@@ -46,7 +46,22 @@ def test_without_a_navigator_what_the_trace_never_judged_stops(trace: Path) -> N
     doc = document("replay", trace, "--max-visits", "20")
     assert doc["summary"]["answered"] == {"live": 0, "forced": 0, "replayed": 4, "cached": 0}
     assert doc["summary"]["landed"][-1] == "billing"
-    assert [s["reason"] for s in doc["stops"]][-1] == "navigator_stopped"
+    assert doc["stops"][-1] == {"reason": "never_judged", "recorded_reason": "navigator_stopped", "path": ["billing"],
+                                "branch": None, "landed": "billing", "detail": ""}
+    assert [s["reason"] for s in doc["stops"]].count("navigator_stopped") == 0
+    assert doc["summary"]["never_judged"] == ["billing"]
+    stopped = [e for e in doc["events"] if e["event"] == "path_stopped"][-1]
+    assert stopped["reason"] == "navigator_stopped"  # the events are core's, as recorded
+
+
+def test_the_replay_report_says_never_judged_where_the_trace_never_judged(trace: Path) -> None:
+    done = cli("replay", trace, "--max-visits", "20")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "navigator_stopped" not in out
+    assert "    └── ■ never judged (not in the recording) · landed billing\n" in out
+    assert "│ 7 │ billing                   │ Billing                   │ never judged (not in the recording) │ 0     │" in out
+    assert out.endswith("Finished: 7 landed — leaf ×6, never judged ×1\n")
 
 
 def test_with_a_navigator_it_answers_what_the_trace_never_judged(trace: Path) -> None:

@@ -60,7 +60,7 @@ class AnswerCard(Widget):
             if not record.path or record.path.last != node:
                 path.append(title(node))
             content = corpus.index[node].content if node in corpus.index else ""
-            answers.append(Answer(node, title(node), record.reason.value, tuple(path), content))
+            answers.append(Answer(node, title(node), state.reason_of(record), tuple(path), content))
         self.answers = tuple(answers)
         count = len(self.answers)
         if count:

@@ -13,6 +13,7 @@ from core import StopReason
 
 from ...corpora import Corpus
 from ...safe_text import safe, styled
+from ...walks.decisions import NEVER_JUDGED
 from ...walks.state import WalkState
 from .long_text import PART, shown_part
 
@@ -23,7 +24,8 @@ class ResultsPanel(Vertical):
     Stepping forward only adds rows, so they are appended; :meth:`reset` starts over for a new walk.
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"results--{reason.value}" for reason in StopReason}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"results--{reason.value}" for reason in StopReason} | {
+        "results--never_judged"}
 
     def __init__(self, *, full_paths: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -60,7 +62,7 @@ class ResultsPanel(Vertical):
             for number, node_id in enumerate(ids[len(self._landed_ids):], start=len(self._landed_ids) + 1):
                 record = state.landed[node_id]
                 title = corpus.title_of(node_id) if node_id in corpus.index else node_id
-                reason = record.reason.value
+                reason = state.reason_of(record)
                 landed.add_row(
                     str(number),
                     safe(title, width=50),
@@ -77,7 +79,7 @@ class ResultsPanel(Vertical):
             stops.clear()
             shown = 0
         for number, record in enumerate(state.stops[shown:], start=shown + 1):
-            reason = record.reason.value
+            reason = state.reason_of(record)
             stops.add_row(
                 str(number),
                 self._reason(reason),
@@ -95,7 +97,8 @@ class ResultsPanel(Vertical):
         self._show_content(None)
 
     def _reason(self, reason: str) -> Text:
-        return Text(reason, style=self.get_component_rich_style(f"results--{reason}"))
+        kind = "never_judged" if reason == NEVER_JUDGED else reason
+        return Text(reason, style=self.get_component_rich_style(f"results--{kind}"))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "landed-table" and event.row_key is not None:

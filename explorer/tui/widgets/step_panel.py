@@ -62,7 +62,7 @@ class StepPanel(Static):
         parts: list[Text] = []
         heading = styled(f"Step {step}/{total}  ", style("step--heading"))
         if state.last is not None:
-            heading.append_text(event_summary(state.last, forced=state.choice_forced))
+            heading.append_text(event_summary(state.last, forced=state.choice_forced, unjudged=state.never_judged))
         else:
             heading.append("no walk yet", style=style("step--dim"))
         parts.append(heading)
@@ -91,7 +91,7 @@ class StepPanel(Static):
             entered.append(f"  (visit {last.visits_used}, {last.remaining_visits} left)", style=style("step--dim"))
             parts.append(entered)
         elif isinstance(last, PathStopped):
-            parts.append(styled("Stopped ", style("step--label")) + stop_line(last.record))
+            parts.append(styled("Stopped ", style("step--label")) + stop_line(last.record, state.never_judged))
         elif isinstance(last, WalkStarted):
             parts.append(styled("Press n to see the first offer.", style("step--hint")))
         elif isinstance(last, WalkFinished) and not ending:

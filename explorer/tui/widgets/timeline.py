@@ -5,9 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import OptionList
 
-from core import WalkEvent
+from core import NavigatorChose, WalkEvent
 
 from ...safe_text import styled
+from ...walks.decisions import judged_never
 from ...walks.describe import event_summary
 from ...walks.history import WalkHistory
 
@@ -22,6 +23,8 @@ class Timeline(OptionList):
         self._history: WalkHistory | None = None
         self._listed = (0, False)
         """How many of the listed history's events are rows, and whether its end is."""
+        self._unjudged: set[str | None] = set()
+        """The nodes listed so far that the record never judged (their stops say ``never judged``)."""
 
     def show(self, history: WalkHistory | None) -> None:
         """List ``history``'s events and its end (``None``: nothing), and highlight the step at its cursor."""
@@ -30,6 +33,7 @@ class Timeline(OptionList):
                 ended and history.end is None):
             self.clear_options()
             self._history, listed, ended = history, 0, False
+            self._unjudged = set()
         if history is None:
             self._listed = (0, False)
             return
@@ -43,10 +47,11 @@ class Timeline(OptionList):
         self._listed = (listed, ended)
         self._point_at(history.cursor)
 
-    @staticmethod
-    def _event_row(seq: int, event: WalkEvent) -> Text:
+    def _event_row(self, seq: int, event: WalkEvent) -> Text:
+        if isinstance(event, NavigatorChose) and judged_never(event):
+            self._unjudged.add(event.current)
         prompt = styled(f"{seq:>4}  ", "dim")
-        prompt.append_text(event_summary(event))
+        prompt.append_text(event_summary(event, unjudged=self._unjudged))
         return prompt
 
     @staticmethod

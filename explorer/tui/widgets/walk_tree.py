@@ -322,6 +322,12 @@ class WalkTree(Tree[str | None]):
 
     # -- marks ------------------------------------------------------------------------------------------
 
+    @property
+    def cursor_id(self) -> str | None:
+        """The corpus id of the node under the cursor (``None``: none, or a "more children" row)."""
+        node = self.cursor_node
+        return node.data if node is not None else None
+
     def set_marks(self, marks: dict[str, Mark], reasons: dict[str, str] | None = None) -> None:
         """Show a new set of marks and stop reasons, repainting only the nodes that changed."""
         reasons = reasons or {}

@@ -9,11 +9,13 @@ from dataclasses import replace
 
 from core import PathStopped, StopReason
 from explorer.trace import read_trace, write_trace
+from explorer.tui.presenting import AT_END
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.walks.history import Origin
 
 from .helpers import SIZE, Counting, make_app, script, wait_for
-from .reading import step_text
+from .reading import landed_rows, results_summary, step_text, stop_rows, timeline_rows, tree_row
 
 WIDE = script("wide-walk-out-of-visits.yaml")
 
@@ -100,6 +102,19 @@ async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_record
         assert [d.answer.rationale for d in unjudged] == [f"walk 1 never judged {d.node!r}; stopping here"
                                                           for d in unjudged] and len(unjudged) == 1
         assert rewalked.state().live_calls == 0
+        state = rewalked.state()
+        assert [d.never_judged for d in rewalked.decisions()] == [d.node not in judged for d in rewalked.decisions()]
+        assert unjudged[0].node == "refunds" and list(state.landed) == ["refunds"]
+        # Walk 1 never judged refunds and no navigator can be had: never judged, never navigator_stopped.
+        assert tree_row(app, "refunds") == "■ ▼ Refunds  refunds  never judged (not in the recording)"
+        assert [row for row in timeline_rows(app) if "refunds" in row][-1].endswith(
+            "never judged (not in the recording) at refunds")
+        await pilot.press("2")
+        assert results_summary(app) == ("finished (not cancelled) · visits used 2/8 · navigator calls 0 of 3 decisions "
+                                        "(3 replayed) · characters shipped 0 · 1 landed\n"
+                                        "Finished: 1 landed — never judged ×1")
+        assert landed_rows(app) == [["1", "Refunds", "never judged (not in the recording)", "1", "billing › refunds"]]
+        assert stop_rows(app) == [["1", "never judged (not in the recording)", "billing › refunds", "-", "refunds", ""]]
 
 
 async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
@@ -111,3 +126,37 @@ async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
         history.go(capped.answer_seq)
         app.walk_screen.walk_changed()
         await wait_for(pilot, lambda: "capped by the visits left: " in step_text(app))
+
+
+async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_and_counts_it_apart(tmp_path):
+    query = "how do I get a refund for my plan"
+    app = make_app(query, model="lexical:wide", max_nodes_visited=4, start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await walk_to_the_end(pilot, app)
+        walked = app.walk_screen.history
+        header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
+    header = replace(header, settings=replace(header.settings, model="no-such-provider:x"))
+    opened = read_trace(write_trace(tmp_path / "four.jsonl", header, walked.events, "finished"))
+    app = make_app("", opened=[opened])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.walk_screen.shown is not None)
+        original = app.walk_screen.history
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("end", "backspace", "2", "0", "enter")
+        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await walk_to_the_end(pilot, app)
+        state = app.walk_screen.history.state()
+        assert list(state.landed) == ["downgrades", "upgrades", "cancelling-a-subscription", "free-plan", "team-plan",
+                                      "business-plan", "billing"]
+        assert state.never_judged == {"billing"} and state.live_calls == 0
+        assert tree_row(app, "billing") == "■ ▶ Billing  billing  never judged (not in the recording)"
+        assert tree_row(app, "upgrades") == "■ Upgrades  upgrades  leaf"
+        await pilot.press("2")
+        assert results_summary(app).endswith("\nFinished: 7 landed — leaf ×6, never judged ×1")
+        assert [row[2] for row in landed_rows(app)] == ["leaf"] * 6 + ["never judged (not in the recording)"]
+        assert [row[1] for row in stop_rows(app)].count("navigator_stopped") == 0
+        await pilot.press("P")  # presenting: the answer card says it too
+        await wait_for(pilot, lambda: app.walk_screen.has_class(AT_END))
+        words = app.walk_screen.query_one(AnswerCard).words.splitlines()
+        assert "■ never judged (not in the recording)  Billing" in words and "■ leaf  Upgrades" in words

@@ -1,0 +1,99 @@
+"""Keep the case (``K`` and the palette): the walk on screen becomes a question of a question set — its query, and
+the node the person marks as the right answer (the node under the tree's cursor: put it there with the arrows, or
+with ``g``) — appended to the set the person names (by default the corpus's own, ``X.questions.yaml`` beside
+``X.yaml``), made when missing, by :func:`~explorer.corpora.questions.keep_question` (it never overwrites an id,
+keeps the set's comments and checks the set reads back). The file is written on a thread worker; the screen says
+which file and which id, or the one line that says why not. A session with files off refuses it in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..corpora.errors import CorpusError
+from ..corpora.questions import keep_question
+from ..safe_text import clip, one_line
+from .say import Say
+from .screens.prompt import PromptScreen
+from .shown import ShownWalk
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from ..corpora import Corpus
+
+FILES_OFF = "Opening and saving files is off in this shared session."
+"""What every file key says in a session with files off."""
+
+
+def own_questions(corpus_path: str | Path) -> Path:
+    """The corpus's own question set: ``X.questions.yaml`` beside ``X.yaml`` (beside the folder, for a folder)."""
+    path = Path(corpus_path)
+    if path.suffix.lower() in (".yaml", ".yml", ".json"):
+        return path.with_name(f"{path.stem}.questions.yaml")
+    return path.with_name(f"{path.name}.questions.yaml")
+
+
+class KeepingCase:
+    """``K`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the question set and writes to it;
+    ``marked`` is the node the person marks as the right answer (the tree's cursor; ``None``: none)."""
+
+    def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, say: Say, allow_files: bool,
+                 marked: Callable[[], str | None]) -> None:
+        self.view = view
+        self.node = node
+        self.corpus = corpus
+        self.say = say
+        self.allow_files = allow_files
+        self.marked = marked
+
+    def ask(self) -> None:
+        """Take the query of the walk on screen and the node marked, then ask which question set to keep them in."""
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
+            return
+        history = self.view.history
+        query = history.settings.query if history is not None else ""
+        if not query.strip():
+            self.say("No walk to keep yet: walk a query first, then mark the node that answers it on the tree.",
+                     severity="warning", timeout=4)
+            return
+        answer = self.marked()
+        if answer is None or answer not in self.corpus.index:
+            self.say("Put the tree's cursor on the node that answers the query (g finds one), then press K.",
+                     severity="warning", timeout=5)
+            return
+        default = own_questions(self.corpus.path)
+        beside = sorted(str(p) for p in default.parent.glob("*.questions.y*ml")) if default.parent.is_dir() else []
+
+        def keep(value: str | None) -> None:
+            if value:
+                self.keep(Path(value).expanduser(), query, answer)
+
+        title = (f"Keep the case “{clip(one_line(query), 60)}” → {clip(one_line(answer), 40)} as a question in "
+                 "(a question set, made if missing)")
+        self.node.app.push_screen(PromptScreen(title, str(default), placeholder="corpus.questions.yaml",
+                                               suggestions=[s for s in beside if s != str(default)],
+                                               check=lambda v: None if v.strip() else "Type the path of a question "
+                                               "set."), keep)
+
+    def keep(self, path: Path, query: str, answer: str) -> None:
+        """Append the question on a worker; say which file and id it wrote, or why not, in one line."""
+        app, corpus = self.node.app, self.corpus
+
+        def work() -> None:
+            tell = partial(app.call_from_thread, self.say)
+            try:
+                kept = keep_question(path, corpus, query, [answer])
+            except CorpusError as exc:
+                tell(one_line(str(exc)), title="Cannot keep the case", severity="error", timeout=8)
+                return
+            except OSError as exc:
+                tell(f"Cannot write {path}: {exc.strerror or exc}", title="Cannot keep the case", severity="error",
+                     timeout=8)
+                return
+            tell(f"Kept question {kept.id!r} in {path.resolve()}: “{one_line(query)}” → {answer}", timeout=6)
+
+        self.node.run_worker(work, thread=True, group="files", exit_on_error=False)
