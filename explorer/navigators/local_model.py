@@ -33,6 +33,7 @@ Loading is told to the :class:`StatusListeners` the navigator is made with (re-e
 
 from __future__ import annotations
 
+import copy
 import errno
 import importlib.metadata
 import importlib.util
@@ -235,10 +236,18 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         super().__init__(transport=transport)
         self.hearing = hearing
         self._transport = transport
+        self._heard_from: LocalModelNavigator | None = None
 
     def heard_by(self, hearing: StatusListeners | None) -> LocalModelNavigator:
-        """This navigator, told to ``hearing`` (itself when it already is)."""
-        return self if hearing is self.hearing else LocalModelNavigator(hearing, transport=self._transport)
+        """This navigator, told to ``hearing`` (itself when it already is): a copy that shares its HTTP client
+        (one connection pool, one request thread, closed with either) and keeps it alive while the copy is used,
+        so that closing the navigator that was resolved closes what the copy asks with too."""
+        if hearing is self.hearing:
+            return self
+        heard = copy.copy(self)
+        heard.hearing = hearing
+        heard._heard_from = self
+        return heard
 
     def supports(self, model: str) -> bool:
         """Whether ``model`` is ``local:...``."""
