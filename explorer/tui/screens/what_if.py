@@ -37,6 +37,7 @@ from ...navigators.what_if import (
     side_by_side,
 )
 from ...safe_text import safe, visible
+from ..widgets.editing import EditableField, EditableText
 
 NavigatorFor = Callable[[str], TreeNavigator]
 """The navigator that asks a model id (called on the worker thread); ``NavigatorConfigError`` when none can."""
@@ -85,27 +86,28 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
             yield Label(safe(f"What if — {self.where}"), id="what-if-title")  # it names a corpus id
             yield Label(self._offered(), id="what-if-offered")
             with Horizontal(id="what-if-settings"):
-                model = Input(request.base_model, id="what-if-model")
+                model = EditableField(request.base_model, id="what-if-model")
                 model.border_title = "model"
                 yield model
                 for key, value in request.settings_text().items():
-                    field = Input(value, placeholder="default", id=f"what-if-{key}", classes="setting")
+                    field = EditableField(value, placeholder="default", id=f"what-if-{key}", classes="setting")
                     field.border_title = key
                     yield field
-            system = TextArea(request.system, id="what-if-system", soft_wrap=True)
+            system = EditableText(request.system, id="what-if-system", soft_wrap=True)
             system.border_title = "system"
             yield system
-            user = TextArea(request.user, id="what-if-user", soft_wrap=True)
+            user = EditableText(request.user, id="what-if-user", soft_wrap=True)
             user.border_title = "user"
             yield user
             yield Label(Text("ctrl+r asks the edited request once, live (no cache) · Escape closes"),
                         id="what-if-status")
-            with VerticalScroll(id="what-if-answers-scroll"):
+            with VerticalScroll(id="what-if-answers-scroll") as answers:
+                answers.border_title = "answers"
                 yield Static(self._answers(), id="what-if-answers")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#what-if-user", TextArea).focus()
+        self.query_one("#what-if-system", TextArea).focus()  # Tab goes on down the dialog, and round
 
     def _offered(self) -> Text:
         shown = Text()
