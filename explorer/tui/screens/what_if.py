@@ -25,9 +25,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static, TextArea
 
-from core import CancellationToken, RetrievalCancelled, TreeNavigator
+from core import CancellationToken, RetrievalCancelled, Transcript, TreeNavigator
 
 from ...navigators import NavigatorConfigError
+from ...navigators.prompt_variants import DEFAULT_VARIANT, PromptVariant, VariantError, keep_variant
 from ...navigators.what_if import (
     EDITABLE_KEYS,
     EditedRequest,
@@ -54,22 +55,48 @@ class WhatIfAnswered(Message):
     error: str = ""
 
 
-class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
+@dataclass(frozen=True)
+class ForkFrom:
+    """Fork the walk from the new answer: its ids (offered or not, in its order, each once) and the transcript
+    of the request that produced them (the fork records the answer as taken from a what-if)."""
+
+    selected: tuple[str, ...]
+    transcript: Transcript
+
+
+@dataclass(frozen=True)
+class RewalkWith:
+    """Re-walk from this decision with the prompt variant kept: it and every later decision asked live with it."""
+
+    variant: PromptVariant
+
+
+FILES_OFF = "Keeping a prompt variant writes files: opening and saving files is off in this shared session."
+
+
+class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | None]):
     """Edit ``request`` and ask it again with ``navigator_for``'s navigator; ``recorded`` is the original answer.
 
-    Dismissed with the new answer's ids (offered or not, in its order, each once) to fork from them, or ``None``.
+    ``prompts`` is the folder a variant is kept in (``None``: files are off, and keeping one is refused).
+    Dismissed with :class:`ForkFrom` to fork from the new answer, :class:`RewalkWith` to re-walk with the
+    variant kept, or ``None``.
     """
 
     CSS_PATH = Path(__file__).with_name("what_if.tcss")
     BINDINGS = [
         Binding("ctrl+r", "ask", "Ask again", id="what_if.ask"),
         Binding("ctrl+f", "fork", "Fork from the new answer", id="what_if.fork"),
+        Binding("ctrl+s", "keep", "Keep as a variant", id="what_if.keep"),
+        Binding("ctrl+g", "rewalk", "Re-walk from here with this prompt", id="what_if.rewalk"),
         Binding("escape", "close", "Close", id="what_if.close"),
     ]
 
     def __init__(self, request: EditedRequest, recorded: WhatIfAnswer, navigator_for: NavigatorFor, *,
-                 where: str) -> None:
+                 where: str, prompts: Path | None = None) -> None:
         super().__init__()
+        self.prompts = prompts
+        self.variant: PromptVariant | None = None
+        """The variant last kept from this dialog (``None``: none yet)."""
         self.request = request
         self.recorded = recorded
         self.navigator_for = navigator_for
@@ -93,13 +120,17 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
                     field = EditableField(value, placeholder="default", id=f"what-if-{key}", classes="setting")
                     field.border_title = key
                     yield field
+                name = EditableField("", placeholder=DEFAULT_VARIANT, id="what-if-variant")
+                name.border_title = "variant"
+                yield name
             system = EditableText(request.system, id="what-if-system", soft_wrap=True)
             system.border_title = "system"
             yield system
             user = EditableText(request.user, id="what-if-user", soft_wrap=True)
             user.border_title = "user"
             yield user
-            yield Label(Text("ctrl+r asks the edited request once, live (no cache) · Escape closes"),
+            yield Label(Text("ctrl+r asks the edited request once, live (no cache) · ctrl+s keeps it as a variant · "
+                             "ctrl+g re-walks from here with it · Escape closes"),
                         id="what-if-status")
             with VerticalScroll(id="what-if-answers-scroll") as answers:
                 answers.border_title = "answers"
@@ -208,7 +239,28 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
 
     def action_fork(self) -> None:
         if self.answer is not None and self.answer.error is None and self.asking is None:
-            self.dismiss(tuple(dict.fromkeys(self.answer.selected)))  # a small model can name an id twice
+            # a small model can name an id twice
+            self.dismiss(ForkFrom(tuple(dict.fromkeys(self.answer.selected)), self.answer.transcript))
+
+    def action_keep(self) -> PromptVariant | None:
+        """Keep the edited request as the variant named in its field (``v2`` when blank); said in the status."""
+        if self.prompts is None:
+            self._status(FILES_OFF, "error")
+            return None
+        try:
+            variant = keep_variant(self.edited(), self.query_one("#what-if-variant", Input).value, self.prompts)
+        except (WhatIfError, VariantError) as exc:
+            self._status(str(exc), "error")
+            return None
+        self.variant = variant
+        self._status(f"Kept as {variant.name}: {variant.model_id} · ctrl+g re-walks from here with it", "")
+        return variant
+
+    def action_rewalk(self) -> None:
+        variant = self.action_keep()
+        if variant is not None:
+            self._token.cancel()
+            self.dismiss(RewalkWith(variant))
 
     def action_close(self) -> None:
         self._token.cancel()  # a request in flight is abandoned (its server stops generating)

@@ -23,7 +23,8 @@ from .test_what_if import MODEL, QUERY, chose, completion, resolved
 __all__ = ["resolved"]  # the fixture, shared with the what-if's own tests
 
 TAB_ORDER = ["what-if-system", "what-if-user", "what-if-answers-scroll", "what-if-model", "what-if-temperature",
-             "what-if-seed", "what-if-top_p", "what-if-max_tokens", "what-if-schema", "what-if-system"]
+             "what-if-seed", "what-if-top_p", "what-if-max_tokens", "what-if-schema", "what-if-variant",
+             "what-if-system"]
 """The fields Tab goes through from the one the dialog opens on: down the dialog, then round from the top."""
 
 
