@@ -169,8 +169,8 @@ async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_n
         assert forced.transcript[1:] == answer.transcript
         assert forced.rationale == (
             "taken from a what-if: at the start chose people-policies, invented-id (invented-id not offered)")
-        assert [how_answered(d.answer, d.forced) for d in fork.history.decisions() if d.answer is not None][0] is (
-            Answered.WHAT_IF)
+        first = next(d for d in fork.history.decisions() if d.answer is not None)
+        assert first.answer is not None and how_answered(first.answer, first.forced) is Answered.WHAT_IF
 
 
 async def test_w_on_a_walk_that_no_llm_made_says_so_and_opens_nothing() -> None:
