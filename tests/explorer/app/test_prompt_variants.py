@@ -1,0 +1,155 @@
+"""Prompt variants from the `W` dialog, by keys only: an edited request kept as `v2` (two files and a model id),
+and the walk re-walked from that decision with it — the decisions before replayed, that one and every later one
+asked live with the variant — named `prompt v2 from decision 2` in its name, trace header and transcripts.
+
+The model is an OpenAI-compatible server on 127.0.0.1 that answers by the system message it is sent: the first
+candidate by default, the last when the system message speaks of money, so the variant's walk differs exactly."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from openinference.semconv.trace import SpanAttributes
+from textual.widgets import Label
+
+from core import NavigatorChose, TreeNavigator
+from explorer.navigators.answered import Answered, answered_by
+from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
+from explorer.navigators.prompt_variants import PROMPTS_DIR_ENV
+from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
+from explorer.tui.walk_screen import WalkScreen
+from explorer.walks.session import header_for
+from explorer.walks.telemetry.attributes import A
+from explorer.walks.telemetry.walk_spans import WalkTracer
+
+from ..http_stub import Recorded, Reply, StubServer
+from .helpers import HANDBOOK, make_app, wait_for
+from .test_what_if import MODEL, QUERY, completion, resolved
+
+__all__ = ["resolved"]  # the fixture, shared with the what-if's own tests
+
+MONEY = "Think of money."
+
+
+def by_system(request: Recorded) -> Reply:
+    """The first candidate offered, or the last when the system message speaks of money."""
+    system, user = (message["content"] for message in request.json()["messages"])
+    ids = re.findall(r"^\d+\. id: (\S+)$", user, re.MULTILINE)
+    return completion(ids[-1:] if "money" in system else ids[:1], "by the system message")
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[StubServer]:
+    with StubServer(respond=by_system) as stub:
+        monkeypatch.setenv(OPENAI_API_KEY_ENV, "sk-test-variants")
+        monkeypatch.setenv(OPENAI_BASE_URL_ENV, stub.url)
+        monkeypatch.setenv(PROMPTS_DIR_ENV, str(tmp_path / "prompts"))
+        yield stub
+
+
+def answers(screen: WalkScreen) -> int:
+    """How many answers the walk on screen shows so far (up to its cursor)."""
+    history = screen.history
+    return 0 if history is None else sum(isinstance(e, NavigatorChose) for e in history.events[:history.cursor])
+
+
+async def step_to_answer(pilot, screen: WalkScreen, count: int) -> None:  # type: ignore[no-untyped-def]
+    """Press n until the walk on screen shows its ``count``-th answer (bounded)."""
+    for _ in range(40):
+        if answers(screen) >= count:
+            return
+        cursor = screen.history.cursor if screen.history else 0
+        await pilot.press("n")
+        await wait_for(pilot, lambda at=cursor: screen.history is not None and screen.history.cursor > at)
+    raise AssertionError("the walk never showed that answer")
+
+
+async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
+        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+        await step_to_answer(pilot, walk, 2)
+        original = walk.history
+        assert original is not None
+        first_two = [e for e in original.events if isinstance(e, NavigatorChose)][:2]
+        asked_before = len(server.requests)
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        dialog = app.screen
+        assert isinstance(dialog, WhatIfScreen)
+        system = dict(first_two[1].transcript or ())["system"]
+        await pilot.press("ctrl+home", *MONEY, "enter")  # the dialog opens on the system message
+
+        # ctrl+s keeps it as v2 (no name typed): the two files and the model id that reads them.
+        await pilot.press("ctrl+s")
+        folder = tmp_path / "prompts"
+        variant = dialog.variant
+        assert variant is not None and variant.name == "v2"
+        assert (folder / "v2.system.txt").read_text(encoding="utf-8") == MONEY + "\n" + system
+        template = (folder / "v2.prompt.txt").read_text(encoding="utf-8")
+        assert "{{candidates}}" in template and "{{query}}" in template and "{{position}}" in template
+        assert "Remaining visits: {{remaining_visits}}." in template
+        model_id = f"{MODEL}@system={folder / 'v2.system.txt'},prompt={folder / 'v2.prompt.txt'}"
+        assert variant.model_id == model_id
+        assert str(dialog.query_one("#what-if-status", Label).render()) == (
+            f"Kept as v2: {model_id} · ctrl+g re-walks from here with it")
+        assert len(server.requests) == asked_before  # keeping asks nothing
+
+        # ctrl+g: walk 1 re-walked from its second decision with v2.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen) and len(walk.walks) == 2)
+        fork = list(walk.walks)[1]
+        assert walk.shown is fork
+        await pilot.press("c")  # continue to the end
+        await wait_for(pilot, lambda: fork.history.end is not None)
+        history = fork.history
+        assert history.name == "walk 2 · walk 1 with prompt v2 from decision 2"
+        assert history.settings.model == model_id
+        assert header_for(history, HANDBOOK).settings.model == model_id
+        chose = [e for e in history.events if isinstance(e, NavigatorChose)]
+        # The first decision replayed from walk 1; the second and every later one asked live with v2.
+        assert answered_by(chose[0].transcript) is Answered.REPLAYED
+        assert chose[0].selected == first_two[0].selected
+        assert chose[1].selected != first_two[1].selected
+        for answer in chose[1:]:
+            assert answered_by(answer.transcript) is Answered.LIVE
+            assert answer.transcript is not None and answer.transcript[-1] == (
+                "variant", "prompt v2 from decision 2")
+            assert dict(answer.transcript)["system"] == MONEY + "\n" + system
+        assert "forced by a person" not in str([e for e in history.events])
+        asked = [r.json()["messages"][0]["content"] for r in server.requests[asked_before:]]
+        assert asked and set(asked) == {MONEY + "\n" + system} and len(asked) == len(chose) - 1
+        assert history.forced == set()
+
+        # Its spans say so too: the walk's metadata names it, each live decision's transcript has the variant.
+        spans = WalkTracer("variants").spans_for(header_for(history, HANDBOOK), history.events, history.end or "",
+                                                 name=history.name)
+        metadata = json.loads(str(spans[-1].attributes[SpanAttributes.METADATA]))  # the walk's span ends last
+        assert metadata["walk"] == "walk 2 · walk 1 with prompt v2 from decision 2"
+        said = [json.loads(str(span.attributes[A + "transcript"])) for span in spans[:-1]
+                if span.attributes and (A + "transcript") in span.attributes]
+        assert [rest[-1] for rest in said].count(["variant", "prompt v2 from decision 2"]) == len(chose) - 1
+
+
+async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
+        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), allow_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+        await step_to_answer(pilot, walk, 1)
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        dialog = app.screen
+        assert isinstance(dialog, WhatIfScreen)
+        await pilot.press("ctrl+s")
+        assert str(dialog.query_one("#what-if-status", Label).render()) == FILES_OFF
+        await pilot.press("ctrl+g")
+        assert app.screen is dialog and dialog.variant is None and len(walk.walks) == 1
+        assert not (tmp_path / "prompts").exists()
