@@ -9,10 +9,13 @@ from the new answer is the walk screen's fork, with the new answer forced at tha
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from core import NavigatorChose, Transcript, TreeNavigator
 
+from ..corpora import Corpus, CorpusError
+from ..corpora.questions import fit_problem, load_questions
 from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.prompt_variants import PromptVariant, prompts_dir
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
@@ -20,8 +23,9 @@ from ..walks.decisions import Decision
 from ..walks.history import WalkHistory
 from ..walks.session import Wiring
 from ..walks.walk_list import Walk
+from .messages import EvaluateQuestions
 from .say import Severity
-from .screens.what_if import ForkFrom, RewalkWith, WhatIfScreen
+from .screens.what_if import EvaluateWith, ForkFrom, RewalkWith, WhatIfScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -31,6 +35,7 @@ class Host(Protocol):
     """What the what-if needs of the walk screen."""
 
     allow_files: bool
+    corpus: Corpus
     shown: Walk | None
     playing: bool
 
@@ -79,9 +84,11 @@ class AskingAgain:
             "chosen" if isinstance(decision.answer, NavigatorChose) else "failed")
         title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.offer_seq})"
 
-        def left(result: ForkFrom | RewalkWith | None) -> None:
+        def left(result: ForkFrom | RewalkWith | EvaluateWith | None) -> None:
             if isinstance(result, ForkFrom):
                 self.fork(decision, result.selected, result.transcript)
+            elif isinstance(result, EvaluateWith):
+                self._evaluate(walk, history, result.variant)
             elif isinstance(result, RewalkWith):
                 try:
                     navigator = self._navigator(walk, result.variant.model_id)
@@ -94,6 +101,28 @@ class AskingAgain:
         host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title,
                                           prompts=prompts), left)
+
+    def _evaluate(self, walk: Walk, history: WalkHistory, variant: PromptVariant) -> None:
+        """The evaluation screen on the corpus's own question set (``X.questions.yaml`` beside ``X.yaml``): the
+        walk's model id as A against ``variant``'s as B."""
+        host = self.host
+        corpus_path = Path(host.corpus.path)
+        path = corpus_path.with_name(corpus_path.name.rsplit(".", 1)[0] + ".questions.yaml")
+        if not path.is_file():
+            host.say(f"{path}: no question set beside the corpus; evaluate with --compare '{variant.model_id}'",
+                     severity="warning", timeout=8)
+            return
+        try:
+            questions = load_questions(path)
+            problem = fit_problem(questions, host.corpus, named_corpus=True)
+            a = self._navigator(walk, history.settings.model)
+            b = self._navigator(walk, variant.model_id)
+        except (CorpusError, OSError, NavigatorConfigError) as exc:
+            problem = str(exc)
+        if problem is not None:
+            host.say(f"Evaluate with {variant.name}: {problem}", severity="error", timeout=8)
+            return
+        host.app.post_message(EvaluateQuestions(questions, history.settings, a, (variant.model_id, b)))
 
     def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
         """The navigator for ``model``, through the one resolver with the session's rules (files off stay off):

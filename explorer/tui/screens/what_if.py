@@ -71,15 +71,22 @@ class RewalkWith:
     variant: PromptVariant
 
 
+@dataclass(frozen=True)
+class EvaluateWith:
+    """Evaluate the prompt variant kept against the walk's own model id, over the corpus's question set."""
+
+    variant: PromptVariant
+
+
 FILES_OFF = "Keeping a prompt variant writes files: opening and saving files is off in this shared session."
 
 
-class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | None]):
+class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | EvaluateWith | None]):
     """Edit ``request`` and ask it again with ``navigator_for``'s navigator; ``recorded`` is the original answer.
 
     ``prompts`` is the folder a variant is kept in (``None``: files are off, and keeping one is refused).
     Dismissed with :class:`ForkFrom` to fork from the new answer, :class:`RewalkWith` to re-walk with the
-    variant kept, or ``None``.
+    variant kept, :class:`EvaluateWith` to evaluate it, or ``None``.
     """
 
     CSS_PATH = Path(__file__).with_name("what_if.tcss")
@@ -88,6 +95,7 @@ class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | None]):
         Binding("ctrl+f", "fork", "Fork from the new answer", id="what_if.fork"),
         Binding("ctrl+s", "keep", "Keep as a variant", id="what_if.keep"),
         Binding("ctrl+g", "rewalk", "Re-walk from here with this prompt", id="what_if.rewalk"),
+        Binding("ctrl+t", "evaluate", "Evaluate with this prompt", id="what_if.evaluate"),
         Binding("escape", "close", "Close", id="what_if.close"),
     ]
 
@@ -130,7 +138,7 @@ class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | None]):
             user.border_title = "user"
             yield user
             yield Label(Text("ctrl+r asks the edited request once, live (no cache) · ctrl+s keeps it as a variant · "
-                             "ctrl+g re-walks from here with it · Escape closes"),
+                             "ctrl+g re-walks from here with it · ctrl+t evaluates it · Escape closes"),
                         id="what-if-status")
             with VerticalScroll(id="what-if-answers-scroll") as answers:
                 answers.border_title = "answers"
@@ -261,6 +269,12 @@ class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | None]):
         if variant is not None:
             self._token.cancel()
             self.dismiss(RewalkWith(variant))
+
+    def action_evaluate(self) -> None:
+        variant = self.action_keep()
+        if variant is not None:
+            self._token.cancel()
+            self.dismiss(EvaluateWith(variant))
 
     def action_close(self) -> None:
         self._token.cancel()  # a request in flight is abandoned (its server stops generating)

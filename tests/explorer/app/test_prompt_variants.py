@@ -14,32 +14,40 @@ from pathlib import Path
 
 import pytest
 from openinference.semconv.trace import SpanAttributes
-from textual.widgets import Label
+from textual.widgets import DataTable, Label
 
 from core import NavigatorChose, TreeNavigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
 from explorer.navigators.prompt_variants import PROMPTS_DIR_ENV
+from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
 from explorer.tui.walk_screen import WalkScreen
+from explorer.walks.evaluation import Side
 from explorer.walks.session import header_for
 from explorer.walks.telemetry.attributes import A
 from explorer.walks.telemetry.walk_spans import WalkTracer
 
 from ..http_stub import Recorded, Reply, StubServer
-from .helpers import HANDBOOK, make_app, wait_for
+from .helpers import HANDBOOK, HANDBOOK_PATH, make_app, wait_for
 from .test_what_if import MODEL, QUERY, completion, resolved
 
 __all__ = ["resolved"]  # the fixture, shared with the what-if's own tests
 
 MONEY = "Think of money."
+HANDBOOK_QUESTIONS = HANDBOOK_PATH.with_name("handbook.questions.yaml")
 
 
 def by_system(request: Recorded) -> Reply:
-    """The first candidate offered, or the last when the system message speaks of money."""
+    """The first candidate offered; when the system message speaks of money, the one whose title and summary
+    share the most words with the query (the first of those)."""
     system, user = (message["content"] for message in request.json()["messages"])
-    ids = re.findall(r"^\d+\. id: (\S+)$", user, re.MULTILINE)
-    return completion(ids[-1:] if "money" in system else ids[:1], "by the system message")
+    offered = re.findall(r"^\d+\. id: (\S+)\n   title: (.*)\n   summary: (.*)$", user, re.MULTILINE)
+    if "money" not in system or not offered:
+        return completion([i for i, _, _ in offered[:1]], "the first")
+    query = set(re.findall(r"\w{4,}", re.search(r"^Query: (.*)$", user, re.MULTILINE).group(1).lower()))
+    best = max(offered, key=lambda o: len(query & set(re.findall(r"\w{4,}", f"{o[1]} {o[2]}".lower()))))
+    return completion([best[0]], "the closest in words")
 
 
 @pytest.fixture
@@ -116,9 +124,9 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         # The first decision replayed from walk 1; the second and every later one asked live with v2.
         assert answered_by(chose[0].transcript) is Answered.REPLAYED
         assert chose[0].selected == first_two[0].selected
-        assert chose[1].selected != first_two[1].selected
+        assert [first_two[1].rationale, chose[0].rationale] == ["the first", "the first"]
         for answer in chose[1:]:
-            assert answered_by(answer.transcript) is Answered.LIVE
+            assert answered_by(answer.transcript) is Answered.LIVE and answer.rationale == "the closest in words"
             assert answer.transcript is not None and answer.transcript[-1] == (
                 "variant", "prompt v2 from decision 2")
             assert dict(answer.transcript)["system"] == MONEY + "\n" + system
@@ -153,3 +161,29 @@ async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
         await pilot.press("ctrl+g")
         assert app.screen is dialog and dialog.variant is None and len(walk.walks) == 1
         assert not (tmp_path / "prompts").exists()
+
+
+async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flipped_questions_first(
+        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+        await step_to_answer(pilot, walk, 1)
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        assert isinstance(screen, EvaluationScreen)
+        model_id = f"{MODEL}@system={tmp_path / 'prompts' / 'v2.system.txt'},prompt={tmp_path / 'prompts' / 'v2.prompt.txt'}"
+        assert (screen.sides[Side.A].model, screen.sides[Side.B].model) == (MODEL, model_id)
+        assert screen.question_set.path == HANDBOOK_QUESTIONS
+        await wait_for(pilot, lambda: all(side.over for side in screen.sides.values()), timeout=120)
+        a, b = screen.sides[Side.A].outcomes, screen.sides[Side.B].outcomes
+        fixed = [n for n in range(len(a)) if b[n].hit and not a[n].hit]
+        broken = [n for n in range(len(a)) if a[n].hit and not b[n].hit]
+        assert fixed or broken
+        rows = [int(str(row.key.value)) for row in screen.query_one(DataTable).ordered_rows]
+        rest = [n for n in range(len(a)) if n not in fixed and n not in broken]
+        assert rows == fixed + broken + rest
