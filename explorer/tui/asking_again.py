@@ -115,14 +115,14 @@ class AskingAgain:
         try:
             questions = load_questions(path)
             problem = fit_problem(questions, host.corpus, named_corpus=True)
-            a = self._navigator(walk, history.settings.model)
-            b = self._navigator(walk, variant.model_id)
+            if problem is None:
+                a = self._navigator(walk, history.settings.model)
+                b = self._navigator(walk, variant.model_id)
+                host.app.post_message(EvaluateQuestions(questions, history.settings, a, (variant.model_id, b)))
+                return
         except (CorpusError, OSError, NavigatorConfigError) as exc:
             problem = str(exc)
-        if problem is not None:
-            host.say(f"Evaluate with {variant.name}: {problem}", severity="error", timeout=8)
-            return
-        host.app.post_message(EvaluateQuestions(questions, history.settings, a, (variant.model_id, b)))
+        host.say(f"Evaluate with {variant.name}: {problem}", severity="error", timeout=8)
 
     def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
         """The navigator for ``model``, through the one resolver with the session's rules (files off stay off):

@@ -17,6 +17,7 @@ from openinference.semconv.trace import SpanAttributes
 from textual.widgets import DataTable, Label
 
 from core import NavigatorChose, TreeNavigator
+from explorer.corpora import load_corpus
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
 from explorer.navigators.prompt_variants import PROMPTS_DIR_ENV
@@ -187,3 +188,23 @@ async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flippe
         rows = [int(str(row.key.value)) for row in screen.query_one(DataTable).ordered_rows]
         rest = [n for n in range(len(a)) if n not in fixed and n not in broken]
         assert rows == fixed + broken + rest
+
+
+async def test_ctrl_t_on_a_corpus_with_no_question_set_beside_it_says_so_in_one_line(
+        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+    copy = tmp_path / "handbook.yaml"
+    copy.write_bytes(HANDBOOK_PATH.read_bytes())
+    app = make_app(QUERY, MODEL, corpus=load_corpus(copy), navigator=resolved(MODEL))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        await step_to_answer(pilot, app.walk_screen, 1)
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        said = len(app.notes)
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: len(app.notes) > said)
+        model_id = f"{MODEL}@system={tmp_path / 'prompts' / 'v2.system.txt'},prompt={tmp_path / 'prompts' / 'v2.prompt.txt'}"
+        assert app.notes[-1].message == (
+            f"{tmp_path / 'handbook.questions.yaml'}: no question set beside the corpus; evaluate with --compare "
+            f"'{model_id}'")
+        assert app.screen is app.walk_screen
