@@ -201,6 +201,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--no-files", action="store_true",
                         help="turn off the keys that open and save files (for a session shared on a network)")
     parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")
+    parser.add_argument("--prompts", metavar="DIR", type=path_text,
+                        help="keep the prompt variants made in the W dialog in DIR (default: a prompts folder beside "
+                             "the response cache, ~/.cache/reasoning-explorer/prompts)")
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
@@ -209,6 +212,13 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     args.navigator = llm_model(args, args.navigator)
     apply_cache_options(args)  # every navigator the app resolves reads it at each call
+    if args.prompts is not None:  # the W dialog keeps its variants there (read when one is kept)
+        from ..navigators.prompt_variants import PROMPTS_DIR_ENV
+
+        if Path(args.prompts).expanduser().exists() and not Path(args.prompts).expanduser().is_dir():
+            fail(f"--prompts {args.prompts}: not a folder; name a folder for the prompt variants (it is made if "
+                 "need be)")
+        os.environ[PROMPTS_DIR_ENV] = str(Path(args.prompts).expanduser().resolve())
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     if args.walks_corpus is not None and (questions is not None or not args.corpus or not (
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):

@@ -52,6 +52,9 @@ class Force:
 
     node: str | None
     selected: tuple[str, ...]
+    what_if: Transcript | None = None
+    """Not a person's own answer but one taken from a what-if: the transcript of the request that produced it
+    (the answer is marked :attr:`Answered.WHAT_IF`, with that transcript after the mark)."""
 
     @property
     def label(self) -> str:
@@ -160,6 +163,9 @@ class ForcingNavigator(TreeNavigator):
             offered = {c.id for c in request.candidates}
             unoffered = [i for i in force.selected if i not in offered]
             what = force.describe() + (f" ({', '.join(unoffered)} not offered)" if unoffered else "")
+            if force.what_if is not None:
+                return NavigatorChoice(force.selected, f"taken from a what-if: {what}",
+                                       transcript=marked(force.what_if, Answered.WHAT_IF, what))
             return NavigatorChoice(force.selected, f"forced by a person: {what}",
                                    transcript=marked(None, Answered.FORCED, f"by a person, {what}"))
         recorded = self.recorded.get(key)
@@ -192,3 +198,26 @@ class RecordOnly(TreeNavigator):
         where = "the roots" if request.current is None else repr(request.current.id)
         note = f"{self.source} never judged {where}; stopping here"
         return NavigatorChoice((), note, transcript=(never_judged_pair(note),))
+
+
+VARIANT_LABEL = "variant"
+"""The transcript label that says which prompt variant asked a live answer (``prompt v2 from decision 3``)."""
+
+
+class SayingVariant(TreeNavigator):
+    """Asks ``inner`` and says, at the end of each answer's transcript, the prompt variant it was asked with:
+    ``("variant", "prompt v2 from decision 3")``."""
+
+    def __init__(self, inner: TreeNavigator, said: str) -> None:
+        self.inner = inner
+        self.said = said
+
+    def supports(self, model: str) -> bool:
+        return self.inner.supports(model)
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        answer = self.inner.choose(request)
+        if not isinstance(answer, NavigatorChoice):
+            answer = NavigatorChoice(tuple(answer))
+        return NavigatorChoice(answer.selected, answer.rationale, answer.usage,
+                               (*(answer.transcript or ()), (VARIANT_LABEL, self.said)))

@@ -9,18 +9,23 @@ from the new answer is the walk screen's fork, with the new answer forced at tha
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from core import NavigatorChose, TreeNavigator
+from core import NavigatorChose, Transcript, TreeNavigator
 
+from ..corpora import Corpus, CorpusError
+from ..corpora.questions import fit_problem, load_questions
 from ..navigators import NavigatorConfigError, resolve_navigator
+from ..navigators.prompt_variants import PromptVariant, prompts_dir
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
 from ..walks.decisions import Decision
 from ..walks.history import WalkHistory
 from ..walks.session import Wiring
 from ..walks.walk_list import Walk
+from .messages import EvaluateQuestions
 from .say import Severity
-from .screens.what_if import WhatIfScreen
+from .screens.what_if import EvaluateWith, ForkFrom, RewalkWith, WhatIfScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -30,6 +35,7 @@ class Host(Protocol):
     """What the what-if needs of the walk screen."""
 
     allow_files: bool
+    corpus: Corpus
     shown: Walk | None
     playing: bool
 
@@ -46,10 +52,13 @@ class AskingAgain:
     """The what-if key of the walk screen ``host``; ``fork`` forks the walk on screen at a decision, answered anew
     (the picker's fork); a navigator it resolves is wired with ``wiring``."""
 
-    def __init__(self, host: Host, wiring: Wiring, *, fork: Callable[[Decision, tuple[str, ...]], None]) -> None:
+    def __init__(self, host: Host, wiring: Wiring, *, fork: Callable[[Decision, tuple[str, ...], Transcript], None],
+                 rewalk: Callable[[Decision, PromptVariant, TreeNavigator], None]) -> None:
         self.host = host
         self.wiring = wiring
         self.fork = fork
+        self.rewalk = rewalk
+        """Re-walks the walk on screen from a decision with a prompt variant, asked by the navigator given."""
 
     def open(self) -> None:
         """Open the request of the LLM decision at this step, to edit and ask again."""
@@ -75,12 +84,45 @@ class AskingAgain:
             "chosen" if isinstance(decision.answer, NavigatorChose) else "failed")
         title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.offer_seq})"
 
-        def forked(selected: tuple[str, ...] | None) -> None:
-            if selected is not None:
-                self.fork(decision, selected)
+        def left(result: ForkFrom | RewalkWith | EvaluateWith | None) -> None:
+            if isinstance(result, ForkFrom):
+                self.fork(decision, result.selected, result.transcript)
+            elif isinstance(result, EvaluateWith):
+                self._evaluate(walk, history, result.variant)
+            elif isinstance(result, RewalkWith):
+                try:
+                    navigator = self._navigator(walk, result.variant.model_id)
+                except NavigatorConfigError as exc:
+                    host.say(f"{result.variant.model_id} cannot be asked: {exc}", severity="error", timeout=6)
+                    return
+                self.rewalk(decision, result.variant, navigator)
 
+        prompts = prompts_dir() if host.allow_files else None
         host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
-                                          lambda model_id: self._navigator(walk, model_id), where=title), forked)
+                                          lambda model_id: self._navigator(walk, model_id), where=title,
+                                          prompts=prompts), left)
+
+    def _evaluate(self, walk: Walk, history: WalkHistory, variant: PromptVariant) -> None:
+        """The evaluation screen on the corpus's own question set (``X.questions.yaml`` beside ``X.yaml``): the
+        walk's model id as A against ``variant``'s as B."""
+        host = self.host
+        corpus_path = Path(host.corpus.path)
+        path = corpus_path.with_name(corpus_path.name.rsplit(".", 1)[0] + ".questions.yaml")
+        if not path.is_file():
+            host.say(f"{path}: no question set beside the corpus; evaluate with --compare '{variant.model_id}'",
+                     severity="warning", timeout=8)
+            return
+        try:
+            questions = load_questions(path)
+            problem = fit_problem(questions, host.corpus, named_corpus=True)
+            if problem is None:
+                a = self._navigator(walk, history.settings.model)
+                b = self._navigator(walk, variant.model_id)
+                host.app.post_message(EvaluateQuestions(questions, history.settings, a, (variant.model_id, b)))
+                return
+        except (CorpusError, OSError, NavigatorConfigError) as exc:
+            problem = str(exc)
+        host.say(f"Evaluate with {variant.name}: {problem}", severity="error", timeout=8)
 
     def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
         """The navigator for ``model``, through the one resolver with the session's rules (files off stay off):

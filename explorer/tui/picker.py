@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core import TreeNavigator
+from core import Transcript, TreeNavigator
 
 from ..navigators import NavigatorConfigError, resolve_navigator
 from ..navigators.manual import PendingDecision
 from ..walks.decisions import Decision
 from ..walks.picking import Pick
-from ..walks.session import Wiring, fork
+from ..walks.session import WalkSession, Wiring, fork, fork_with_prompt
 from ..walks.walk_list import Walk, WalkList
 from .say import Say
 from .screens.prompt import PromptScreen
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from ..corpora import Corpus
+    from ..navigators.prompt_variants import PromptVariant
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
@@ -158,8 +159,9 @@ class Picking:
         pick.answer(selected, rationale)
         view.walk_changed()
 
-    def make_fork(self, decision: Decision, selected: tuple[str, ...]) -> None:
-        """A new walk of the list: the shown walk again up to ``decision``, answered there with ``selected``."""
+    def make_fork(self, decision: Decision, selected: tuple[str, ...], what_if: Transcript | None = None) -> None:
+        """A new walk of the list: the shown walk again up to ``decision``, answered there with ``selected``
+        (taken from a what-if, whose request's transcript is ``what_if``, when it is given)."""
         view = self.view
         source = view.shown
         if source is None:
@@ -167,10 +169,27 @@ class Picking:
         navigator = self.wiring.wire(self._navigator_for(source))
         try:
             session = fork(source.history, decision.offer_seq, selected, self.corpus, navigator,
-                           number=self.walks.next_number)
+                           number=self.walks.next_number, what_if=what_if)
         except ValueError as exc:
             self.say(str(exc), severity="error")
             return
+        self._launch(session, decision)
+
+    def make_prompt_fork(self, decision: Decision, variant: PromptVariant, navigator: TreeNavigator) -> None:
+        """A new walk of the list: the shown walk again up to ``decision``, asked there and after with the prompt
+        ``variant`` (by ``navigator``, which asks its model id)."""
+        source = self.view.shown
+        if source is None:
+            return
+        try:
+            session = fork_with_prompt(source.history, decision.offer_seq, variant.name, variant.model_id,
+                                       self.corpus, navigator, number=self.walks.next_number)
+        except ValueError as exc:
+            self.say(str(exc), severity="error")
+            return
+        self._launch(session, decision)
+
+    def _launch(self, session: WalkSession, decision: Decision) -> None:
         self.runner.park()
         self.runner.launch(Walk(session.history, session), steps=decision.offer_seq + 1)
         self.say(f"{session.history.name} — n steps on; w switches back.", timeout=5)

@@ -125,7 +125,8 @@ class WalkScreen(Screen[None]):
                                  files=self.files, say=tell, autoplay=autoplay is not None)
         self.picking = Picking(self, self, wiring, corpus=corpus, walks=walks, runner=self.runner,
                                next_walk=self.next_walk, say=tell, allow_files=allow_files)
-        self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork)
+        self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork,
+                                        rewalk=self.picking.make_prompt_fork)
         self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner,
                                    next_walk=self.next_walk, say=tell, allow_files=allow_files)
         self.comparing_walks = Comparing(self)

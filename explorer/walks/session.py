@@ -28,6 +28,7 @@ from core import (
     ReasoningRAGStrategy,
     RetrievalCancelled,
     RetrievalError,
+    Transcript,
     TreeNavigator,
     WalkEvent,
     WalkFinished,
@@ -35,7 +36,7 @@ from core import (
 
 from ..corpora import Corpus
 from ..ending import WalkEnd
-from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
+from ..navigators.forcing import Force, ForcingNavigator, RecordOnly, SayingVariant
 from ..trace import TraceHeader, event_to_json, write_trace
 from ..walk_settings import WalkSettings
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY
@@ -157,8 +158,10 @@ class WalkSession:
             navigator = ForcingNavigator(navigator, forces)
         self.navigator = navigator
         self.forced_nodes: frozenset[str | None] = (
-            frozenset(navigator.forces) if isinstance(navigator, ForcingNavigator) else frozenset()
+            frozenset(node for node, force in navigator.forces.items() if force.what_if is None)
+            if isinstance(navigator, ForcingNavigator) else frozenset()
         )
+        """The nodes a person forced (an answer taken from a what-if is marked as such, not as forced)."""
         self.strategy = ReasoningRAGStrategy(
             corpus.index,
             navigator,
@@ -435,26 +438,67 @@ def fork(
     *,
     number: int = 0,
     observers: Iterable[WalkObserver] = (),
+    what_if: Transcript | None = None,
 ) -> WalkSession:
     """A new walk: ``source`` run again up to its offer at ``offer_seq``, answered there with ``selected``.
 
     The decisions before the fork point are replayed from ``source`` (no
-    navigator call), the fork's decision is forced, and every later one comes
+    navigator call), the fork's decision is forced (or, with ``what_if``, the transcript of the what-if request
+    that produced ``selected``, taken from a what-if), and every later one comes
     from ``navigator``. ``source`` is untouched. The session is not started:
     its first ``offer_seq + 1`` events are the replayed walk and the forced answer.
     """
     decision = source.decision_at(offer_seq)
     if decision is None or decision.offer_seq != offer_seq:
         raise ValueError(f"step {offer_seq} of {source.name} is not an offer")
-    force = Force(decision.node, tuple(selected))
+    force = Force(decision.node, tuple(selected), what_if)
     # Decisions a person forced earlier in ``source`` stay forced (and marked) in the fork: a fork of a fork.
     inherited = [Force(d.node, d.answer.selected) for d in source.decisions()
                  if d.offer_seq < offer_seq and d.forced and isinstance(d.answer, NavigatorChose)]
     forcing = ForcingNavigator(navigator, [*inherited, force], source.recorded_before(offer_seq))
+    how = "a what-if " if what_if is not None else ""
     history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
-                          label=f"fork of walk {source.number}: {force.describe()}", parent=source,
+                          label=f"fork of walk {source.number}: {how}{force.describe()}", parent=source,
                           fork_seq=offer_seq)
     return WalkSession(corpus, history, forcing, observers=observers)
+
+
+def fork_with_prompt(
+    source: WalkHistory,
+    offer_seq: int,
+    variant: str,
+    model: str,
+    corpus: Corpus,
+    navigator: TreeNavigator,
+    *,
+    number: int = 0,
+    observers: Iterable[WalkObserver] = (),
+) -> WalkSession:
+    """A new walk: ``source`` re-walked from its offer at ``offer_seq`` with the prompt variant ``variant``.
+
+    The decisions before that offer are replayed from ``source`` (no navigator call; one a person forced stays
+    forced); that decision and every later one are asked live of ``navigator``, which asks ``model`` (the
+    variant's model id, ``MODEL@system=FILE,prompt=FILE``: the fork's settings and trace header carry it). The
+    fork is named ``prompt VARIANT from decision N``, N the decision's number in the walk (1-based).
+    ``source`` is untouched; the session is not started.
+    """
+    decision = source.decision_at(offer_seq)
+    if decision is None or decision.offer_seq != offer_seq:
+        raise ValueError(f"step {offer_seq} of {source.name} is not an offer")
+    ordinal = next(n for n, d in enumerate(source.decisions(), start=1) if d.offer_seq == offer_seq)
+    inherited = [Force(d.node, d.answer.selected) for d in source.decisions()
+                 if d.offer_seq < offer_seq and d.forced and isinstance(d.answer, NavigatorChose)]
+    said = prompt_from(variant, ordinal)
+    forcing = ForcingNavigator(SayingVariant(navigator, said), inherited, source.recorded_before(offer_seq))
+    history = WalkHistory(source.settings.but(model=model), Origin.FORK, number=number or source.number + 1,
+                          label=f"walk {source.number} with {said}", parent=source,
+                          fork_seq=offer_seq)
+    return WalkSession(corpus, history, forcing, observers=observers)
+
+
+def prompt_from(variant: str, decision: int) -> str:
+    """How a walk re-walked with a prompt variant is named: ``prompt v2 from decision 3``."""
+    return f"prompt {variant} from decision {decision}"
 
 
 def rewalk(

@@ -290,6 +290,7 @@ def test_eval_table_and_summary():
     (["--max-visits", "x"], "argument --max-visits: 'x' is not a whole number"),
     (["--autoplay", "0"], "argument --autoplay: 0 must be between 0.05 and 60 seconds"),
     (["--navigator", "nobody:x"], "no navigator supports 'nobody:x'"),
+    (["--prompts", HANDBOOK], f"--prompts {HANDBOOK}: not a folder; name a folder for the prompt variants"),
 ])
 def test_usage_and_configuration_errors_are_one_line_and_exit_2(args, message):
     out = run(*args)

@@ -125,6 +125,11 @@ def _values(request: NavigatorRequest) -> Mapping[str, Callable[[], str]]:
     }
 
 
+def placeholder_values(request: NavigatorRequest) -> dict[str, str]:
+    """What each placeholder stands for at ``request``'s offer (``{"query": ..., "candidates": ...}``)."""
+    return {name: value() for name, value in _values(request).items()}
+
+
 def render(template: str, request: NavigatorRequest) -> str:
     """``template`` with every ``{{name}}`` replaced by its value for ``request`` (the names are checked when
     the file is read; one unknown here is left as written)."""

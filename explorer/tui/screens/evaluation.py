@@ -102,6 +102,10 @@ class SideRun:
         return sum(o is not None for o in self.outcomes)
 
 
+_FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}
+"""Where the questions that flipped come in the table when comparing: fixed (only B hits), then broken."""
+
+
 class EvaluationScreen(ModalScreen[None]):
     """Walk every question of ``questions`` with ``settings`` and ``navigator`` (and ``compare``'s, when given)."""
 
@@ -213,8 +217,8 @@ class EvaluationScreen(ModalScreen[None]):
         side.outcomes[message.number] = message.outcome
         self._show_progress()
         self._show_totals()
-        if self._filtering:
-            self._rebuild()  # the row may come or go
+        if self._filtering or self._flipped(message.number):
+            self._rebuild()  # the row may come or go, or move up among the flipped
         else:
             self._update_row(message.number)
 
@@ -289,12 +293,23 @@ class EvaluationScreen(ModalScreen[None]):
         table = self.query_one(DataTable)
         keep = self.cursor_question()
         table.clear()
-        self._shown = [n for n in range(len(self.questions)) if self._row_wanted(n)]
+        self._shown = sorted((n for n in range(len(self.questions)) if self._row_wanted(n)), key=self._flip_order)
         for number in self._shown:
             table.add_row(*self._cells(number), key=str(number))
         if keep is not None and keep in self._shown:
             table.move_cursor(row=self._shown.index(keep))
         self._show_hint()
+
+    def _flipped(self, number: int) -> bool:
+        """Whether question ``number`` flipped between the two sides: fixed (only B hits) or broken (only A)."""
+        difference = self.difference(number) if self.comparing else None
+        return difference is not None and difference.change in _FLIP_ORDER
+
+    def _flip_order(self, number: int) -> tuple[int, int]:
+        """The flipped questions first, fixed then broken, then the rest, each in question order."""
+        difference = self.difference(number) if self.comparing else None
+        rank = _FLIP_ORDER.get(difference.change, 2) if difference is not None else 2
+        return rank, number
 
     def _update_row(self, number: int) -> None:
         table = self.query_one(DataTable)

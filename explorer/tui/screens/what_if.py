@@ -25,9 +25,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static, TextArea
 
-from core import CancellationToken, RetrievalCancelled, TreeNavigator
+from core import CancellationToken, RetrievalCancelled, Transcript, TreeNavigator
 
 from ...navigators import NavigatorConfigError
+from ...navigators.prompt_variants import DEFAULT_VARIANT, PromptVariant, VariantError, keep_variant
 from ...navigators.what_if import (
     EDITABLE_KEYS,
     EditedRequest,
@@ -37,6 +38,7 @@ from ...navigators.what_if import (
     side_by_side,
 )
 from ...safe_text import safe, visible
+from ..widgets.editing import EditableField, EditableText
 
 NavigatorFor = Callable[[str], TreeNavigator]
 """The navigator that asks a model id (called on the worker thread); ``NavigatorConfigError`` when none can."""
@@ -53,22 +55,56 @@ class WhatIfAnswered(Message):
     error: str = ""
 
 
-class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
+@dataclass(frozen=True)
+class ForkFrom:
+    """Fork the walk from the new answer: its ids (offered or not, in its order, each once) and the transcript
+    of the request that produced them (the fork records the answer as taken from a what-if)."""
+
+    selected: tuple[str, ...]
+    transcript: Transcript
+
+
+@dataclass(frozen=True)
+class RewalkWith:
+    """Re-walk from this decision with the prompt variant kept: it and every later decision asked live with it."""
+
+    variant: PromptVariant
+
+
+@dataclass(frozen=True)
+class EvaluateWith:
+    """Evaluate the prompt variant kept against the walk's own model id, over the corpus's question set."""
+
+    variant: PromptVariant
+
+
+FILES_OFF = "Keeping a prompt variant writes files: opening and saving files is off in this shared session."
+
+
+class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | EvaluateWith | None]):
     """Edit ``request`` and ask it again with ``navigator_for``'s navigator; ``recorded`` is the original answer.
 
-    Dismissed with the new answer's ids (offered or not, in its order, each once) to fork from them, or ``None``.
+    ``prompts`` is the folder a variant is kept in (``None``: files are off, and keeping one is refused).
+    Dismissed with :class:`ForkFrom` to fork from the new answer, :class:`RewalkWith` to re-walk with the
+    variant kept, :class:`EvaluateWith` to evaluate it, or ``None``.
     """
 
     CSS_PATH = Path(__file__).with_name("what_if.tcss")
     BINDINGS = [
         Binding("ctrl+r", "ask", "Ask again", id="what_if.ask"),
         Binding("ctrl+f", "fork", "Fork from the new answer", id="what_if.fork"),
+        Binding("ctrl+s", "keep", "Keep as a variant", id="what_if.keep"),
+        Binding("ctrl+g", "rewalk", "Re-walk from here with this prompt", id="what_if.rewalk"),
+        Binding("ctrl+t", "evaluate", "Evaluate with this prompt", id="what_if.evaluate"),
         Binding("escape", "close", "Close", id="what_if.close"),
     ]
 
     def __init__(self, request: EditedRequest, recorded: WhatIfAnswer, navigator_for: NavigatorFor, *,
-                 where: str) -> None:
+                 where: str, prompts: Path | None = None) -> None:
         super().__init__()
+        self.prompts = prompts
+        self.variant: PromptVariant | None = None
+        """The variant last kept from this dialog (``None``: none yet)."""
         self.request = request
         self.recorded = recorded
         self.navigator_for = navigator_for
@@ -85,27 +121,32 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
             yield Label(safe(f"What if — {self.where}"), id="what-if-title")  # it names a corpus id
             yield Label(self._offered(), id="what-if-offered")
             with Horizontal(id="what-if-settings"):
-                model = Input(request.base_model, id="what-if-model")
+                model = EditableField(request.base_model, id="what-if-model")
                 model.border_title = "model"
                 yield model
                 for key, value in request.settings_text().items():
-                    field = Input(value, placeholder="default", id=f"what-if-{key}", classes="setting")
+                    field = EditableField(value, placeholder="default", id=f"what-if-{key}", classes="setting")
                     field.border_title = key
                     yield field
-            system = TextArea(request.system, id="what-if-system", soft_wrap=True)
+                name = EditableField("", placeholder=DEFAULT_VARIANT, id="what-if-variant")
+                name.border_title = "variant"
+                yield name
+            system = EditableText(request.system, id="what-if-system", soft_wrap=True)
             system.border_title = "system"
             yield system
-            user = TextArea(request.user, id="what-if-user", soft_wrap=True)
+            user = EditableText(request.user, id="what-if-user", soft_wrap=True)
             user.border_title = "user"
             yield user
-            yield Label(Text("ctrl+r asks the edited request once, live (no cache) · Escape closes"),
+            yield Label(Text("ctrl+r asks the edited request once, live (no cache) · ctrl+s keeps it as a variant · "
+                             "ctrl+g re-walks from here with it · ctrl+t evaluates it · Escape closes"),
                         id="what-if-status")
-            with VerticalScroll(id="what-if-answers-scroll"):
+            with VerticalScroll(id="what-if-answers-scroll") as answers:
+                answers.border_title = "answers"
                 yield Static(self._answers(), id="what-if-answers")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#what-if-user", TextArea).focus()
+        self.query_one("#what-if-system", TextArea).focus()  # Tab goes on down the dialog, and round
 
     def _offered(self) -> Text:
         shown = Text()
@@ -206,7 +247,34 @@ class WhatIfScreen(ModalScreen[tuple[str, ...] | None]):
 
     def action_fork(self) -> None:
         if self.answer is not None and self.answer.error is None and self.asking is None:
-            self.dismiss(tuple(dict.fromkeys(self.answer.selected)))  # a small model can name an id twice
+            # a small model can name an id twice
+            self.dismiss(ForkFrom(tuple(dict.fromkeys(self.answer.selected)), self.answer.transcript))
+
+    def action_keep(self) -> PromptVariant | None:
+        """Keep the edited request as the variant named in its field (``v2`` when blank); said in the status."""
+        if self.prompts is None:
+            self._status(FILES_OFF, "error")
+            return None
+        try:
+            variant = keep_variant(self.edited(), self.query_one("#what-if-variant", Input).value, self.prompts)
+        except (WhatIfError, VariantError) as exc:
+            self._status(str(exc), "error")
+            return None
+        self.variant = variant
+        self._status(f"Kept as {variant.name}: {variant.model_id} · ctrl+g re-walks from here with it", "")
+        return variant
+
+    def action_rewalk(self) -> None:
+        variant = self.action_keep()
+        if variant is not None:
+            self._token.cancel()
+            self.dismiss(RewalkWith(variant))
+
+    def action_evaluate(self) -> None:
+        variant = self.action_keep()
+        if variant is not None:
+            self._token.cancel()
+            self.dismiss(EvaluateWith(variant))
 
     def action_close(self) -> None:
         self._token.cancel()  # a request in flight is abandoned (its server stops generating)

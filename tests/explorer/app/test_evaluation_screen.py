@@ -51,7 +51,12 @@ async def open_evaluation(pilot, app, compare: str | None = None) -> EvaluationS
 
 
 async def cursor_to(pilot, screen: EvaluationScreen, question_id: str) -> None:
-    """Move the table's cursor to a question's row, with the arrow keys."""
+    """Move the table's cursor to a question's row, with the arrow keys (from the top: when comparing, the
+    questions that flipped come first, so a row may be above the cursor)."""
+    for _ in range(len(QUESTIONS.questions)):
+        if screen.query_one(DataTable).cursor_row == 0:
+            break
+        await pilot.press("up")
     for _ in range(len(QUESTIONS.questions)):
         number = screen.cursor_question()
         if number is not None and QUESTIONS.questions[number].id == question_id:

@@ -20,6 +20,7 @@ from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
 from explorer.tui.screens.what_if import WhatIfScreen
 from explorer.tui.walk_screen import WalkScreen
+from explorer.walks.decisions import how_answered
 from explorer.walks.history import Origin
 
 from ..http_stub import Reply, StubServer
@@ -158,7 +159,18 @@ async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_n
         forced = next(e for e in fork.history.events if isinstance(e, NavigatorChose))
         # each id once (a small model can name one twice), an unoffered one kept: core stops that path
         assert forced.selected == ("people-policies", "invented-id") and forced.hallucinated == ("invented-id",)
-        assert fork.history.forced == {3}  # its third event, the answer at the roots, was forced
+        # Taken from the what-if, not forced by a person: marked so, with the request that produced it.
+        assert fork.history.forced == set()
+        assert fork.history.name == (
+            "walk 2 · fork of walk 1: a what-if at the start chose people-policies, invented-id")
+        assert answered_by(forced.transcript) is Answered.WHAT_IF
+        assert forced.transcript is not None and forced.transcript[0] == (
+            "answered", "what-if: at the start chose people-policies, invented-id (invented-id not offered)")
+        assert forced.transcript[1:] == answer.transcript
+        assert forced.rationale == (
+            "taken from a what-if: at the start chose people-policies, invented-id (invented-id not offered)")
+        first = next(d for d in fork.history.decisions() if d.answer is not None)
+        assert first.answer is not None and how_answered(first.answer, first.forced) is Answered.WHAT_IF
 
 
 async def test_w_on_a_walk_that_no_llm_made_says_so_and_opens_nothing() -> None:

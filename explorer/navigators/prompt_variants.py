@@ -1,0 +1,102 @@
+"""Prompt variants: an edited what-if request kept as two files and a model id that reads them.
+
+A variant named ``v2`` is ``v2.system.txt`` (the system message as edited) and ``v2.prompt.txt`` (the user
+message as edited, turned back into a template: the offer's own text — the query, where the walk is, the
+numbered candidates, the ids, the visits left — put back as ``{{query}}``, ``{{position}}``, ``{{candidates}}``,
+``{{ids}}`` and ``{{remaining_visits}}``), in a prompts folder (``--prompts DIR``; by default ``prompts`` beside
+the response cache, :func:`prompts_dir`). Its model id is the request's with ``@system=FILE,prompt=FILE``, so a
+later decision, a re-walk and ``eval --compare`` all ask with the variant's words.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from core import NavigatorRequest
+
+from .llm.options import OptionError, with_options
+from .llm.prompt import placeholder_values
+from .llm.settings import cache_dir
+from .what_if import EditedRequest
+
+DEFAULT_VARIANT: Final = "v2"
+"""The name a variant is kept under when none is typed."""
+
+PROMPTS_DIR_ENV: Final = "REASONING_EXPLORER_PROMPTS_DIR"
+"""Where variants are kept, as ``--prompts DIR`` sets it for the process."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+class VariantError(ValueError):
+    """A variant that cannot be kept: a bad name, a folder that cannot be written, a name already taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromptVariant:
+    """A kept variant: its name, its two files and the model id that asks with them."""
+
+    name: str
+    model_id: str
+    system_file: Path
+    prompt_file: Path
+
+
+def prompts_dir(environ: dict[str, str] | None = None) -> Path:
+    """Where variants are kept: ``$REASONING_EXPLORER_PROMPTS_DIR`` (``--prompts DIR``), else ``prompts`` beside
+    the response cache's folder (``~/.cache/reasoning-explorer/prompts``), the cache on or off."""
+    given = (environ if environ is not None else os.environ).get(PROMPTS_DIR_ENV, "").strip()
+    if given:
+        return Path(given).expanduser()
+    cache = cache_dir()
+    if cache is None:  # the cache off: still beside where it would be
+        base = os.environ.get("XDG_CACHE_HOME")
+        root = Path(base).expanduser() if base and Path(base).is_absolute() else Path.home() / ".cache"
+        return root / "reasoning-explorer" / "prompts"
+    return cache.parent / "prompts"
+
+
+def template_from(user: str, request: NavigatorRequest) -> str:
+    """The edited user message ``user`` as a template for every offer: this offer's own texts put back as
+    placeholders (the longest first, so a query inside a candidate's title stays literal text)."""
+    template = user.replace("{{", "{ {")  # a literal pair of braces can never read as a placeholder
+    values = placeholder_values(request)
+    pieces = [(name, values[name]) for name in ("candidates", "position", "query", "ids")]
+    for name, text in sorted(pieces, key=lambda piece: -len(piece[1])):
+        if text:
+            template = template.replace(text, "{{" + name + "}}")
+    return re.sub(r"(Remaining visits: )" + str(request.remaining_visits) + r"\b",
+                  lambda match: match.group(1) + "{{remaining_visits}}", template)
+
+
+def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVariant:
+    """Write ``edited``'s system message and user template as the variant ``name`` in ``folder`` (made if need
+    be) and return it. The same name kept again with the same words is the same variant; with other words it is
+    refused (:class:`VariantError`), never overwritten."""
+    name = name.strip() or DEFAULT_VARIANT
+    if not _NAME.fullmatch(name):
+        raise VariantError(f"variant name {name!r}: use letters, digits, '.', '_' or '-' (e.g. v2)")
+    request = NavigatorRequest(edited.query, edited.model, edited.current, edited.candidates,
+                               edited.remaining_visits)
+    texts = {folder / f"{name}.system.txt": edited.system,
+             folder / f"{name}.prompt.txt": template_from(edited.user, request)}
+    for path, text in texts.items():
+        if path.exists() and (not path.is_file() or path.read_text(encoding="utf-8") != text):
+            raise VariantError(f"{path}: a variant {name} with other words is kept there; type another name")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, text in texts.items():
+            path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise VariantError(f"{folder}: the variant cannot be written ({exc.strerror or exc}); "
+                           "name another folder with --prompts DIR") from None
+    system_file, prompt_file = texts
+    try:
+        model_id = with_options(edited.model_id, {"system": str(system_file), "prompt": str(prompt_file)})
+    except OptionError as exc:
+        raise VariantError(str(exc)) from None
+    return PromptVariant(name, model_id, system_file, prompt_file)
