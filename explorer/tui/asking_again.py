@@ -73,7 +73,7 @@ class AskingAgain:
         where = "the roots" if decision.node is None else decision.node
         picked = "forced by a person" if decision.forced else (
             "chosen" if isinstance(decision.answer, NavigatorChose) else "failed")
-        title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.offer_seq})"
+        title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.step})"
 
         def forked(selected: tuple[str, ...] | None) -> None:
             if selected is not None:

@@ -44,7 +44,8 @@ class Key:
 
 
 WALK_KEYS = (
-    Key("n", "step('next')", "Next", "Next step (starts a walk when none is running)", "walk.next",
+    Key("n", "step('next')", "Next", "Next step (with no walk yet, starts the first; at the end of a walk, stays "
+        "there and says which keys go on: r restarts, / then Enter walks a new query)", "walk.next",
         "Walk: next step", presenting=True),
     Key("c", "step('continue')", "Continue", "Continue to the end of the walk", "walk.continue",
         "Walk: continue to the end"),

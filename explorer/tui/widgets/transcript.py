@@ -37,10 +37,9 @@ class TranscriptView(Static):
         text = Text()  # a Text's own style would colour all of it: only the labels are the label's colour
         text.append("Decision at ", style=style("transcript--label"))
         text.append_text(safe(where, width=80))
-        text.append(f"  (offer at step {decision.offer_seq}", style=style("transcript--dim"))
-        if decision.answer_seq is not None:
-            text.append(f", answer at step {decision.answer_seq}", style=style("transcript--dim"))
-        text.append(")", style=style("transcript--dim"))
+        # One numbering: the step panel's. A decision is the step of its answer; its offer came just before.
+        offered = f", offered at step {decision.offer_seq}" if decision.answer_seq is not None else ", awaited"
+        text.append(f"  (step {decision.step}{offered})", style=style("transcript--dim"))
         if decision.forced:
             text.append("  ⚑ forced by a person", style=style("transcript--forced"))
         answer = decision.answer

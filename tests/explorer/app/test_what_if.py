@@ -104,7 +104,7 @@ async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_n
         dialog = app.screen
         assert isinstance(dialog, WhatIfScreen)
         assert str(dialog.query_one("#what-if-title", Label).render()) == (
-            "What if — walk 1 · the decision at the roots (chosen, step 2)")
+            "What if — walk 1 · the decision at the roots (chosen, step 3)")
         offer = next(e for e in walk.history.events if isinstance(e, CandidatesOffered))
         assert str(dialog.query_one("#what-if-offered", Label).render()) == "Offered: " + " · ".join(
             f"{n} {view.id} {view.title}" for n, view in enumerate(offer.candidates, start=1)) + "   (15 visits left)"
