@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from textual.widgets import DataTable
 
 from core import CandidatesOffered, NavigatorChoice, NavigatorChose, NavigatorRequest, TreeNavigator
@@ -318,3 +319,19 @@ async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
         assert not isinstance(app.screen, EvaluationScreen)
         message = app.notes[-1].message
         assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_enter_on_a_miss_opens_at_the_wrong_decision_with_the_step_panels_number(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        screen = await open_evaluation(pilot, app)
+        await cursor_to(pilot, screen, "money-back")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        history = app.walk_screen.history
+        assert history.cursor == 3 and isinstance(history.events[2], NavigatorChose)  # the answer at the roots
+        step = step_text(app)
+        assert step.startswith(f"Step 3/{len(history.events)}")
+        assert "turned away: at step 3, judging the roots" in step  # the verdict names the step on screen
