@@ -82,7 +82,7 @@ class AskingAgain:
         where = "the roots" if decision.node is None else decision.node
         picked = "forced by a person" if decision.forced else (
             "chosen" if isinstance(decision.answer, NavigatorChose) else "failed")
-        title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.offer_seq})"
+        title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.step})"
 
         def left(result: ForkFrom | RewalkWith | EvaluateWith | None) -> None:
             if isinstance(result, ForkFrom):

@@ -66,8 +66,9 @@ async function show(index) {
   if (shownFrame !== number) return;  // a later step was asked for meanwhile
   frame.innerHTML = svg;
   transcript.innerHTML = text || "No decision at this step.";
-  const what = every.checked ? "Event" : "Step";
-  where.textContent = `${what} ${position + 1} of ${order.length} · event ${data.steps[number]} of ${data.total}`;
+  // One numbering, the step panel's: the step (an event of the walk); by decision, which decision too.
+  const step = `Step ${data.steps[number]} of ${data.total}`;
+  where.textContent = every.checked ? step : `${step} · decision ${position + 1} of ${order.length}`;
   document.body.dataset.frame = String(number);
   document.body.dataset.ready = "yes";
 }

@@ -44,7 +44,8 @@ class Key:
 
 
 WALK_KEYS = (
-    Key("n", "step('next')", "Next", "Next step (starts a walk when none is running)", "walk.next",
+    Key("n", "step('next')", "Next", "Next step (with no walk yet, starts the first; at the end of a walk, stays "
+        "there and says which keys go on: r restarts, / then Enter walks a new query)", "walk.next",
         "Walk: next step", presenting=True),
     Key("c", "step('continue')", "Continue", "Continue to the end of the walk", "walk.continue",
         "Walk: continue to the end"),
@@ -70,8 +71,9 @@ WALK_KEYS = (
         "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…", narrow=False),
     Key("w", "walk('switch')", "Walks", "The walks of this session: switch to another (each keeps its step)",
         "walk.switch", "Walks: switch to another walk of this session…", narrow=False),
-    Key("slash", "view('query')", "Query", "Edit the query (Enter starts a walk, Escape leaves the box)", "query.edit",
-        "Query: edit", narrow=False),
+    Key("slash", "view('query')", "Query", "Edit the query (Enter starts a walk, Escape leaves the box); with a pane "
+        "on the whole screen (z), search in it instead (Enter again: the next match)", "query.edit",
+        "Query: edit (with a pane on the whole screen: search in it)", narrow=False),
     Key("question_mark", "view('help')", "Help", "This help", "app.help", "Help: keys", presenting=True),
     Key("q", "app.quit", "Quit", "Quit (also during a walk)", "app.quit", presenting=True),
 )
@@ -94,6 +96,16 @@ MORE_KEYS = (
         "tabs.next", "Tabs: next (Results, Transcript, Timeline, Node)", footer=False),
     Key("left_square_bracket", "view('previous_tab')", "Prev tab", "Previous tab", "tabs.previous", "Tabs: previous",
         footer=False),
+    Key("z", "view('full_screen')", "Full screen", "Full screen: the focused pane (Tab moves the focus: the tree, "
+        "the step panel, a tab's content) takes the whole screen, z again gives it back; PageUp, PageDown, Home and "
+        "End scroll it, / searches in it", "pane.full_screen",
+        "Pane: the focused pane takes the whole screen (again: gives it back)", footer=False),
+    Key("y", "view('copy_request')", "Copy request", "Copy the request of the decision at this step (what its "
+        "navigator was sent, as the Transcript shows it) to the clipboard, byte for byte", "transcript.copy_request",
+        "Transcript: copy this decision's request to the clipboard", footer=False),
+    Key("Y", "view('copy_answer')", "Copy answer", "Copy the raw answer of the decision at this step to the "
+        "clipboard, byte for byte (JSON as it came, not as it is shown)", "transcript.copy_answer",
+        "Transcript: copy this decision's raw answer to the clipboard", footer=False),
     Key("L", "view('more')", "More", "Show more of a long content (Results and Node tabs), 20,000 characters at a "
         "time", "content.more", "Content: show more of a long landed or selected node", footer=False),
     Key("g", "view('find')", "Find", "Find a node by title or id and go to it on the tree", "tree.find",

@@ -2,9 +2,10 @@
 visit budget ran out.
 
 A step key moves the shown walk's cursor through what already happened (no navigator call) or, at its latest
-event, lets the live walk's session pull one more (``n``), all the rest (``c``) or one per beat (``p``). Past the
-end of a walk, a step key starts the next one. While presenting, ``n``, ``b`` and play move a decision at a time
-(:mod:`.presenting`).
+event, lets the live walk's session pull one more (``n``), all the rest (``c``) or one per beat (``p``). At the end
+of a walk a step key stays on its end and says which keys go on (:data:`AT_THE_END`): another walk takes its own
+key (``r``, or Enter in the query box). With no walk at all, a step key starts the first one. While presenting,
+``n``, ``b`` and play move a decision at a time (:mod:`.presenting`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from .presenting import Presenter
 from .say import Say
 from .shown import ShownWalk
 
+AT_THE_END = "r restarts it · / then Enter walks a new query · b steps back · w switches walk"
+"""What a step key says at the end of a walk: the keys that go on from there."""
+
 
 class Stepping:
-    """The step keys of the walk on screen ``view``; ``walk_anew`` starts the next walk (past the end of one), and
+    """The step keys of the walk on screen ``view``; ``walk_anew`` starts the first walk (when there is none), and
     ``refresh_soon`` repaints the status once the navigator has had a moment."""
 
     def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, walk_anew: Callable[[], None],
@@ -45,7 +49,7 @@ class Stepping:
             case Step.SHOWN:
                 view.walk_changed()  # what already happened: no navigator call
             case Step.OVER:
-                self.walk_anew()
+                self._at_the_end()
             case Step.WAITING:
                 self.say("The navigator waits for you: 1-9 pick, a answer, s stop here, i type an id.")
             case Step.PULLED:
@@ -58,8 +62,11 @@ class Stepping:
         if history is not None and not history.at_latest:
             self._moved(history.latest())  # to what already happened first
             return
-        if history is None or history.ended or view.session is None:
+        if history is None:
             self.walk_anew()
+        elif history.ended or view.session is None:
+            self._at_the_end()
+            return
         session = view.session
         if session is not None and view.shown is not None and view.shown.live:
             session.run_to_end()
@@ -71,11 +78,24 @@ class Stepping:
             view.playing = False
             return
         history = view.history
-        if history is None or (history.at_latest and (history.ended or view.session is None)):
+        if history is None:
             self.walk_anew()
             if view.shown is None or not view.shown.live:
                 return
+        elif history.at_latest and (history.ended or view.session is None):
+            self._at_the_end()
+            return
         view.playing = True
+
+    def _at_the_end(self) -> None:
+        """A step key at the end of the walk shown (or, with none, the first walk)."""
+        history = self.view.history
+        if history is None:
+            self.walk_anew()
+        elif history.ended:
+            self.say(f"The end of walk {history.number}, at step {history.cursor}: {AT_THE_END}.", timeout=5)
+        else:
+            self.say(f"The last recorded step of walk {history.number}: {AT_THE_END}.", timeout=5)
 
     def tick(self) -> None:
         """One beat of play: the next step, or the end of play."""

@@ -49,6 +49,7 @@ from .listening import Listening
 from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
 from .opening_walks import OpeningWalks
+from .pane_reading import PANE, PaneReading
 from .picker import Picking
 from .playing import Player, next_pace
 from .presenting import Presenter
@@ -139,6 +140,7 @@ class WalkScreen(Screen[None]):
                                  walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
         self.listening = Listening(self, wiring)
+        self.reading = PaneReading(self, lambda: self.history.decision_at() if self.history else None, tell)
         self._present_at_start = present
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
@@ -161,7 +163,7 @@ class WalkScreen(Screen[None]):
             with Vertical(id="side"):
                 yield NarrationLine(id="narration")
                 yield BudgetMeter(id="meter")
-                with VerticalScroll(id="step-scroll"):
+                with VerticalScroll(id="step-scroll", classes=PANE):
                     yield StepPanel(id="step")
                     yield ComparePanel(id="compare")
                 yield OfferCard(id="offer-card")
@@ -169,15 +171,18 @@ class WalkScreen(Screen[None]):
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
                         yield ResultsPanel(id="results", full_paths=self.allow_files)
-                    with TabPane("Transcript", id="tab-transcript"), VerticalScroll():
+                    with TabPane("Transcript", id="tab-transcript"), \
+                            VerticalScroll(id="transcript-scroll", classes=PANE):
                         yield TranscriptView(id="transcript")
                     with TabPane("Timeline", id="tab-timeline"):
-                        yield Timeline(id="timeline")
-                    with TabPane("Node", id="tab-node"), VerticalScroll():
+                        yield Timeline(id="timeline", classes=PANE)
+                    with TabPane("Node", id="tab-node"), VerticalScroll(id="detail-scroll", classes=PANE):
                         yield NodeDetail(id="detail", full_paths=self.allow_files)
         yield WalkFooter(footer_rules())
 
     def on_mount(self) -> None:
+        for pane in (self.query_one(WalkTree), self.query_one(ResultsPanel)):
+            pane.add_class(PANE)
         self.listening.attach()
         if self._present_at_start:
             self.presenting = True
@@ -435,9 +440,15 @@ class WalkScreen(Screen[None]):
                 tree.refollow()
                 say(self, f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
                 self._schedule_render()
+            case "query" if self.reading.full_screen is not None:  # a pane has the screen: / searches in it
+                self.reading.ask_search()
             case "query":
                 self.playing = False
                 self.query_one(QueryInput).focus()
+            case "full_screen":
+                self.reading.toggle()
+            case "copy_request" | "copy_answer":
+                self.reading.copy(what.removeprefix("copy_"))
             case "help":
                 self.app.push_screen(HelpScreen())
             case "present":

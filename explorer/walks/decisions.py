@@ -74,6 +74,12 @@ class Decision:
     how: Answered = Answered.LIVE
 
     @property
+    def step(self) -> int:
+        """The step a person sees this decision at (the step panel's ``Step N/M``, the transcript, the ``W`` title,
+        the evaluation and the export all name it so): its answer's event, or its offer's while none came."""
+        return self.answer_seq if self.answer_seq is not None else self.offer_seq
+
+    @property
     def node(self) -> str | None:
         """The node whose children were offered (``None``: the roots)."""
         return self.offer.current.id if self.offer.current is not None else None

@@ -2,8 +2,8 @@
 what they did.
 
 A step first moves through what already happened (no navigator call); at the walk's latest event it lets the
-live session pull one more, unless a person must answer first; a walk that is over (or none) is the screen's cue
-to start the next one.
+live session pull one more, unless a person must answer first. A walk that is over stays on its end (the screen
+says which keys go on); with no walk at all, the screen starts the first.
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ def test_eval_json_has_every_question_in_order_and_a_summary():
     assert (money["hit"], money["branch_entered"], money["first_wrong_turn"], money["visits_used"]) == (
         False, False, 0, 0)
     assert (money["landed"], money["landed_count"], money["precision"]) == ([], 0, None)
-    assert money["miss"]["reason"] == "turned away" and money["miss"]["step"] == 2
+    assert money["miss"]["reason"] == "turned away" and money["miss"]["step"] == 3
     summary = doc["summary"]
     assert summary["questions"] == len(expected_ids)
     assert summary["hit_rate"] == pytest.approx(summary["hits"] / summary["questions"])

@@ -38,24 +38,24 @@ def outcome(question_id: str, **settings):
     return evaluate(CORPUS, [question], WalkSettings("", **settings))[0]
 
 
-def test_a_wrong_turn_below_the_roots_is_the_offer_where_the_right_branch_was_passed_over():
+def test_a_wrong_turn_below_the_roots_is_the_answer_that_passed_the_right_branch_over():
     scim = outcome("scim-deprovisioning")
     assert (scim.hit, scim.first_wrong_turn, scim.missed) == (False, 2, "single-sign-on")
     step = wrong_turn_step(scim, CORPUS.index)
-    assert step == 8
-    offer = scim.history.events[step - 1]
+    assert step == 9  # the step panel's numbering: the decision is the step of its answer
+    offer = scim.history.events[step - 2]
     assert isinstance(offer, CandidatesOffered)
     assert offer.current.id == "sign-in-methods"
     assert "single-sign-on" in [c.id for c in offer.candidates]
-    answer = scim.history.events[step]  # the answer to that offer passed over the branch to scim-provisioning
+    answer = scim.history.events[step - 1]  # the answer to that offer passed over the branch to scim-provisioning
     assert answer.selected == () and "single-sign-on" in answer.rejected
 
 
-def test_a_wrong_turn_at_the_roots_is_the_first_offer():
+def test_a_wrong_turn_at_the_roots_is_the_first_answer():
     money = outcome("money-back")
     assert (money.first_wrong_turn, money.missed) == (0, "billing")
-    assert wrong_turn_step(money, CORPUS.index) == 2
-    assert money.history.events[1].current is None
+    assert wrong_turn_step(money, CORPUS.index) == 3
+    assert money.history.events[1].current is None and money.history.events[2].current is None
 
 
 def test_no_wrong_turn_means_the_end_of_the_walk():

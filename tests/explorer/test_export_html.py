@@ -129,7 +129,7 @@ def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     page.on("request", lambda request: requests.append(request.url))
     page.goto(out.as_uri())
     ready(page)
-    assert page.inner_text("#where") == "Step 1 of 5 · event 1 of 14"
+    assert page.inner_text("#where") == "Step 1 of 14 · decision 1 of 5"
     first = side_text(page)
     assert "The navigator (script:" in first and "is asked “what is evil?”" in first
 
@@ -137,11 +137,11 @@ def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     for number in range(2, 6):  # n: a decision at a time, to the end
         page.keyboard.press("n")
         ready(page)
-        assert page.inner_text("#where").startswith(f"Step {number} of 5 ·")
+        assert page.inner_text("#where").endswith(f"of 14 · decision {number} of 5")
         seen.append(side_text(page))
     page.keyboard.press("n")  # past the end: it stays there
     ready(page)
-    assert page.inner_text("#where") == "Step 5 of 5 · event 14 of 14"
+    assert page.inner_text("#where") == "Step 14 of 14 · decision 5 of 5"
 
     # A forced decision and the id it named that was never offered, as the explorer shows them.
     forced = seen[2]
@@ -162,25 +162,25 @@ def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     # The buttons: back, first, play; and every event, one at a time.
     page.click("#back")
     ready(page)
-    assert page.inner_text("#where") == "Step 4 of 5 · event 12 of 14"
+    assert page.inner_text("#where") == "Step 12 of 14 · decision 4 of 5"
     page.click("#first")
     ready(page)
-    assert page.inner_text("#where") == "Step 1 of 5 · event 1 of 14"
+    assert page.inner_text("#where") == "Step 1 of 14 · decision 1 of 5"
     page.check("#every")
     ready(page)
     page.keyboard.press("ArrowRight")
     ready(page)
-    assert page.inner_text("#where") == "Event 2 of 14 · event 2 of 14"
+    assert page.inner_text("#where") == "Step 2 of 14"
     page.keyboard.press("End")
     ready(page)
-    assert page.inner_text("#where") == "Event 14 of 14 · event 14 of 14"
+    assert page.inner_text("#where") == "Step 14 of 14"
     page.uncheck("#every")
     page.click("#first")
     ready(page)
     page.click("#play")
-    page.wait_for_selector("#where:text-matches('^Step 5 of 5')", timeout=WAIT_MS)
+    page.wait_for_selector("#where:text-matches('decision 5 of 5$')", timeout=WAIT_MS)
     page.wait_for_selector("#play:text-is('▶ Play')", timeout=WAIT_MS)  # play stops at the end
-    assert page.inner_text("#where") == "Step 5 of 5 · event 14 of 14"
+    assert page.inner_text("#where") == "Step 14 of 14 · decision 5 of 5"
     # The transcript of the decision at a step.
     page.click("#first")
     ready(page)

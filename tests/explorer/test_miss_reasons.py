@@ -13,6 +13,8 @@ import pytest
 from core import (
     CandidatesOffered,
     NavigatorChoice,
+    NavigatorChose,
+    NavigatorFailed,
     NavigatorRequest,
     NodeEntered,
     OnFailure,
@@ -82,9 +84,9 @@ def test_budget_spent_on_other_branches_points_at_where_the_visits_went_not_at_a
     assert miss.spent == (("support", 11),)
     assert outcome.first_wrong_turn is None  # the navigator took no wrong turn: the budget ran out
     step = wrong_turn_step(outcome)
-    assert step == 2 and isinstance(event(outcome, step), CandidatesOffered)  # the roots, where support came first
+    assert step == 3 and isinstance(event(outcome, step), NavigatorChose)  # the roots, where support came first
     assert miss.sentence() == ("the budget ran out toward travel: 11 of 13 visits went to other branches first — "
-                               "support (11); at step 2, judging the roots, the navigator chose them")
+                               "support (11); at step 3, judging the roots, the navigator chose them")
     assert miss_column(outcome) == "budget ran out"
     assert miss_sentence(outcome) == miss.sentence()
 
@@ -105,8 +107,10 @@ def test_budget_spent_in_several_branches_names_each_with_its_visits(tmp_path):
     assert miss.reason is MissReason.BUDGET and miss.missed == "expenses"
     assert miss.spent == (("leave", 6), ("remote-work", 3))
     assert (miss.node, miss.chose) == ("people-policies", ("leave", "remote-work"))
-    offer = event(outcome, miss.step)
+    # The step panel's numbering: the decision's answer, right after its offer.
+    offer, answer = event(outcome, miss.step - 1), event(outcome, miss.step)
     assert isinstance(offer, CandidatesOffered) and offer.current.id == "people-policies"
+    assert isinstance(answer, NavigatorChose) and answer.valid == ("leave", "remote-work", "expenses")
 
 
 def test_turned_away_is_the_navigators_decision_with_its_step_node_and_choice(tmp_path):
@@ -115,8 +119,9 @@ def test_turned_away_is_the_navigators_decision_with_its_step_node_and_choice(tm
     assert miss.reason is MissReason.TURNED_AWAY
     assert (miss.node, miss.missed, miss.chose) == ("billing", "refunds", ("invoices", "taxes"))
     assert outcome.first_wrong_turn == 1
-    offer = event(outcome, miss.step)
+    offer, answer = event(outcome, miss.step - 1), event(outcome, miss.step)
     assert isinstance(offer, CandidatesOffered) and offer.current.id == "billing"
+    assert isinstance(answer, NavigatorChose) and answer.valid == ("invoices", "taxes")
     assert miss.sentence() == f"turned away: at step {miss.step}, judging billing, the navigator chose invoices, " \
                               "taxes, not refunds"
 
@@ -124,8 +129,8 @@ def test_turned_away_is_the_navigators_decision_with_its_step_node_and_choice(tm
 def test_choosing_nothing_is_turning_away(tmp_path):
     outcome = walk(script(tmp_path, "decisions:\n  start: []\n"), MONEY_BACK)
     assert (outcome.miss.reason, outcome.miss.node, outcome.miss.chose, outcome.miss.step) == (
-        MissReason.TURNED_AWAY, None, (), 2)
-    assert outcome.miss.sentence() == "turned away: at step 2, judging the roots, the navigator chose nothing, " \
+        MissReason.TURNED_AWAY, None, (), 3)
+    assert outcome.miss.sentence() == "turned away: at step 3, judging the roots, the navigator chose nothing, " \
                                       "not billing"
 
 
@@ -156,7 +161,8 @@ def test_a_navigator_failure_on_the_way(tmp_path):
     miss = outcome.miss
     assert (miss.reason, miss.node, miss.missed) == (MissReason.FAILED, "billing", "refunds")
     assert "upstream timeout" in miss.error
-    assert isinstance(event(outcome, miss.step), CandidatesOffered)
+    assert isinstance(event(outcome, miss.step), NavigatorFailed)
+    assert isinstance(event(outcome, miss.step - 1), CandidatesOffered)
 
 
 def test_a_failure_that_empties_the_walk_after_it_entered_the_answer(tmp_path):
@@ -224,17 +230,17 @@ def test_eval_says_each_miss_reason_in_its_text_and_json(tmp_path):
     assert text.returncode == 0, text.stderr
     assert "Why each miss is a miss (2 misses):" in text.stdout
     assert ("hotel-limit-london: the budget ran out toward travel: 11 of 13 visits went to other branches first — "
-            "support (11); at step 2, judging the roots, the navigator chose them") in text.stdout
-    assert "money-back: turned away: at step 2, judging the roots, the navigator chose support, people-policies, " \
+            "support (11); at step 3, judging the roots, the navigator chose them") in text.stdout
+    assert "money-back: turned away: at step 3, judging the roots, the navigator chose support, people-policies, " \
            "not billing" in text.stdout
     assert "misses turned away 1, budget ran out 1" in text.stdout
     document = json.loads(run("eval", path, "--navigator", model, "--max-visits", "13", "--json").stdout)
     hotel, money = document["results"]
     assert hotel["miss"] == {
-        "reason": "budget ran out", "step": 2, "node": None, "missed": "travel", "chose": ["support"],
+        "reason": "budget ran out", "step": 3, "node": None, "missed": "travel", "chose": ["support"],
         "spent": [{"branch": "support", "visits": 11}], "error": None,
         "says": "the budget ran out toward travel: 11 of 13 visits went to other branches first — support (11); "
-                "at step 2, judging the roots, the navigator chose them",
+                "at step 3, judging the roots, the navigator chose them",
     }
     assert hotel["first_wrong_turn"] is None
     assert (money["miss"]["reason"], money["first_wrong_turn"]) == ("turned away", 0)

@@ -12,6 +12,7 @@ from core import NavigatorChose, NavigatorFailed
 from ...corpora import Corpus
 from ...safe_text import safe
 from ...walks.decisions import Decision
+from ...walks.transcripts import pretty_json
 
 SHOWN_CHARS = 100_000
 """Characters of one transcript entry drawn; the rest is counted (the trace keeps it all)."""
@@ -37,10 +38,9 @@ class TranscriptView(Static):
         text = Text()  # a Text's own style would colour all of it: only the labels are the label's colour
         text.append("Decision at ", style=style("transcript--label"))
         text.append_text(safe(where, width=80))
-        text.append(f"  (offer at step {decision.offer_seq}", style=style("transcript--dim"))
-        if decision.answer_seq is not None:
-            text.append(f", answer at step {decision.answer_seq}", style=style("transcript--dim"))
-        text.append(")", style=style("transcript--dim"))
+        # One numbering: the step panel's. A decision is the step of its answer; its offer came just before.
+        offered = f", offered at step {decision.offer_seq}" if decision.answer_seq is not None else ", awaited"
+        text.append(f"  (step {decision.step}{offered})", style=style("transcript--dim"))
         if decision.forced:
             text.append("  ⚑ forced by a person", style=style("transcript--forced"))
         answer = decision.answer
@@ -62,8 +62,11 @@ class TranscriptView(Static):
         for label, body in answer.transcript:
             text.append("\n\n")
             text.append_text(safe(label, style("transcript--label"), width=60))
+            pretty = pretty_json(body) if len(body) <= SHOWN_CHARS else None
+            if pretty is not None:  # shown so; y and Y copy what was sent and said, byte for byte
+                text.append("  JSON, pretty-printed", style=style("transcript--dim"))
             text.append("\n")
-            text.append_text(safe(body[:SHOWN_CHARS], multiline=True))
+            text.append_text(safe(pretty if pretty is not None else body[:SHOWN_CHARS], multiline=True))
             if len(body) > SHOWN_CHARS:
                 text.append(f"\n… {len(body) - SHOWN_CHARS:,} more characters (a saved trace keeps them all)",
                             style=style("transcript--dim"))

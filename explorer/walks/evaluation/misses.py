@@ -51,13 +51,13 @@ class MissReason(StrEnum):
 class Miss:
     """Why one question was missed, and the step of its walk to look at.
 
-    ``step`` (1-based; ``None``: the end of the walk) is: for a decision the navigator made, the offer it
-    answered; for the budget, the offer where the branch that spent most of the visits was chosen (the first
-    ``visit_budget_exhausted`` stop when the visits all went to the way itself); for the depth limit, its stop;
-    for a failure, the failed offer. ``node`` is where (the node judged, ``None``: the roots; or the node the
-    walk stopped at), ``missed`` the next node on the way to the expected one that the walk did not enter,
-    ``chose`` what the navigator chose instead, ``spent`` the branches that took the visits (each with its
-    visits, in the order entered), ``error`` a failure's message.
+    ``step`` (1-based; ``None``: the end of the walk) is the step panel's numbering (:attr:`Decision.step`): for
+    a decision the navigator made, its answer; for the budget, the decision where the branch that spent most of
+    the visits was chosen (the first ``visit_budget_exhausted`` stop when the visits all went to the way itself);
+    for the depth limit, its stop; for a failure, the failed answer. ``node`` is where (the node judged,
+    ``None``: the roots; or the node the walk stopped at), ``missed`` the next node on the way to the expected one
+    that the walk did not enter, ``chose`` what the navigator chose instead, ``spent`` the branches that took the
+    visits (each with its visits, in the order entered), ``error`` a failure's message.
     """
 
     reason: MissReason
@@ -162,7 +162,7 @@ def miss_of(index: HierarchyIndex, question: Question, events: Sequence[WalkEven
         chooser = next((d for d in history.decisions() if d.node == _parent_of(index, biggest)), None)
         at = chooser.node if chooser is not None else None
         heads = tuple(h for h in spent if _parent_of(index, h) == at)
-        return miss(MissReason.BUDGET, chooser.offer_seq if chooser is not None else None, at, heads,
+        return miss(MissReason.BUDGET, chooser.step if chooser is not None else None, at, heads,
                     tuple(spent.items()))
 
     if not path:  # no expected id is in the corpus (``fit_problem`` refuses such a set before any walk)
@@ -171,7 +171,7 @@ def miss_of(index: HierarchyIndex, question: Question, events: Sequence[WalkEven
     if missed is None:  # the whole way entered, the expected node too, and it did not land
         node = path[-1] if path else None
         decision = decisions.get(node)
-        step = decision.offer_seq if decision is not None else None
+        step = decision.step if decision is not None else None
         if end is not WalkEnd.FINISHED or emptied is not None or decision is None:
             return ended_early(node, step)
         answer = decision.answer
@@ -182,16 +182,16 @@ def miss_of(index: HierarchyIndex, question: Question, events: Sequence[WalkEven
     if decision is not None:
         answer = decision.answer
         if isinstance(answer, NavigatorFailed):
-            return miss(MissReason.FAILED, decision.offer_seq, parent, failure=answer.error)
+            return miss(MissReason.FAILED, decision.step, parent, failure=answer.error)
         if isinstance(answer, NavigatorChose) and missed not in answer.valid:
             if answer.hallucinated and not answer.valid:
-                return miss(MissReason.NEVER_OFFERED, decision.offer_seq, parent, answer.hallucinated)
-            return miss(MissReason.TURNED_AWAY, decision.offer_seq, parent, answer.valid)
+                return miss(MissReason.NEVER_OFFERED, decision.step, parent, answer.hallucinated)
+            return miss(MissReason.TURNED_AWAY, decision.step, parent, answer.valid)
         stop = state.stopped_branches.get(missed)  # chosen, never entered
         if isinstance(answer, NavigatorChose) and stop is not None \
                 and stop.reason is StopReason.VISIT_BUDGET_EXHAUSTED:
             return out_of_visits(parent)
-        return ended_early(parent, decision.offer_seq)  # chosen and never entered, or never answered
+        return ended_early(parent, decision.step)  # chosen and never entered, or never answered
     # The parent was entered but never judged: the depth limit, no visit left to go deeper, or the walk ended.
     for seq, event in enumerate(history.events, start=1):
         if isinstance(event, PathStopped) and event.record.branch is None and event.record.node == parent \

@@ -109,7 +109,7 @@ async def test_the_transcript_tab_shows_what_the_navigator_was_sent_and_said():
         await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
         await wait_for(pilot, lambda: transcript_text(app) != "")  # the tab is shown
         transcript = transcript_text(app)
-        assert "Decision at the roots  (offer at step 2, answer at step 3)" in transcript
+        assert "Decision at the roots  (step 3, offered at step 2)" in transcript
         assert "terms" in transcript and "scores" in transcript
 
 
@@ -163,15 +163,37 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
         assert tree_row(app, "refunds") == "⊘ ▶ Refunds  refunds  never entered: cancelled"
 
 
-async def test_one_key_too_many_after_the_end_keeps_the_ended_walk():
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("key", ["n", "c", "p"])
+async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goes_on(key, size):
     app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await finish(pilot, app)
         ended = app.walk_screen.history
-        await pilot.press("n")
+        end = ended.cursor
+        notes = len(app.notes)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: len(app.notes) > notes)
+        assert app.walk_screen.history is ended and ended.cursor == end == len(ended.events)
+        assert [h.number for h in app.walks] == [1] and ended.end is WalkEnd.FINISHED
+        assert app.notes[-1].message == (
+            f"The end of walk 1, at step {end}: r restarts it · / then Enter walks a new query · b steps back · "
+            "w switches walk.")
+        assert f"Step {end}/{end}" in step_text(app)  # the end of walk 1 stays on screen
+        await pilot.press("r")  # another walk takes its own key
         await wait_for(pilot, lambda: app.walk_screen.history is not ended)
-        assert [h.number for h in app.walks] == [1, 2] and ended.end is WalkEnd.FINISHED
+        assert [h.number for h in app.walks] == [1, 2]
         assert "walk 1 · “How are refunds issued?” · lexical:default · budget 15" in app.notes[-1].message
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_n_with_no_walk_at_all_starts_the_first(size):
+    app = make_app("How are refunds issued?")
+    async with app.run_test(size=size) as pilot:
+        assert app.walk_screen.history is None
+        await pilot.press("escape", "n")  # out of the query box, then the step key
+        await wait_for(pilot, lambda: app.walk_screen.history is not None)
+        assert [h.number for h in app.walks] == [1]
 
 
 async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answers():

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from textual.widgets import DataTable
 
-from core import CandidatesOffered, NavigatorChoice, NavigatorRequest, TreeNavigator
+from core import CandidatesOffered, NavigatorChoice, NavigatorChose, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
@@ -121,19 +122,22 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationScreen))
         history = app.walk_screen.history
         assert history.label.startswith("question scim-deprovisioning · lexical:default")
-        assert history.cursor == 8  # the offer of sign-in-methods' children, where single-sign-on was passed over
-        offer = history.events[history.cursor - 1]
+        # The wrong decision itself (the step panel's numbering): the answer at sign-in-methods, right after its
+        # offer, where single-sign-on was passed over.
+        assert history.cursor == 9
+        offer, answer = history.events[history.cursor - 2], history.events[history.cursor - 1]
         assert isinstance(offer, CandidatesOffered) and offer.current.id == "sign-in-methods"
+        assert isinstance(answer, NavigatorChose) and answer.current == "sign-in-methods" and answer.valid == ()
         tree = app.query_one(WalkTree)
         assert tree.expected == frozenset({"scim-provisioning"})
         await wait_for(pilot, lambda: "scim-provisioning  ◎ expected" in (tree_row(app, "scim-provisioning") or ""))
         step = step_text(app)  # revealed, marked expected, beside the step of the wrong turn
-        assert "Step 8/11  offered 3 children of Sign-in methods" in step
-        assert "?  Single sign-on  single-sign-on" in step  # offered there, and passed over
+        assert "Step 9/11  navigator chose nothing" in step
+        assert "✗  Single sign-on  single-sign-on" in step  # offered there, and passed over (not chosen)
         assert app.notes[-1].message.startswith(
-            "scim-deprovisioning: missed: turned away: at step 8, judging sign-in-methods, the navigator chose "
+            "scim-deprovisioning: missed: turned away: at step 9, judging sign-in-methods, the navigator chose "
             "nothing, not single-sign-on · ◎ marks what it expects")
-        verdict = "Verdict turned away: at step 8, judging sign-in-methods, the navigator chose nothing, not"
+        verdict = "Verdict turned away: at step 9, judging sign-in-methods, the navigator chose nothing, not"
         assert verdict in step  # said beside the walk in the step panel too
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
@@ -154,12 +158,12 @@ async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
         first = app.walk_screen.history
-        assert first.cursor == 2 and len(app.walks) == 1  # a wrong turn at the roots: the first offer
+        assert first.cursor == 3 and len(app.walks) == 1  # a wrong turn at the roots: the first answer
         await pilot.press("f", "f", "escape")
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 2
+        assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 3
         assert app.query_one(WalkTree).expected == frozenset({"refund-delivery"})
 
 
@@ -320,3 +324,19 @@ async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
         assert not isinstance(app.screen, EvaluationScreen)
         message = app.notes[-1].message
         assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_enter_on_a_miss_opens_at_the_wrong_decision_with_the_step_panels_number(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        screen = await open_evaluation(pilot, app)
+        await cursor_to(pilot, screen, "money-back")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        history = app.walk_screen.history
+        assert history.cursor == 3 and isinstance(history.events[2], NavigatorChose)  # the answer at the roots
+        step = step_text(app)
+        assert step.startswith(f"Step 3/{len(history.events)}")
+        assert "turned away: at step 3, judging the roots" in step  # the verdict names the step on screen

@@ -91,3 +91,21 @@ def test_a_prompt(snap_compare):
         await no_blink(pilot)
 
     assert snap_compare(app(), terminal_size=SIZE, run_before=open_prompt)
+
+
+def test_the_transcript_on_the_whole_screen(snap_compare):
+    explorer = app("How are refunds issued?", start_walk=True)
+
+    async def full_screen(pilot) -> None:
+        await pilot.press("n", "n", "right_square_bracket")  # the first answer, the Transcript tab
+        await wait_for(pilot, lambda: explorer.walk_screen.history.cursor == 3)
+        for _ in range(12):  # Tab to the transcript: the tree, the step panel, the tab strip, the transcript
+            if explorer.focused is not None and explorer.focused.id == "transcript-scroll":
+                break
+            await pilot.press("tab")
+        await pilot.press("z")
+        await wait_for(pilot, lambda: explorer.walk_screen.maximized is not None)
+        explorer.clear_notifications()  # no toast in a snapshot
+        await no_blink(pilot)
+
+    assert snap_compare(explorer, terminal_size=SIZE, run_before=full_screen)

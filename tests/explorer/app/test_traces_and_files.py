@@ -121,8 +121,13 @@ async def test_an_opened_trace_is_never_walked_again_and_one_key_too_many_keeps_
         await pilot.press("escape", "c")  # c on a trace goes to what already happened: no navigator call
         assert app.walk_screen.session is None and trace.cursor == len(trace.events) and navigator.calls == 0
         assert "walk 1 · trace t.jsonl · lexical:default" in app.walk_screen.sub_title
-        # One n too many after the end: a new walk goes into the list, the trace stays one key away.
+        # One n too many after the end stays on the trace's end and says what goes on; r is a new walk.
+        notes = len(app.notes)
         await pilot.press("n")
+        await wait_for(pilot, lambda: len(app.notes) > notes)
+        assert app.walk_screen.history is trace and trace.cursor == len(trace.events) and navigator.calls == 0
+        assert app.notes[-1].message.startswith(f"The end of walk 1, at step {len(trace.events)}: r restarts it")
+        await pilot.press("r")
         await wait_for(pilot, lambda: app.walk_screen.history is not trace and len(app.walk_screen.history.events) == 1)
         assert [w.number for w in app.walks] == [1, 2] and app.walks.items[0].history is trace
         assert "walk 1 · trace t.jsonl" in app.notes[-1].message

@@ -26,6 +26,7 @@ from explorer.walks.history import Origin
 from ..http_stub import Reply, StubServer
 from ..navigators.conftest import model_missing
 from .helpers import SIZE, make_app, wait_for
+from .reading import step_text, transcript_text
 
 MODEL = "openai:test-model"
 QUERY = "How long do refunds take to arrive?"
@@ -105,7 +106,7 @@ async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_n
         dialog = app.screen
         assert isinstance(dialog, WhatIfScreen)
         assert str(dialog.query_one("#what-if-title", Label).render()) == (
-            "What if — walk 1 · the decision at the roots (chosen, step 2)")
+            "What if — walk 1 · the decision at the roots (chosen, step 3)")
         offer = next(e for e in walk.history.events if isinstance(e, CandidatesOffered))
         assert str(dialog.query_one("#what-if-offered", Label).render()) == "Offered: " + " · ".join(
             f"{n} {view.id} {view.title}" for n, view in enumerate(offer.candidates, start=1)) + "   (15 visits left)"
@@ -276,3 +277,22 @@ async def test_the_dialog_shows_a_hostile_node_id_in_its_title_literally() -> No
         await wait_for(pilot, lambda: app.screen is dialog)
         assert str(dialog.query_one("#what-if-title", Label).render()) == (
             "What if — the decision at [b]x[/b]\\x1b[2J")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_one_numbering_of_steps_in_the_step_panel_the_transcript_and_the_w_title(
+        size: tuple[int, int], server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+    server.add(completion(["billing"], "Refunds are money: billing."))
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape", "n", "n", "n")  # the walk starts, the roots are offered, answered
+        walk = app.walk_screen
+        await wait_for(pilot, lambda: chose(walk) is not None and walk.history.cursor == 3)
+        assert step_text(app).startswith("Step 3/3")
+        await pilot.press("right_square_bracket")  # the Transcript tab
+        await wait_for(pilot, lambda: transcript_text(app) != "")
+        assert transcript_text(app).startswith("Decision at the roots  (step 3, offered at step 2)")
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        assert str(app.screen.query_one("#what-if-title", Label).render()) == (
+            "What if — walk 1 · the decision at the roots (chosen, step 3)")
