@@ -44,8 +44,9 @@ class RankedNode:
 
     @property
     def reasons(self) -> str:
-        """What put it there and the decision's rationale: ``named 2nd of 2 · "Refunds are billing."``."""
-        return f'{self.why} · "{self.rationale}"' if self.rationale else self.why
+        """What put it there and the decision's rationale: ``named 2nd of 2 · "Refunds are billing."`` (a score
+        alone: a scoring navigator's rationale lists the scores again)."""
+        return f'{self.why} · "{self.rationale}"' if self.rationale and self.score is None else self.why
 
     @property
     def best(self) -> bool:

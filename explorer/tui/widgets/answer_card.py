@@ -1,8 +1,12 @@
 """Presenting mode's answer card: the landed nodes ranked, each with what put it there, its path and content.
 
-The card is laid out for the rows it has: every landed node gets its reason and title on one line and its path
-on the next, and the rows left are shared out for content, cut with an ellipsis, so that the answer is on
-screen without scrolling at 80×24 as at 200×60 (past what fits, the rest are counted).
+The ranking is :func:`explorer.walks.ranking.rank_landed`'s (the Results tab and ``walk`` show the same): the
+best answer first, starred and set apart, the others in the navigator's order, and the stand-ins (landed only
+because the visits or the depth ran out below them) last, under a line that says they are not answers, with no
+content. The card is laid out for the rows it has: every landed node gets its line (its title first, then what
+ranked it, its id and stop reason, cut from the end) and its path on the next, and the rows left are shared out
+for the answers' content, cut with an ellipsis. When not every node has room for its path, the best keeps its
+path and content and the others take a row each; past what fits, the rest are counted.
 """
 
 from __future__ import annotations
@@ -42,6 +46,10 @@ class Answer:
     @property
     def best(self) -> bool:
         return self.place == 1
+
+
+STAND_INS = "Stand-ins, not answers: out of visits or depth below them"
+"""The line before the stand-ins."""
 
 
 class AnswerCard(Widget):
@@ -92,24 +100,34 @@ class AnswerCard(Widget):
         width, height = self.content_size.width or 80, self.content_size.height or 24
         answers = self.answers
         lines: list[Text] = [Text(self.heading, style=style("answer--heading"))]
-        shown = len(answers)
-        while shown and 1 + 2 * shown + _dividers(answers[:shown]) + (shown < len(answers)) > height:
-            shown -= 1
-        room = height - 1 - 2 * shown - _dividers(answers[:shown]) - (shown < len(answers))
-        content_rows = room // shown if shown and shown == len(answers) else 0
+        shown, compact = len(answers), False
+        if _rows(answers, shown, compact=False) > height:  # not all with their paths: the others a row each
+            compact = True
+            while shown and _rows(answers, shown, compact=True) > height:
+                shown -= 1
+        room = height - _rows(answers, shown, compact)
+        real = sum(1 for a in answers[:shown] if a.stand_in is None)  # a stand-in's content is no answer: none shown
+        content_rows = (room if compact else room // real) if real else 0
         for number, answer in enumerate(answers[:shown]):
             before = answers[number - 1] if number else None
             if before is not None and before.stand_in is None and answer.stand_in is not None:
-                lines.append(styled("Stand-ins, not answers: the budget or the depth ran out below them",
+                lines.append(styled(STAND_INS,
                                     style("answer--dim")))
             elif before is not None and before.best and answer.stand_in is None:
                 lines.append(styled("Also landed, in the navigator's order", style("answer--dim")))
             lines.append(self._head(answer))
+            if compact and number:
+                continue
             lines.append(safe(PATH_SEPARATOR.join(answer.path), style("answer--path"), width=400))
-            if content_rows > 0:
+            if content_rows > 0 and answer.stand_in is None:
                 lines.extend(self._content(answer.content, width, content_rows))
         if shown < len(answers):
-            lines.append(styled(f"… and {len(answers) - shown:,} more landed", style("answer--dim")))
+            left = answers[shown:]
+            stand_ins = sum(1 for a in left if a.stand_in is not None)
+            some = f" ({stand_ins:,} of them stand-ins)" if 1 < stand_ins < len(left) else (
+                " (a stand-in)" if stand_ins == 1 and len(left) == 1 else (
+                    " (stand-ins)" if stand_ins == len(left) else (" (1 a stand-in)" if stand_ins == 1 else "")))
+            lines.append(styled(f"… and {len(left):,} more landed{some}", style("answer--dim")))
         for line in lines:  # each row cut to the card's width, the end first: a title before its id and reason
             line.truncate(width, overflow="ellipsis")
         text = Text("\n").join(line for line in lines)
@@ -150,6 +168,13 @@ class AnswerCard(Widget):
     def words(self) -> str:
         """What the card says as plain text, as it fits its size now (what a test reads)."""
         return str(self.render())
+
+
+def _rows(answers: Sequence[Answer], shown: int, compact: bool) -> int:
+    """The rows the first ``shown`` of ``answers`` take, with no content: the heading, each node's line and its
+    path (``compact``: the best's only), the dividers, and the line that counts those not shown."""
+    paths = (1 if shown else 0) if compact else shown
+    return 1 + shown + paths + _dividers(answers[:shown]) + (shown < len(answers))
 
 
 def _dividers(answers: Sequence[Answer]) -> int:
