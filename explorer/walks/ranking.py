@@ -8,7 +8,8 @@ walk that is not cut short would enter them. Each node says what put it there: t
 when it wrote one (``score 2.76 · named 1st of 3 · bm25``), else its place among what it named
 (``named 1st of 3``), and the decision's rationale. A node is a stand-in when it landed for branches it never
 reached: chosen children left for want of visits (``stand-in: 4 chosen children never entered``), children at
-the depth limit, or no visit left to go below.
+the depth limit, no visit left to go below, ids chosen below it that were never offered, or a navigator that
+failed below it.
 """
 
 from __future__ import annotations
@@ -61,7 +62,13 @@ def ordinal(number: int) -> str:
 
 def _stand_in(node: str, record: StopRecord, stops: Sequence[StopRecord]) -> str | None:
     if record.reason is StopReason.MAX_DEPTH:
-        return f"stand-in: at the depth limit, its children never offered ({record.detail or 'max_depth'})"
+        return "stand-in: at the depth limit, its children never offered"
+    if record.reason is StopReason.NAVIGATOR_FAILED:
+        return "stand-in: the navigator failed choosing below it"
+    if record.reason is StopReason.INVALID_CHOICE:
+        ghosts = {s.branch for s in stops if s.reason is StopReason.INVALID_CHOICE and s.path.last == node}
+        return f"stand-in: it chose {len(ghosts):,} never offered below it" if len(ghosts) != 1 else (
+            "stand-in: it chose one never offered below it")
     if record.reason is not StopReason.VISIT_BUDGET_EXHAUSTED:
         return None
     left = {s.branch for s in stops if s.reason is StopReason.VISIT_BUDGET_EXHAUSTED and s.branch is not None

@@ -50,3 +50,16 @@ def test_nodes_landed_because_the_visits_ran_out_are_stand_ins_after_the_answers
 def test_ordinals():
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+
+
+def test_a_node_at_the_depth_limit_is_a_stand_in():
+    nodes = ranked(f"script:{SCRIPTS / 'depth-limit.yaml'}", "refunds", max_depth=1)
+    assert [(n.place, n.node, n.record.reason, n.stand_in) for n in nodes] == [
+        (None, "refunds", StopReason.MAX_DEPTH, "stand-in: at the depth limit, its children never offered")]
+
+
+def test_a_node_whose_chosen_child_was_never_offered_is_a_stand_in():
+    nodes = ranked(f"script:{SCRIPTS / 'hallucinated-branch.yaml'}", "How do I get a refund?")
+    assert [(n.place, n.node, n.record.reason, n.stand_in) for n in nodes] == [
+        (1, "requesting-a-refund", StopReason.LEAF, None),
+        (None, "billing", StopReason.INVALID_CHOICE, "stand-in: it chose one never offered below it")]

@@ -48,7 +48,7 @@ class Answer:
         return self.place == 1
 
 
-STAND_INS = "Stand-ins, not answers: out of visits or depth below them"
+STAND_INS = "Stand-ins, not answers: the walk never got below them"
 """The line before the stand-ins."""
 
 

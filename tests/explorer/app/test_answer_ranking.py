@@ -8,9 +8,10 @@ import pytest
 from rich.cells import cell_len
 
 from explorer.tui.widgets.answer_card import AnswerCard
+from explorer.tui.widgets.walk_tree import WalkTree
 
 from .helpers import make_app, script, wait_for
-from .reading import landed_rows
+from .reading import landed_rows, tree_rows
 
 OUT_OF_VISITS = "wide-walk-out-of-visits.yaml"
 
@@ -39,7 +40,7 @@ CARD = [
     "■ 3. Business plan  named 3rd of 8 · \"Every plan may matter: take all eight.\" · business-plan · leaf",
     "■ 4. Enterprise plan  named 4th of 8 · \"Every plan may matter: take all eight.\" · enterprise-plan · leaf",
     "■ 5. Free trial  named 5th of 8 · \"Every plan may matter: take all eight.\" · free-trial · leaf",
-    "Stand-ins, not answers: out of visits or depth below them",
+    "Stand-ins, not answers: the walk never got below them",
     "◌ Plans and pricing  stand-in: 3 chosen children never entered · named 1st of 3 · \"Money questions touch "
     "plans, billing and accounts; take them all.\" · plans · visit_budget_exhausted",
 ]
@@ -74,3 +75,16 @@ async def test_the_results_tab_ranks_the_same_way(size):
             ["4", "Enterprise plan", "leaf"], ["5", "Free trial", "leaf"],
             ["◌", "Plans and pricing", "visit_budget_exhausted"]]
         assert landed_rows(app)[-1][3].startswith("stand-in: 3 chosen children never entered · named 1st of 3")
+
+
+@pytest.mark.parametrize(("size", "rows"), [
+    ((80, 24), ["│  │  ├─ ■ Invoice schedu…", "│  │  └─ ■ Refund delivery"]),
+    ((120, 40), ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"]),
+])
+async def test_presenting_a_tree_row_keeps_its_title_longest(size, rows):
+    """The id shortens first, then the stop reason goes, and only then the title (the room reads the title)."""
+    app = make_app("How are refunds issued?", "lexical:wide", start_walk=True, present=True)
+    async with app.run_test(size=size) as pilot:
+        await to_the_end(pilot)
+        tree = app.query_one(WalkTree)
+        await wait_for(pilot, lambda: [row for row in tree_rows(tree) if "■" in row] == rows)
