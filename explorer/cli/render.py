@@ -42,7 +42,7 @@ from ..walks.describe import (
     stop_line,
     visits_left,
 )
-from ..walks.evaluation import EvalSummary, QuestionOutcome
+from ..walks.evaluation import EvalSummary, QuestionOutcome, cached_words
 from ..walks.ranking import rank_landed
 from ..walks.state import WalkState
 
@@ -300,8 +300,9 @@ def eval_summary(summary: EvalSummary) -> Text:
         ("  ·  valid answers ", "bold"),
         f"{summary.valid_answer_rate:.0%} ({summary.valid_answers:,}/{summary.answers:,})",
     )
-    if summary.cached:
-        text.append(f"  ·  {summary.cached:,} answers cached", style="dim")
+    if summary.cached:  # mean calls 0.0 is no figure of what a walk costs: say what the cache saved
+        text.append("  ·  ")
+        text.append(cached_words(summary.cached, summary.questions, summary.mean_chars_saved), style="bold yellow")
     if summary.misses:
         text.append("\n")
         text.append("misses ", style="bold")

@@ -8,7 +8,7 @@ import threading
 
 from textual.widgets import DataTable
 
-from core import CandidatesOffered, NavigatorChoice, NavigatorRequest, TreeNavigator
+from core import CandidatesOffered, NavigatorChoice, NavigatorChose, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
@@ -116,15 +116,19 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationScreen))
         history = app.walk_screen.history
         assert history.label.startswith("question scim-deprovisioning · lexical:default")
-        assert history.cursor == 8  # the offer of sign-in-methods' children, where single-sign-on was passed over
-        offer = history.events[history.cursor - 1]
+        assert history.cursor == 9  # the wrong decision itself: the answer to sign-in-methods' offer, on show
+        offer, answer = history.events[history.cursor - 2], history.events[history.cursor - 1]
         assert isinstance(offer, CandidatesOffered) and offer.current.id == "sign-in-methods"
+        assert isinstance(answer, NavigatorChose) and "single-sign-on" in answer.rejected  # passed over
         tree = app.query_one(WalkTree)
         assert tree.expected == frozenset({"scim-provisioning"})
-        await wait_for(pilot, lambda: "scim-provisioning  ◎ expected" in (tree_row(app, "scim-provisioning") or ""))
-        step = step_text(app)  # revealed, marked expected, beside the step of the wrong turn
-        assert "Step 8/11  offered 3 children of Sign-in methods" in step
-        assert "?  Single sign-on  single-sign-on" in step  # offered there, and passed over
+        # Revealed and marked expected, its title whole (the id gives way first), beside the wrong decision.
+        await wait_for(pilot, lambda: tree_row(app, "scim-provisioning") == (
+            "  SCIM user provisioning  scim-provis…  ◎ expected"))
+        step = step_text(app)
+        assert "Step 9/11  navigator chose nothing" in step
+        assert "Chose   nothing: the path stops here" in step
+        assert "✗  Single sign-on  single-sign-on" in step  # offered there, and passed over
         assert app.notes[-1].message.startswith(
             "scim-deprovisioning: missed: turned away: at step 8, judging sign-in-methods, the navigator chose "
             "nothing, not single-sign-on · ◎ marks what it expects")
@@ -149,12 +153,12 @@ async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
         first = app.walk_screen.history
-        assert first.cursor == 2 and len(app.walks) == 1  # a wrong turn at the roots: the first offer
+        assert first.cursor == 3 and len(app.walks) == 1  # a wrong turn at the roots: the answer to the first offer
         await pilot.press("f", "f", "escape")
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 2
+        assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 3
         assert app.query_one(WalkTree).expected == frozenset({"refund-delivery"})
 
 
