@@ -6,7 +6,7 @@ never as markup.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -21,7 +21,6 @@ from core import (
     PathStopped,
     Transcript,
     WalkEvent,
-    WalkResult,
 )
 
 from ..corpora import Corpus
@@ -43,7 +42,8 @@ from ..walks.describe import (
     stop_line,
     visits_left,
 )
-from ..walks.evaluation import EvalSummary, QuestionOutcome
+from ..walks.evaluation import EvalSummary, QuestionOutcome, cached_words
+from ..walks.ranking import rank_landed
 from ..walks.state import WalkState
 
 
@@ -97,7 +97,7 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
                 took = {Answered.LIVE: f"  ({event.seconds:.2f} s)", Answered.FORCED: ""}.get(how, f"  ({how.value})")
                 choice = line(verb, picked, took)
                 if event.usage:
-                    choice.append(f"  tokens: {dict(event.usage)}", style="dim")
+                    choice.append(f"  {usage_words(event.usage)}", style="dim")
                 note = parent.add(choice)
                 if event.rationale:
                     note.add(safe(event.rationale, "italic", width=200))
@@ -125,25 +125,31 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
     return root
 
 
-def landed_table(result: WalkResult, corpus: Corpus, state: WalkState) -> Table | Text:
-    """The landed nodes, one row each (``Landed nodes: none`` when nothing landed, e.g. under on-failure empty),
-    their stop reasons as ``state`` says them (:meth:`WalkState.reason_of`)."""
-    if not result.documents:
+def landed_table(state: WalkState, events: Sequence[WalkEvent], corpus: Corpus,
+                 forced: Collection[int] = ()) -> Table | Text:
+    """The landed nodes ranked (:func:`~explorer.walks.ranking.rank_landed`), one row each: the best first (``★``),
+    the stand-ins last (``◌``), each with what put it there and its stop reason as ``state`` says it
+    (:meth:`WalkState.reason_of`); ``Landed nodes: none`` when nothing landed (e.g. under on-failure empty)."""
+    ranked = rank_landed(state, events, forced) if state.result is not None and state.result.documents else ()
+    if not ranked:
         return line(("Landed nodes: ", "bold"), ("none", "dim"))
-    table = Table(title="Landed nodes", title_justify="left", expand=False)
-    for column in ("#", "id", "title", "stop reason", "depth", "path"):
-        table.add_column(column, overflow="fold")
-    for number, document in enumerate(result.documents, start=1):
-        metadata = document.metadata
-        record = state.landed.get(document.id)
-        reason = state.reason_of(record) if record is not None else str(metadata.get("hierarchyStopReason", ""))
+    table = Table(title="Landed nodes, ranked", title_justify="left", expand=False)
+    for column in ("#", "title", "why", "id", "stop reason", "depth", "path"):
+        table.add_column(column, overflow="fold", no_wrap=column in ("#", "id", "stop reason"))
+    for node in ranked:
+        record = node.record
+        reason = state.reason_of(record)
+        title = corpus.title_of(node.node) if node.node in corpus.index else node.node
+        place = "◌" if node.place is None else f"★ {node.place}" if node.best else str(node.place)
+        why = node.why if node.stand_in is None else f"{node.stand_in} · {node.why}"
         table.add_row(
-            str(number),
-            safe(document.id, "bold", width=40),
-            safe(str(metadata.get("reasoningTitle", "")), width=60),
+            place,
+            safe(title, "bold" if node.best else "", width=60),
+            safe(why, "dim", width=200),
+            safe(node.node, "bold", width=40),
             Text(reason, style=REASON_STYLE.get(reason, "")),
-            str(metadata.get("hierarchyDepth", "")),
-            safe(path_text(tuple(metadata.get("hierarchyPath", ()))), "dim", width=120),
+            str(max(len(record.path) - 1, 0)),
+            safe(path_text(tuple(record.path)), "dim", width=120),
         )
     return table
 
@@ -172,7 +178,7 @@ def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: st
                            f"{state.on_failure.value}", "dim"))
     parts: list[RenderableType] = [header, walk_tree(events, forced=forced, transcripts=transcripts)]
     if state.result is not None:
-        parts.append(landed_table(state.result, corpus, state))
+        parts.append(landed_table(state, events, corpus, forced))
     parts.append(walk_summary(state, end, error))
     return Group(*parts)
 
@@ -243,7 +249,12 @@ def eval_table(outcomes: Sequence[QuestionOutcome]) -> Table:
                             ("why missed", "left"), ("branch", "center"), ("wrong turn", "right"),
                             ("visits", "right"), ("calls", "right"), ("chars", "right"), ("landed", "right"),
                             ("precision", "right"), ("landed ids", "left"), ("stops", "left")):
-        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        # Ids are never broken mid-word: the question column is as wide as its longest id (up to 40), and the
+        # landed ids wrap between ids only (one longer than the column ends in an ellipsis).
+        whole = {"question": min(40, max((len(o.question.id) for o in outcomes), default=8))}
+        table.add_column(column, justify=justify,  # type: ignore[arg-type]
+                         overflow="ellipsis" if column in ("question", "landed ids") else "fold",
+                         min_width=whole.get(column), no_wrap=column == "question")
     for o in outcomes:
         stops = ", ".join(f"{reason} {count:,}" for reason, count in o.stop_reasons.items())
         if o.error:
@@ -290,8 +301,9 @@ def eval_summary(summary: EvalSummary) -> Text:
         ("  ·  valid answers ", "bold"),
         f"{summary.valid_answer_rate:.0%} ({summary.valid_answers:,}/{summary.answers:,})",
     )
-    if summary.cached:
-        text.append(f"  ·  {summary.cached:,} answers cached", style="dim")
+    if summary.cached:  # mean calls 0.0 is no figure of what a walk costs: say what the cache saved
+        text.append("  ·  ")
+        text.append(cached_words(summary.cached, summary.questions, summary.mean_chars_saved), style="bold yellow")
     if summary.misses:
         text.append("\n")
         text.append("misses ", style="bold")
@@ -409,3 +421,19 @@ def comparison_report(comparison: Comparison) -> RenderableType:
                       f"{b.prompt_tokens:,} / {b.completion_tokens:,}")
     parts.append(table)
     return Group(*parts)
+
+
+def usage_words(usage: Mapping[str, object]) -> str:
+    """A call's token usage in words: ``568 prompt + 67 completion tokens`` (what else it counted after a ``·``,
+    ``total_tokens`` left out as the sum the reader just read)."""
+    def count(value: object) -> str:
+        return f"{value:,}" if isinstance(value, int | float) and not isinstance(value, bool) else visible(str(value))
+
+    parts = [f"{count(usage[key])} {key.removesuffix('_tokens')}" for key in ("prompt_tokens", "completion_tokens")
+             if key in usage]
+    words = " + ".join(parts) + " tokens" if parts else ""
+    rest = [f"{visible(str(key)).replace('_', ' ')} {count(value)}" for key, value in usage.items()
+            if key not in ("prompt_tokens", "completion_tokens", "total_tokens") and not isinstance(value, Mapping)]
+    if not parts and "total_tokens" in usage:
+        words = f"{count(usage['total_tokens'])} tokens"
+    return " · ".join(([words] if words else []) + rest) or "tokens: none counted"

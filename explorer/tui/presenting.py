@@ -205,8 +205,8 @@ class Presenter:
         at_end = history is not None and history.ended and history.at_latest
         self.host.set_class(at_end, AT_END)
         self.host.query_one(NarrationLine).show(self.narration())
-        if at_end:
-            self.host.query_one(AnswerCard).show(state, self.host.corpus)
+        if at_end and history is not None:
+            self.host.query_one(AnswerCard).show(state, self.host.corpus, history.events, history.forced)
         else:
             hint = "Press n: the navigator gets its first offer." if state.offer is None and state.step <= 1 else ""
             self.host.query_one(OfferCard).show(state, hint=hint)

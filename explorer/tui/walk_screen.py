@@ -38,6 +38,7 @@ from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
+from ..walks.ranking import rank_landed
 from ..walks.session import UNWIRED, WalkSession, Wiring
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
@@ -521,7 +522,8 @@ class WalkScreen(Screen[None]):
                                        capped=capped_note(decision) if decision is not None else "",
                                        verdict=shown.verdict if shown is not None else "")
         self.query_one(ResultsPanel).show(state, self.corpus,
-                                          results_summary(state, moment, live=shown is not None and shown.live))
+                                          results_summary(state, moment, live=shown is not None and shown.live),
+                                          rank_landed(state, history.events, history.forced) if history else ())
         self.query_one(TranscriptView).show(decision, self.corpus)
         self.query_one(Timeline).show(history)
         if self.presenting:

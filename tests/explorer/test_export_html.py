@@ -153,10 +153,10 @@ def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     assert "The walk goes on (on failure: partial)." in failed
     # The end: the stop reasons and the answer card.
     end = seen[4]
-    assert "The answer: 3 landed" in end
-    for reason, title in (("invalid_choice", "<script>window.pwned=1</script>"), ("leaf", "Leafy & <b>bold</b>"),
-                          ("navigator_failed", "Calm")):
-        assert f"■ {reason} {title}" in end, (reason, end)
+    assert "The answer: Leafy & <b>bold</b> · 2 stand-ins" in end  # ranked: the one leaf first, set apart
+    assert "★ 1. Leafy & <b>bold</b> forced · named 1st of 2" in end
+    assert "◌ <script>window.pwned=1</script> stand-in: it chose one never off…" in end  # cut at its end
+    assert "◌ Calm stand-in: the navigator failed" in end
     assert "The answer </script><script>window.pwned=3</script> is here." in end  # content, as text
 
     # The buttons: back, first, play; and every event, one at a time.

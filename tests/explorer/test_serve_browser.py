@@ -119,7 +119,7 @@ def test_presenting_in_the_browser_goes_a_decision_a_key_to_the_answer_card(brow
         for _ in range(4):
             page.keyboard.press("n")
         end = wait_for_screen(page, "The answer")
-        assert "■ leaf  Refund delivery" in end
+        assert "★ 1. Refund delivery  score" in end  # the best answer, ranked first, with its score
         assert "Billing › Refunds › Refund delivery" in end
         page.close()
         wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")

@@ -35,20 +35,21 @@ from ...ending import WalkEnd
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...safe_text import safe, styled
 from ...walk_settings import WalkSettings
-from ...walks.describe import calls_words
 from ...walks.evaluation import (
     Change,
     Difference,
     EvaluationRun,
     QuestionOutcome,
     Side,
+    cached_words,
     differs,
     miss_column,
     miss_sentence,
-    wrong_turn_step,
+    wrong_turn_shown,
 )
 from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
+from ...walks.state import Cost
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
 from .prompt import PromptScreen
@@ -58,7 +59,7 @@ EVALUATION = "evaluation"
 SIDE_COLUMNS = ("hit", "why missed", "landed", "@3", "precision", "branch", "wrong turn", "visits", "calls", "chars")
 """What decides a row comes first (hit, why it missed, how many nodes it landed), before the long query column:
 at 80×24 they are what shows."""
-CELL_WIDTHS = (9, 16, 3, 3, 4, 3, 2, 4, 3, 7)
+CELL_WIDTHS = (9, 16, 3, 3, 4, 3, 2, 4, 8, 7)
 """Room for any cell (``cancelled``, ``123,456``): the rows fill in later, the widths stay (or the heading's)."""
 LABELS = ("hit", "why missed", "landed", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
 SHORT_LABELS = ("hit", "why", "ld.", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
@@ -392,7 +393,7 @@ class EvaluationScreen(ModalScreen[None]):
         if outcome is None or outcome.history is None:
             self.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
             return
-        self.post_message(OpenWalk(outcome.history, wrong_turn_step(outcome), frozenset(outcome.question.expect),
+        self.post_message(OpenWalk(outcome.history, wrong_turn_shown(outcome), frozenset(outcome.question.expect),
                                    _how(outcome), miss_sentence(outcome)))
         self.app.pop_screen()
 
@@ -479,8 +480,19 @@ def _side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
     return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),
             Text("✓" if outcome.hit_at_3 else "", style="green"), Text(precision, justify="right"),
             Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
-            Text(str(outcome.visits_used), justify="right"), Text(calls_words(outcome.cost, ""), justify="right"),
+            Text(str(outcome.visits_used), justify="right"), Text(calls_cell(outcome.cost), justify="right"),
             Text(f"{outcome.chars_shipped:,}", justify="right")]
+
+
+def calls_cell(cost: Cost) -> str:
+    """The calls column, whole in its width: the live calls (``3``), the kind when no answer needed one
+    (``cached``, ``replayed``), or live of all (``1/3``); the summary line says the rest."""
+    without = cost.without_call
+    if not without:
+        return f"{cost.live_calls:,}"
+    if not cost.live_calls and len(without) == 1:
+        return next(iter(without))
+    return f"{cost.live_calls:,}/{cost.answers:,}"
 
 
 def totals(outcomes: list[QuestionOutcome | None]) -> str:
@@ -498,9 +510,10 @@ def totals(outcomes: list[QuestionOutcome | None]) -> str:
     valid = sum(o.valid_answers for o in walked)
     valid_rate = valid / answers if answers else 1.0
     precision = f"{correct / landed:.0%}" if landed else "—"
+    cached = cached_words(sum(o.cached for o in walked), count, sum(o.chars_saved for o in walked) / count)
     return (f" · hit rate {hits / count:.0%} ({hits}) · hit@3 {at_3 / count:.0%} ({at_3}) · {landed / count:.1f} "
             f"landed · precision {precision} · branch-entry rate {branches / count:.0%} · valid answers "
-            f"{valid_rate:.0%}")
+            f"{valid_rate:.0%}" + (f" · {cached}" if cached else ""))
 
 
 def _how(outcome: QuestionOutcome) -> str:

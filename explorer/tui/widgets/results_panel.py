@@ -1,7 +1,9 @@
-"""Results: the summary line, every stop with its reason and path, the landed nodes, and the selected one's content."""
+"""Results: the summary line, every stop with its reason and path, the landed nodes ranked, and the selected one's
+content."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,6 +16,7 @@ from core import StopReason
 from ...corpora import Corpus
 from ...safe_text import safe, styled
 from ...walks.decisions import NEVER_JUDGED
+from ...walks.ranking import RankedNode
 from ...walks.state import WalkState
 from .long_text import PART, shown_part
 
@@ -41,7 +44,7 @@ class ResultsPanel(Vertical):
 
     def on_mount(self) -> None:
         landed = self.query_one("#landed-table", DataTable)
-        landed.add_columns("#", "landed node", "stop reason", "depth", "path")
+        landed.add_columns("#", "landed node", "stop reason", "why", "depth", "path")
         stops = self.query_one("#stops-table", DataTable)
         stops.add_columns("stop", "reason", "at", "branch", "landed", "detail")
         self._corpus: Corpus | None = None
@@ -49,29 +52,35 @@ class ResultsPanel(Vertical):
         self._content_id: str | None = None
         self._content_limit = PART
 
-    def show(self, state: WalkState, corpus: Corpus, summary: Text) -> None:
+    def show(self, state: WalkState, corpus: Corpus, summary: Text, ranked: Sequence[RankedNode] = ()) -> None:
+        """The summary, the landed nodes ``ranked`` (:func:`~explorer.walks.ranking.rank_landed`: the best first,
+        marked ``★``, the stand-ins last, ``◌``, each with what put it there) and every stop."""
         self._corpus = corpus
         self.query_one("#results-summary", Static).update(summary)
         landed = self.query_one("#landed-table", DataTable)
-        ids = list(state.landed)
+        ids = [node.node for node in ranked]
         if ids != self._landed_ids:
-            # Stepping forward only ever adds rows: append them; stepping back rebuilds.
-            if ids[: len(self._landed_ids)] != self._landed_ids:
-                landed.clear()
-                self._landed_ids = []
-            for number, node_id in enumerate(ids[len(self._landed_ids):], start=len(self._landed_ids) + 1):
-                record = state.landed[node_id]
-                title = corpus.title_of(node_id) if node_id in corpus.index else node_id
+            # A node that lands can rank above those before it: the rows are drawn again, the cursor kept on its node.
+            keep = self._landed_ids[landed.cursor_row] if 0 <= landed.cursor_row < len(self._landed_ids) else None
+            landed.clear()
+            for node in ranked:
+                record = node.record
+                title = corpus.title_of(node.node) if node.node in corpus.index else node.node
+                place = "◌" if node.place is None else f"★ {node.place}" if node.best else str(node.place)
+                why = node.reasons if node.stand_in is None else f"{node.stand_in} · {node.reasons}"
                 reason = state.reason_of(record)
                 landed.add_row(
-                    str(number),
-                    safe(title, width=50),
+                    place,
+                    safe(title, "bold" if node.best else "", width=50),
                     self._reason(reason),
+                    safe(why, width=120),
                     str(len(record.path) - 1),
                     safe(" › ".join(record.path), width=80),
-                    key=node_id,
+                    key=node.node,
                 )
             self._landed_ids = ids
+            if keep in ids:
+                landed.move_cursor(row=ids.index(keep))
             self._show_content(ids[landed.cursor_row] if ids and landed.cursor_row >= 0 else None)
         stops = self.query_one("#stops-table", DataTable)
         shown = stops.row_count

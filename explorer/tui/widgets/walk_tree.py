@@ -36,6 +36,17 @@ TITLE_WIDTH = 72
 ID_WIDTH = 40
 MIN_TITLE_CELLS = 4
 EXPECTED = "  ◎ expected"
+MIN_ID_CELLS = 4
+"""An id is cut only while this much of it (with its ellipsis) stays; past that it goes."""
+SHORT_REASONS = {
+    "visit_budget_exhausted": "no visits",
+    "navigator_stopped": "stopped",
+    "max_depth": "depth",
+    "invalid_choice": "invalid",
+    "navigator_failed": "failed",
+}
+"""A stop reason's short form, for a row too narrow for it and the title: the title gives way last. Branches the
+walk never reached (``never entered: cancelled``) read ``not entered``."""
 """A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
 BATCH = 500
 """Children added at a time: a node with 100,000 children opens as fast as one with 500."""
@@ -366,10 +377,9 @@ class WalkTree(Tree[str | None]):
             return label
         id_width = self._id_width.get(node_id, 0)
         reason = self.reasons.get(node_id)
-        reason_first = False
-        tail = (len(reason) + 2 if reason is not None else 0) + (len(EXPECTED) if node_id in self.expected else 0)
-        if tail:  # a stop reason and "◎ expected" are never cut: the title, then the id, give way
-            label, id_width, reason_first = self._fit(label, node_id, id_width, tail)
+        expected = len(EXPECTED) if node_id in self.expected else 0
+        if reason is not None or expected:  # too narrow: the id shortens, then the reason, and the title last
+            label, id_width, reason = self._fit(label, node_id, id_width, reason, expected)
         if id_width:
             label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
         mark = self.marks.get(node_id)
@@ -378,12 +388,8 @@ class WalkTree(Tree[str | None]):
         else:
             label = Text(GLYPHS[mark]) + label
             label.stylize(self.get_component_rich_style(f"walk-tree--{mark.value}", partial=True))
-        if reason is not None:
-            reason_style = self.get_component_rich_style("walk-tree--reason", partial=True)
-            if reason_first:  # too narrow for the title and the reason: the reason first, whole
-                label = label[:2] + Text(reason, style=reason_style) + Text("  ") + label[2:]
-            else:
-                label.append(f"  {reason}", style=reason_style)
+        if reason:
+            label.append(f"  {reason}", style=self.get_component_rich_style("walk-tree--reason", partial=True))
         level = self.heat.get(node_id)
         if level is not None:
             label.stylize(self.get_component_rich_style(f"walk-tree--heat-{level}", partial=True))
@@ -398,38 +404,44 @@ class WalkTree(Tree[str | None]):
         """Cells a line may use: the content region less the scrollbar gutter kept for it."""
         return self.scrollable_content_region.width - (self.styles.scrollbar_size_vertical or 0)
 
-    def _fit(self, label: Text, node_id: str, id_width: int, reason_width: int) -> tuple[Text, int, bool]:
-        """Shorten the title, then drop the id, never the stop reason, so the whole line fits the tree's width.
+    def _fit(self, label: Text, node_id: str, id_width: int, reason: str | None,
+             expected: int) -> tuple[Text, int, str | None]:
+        """Make the row fit the tree's width, the title kept longest: the id shortens (to nothing), then the stop
+        reason takes its short form (:data:`SHORT_REASONS`), then it goes (the row's glyph still says how the path
+        ended, and the Node tab says why), and only then is the title cut. ``◎ expected`` stays whole.
 
-        Returns the label, the cells its id now takes, and whether the reason must go first (the row is too
-        narrow for even a few letters of the title beside it: the title then runs off the edge instead).
+        Returns the label (``[toggle icon] title  id``), the cells its id now takes, and the reason to show.
         """
         room = self._room()
         if room <= 0:
-            return label, id_width, False
+            return label, id_width, reason
         depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
         indent = (depth + 1) * self.guide_depth + 2  # guides, then the glyph
-        spare = room - indent - label.cell_len - reason_width
-        if spare >= 0:
-            return label, id_width, False
-        # The label is [toggle icon] title "  " id: cut the title's end first, then drop the id (the Node tab
-        # shows it), so the reason stays whole.
         title_end = len(label) - id_width - 2
-        keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
-        shortened = label[:keep_title]
-        if keep_title < title_end:
-            shortened.append("…")
-        if shortened.cell_len + 2 + id_width + reason_width + indent <= room:
-            shortened.append_text(label[title_end:])
-            return shortened, id_width, False
-        spare = room - indent - reason_width - label[:title_end].cell_len
-        keep_title = min(title_end, max(MIN_TITLE_CELLS, title_end + spare - 1))
-        if indent + keep_title + 1 + reason_width > room:
-            return label[:title_end], 0, True
-        shortened = label[:keep_title]
-        if keep_title < title_end:
-            shortened.append("…")
-        return shortened, 0, False
+        title = label[:title_end]
+
+        def spare(title_cells: int, id_cells: int, shown_reason: str | None) -> int:
+            return room - (indent + title_cells + (2 + id_cells if id_cells else 0)
+                           + (2 + len(shown_reason) if shown_reason else 0) + expected)
+
+        if spare(title.cell_len, id_width, reason) >= 0:
+            return label, id_width, reason
+        left = spare(title.cell_len, 0, reason)
+        if left >= 2 + MIN_ID_CELLS:  # the id's end goes first (the Node tab shows it whole)
+            kept = label[title_end + 2: title_end + 2 + left - 3]
+            return title + Text("  ") + kept + Text("…"), kept.cell_len + 1, reason
+        short = None if reason is None else SHORT_REASONS.get(
+            reason, "not entered" if reason.startswith("never entered") else reason)
+        left = spare(title.cell_len, 0, short)
+        if left >= 0:
+            return title, 0, short
+        left = spare(title.cell_len, 0, None)  # the reason goes (the glyph says how the path ended)
+        if left >= 0:
+            return title, 0, None
+        keep = title.cell_len + left - 1
+        shortened = title[: max(MIN_TITLE_CELLS, keep)]
+        shortened.append("…")
+        return shortened, 0, None
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # Cheaper than rendering every label to measure it (see TEXTUAL_NOTES): prefix + glyph + label + reason.
@@ -448,10 +460,10 @@ class WalkTree(Tree[str | None]):
             width = self._label_cells[node.id] = label.cell_len if isinstance(label, Text) else len(label)
         extra = len(reason) + 2 if reason else 0
         if reason and node_id is not None and room > 0:
-            # render_label shortens this label to fit (the reason stays whole): measure it as drawn, or the
+            # render_label shortens this label to fit (its id, its reason, then its title): measure it as drawn, or the
             # tree would scroll sideways for width it never uses.
             depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
-            return min(width + 4 + extra, max(room - (depth + 1) * self.guide_depth, len(reason) + 8))
+            return min(width + 4 + extra, max(room - (depth + 1) * self.guide_depth, MIN_TITLE_CELLS + 4))
         if node_id is not None:
             count = self.counts.get(node_id)
             extra += len(count) + 2 if count else 0

@@ -20,15 +20,24 @@ from .comparison import Change, Difference, EvalComparison, Side, compare_outcom
 from .document import evaluation_to_json
 from .kept_run import KeptRun, RunComparison, RunError, keep_run, read_run
 from .misses import Miss, MissReason, best_miss_path, miss_of
-from .outcome import QuestionOutcome, miss_column, miss_sentence, outcome_of, outcome_to_json, wrong_turn_step
+from .outcome import (
+    QuestionOutcome,
+    miss_column,
+    miss_sentence,
+    outcome_of,
+    outcome_to_json,
+    wrong_turn_shown,
+    wrong_turn_step,
+)
 from .run import EvaluationRun, evaluate
-from .summary import EvalSummary, summarize, summary_to_json
+from .summary import EvalSummary, cached_words, summarize, summary_to_json
 from .sweep import BudgetRow, Sweep, reuses_answers, sweep, sweep_to_json
 
 __all__ = [
     "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "KeptRun", "Miss",
-    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "best_miss_path",
+    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "best_miss_path", "cached_words",
     "compare_outcomes", "comparison_lines", "differs", "evaluate", "evaluation_to_json", "keep_run",
     "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of", "outcome_to_json",
-    "read_run", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "wrong_turn_step",
+    "read_run", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "wrong_turn_shown",
+    "wrong_turn_step",
 ]

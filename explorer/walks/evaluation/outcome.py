@@ -12,11 +12,14 @@ from core import HierarchyIndex, NavigatorChose, WalkEvent
 from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...ending import WalkEnd
+from ...navigators.answered import Answered
+from ..decisions import decisions_of
 from ..history import WalkHistory
 from ..state import Cost, WalkState
 from .misses import Miss, MissReason, best_miss_path, miss_of
 
-__all__ = ["QuestionOutcome", "miss_column", "miss_sentence", "outcome_of", "outcome_to_json", "wrong_turn_step"]
+__all__ = ["QuestionOutcome", "miss_column", "miss_sentence", "outcome_of", "outcome_to_json", "wrong_turn_shown",
+           "wrong_turn_step"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class QuestionOutcome:
     miss: Miss | None = None
     cost: Cost = field(default_factory=lambda: Cost(0, 0))
     """What the walk cost: live calls apart from the answers that needed none (cached ones, for an evaluation)."""
+    chars_saved: int = 0
+    """Characters the offers answered from the response cache would have shipped live (what the cache saved)."""
 
     @property
     def cached(self) -> int:
@@ -140,6 +145,7 @@ def outcome_of(corpus: Corpus, question: Question, events: Sequence[WalkEvent], 
         history=history,
         miss=miss,
         cost=state.cost(),
+        chars_saved=sum(d.offer.chars_shipped for d in decisions_of(events, forced) if d.how is Answered.CACHED),
     )
 
 
@@ -153,6 +159,19 @@ def wrong_turn_step(outcome: QuestionOutcome, index: HierarchyIndex | None = Non
     if outcome.history is None or outcome.miss is None:
         return None
     return outcome.miss.step
+
+
+def wrong_turn_shown(outcome: QuestionOutcome) -> int | None:
+    """Where the explorer opens a missed question's walk: the answer to the offer :func:`wrong_turn_step` names
+    (the wrong decision itself, its choice on show, not the offer before it), else that step (a stop, for the
+    depth limit; an offer the walk never answered); ``None`` as for :func:`wrong_turn_step`."""
+    step = wrong_turn_step(outcome)
+    if step is None or outcome.history is None:
+        return step
+    for decision in decisions_of(outcome.history.events):
+        if decision.offer_seq == step:
+            return decision.answer_seq if decision.answer_seq is not None else step
+    return step
 
 
 def miss_column(outcome: QuestionOutcome) -> str:

@@ -11,7 +11,7 @@ from ...ending import WalkEnd
 from .misses import MissReason
 from .outcome import QuestionOutcome
 
-__all__ = ["EvalSummary", "summarize", "summary_to_json"]
+__all__ = ["EvalSummary", "cached_words", "summarize", "summary_to_json"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ class EvalSummary:
     misses: dict[str, int] = field(default_factory=dict)
     """Misses by reason (:class:`MissReason` values), in the enum's order."""
     cached: int = 0
+    """Answers read from the response cache (no call): each a live call saved."""
+    mean_chars_saved: float = 0.0
+    """Mean characters a question's cached answers would have shipped live."""
 
     @property
     def hit_rate(self) -> float:
@@ -77,6 +80,7 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
         return sum(values) / count if count else 0.0
 
     mean_chars = mean([o.chars_shipped for o in outcomes])
+    mean_saved = mean([o.chars_saved for o in outcomes])  # before the misses' ``count :=`` below rebinds count
     reasons: Counter[str] = Counter()
     for o in outcomes:
         reasons.update(o.stop_reasons)
@@ -100,6 +104,7 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
         misses={reason.value: count for reason in MissReason
                 if (count := sum(1 for o in outcomes if o.miss_reason is reason))},
         cached=sum(o.cached for o in outcomes),
+        mean_chars_saved=mean_saved,
     )
 
 
@@ -114,5 +119,18 @@ def summary_to_json(summary: EvalSummary) -> dict[str, object]:
         "mean_navigator_calls": summary.mean_calls, "mean_chars_shipped": summary.mean_chars,
         "chars_vs_titles_summaries": summary.chars_vs_titles_summaries,
         "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
-        "cached_answers": summary.cached, "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
+        "cached_answers": summary.cached, "mean_chars_saved": summary.mean_chars_saved,
+        "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
     }
+
+
+def cached_words(cached: int, questions: int, mean_chars_saved: float) -> str:
+    """A run whose answers came (some or all) from the response cache, in words, with the live cost it saved:
+    ``cached: 6 answers from the response cache · saved live: 2.0 calls and 2,469 chars a question``; ``""`` for
+    a run with none."""
+    if not cached:
+        return ""
+    answers = "1 answer" if cached == 1 else f"{cached:,} answers"
+    per = cached / questions if questions else 0.0
+    return (f"cached: {answers} from the response cache · saved live: {per:.1f} calls and "
+            f"{mean_chars_saved:,.0f} chars a question")

@@ -128,11 +128,15 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         offer, answer = history.events[history.cursor - 2], history.events[history.cursor - 1]
         assert isinstance(offer, CandidatesOffered) and offer.current.id == "sign-in-methods"
         assert isinstance(answer, NavigatorChose) and answer.current == "sign-in-methods" and answer.valid == ()
+        assert "single-sign-on" in answer.rejected  # passed over
         tree = app.query_one(WalkTree)
         assert tree.expected == frozenset({"scim-provisioning"})
-        await wait_for(pilot, lambda: "scim-provisioning  ◎ expected" in (tree_row(app, "scim-provisioning") or ""))
-        step = step_text(app)  # revealed, marked expected, beside the step of the wrong turn
+        # Revealed and marked expected, its title whole (the id gives way first), beside the wrong decision.
+        await wait_for(pilot, lambda: tree_row(app, "scim-provisioning") == (
+            "  SCIM user provisioning  scim-provis…  ◎ expected"))
+        step = step_text(app)
         assert "Step 9/11  navigator chose nothing" in step
+        assert "Chose   nothing: the path stops here" in step
         assert "✗  Single sign-on  single-sign-on" in step  # offered there, and passed over (not chosen)
         assert app.notes[-1].message.startswith(
             "scim-deprovisioning: missed: turned away: at step 9, judging sign-in-methods, the navigator chose "
@@ -158,7 +162,7 @@ async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
         first = app.walk_screen.history
-        assert first.cursor == 3 and len(app.walks) == 1  # a wrong turn at the roots: the first answer
+        assert first.cursor == 3 and len(app.walks) == 1  # a wrong turn at the roots: the answer to the first offer
         await pilot.press("f", "f", "escape")
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("enter")

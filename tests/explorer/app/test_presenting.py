@@ -99,10 +99,20 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     answer = screen.query_one(AnswerCard)
     assert not card.display and fits(answer)
     words = answer.words.splitlines()
-    assert words[0] == "The answer: 3 landed"
-    assert "■ leaf  Refund delivery" in words and "Billing › Refunds › Refund delivery" in words
-    assert "■ leaf  First day" in words and "Onboarding › First day" in words
-    assert "■ leaf  Returning equipment" in words and "Offboarding › Returning equipment" in words
+    assert words[0] == "The answer: Refund delivery, and 2 more"
+
+    def cut(line: str) -> str:  # a row as the card cuts it: its end first, so the title stays whole
+        return line if cell_len(line) <= answer.content_size.width else line[: answer.content_size.width - 1] + "…"
+
+    kind = "cosine similarity + BM25 share"
+    assert [w for w in words if w[:2] in ("★ ", "■ ", "◌ ")] == [
+        cut(f"★ 1. Refund delivery  score 1.06 · {kind} · refund-delivery · leaf"),
+        cut(f"■ 2. First day  score 0.23 · {kind} · first-day · leaf"),
+        cut(f"■ 3. Returning equipment  score 0.28 · {kind} · returning-equipment · leaf")]
+    also = words.index("Also landed, in the navigator's order")  # the best one set apart, before the others
+    assert words[1].startswith("★ 1. ") and words[also + 1].startswith("■ 2. ")
+    assert "Billing › Refunds › Refund delivery" in words
+    assert "Onboarding › First day" in words and "Offboarding › Returning equipment" in words
     after = words[words.index("Billing › Refunds › Refund delivery") + 1]
     assert after.startswith("  Refunds go back to the payment method used")  # its content
     assert len(words) <= answer.content_size.height
@@ -170,7 +180,8 @@ async def test_play_in_presenting_mode_goes_a_decision_a_beat_to_the_answer_card
                        and screen.history.at_latest and screen.has_class(AT_END))
         await wait_for(pilot, lambda: not screen.playing)  # play stops at the end
         assert screen.query_one(AnswerCard).words.splitlines()[:3] == [
-            "The answer", "■ leaf  Refund delivery", "Billing › Refunds › Refund delivery"]
+            "The answer: Refund delivery", "★ 1. Refund delivery  score 2.73 · bm25 · r…",
+            "Billing › Refunds › Refund delivery"]
 
 
 async def test_quick_presses_are_each_a_decision_none_lost():

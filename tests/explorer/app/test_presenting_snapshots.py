@@ -23,10 +23,10 @@ def _from_the_repository(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def presented(query: str, model: str = "lexical:default") -> ExplorerApp:
+def presented(query: str, model: str = "lexical:default", **options) -> ExplorerApp:
     corpus = load_corpus(Path("sample_corpora") / "handbook.yaml")
-    return ExplorerApp(corpus, WalkSettings(query, model), navigator=resolve_navigator(model), start_walk=True,
-                       present=True)
+    return ExplorerApp(corpus, WalkSettings(query, model, **options), navigator=resolve_navigator(model),
+                       start_walk=True, present=True)
 
 
 async def to_the_answer(pilot) -> None:
@@ -47,4 +47,12 @@ async def to_the_answer(pilot) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
 def test_the_answer_card(snap_compare, size):
     assert snap_compare(presented("How are refunds issued?", "lexical:wide"), terminal_size=size,
+                        run_before=to_the_answer)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_the_answer_card_ranks_and_sets_stand_ins_apart(snap_compare, size):
+    """Five leaves in the navigator's order, the first starred, and Plans and pricing last, as a stand-in."""
+    model = "script:sample_corpora/scripts/wide-walk-out-of-visits.yaml"
+    assert snap_compare(presented("everything about money", model, max_nodes_visited=6), terminal_size=size,
                         run_before=to_the_answer)

@@ -1,4 +1,5 @@
-"""Below 80×24 the layout gives way legibly: decoration goes first, the status and whole stop reasons stay."""
+"""Below 80×24 the layout gives way legibly: decoration goes first, the status stays, and a tree row keeps its
+title longest (its id shortens first, then its stop reason)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,33 @@ from .helpers import make_app, script, wait_for
 from .reading import drawn_lines, next_settings, tree_rows
 
 
-async def test_at_80x24_the_status_stays_and_stop_reasons_are_whole():
+async def test_at_80x24_the_status_stays_and_titles_outlast_ids_and_stop_reasons():
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         tree, meter = app.query_one(WalkTree), app.query_one(BudgetMeter)
-        await wait_for(pilot, lambda: any("visit_budget" in row for row in tree_rows(tree)))
+        await wait_for(pilot, lambda: any("no visits" in row for row in tree_rows(tree)))
         lines = drawn_lines(meter)
         assert app.screen.region.contains_region(meter.region)  # on screen, as drawn at its width
         assert any("Visits " in line and "6/6 used · 0 left" in line for line in lines)
         assert any("finished · e forks a decision" in line for line in lines)  # the status line, not pushed off
         assert app.screen.region.contains_region(tree.region)
-        stops = [row for row in tree_rows(tree) if "visit_budget" in row]  # as drawn, cut at the tree's edge
-        assert stops and all("visit_budget_exhausted" in row for row in stops)
+        # As drawn, cut at the tree's edge: the id shortens, then the stop reason (visit_budget_exhausted reads
+        # "no visits"), then it goes; every title stays whole.
+        assert tree_rows(tree)[1:12] == [
+            "├─ ⊘ ▶ Accounts and sign-in",
+            "├─ ■ ▼ Plans and pricing",
+            "│  ├─ ■ Free plan  free-plan  leaf",
+            "│  ├─ ■ Team plan  team-plan  leaf",
+            "│  ├─ ■ Business plan  busi…  leaf",
+            "│  ├─ ■ Enterprise plan  leaf",
+            "│  ├─ ■ Free trial  free-tr…  leaf",
+            "│  ├─ ⊘ ▶ Seats  no visits",
+            "│  ├─ ⊘ ▶ Changing plans",
+            "│  └─ ⊘ Discounts  no visits",
+            "├─ ⊘ ▶ Billing  no visits",
+        ]
 
 
 async def test_at_60x20_the_layout_degrades_legibly():

@@ -113,7 +113,9 @@ async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_record
         assert results_summary(app) == ("finished (not cancelled) · visits used 2/8 · navigator calls 0 of 3 decisions "
                                         "(3 replayed) · characters shipped 0 · 1 landed\n"
                                         "Finished: 1 landed — never judged ×1")
-        assert landed_rows(app) == [["1", "Refunds", "never judged (not in the recording)", "1", "billing › refunds"]]
+        assert landed_rows(app) == [["◌", "Refunds", "never judged (not in the recording)",
+                                     "stand-in: the recording never judged it · "
+                                     "score 3.87 · bm25", "1", "billing › refunds"]]
         assert stop_rows(app) == [["1", "never judged (not in the recording)", "billing › refunds", "-", "refunds", ""]]
 
 
@@ -159,4 +161,7 @@ async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_a
         await pilot.press("P")  # presenting: the answer card says it too
         await wait_for(pilot, lambda: app.walk_screen.has_class(AT_END))
         words = app.walk_screen.query_one(AnswerCard).words.splitlines()
-        assert "■ never judged (not in the recording)  Billing" in words and "■ leaf  Upgrades" in words
+        # Billing is a stand-in, set apart under the answers: the walk never got below it.
+        assert words[words.index("Stand-ins, not answers: the walk never got below them") + 1] == (
+            "◌ Billing  stand-in: the recording never judged it · score 1.99 · named 2nd of 2 · bm25 · billing…")
+        assert "■ 2. Upgrades  score 0.14 · named 2nd of 3 · bm25 · upgrades · leaf" in words

@@ -1,0 +1,90 @@
+"""The answer card and the Results tab rank what a walk landed: the navigator's order, what put each node there,
+the best one set apart, and the nodes that landed only because the visits ran out marked as stand-ins. Keys only,
+at 80×24 and 120×40."""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+
+from explorer.tui.widgets.answer_card import AnswerCard
+from explorer.tui.widgets.walk_tree import WalkTree
+
+from .helpers import make_app, script, wait_for
+from .reading import landed_rows, tree_rows
+
+OUT_OF_VISITS = "wide-walk-out-of-visits.yaml"
+
+
+async def to_the_end(pilot) -> None:
+    screen = pilot.app.walk_screen
+    await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+    for _ in range(30):  # a decision a press; this walk has two
+        if screen.history.ended and screen.history.at_latest and not screen.presenter.advancing:
+            return
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not screen.presenter.advancing)
+    raise AssertionError("30 presses of n never reached the answer")
+
+
+def cut(line: str, width: int) -> str:
+    """A row as the card cuts it: its end first, so that the title stays whole."""
+    return line if cell_len(line) <= width else line[: width - 1] + "…"
+
+
+CARD = [
+    "The answer: Free plan, and 4 more · 1 stand-in",
+    "★ 1. Free plan  named 1st of 8 · \"Every plan may matter: take all eight.\" · free-plan · leaf",
+    "Also landed, in the navigator's order",
+    "■ 2. Team plan  named 2nd of 8 · \"Every plan may matter: take all eight.\" · team-plan · leaf",
+    "■ 3. Business plan  named 3rd of 8 · \"Every plan may matter: take all eight.\" · business-plan · leaf",
+    "■ 4. Enterprise plan  named 4th of 8 · \"Every plan may matter: take all eight.\" · enterprise-plan · leaf",
+    "■ 5. Free trial  named 5th of 8 · \"Every plan may matter: take all eight.\" · free-trial · leaf",
+    "Stand-ins, not answers: the walk never got below them",
+    "◌ Plans and pricing  stand-in: 3 chosen children never entered · named 1st of 3 · \"Money questions touch "
+    "plans, billing and accounts; take them all.\" · plans · visit_budget_exhausted",
+]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_answer_card_ranks_the_answers_and_sets_the_stand_in_apart(size):
+    app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, present=True,
+                   max_nodes_visited=6)
+    async with app.run_test(size=size) as pilot:
+        await to_the_end(pilot)
+        card = app.walk_screen.query_one(AnswerCard)
+        width = card.content_size.width
+        words = card.words.splitlines()
+        assert [w for w in words if not w.startswith(" ") and " › " not in w and w != "Plans and pricing"] == [
+            cut(line, width) for line in CARD]
+        assert len(words) <= card.content_size.height
+        assert max(cell_len(w) for w in words) <= width
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_results_tab_ranks_the_same_way(size):
+    app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, max_nodes_visited=6)
+    async with app.run_test(size=size) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+        await pilot.press("c")  # continue to the end
+        await wait_for(pilot, lambda: screen.history.ended and screen.history.at_latest)
+        await wait_for(pilot, lambda: bool(landed_rows(app)))
+        assert [row[:3] for row in landed_rows(app)] == [
+            ["★ 1", "Free plan", "leaf"], ["2", "Team plan", "leaf"], ["3", "Business plan", "leaf"],
+            ["4", "Enterprise plan", "leaf"], ["5", "Free trial", "leaf"],
+            ["◌", "Plans and pricing", "visit_budget_exhausted"]]
+        assert landed_rows(app)[-1][3].startswith("stand-in: 3 chosen children never entered · named 1st of 3")
+
+
+@pytest.mark.parametrize(("size", "rows"), [
+    ((80, 24), ["│  │  ├─ ■ Invoice schedu…", "│  │  └─ ■ Refund delivery"]),
+    ((120, 40), ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"]),
+])
+async def test_presenting_a_tree_row_keeps_its_title_longest(size, rows):
+    """The id shortens first, then the stop reason goes, and only then the title (the room reads the title)."""
+    app = make_app("How are refunds issued?", "lexical:wide", start_walk=True, present=True)
+    async with app.run_test(size=size) as pilot:
+        await to_the_end(pilot)
+        tree = app.query_one(WalkTree)
+        await wait_for(pilot, lambda: [row for row in tree_rows(tree) if "■" in row] == rows)
