@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..safe_text import visible
-from .inputs import open_trace, trace_corpus
+from .inputs import walk_and_corpus
 from .options import EXIT_OK, PROG, Parser, check_apart, check_writable, fail, path_text
 
 
@@ -24,13 +24,14 @@ def cmd_export(argv: Sequence[str]) -> int:
                     description="Write a saved walk as one self-contained HTML file that replays it: the explorer's "
                                 "own drawing of every step, with no server and no network.")
     # Not ``trace``: check_apart reads args.trace as the --trace output of the other commands.
-    parser.add_argument("walk", metavar="TRACE", type=path_text, help="a trace saved by `walk --trace` or the explorer")
+    parser.add_argument("walk", metavar="TRACE", type=path_text,
+                        help="a trace saved by `walk --trace` or the explorer, or an OTLP JSON file of walk spans "
+                             "(FILE#N: its Nth walk)")
     parser.add_argument("--html", metavar="OUT.html", type=path_text, required=True,
                         help="the HTML file to write (replaced if it exists)")
     parser.add_argument("--corpus", metavar="C", type=path_text, help="the corpus, when it is not where the trace says")
     args = parser.parse_args(argv)
-    trace = open_trace(args.walk)
-    corpus = trace_corpus(Path(args.walk), trace, args.corpus)
+    trace, corpus = walk_and_corpus(args.walk, args.corpus)  # a trace, or a span file's walk (FILE#N)
     check_writable(args.html, "write the HTML", "walk.html")
     check_apart(args, ("the trace", args.walk), ("the corpus", corpus.path))
     if not trace.events:

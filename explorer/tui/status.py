@@ -63,7 +63,7 @@ def status_line(moment: Moment) -> str:
         case Moment(at_latest=False, cursor=cursor, total=total):
             return f"viewing step {cursor} of {total} · f forward · F latest · e fork here"
         case Moment(end=WalkEnd.FINISHED):
-            return "finished · e forks a decision · w walks · n walks again"
+            return "finished · e forks a decision · w walks · r walks again"
         case Moment(end=WalkEnd.CANCELLED):
             return "cancelled · b steps back · e forks · r restarts"
         case Moment(end=WalkEnd.FAILED):

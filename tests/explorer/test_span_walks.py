@@ -150,3 +150,17 @@ def test_damaged_truncated_or_foreign_span_files_are_one_line(tmp_path: Path, co
     lost.write_text(json.dumps(document) + "\n")
     (walk,) = read_span_walks(lost)
     assert rebuild(walk, corpus, lost).end.value == "cancelled"
+
+
+def test_export_draws_a_span_files_walk(tmp_path: Path) -> None:
+    spans, trace = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
+    from_spans, from_trace = tmp_path / "spans.html", tmp_path / "trace.html"
+    for source, out in ((spans, from_spans), (trace, from_trace)):
+        done = cli("export", source, "--html", out)
+        assert done.returncode == 0, done.stderr
+    import re
+
+    def frames(path: Path) -> str:  # the page without its random script nonce
+        return re.sub(r'nonce="[^"]*"|nonce-[A-Za-z0-9+/=_-]+', "", path.read_text())
+
+    assert frames(from_spans) == frames(from_trace)
