@@ -22,7 +22,7 @@ HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 REFUSED = "reads a file on this machine, and files are off in this session; choose a navigator that names no file"
 SIZES = ("in a served session the local model's threads, ctx and slots are the server's, set when serve starts "
          "(--local-threads, --local-ctx, --local-slots); leave {key} out of the model id")
-SHIFT_TAB, HOME, KILL_LINE, CTRL_R, ESCAPE = "\x1b[Z", "\x01", "\x0b", "\x12", "\x1b"
+TAB, HOME, KILL_LINE, CTRL_R, ESCAPE = "\t", "\x01", "\x0b", "\x12", "\x1b"
 LLM_WAIT = 240.0  # seconds: the local model loads and decides on a busy machine; a hang guard, not a measure
 
 
@@ -47,13 +47,13 @@ def model_field(tab: Tab) -> str:
 
 
 async def to_the_model_field(tab: Tab) -> None:
-    """In the what-if just opened, move the focus from the user message to the model field."""
-    # A key typed shows where the focus is: the user message, its cursor at the start.
+    """In the what-if just opened, move the focus from the system message to the model field."""
+    # A key typed shows where the focus is: the system message (the dialog opens on it), its cursor at the start.
     await tab.press("#")
-    await tab.wait_for(lambda: "#Query:" in tab.flat(), "the focus in the user message")
+    await tab.wait_for(lambda: "#You guide" in tab.flat(), "the focus in the system message")
     await tab.press("\x7f")  # backspace
-    await tab.wait_for(lambda: "#Query:" not in tab.flat(), "the user message as it was")
-    await tab.press(SHIFT_TAB * 7)  # from the user message: system, the five settings, the model
+    await tab.wait_for(lambda: "#You guide" not in tab.flat(), "the system message as it was")
+    await tab.press(TAB * 3)  # from the system message: the user message, the answers, the model
 
 
 async def ask_again_with(tab: Tab, model: str, said: str) -> str:

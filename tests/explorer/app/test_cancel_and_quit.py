@@ -25,7 +25,7 @@ async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_an
             assert not navigator.left.is_set()  # shown while the navigator was still blocked
             assert len(app.walk_screen.history.events) == 2 and "offered 9 roots" in step_text(app)  # the partial walk stays
             assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in results_summary(app)
-            await pilot.press("n")  # usable: a new walk starts while the old navigator is still blocked
+            await pilot.press("r")  # usable: a new walk starts while the old navigator is still blocked (n stays on the end)
             await wait_for(pilot, lambda: app.walk_screen.history.end is None and len(app.walk_screen.history.events) == 1)
             assert app.walk_screen.session is not cancelled and not navigator.left.is_set()
             navigator.release.set()  # the late answer is dropped: the old worker ends cancelled
