@@ -279,3 +279,13 @@ def test_ids_that_resolve_to_one_offered_id_count_as_its_duplicates(monkeypatch:
     assert choice.selected == ("billing", "billing", "billing", "billing", "ghost", "ghost")
     assert dict(choice.transcript or ())["duplicates"] == "4 duplicate ids dropped"
     assert choice.rationale == "money"  # the count is the transcript's, never appended to the reason
+
+
+def test_a_lexical_evaluation_has_no_habits_in_its_json(tmp_path: Path) -> None:
+    questions = tmp_path / "one.questions.yaml"
+    questions.write_text(f"corpus: {HANDBOOK}\nquestions:\n  - {{id: invoice, query: {QUERY}, expect: [invoices]}}\n")
+    done = cli("eval", questions, "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert "habits" not in document["summary"] and "habits" not in document["results"][0]
+    assert "habits over" not in cli("eval", questions).stdout

@@ -189,11 +189,11 @@ def miss_sentence(outcome: QuestionOutcome) -> str:
 
 
 def outcome_to_json(o: QuestionOutcome) -> dict[str, object]:
-    """One question's result as ``eval --json`` prints it."""
+    """One question's result as ``eval --json`` prints it (``habits`` only for a walk an LLM answered)."""
     return {"id": o.question.id, "query": o.question.query, "expect": list(o.question.expect),
             "landed": list(o.landed), "hit": o.hit, "hit_at_1": o.hit_at_1, "hit_at_3": o.hit_at_3,
             "landed_count": o.landed_count, "precision": o.precision, "branch_entered": o.branch_entered,
             "first_wrong_turn": o.first_wrong_turn, "miss": o.miss.to_json() if o.miss is not None else None,
             "visits_used": o.visits_used, "navigator_calls": o.calls, "decisions": o.answers, "cached": o.cached,
             "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error,
-            "habits": o.habits.to_json()}
+            **({"habits": o.habits.to_json()} if o.habits.decisions else {})}  # only when an LLM answered

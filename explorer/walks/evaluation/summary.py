@@ -113,7 +113,7 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
 
 
 def summary_to_json(summary: EvalSummary) -> dict[str, object]:
-    """The totals as ``eval --json`` prints them (``summary``)."""
+    """The totals as ``eval --json`` prints them (``summary``; ``habits`` only for a run an LLM answered)."""
     return {
         "questions": summary.questions, "hit_rate": summary.hit_rate, "hits": summary.hits,
         "hits_at_1": summary.hits_at_1, "hit_at_1_rate": summary.hit_at_1_rate,
@@ -124,7 +124,8 @@ def summary_to_json(summary: EvalSummary) -> dict[str, object]:
         "chars_vs_titles_summaries": summary.chars_vs_titles_summaries,
         "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
         "cached_answers": summary.cached, "mean_chars_saved": summary.mean_chars_saved,
-        "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons, "habits": summary.habits.to_json(),
+        "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
+        **({"habits": summary.habits.to_json()} if summary.habits.decisions else {}),  # only a run an LLM answered
     }
 
 
