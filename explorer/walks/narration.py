@@ -71,11 +71,10 @@ class _Narrator:
         self.titles = titles_in(events)
         start = next((e for e in events if isinstance(e, WalkStarted)), None)
         self.budget = start.max_nodes_visited if start is not None else 0
-        query = start.query if start is not None else ""
+        self.query = start.query if start is not None else ""
         decisions = decisions_of(events, forced)
         self.unjudged = {d.node for d in decisions if d.never_judged}
-        self.habits = {d.answer_seq: habits for d in decisions
-                       if d.answer_seq is not None and (habits := decision_habits(d, query)) is not None}
+        self.answered = {d.answer_seq: d for d in decisions if d.answer_seq is not None}
 
     def title(self, node_id: str | None) -> str:
         if node_id is None:
@@ -107,7 +106,8 @@ class _Narrator:
                 OnFailure.PARTIAL: "The walk goes on (on failure: partial).",
             }[answer.policy])
         else:
-            habits = self.habits.get(step.shown, Habits())
+            decision = self.answered.get(step.shown)
+            habits = (decision_habits(decision, self.query) if decision is not None else None) or Habits()
             said.append(self._choice(offered, answer, how, habits))
             others = [note for habit, note in habits.described().items() if habit is not Habit.COPIED_PROMPT]
             if others:
