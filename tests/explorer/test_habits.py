@@ -289,3 +289,17 @@ def test_a_lexical_evaluation_has_no_habits_in_its_json(tmp_path: Path) -> None:
     document = json.loads(done.stdout)
     assert "habits" not in document["summary"] and "habits" not in document["results"][0]
     assert "habits over" not in cli("eval", questions).stdout
+
+
+def test_the_evaluation_screens_totals_count_the_habits_of_the_questions_walked(walked: dict[str, Any]) -> None:
+    from explorer.corpora import load_corpus
+    from explorer.corpora.questions import Question
+    from explorer.tui.screens.evaluation import totals
+    from explorer.walks.evaluation import outcome_of
+
+    trace = read_trace(walked["trace"])
+    outcome = outcome_of(load_corpus(HANDBOOK), Question("invoice", QUERY, ("invoice-schedule",), 1), trace.events,
+                         str(trace.end), trace.error)
+    assert outcome.habits.to_json() == SUMMARY
+    assert totals([outcome, None]).endswith(" · habits over 6 LLM decisions: copied the prompt 1 · repeated ids 1 "
+                                            "(7 dropped) · first k in order 1 · took everything 1")
