@@ -43,6 +43,7 @@ from ..walks.describe import (
     visits_left,
 )
 from ..walks.evaluation import EvalSummary, QuestionOutcome, cached_words
+from ..walks.habits import walk_habits
 from ..walks.ranking import rank_landed
 from ..walks.state import WalkState
 
@@ -104,6 +105,9 @@ def walk_tree(events: Sequence[WalkEvent], title: str = "start", *, forced: Coll
                 if event.hallucinated:
                     ghosts = Text(", ").join(safe(i, "bold", width=40) for i in event.hallucinated)
                     note.add(line(("hallucinated (not offered): ", "magenta"), ghosts))
+                habits = walk_habits(events, decision)
+                if habits:
+                    note.add(line(("habits: ", "yellow"), safe(" · ".join(habits.notes()), width=400)))
                 for entry in transcript_lines(event.transcript, transcripts):
                     note.add(entry)
             else:
@@ -308,6 +312,10 @@ def eval_summary(summary: EvalSummary) -> Text:
         text.append("\n")
         text.append("misses ", style="bold")
         text.append(", ".join(f"{reason} {count:,}" for reason, count in summary.misses.items()))
+    habits = summary.habits.words()
+    if habits:  # only a run an LLM answered
+        text.append("\n")
+        text.append(habits, style="yellow")
     return text
 
 

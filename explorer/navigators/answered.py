@@ -65,3 +65,27 @@ def answered_by(transcript: Sequence[tuple[str, str]] | None) -> Answered:
             except ValueError:
                 return Answered.LIVE
     return Answered.LIVE
+
+
+DUPLICATES_LABEL = "duplicates"
+"""The transcript label that counts the ids an answer repeated: ``("duplicates", "7 duplicate ids dropped")``.
+
+``core`` keeps each id of an answer once (the first), so the events cannot say how many were repeated; a navigator
+that parses a model's answer (``openai_compat``, ``local:``) counts them as it reads them and says so here, where
+the walk's habits (:mod:`explorer.walks.habits`) read it back. Absent (an older trace, another navigator): none
+counted."""
+
+
+def duplicates_pair(count: int) -> tuple[str, str]:
+    """The transcript pair that says ``count`` ids of an answer repeated an earlier one (:data:`DUPLICATES_LABEL`)."""
+    return DUPLICATES_LABEL, f"{count:,} duplicate id dropped" if count == 1 else f"{count:,} duplicate ids dropped"
+
+
+def duplicates_in(transcript: Sequence[tuple[str, str]] | None) -> int:
+    """How many repeated ids the answer with ``transcript`` dropped, as its :func:`duplicates_pair` says (0: none
+    said, or a pair this version cannot read)."""
+    for label, text in transcript or ():
+        if label == DUPLICATES_LABEL:
+            count = text.partition(" ")[0].replace(",", "")
+            return int(count) if count.isascii() and count.isdigit() else 0
+    return 0

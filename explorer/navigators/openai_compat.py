@@ -32,7 +32,6 @@ import json
 import logging
 import threading
 import weakref
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -41,7 +40,7 @@ import httpx
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, RetrievalCancelled, Transcript, TreeNavigator
 
 from ..http import Deadline, Stop, with_retries
-from .answered import Answered, answered_pair
+from .answered import Answered, answered_pair, duplicates_pair
 from .errors import NavigatorConfigError
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
 from .llm.cache import CachedAnswer, ResponseCache
@@ -455,14 +454,16 @@ class OpenAICompatibleNavigator(TreeNavigator):
             said = exc.content if exc.content is not None else reply.text
             raise call.failed(exc, attempts, answer=said, status=reply.status) from None
         rationale = answer.rationale
-        notes: Iterable[tuple[str, str]] = ()
+        notes: list[tuple[str, str]] = []
         if answer.dropped:
             note = (
                 f"{answer.given:,} ids given: only the first {len(answer.selected):,} kept, "
                 f"{answer.dropped:,} dropped"
             )
             rationale = f"{rationale} [{note}]" if rationale else f"[{note}]"
-            notes = (("ids", note),)
+            notes.append(("ids", note))
+        if answer.duplicates:  # the walk keeps each id once: counted here, where the answer is read
+            notes.append(duplicates_pair(answer.duplicates))
         _log.debug("model %r selected %r (usage %r)", settings.model, answer.selected, answer.usage)
         transcript = call.transcript(("answer", _cut(answer.content)), *notes, http)
         return NavigatorChoice(answer.selected, rationale, answer.usage, transcript)

@@ -36,6 +36,7 @@ from ..trace import Trace
 from ..walk_settings import WalkSettings
 from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
+from ..walks.habits import habit_notes
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.ranking import rank_landed
@@ -516,15 +517,17 @@ class WalkScreen(Screen[None]):
         self.query_one(BudgetMeter).show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
         cursor, total = (history.cursor, len(history.events)) if history else (0, 0)
         decision = history.decision_at() if history else None
+        habits = habit_notes(history.events, decision) if history else ()
         self.query_one(StepPanel).show(state, self.corpus, cursor, total, picking=picker is not None,
                                        picked=picker.picked if picker else (),
                                        forking=picker is not None and picker.forking, ending=ending_text(state),
                                        capped=capped_note(decision) if decision is not None else "",
-                                       verdict=shown.verdict if shown is not None else "")
+                                       verdict=shown.verdict if shown is not None else "",
+                                       habits=habits)
         self.query_one(ResultsPanel).show(state, self.corpus,
                                           results_summary(state, moment, live=shown is not None and shown.live),
                                           rank_landed(state, history.events, history.forced) if history else ())
-        self.query_one(TranscriptView).show(decision, self.corpus)
+        self.query_one(TranscriptView).show(decision, self.corpus, habits)
         self.query_one(Timeline).show(history)
         if self.presenting:
             self.presenter.show(state)

@@ -29,6 +29,7 @@ from ..navigators.answered import Answered
 from ..safe_text import clip, one_line
 from .decision_steps import DecisionStep, StepKind
 from .decisions import NEVER_JUDGED, decisions_of, how_answered, stop_reason
+from .habits import Habit, Habits, decision_habits
 
 RATIONALE_SHOWN = 150
 """Characters of a rationale the narration keeps (the step panel and the transcript have it whole)."""
@@ -70,7 +71,10 @@ class _Narrator:
         self.titles = titles_in(events)
         start = next((e for e in events if isinstance(e, WalkStarted)), None)
         self.budget = start.max_nodes_visited if start is not None else 0
-        self.unjudged = {d.node for d in decisions_of(events, forced) if d.never_judged}
+        self.query = start.query if start is not None else ""
+        decisions = decisions_of(events, forced)
+        self.unjudged = {d.node for d in decisions if d.never_judged}
+        self.answered = {d.answer_seq: d for d in decisions if d.answer_seq is not None}
 
     def title(self, node_id: str | None) -> str:
         if node_id is None:
@@ -102,7 +106,12 @@ class _Narrator:
                 OnFailure.PARTIAL: "The walk goes on (on failure: partial).",
             }[answer.policy])
         else:
-            said.append(self._choice(offered, answer, how))
+            decision = self.answered.get(step.shown)
+            habits = (decision_habits(decision, self.query) if decision is not None else None) or Habits()
+            said.append(self._choice(offered, answer, how, habits))
+            others = [note for habit, note in habits.described().items() if habit is not Habit.COPIED_PROMPT]
+            if others:
+                said.append(f"Its habits: {'; '.join(others)}.")
             if answer.hallucinated:
                 ghosts = names([one_line(i) for i in answer.hallucinated])
                 was = "was" if len(answer.hallucinated) == 1 else "were"
@@ -116,7 +125,7 @@ class _Narrator:
         said.extend(self._after(step))
         return said
 
-    def _choice(self, offered: str, answer: NavigatorChose, how: Answered) -> str:
+    def _choice(self, offered: str, answer: NavigatorChose, how: Answered, habits: Habits) -> str:
         valid = [self.title(i) for i in answer.valid]
         if how is Answered.FORCED:
             if not answer.selected:
@@ -129,6 +138,8 @@ class _Narrator:
         else:
             text = f"It was offered {offered} and chose {names(valid)}"
         rationale = one_line(answer.rationale).strip()
+        if habits.copied:  # never read out as a reason: it is the prompt's words, not the navigator's
+            return f"{text} (its reason copies the prompt)."
         if rationale and how is not Answered.FORCED:  # a forced answer's rationale only repeats what was forced
             rationale = clip(rationale, RATIONALE_SHOWN)
             return f"{text}: {rationale}" + ("" if rationale[-1] in ".!?…" else ".")

@@ -40,6 +40,7 @@ from ..navigators.forcing import Force, ForcingNavigator, RecordOnly, SayingVari
 from ..trace import TraceHeader, event_to_json, write_trace
 from ..walk_settings import WalkSettings
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY
+from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
 from .state import WalkState
 
@@ -341,7 +342,10 @@ class WalkSession:
         applied, the landed documents, every stop, and a summary of what it cost (live calls apart from the
         answers that needed none, the characters and tokens really sent). A stop at a node the record never judged
         (a replay with a bigger budget) says ``"reason": "never_judged"``, core's reason kept as
-        ``"recorded_reason"``, and the summary lists those nodes in ``"never_judged"`` (only when there are any)."""
+        ``"recorded_reason"``, and the summary lists those nodes in ``"never_judged"`` (only when there are any).
+        An LLM's answer says its habits (:func:`~.habits.habits_to_json`: ``"habits": {"duplicate_ids": 7}``, ``{}``
+        for none), and the summary counts them over the walk (``"habits"``: :class:`~.habits.HabitCounts`; only
+        when an LLM answered)."""
         history = self.history
         corpus, settings, forced = self.corpus, self.settings, history.forced
         state = WalkState.from_events(history.events, forced)
@@ -350,6 +354,7 @@ class WalkSession:
         skipped = {force.node for force in self.not_applied()}
         cost = state.cost()
         never_judged = [node for node, record in state.landed.items() if state.reason_of(record) == NEVER_JUDGED]
+        habits = habits_by_answer(history.events, forced)
         return {
             "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
                        "format": corpus.format, "sha256": corpus.sha256},
@@ -357,7 +362,8 @@ class WalkSession:
             "navigator": settings.model,
             "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
                          "on_failure": settings.on_failure.value},
-            "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {})}
+            "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {}),
+                        **({"habits": habits_to_json(habits[seq])} if seq in habits else {})}
                        for seq, e in enumerate(history.events, start=1)],
             "forces": [{"node": force.label, "selected": list(force.selected), "applied": force.node not in skipped}
                        for force in self.forces],
@@ -377,6 +383,7 @@ class WalkSession:
                 "prompt_tokens": cost.prompt_tokens,
                 "completion_tokens": cost.completion_tokens,
                 "landed": [d.id for d in result.documents] if result else [],
+                **({"habits": count_habits(habits.values()).to_json()} if habits else {}),
                 **({"never_judged": never_judged} if never_judged else {}),
             },
         }

@@ -45,6 +45,9 @@ class Answer:
     usage: dict[str, int] | None
     given: int
     """How many ids the model gave; more than ``len(selected)`` when some were dropped."""
+    duplicates: int = 0
+    """How many of the kept ids repeat an earlier one (as resolved: ``"plans"`` and ``"Plans"`` are one id); the
+    walk keeps each id once, so these are dropped there. Ids past the kept ones are not looked at."""
 
     @property
     def dropped(self) -> int:
@@ -153,7 +156,8 @@ def read_completion(reply: Reply, candidates: Sequence[NodeView], settings: Sett
     # Scrubbed before it is read: an id, a rationale or a quote in a message may echo the key.
     content = settings.scrub(raw_content)
     selected, given, rationale = _selection(content, candidates, settings)
-    return Answer(content, selected, rationale, _usage(body.get("usage")), given)
+    duplicates = len(selected) - len(set(selected))
+    return Answer(content, selected, rationale, _usage(body.get("usage")), given, duplicates)
 
 
 def _json(text: str) -> Any:

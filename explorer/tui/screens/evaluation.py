@@ -47,6 +47,7 @@ from ...walks.evaluation import (
     miss_sentence,
     wrong_turn_shown,
 )
+from ...walks.habits import HabitCounts
 from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
 from ...walks.state import Cost
@@ -497,7 +498,7 @@ def calls_cell(cost: Cost) -> str:
 
 def totals(outcomes: list[QuestionOutcome | None]) -> str:
     """`` · hit rate 53% (70) · hit@3 45% (60) · 3.0 landed · precision 15% · branch-entry rate 39% · valid
-    answers 100%`` over the questions walked so far."""
+    answers 100%`` over the questions walked so far (and an LLM's habits, counted: :class:`HabitCounts`)."""
     walked = [o for o in outcomes if o is not None]
     if not walked:
         return ""
@@ -511,9 +512,10 @@ def totals(outcomes: list[QuestionOutcome | None]) -> str:
     valid_rate = valid / answers if answers else 1.0
     precision = f"{correct / landed:.0%}" if landed else "—"
     cached = cached_words(sum(o.cached for o in walked), count, sum(o.chars_saved for o in walked) / count)
+    habits = sum((o.habits for o in walked), HabitCounts()).words()
     return (f" · hit rate {hits / count:.0%} ({hits}) · hit@3 {at_3 / count:.0%} ({at_3}) · {landed / count:.1f} "
             f"landed · precision {precision} · branch-entry rate {branches / count:.0%} · valid answers "
-            f"{valid_rate:.0%}" + (f" · {cached}" if cached else ""))
+            f"{valid_rate:.0%}" + (f" · {cached}" if cached else "") + (f" · {habits}" if habits else ""))
 
 
 def _how(outcome: QuestionOutcome) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import Group
@@ -53,11 +54,13 @@ class StepPanel(Static):
         ending: Text | None = None,
         capped: str = "",
         verdict: str = "",
+        habits: Sequence[str] = (),
     ) -> None:
         """Show ``state``; with ``picking`` the candidates become a picker (the manual navigator waits, or
         ``forking``: a person answers an earlier decision differently). ``ending`` says why the walk ended,
         ``capped`` that the navigator's pick was capped by the visits left, ``verdict`` what an evaluation made
-        of this walk (why a question was missed)."""
+        of this walk (why a question was missed), ``habits`` the LLM's habits its answer shows
+        (:meth:`~explorer.walks.habits.Habits.notes`)."""
         style = self.get_component_rich_style
         parts: list[Text] = []
         heading = styled(f"Step {step}/{total}  ", style("step--heading"))
@@ -146,6 +149,10 @@ class StepPanel(Static):
                 why.append_text(safe(choice.rationale, width=600))
                 why.stylize(style("step--rationale"), 8)
                 parts.append(why)
+            if habits:
+                flagged = styled("Habits  ", style("step--label"))
+                flagged.append_text(safe(" · ".join(habits), style("step--forced"), width=600))
+                parts.append(flagged)
         if state.failure is not None:
             failed = styled("Failed  ", style("step--failure"))
             failed.append_text(safe(state.failure.error, width=400))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,9 +24,10 @@ class TranscriptView(Static):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"transcript--label", "transcript--dim", "transcript--forced"}
 
-    def show(self, decision: Decision | None, corpus: Corpus | None = None) -> None:
+    def show(self, decision: Decision | None, corpus: Corpus | None = None, habits: Sequence[str] = ()) -> None:
         """Show ``decision``'s transcript (``None``: say how to get one); its node is named by its title in
-        ``corpus``."""
+        ``corpus``; ``habits`` are the LLM's habits its answer shows (:meth:`~explorer.walks.habits.Habits.notes`),
+        said under the heading."""
         style = self.get_component_rich_style
         node_title = None
         if decision is not None and decision.node is not None and corpus is not None and decision.node in corpus.index:
@@ -43,6 +45,9 @@ class TranscriptView(Static):
         text.append(f"  (step {decision.step}{offered})", style=style("transcript--dim"))
         if decision.forced:
             text.append("  ⚑ forced by a person", style=style("transcript--forced"))
+        if habits:
+            text.append("\nHabits: ", style=style("transcript--label"))
+            text.append_text(safe(" · ".join(habits), style("transcript--forced"), width=600))
         answer = decision.answer
         if answer is None:
             text.append("\n\nNo answer yet: the navigator has not answered this offer.", style=style("transcript--dim"))

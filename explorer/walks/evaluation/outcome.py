@@ -14,6 +14,7 @@ from ...corpora.questions import Question
 from ...ending import WalkEnd
 from ...navigators.answered import Answered
 from ..decisions import decisions_of
+from ..habits import HabitCounts, count_habits, habits_by_answer
 from ..history import WalkHistory
 from ..state import Cost, WalkState
 from .misses import Miss, MissReason, best_miss_path, miss_of
@@ -61,6 +62,8 @@ class QuestionOutcome:
     """What the walk cost: live calls apart from the answers that needed none (cached ones, for an evaluation)."""
     chars_saved: int = 0
     """Characters the offers answered from the response cache would have shipped live (what the cache saved)."""
+    habits: HabitCounts = field(default_factory=HabitCounts)
+    """The LLM's habits its decisions showed (:mod:`explorer.walks.habits`), counted over the walk."""
 
     @property
     def cached(self) -> int:
@@ -146,6 +149,7 @@ def outcome_of(corpus: Corpus, question: Question, events: Sequence[WalkEvent], 
         miss=miss,
         cost=state.cost(),
         chars_saved=sum(d.offer.chars_shipped for d in decisions_of(events, forced) if d.how is Answered.CACHED),
+        habits=count_habits(habits_by_answer(events, forced).values()),
     )
 
 
@@ -185,10 +189,11 @@ def miss_sentence(outcome: QuestionOutcome) -> str:
 
 
 def outcome_to_json(o: QuestionOutcome) -> dict[str, object]:
-    """One question's result as ``eval --json`` prints it."""
+    """One question's result as ``eval --json`` prints it (``habits`` only for a walk an LLM answered)."""
     return {"id": o.question.id, "query": o.question.query, "expect": list(o.question.expect),
             "landed": list(o.landed), "hit": o.hit, "hit_at_1": o.hit_at_1, "hit_at_3": o.hit_at_3,
             "landed_count": o.landed_count, "precision": o.precision, "branch_entered": o.branch_entered,
             "first_wrong_turn": o.first_wrong_turn, "miss": o.miss.to_json() if o.miss is not None else None,
             "visits_used": o.visits_used, "navigator_calls": o.calls, "decisions": o.answers, "cached": o.cached,
-            "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error}
+            "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error,
+            **({"habits": o.habits.to_json()} if o.habits.decisions else {})}  # only when an LLM answered

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ...corpora.validate import CorpusStats
 from ...ending import WalkEnd
+from ..habits import HabitCounts
 from .misses import MissReason
 from .outcome import QuestionOutcome
 
@@ -42,6 +43,8 @@ class EvalSummary:
     """Answers read from the response cache (no call): each a live call saved."""
     mean_chars_saved: float = 0.0
     """Mean characters a question's cached answers would have shipped live."""
+    habits: HabitCounts = field(default_factory=HabitCounts)
+    """Each LLM habit (:mod:`explorer.walks.habits`) counted over every question's decisions."""
 
     @property
     def hit_rate(self) -> float:
@@ -105,11 +108,12 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
                 if (count := sum(1 for o in outcomes if o.miss_reason is reason))},
         cached=sum(o.cached for o in outcomes),
         mean_chars_saved=mean_saved,
+        habits=sum((o.habits for o in outcomes), HabitCounts()),
     )
 
 
 def summary_to_json(summary: EvalSummary) -> dict[str, object]:
-    """The totals as ``eval --json`` prints them (``summary``)."""
+    """The totals as ``eval --json`` prints them (``summary``; ``habits`` only for a run an LLM answered)."""
     return {
         "questions": summary.questions, "hit_rate": summary.hit_rate, "hits": summary.hits,
         "hits_at_1": summary.hits_at_1, "hit_at_1_rate": summary.hit_at_1_rate,
@@ -121,6 +125,7 @@ def summary_to_json(summary: EvalSummary) -> dict[str, object]:
         "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
         "cached_answers": summary.cached, "mean_chars_saved": summary.mean_chars_saved,
         "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
+        **({"habits": summary.habits.to_json()} if summary.habits.decisions else {}),  # only a run an LLM answered
     }
 
 

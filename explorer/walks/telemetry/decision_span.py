@@ -7,7 +7,9 @@ and the usage of a live call as ``llm.token_count.*``; ``TOOL`` kind for the
 other navigators; ``CHAIN`` kind for a decision no navigator made
 (:mod:`.llm_calls`). A decision answered without a call says how in its name
 (``choose under billing (forced)``); ids never offered are an ``unoffered id``
-event each; a failure sets an error status.
+event each; a failure sets an error status. An LLM's answer names its habits
+(:mod:`explorer.walks.habits`) in ``reasoning_explorer.habits`` (``[]``: none),
+each with its figure (``reasoning_explorer.habits.duplicate_ids``: 7).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ...masking import Secrets
 from ...navigators.answered import Answered
 from ...trace import TraceHeader
 from ..decisions import Decision
+from ..habits import decision_habits, habits_to_json
 from .attributes import A, Attributes, json_object, pair, view
 from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL, llm_of, span_kind
 
@@ -101,6 +104,11 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
         span.set(A + "rejected", list(answer.rejected))
         span.set(A + "rationale", answer.rationale)
         span.set(A + "seconds", answer.seconds)
+        habits = decision_habits(decision, header.settings.query)
+        if habits is not None:  # an LLM's answer: its habits named, [] for none, and each one's figure
+            span.set(A + "habits", [habit.value for habit in habits.flagged])
+            for name, value in (habits_to_json(habits) or {}).items():
+                span.set(f"{A}habits.{name}", value)
         span.json(SpanAttributes.OUTPUT_VALUE, {"selected": list(answer.selected),
                                                 "hallucinated": list(answer.hallucinated),
                                                 "rationale": answer.rationale}, SpanAttributes.OUTPUT_MIME_TYPE)
