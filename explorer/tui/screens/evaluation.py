@@ -268,7 +268,7 @@ class EvaluationScreen(ModalScreen[None]):
         if self.comparing:
             table.add_column("A vs B", key="change", width=18)
         else:
-            table.add_column("query", key="query", width=40)
+            table.add_column("query", key="query")  # as wide as its longest (clipped) query: never cut
 
     def _row_wanted(self, number: int) -> bool:
         a = self.sides[Side.A].outcomes[number]

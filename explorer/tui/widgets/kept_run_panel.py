@@ -36,8 +36,9 @@ def kept_runs_beside(questions_path: Path) -> list[str]:
         return []
 
 
-class KeptRunPanel(Static):
-    """The screen's run against ``kept`` (set by the screen once a kept run is opened)."""
+class KeptRunPanel(Static, can_focus=True):
+    """The screen's run against ``kept`` (set by the screen once a kept run is opened); on a small terminal it
+    scrolls (Tab to it, then the arrow keys)."""
 
     def __init__(self, questions_path: Path, corpus: Corpus, *, id: str | None = None) -> None:
         super().__init__("", id=id)
