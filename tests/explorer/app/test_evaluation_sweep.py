@@ -42,7 +42,8 @@ prints the same figures)."""
 
 class Costly(TreeNavigator):
     """The lexical navigator's answers, each counted as a call that costs (as an LLM's do: ``costly_calls``), so a
-    sweep asks it for the largest budget only. With ``gate`` set, each call waits for ``release`` (a minute at most)."""
+    sweep asks it for the largest budget only. With ``gate`` set, each call waits until its walk is cancelled (a
+    minute at most), and then ends it."""
 
     costly_calls = True
 
@@ -52,7 +53,6 @@ class Costly(TreeNavigator):
         self.lock = threading.Lock()
         self.gate = False
         self.inside = threading.Event()
-        self.release = threading.Event()
 
     def supports(self, model: str) -> bool:
         return True
@@ -62,7 +62,8 @@ class Costly(TreeNavigator):
             self.calls += 1
         if self.gate:
             self.inside.set()
-            self.release.wait(60)
+            request.cancellation.wait(60)
+            request.cancellation.raise_if_cancelled()
         return self.inner.choose(request)  # type: ignore[return-value]
 
 
@@ -148,7 +149,6 @@ async def test_x_cancels_the_sweep_under_way_and_it_draws_no_chart():
         await wait_for(pilot, navigator.inside.is_set)
         assert text_at(screen, "#sweep-progress-label") == "walking 0/82"
         await pilot.press("x")
-        navigator.release.set()
         await wait_for(pilot, lambda: screen.over)
         label = text_at(screen, "#sweep-progress-label")
         assert label.startswith("cancelled at ") and label.endswith("/82 walks: Escape, then b sweeps again")
@@ -156,6 +156,44 @@ async def test_x_cancels_the_sweep_under_way_and_it_draws_no_chart():
         assert screen.query_one(DataTable).row_count == 0
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is evaluation)
+
+
+async def test_the_app_quits_with_a_sweep_under_way():
+    navigator = Costly()
+    app = make_app("", "costly:lexical", navigator=navigator)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await evaluation_open(pilot, app)
+        navigator.gate = True
+        await sweep_typed(pilot, app, "3,15")
+        await wait_for(pilot, navigator.inside.is_set)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_path):
+    kept = tmp_path / "default.run.json"
+    kept_over(kept, SET_PATH, HANDBOOK, "lexical:default")
+    navigator = Costly()
+    navigator.gate = True
+    app = make_app("", "costly:lexical", navigator=navigator)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        app.walk_screen.next_walk.evaluate_questions(QUESTIONS, None)
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, navigator.inside.is_set)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*str(kept), "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        panel = screen.query_one(KeptRunPanel)
+        assert shown(panel) == (f"Against {kept}: kept 13/41 hits with lexical:default · waiting for A's run "
+                                "(0/41 walked)")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: all(side.over for side in screen.sides.values()))
+        walked = screen.sides[next(iter(screen.sides))].done
+        assert shown(panel) == (f"Against {kept}: kept 13/41 hits with lexical:default · A's run was cancelled: "
+                                f"walk the set again to compare ({walked}/41 walked)")
 
 
 def kept_over(path, questions_path, corpus, model: str):
