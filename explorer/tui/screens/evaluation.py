@@ -424,6 +424,34 @@ class EvaluationScreen(ModalScreen[None]):
         self.post_message(CompareWalks(a.history, b.history, frozenset(a.question.expect)))
         self.app.pop_screen()
 
+    def action_sweep(self) -> None:
+        """Walk the set at each budget typed with A's navigator, on the sweep screen (:mod:`.evaluation_sweep`)."""
+        model, navigator = self._first
+
+        def sweep(budgets: tuple[int, ...] | None) -> None:
+            if budgets:
+                self.app.push_screen(SweepScreen(self.corpus, self.question_set, self.settings.but(model=model),
+                                                 navigator, budgets, jobs=self.jobs, wiring=self.wiring))
+
+        self.app.push_screen(budgets_prompt(model), sweep)
+
+    def action_open_kept_run(self) -> None:
+        """Open a run kept by ``eval --save-run`` as the other side of A (:mod:`..widgets.kept_run_panel`)."""
+        if not self.allow_files:
+            self.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            return
+        panel = self.query_one(KeptRunPanel)
+        beside = kept_runs_beside(self.question_set.path)
+
+        def opened(kept: KeptRun | None) -> None:
+            if kept is not None:
+                panel.open(kept)
+                self._show_totals()
+
+        self.app.push_screen(PromptScreen(
+            "Open a kept run (eval --save-run FILE) as the other side: A against it", beside[0] if beside else "",
+            read=lambda text: open_kept_run(text, self.question_set.path, self.corpus), suggestions=beside), opened)
+
     def action_toggle_misses(self) -> None:
         self.misses_only = not self.misses_only
         self._rebuild()
@@ -468,34 +496,6 @@ class EvaluationScreen(ModalScreen[None]):
             return
         self.stop()
         self.say("Evaluation cancelled: the questions walked so far stay.", timeout=3)
-
-    def action_sweep(self) -> None:
-        """Walk the set at each budget typed with A's navigator, on the sweep screen (:mod:`.evaluation_sweep`)."""
-        model, navigator = self._first
-
-        def sweep(budgets: tuple[int, ...] | None) -> None:
-            if budgets:
-                self.app.push_screen(SweepScreen(self.corpus, self.question_set, self.settings.but(model=model),
-                                                 navigator, budgets, jobs=self.jobs, wiring=self.wiring))
-
-        self.app.push_screen(budgets_prompt(model), sweep)
-
-    def action_open_kept_run(self) -> None:
-        """Open a run kept by ``eval --save-run`` as the other side of A (:mod:`..widgets.kept_run_panel`)."""
-        if not self.allow_files:
-            self.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
-            return
-        panel = self.query_one(KeptRunPanel)
-        beside = kept_runs_beside(self.question_set.path)
-
-        def opened(kept: KeptRun | None) -> None:
-            if kept is not None:
-                panel.open(kept)
-                self._show_totals()
-
-        self.app.push_screen(PromptScreen(
-            "Open a kept run (eval --save-run FILE) as the other side: A against it", beside[0] if beside else "",
-            read=lambda text: open_kept_run(text, self.question_set.path, self.corpus), suggestions=beside), opened)
 
     def action_main_view(self) -> None:
         self.app.pop_screen()
