@@ -40,8 +40,7 @@ BUDGETS = "3,5,8,15"
 
 def budgets_prompt(model: str) -> PromptScreen[tuple[int, ...]]:
     """Ask for the budgets (``3,5,8,15``); a list that is not one is said under the field, the prompt kept open."""
-    return PromptScreen(f"Budget sweep: every question walked with {model} at each visit budget (3,5,8,15)",
-                        BUDGETS, read=parse_budgets)
+    return PromptScreen(f"Budget sweep with {model}: the visit budgets (3,5,8,15)", BUDGETS, read=parse_budgets)
 
 
 def lands_words(budget: int | None, largest: int) -> str:

@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from rich.console import RenderableType
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...corpora import Corpus
@@ -36,12 +39,12 @@ def kept_runs_beside(questions_path: Path) -> list[str]:
         return []
 
 
-class KeptRunPanel(Static, can_focus=True):
-    """The screen's run against ``kept`` (set by the screen once a kept run is opened); on a small terminal it
-    scrolls (Tab to it, then the arrow keys)."""
+class KeptRunPanel(VerticalScroll):
+    """The screen's run against ``kept`` (set by the screen once a kept run is opened), in ``#eval-kept-text``; on
+    a small terminal it scrolls (Tab to it, then the arrow keys)."""
 
     def __init__(self, questions_path: Path, corpus: Corpus, *, id: str | None = None) -> None:
-        super().__init__("", id=id)
+        super().__init__(id=id)
         self.questions_path = questions_path
         self.corpus = corpus
         self.kept: KeptRun | None = None
@@ -49,6 +52,12 @@ class KeptRunPanel(Static, can_focus=True):
         """The comparison once A's run is over (``None`` before, or with no kept run)."""
         self._compared: Sequence[QuestionOutcome | None] | None = None
         self.display = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="eval-kept-text")
+
+    def _show(self, shown: RenderableType) -> None:
+        self.query_one("#eval-kept-text", Static).update(shown)
 
     def open(self, kept: KeptRun) -> None:
         """Compare with ``kept`` from now on (replacing any kept run opened before)."""
@@ -70,7 +79,7 @@ class KeptRunPanel(Static, can_focus=True):
             why = "A's run was cancelled: walk the set again to compare" if over else "waiting for A's run"
             head.append(f" · {why} ({len(walked)}/{len(outcomes)} walked)")
             self.comparison = None
-            self.update(head)
+            self._show(head)
             return
         if self._compared is not outcomes or self.comparison is None:
             now = KeptRun.of("this run", model, self.questions_path, self.corpus, walked,
@@ -78,7 +87,7 @@ class KeptRunPanel(Static, can_focus=True):
             try:
                 self.comparison = RunComparison(kept, now)
             except RunError as exc:
-                self.update(safe(str(exc), width=200))
+                self._show(safe(str(exc), width=200))
                 return
             self._compared = outcomes
-        self.update(safe("\n".join(self.comparison.lines()), multiline=True))
+        self._show(safe("\n".join(self.comparison.lines()), multiline=True))

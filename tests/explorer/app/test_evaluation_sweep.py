@@ -25,7 +25,7 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run, summarize
 
 from .helpers import HANDBOOK, ROOT, make_app, wait_for
-from .reading import drawn_lines, prompt_error, shown, table_columns, table_rows, text_at
+from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
 
 SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
@@ -81,6 +81,7 @@ async def evaluation_open(pilot, app) -> EvaluationScreen:
 async def sweep_typed(pilot, app, budgets: str) -> SweepScreen:
     await pilot.press("b")
     await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+    assert prompt_title(app) == "Budget sweep with costly:lexical: the visit budgets (3,5,8,15)"
     await pilot.press(*budgets, "enter")  # the offered budgets are selected: typing replaces them
     await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen))
     return app.screen
@@ -186,13 +187,12 @@ async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_p
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         await pilot.press(*str(kept), "enter")
         await wait_for(pilot, lambda: app.screen is screen)
-        panel = screen.query_one(KeptRunPanel)
-        assert shown(panel) == (f"Against {kept}: kept 13/41 hits with lexical:default · waiting for A's run "
+        assert text_at(screen, "#eval-kept-text") == (f"Against {kept}: kept 13/41 hits with lexical:default · waiting for A's run "
                                 "(0/41 walked)")
         await pilot.press("x")
         await wait_for(pilot, lambda: all(side.over for side in screen.sides.values()))
         walked = screen.sides[next(iter(screen.sides))].done
-        assert shown(panel) == (f"Against {kept}: kept 13/41 hits with lexical:default · A's run was cancelled: "
+        assert text_at(screen, "#eval-kept-text") == (f"Against {kept}: kept 13/41 hits with lexical:default · A's run was cancelled: "
                                 f"walk the set again to compare ({walked}/41 walked)")
 
 
@@ -213,18 +213,18 @@ async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_ques
     async with app.run_test(size=size) as pilot:
         screen = await evaluation_open(pilot, app)
         panel = screen.query_one(KeptRunPanel)
-        assert shown(panel) == ""  # hidden until a kept run is opened
+        assert text_at(screen, "#eval-kept-text") == ""  # hidden until a kept run is opened
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         await pilot.press(*str(kept_path))
         assert app.screen.query_one(Input).value == str(kept_path)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is screen and bool(shown(panel)))
+        await wait_for(pilot, lambda: app.screen is screen and bool(text_at(screen, "#eval-kept-text")))
         now = [o for o in screen.sides[next(iter(screen.sides))].outcomes if o is not None]
         expected = RunComparison(
             KeptRun.of(str(kept_path), "lexical:wide", SET_PATH, HANDBOOK, wide, summarize(wide, stats(HANDBOOK))),
             KeptRun.of("this run", "lexical:default", SET_PATH, HANDBOOK, now, summarize(now, stats(HANDBOOK))))
-        lines = shown(panel).splitlines()
+        lines = text_at(screen, "#eval-kept-text").splitlines()
         assert lines == expected.lines()  # as eval --against prints it
         assert lines == [
             f"Against {kept_path}: kept lexical:wide · now lexical:default",
@@ -238,6 +238,14 @@ async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_ques
             "  part-time-after-parental-leave  now: turned away: at step 12, judging parental-leave, the navigator "
             "chose parental-leave-pay, not returning-from-leave",
         ]
+        if size == (80, 24):  # a third of the screen holds part of it: Tab to it, End reads the rest
+            for _ in range(4):
+                if panel.has_focus:
+                    break
+                await pilot.press("tab")
+            assert panel.has_focus and panel.max_scroll_y > 0
+            await pilot.press("end")
+            await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
 
 
 async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_path):
@@ -255,7 +263,7 @@ async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_p
                                      "compare runs of the same question set")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
-        assert shown(screen.query_one(KeptRunPanel)) == ""
+        assert text_at(screen, "#eval-kept-text") == ""
 
 
 async def test_with_files_off_o_is_refused_as_the_other_file_keys_are():
