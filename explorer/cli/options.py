@@ -87,20 +87,15 @@ def whole_number(minimum: int, maximum: int, what: str = "a whole number") -> Ca
 visits, depth, jobs = whole_number(1, 100_000), whole_number(0, 100_000), whole_number(1, 64)
 
 
-MAX_BUDGETS = 20
-
-
 def budget_list(text: str) -> tuple[int, ...]:
     """An argparse type for ``--budgets 3,5,8,15``: visit budgets, each a whole number from 1 to 100,000, at most
-    20 of them, returned smallest first with repeats dropped."""
-    parts = text.split(",")
-    if len(parts) > MAX_BUDGETS:
-        raise argparse.ArgumentTypeError(f"{len(parts)} budgets; give at most {MAX_BUDGETS}")
+    20 of them, returned smallest first with repeats dropped (the one parser: the explorer's sweep prompt uses it)."""
+    from ..walks.evaluation.sweep import parse_budgets
+
     try:
-        return tuple(sorted({whole(part, 1, 100_000, "a visit budget") for part in parts}))
+        return parse_budgets(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}; give budgets as whole numbers separated by commas: "
-                                         "3,5,8,15") from None
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def query_text(text: str) -> str:

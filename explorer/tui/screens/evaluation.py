@@ -39,6 +39,7 @@ from ...walks.evaluation import (
     Change,
     Difference,
     EvaluationRun,
+    KeptRun,
     QuestionOutcome,
     Side,
     cached_words,
@@ -53,6 +54,8 @@ from ...walks.settings import describe_settings
 from ...walks.state import Cost
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
+from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
+from .evaluation_sweep import SweepScreen, budgets_prompt
 from .prompt import PromptScreen
 
 EVALUATION = "evaluation"
@@ -114,6 +117,8 @@ class EvaluationScreen(ModalScreen[None]):
     CSS_PATH = Path(__file__).with_name("evaluation.tcss")
     BINDINGS = [
         Binding("m", "toggle_misses", "Misses only", id="eval.misses"),
+        Binding("b", "sweep", "Budget sweep…", id="eval.sweep"),
+        Binding("o", "open_kept_run", "Kept run…", id="eval.kept_run"),
         Binding("d", "toggle_differences", "Differences only", id="eval.differences"),
         Binding("c", "compare", "Compare navigator…", id="eval.compare"),
         Binding("D", "compare_row", "Side by side", id="eval.side_by_side"),
@@ -161,6 +166,7 @@ class EvaluationScreen(ModalScreen[None]):
                 yield Label("", id="eval-progress-label")
                 yield ProgressBar(total=len(self.questions), show_eta=False, id="eval-progress")
             yield Label("", id="eval-totals")
+            yield KeptRunPanel(self.question_set.path, self.corpus, id="eval-kept")
             yield DataTable(id="eval-table", cursor_type="row", zebra_stripes=True)
             yield Label(self._hint(), id="eval-hint")
 
@@ -263,7 +269,7 @@ class EvaluationScreen(ModalScreen[None]):
         if self.comparing:
             table.add_column("A vs B", key="change", width=18)
         else:
-            table.add_column("query", key="query", width=40)
+            table.add_column("query", key="query")  # as wide as its longest (clipped) query: never cut
 
     def _row_wanted(self, number: int) -> bool:
         a = self.sides[Side.A].outcomes[number]
@@ -349,6 +355,8 @@ class EvaluationScreen(ModalScreen[None]):
             worse = sum(d.change is Change.A_HITS for d in differences)
             text.append(f" · only B hits {better} · only A hits {worse}")
         self.query_one("#eval-totals", Label).update(text)
+        a = self.sides[Side.A]
+        self.query_one(KeptRunPanel).show_run(a.model, a.outcomes, over=a.over, cancelled=a.run.cancelled)
 
     def _hint(self) -> str:
         shown = []
@@ -356,7 +364,8 @@ class EvaluationScreen(ModalScreen[None]):
             shown.append("misses only")
         if self.differences_only:
             shown.append("differences only")
-        keys = "Enter opens a walk at its first wrong turn · m misses only · c compare with another navigator"
+        keys = ("Enter opens a walk at its first wrong turn · m misses only · c compare with another navigator · "
+                "b budget sweep · o a kept run as the other side")
         if self.comparing:
             keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
         keys += " · x cancel · Escape main view (Escape there comes back)"
@@ -415,6 +424,34 @@ class EvaluationScreen(ModalScreen[None]):
         assert a.history is not None and b.history is not None
         self.post_message(CompareWalks(a.history, b.history, frozenset(a.question.expect)))
         self.app.pop_screen()
+
+    def action_sweep(self) -> None:
+        """Walk the set at each budget typed with A's navigator, on the sweep screen (:mod:`.evaluation_sweep`)."""
+        model, navigator = self._first
+
+        def sweep(budgets: tuple[int, ...] | None) -> None:
+            if budgets:
+                self.app.push_screen(SweepScreen(self.corpus, self.question_set, self.settings.but(model=model),
+                                                 navigator, budgets, jobs=self.jobs, wiring=self.wiring))
+
+        self.app.push_screen(budgets_prompt(model), sweep)
+
+    def action_open_kept_run(self) -> None:
+        """Open a run kept by ``eval --save-run`` as the other side of A (:mod:`..widgets.kept_run_panel`)."""
+        if not self.allow_files:
+            self.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            return
+        panel = self.query_one(KeptRunPanel)
+        beside = kept_runs_beside(self.question_set.path)
+
+        def opened(kept: KeptRun | None) -> None:
+            if kept is not None:
+                panel.open(kept)
+                self._show_totals()
+
+        self.app.push_screen(PromptScreen(
+            "Open a kept run (eval --save-run FILE) as the other side: A against it", beside[0] if beside else "",
+            read=lambda text: open_kept_run(text, self.question_set.path, self.corpus), suggestions=beside), opened)
 
     def action_toggle_misses(self) -> None:
         self.misses_only = not self.misses_only

@@ -31,13 +31,13 @@ from .outcome import (
 )
 from .run import EvaluationRun, evaluate
 from .summary import EvalSummary, cached_words, summarize, summary_to_json
-from .sweep import BudgetRow, Sweep, reuses_answers, sweep, sweep_to_json
+from .sweep import BudgetRow, Sweep, SweepRun, parse_budgets, reuses_answers, sweep, sweep_to_json
 
 __all__ = [
     "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "KeptRun", "Miss",
-    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "best_miss_path", "cached_words",
-    "compare_outcomes", "comparison_lines", "differs", "evaluate", "evaluation_to_json", "keep_run",
+    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "SweepRun", "best_miss_path",
+    "cached_words", "compare_outcomes", "comparison_lines", "differs", "evaluate", "evaluation_to_json", "keep_run",
     "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of", "outcome_to_json",
-    "read_run", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "wrong_turn_shown",
-    "wrong_turn_step",
+    "parse_budgets", "read_run", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json",
+    "wrong_turn_shown", "wrong_turn_step",
 ]

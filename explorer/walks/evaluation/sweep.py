@@ -12,6 +12,7 @@ counts as replayed, never as a live call. Any other navigator answers for free a
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,13 +22,15 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...corpora.validate import stats
 from ...ending import WalkEnd
+from ...numbers import whole
 from ...walk_settings import WalkSettings
 from ..session import WalkObserver, rewalk, run_each
 from .outcome import QuestionOutcome, outcome_of
-from .run import evaluate
+from .run import EvaluationRun
 from .summary import EvalSummary, summarize
 
-__all__ = ["BudgetRow", "Sweep", "reuses_answers", "sweep", "sweep_to_json"]
+__all__ = ["MAX_BUDGETS", "BudgetRow", "Sweep", "SweepRun", "parse_budgets", "reuses_answers", "sweep",
+           "sweep_to_json"]
 
 
 def reuses_answers(navigator: TreeNavigator | None) -> bool:
@@ -118,6 +121,96 @@ def _rewalked(corpus: Corpus, source: QuestionOutcome, budget: int,
     return outcome_of(corpus, source.question, events, history.end or WalkEnd.FINISHED, history.error, history)
 
 
+MAX_BUDGETS = 20
+"""The most budgets one sweep takes (``--budgets``, and the evaluation screen's prompt)."""
+
+
+def parse_budgets(text: str) -> tuple[int, ...]:
+    """``3,5,8,15`` as visit budgets, smallest first with repeats dropped: each a whole number from 1 to 100,000, at
+    most :data:`MAX_BUDGETS` of them; a :class:`ValueError` that says which is wrong and how to write them."""
+    parts = text.split(",")
+    if len(parts) > MAX_BUDGETS:
+        raise ValueError(f"{len(parts)} budgets; give at most {MAX_BUDGETS}")
+    try:
+        return tuple(sorted({whole(part, 1, 100_000, "a visit budget") for part in parts}))
+    except ValueError as exc:
+        raise ValueError(f"{exc}; give budgets as whole numbers separated by commas: 3,5,8,15") from None
+
+
+class SweepRun:
+    """A sweep that can be cancelled from any thread (the evaluation screen's ``x``): :meth:`run` walks it and
+    returns the :class:`Sweep`, or ``None`` when it was cancelled before every budget was walked. The walks under
+    way when it is cancelled are stopped; no other is started."""
+
+    def __init__(self, corpus: Corpus, questions: Sequence[Question], settings: WalkSettings, budgets: Sequence[int],
+                 *, navigator: TreeNavigator | None = None, jobs: int = 1,
+                 observers: Sequence[WalkObserver] = ()) -> None:
+        self.budgets = tuple(sorted(set(budgets)))
+        if not self.budgets or self.budgets[0] < 1:
+            raise ValueError(f"budgets must be whole numbers of at least 1, got {list(budgets)}")
+        self.corpus, self.questions, self.settings = corpus, tuple(questions), settings
+        self.navigator, self.jobs, self.observers = navigator, jobs, tuple(observers)
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._run: EvaluationRun | None = None
+
+    @property
+    def walks(self) -> int:
+        """How many walks the sweep makes: every question at every budget."""
+        return len(self.questions) * len(self.budgets)
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            run = self._run
+        if run is not None:
+            run.cancel()
+
+    def _evaluate(self, budget: int, on_done: Callable[[QuestionOutcome], None] | None) -> list[QuestionOutcome]:
+        run = EvaluationRun(self.corpus, self.questions, self.settings.but(max_nodes_visited=budget),
+                            navigator=self.navigator, jobs=self.jobs, observers=self.observers)
+        with self._lock:
+            if self._cancelled:
+                return []
+            self._run = run
+        outcomes = run.run(None if on_done is None else lambda _, outcome: on_done(outcome))
+        return [o for o in outcomes if o is not None]
+
+    def run(self, on_done: Callable[[QuestionOutcome], None] | None = None) -> Sweep | None:
+        """Walk the sweep (the module docstring says which walks call the navigator); ``on_done`` is told of each
+        walk as it ends, on the thread that walked it."""
+        corpus_stats = stats(self.corpus)
+        largest = self.budgets[-1]
+        top = self._evaluate(largest, on_done)
+        if self._cancelled:
+            return None
+        rows: dict[int, BudgetRow] = {largest: BudgetRow(largest, tuple(top), summarize(top, corpus_stats), False)}
+        reuse = reuses_answers(self.navigator)
+        for budget in self.budgets[:-1]:
+            if reuse:
+                found: list[QuestionOutcome | None] = [None] * len(top)
+
+                def walk(number: int, budget: int = budget, found: list[QuestionOutcome | None] = found) -> None:
+                    if self._cancelled:
+                        return
+                    found[number] = outcome = _rewalked(self.corpus, top[number], budget, self.observers)
+                    if on_done is not None:
+                        on_done(outcome)
+
+                run_each(walk, range(len(top)), jobs=self.jobs, cancel=lambda: None, thread_name="sweep")
+                outcomes = [o for o in found if o is not None]
+            else:
+                outcomes = self._evaluate(budget, on_done)
+            if self._cancelled:
+                return None
+            rows[budget] = BudgetRow(budget, tuple(outcomes), summarize(outcomes, corpus_stats), reuse)
+        return Sweep(tuple(rows[b] for b in self.budgets))
+
+
 def sweep(
     corpus: Corpus,
     questions: Sequence[Question],
@@ -130,28 +223,7 @@ def sweep(
     on_done: Callable[[QuestionOutcome], None] | None = None,
 ) -> Sweep:
     """Walk every question at each budget (the module docstring says which walks call the navigator)."""
-    ordered = sorted(set(budgets))
-    if not ordered or ordered[0] < 1:
-        raise ValueError(f"budgets must be whole numbers of at least 1, got {list(budgets)}")
-    corpus_stats = stats(corpus)
-    largest = ordered[-1]
-    top = evaluate(corpus, questions, settings.but(max_nodes_visited=largest), jobs=jobs, navigator=navigator,
-                   on_done=on_done, observers=observers)
-    rows: dict[int, BudgetRow] = {largest: BudgetRow(largest, tuple(top), summarize(top, corpus_stats), False)}
-    reuse = reuses_answers(navigator)
-    for budget in ordered[:-1]:
-        if reuse:
-            found: list[QuestionOutcome | None] = [None] * len(top)
-
-            def walk(number: int, budget: int = budget, found: list[QuestionOutcome | None] = found) -> None:
-                found[number] = _rewalked(corpus, top[number], budget, observers)
-                if on_done is not None:
-                    on_done(found[number])  # type: ignore[arg-type]
-
-            run_each(walk, range(len(top)), jobs=jobs, cancel=lambda: None, thread_name="sweep")
-            outcomes = [o for o in found if o is not None]
-        else:
-            outcomes = evaluate(corpus, questions, settings.but(max_nodes_visited=budget), jobs=jobs,
-                                navigator=navigator, on_done=on_done, observers=observers)
-        rows[budget] = BudgetRow(budget, tuple(outcomes), summarize(outcomes, corpus_stats), reuse)
-    return Sweep(tuple(rows[b] for b in ordered))
+    found = SweepRun(corpus, questions, settings, budgets, navigator=navigator, jobs=jobs, observers=observers).run(
+        on_done)
+    assert found is not None  # nobody else holds the run to cancel it
+    return found

@@ -1,0 +1,279 @@
+"""The evaluation screen's budget sweep (``b``) and a kept run as its other side (``o``), by keys at 80×24 and
+120×40 over the handbook's question set (41 questions): the chart's bars and figures, the questions by the budget
+they need, only the largest budget's calls made for a navigator whose answers cost; the kept run's deltas and the
+questions fixed and broken, as ``eval --against`` prints them; a run kept from another question set refused in one
+line (issue 26, parts 4 and 5)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from core import NavigatorChoice, NavigatorRequest, TreeNavigator
+from explorer.corpora import load_corpus
+from explorer.corpora.questions import load_questions
+from explorer.corpora.validate import stats
+from explorer.navigators import resolve_navigator
+from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.screens.evaluation_sweep import SweepScreen
+from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.kept_run_panel import KeptRunPanel
+from explorer.tui.widgets.sweep_chart import SweepChart
+from explorer.walk_settings import WalkSettings
+from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run, summarize
+
+from .helpers import HANDBOOK, ROOT, make_app, wait_for
+from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
+
+SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
+QUESTIONS = load_questions(SET_PATH)
+SIZES = [(80, 24), (120, 40)]
+CHART = [
+    " 3 ██░░░░░░░░  7/41 (17%) · hit@3 7 · precision 14% · re-walked, no call",
+    " 5 ██░░░░░░░░ 10/41 (24%) · hit@3 10 · precision 17% · re-walked, no call",
+    " 8 ███░░░░░░░ 13/41 (32%) · hit@3 13 · precision 20% · re-walked, no call",
+    "15 ███░░░░░░░ 13/41 (32%) · hit@3 13 · precision 20% · live calls 105",
+]
+"""The handbook's set walked with the lexical navigator's answers at 3, 5, 8 and 15 visits (``eval --budgets``
+prints the same figures)."""
+
+
+class Costly(TreeNavigator):
+    """The lexical navigator's answers, each counted as a call that costs (as an LLM's do: ``costly_calls``), so a
+    sweep asks it for the largest budget only. With ``gate`` set, each call waits until its walk is cancelled (a
+    minute at most), and then ends it."""
+
+    costly_calls = True
+
+    def __init__(self) -> None:
+        self.inner = resolve_navigator("lexical:default")
+        self.calls = 0
+        self.lock = threading.Lock()
+        self.gate = False
+        self.inside = threading.Event()
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        with self.lock:
+            self.calls += 1
+        if self.gate:
+            self.inside.set()
+            request.cancellation.wait(60)
+            request.cancellation.raise_if_cancelled()
+        return self.inner.choose(request)  # type: ignore[return-value]
+
+
+async def evaluation_open(pilot, app) -> EvaluationScreen:
+    """``E``, Enter (the set beside the corpus), and every question walked."""
+    await pilot.press("escape", "E")
+    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+    screen = app.screen
+    await wait_for(pilot, lambda: bool(screen.sides) and all(side.over for side in screen.sides.values()))
+    return screen
+
+
+async def sweep_typed(pilot, app, budgets: str) -> SweepScreen:
+    await pilot.press("b")
+    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+    assert prompt_title(app) == "Budget sweep with costly:lexical: the visit budgets (3,5,8,15)"
+    await pilot.press(*budgets, "enter")  # the offered budgets are selected: typing replaces them
+    await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen))
+    return app.screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_b_sweeps_the_set_charts_the_hit_rate_by_budget_and_lists_the_questions_by_the_budget_they_need(size):
+    navigator = Costly()
+    app = make_app("", "costly:lexical", navigator=navigator)
+    async with app.run_test(size=size) as pilot:
+        evaluation = await evaluation_open(pilot, app)
+        assert navigator.calls == 105  # the evaluation's own run, at the default budget (15)
+        screen = await sweep_typed(pilot, app, "8,3,15,5,3")
+        await wait_for(pilot, lambda: screen.over)
+        assert text_at(screen, "#sweep-title") == ("Budget sweep: handbook.questions.yaml · 41 questions · "
+                                                   "costly:lexical · budgets 3, 5, 8, 15")
+        assert text_at(screen, "#sweep-how") == ("only the largest budget's navigator calls are made: the smaller "
+                                                 "budgets re-walk its decisions")
+        assert text_at(screen, "#sweep-progress-label") == "done 164/164"
+        assert navigator.calls == 105 + 105  # the sweep asked what one walk of the set at 15 visits asks
+        chart = screen.query_one(SweepChart)
+        assert shown(chart).splitlines() == CHART
+        assert [line.rstrip() for line in drawn_lines(chart)] == CHART  # whole at 80 columns too
+        table = screen.query_one(DataTable)
+        assert table_columns(table) == ["question", "needs", "3", "5", "8", "15", "query"]
+        rows = table_rows(table)
+        assert len(rows) == 41
+        assert rows[0] == ["purchase-order-number", "lands from 3", "✓", "✓", "✓", "✓",
+                           "How do we get our purchase order number on an invoice we pa…"]  # clipped, as the
+        # evaluation table clips its queries
+        assert [row[:6] for row in rows[7:14]] == [
+            ["saml-identity-providers", "lands from 5", "·", "✓", "✓", "✓"],
+            ["severity-1-business", "lands from 5", "·", "✓", "✓", "✓"],
+            ["sla-claim-deadline", "lands from 5", "·", "✓", "✓", "✓"],
+            ["removed-seats-refund", "lands from 8", "·", "·", "✓", "✓"],
+            ["eu-vat-number", "lands from 8", "·", "·", "✓", "✓"],
+            ["enterprise-uptime", "lands from 8", "·", "·", "✓", "✓"],
+            ["money-back", "not within 15", "·", "·", "·", "·"],
+        ]
+        assert {row[1] for row in rows[13:]} == {"not within 15"}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is evaluation)
+        assert "b budget sweep" in text_at(evaluation, "#eval-hint")
+
+
+async def test_a_budget_list_that_is_not_one_is_said_under_the_field():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await evaluation_open(pilot, app)
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*"3,0,8", "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
+        assert prompt_error(app) == "0 is not a visit budget (1-100000); give budgets as whole numbers separated by " \
+                                    "commas: 3,5,8,15"
+        assert isinstance(app.screen, PromptScreen)
+
+
+async def test_x_cancels_the_sweep_under_way_and_it_draws_no_chart():
+    navigator = Costly()
+    app = make_app("", "costly:lexical", navigator=navigator)
+    async with app.run_test(size=(120, 40)) as pilot:
+        evaluation = await evaluation_open(pilot, app)
+        navigator.gate = True
+        screen = await sweep_typed(pilot, app, "3,15")
+        await wait_for(pilot, navigator.inside.is_set)
+        assert text_at(screen, "#sweep-progress-label") == "walking 0/82"
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.over)
+        label = text_at(screen, "#sweep-progress-label")
+        assert label.startswith("cancelled at ") and label.endswith("/82 walks: Escape, then b sweeps again")
+        assert screen.found is None and shown(screen.query_one(SweepChart)) == ""
+        assert screen.query_one(DataTable).row_count == 0
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is evaluation)
+
+
+async def test_the_app_quits_with_a_sweep_under_way():
+    navigator = Costly()
+    app = make_app("", "costly:lexical", navigator=navigator)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await evaluation_open(pilot, app)
+        navigator.gate = True
+        await sweep_typed(pilot, app, "3,15")
+        await wait_for(pilot, navigator.inside.is_set)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_path):
+    kept = tmp_path / "default.run.json"
+    kept_over(kept, SET_PATH, HANDBOOK, "lexical:default")
+    navigator = Costly()
+    navigator.gate = True
+    app = make_app("", "costly:lexical", navigator=navigator)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        app.walk_screen.next_walk.evaluate_questions(QUESTIONS, None)
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, navigator.inside.is_set)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*str(kept), "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert text_at(screen, "#eval-kept-text") == (f"Against {kept}: kept 13/41 hits with lexical:default · waiting for A's run "
+                                "(0/41 walked)")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: all(side.over for side in screen.sides.values()))
+        walked = screen.sides[next(iter(screen.sides))].done
+        assert text_at(screen, "#eval-kept-text") == (f"Against {kept}: kept 13/41 hits with lexical:default · A's run was cancelled: "
+                                f"walk the set again to compare ({walked}/41 walked)")
+
+
+def kept_over(path, questions_path, corpus, model: str):
+    questions = load_questions(questions_path)
+    settings = WalkSettings("", model)
+    outcomes = evaluate(corpus, questions.questions, settings, navigator=resolve_navigator(model))
+    keep_run(path, questions_path, corpus, settings, outcomes, summarize(outcomes, stats(corpus)))
+    return outcomes
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_questions_fixed_and_broken(
+        size, tmp_path):
+    kept_path = tmp_path / "wide.run.json"
+    wide = kept_over(kept_path, SET_PATH, HANDBOOK, "lexical:wide")
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await evaluation_open(pilot, app)
+        panel = screen.query_one(KeptRunPanel)
+        assert text_at(screen, "#eval-kept-text") == ""  # hidden until a kept run is opened
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*str(kept_path))
+        assert app.screen.query_one(Input).value == str(kept_path)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and bool(text_at(screen, "#eval-kept-text")))
+        now = [o for o in screen.sides[next(iter(screen.sides))].outcomes if o is not None]
+        expected = RunComparison(
+            KeptRun.of(str(kept_path), "lexical:wide", SET_PATH, HANDBOOK, wide, summarize(wide, stats(HANDBOOK))),
+            KeptRun.of("this run", "lexical:default", SET_PATH, HANDBOOK, now, summarize(now, stats(HANDBOOK))))
+        lines = text_at(screen, "#eval-kept-text").splitlines()
+        assert lines == expected.lines()  # as eval --against prints it
+        assert lines == [
+            f"Against {kept_path}: kept lexical:wide · now lexical:default",
+            "  hit        13/41 (was 15/41, -2)",
+            "  hit@3      13/41 (was 14/41, -1)",
+            "  precision  20% (was 12%, +8 points)",
+            "Fixed (0): missed then, hit now",
+            "Broken (2): hit then, missed now",
+            "  home-office-budget  now: turned away: at step 3, judging the roots, the navigator chose onboarding, "
+            "not people-policies",
+            "  part-time-after-parental-leave  now: turned away: at step 12, judging parental-leave, the navigator "
+            "chose parental-leave-pay, not returning-from-leave",
+        ]
+        if size == (80, 24):  # a third of the screen holds part of it: Tab to it, End reads the rest
+            for _ in range(4):
+                if panel.has_focus:
+                    break
+                await pilot.press("tab")
+            assert panel.has_focus and panel.max_scroll_y > 0
+            await pilot.press("end")
+            await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
+
+
+async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_path):
+    kept_path = tmp_path / "contract.run.json"
+    contract = ROOT / "sample_corpora" / "contract.questions.yaml"
+    kept_over(kept_path, contract, load_corpus(ROOT / "sample_corpora" / "contract.yaml"), "lexical:default")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await evaluation_open(pilot, app)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*str(kept_path), "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
+        assert prompt_error(app) == (f"{kept_path}: kept from another question set (or the set has changed since); "
+                                     "compare runs of the same question set")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert text_at(screen, "#eval-kept-text") == ""
+
+
+async def test_with_files_off_o_is_refused_as_the_other_file_keys_are():
+    app = make_app(allow_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        app.walk_screen.next_walk.evaluate_questions(QUESTIONS, None)  # E is a file key: off too
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await pilot.press("o")
+        await wait_for(pilot, lambda: bool(app.notes))
+        assert app.notes[-1].message == "Opening and saving files is off in this shared session."
+        assert app.screen is screen
