@@ -178,3 +178,22 @@ def test_the_transcripts_are_pretty_printed(walked):
     assert lines[at + 1: at + 4] == ["{", '  "kind": "bm25",', '  "scores": {']
     assert lines[-1] == "}"  # the transcript ends in the JSON's last line, not one line of raw JSON
     assert [line for line in lines if line.startswith('{"')] == []
+
+
+def test_titles_are_whole_where_a_row_is_cut(walked):
+    """Titles first (at the 120 columns the page is drawn at): a tree row too narrow shortens the id and drops the
+    stop reason before it cuts a title; the answer card cuts its detail, never the title."""
+    corpus = load_corpus(HANDBOOK)
+    titles = {corpus.title_of(document.id) for document in corpus.index}
+    cut, kept = [], 0
+    for name in ("walk", "lexical", "fork"):
+        for svg in Page(walked[name].read_text()).frames():
+            for row in frame_rows(svg):
+                for segment in re.findall(r"([^│┃]*?)…", row):
+                    before = re.sub(r"^[ ├└─▶▼■◆✗•◌⚑?★]*(?:\d+\. )?", "", segment.split("  ")[-1]).rstrip()
+                    if any(title.startswith(before) and title != before for title in titles if len(before) > 2):
+                        cut.append(row)
+                    else:
+                        kept += 1
+    assert cut == []
+    assert kept > 0  # rows were cut (ids, details), and none of them in a title
