@@ -2,7 +2,7 @@
 
 No server, no network: the page links nothing (its Content-Security-Policy forbids every load and every script
 but its own), its fonts are the reader's monospace, and the frames travel inside it, gzip-compressed, inflated
-by the browser's own ``DecompressionStream``. Buttons and keys step back and forth and play: by decision
+by the browser's own ``DecompressionStream``. Buttons, a slider and keys step back and forth and play: by decision
 (as presenting mode does; the default) or, with "every event", one event at a time. Every piece of text from the
 corpus or the navigator reaches the page escaped, by Rich's SVG and HTML exports or by :func:`html.escape`.
 """
@@ -30,6 +30,8 @@ button { font: inherit; color: var(--ink); background: #1f2b36; border: 1px soli
 button:hover, button:focus-visible { border-color: var(--accent); outline: none; }
 #where { margin-left: 8px; color: var(--accent); font-weight: bold; }
 #keys { color: var(--muted); margin-left: auto; }
+#slider { flex: 1 1 200px; min-width: 120px; accent-color: var(--accent); }
+.fork { color: var(--accent); margin: 0 0 4px; }
 main { padding: 12px 20px; }
 #frame svg { width: 100%; height: auto; display: block; }
 #transcript-box { padding: 0 20px 24px; }
@@ -42,7 +44,7 @@ PAGE_SCRIPT = """
 const data = JSON.parse(document.getElementById("walk-data").textContent);
 const frame = document.getElementById("frame"), where = document.getElementById("where");
 const transcript = document.getElementById("transcript"), playButton = document.getElementById("play");
-const every = document.getElementById("every");
+const every = document.getElementById("every"), slider = document.getElementById("slider");
 const inflated = new Map();
 let position = 0, player = null, shownFrame = -1;
 
@@ -69,6 +71,9 @@ async function show(index) {
   // One numbering, the step panel's: the step (an event of the walk); by decision, which decision too.
   const step = `Step ${data.steps[number]} of ${data.total}`;
   where.textContent = every.checked ? step : `${step} · decision ${position + 1} of ${order.length}`;
+  slider.max = String(order.length - 1);
+  slider.value = String(position);
+  slider.setAttribute("aria-valuetext", where.textContent);
   document.body.dataset.frame = String(number);
   document.body.dataset.ready = "yes";
 }
@@ -88,6 +93,7 @@ document.getElementById("back").addEventListener("click", () => step(-1));
 document.getElementById("next").addEventListener("click", () => step(1));
 document.getElementById("last").addEventListener("click", () => { stop(); show(sequence().length - 1); });
 playButton.addEventListener("click", play);
+slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
 every.addEventListener("change", () => {
   stop();
   const order = sequence(), at = Math.max(0, order.findIndex((i) => i >= shownFrame));
@@ -95,6 +101,7 @@ every.addEventListener("change", () => {
 });
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target === slider && event.key.startsWith("Arrow")) return;  // the slider steps itself
   const keys = {ArrowRight: () => step(1), n: () => step(1), f: () => step(1), ArrowLeft: () => step(-1),
                 b: () => step(-1), p: play, " ": play, Home: () => { stop(); show(0); }, B: () => { stop(); show(0); },
                 End: () => { stop(); show(sequence().length - 1); },
@@ -107,11 +114,12 @@ show(0);
 
 
 def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[int], transcripts: Sequence[str],
-         transcript_of: Sequence[int], decisions: Sequence[int], total: int) -> str:
+         transcript_of: Sequence[int], decisions: Sequence[int], total: int, fork: str = "") -> str:
     """The page: ``frames`` and ``transcripts`` packed (base64 of gzip), ``steps`` the event of each frame,
     ``transcript_of`` each frame's transcript (-1: none), ``decisions`` the frames presenting mode stops at.
 
-    ``title`` and ``subtitle`` are untrusted (the query, the corpus): escaped here."""
+    ``fork``: what the walk is, when a fork (what was forced, or the prompt variant), shown under the title.
+    ``title``, ``subtitle`` and ``fork`` are untrusted (the query, the corpus, ids): escaped here."""
     nonce = secrets.token_urlsafe(16)
     walk = json.dumps({"frames": list(frames), "steps": list(steps), "transcripts": list(transcripts),
                        "transcriptOf": list(transcript_of), "decisions": list(decisions), "total": total},
@@ -134,6 +142,7 @@ def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[in
 <body data-ready="no">
 <header>
 <h1 id="title">{shown_title}</h1>
+{f'<p class="fork" id="fork">{html.escape(fork)}</p>' if fork else ""}
 <p class="meta">{html.escape(subtitle)}</p>
 </header>
 <nav aria-label="step through the walk">
@@ -142,6 +151,7 @@ def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[in
 <button id="play" title="Play / pause (p or space)">▶ Play</button>
 <button id="next" title="Next step (→ or n)">Next ▶</button>
 <button id="last" title="The last step (End)">Last ▶|</button>
+<input type="range" id="slider" min="0" max="0" value="0" aria-label="the step shown">
 <label><input type="checkbox" id="every"> every event (e)</label>
 <span id="where" aria-live="polite"></span>
 <span id="keys">← → step · p play · Home End</span>

@@ -5,7 +5,8 @@ screen), the page out.
 
 Nothing here draws a walk a second time: the walk screen, in presenting mode, is put at each step of the
 history and Textual's own SVG export takes what it shows (the tree, the offer and the choice, the narration,
-the budget meter, the stops, the answer card); the transcript of the decision at each step is Rich's HTML
+the budget meter, the stops, the answer card; not the footer: its keys do nothing on the page, which has its own
+controls); the transcript of the decision at each step is Rich's HTML
 export of what the Transcript tab holds. Both escape every piece of text, so a corpus title of ``<script>`` is
 text in the file. The SVGs are made small before the page holds them: one id for every frame (only one is on
 the page at a time), no web font (the page has none: it works offline), each frame gzip-compressed.
@@ -45,8 +46,10 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Footer
 
 from ..walks.decision_steps import decision_steps
+from ..walks.fork_line import fork_line
 from ..walks.history import WalkHistory
 from ..walks.walk_list import WalkList
 from .export_page import page
@@ -156,6 +159,8 @@ async def draw(screen: Screen[Any], history: WalkHistory, *, size: tuple[int, in
             await pilot.pause()
             view: WalkView = app.screen  # type: ignore[assignment]
             view.open_history(history, step=1)
+            for footer in app.screen.query(Footer):  # the page has its own controls: the terminal's keys do nothing
+                footer.display = False
             for step in range(1, len(history.events) + 1):
                 if cancelled():
                     called_off.append(True)
@@ -212,9 +217,10 @@ class ExportedWalk:
 
 
 def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, credit: str,
-                cancelled: Cancelled = lambda: False) -> ExportedWalk:
+                cancelled: Cancelled = lambda: False, fork_of: int | None = None) -> ExportedWalk:
     """The page of the walk ``trace`` records, on ``corpus``, drawn by a ``screen_class`` that shows it (no
-    navigator: nothing is asked, every step is read from the record); ``credit`` names who exported it."""
+    navigator: nothing is asked, every step is read from the record); ``credit`` names who exported it;
+    ``fork_of`` the walk it was forked from, when known (its header says so, and what was forced)."""
     history = WalkHistory.from_trace(trace)
 
     def screen() -> Screen[Any]:
@@ -228,7 +234,8 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
                                               f"{credit}",
                 frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
                 transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],
-                decisions=drawn.decisions, total=len(history.events))
+                decisions=drawn.decisions, total=len(history.events),
+                fork=fork_line(list(history.decisions()), fork_of) or "")
     return ExportedWalk(text, len(drawn.frames), len(drawn.decisions))
 
 

@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from ..ending import WalkEnd
 from ..safe_text import one_line
 from ..trace import Trace, parse_trace, trace_lines
-from ..walks.history import WalkHistory
+from ..walks.history import Origin, WalkHistory
 from ..walks.session import header_for
 from .html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
 from .say import Severity
@@ -135,6 +135,7 @@ class WalkExport:
         if history.end is not None:
             snapshot.finish(history.end, history.error)
         unfinished = history.end is None
+        fork_of = history.parent.number if history.origin is Origin.FORK and history.parent is not None else None
         credit = app.title
 
         def work() -> None:
@@ -160,7 +161,7 @@ class WalkExport:
             try:
                 try:
                     exported = export_walk(self.screen_class, recorded(snapshot, corpus), corpus, credit=credit,
-                                           cancelled=cancelled)
+                                           cancelled=cancelled, fork_of=fork_of)
                 finally:
                     ended.set()
                     self._drawings.discard(ended)

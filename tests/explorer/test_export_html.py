@@ -181,6 +181,19 @@ def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     page.wait_for_selector("#where:text-matches('decision 5 of 5$')", timeout=WAIT_MS)
     page.wait_for_selector("#play:text-is('▶ Play')", timeout=WAIT_MS)  # play stops at the end
     assert page.inner_text("#where") == "Step 14 of 14 · decision 5 of 5"
+    # The slider: by its own keys, and set outright.
+    page.click("#first")
+    ready(page)
+    page.focus("#slider")
+    page.keyboard.press("ArrowRight")
+    ready(page)
+    assert page.inner_text("#where").endswith("of 14 · decision 2 of 5")
+    assert page.get_attribute("#slider", "max") == "4"
+    page.fill("#slider", "4")
+    ready(page)
+    assert page.inner_text("#where") == "Step 14 of 14 · decision 5 of 5"
+    # What a person forced, in the header.
+    assert page.inner_text("#fork") == "decision 2 forced leafy, ghost"
     # The transcript of the decision at a step.
     page.click("#first")
     ready(page)

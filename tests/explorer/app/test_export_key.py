@@ -16,7 +16,7 @@ from explorer.tui.walk_screen import WalkScreen
 from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
 
-from .helpers import HANDBOOK, ROOT, make_app, wait_for
+from .helpers import HANDBOOK, ROOT, make_app, script, wait_for
 
 QUERY = "How are refunds issued?"
 
@@ -89,6 +89,23 @@ async def test_h_draws_in_this_process_the_page_export_writes_from_the_trace(tmp
                           capture_output=True, text=True, cwd=ROOT, timeout=300, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     assert without_nonce(by_key.read_text()) == without_nonce(by_command.read_text())
+
+
+async def test_h_on_a_fork_says_in_the_header_which_walk_it_forked_and_what_was_forced(tmp_path):
+    out = tmp_path / "fork.html"
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await walked_to_the_end(pilot)
+        original = app.walk_screen.history
+        await pilot.press("B", "f", "f", "f", "f")  # step 5: billing's children are offered
+        await pilot.press("e", "5", "1", "a")  # fork: refunds off, invoices on
+        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.ended)
+        await press_h_to(pilot, out)
+        await wait_for(pilot, lambda: any("Walk exported to" in n.message for n in app.notes), timeout=300)
+    header = re.findall(r'<p class="fork" id="fork">(.*?)</p>', out.read_text())
+    assert header == ["fork of walk 1 at decision 2 · forced invoices"]
 
 
 async def test_h_to_a_file_that_cannot_take_it_says_why_in_one_line(tmp_path):
