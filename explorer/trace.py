@@ -32,7 +32,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -59,6 +58,7 @@ from core import (
     WalkStarted,
 )
 
+from .atomic_file import write_atomically
 from .ending import WalkEnd
 from .masking import Secrets
 from .safe_text import json_text, one_line
@@ -406,23 +406,12 @@ def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEven
     """
     path = Path(path)
     text = "\n".join(trace_lines(header, events, end, error, forced)) + "\n"
-    folder = path.parent if str(path.parent) else Path(".")
     if path.exists() and not path.is_file():
         # Renaming over a pipe or a device would replace it (as root, /dev/null itself).
         raise FileExistsError(errno.EEXIST, "it is not a regular file (a folder, a pipe or a device); name a new "
                               "file or a trace to overwrite", str(path))
     remove_stale_temporaries(path)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{_stem(path)}.{os.getpid()}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return write_atomically(path, text, prefix=f".{_stem(path)}.{os.getpid()}")
 
 
 # -- reading -----------------------------------------------------------------------------------------

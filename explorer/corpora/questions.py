@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..atomic_file import write_atomically
 from .errors import CorpusError
 from .model import Corpus
 from .yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text
@@ -220,16 +221,6 @@ def _entry(question_id: str, query: str, expect: Sequence[str], indent: str) -> 
             f"{indent}  expect: [{ids}]\n")
 
 
-def _replace_atomically(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
 def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence[str],
                   question_id: str | None = None) -> Question:
     """Append a question (``query``, answered by ``expect``) to the question set at ``path`` and return it as read
@@ -281,5 +272,5 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
         temporary.unlink(missing_ok=True)
     if problems:
         raise CorpusError(path, f"the question would not read back ({problems[0].reason}); nothing was written")
-    _replace_atomically(path, text)
+    write_atomically(path, text)
     return next(q for q in checked.questions if q.id == chosen)

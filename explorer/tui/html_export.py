@@ -34,7 +34,6 @@ import base64
 import gc
 import gzip
 import io
-import os
 import re
 import threading
 from collections.abc import Callable
@@ -48,6 +47,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ..atomic_file import write_atomically
 from ..walks.decision_steps import decision_steps
 from ..walks.fork_line import fork_line
 from ..walks.history import WalkHistory
@@ -242,10 +242,4 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
 def write_page(path: Path, text: str) -> None:
     """``text`` to ``path``, by way of a temporary file beside it renamed into place (a reader never sees half);
     ``OSError`` when it cannot be written."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_atomically(path, text)

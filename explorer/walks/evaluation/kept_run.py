@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ...atomic_file import write_atomically
 from ...corpora import Corpus
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
@@ -60,11 +61,7 @@ def keep_run(path: str | Path, questions_path: str | Path, corpus: Corpus, setti
         "results": document["results"],
         "summary": document["summary"],
     }
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.tmp")
-    temporary.write_text(json.dumps(kept, ensure_ascii=True, indent=1) + "\n", encoding="utf-8")
-    temporary.replace(target)
-    return target
+    return write_atomically(path, json.dumps(kept, ensure_ascii=True, indent=1) + "\n")
 
 
 @dataclass(frozen=True)
