@@ -60,7 +60,11 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def _stand_in(node: str, record: StopRecord, stops: Sequence[StopRecord]) -> str | None:
+def _stand_in(node: str, record: StopRecord, stops: Sequence[StopRecord],
+              never_judged: Collection[str | None]) -> str | None:
+    """Why ``node`` landed only as a stand-in (the walk never got below it), or ``None`` for an answer."""
+    if record.reason is StopReason.NAVIGATOR_STOPPED:
+        return "stand-in: the recording never judged it" if node in never_judged else None
     if record.reason is StopReason.MAX_DEPTH:
         return "stand-in: at the depth limit, its children never offered"
     if record.reason is StopReason.NAVIGATOR_FAILED:
@@ -117,9 +121,7 @@ def rank_landed(state: WalkState, events: Sequence[WalkEvent], forced: Collectio
         chosen = choosers.get(node)
         answer = chosen[0].answer if chosen is not None else None
         rationale = " ".join(answer.rationale.split()) if isinstance(answer, NavigatorChose) else ""
-        stand_in = ("stand-in: the recording never judged it"
-                    if node in state.never_judged and record.reason is StopReason.NAVIGATOR_STOPPED
-                    else _stand_in(node, record, state.stops))
+        stand_in = _stand_in(node, record, state.stops, state.never_judged)
         if stand_in is None:
             answers.append(RankedNode(node, record, len(answers) + 1, why, rationale, None, score, kind))
         else:
