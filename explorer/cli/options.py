@@ -6,7 +6,6 @@ Both ``cli.main``'s sub-commands and ``cli.serve`` import this module; it import
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from core import OnFailure, TreeNavigator
 
+from ..atomic_file import unwritable
 from ..corpora import MARKDOWN_SUFFIXES, Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
@@ -335,26 +335,9 @@ def check_writable(path: str, doing: str = "save the trace", example: str = "wal
     """Fail now, not after an expensive walk, when a file cannot be written where asked: no folder, a name too long,
     a folder, or something that is not a regular file (a FIFO would block the open for ever, a device would take
     the bytes). ``doing`` says what the file is for (``cannot save the trace to ...``, ``cannot write spans to``)."""
-    target = Path(path).expanduser()
-    folder = target.parent
-    try:
-        if not folder.is_dir():
-            fail(f"cannot {doing} to {path}: no folder {folder}")
-        longest = os.pathconf(folder, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
-        if len(os.fsencode(target.name)) > longest:
-            fail(f"cannot {doing} to {path}: the file name is longer than the file system allows ({longest} "
-                 "bytes); choose a shorter name")
-        if target.is_dir():
-            fail(f"cannot {doing} to {path}: it is a folder; name a file in it, e.g. {target / example}")
-        if target.exists() and not target.is_file():
-            fail(f"cannot {doing} to {path}: it is not a regular file (a pipe or a device); name a new file "
-                 "or a file to overwrite")
-    except OSError as exc:
-        problem = ("the path is longer than the file system allows; give a shorter path"
-                   if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc))
-        fail(f"cannot {doing} to {path}: {problem}")
-    if not os.access(folder, os.W_OK):
-        fail(f"cannot {doing} to {path}: the folder {folder} is not writable")
+    problem = unwritable(path, doing, example)
+    if problem is not None:
+        fail(problem)
 
 
 OUTPUT_OPTIONS = ("--trace", "--otlp-file", "--html")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.worker import get_current_worker
 
+from ..atomic_file import unwritable
 from ..ending import WalkEnd
 from ..safe_text import one_line
 from ..trace import Trace, parse_trace, trace_lines
@@ -70,13 +71,9 @@ def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
 
 def refusal(out: Path, corpus: Corpus) -> str | None:
     """Why ``out`` cannot take the export, checked before anything is drawn (``None``: it can)."""
-    folder = out.parent
-    if not folder.is_dir():
-        return f"cannot write the HTML to {out}: no folder {folder}"
-    if out.is_dir():
-        return f"cannot write the HTML to {out}: it is a folder; name a file in it, e.g. {out / 'walk.html'}"
-    if out.exists() and not out.is_file():
-        return f"cannot write the HTML to {out}: it is not a regular file (a pipe or a device)"
+    problem = unwritable(out, "write the HTML", "walk.html")
+    if problem is not None:
+        return problem
     corpus_path = Path(corpus.path)
     if os.path.realpath(out) == os.path.realpath(corpus_path) or (
             corpus_path.is_dir() and os.path.realpath(out).startswith(os.path.join(os.path.realpath(corpus_path), ""))):
