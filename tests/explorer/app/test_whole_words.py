@@ -1,0 +1,47 @@
+"""Nothing a person reads is cut mid-word at 80x24 or 120x40: a prompt's question wraps at word boundaries (a long
+query shortens at a space), the walk chooser keeps its title whole, and the Results tables' headings fit."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import make_app, script, wait_for
+from .reading import drawn_lines
+
+LONG = "How are refunds issued when a customer on an annual plan cancels their subscription in the middle?"
+
+
+def lines(widget) -> list[str]:  # type: ignore[no-untyped-def]
+    return [line.rstrip() for line in drawn_lines(widget)]
+
+
+@pytest.mark.parametrize(("size", "drawn"), [
+    ((80, 24), ["Stability: walk 'How are refunds issued when a customer on an annual",
+                "plan cancels their…' how many times? (2-1000)"]),
+    ((120, 40), ["Stability: walk 'How are refunds issued when a customer on an annual plan",
+                 "cancels their…' how many times? (2-1000)"]),
+])
+async def test_the_stability_prompt_wraps_its_question_and_shortens_the_query_at_a_space(size, drawn):
+    app = make_app(LONG)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape", "S")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+        assert lines(app.screen.query_one("#prompt-title")) == drawn
+
+
+@pytest.mark.parametrize(("size", "drawn"), [
+    ((80, 24), ["Re-walk walk 1 · “refunds” · script:wide-walk-out-of-visits.yaml ·",
+                "budget 15 with a visit budget of (its decisions replayed; nodes it",
+                "never judged are asked of script:wide-walk-out-of-visits.yaml, live)"]),
+    ((120, 40), ["Re-walk walk 1 · “refunds” · script:wide-walk-out-of-visits.yaml · budget",
+                 "15 with a visit budget of (its decisions replayed; nodes it never judged",
+                 "are asked of script:wide-walk-out-of-visits.yaml, live)"]),
+])
+async def test_the_rewalk_prompt_wraps_its_question_at_word_boundaries(size, drawn):
+    app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+        assert lines(app.screen.query_one("#prompt-title")) == drawn
