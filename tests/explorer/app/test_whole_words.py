@@ -4,9 +4,12 @@ query shortens at a space), the walk chooser keeps its title whole, and the Resu
 from __future__ import annotations
 
 import pytest
+from textual.widgets import OptionList
+
+from explorer.tui.screens.choose_walk import WalksScreen
 
 from .helpers import make_app, script, wait_for
-from .reading import drawn_lines
+from .reading import drawn_lines, option_prompts
 
 LONG = "How are refunds issued when a customer on an annual plan cancels their subscription in the middle?"
 
@@ -45,3 +48,44 @@ async def test_the_rewalk_prompt_wraps_its_question_at_word_boundaries(size, dra
         await pilot.press("R")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
         assert lines(app.screen.query_one("#prompt-title")) == drawn
+
+
+async def two_walks(pilot, app):  # type: ignore[no-untyped-def]
+    """Walk 1 to its end, then walk 2: a fork of it at billing (invoices instead of refunds), to its end."""
+    await pilot.press("c")
+    await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+    original = app.walk_screen.history
+    await pilot.press("B", "f", "f", "f", "f", "e", "5", "1", "a")
+    await wait_for(pilot, lambda: app.walk_screen.history is not original)
+    await pilot.press("c")
+    await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+
+
+@pytest.mark.parametrize(("size", "title"), [
+    ((80, 24), ["Walks of this session — Enter switches, type to filter, Escape",
+                "closes"]),
+    ((120, 40), ["Walks of this session — Enter switches, type to filter, Escape closes"]),
+])
+async def test_the_walk_chooser_keeps_its_title_whole_and_highlights_a_row(size, title):
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        await two_walks(pilot, app)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
+        assert lines(app.screen.query_one("#walks-title")) == title
+        options = app.screen.query_one(OptionList)
+        assert options.has_focus and options.highlighted == 1  # the walk on screen: walk 2
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_compare_chooser_opens_on_its_first_row_with_its_title_whole(size):
+    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        await two_walks(pilot, app)
+        await pilot.press("D")
+        await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
+        assert lines(app.screen.query_one("#walks-title")) == [
+            "Compare walk 2 · fork of walk 1: at billing chose invoices with…"]
+        options = app.screen.query_one(OptionList)
+        assert options.has_focus and options.highlighted == 0
+        assert option_prompts(options) == ["  walk 1 · “annual refund formula” · script:depth-limit.yaml · budget 15"]
