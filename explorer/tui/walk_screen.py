@@ -375,6 +375,8 @@ class WalkScreen(Screen[None]):
                 self.asking_again.open()
             case "compare":
                 self.comparing_walks.ask()
+            case "compare_prompts":
+                self.comparing_walks.toggle_prompts()
             case "rewalk":
                 self.rewalking.ask()
             case "stability":
@@ -508,7 +510,7 @@ class WalkScreen(Screen[None]):
         comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))
-            self.query_one(ComparePanel).show(comparison)
+            self.query_one(ComparePanel).show(comparison, prompts=self.comparing_walks.prompts)
         else:
             tree.set_marks(state.marks(), state.reasons())
         tree.follow_state(shown.number if shown is not None else 0, state, comparison)

@@ -267,12 +267,15 @@ class WalkTree(Tree[str | None]):
     # -- following the walk ---------------------------------------------------------------------------
 
     def follow_walk(self, place: Hashable, target: str | None, *, also: Iterable[str] = (),
-                    expand: bool = False) -> None:
-        """Bring where the walk is into view: ``target`` (with its children when ``expand``) and ``also`` (without
-        moving the cursor there); once per ``place``, so a person's own scrolling is left alone."""
+                    expand: bool = False, unfold: Iterable[str] = ()) -> None:
+        """Bring where the walk is into view: ``target`` (with its children when ``expand``), ``also`` and ``unfold``
+        (with their children: landed branches), without moving the cursor there; once per ``place``, so a person's
+        own scrolling is left alone."""
         if self.follow and place != self._followed and target is not None:
             for node_id in also:
                 self.reveal(node_id, move_cursor=False, by_walk=True)
+            for node_id in unfold:
+                self.reveal(node_id, expand=True, move_cursor=False, by_walk=True)
             self.reveal(target, expand=expand, by_walk=True)
         self._followed = place
 
@@ -285,9 +288,11 @@ class WalkTree(Tree[str | None]):
         elif target is None and state.current_path:
             target = state.current_path[-1]
         if comparison is not None:
-            nodes = [node.node for node in (*comparison.only_a, *comparison.only_b, *comparison.both)]
+            # Both walks' landed nodes open, with their children: a branch one walk landed on is seen, not folded.
+            # Followed again whenever either walk lands more (a walk compared while it runs).
+            nodes = tuple(node.node for node in (*comparison.only_a, *comparison.only_b, *comparison.both))
             target = comparison.divergence.node if comparison.divergence is not None else target
-            self.follow_walk((-1, target), target, also=nodes)
+            self.follow_walk((-1, target, nodes), target, unfold=nodes)
         else:
             also = list(state.landed) if state.finished else []
             self.follow_walk((walk, target, state.offer is not None), target, also=also, expand=state.offer is not None)
