@@ -201,8 +201,8 @@ class NextWalk:
                                    jobs=JOBS, observers=self.wiring.observers)
                 self.host.app.push_screen(StabilityScreen(run, show))
 
-        self.host.app.push_screen(PromptScreen(f"Stability: walk {clip_words(visible(query), 80)!r} how many times? (2-1000)",
-                                               "10", read=whole_number(2, 1000)), start)
+        asked = f"Stability: walk {clip_words(visible(query), 80)!r} how many times? (2-1000)"
+        self.host.app.push_screen(PromptScreen(asked, "10", read=whole_number(2, 1000)), start)
 
     def ask_evaluation(self) -> None:
         if not self.host.allow_files:
