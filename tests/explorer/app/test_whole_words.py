@@ -1,15 +1,16 @@
 """Nothing a person reads is cut mid-word at 80x24 or 120x40: a prompt's question wraps at word boundaries (a long
-query shortens at a space), the walk chooser keeps its title whole, and the Results tables' headings fit."""
+query shortens at a space), the walk chooser keeps its title whole, and the Results tables' headings fit at 80, 120
+and 140 columns."""
 
 from __future__ import annotations
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import DataTable, OptionList
 
 from explorer.tui.screens.choose_walk import WalksScreen
 
 from .helpers import make_app, script, wait_for
-from .reading import drawn_lines, option_prompts
+from .reading import drawn_lines, option_prompts, table_rows
 
 LONG = "How are refunds issued when a customer on an annual plan cancels their subscription in the middle?"
 
@@ -89,3 +90,27 @@ async def test_the_compare_chooser_opens_on_its_first_row_with_its_title_whole(s
         options = app.screen.query_one(OptionList)
         assert options.has_focus and options.highlighted == 0
         assert option_prompts(options) == ["  walk 1 · “annual refund formula” · script:depth-limit.yaml · budget 15"]
+
+
+@pytest.mark.parametrize(("size", "landed", "stops"), [
+    ((80, 24), "#    landed node  stop reason  why", "stop  reason  at  branch  landed"),
+    ((120, 40), "#    landed node                stop reason  why     depth  path",
+     "stop  reason                  at       branch    landed    detail"),
+    ((140, 45), "#    landed node                stop reason   why           depth  path",
+     "stop  reason                  at           branch    landed        detail"),
+])
+async def test_the_results_tables_headings_are_never_cut_at_the_edge(size, landed, stops):
+    """Too narrow for every cell, the columns shorten (the title last) and then the last ones go: every heading
+    drawn is whole (before, the stops table's `detail` was cut to `det` at 140 columns)."""
+    app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await pilot.pause()
+        for table, heading in (("#landed-table", landed), ("#stops-table", stops)):
+            widget = app.walk_screen.query_one(table, DataTable)
+            assert lines(widget)[0].strip() == heading
+            assert len(lines(widget)[0]) <= widget.content_region.width  # nothing runs past the edge
+        first = table_rows(app.walk_screen.query_one("#stops-table", DataTable))[0]
+        # A shortened cell is whole in its row (a column that went is not in it: z gives the table the whole width).
+        assert first == ["1", "leaf", "plans › free-plan", "-", "free-plan", ""][:len(stops.split())]
