@@ -75,6 +75,16 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def clip_words(text: str, width: int) -> str:
+    """At most ``width`` characters, cut at a space (ending with ``…``) rather than mid-word; a first word longer
+    than ``width`` is cut as :func:`clip` cuts."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1].rstrip()
+    space = cut.rfind(" ")
+    return (cut[:space].rstrip() if space > 0 else cut) + "…"
+
+
 def safe(text: str, style: str | Style = "", *, width: int | None = None, multiline: bool = False) -> Text:
     """A ``Text`` of untrusted ``text``: escaped, optionally clipped, never parsed as markup."""
 

@@ -35,6 +35,8 @@ class Comparing:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._cached: tuple[tuple[int, int, int, int], Comparison] | None = None
+        self.prompts = False
+        """Whether the prompts each walk sent where they part are unfolded (folded when a comparison starts)."""
 
     def ask(self) -> None:
         """End the comparison, or ask which walk of the list to compare the shown one with."""
@@ -61,12 +63,21 @@ class Comparing:
         host = self.host
         if host.shown is None or other is host.shown:
             return
+        self.prompts = False
         host.partner = other
         comparison = self.current()
         divergence = comparison.divergence if comparison is not None else None
         if divergence is not None and divergence.a is not None:
             host.shown.history.go(divergence.a.answer_seq or divergence.a.offer_seq)
             host.walk_changed()
+
+    def toggle_prompts(self) -> None:
+        """Unfold the prompts each walk sent where the two part, or fold them again."""
+        if self.current() is None:
+            self.host.say("No comparison on screen: D compares this walk with another.", timeout=3)
+            return
+        self.prompts = not self.prompts
+        self.host.walk_changed()
 
     def current(self) -> Comparison | None:
         """The comparison of the shown walk with its partner (``None``: none is compared)."""

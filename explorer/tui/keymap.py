@@ -69,6 +69,10 @@ WALK_KEYS = (
         "Walk: what if the prompt were different — edit this LLM decision's request and ask again…", footer=False),
     Key("D", "walk('compare')", "Compare", "Compare this walk with another of the list, side by side (D again ends it)",
         "walk.compare", "Walks: compare this walk with another, side by side (again: end it)…", narrow=False),
+    Key("O", "walk('compare_prompts')", "Prompts", "Comparing two walks: unfold the prompts each walk was offered "
+        "and sent where they part (system, user), or fold them again (folded when a comparison starts)",
+        "walk.compare_prompts", "Walks: show or fold the prompts of the two walks compared, where they part",
+        footer=False),
     Key("w", "walk('switch')", "Walks", "The walks of this session: switch to another (each keeps its step)",
         "walk.switch", "Walks: switch to another walk of this session…", narrow=False),
     Key("slash", "view('query')", "Query", "Edit the query (Enter starts a walk, Escape leaves the box); with a pane "

@@ -10,6 +10,7 @@ screen's handlers act on its own thread.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -17,7 +18,7 @@ from textual.message import Message
 
 from ..navigators.llm.llama_server import LoadPhase, LocalModelStatus
 from ..navigators.manual import PendingDecision
-from ..walks.session import Wiring
+from ..walks.session import WalkSession, Wiring
 from .messages import DecisionRequested, LocalModelChanged
 from .say import Severity
 
@@ -39,6 +40,7 @@ class Listening:
         self.host = host
         self.wiring = wiring
         self._stop_hearing_models: Callable[[], None] = lambda: None
+        self._model: tuple[LocalModelStatus, float] | None = None  # the last status heard, and when (monotonic)
 
     def attach(self) -> None:
         if self.wiring.desk is not None:
@@ -60,6 +62,7 @@ class Listening:
     def local_model_changed(self, status: LocalModelStatus) -> None:
         """A local model loads on the first decision that needs it: say so, and how long it took (on the screen's
         thread)."""
+        self._model = (status, time.monotonic())
         if status.phase is LoadPhase.LOADING:
             # Short: a toast cannot be taken back when the model is ready (about 2 s here); "ready" follows it.
             self.host.say(status.line(), title="Local model", timeout=4)
@@ -67,3 +70,18 @@ class Listening:
             self.host.say(status.line(), title="Local model", timeout=6)
         elif status.phase is LoadPhase.FAILED:
             self.host.say(status.line(), title="Local model", severity="error", timeout=12)
+
+    def line(self, session: WalkSession | None) -> str:
+        """What the local model does while ``session`` waits for its navigator, for the status line: loading
+        (``loading local model smollm2…``), or ready during this wait (``local model smollm2 ready (1.2 s) ·
+        working…``); ``""`` otherwise (no wait, no local model, or one loaded before this wait began)."""
+        if session is None or not session.busy or self._model is None:
+            return ""
+        status, heard = self._model
+        model = session.history.settings.model
+        name = model.removeprefix("local:").split("@", 1)[0] if model.startswith("local:") else status.model
+        if status.phase is LoadPhase.LOADING:
+            return f"loading local model {name}…"
+        if status.phase is LoadPhase.READY and heard >= time.monotonic() - session.busy_seconds:
+            return f"local model {name} ready ({status.seconds or 0:.1f} s) · working…"
+        return ""

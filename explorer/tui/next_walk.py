@@ -20,7 +20,7 @@ from ..corpora import CorpusError
 from ..corpora.questions import QuestionSet, fit_problem, load_questions
 from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ..numbers import whole
-from ..safe_text import visible
+from ..safe_text import clip_words, visible
 from ..walk_settings import WalkSettings
 from ..walks.session import JOBS, UNWIRED, Wiring
 from ..walks.settings import describe_settings
@@ -201,8 +201,8 @@ class NextWalk:
                                    jobs=JOBS, observers=self.wiring.observers)
                 self.host.app.push_screen(StabilityScreen(run, show))
 
-        self.host.app.push_screen(PromptScreen(f"Stability: walk {visible(query)[:80]!r} how many times? (2-1000)",
-                                               "10", read=whole_number(2, 1000)), start)
+        asked = f"Stability: walk {clip_words(visible(query), 80)!r} how many times? (2-1000)"
+        self.host.app.push_screen(PromptScreen(asked, "10", read=whole_number(2, 1000)), start)
 
     def ask_evaluation(self) -> None:
         if not self.host.allow_files:

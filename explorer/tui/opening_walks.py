@@ -112,8 +112,10 @@ class OpeningWalks:
         host.say(f"Opened {trace.path} as {walk.name} ({len(walk.history.events)} events)", timeout=4)
 
     def show_stability(self, stability: Stability) -> None:
-        """Beside each node chosen by some of the walks, in how many (``7/10``), with a heat class from the share."""
+        """Beside each node chosen by some of the walks, in how many (``chosen 7/10 walks``: said in words, so it
+        is not read as the mark of the walk on screen, which stays), with a heat class from the share."""
         tree = self.host.query_one(WalkTree)
-        tree.set_overlay(counts=stability.counts(), heat=stability.heat())
+        tree.set_overlay(counts={node: f"chosen {count} walks" for node, count in stability.counts().items()},
+                         heat=stability.heat())
         for frequency in stability.nodes:
             tree.reveal(frequency.node, move_cursor=False)

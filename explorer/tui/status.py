@@ -33,6 +33,9 @@ class Moment:
     end: WalkEnd | None = None
     busy_seconds: float | None = None
     """How long the navigator has been thinking, while it is (``None``: it is not)."""
+    local_model: str = ""
+    """While the navigator thinks: what its local model does, when it loads for this decision (``loading local
+    model smollm2…``, then ``local model smollm2 ready (1.2 s) · working…``); ``""``: nothing to say."""
 
     @property
     def at_latest(self) -> bool:
@@ -40,13 +43,15 @@ class Moment:
 
 
 def moment_of(history: WalkHistory | None, session: WalkSession | None, pick: Pick | None, *, playing: bool,
-              pace: float) -> Moment:
-    """The moment of the walk on screen (``history``, its live ``session``, an open ``pick``)."""
+              pace: float, local_model: str = "") -> Moment:
+    """The moment of the walk on screen (``history``, its live ``session``, an open ``pick``; ``local_model``:
+    what its local model's server does, :attr:`Moment.local_model`)."""
     if history is None:
         return Moment(walk=False)
     busy = session.busy_seconds if session is not None and session.busy else None
     return Moment(walk=True, forking=pick is not None and pick.forking, picking=pick is not None, playing=playing,
-                  pace=pace, cursor=history.cursor, total=len(history.events), end=history.end, busy_seconds=busy)
+                  pace=pace, cursor=history.cursor, total=len(history.events), end=history.end, busy_seconds=busy,
+                  local_model=local_model if busy is not None else "")
 
 
 def status_line(moment: Moment) -> str:
@@ -68,6 +73,8 @@ def status_line(moment: Moment) -> str:
             return "cancelled · b steps back · e forks · r restarts"
         case Moment(end=WalkEnd.FAILED):
             return "failed · see the step panel · e forks · r restarts"
+        case Moment(busy_seconds=float(seconds), local_model=str(model)) if model:
+            return f"{model} {seconds:.1f} s · x cancels"
         case Moment(busy_seconds=float(seconds)):
             return f"working… {seconds:.1f} s · x cancels"
     return "paused · n next · c continue · p play · e fork"

@@ -209,6 +209,7 @@ class WalkScreen(Screen[None]):
 
     def on_local_model_changed(self, message: LocalModelChanged) -> None:
         self.listening.local_model_changed(message.status)
+        self._refresh_status()  # the status line says it now, not at the next tick
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
         say(self, message, title=title, severity=severity, timeout=timeout)
@@ -376,6 +377,8 @@ class WalkScreen(Screen[None]):
                 self.asking_again.open()
             case "compare":
                 self.comparing_walks.ask()
+            case "compare_prompts":
+                self.comparing_walks.toggle_prompts()
             case "rewalk":
                 self.rewalking.ask()
             case "stability":
@@ -483,7 +486,8 @@ class WalkScreen(Screen[None]):
         if session is not None and session.busy:
             # The timer can tick once more while the app shuts down, after its widgets are gone: then none.
             settings, state = self.next_walk.settings, self.history.state() if self.history else WalkState()
-            moment = moment_of(self.history, session, self.picker, playing=self.playing, pace=self.pace)
+            moment = moment_of(self.history, session, self.picker, playing=self.playing, pace=self.pace,
+                               local_model=self.listening.line(session))
             for meter in self.query(BudgetMeter):
                 meter.show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
 
@@ -504,12 +508,13 @@ class WalkScreen(Screen[None]):
             return  # the app is shutting down: a late event or timer finds its widgets gone
         shown, history, picker = self.shown, self.history, self.picker
         state = history.state() if history is not None else WalkState()
-        moment = moment_of(history, self.session, picker, playing=self.playing, pace=self.pace)
+        moment = moment_of(history, self.session, picker, playing=self.playing, pace=self.pace,
+                           local_model=self.listening.line(self.session))
         tree = self.query_one(WalkTree)
         comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))
-            self.query_one(ComparePanel).show(comparison)
+            self.query_one(ComparePanel).show(comparison, prompts=self.comparing_walks.prompts)
         else:
             tree.set_marks(state.marks(), state.reasons())
         tree.follow_state(shown.number if shown is not None else 0, state, comparison)

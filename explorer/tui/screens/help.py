@@ -42,9 +42,10 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(_keys_table("Across walks", ANALYSIS_KEYS))
                 yield Static(_keys_table("Showing a walk: in a room, or as a file", SHOWING_KEYS))
                 yield Static(Text(
-                    "Tree marks: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced decision · ✗ rejected · "
-                    "• visited · ■ landed (with its stop reason) · ⊘ chosen but never entered. Comparing two walks: "
-                    "A / B only in one, = in both, ⑂ where they part. ◎ expected by a question; 7/10 how often "
-                    "N walks chose a node.\n"
+                    "Tree marks, for the walk on screen: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced "
+                    "decision · ✗ not chosen · • visited · ■ landed (with its stop reason) · ⊘ chosen but never "
+                    "entered. Comparing two walks: A / B only in one, = in both, ⑂ where they part. ◎ expected by a "
+                    "question. After S, \"chosen 7/10 walks\" at a row's end (and its heat colour) counts the "
+                    "stability run's walks, not the one on screen: a ✗ row can say \"chosen 3/3 walks\".\n"
                     "Every action is also in the command palette (ctrl+p).", style="dim"))
             yield Label("Escape closes", id="help-hint")

@@ -127,7 +127,8 @@ class StabilityScreen(ModalScreen[Stability | None]):
         self.query_one("#stability-status", Label).update(Text(status, style="bold"))
         self.query_one("#stability-summary", Static).update(summary(stability))
         self.query_one("#stability-hint", Label).update(
-            "The tree shows beside each chosen node in how many walks it was chosen · Escape closes")
+            "The tree says \"chosen k/N walks\" beside each node these walks chose; its marks stay the walk on "
+            "screen's · Escape closes")
         if stability.runs:
             self.deliver(stability)
 

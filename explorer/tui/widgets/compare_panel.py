@@ -14,8 +14,11 @@ from core import NavigatorChose, NavigatorFailed
 from ...safe_text import safe, styled
 from ...walks.compare import Comparison, Landing
 from ...walks.decisions import Decision
-from ...walks.describe import calls_words
+from ...walks.describe import calls_words, count_of
+from ...walks.state import Cost
 
+PROMPTS_KEY = "O"
+"""The key that unfolds (and folds again) the prompts each walk sent where the two part (explorer.tui.keymap)."""
 TRANSCRIPT_CHARS = 4_000
 """Characters of each transcript entry shown side by side; the Transcript tab has them all."""
 
@@ -25,7 +28,9 @@ class ComparePanel(Static):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"compare--a", "compare--b", "compare--label", "compare--dim"}
 
-    def show(self, comparison: Comparison) -> None:
+    def show(self, comparison: Comparison, *, prompts: bool = False) -> None:
+        """The comparison: first what each walk landed and cost, then where they part (each side's answer and
+        why); with ``prompts``, what each was offered and sent there (system, user), folded otherwise."""
         style = self.get_component_rich_style
         parts: list[RenderableType] = []
         head = styled("Comparing ", style("compare--label"))
@@ -35,6 +40,9 @@ class ComparePanel(Static):
         parts.append(head)
         for note in comparison.notes:
             parts.append(styled("note: ", style("compare--dim")) + safe(note, width=200))
+        parts.append(self._walk("A", comparison.only_a + comparison.both, comparison.a_totals, "compare--a"))
+        parts.append(self._walk("B", comparison.only_b + comparison.both, comparison.b_totals, "compare--b"))
+        parts.append(self._landings("Landed in both", comparison.both, "both"))
         divergence = comparison.divergence
         if divergence is None:
             parts.append(styled("Same decisions: the two walks chose alike at every offer.", "bold"))
@@ -44,21 +52,58 @@ class ComparePanel(Static):
             line.append_text(safe(where, width=60))
             line.append(f" — {divergence.kind.value}")
             parts.append(line)
-            table = Table(expand=True, show_lines=True, pad_edge=False)
-            table.add_column(styled("A", style("compare--a")), ratio=1, overflow="fold")
-            table.add_column(styled("B", style("compare--b")), ratio=1, overflow="fold")
-            table.add_row(self._side(divergence.a), self._side(divergence.b))
-            parts.append(table)
-        parts.append(self._landings("Landed only in A", comparison.only_a, "a"))
-        parts.append(self._landings("Landed only in B", comparison.only_b, "b"))
-        parts.append(self._landings("Landed in both", comparison.both, "both"))
-        a, b = comparison.a_totals, comparison.b_totals
-        parts.append(Text(f"visits A {a.visits} · B {b.visits}   navigator calls A {calls_words(a)} · B "
-                          f"{calls_words(b)}   characters shipped A {a.chars:,} · B {b.chars:,}",
-                          style=style("compare--dim")))
+            parts.append(self._answer("A", divergence.a, "compare--a"))
+            parts.append(self._answer("B", divergence.b, "compare--b"))
+            if prompts:
+                table = Table(expand=True, show_lines=True, pad_edge=False)
+                table.add_column(styled("A", style("compare--a")), ratio=1, overflow="fold")
+                table.add_column(styled("B", style("compare--b")), ratio=1, overflow="fold")
+                table.add_row(self._side(divergence.a), self._side(divergence.b))
+                parts.append(table)
+                parts.append(Text(f"{PROMPTS_KEY} folds the prompts again.", style=style("compare--dim")))
+            else:
+                parts.append(Text(f"Prompts folded: {PROMPTS_KEY} shows what each walk was offered and sent there "
+                                  "(system, user).", style=style("compare--dim")))
         parts.append(Text("Tree: A only · B only · = both · ⑂ where they part.  D ends the comparison.",
                           style=style("compare--dim")))
         self.update(Group(*parts))
+
+    def _walk(self, name: str, landed: tuple[Landing, ...], cost: Cost, which: str) -> Text:
+        """``A landed invoices (navigator_stopped)``, then what the walk cost: visits, calls, tokens, characters."""
+        style = self.get_component_rich_style
+        text = styled(f"{name} landed ", style(which))
+        if not landed:
+            text.append("nothing", style=style("compare--dim"))
+        for number, row in enumerate(landed):
+            if number:
+                text.append(", ")
+            text.append_text(safe(row.node, width=50))
+            text.append(f" ({row.a if name == 'A' else row.b})", style=style("compare--dim"))
+        tokens = (f"{cost.prompt_tokens:,} prompt + {cost.completion_tokens:,} completion tokens"
+                  if cost.prompt_tokens or cost.completion_tokens else "no tokens")
+        text.append(f"\n  cost {count_of(cost.visits, 'visit')} · calls {calls_words(cost, '')} · {tokens} · "
+                    f"{cost.chars:,} characters shipped", style=style("compare--dim"))
+        return text
+
+    def _answer(self, name: str, decision: Decision | None, which: str) -> Text:
+        """One walk's answer where the walks part, and why (its prompts are under :data:`PROMPTS_KEY`)."""
+        style = self.get_component_rich_style
+        text = styled(f"  {name} ", style(which))
+        answer = decision.answer if decision is not None else None
+        if decision is None:
+            text.append("had ended: no decision here", style=style("compare--dim"))
+        elif isinstance(answer, NavigatorChose):
+            text.append("⚑ forced " if decision.forced else "chose ", style=style("compare--label"))
+            text.append_text(Text(", ").join(safe(i, width=40) for i in answer.selected) or Text("nothing"))
+            if answer.rationale:
+                text.append(" — why ", style=style("compare--label"))
+                text.append_text(safe(answer.rationale, width=300))
+        elif isinstance(answer, NavigatorFailed):
+            text.append("failed ", style=style("compare--label"))
+            text.append_text(safe(answer.error, width=300))
+        else:
+            text.append("no answer yet", style=style("compare--dim"))
+        return text
 
     def _side(self, decision: Decision | None) -> Text:
         style = self.get_component_rich_style

@@ -48,6 +48,8 @@ SHORT_REASONS = {
 """A stop reason's short form, for a row too narrow for it and the title: the title gives way last. Branches the
 walk never reached (``never entered: cancelled``) read ``not entered``."""
 """A title is never shortened below this (with the icon), so a row stays recognisable beside its stop reason."""
+COUNT_WORD = "chosen "
+"""How a count of other walks begins (``chosen 3/3 walks``); a row too narrow for it drops this word first."""
 BATCH = 500
 """Children added at a time: a node with 100,000 children opens as fast as one with 500."""
 AROUND = 50
@@ -96,7 +98,8 @@ class WalkTree(Tree[str | None]):
         self.expected: frozenset[str] = frozenset()
         """Nodes a question set expects (an evaluation's walk): marked ◎."""
         self.counts: dict[str, str] = {}
-        """Text shown after a node's label, e.g. ``7/10`` (how often N walks chose it)."""
+        """Text shown after a node's label, whole (its id and stop reason shorten first), e.g. ``chosen 7/10 walks``
+        (how often a stability run's N walks chose it: other walks than the one whose marks the tree shows)."""
         self.heat: dict[str, int] = {}
         """A heat level 1-4 per node, styled by ``walk-tree--heat-N``."""
         self.follow = True
@@ -264,12 +267,15 @@ class WalkTree(Tree[str | None]):
     # -- following the walk ---------------------------------------------------------------------------
 
     def follow_walk(self, place: Hashable, target: str | None, *, also: Iterable[str] = (),
-                    expand: bool = False) -> None:
-        """Bring where the walk is into view: ``target`` (with its children when ``expand``) and ``also`` (without
-        moving the cursor there); once per ``place``, so a person's own scrolling is left alone."""
+                    expand: bool = False, unfold: Iterable[str] = ()) -> None:
+        """Bring where the walk is into view: ``target`` (with its children when ``expand``), ``also`` and ``unfold``
+        (with their children: landed branches), without moving the cursor there; once per ``place``, so a person's
+        own scrolling is left alone."""
         if self.follow and place != self._followed and target is not None:
             for node_id in also:
                 self.reveal(node_id, move_cursor=False, by_walk=True)
+            for node_id in unfold:
+                self.reveal(node_id, expand=True, move_cursor=False, by_walk=True)
             self.reveal(target, expand=expand, by_walk=True)
         self._followed = place
 
@@ -282,9 +288,11 @@ class WalkTree(Tree[str | None]):
         elif target is None and state.current_path:
             target = state.current_path[-1]
         if comparison is not None:
-            nodes = [node.node for node in (*comparison.only_a, *comparison.only_b, *comparison.both)]
+            # Both walks' landed nodes open, with their children: a branch one walk landed on is seen, not folded.
+            # Followed again whenever either walk lands more (a walk compared while it runs).
+            nodes = tuple(node.node for node in (*comparison.only_a, *comparison.only_b, *comparison.both))
             target = comparison.divergence.node if comparison.divergence is not None else target
-            self.follow_walk((-1, target), target, also=nodes)
+            self.follow_walk((-1, target, nodes), target, unfold=nodes)
         else:
             also = list(state.landed) if state.finished else []
             self.follow_walk((walk, target, state.offer is not None), target, also=also, expand=state.offer is not None)
@@ -377,9 +385,14 @@ class WalkTree(Tree[str | None]):
             return label
         id_width = self._id_width.get(node_id, 0)
         reason = self.reasons.get(node_id)
+        count = self.counts.get(node_id)
         expected = len(EXPECTED) if node_id in self.expected else 0
-        if reason is not None or expected:  # too narrow: the id shortens, then the reason, and the title last
-            label, id_width, reason = self._fit(label, node_id, id_width, reason, expected)
+        if count is not None and not self._title_fits(label, node_id, id_width, expected + 2 + len(count)):
+            count = count.removeprefix(COUNT_WORD)  # ``chosen 3/3 walks`` gives way to ``3/3 walks`` before the title
+        # What stays whole after the reason: the count of other walks (its own words) and ◎ expected.
+        kept = expected + (2 + len(count) if count else 0)
+        if reason is not None or kept:  # too narrow: the id shortens, then the reason, and the title last
+            label, id_width, reason = self._fit(label, node_id, id_width, reason, kept)
         if id_width:
             label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
         mark = self.marks.get(node_id)
@@ -393,7 +406,6 @@ class WalkTree(Tree[str | None]):
         level = self.heat.get(node_id)
         if level is not None:
             label.stylize(self.get_component_rich_style(f"walk-tree--heat-{level}", partial=True))
-        count = self.counts.get(node_id)
         if count is not None:
             label.append(f"  {count}", style=self.get_component_rich_style("walk-tree--count", partial=True))
         if node_id in self.expected:
@@ -403,6 +415,13 @@ class WalkTree(Tree[str | None]):
     def _room(self) -> int:
         """Cells a line may use: the content region less the scrollbar gutter kept for it."""
         return self.scrollable_content_region.width - (self.styles.scrollbar_size_vertical or 0)
+
+    def _title_fits(self, label: Text, node_id: str, id_width: int, kept: int) -> bool:
+        """Whether the row's title stays whole beside ``kept`` cells (with the id and the reason gone)."""
+        room = self._room()
+        depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
+        title_cells = label[: len(label) - id_width - 2].cell_len
+        return room <= 0 or room - ((depth + 1) * self.guide_depth + 2 + title_cells + kept) >= 0
 
     def _fit(self, label: Text, node_id: str, id_width: int, reason: str | None,
              expected: int) -> tuple[Text, int, str | None]:
@@ -459,15 +478,15 @@ class WalkTree(Tree[str | None]):
             label = node.label
             width = self._label_cells[node.id] = label.cell_len if isinstance(label, Text) else len(label)
         extra = len(reason) + 2 if reason else 0
-        if reason and node_id is not None and room > 0:
+        if node_id is not None:
+            count = self.counts.get(node_id)
+            extra += len(count) + 2 if count else 0
+            extra += len(EXPECTED) if node_id in self.expected else 0
+        if extra and node_id is not None and room > 0:
             # render_label shortens this label to fit (its id, its reason, then its title): measure it as drawn, or the
             # tree would scroll sideways for width it never uses.
             depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
             return min(width + 4 + extra, max(room - (depth + 1) * self.guide_depth, MIN_TITLE_CELLS + 4))
-        if node_id is not None:
-            count = self.counts.get(node_id)
-            extra += len(count) + 2 if count else 0
-            extra += 12 if node_id in self.expected else 0
         return width + 4 + extra
 
     def clear(self) -> Self:

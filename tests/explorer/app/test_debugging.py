@@ -215,8 +215,9 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
         comparison = compare_text(app)
         assert "First divergence: decision 2, at billing — chose differently" in comparison
         assert "⚑ forced invoices" in comparison and "chose refunds" in comparison
-        assert "Landed only in A: invoices (navigator_stopped)" in comparison
-        assert "Landed only in B: annual-proration-formula (leaf)" in comparison
+        assert "A landed invoices (navigator_stopped)" in comparison  # landed by A only: B landed elsewhere
+        assert "B landed annual-proration-formula (leaf)" in comparison
+        assert "Landed in both: none" in comparison
         tree = app.query_one(WalkTree)
         assert tree.marks["billing"] is Mark.DIVERGED
         assert tree.marks["invoices"] is Mark.ONLY_A and tree.marks["refunds"] is Mark.ONLY_B

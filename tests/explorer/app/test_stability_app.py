@@ -98,12 +98,13 @@ async def test_stability_of_five_walks_puts_the_counts_on_the_tree():
         assert "     5/5  refund-delivery" in summary
         assert "Most frequent first divergence: none — every walk made the same decisions" in summary
         tree = app.query_one(WalkTree)
-        assert tree.counts == {"billing": "5/5", "refunds": "5/5", "refund-delivery": "5/5"}
+        assert tree.counts == {"billing": "chosen 5/5 walks", "refunds": "chosen 5/5 walks",
+                               "refund-delivery": "chosen 5/5 walks"}
         assert tree.heat == {"billing": 4, "refunds": 4, "refund-delivery": 4}
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, StabilityScreen))
-        assert tree_line(app, "billing").endswith("Billing  billing  5/5")
-        assert tree_line(app, "refund-delivery").endswith("Refund delivery  refund-delivery  5/5")
+        assert tree_line(app, "billing").endswith("Billing  billing  chosen 5/5 walks")
+        assert tree_line(app, "refund-delivery").endswith("Refund delivery  refund-delivery  chosen 5/5 walks")
         assert "5/5" not in tree_line(app, "plans")
 
 
@@ -120,12 +121,12 @@ async def test_walks_that_part_show_each_share_and_the_divergence():
         assert ("Most frequent first divergence: decision 1, at the roots: 2 of 5 walks part from the most common "
                 "path there (it chose billing; they chose: plans ×2)") in panel_text(panel)
         tree = app.query_one(WalkTree)
-        assert tree.counts["billing"] == "3/5" and tree.counts["plans"] == "2/5"
+        assert tree.counts["billing"] == "chosen 3/5 walks" and tree.counts["plans"] == "chosen 2/5 walks"
         assert tree.heat["billing"] == 3 and tree.heat["plans"] == 2
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, StabilityScreen))
-        assert tree_line(app, "billing").endswith("billing  3/5")
-        assert tree_line(app, "plans").endswith("plans  2/5")
+        assert tree_line(app, "billing").endswith("billing  chosen 3/5 walks")
+        assert tree_line(app, "plans").endswith("plans  chosen 2/5 walks")
 
 
 async def test_x_cancels_every_walk_and_says_how_many_finished():
@@ -141,7 +142,8 @@ async def test_x_cancels_every_walk_and_says_how_many_finished():
         await wait_for(pilot, lambda: panel.stability is not None)
         assert all(session.token.cancelled for session in panel.stability_run.sessions)
         assert text_at(panel, "#stability-status") == "cancelled: 2 of 5 walks finished; the frequencies count those 2"
-        assert app.query_one(WalkTree).counts == {"billing": "2/2", "refunds": "2/2", "refund-delivery": "2/2"}
+        assert app.query_one(WalkTree).counts == {"billing": "chosen 2/2 walks", "refunds": "chosen 2/2 walks",
+                                                  "refund-delivery": "chosen 2/2 walks"}
 
 
 async def test_the_prompt_takes_only_ascii_digits_from_2_to_1000():
