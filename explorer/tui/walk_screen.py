@@ -44,6 +44,7 @@ from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain
 from .comparing import Comparing
+from .continuing_live import ContinuingLive
 from .keeping_case import KeepingCase
 from .keymap import WHEN, When, bindings, footer_rules
 from .listening import Listening
@@ -131,6 +132,9 @@ class WalkScreen(Screen[None]):
                                         rewalk=self.picking.make_prompt_fork)
         self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner,
                                    next_walk=self.next_walk, say=tell, allow_files=allow_files)
+        self.continuing = ContinuingLive(self, self, corpus=corpus, walks=walks, runner=self.runner,
+                                         live_navigator=self.rewalking.live_navigator, wiring=wiring, say=tell,
+                                         allow_files=allow_files)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
         self.export = WalkExport(self, WalkScreen)
@@ -377,6 +381,8 @@ class WalkScreen(Screen[None]):
                 self.comparing_walks.ask()
             case "rewalk":
                 self.rewalking.ask()
+            case "continue_live":
+                self.continuing.ask()
             case "stability":
                 self.next_walk.ask_stability(self.query_one(QueryInput).exact_value, self.opening.show_stability)
             case "evaluate":
