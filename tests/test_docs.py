@@ -24,7 +24,7 @@ def text_of(path: Path) -> str:
 def test_the_reference_is_split_into_pages_by_topic():
     names = {page.name for page in PAGES}
     assert {"keys.md", "command-line.md", "navigators.md", "formats.md", "tracing.md", "code.md"} <= names
-    assert len(text_of(README).splitlines()) < 200, "the README is the way in; the reference belongs in docs/"
+    assert len(text_of(README).splitlines()) < 400, "the README is the way in; the reference belongs in docs/"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -144,8 +144,12 @@ class ForcingNavigator(TreeNavigator):
         inner: TreeNavigator,
         forces: Iterable[Force] = (),
         recorded: Mapping[str | None, NavigatorChose | NavigatorFailed] | None = None,
+        *,
+        replayed: str = "the answer recorded at this node",
     ) -> None:
         self.inner = inner
+        self.replayed = replayed
+        """What a replayed answer's transcript says of it (``("answered", "replayed: ...")``)."""
         self.forces = {force.node: force for force in forces}
         self.recorded = dict(recorded or {})
         self.applied: list[Force] = []
@@ -170,7 +174,7 @@ class ForcingNavigator(TreeNavigator):
                                    transcript=marked(None, Answered.FORCED, f"by a person, {what}"))
         recorded = self.recorded.get(key)
         if isinstance(recorded, NavigatorChose):
-            transcript = marked(recorded.transcript, Answered.REPLAYED, "the answer recorded at this node")
+            transcript = marked(recorded.transcript, Answered.REPLAYED, self.replayed)
             return NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, transcript)
         if isinstance(recorded, NavigatorFailed):
             raise _replay_failure(recorded)
@@ -202,15 +206,19 @@ class RecordOnly(TreeNavigator):
 
 VARIANT_LABEL = "variant"
 """The transcript label that says which prompt variant asked a live answer (``prompt v2 from decision 3``)."""
+LIVE_FROM_LABEL = "asked"
+"""The transcript label that says a walk continued live asked this answer (``live from step 7 of walk 1``)."""
 
 
 class SayingVariant(TreeNavigator):
     """Asks ``inner`` and says, at the end of each answer's transcript, the prompt variant it was asked with:
-    ``("variant", "prompt v2 from decision 3")``."""
+    ``("variant", "prompt v2 from decision 3")`` (or, with another ``label``, ``("asked", "live from step 7 of
+    walk 1")``)."""
 
-    def __init__(self, inner: TreeNavigator, said: str) -> None:
+    def __init__(self, inner: TreeNavigator, said: str, label: str = VARIANT_LABEL) -> None:
         self.inner = inner
         self.said = said
+        self.label = label
 
     def supports(self, model: str) -> bool:
         return self.inner.supports(model)
@@ -220,4 +228,4 @@ class SayingVariant(TreeNavigator):
         if not isinstance(answer, NavigatorChoice):
             answer = NavigatorChoice(tuple(answer))
         return NavigatorChoice(answer.selected, answer.rationale, answer.usage,
-                               (*(answer.transcript or ()), (VARIANT_LABEL, self.said)))
+                               (*(answer.transcript or ()), (self.label, self.said)))

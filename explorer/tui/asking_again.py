@@ -9,21 +9,22 @@ from the new answer is the walk screen's fork, with the new answer forced at tha
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from core import NavigatorChose, Transcript, TreeNavigator
 
-from ..corpora import Corpus, CorpusError
-from ..corpora.questions import fit_problem, load_questions
-from ..navigators import NavigatorConfigError, resolve_navigator
+from ..corpora import Corpus
+from ..navigators import NavigatorConfigError
+from ..navigators.answered import Answered
+from ..navigators.forcing import VARIANT_LABEL
 from ..navigators.prompt_variants import PromptVariant, prompts_dir
 from ..navigators.what_if import WhatIfError, recorded_answer, request_for
+from ..walk_settings import WalkSettings
 from ..walks.decisions import Decision
 from ..walks.history import WalkHistory
 from ..walks.session import Wiring
 from ..walks.walk_list import Walk
-from .messages import EvaluateQuestions
+from .evaluating_variant import navigator_for
 from .say import Severity
 from .screens.what_if import EvaluateWith, ForkFrom, RewalkWith, WhatIfScreen
 
@@ -48,13 +49,30 @@ class Host(Protocol):
     def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
 
 
+def answered_as(decision: Decision) -> str:
+    """How the ``W`` title says the decision was answered: ``forced by a person``, ``taken from a what-if with
+    prompt v2`` (or ``taken from a what-if``, when no kept variant asked it), ``chosen``, ``chosen with prompt v2
+    from decision 3``, or ``failed``."""
+    answer = decision.answer
+    variant = dict(answer.transcript or ()).get(VARIANT_LABEL, "") if answer is not None else ""
+    with_variant = f" with {variant}" if variant else ""
+    if decision.forced or decision.how is Answered.FORCED:
+        return "forced by a person"
+    if decision.how is Answered.WHAT_IF:
+        return f"taken from a what-if{with_variant}"
+    return f"chosen{with_variant}" if isinstance(answer, NavigatorChose) else "failed"
+
+
 class AskingAgain:
     """The what-if key of the walk screen ``host``; ``fork`` forks the walk on screen at a decision, answered anew
     (the picker's fork); a navigator it resolves is wired with ``wiring``."""
 
     def __init__(self, host: Host, wiring: Wiring, *, fork: Callable[[Decision, tuple[str, ...], Transcript], None],
-                 rewalk: Callable[[Decision, PromptVariant, TreeNavigator], None]) -> None:
+                 rewalk: Callable[[Decision, PromptVariant, TreeNavigator], None],
+                 evaluate: Callable[[Walk, WalkSettings, str, str], None]) -> None:
         self.host = host
+        self.evaluate = evaluate
+        """Evaluates a variant's model id against the original over a question set the person picks."""
         self.wiring = wiring
         self.fork = fork
         self.rewalk = rewalk
@@ -80,15 +98,13 @@ class AskingAgain:
             return
         host.playing = False
         where = "the roots" if decision.node is None else decision.node
-        picked = "forced by a person" if decision.forced else (
-            "chosen" if isinstance(decision.answer, NavigatorChose) else "failed")
-        title = f"walk {history.number} · the decision at {where} ({picked}, step {decision.step})"
+        title = f"walk {history.number} · the decision at {where} ({answered_as(decision)}, step {decision.step})"
 
         def left(result: ForkFrom | RewalkWith | EvaluateWith | None) -> None:
             if isinstance(result, ForkFrom):
                 self.fork(decision, result.selected, result.transcript)
             elif isinstance(result, EvaluateWith):
-                self._evaluate(walk, history, result.variant)
+                self.evaluate(walk, history.settings, history.settings.model, result.variant.model_id)
             elif isinstance(result, RewalkWith):
                 try:
                     navigator = self._navigator(walk, result.variant.model_id)
@@ -102,31 +118,6 @@ class AskingAgain:
                                           lambda model_id: self._navigator(walk, model_id), where=title,
                                           prompts=prompts), left)
 
-    def _evaluate(self, walk: Walk, history: WalkHistory, variant: PromptVariant) -> None:
-        """The evaluation screen on the corpus's own question set (``X.questions.yaml`` beside ``X.yaml``): the
-        walk's model id as A against ``variant``'s as B."""
-        host = self.host
-        corpus_path = Path(host.corpus.path)
-        path = corpus_path.with_name(corpus_path.name.rsplit(".", 1)[0] + ".questions.yaml")
-        if not path.is_file():
-            host.say(f"{path}: no question set beside the corpus; evaluate with --compare '{variant.model_id}'",
-                     severity="warning", timeout=8)
-            return
-        try:
-            questions = load_questions(path)
-            problem = fit_problem(questions, host.corpus, named_corpus=True)
-            if problem is None:
-                a = self._navigator(walk, history.settings.model)
-                b = self._navigator(walk, variant.model_id)
-                host.app.post_message(EvaluateQuestions(questions, history.settings, a, (variant.model_id, b)))
-                return
-        except (CorpusError, OSError, NavigatorConfigError) as exc:
-            problem = str(exc)
-        host.say(f"Evaluate with {variant.name}: {problem}", severity="error", timeout=8)
-
     def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
-        """The navigator for ``model``, through the one resolver with the session's rules (files off stay off):
-        the walk's own when it can ask ``model``, else a new one, wired with the explorer's desk and listeners
-        (``NavigatorConfigError`` when there is none)."""
-        found = resolve_navigator(model, headless=True, allow_files=self.host.allow_files, reuse=walk.navigator)
-        return found if found is walk.navigator else self.wiring.wire(found)
+        """The navigator for ``model`` (:func:`~.evaluating_variant.navigator_for`)."""
+        return navigator_for(walk, model, self.wiring, allow_files=self.host.allow_files)

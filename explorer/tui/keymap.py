@@ -94,6 +94,11 @@ MORE_KEYS = (
         "walk.rewalk",
         "Walk: re-walk with another budget, from its recorded decisions…", footer=False,
         prompt=True),
+    Key("C", "walk('continue_live')", "Continue live",
+        "Continue live from here: this walk's decisions kept up to the step on screen, the live navigator asked "
+        "after, with the settings typed (budget=N depth=N prompt=NAME|FILE temperature=T navigator=MODEL)",
+        "walk.continue_live", "Walk: continue live from this step (budget, depth, prompt, temperature, navigator)…",
+        footer=False, prompt=True),
     Key("plus,equals_sign", "pace(-1)", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
     Key("minus", "pace(1)", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),
     Key("right_square_bracket", "view('next_tab')", "Next tab", "Next tab: Results, Transcript, Timeline, Node",

@@ -45,6 +45,8 @@ from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
 from .asking_again import AskingAgain
 from .comparing import Comparing
+from .continuing_live import ContinuingLive
+from .evaluating_variant import EvaluatingVariant, original_of
 from .keeping_case import KeepingCase
 from .keymap import WHEN, When, bindings, footer_rules
 from .listening import Listening
@@ -128,10 +130,14 @@ class WalkScreen(Screen[None]):
                                  files=self.files, say=tell, autoplay=autoplay is not None)
         self.picking = Picking(self, self, wiring, corpus=corpus, walks=walks, runner=self.runner,
                                next_walk=self.next_walk, say=tell, allow_files=allow_files)
+        self.evaluating = EvaluatingVariant(self, corpus=corpus, wiring=wiring, say=tell, allow_files=allow_files)
         self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork,
-                                        rewalk=self.picking.make_prompt_fork)
+                                        rewalk=self.picking.make_prompt_fork, evaluate=self.evaluating.ask)
         self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner,
                                    next_walk=self.next_walk, say=tell, allow_files=allow_files)
+        self.continuing = ContinuingLive(self, self, corpus=corpus, walks=walks, runner=self.runner,
+                                         live_navigator=self.rewalking.live_navigator, wiring=wiring, say=tell,
+                                         allow_files=allow_files)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
         self.export = WalkExport(self, WalkScreen)
@@ -381,8 +387,12 @@ class WalkScreen(Screen[None]):
                 self.comparing_walks.toggle_prompts()
             case "rewalk":
                 self.rewalking.ask()
+            case "continue_live":
+                self.continuing.ask()
             case "stability":
                 self.next_walk.ask_stability(self.query_one(QueryInput).exact_value, self.opening.show_stability)
+            case "evaluate" if self.shown is not None and original_of(self.shown.history) is not None:
+                self.evaluating.ask_shown(self.shown)  # a walk made with a prompt variant: it against the original
             case "evaluate":
                 self.next_walk.ask_evaluation()
             case "switch" if number:

@@ -36,10 +36,10 @@ from core import (
 
 from ..corpora import Corpus
 from ..ending import WalkEnd
-from ..navigators.forcing import Force, ForcingNavigator, RecordOnly, SayingVariant
+from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
 from ..trace import TraceHeader, event_to_json, write_trace
 from ..walk_settings import WalkSettings
-from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY
+from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
 from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
 from .state import WalkState
@@ -517,6 +517,9 @@ def rewalk(
     navigator: TreeNavigator | None = None,
     number: int = 0,
     observers: Iterable[WalkObserver] = (),
+    live_from: int | None = None,
+    model: str | None = None,
+    changed: Sequence[str] = (),
 ) -> WalkSession:
     """A new walk: ``source`` run again from its recorded decisions with another budget or depth limit — the
     explorer's ``replay --max-visits``: "where would this walk have stopped with 8 visits?".
@@ -524,20 +527,41 @@ def rewalk(
     Every decision ``source`` recorded is replayed (no navigator call; a forced one stays forced). A node it
     never judged (reachable now with more visits or depth) stops there, unless ``navigator`` is given to ask
     instead. ``source`` is untouched; the session is not started.
+
+    With ``live_from`` (a step of ``source``: "continue live from here"), only the decisions answered at or before
+    that step are kept (replayed, their transcripts say ``kept up to step N``), and ``navigator`` (required)
+    answers every later one live, each transcript ending ``("asked", "live from step N of walk M")``. ``model`` is
+    the model id it asks (the new walk's settings and trace header carry it); ``changed`` says what else differs
+    (``prompt v2``, ``temperature 0.3``), in the name: ``walk 3 · live from step 7 · budget 20 · prompt v2``.
     """
     settings = source.settings.but(
         max_nodes_visited=source.settings.max_nodes_visited if max_nodes_visited is None else max_nodes_visited,
         max_depth=source.settings.max_depth if max_depth is None else max_depth,
+        **({"model": model} if model is not None else {}),
     )
-    decisions = list(source.decisions())
+    decisions = [d for d in source.decisions()
+                 if live_from is None or (d.answer_seq is not None and d.answer_seq <= live_from)]
     forces = [Force(d.node, d.answer.selected) for d in decisions if d.forced and isinstance(d.answer, NavigatorChose)]
     forced_nodes = {force.node for force in forces}
+    if live_from is not None:
+        if navigator is None:
+            raise ValueError(f"{source.name}: continuing live from step {live_from} needs a navigator to ask")
+        kept = {d.node: d.answer for d in decisions if d.answer is not None and not judged_never(d.answer)}
+        recorded = {node: answer for node, answer in kept.items() if node not in forced_nodes}
+        asked = SayingVariant(navigator, f"live from step {live_from} of walk {source.number}", LIVE_FROM_LABEL)
+        history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
+                              label=" · ".join([f"live from step {live_from}",
+                                                f"budget {settings.max_nodes_visited}", *changed]),
+                              parent=source)
+        forcing = ForcingNavigator(asked, forces, recorded,
+                                   replayed=f"walk {source.number}'s answer, kept up to step {live_from}")
+        return WalkSession(corpus, history, forcing, observers=observers)
     recorded = {node: answer for node, answer in source.recorded().items() if node not in forced_nodes}
     inner = navigator if navigator is not None else RecordOnly(f"walk {source.number}")
-    changed = [f"{what} {now}" for what, now, then in (
+    said = [f"{what} {now}" for what, now, then in (
         ("budget", settings.max_nodes_visited, source.settings.max_nodes_visited),
         ("depth limit", settings.max_depth, source.settings.max_depth),
     ) if now != then] or ["the same settings"]
     history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
-                          label=f"walk {source.number} re-walked with {', '.join(changed)}", parent=source)
+                          label=f"walk {source.number} re-walked with {', '.join(said)}", parent=source)
     return WalkSession(corpus, history, ForcingNavigator(inner, forces, recorded), observers=observers)

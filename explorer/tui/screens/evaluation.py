@@ -55,6 +55,7 @@ from ...walks.state import Cost
 from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
 from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
+from . import run_saving
 from .evaluation_sweep import SweepScreen, budgets_prompt
 from .prompt import PromptScreen
 
@@ -123,6 +124,7 @@ class EvaluationScreen(ModalScreen[None]):
         Binding("c", "compare", "Compare navigator…", id="eval.compare"),
         Binding("D", "compare_row", "Side by side", id="eval.side_by_side"),
         Binding("x", "cancel", "Cancel walks", id="eval.cancel"),
+        Binding("ctrl+s", "save_run", "Save run…", id="eval.save_run"),
         Binding("escape", "main_view", "Main view", id="eval.main_view"),
         Binding("q", "app.quit", "Quit", id="eval.quit"),
     ]
@@ -497,6 +499,32 @@ class EvaluationScreen(ModalScreen[None]):
             return
         self.stop()
         self.say("Evaluation cancelled: the questions walked so far stay.", timeout=3)
+
+    def action_save_run(self) -> None:
+        """Keep B's run (A's when alone) at a path typed, as ``eval --save-run`` does (:mod:`.run_saving`)."""
+        side = self.sides.get(Side.B) or self.sides[Side.A]
+        problem = run_saving.FILES_OFF if not self.allow_files else run_saving.not_ready(side.outcomes, side.model)
+        if problem is not None:
+            self.say(problem, severity="warning", timeout=5)
+            return
+
+        def save(value: str | None) -> None:
+            if not value:
+                return
+            try:
+                kept = run_saving.save_run(Path(value).expanduser(), self.question_set.path, self.corpus,
+                                           self.settings.but(model=side.model), side.outcomes)
+            except OSError as exc:
+                self.say(f"Cannot write {value}: {exc.strerror or exc}", title="Cannot save the run",
+                         severity="error", timeout=8)
+                return
+            self.say(f"Saved the run of {side.model} in {kept}: eval --against {kept} compares a later run with it.",
+                     timeout=6)
+
+        self.app.push_screen(PromptScreen(f"Save the run of {side.model} (as eval --save-run keeps it) in",
+                                          str(run_saving.default_path(self.question_set.path, side.model)),
+                                          check=lambda v: None if v.strip() else "Type the path of the run file."),
+                             save)
 
     def action_main_view(self) -> None:
         self.app.pop_screen()

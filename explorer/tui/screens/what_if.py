@@ -28,6 +28,7 @@ from textual.widgets import Footer, Input, Label, Static, TextArea
 from core import CancellationToken, RetrievalCancelled, Transcript, TreeNavigator
 
 from ...navigators import NavigatorConfigError
+from ...navigators.forcing import VARIANT_LABEL
 from ...navigators.prompt_variants import DEFAULT_VARIANT, PromptVariant, VariantError, keep_variant
 from ...navigators.what_if import (
     EDITABLE_KEYS,
@@ -248,7 +249,18 @@ class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | EvaluateWith | None]):
     def action_fork(self) -> None:
         if self.answer is not None and self.answer.error is None and self.asking is None:
             # a small model can name an id twice
-            self.dismiss(ForkFrom(tuple(dict.fromkeys(self.answer.selected)), self.answer.transcript))
+            self.dismiss(ForkFrom(tuple(dict.fromkeys(self.answer.selected)), self._said(self.answer.transcript)))
+
+    def _said(self, transcript: Transcript) -> Transcript:
+        """``transcript`` saying the variant that asked it (``("variant", "prompt v2")``), when the variant kept here
+        has the system message it was sent with."""
+        variant = self.variant
+        try:
+            kept = variant is not None and variant.system_file.read_text(encoding="utf-8") == dict(transcript).get(
+                "system")
+        except OSError:
+            kept = False
+        return (*transcript, (VARIANT_LABEL, f"prompt {variant.name}")) if kept and variant is not None else transcript
 
     def action_keep(self) -> PromptVariant | None:
         """Keep the edited request as the variant named in its field (``v2`` when blank); said in the status."""

@@ -22,6 +22,7 @@ from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
 from explorer.navigators.prompt_variants import PROMPTS_DIR_ENV
 from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
 from explorer.tui.walk_screen import WalkScreen
 from explorer.walks.evaluation import Side
@@ -174,6 +175,10 @@ async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flippe
         await pilot.press("W")
         await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
         await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+t")
+        # A short picker: the corpus's own question set first (no evaluation is open), or a path typed.
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.initial == str(HANDBOOK_QUESTIONS) and app.screen.suggestions == [str(HANDBOOK_QUESTIONS)]
+        await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         assert isinstance(screen, EvaluationScreen)
@@ -202,6 +207,8 @@ async def test_ctrl_t_on_a_corpus_with_no_question_set_beside_it_says_so_in_one_
         await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
         said = len(app.notes)
         await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("enter")  # the corpus's own, which is not there
         await wait_for(pilot, lambda: len(app.notes) > said)
         model_id = f"{MODEL}@system={tmp_path / 'prompts' / 'v2.system.txt'},prompt={tmp_path / 'prompts' / 'v2.prompt.txt'}"
         assert app.notes[-1].message == (

@@ -1,0 +1,132 @@
+"""Evaluate with this prompt: a prompt variant against the model id it was made from, over a question set — from the
+``W`` dialog (``ctrl+t``) and, with ``E``, from a walk made with a variant (a re-walk with a prompt, or a walk
+continued live with ``prompt=``).
+
+A short picker asks for the question set: the one open in the evaluation screen, the corpus's own
+(``X.questions.yaml`` beside ``X.yaml``), or a path typed. The evaluation screen then walks it with the original
+model id as A and the variant as B, the questions that flipped first (fixed, then broken); the response cache
+makes the original side free when it was walked before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core import TreeNavigator
+
+from ..corpora import CorpusError
+from ..corpora.questions import fit_problem, load_questions
+from ..navigators import NavigatorConfigError, resolve_navigator
+from ..navigators.llm.options import OptionError, join_options, split_options
+from ..walk_settings import WalkSettings
+from ..walks.history import WalkHistory
+from ..walks.session import Wiring
+from ..walks.walk_list import Walk
+from .keeping_case import FILES_OFF, own_questions
+from .messages import EvaluateQuestions
+from .say import Say
+from .screens.evaluation import EVALUATION, EvaluationScreen
+from .screens.prompt import PromptScreen
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from ..corpora import Corpus
+
+PROMPT_FILES = ("system", "prompt")
+"""The model id's options that make it a prompt variant."""
+
+
+def without_variant(model: str) -> str | None:
+    """``model`` without its prompt files (``None``: it names none, so it is no variant)."""
+    try:
+        split = split_options(model)
+    except OptionError:
+        return None
+    rest = [(key, value) for key, value in split.written if key not in PROMPT_FILES]
+    return join_options(split.base, rest) if len(rest) < len(split.written) else None
+
+
+def original_of(history: WalkHistory) -> str | None:
+    """The model id a walk made with a prompt variant came from: the walk it was made from's, when that one asks
+    with no variant, else its own without the prompt files; ``None`` when the walk asks with no variant."""
+    stripped = without_variant(history.settings.model)
+    if stripped is None:
+        return None
+    parent = history.parent
+    if parent is not None and without_variant(parent.settings.model) is None:
+        return parent.settings.model
+    return stripped
+
+
+def navigator_for(walk: Walk, model: str, wiring: Wiring, *, allow_files: bool) -> TreeNavigator:
+    """The navigator for ``model``, through the one resolver with the session's rules (files off stay off): the
+    walk's own when it can ask ``model``, else a new one, wired with the explorer's desk and listeners
+    (``NavigatorConfigError`` when there is none)."""
+    found = resolve_navigator(model, headless=True, allow_files=allow_files, reuse=walk.navigator)
+    return found if found is walk.navigator else wiring.wire(found)
+
+
+class EvaluatingVariant:
+    """Evaluate a variant from ``node`` (the walk screen, or the ``W`` dialog's host) over a question set of
+    ``corpus``; navigators come through :func:`navigator_for` with ``wiring``."""
+
+    def __init__(self, node: Widget, *, corpus: Corpus, wiring: Wiring, say: Say, allow_files: bool) -> None:
+        self.node = node
+        self.corpus = corpus
+        self.wiring = wiring
+        self.say = say
+        self.allow_files = allow_files
+
+    def choices(self) -> list[str]:
+        """The question sets the picker offers: the open one (an evaluation behind the screen), the corpus's own."""
+        app = self.node.app
+        found: list[str] = []
+        if app.is_screen_installed(EVALUATION):
+            screen = app.get_screen(EVALUATION)
+            if isinstance(screen, EvaluationScreen):
+                found.append(str(screen.question_set.path))
+        own = str(own_questions(self.corpus.path))
+        return found + ([own] if own not in found else [])
+
+    def ask_shown(self, walk: Walk) -> None:
+        """``E`` on a walk made with a variant: its model id against the original."""
+        original = original_of(walk.history)
+        if original is not None:
+            self.ask(walk, walk.history.settings, original, walk.history.settings.model)
+
+    def ask(self, walk: Walk, settings: WalkSettings, original: str, variant: str) -> None:
+        """Pick a question set, then evaluate ``variant`` against ``original`` over it with ``settings``."""
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
+            return
+        choices = self.choices()
+
+        def picked(value: str | None) -> None:
+            if value:
+                self.evaluate(walk, settings, Path(value).expanduser(), original, variant)
+
+        self.node.app.push_screen(PromptScreen(
+            f"Evaluate {variant} against {original} over a question set (the open one, the corpus's own, or type "
+            "a path)", choices[0], placeholder="corpus.questions.yaml", suggestions=choices,
+            check=lambda v: None if v.strip() else "Type the path of a question set."), picked)
+
+    def evaluate(self, walk: Walk, settings: WalkSettings, path: Path, original: str, variant: str) -> None:
+        """The evaluation screen on the question set at ``path``: ``original`` as A, ``variant`` as B."""
+        if not path.is_file():
+            where = ("no question set beside the corpus" if path == own_questions(self.corpus.path)
+                     else "no such question set")
+            self.say(f"{path}: {where}; evaluate with --compare '{variant}'", severity="warning", timeout=8)
+            return
+        try:
+            questions = load_questions(path)
+            problem = fit_problem(questions, self.corpus, named_corpus=True)
+            if problem is None:
+                a = navigator_for(walk, original, self.wiring, allow_files=self.allow_files)
+                b = navigator_for(walk, variant, self.wiring, allow_files=self.allow_files)
+                self.node.app.post_message(EvaluateQuestions(questions, settings.but(model=original), a, (variant, b)))
+                return
+        except (CorpusError, OSError, NavigatorConfigError) as exc:
+            problem = str(exc)
+        self.say(f"Evaluate with {variant}: {problem}", severity="error", timeout=8)

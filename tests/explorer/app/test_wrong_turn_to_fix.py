@@ -1,0 +1,181 @@
+"""From a wrong turn to a fix, in one session with keys only (issue 26, "Done when"):
+
+1. find a wrong turn (the walk lands the wrong node: its first decision took the wrong branch);
+2. edit the prompt in `W`;
+3. re-walk from that decision with the variant (`ctrl+g`);
+4. evaluate the variant against the original over a small question set (`E` on the variant's walk, the path typed
+   in the picker), the questions that flipped first: fixed, then broken;
+5. keep the case as a question (`K`, the right node marked with `g`);
+6. save the run (`ctrl+s` on the evaluation screen), read back as `eval --against` reads it.
+
+The navigator is an OpenAI-compatible server on 127.0.0.1 that answers by the system message it is sent: with the
+original prompt the first candidate (a wrong branch), with the edited one ("Think of money.") the candidate closest in
+words to the query (the right one), so every figure below is exact. Also: `W` on an answer taken from a what-if says
+so, and with which variant."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+from textual.widgets import DataTable, Label
+
+from core import NavigatorChose, TreeNavigator
+from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.screens.find import FindScreen
+from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.screens.what_if import WhatIfScreen
+from explorer.tui.widgets.walk_tree import WalkTree
+from explorer.walks.evaluation import Side, read_run
+from explorer.walks.evaluation.kept_run import file_sha256
+
+from ..http_stub import StubServer
+from .helpers import HANDBOOK_PATH, make_app, wait_for
+from .reading import text_at
+from .test_prompt_variants import MONEY, server, step_to_answer
+from .test_what_if import MODEL, QUERY, resolved
+
+__all__ = ["resolved", "server"]  # the fixtures
+
+SMALL = """corpus: {corpus}
+questions:
+  - id: refunds-arrive
+    query: How long do refunds take to arrive?
+    expect: [refund-delivery]
+  - id: money-back
+    query: How long until I get my money back?
+    expect: [refund-delivery]
+  - id: password-billing
+    query: Which billing plans and invoices let me sign in with a password?
+    expect: [password-sign-in]
+  - id: sign-in
+    query: What should I type to sign in?
+    expect: [password-sign-in]
+"""
+
+
+def landed(history) -> list[str]:  # type: ignore[no-untyped-def]
+    result = history.state().result
+    return [d.id for d in result.documents] if result is not None else []
+
+
+async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
+        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+    small = tmp_path / "small.questions.yaml"
+    small.write_text(SMALL.format(corpus=HANDBOOK_PATH), encoding="utf-8")
+    cases = tmp_path / "cases.questions.yaml"
+    variant = (f"{MODEL}@system={tmp_path / 'prompts' / 'v2.system.txt'},"
+               f"prompt={tmp_path / 'prompts' / 'v2.prompt.txt'}")
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+
+        # 1. The wrong turn: the roots answered with accounts (the first candidate); it lands no refund.
+        await pilot.press("c")
+        await wait_for(pilot, lambda: walk.history is not None and walk.history.end is not None)
+        original = walk.history
+        assert landed(original) == ["password-sign-in"]
+        first = next(d for d in original.decisions() if d.answer is not None)
+        assert isinstance(first.answer, NavigatorChose) and first.answer.selected == ("accounts",)
+        await pilot.press("B")
+        await step_to_answer(pilot, walk, 1)
+
+        # 2. W on that decision; the system message edited.
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        dialog = app.screen
+        assert str(dialog.query_one("#what-if-title", Label).render()) == (
+            f"What if — walk 1 · the decision at the roots (chosen, step {first.step})")
+        await pilot.press("ctrl+home", *MONEY, "enter")
+
+        # 3. ctrl+g: kept as v2, walk 1 re-walked from its first decision with it; it lands the refund.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.history is not original)
+        fixed = walk.history
+        assert fixed.name == "walk 2 · walk 1 with prompt v2 from decision 1"
+        assert fixed.settings.model == variant
+        await pilot.press("c")
+        await wait_for(pilot, lambda: fixed.end is not None)
+        assert landed(fixed) == ["refund-delivery"]
+
+        # 4. E on the variant's walk: the picker offers the corpus's own set; the small one is typed.
+        await pilot.press("E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        picker = app.screen
+        own = str(HANDBOOK_PATH.with_name("handbook.questions.yaml"))
+        assert picker.prompt_title == (f"Evaluate {variant} against {MODEL} over a question set (the open one, the "
+                                       "corpus's own, or type a path)")
+        assert (picker.initial, picker.suggestions) == (own, [own])
+        await pilot.press("home", "ctrl+k", *str(small), "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        evaluation = app.screen
+        assert isinstance(evaluation, EvaluationScreen)
+        assert (evaluation.sides[Side.A].model, evaluation.sides[Side.B].model) == (MODEL, variant)
+        await wait_for(pilot, lambda: all(side.over for side in evaluation.sides.values()), timeout=120)
+        a, b = (evaluation.sides[side].outcomes for side in (Side.A, Side.B))
+        assert [o.hit for o in a if o is not None] == [False, False, True, True]
+        assert [o.hit for o in b if o is not None] == [True, False, False, False]
+        rows = [int(str(row.key.value)) for row in evaluation.query_one(DataTable).ordered_rows]
+        assert rows == [0, 2, 3, 1]  # fixed, then broken, then the rest
+
+        # 5. K on walk 2: its query, answered by the node marked on the tree, kept in a new question set.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is walk)
+        assert walk.history is fixed
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
+        await pilot.press(*"Refund delivery")
+        await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: walk.query_one(WalkTree).cursor_id == "refund-delivery")
+        await pilot.press("K")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("home", "ctrl+k", *str(cases), "enter")
+        await wait_for(pilot, lambda: any(n.message.startswith("Kept question") for n in app.notes))
+        assert yaml.safe_load(cases.read_text(encoding="utf-8"))["questions"] == [
+            {"id": "how-long-do-refunds-take-to-arrive", "query": QUERY, "expect": ["refund-delivery"]}]
+
+        # 6. Back to the evaluation, ctrl+s: the variant's run kept beside the set, as eval --save-run keeps it.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is evaluation)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        saved = tmp_path / "small.v2.run.json"
+        assert app.screen.initial == str(saved)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: saved.is_file())
+        await wait_for(pilot, lambda: any(n.message.startswith("Saved the run") for n in app.notes))
+        assert [n.message for n in app.notes if n.message.startswith("Saved")] == [
+            f"Saved the run of {variant} in {saved}: eval --against {saved} compares a later run with it."]
+    kept = read_run(saved)
+    assert kept.navigator == variant and kept.path == str(saved) and kept.questions_sha256 == file_sha256(small)
+    assert [(q.id, q.hit) for q in kept.results] == [
+        ("refunds-arrive", True), ("money-back", False), ("password-billing", False), ("sign-in", False)]
+
+
+async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant(
+        server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+        await step_to_answer(pilot, walk, 1)
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        dialog = app.screen
+        assert isinstance(dialog, WhatIfScreen)
+        await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+s", "ctrl+r")
+        await wait_for(pilot, lambda: dialog.answer is not None)
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: len(walk.walks) == 2 and not isinstance(app.screen, WhatIfScreen))
+        fork = walk.history
+        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in fork.events))
+        decision = next(d for d in fork.decisions() if d.answer is not None)
+        assert fork.cursor == decision.step
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen) and app.screen is not dialog)
+        assert str(app.screen.query_one("#what-if-title", Label).render()) == (
+            f"What if — walk 2 · the decision at the roots (taken from a what-if with prompt v2, step "
+            f"{decision.step})")
