@@ -255,7 +255,7 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
         for child in children.get(parent, []):
             ordered.append(child)
             stack.append(str(child.get("spanId", "")))
-    ordered.sort(key=lambda s: (int(s.get("startTimeUnixNano") or 0), int(s.get("endTimeUnixNano") or 0)))
+    ordered.sort(key=lambda s: (_nanos(s, "startTimeUnixNano"), _nanos(s, "endTimeUnixNano")))
     decisions: list[NavigatorChose | NavigatorFailed] = []
     forced: set[str | None] = set()
     for span in ordered:
@@ -283,11 +283,16 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
                     _text(attributes, A + "walk") or header.settings.query, tuple(sorted(notes)))
 
 
-def _created(span: Mapping[str, Any]) -> str:
+def _nanos(span: Mapping[str, Any], key: str) -> int:
+    """A span's time (ns since the epoch); 0 when a damaged file gives none a number can be read from."""
     try:
-        started = int(span.get("startTimeUnixNano") or 0)
+        return int(span.get(key) or 0)
     except (TypeError, ValueError):
-        return ""
+        return 0
+
+
+def _created(span: Mapping[str, Any]) -> str:
+    started = _nanos(span, "startTimeUnixNano")
     if started <= 0:
         return ""
     return datetime.fromtimestamp(started / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
