@@ -95,45 +95,75 @@ def _attributes(span: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _documents(path: Path) -> Iterator[tuple[int, Any]]:
-    """Each OTLP JSON document in the file with its line: JSON Lines (``--otlp-file``), or one document."""
+    """Each OTLP JSON document in the file with its line: JSON Lines (``--otlp-file``), read a line at a time so
+    that a file of 10,000 walks is never held whole; or one document (a tracing tool's download)."""
     try:
         if path.stat().st_size > MAX_BYTES:
             raise SpanError(f"{path}: larger than {MAX_BYTES:,} bytes; split the export")
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as handle:
+            first = handle.readline()
+            try:
+                document = json.loads(first) if first.strip() else None
+            except ValueError:
+                document = None
+            if document is None:  # not one document a line: the whole file is one (pretty-printed) document
+                text = first + handle.read()
+                try:
+                    whole = json.loads(text)
+                except ValueError:
+                    whole = None
+                if whole is None:
+                    number = next((n for n, line in enumerate(text.splitlines(), start=1) if line.strip()), 1)
+                    raise _not_json(path, number)
+                for each in whole if isinstance(whole, list) else [whole]:
+                    yield 1, each
+                return
+            yield from ((1, each) for each in (document if isinstance(document, list) else [document]))
+            for number, line in enumerate(handle, start=2):
+                if not line.strip():
+                    continue
+                try:
+                    document = json.loads(line)
+                except ValueError:
+                    raise _not_json(path, number) from None
+                yield number, document
     except SpanError:
         raise
     except FileNotFoundError:
         raise SpanError(f"{path}: no such span file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SpanError(f"{path}: cannot read the spans ({type(exc).__name__}); give an OTLP JSON file") from None
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-    if whole is not None:
-        for document in whole if isinstance(whole, list) else [whole]:
-            yield 1, document
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except ValueError:
-            raise SpanError(f"{path}:{number}: not JSON (the file is damaged or cut short); give the OTLP JSON "
-                            "file --otlp-file wrote or a tracing tool exported") from None
+
+
+def _not_json(path: Path, number: int) -> SpanError:
+    return SpanError(f"{path}:{number}: not JSON (the file is damaged or cut short); give the OTLP JSON file "
+                     "--otlp-file wrote or a tracing tool exported")
 
 
 def _spans(path: Path) -> Iterator[dict[str, Any]]:
+    """Every span in the file, slimmed to what a walk is rebuilt from as it is read (no events, no landed
+    documents' content: the corpus has them), so that what is kept while the file is read stays small."""
     for number, document in _documents(path):
         if not isinstance(document, dict) or not isinstance(document.get("resourceSpans"), list):
             raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
                             "--otlp-file wrote or a tracing tool exported")
         for resource in document["resourceSpans"]:
-            for scope in (resource or {}).get("scopeSpans") or []:
-                for span in (scope or {}).get("spans") or []:
+            for scope in (resource or {}).get("scopeSpans") or [] if isinstance(resource, dict) else []:
+                for span in (scope or {}).get("spans") or [] if isinstance(scope, dict) else []:
                     if isinstance(span, dict):
-                        yield span
+                        yield _slim(span)
+
+
+def _slim(span: dict[str, Any]) -> dict[str, Any]:
+    kept = {key: span.get(key) for key in ("traceId", "spanId", "parentSpanId", "startTimeUnixNano",
+                                           "endTimeUnixNano")}
+    kept["attributes"] = [item for item in span.get("attributes") or []
+                          if isinstance(item, dict) and not str(item.get("key", "")).startswith(_UNUSED)]
+    return kept
+
+
+_UNUSED = ("retrieval.documents.", "output.value", "metadata", "input.mime_type", "output.mime_type")
+"""Span attributes a walk is not rebuilt from (the corpus holds the documents; the settings have their own)."""
 
 
 def _text(attributes: Mapping[str, Any], key: str, default: str = "") -> str:
