@@ -55,10 +55,10 @@ def record(folder: Path, spans: Path, count: int) -> None:
     corpus = load_corpus(HANDBOOK)
     strategy = ReasoningRAGStrategy(corpus.index, resolve_navigator("lexical:default"), "lexical:default")
     telemetry = WalkTelemetry(file=spans)
-    with WalkRecorder(folder, corpus, send_to=[telemetry.export_walk], queue_size=count + 1,
-                      max_bytes=10**12) as recorder:
-        for number in range(count):
-            recorder.retrieve(strategy, f"{TOPICS[number % 5]} question {number}")
+    recorder = WalkRecorder(folder, corpus, send_to=[telemetry.export_walk], queue_size=count + 1, max_bytes=10**12)
+    for number in range(count):
+        recorder.retrieve(strategy, f"{TOPICS[number % 5]} question {number}")
+    recorder.close(timeout=None)  # every walk written and sent, however long the backlog
     telemetry.close()
     if recorder.written != count:
         sys.exit(f"recorded {recorder.written} of {count} walks (dropped {recorder.dropped})")
