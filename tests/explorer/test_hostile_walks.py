@@ -149,6 +149,7 @@ def test_damaged_and_truncated_span_files_are_one_line_each(spans: str, tmp_path
                                        "--otlp-file wrote or a tracing tool exported")
     junk = json.loads(spans)
     junk["resourceSpans"][0]["scopeSpans"][0]["spans"] = ["x", None, 5]
+    junk["resourceSpans"] += [[1], {"scopeSpans": "not a list"}, {"scopeSpans": [7, {"spans": {}}]}]
     foreign = tmp_path / "junk.jsonl"
     foreign.write_text(json.dumps(junk) + "\n")
     assert one_line_refusal(foreign) == (": holds no walk's spans (no span with reasoning_explorer.navigator); give "

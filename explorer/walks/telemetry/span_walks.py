@@ -148,10 +148,16 @@ def _spans(path: Path) -> Iterator[dict[str, Any]]:
             raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
                             "--otlp-file wrote or a tracing tool exported")
         for resource in document["resourceSpans"]:
-            for scope in (resource or {}).get("scopeSpans") or [] if isinstance(resource, dict) else []:
-                for span in (scope or {}).get("spans") or [] if isinstance(scope, dict) else []:
+            for scope in _listed(resource, "scopeSpans"):
+                for span in _listed(scope, "spans"):
                     if isinstance(span, dict):
                         yield _slim(span)
+
+
+def _listed(parent: Any, key: str) -> list[Any]:
+    """``parent[key]`` when ``parent`` is an object holding a list there; else nothing (a damaged file)."""
+    found = parent.get(key) if isinstance(parent, dict) else None
+    return found if isinstance(found, list) else []
 
 
 def _slim(span: dict[str, Any]) -> dict[str, Any]:
