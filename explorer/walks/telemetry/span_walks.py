@@ -140,10 +140,10 @@ def _not_json(path: Path, number: int) -> SpanError:
                      "--otlp-file wrote or a tracing tool exported")
 
 
-def _spans(path: Path) -> Iterator[dict[str, Any]]:
-    """Every span in the file, slimmed to what a walk is rebuilt from as it is read (no events, no landed
-    documents' content: the corpus has them), so that what is kept while the file is read stays small."""
-    for number, document in _documents(path):
+def _spans(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every span in the file with the count of its document (from 0), slimmed to what a walk is rebuilt from as
+    it is read (no events, no landed documents' content: the corpus has them)."""
+    for ordinal, (number, document) in enumerate(_documents(path)):
         if not isinstance(document, dict) or not isinstance(document.get("resourceSpans"), list):
             raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
                             "--otlp-file wrote or a tracing tool exported")
@@ -151,7 +151,7 @@ def _spans(path: Path) -> Iterator[dict[str, Any]]:
             for scope in _listed(resource, "scopeSpans"):
                 for span in _listed(scope, "spans"):
                     if isinstance(span, dict):
-                        yield _slim(span)
+                        yield ordinal, _slim(span)
 
 
 def _listed(parent: Any, key: str) -> list[Any]:
@@ -260,14 +260,30 @@ def read_span_walks(path: str | Path) -> list[SpanWalk]:
     """Every walk in an OTLP JSON file, in the order their walk spans come; :class:`SpanError` for a file that
     holds none (foreign spans), or cannot be read."""
     path = Path(path)
+    # Two passes, so that a file of 10,000 walks never holds every walk's spans at once: the first finds the last
+    # document each trace has spans in (--otlp-file writes one walk a line), the second makes each trace's walks
+    # as soon as that document is read, and lets its spans go.
+    last: dict[str, int] = {}
+    for ordinal, span in _spans(path):
+        last[str(span.get("traceId", ""))] = ordinal
+    first = {trace: number for number, trace in enumerate(last)}
     by_trace: dict[str, list[dict[str, Any]]] = {}
-    for span in _spans(path):
+    made: list[tuple[int, int, SpanWalk]] = []
+    done = -1
+
+    def make_up_to(ordinal: int) -> None:
+        for trace in [t for t in by_trace if last.get(t, -1) <= ordinal]:
+            spans = by_trace.pop(trace)
+            roots = [s for s in spans if not s.get("parentSpanId") and A + "navigator" in _attributes(s)]
+            made.extend((first.get(trace, len(first)), n, _walk(root, spans)) for n, root in enumerate(roots))
+
+    for ordinal, span in _spans(path):
+        if ordinal != done:
+            make_up_to(ordinal - 1)
+            done = ordinal
         by_trace.setdefault(str(span.get("traceId", "")), []).append(span)
-    walks: list[SpanWalk] = []
-    for spans in by_trace.values():
-        roots = [s for s in spans if not s.get("parentSpanId") and A + "navigator" in _attributes(s)]
-        for root in roots:
-            walks.append(_walk(root, spans))
+    make_up_to(len(last) and max(last.values()) + 1)
+    walks = [walk for _, _, walk in sorted(made, key=lambda item: (item[0], item[1]))]
     if not walks:
         raise SpanError(f"{path}: holds no walk's spans (no span with {A}navigator); give spans the explorer "
                         "exported (--otlp-file, or a tracing tool's export of them)")
