@@ -29,6 +29,26 @@ What it promises the application:
 * **It is bounded on disk**: once the folder's recorded traces pass ``max_bytes`` (100 MB by default), the
   oldest are removed (only files this recorder's naming matches: ``walk-*.jsonl``).
 
+**Sending the walks to OTLP as well** (a tracing tool: Phoenix, Langfuse, an OpenTelemetry collector): hand the
+recorder ``send_to``, callables each finished walk is given after its trace is written, on the writer thread.
+The explorer's exporter is one: :meth:`explorer.walks.telemetry.WalkTelemetry.export_walk` sends a walk's spans
+(OpenInference conventions) to an OTLP/HTTP endpoint and/or writes them to an OTLP JSON file, which the explorer,
+``replay``, ``diff`` and ``export`` open as walks::
+
+    from explorer.walks.telemetry import WalkTelemetry
+
+    telemetry = WalkTelemetry(endpoint="http://127.0.0.1:6006", file="walks.otlp.jsonl")
+    recorder = WalkRecorder("walks/", corpus, send_to=[telemetry.export_walk])
+    ...
+    recorder.close()   # the last walks written and sent
+    telemetry.close()
+
+A sender runs on the writer thread, never in the application's walk, so it holds no walk; the exporter's own
+deadline (two seconds a walk) bounds how long one send takes, and an endpoint that fails is reported once and
+not tried again. A sender that raises is counted in :attr:`WalkRecorder.unsent` and logged once, as a write
+error is; the walk's trace is kept either way. Each walk's spans carry the times its events passed through the
+recorder.
+
 File names sort by time: ``walk-20261201T120000.123456Z-4242-7.jsonl`` (UTC, the process id, a count).
 """
 
@@ -38,12 +58,14 @@ import logging
 import os
 import queue
 import threading
+import time
 import weakref
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from core import (
     CancellationToken,
@@ -63,7 +85,7 @@ from .ending import WalkEnd
 from .trace import TraceHeader, write_trace
 from .walk_settings import WalkSettings
 
-__all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder"]
+__all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder", "WalkSender"]
 
 DEFAULT_MAX_BYTES = 100_000_000
 DEFAULT_QUEUE_SIZE = 256
@@ -81,16 +103,28 @@ class RecordedWalk:
     end: WalkEnd
     error: str | None
     created: datetime
+    times: tuple[int, ...] = ()
+    """When each event passed through the recorder (ns since the epoch), one per event."""
+
+
+class WalkSender(Protocol):
+    """Where a recorded walk goes besides its trace: called on the writer thread with the trace's header, the
+    walk's events, how it ended and when each event came. ``WalkTelemetry.export_walk`` is one."""
+
+    def __call__(self, header: TraceHeader, events: Sequence[WalkEvent], end: WalkEnd, error: str | None = None,
+                 *, times: Sequence[int] | None = None) -> None: ...
 
 
 class WalkRecorder:
     """Records every walk made through it as a trace file in ``folder`` (the module docstring says how)."""
 
     def __init__(self, folder: str | Path, corpus: Corpus | HierarchyIndex, *, path: str | Path | None = None,
-                 max_bytes: int = DEFAULT_MAX_BYTES, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
+                 max_bytes: int = DEFAULT_MAX_BYTES, queue_size: int = DEFAULT_QUEUE_SIZE,
+                 send_to: Sequence[WalkSender] = ()) -> None:
         """``corpus`` is what ``load_corpus`` returned, or a ``HierarchyIndex`` with ``path``, the file (or
         folder) it was built from: that file is then read once here, for the identity a trace records (its
-        hash as ``load_corpus`` computes it for that format), so the explorer can check it is the same corpus."""
+        hash as ``load_corpus`` computes it for that format), so the explorer can check it is the same corpus.
+        ``send_to``: where each walk goes too, once its trace is written (the module docstring: to OTLP)."""
         if max_bytes < 1 or queue_size < 1:
             raise ValueError(f"max_bytes and queue_size must be at least 1 (got {max_bytes} and {queue_size})")
         if isinstance(corpus, HierarchyIndex):
@@ -102,6 +136,7 @@ class WalkRecorder:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.corpus = corpus
         self.max_bytes = max_bytes
+        self.send_to = tuple(send_to)
         self._queue: queue.Queue[RecordedWalk | None] = queue.Queue(queue_size)
         self._lock = threading.Lock()
         self._count = 0
@@ -114,6 +149,8 @@ class WalkRecorder:
         """Walks not recorded because the writer was behind by ``queue_size`` walks (logged once)."""
         self.removed = 0
         """Oldest traces removed to keep the folder under ``max_bytes``."""
+        self.unsent = 0
+        """Sends (to a ``send_to`` callable) that raised (logged once)."""
         self._kept: deque[tuple[Path, int]] = deque(self._inventory())
         self._closed = False
         self._writer = threading.Thread(target=self._write_all, name="walk-recorder", daemon=True)
@@ -154,11 +191,13 @@ class WalkRecorder:
 
     def _recorded(self, events: Iterator[WalkEvent]) -> Generator[WalkEvent, None, None]:
         seen: list[WalkEvent] = []
+        times: list[int] = []
         end: WalkEnd = WalkEnd.CANCELLED
         error: str | None = "the application stopped pulling the walk"
         try:
             for event in events:
                 seen.append(event)
+                times.append(time.time_ns())
                 yield event
             end, error = WalkEnd.FINISHED, None
         except RetrievalCancelled:
@@ -170,7 +209,7 @@ class WalkRecorder:
         finally:
             if isinstance(seen[-1] if seen else None, WalkFinished):
                 end, error = WalkEnd.FINISHED, None
-            self._hand_over(RecordedWalk(tuple(seen), end, error, datetime.now(UTC)))
+            self._hand_over(RecordedWalk(tuple(seen), end, error, datetime.now(UTC), tuple(times)))
 
     def _hand_over(self, walk: RecordedWalk) -> None:
         if not walk.events or not isinstance(walk.events[0], WalkStarted) or self._closed:
@@ -199,6 +238,22 @@ class WalkRecorder:
                     self.failed += 1
                 self._warn_once("failed", f"walk recorder: cannot write a trace in {self.folder}: "
                                 f"{type(exc).__name__}: {exc} (further failures are counted, not logged)")
+            self._send(walk)
+
+    def _send(self, walk: RecordedWalk) -> None:
+        if not self.send_to:
+            return
+        started = walk.events[0]
+        assert isinstance(started, WalkStarted)
+        header = self.header_for(started, walk.created)
+        for sender in self.send_to:
+            try:
+                sender(header, walk.events, walk.end, walk.error, times=walk.times)
+            except Exception as exc:  # a sender's bug stays on the writer thread: counted, logged once
+                with self._lock:
+                    self.unsent += 1
+                self._warn_once("unsent", f"walk recorder: a sender ({getattr(sender, '__qualname__', sender)}) "
+                                f"raised {type(exc).__name__}: {exc} (further failures are counted, not logged)")
 
     def header_for(self, started: WalkStarted, created: datetime) -> TraceHeader:
         """The trace header of a walk that started so: the corpus's identity and the walk's own settings."""

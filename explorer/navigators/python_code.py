@@ -22,7 +22,8 @@ resolver's check loads it, so a broken one is one line before any walk).
 
 What the code's navigator sees: the same :class:`core.NavigatorRequest` any navigator sees, with ``model`` the
 whole ``py:`` id; its ``supports`` is not asked (the id already names the object). What it raises or returns is
-judged as any navigator's answer (``--on-failure``, hallucinated ids). Loading code runs it, so every ``py:`` id
+judged as any navigator's answer (``--on-failure``, hallucinated ids); a ``sys.exit()`` in it, on import, while
+it is made or while it chooses, is its failure too, never the explorer's exit. Loading code runs it, so every ``py:`` id
 counts as reading a file on this machine: a session with files off (``serve --no-files``) refuses it.
 """
 
@@ -71,6 +72,8 @@ class CodeTarget:
 
 
 def _first_line(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: sys.exit({exc.code!r}) was called"
     text = str(exc).strip().splitlines()
     first = text[0].strip() if text else ""
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
@@ -140,7 +143,7 @@ def _load_file(model: str, where: str) -> ModuleType:
             spec.loader.exec_module(module)
     except BaseException as exc:
         del sys.modules[name]
-        if not isinstance(exc, Exception):
+        if not isinstance(exc, Exception | SystemExit):
             raise
         raise NavigatorConfigError(f"navigator {model!r}: {where!r} does not import: {_first_line(exc)}") from None
     return module
@@ -150,7 +153,7 @@ def _load_module(model: str, where: str) -> ModuleType:
     try:
         with _current_folder_first():
             return importlib.import_module(where)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() in a module is its failure, never the explorer's exit
         raise NavigatorConfigError(f"navigator {model!r}: module {where!r} does not import: "
                                    f"{_first_line(exc)}") from None
 
@@ -182,7 +185,7 @@ def _make(model: str, target: CodeTarget, found: object) -> TreeNavigator:
                                    "not a core.TreeNavigator subclass")
     try:
         made: Any = found(**options)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise NavigatorConfigError(f"navigator {model!r}: making {target.name!r} raised {_first_line(exc)}") from None
     if not isinstance(made, TreeNavigator):
         raise NavigatorConfigError(f"navigator {model!r}: {target.name!r} returned a {type(made).__name__}, not a "
@@ -240,7 +243,10 @@ class PythonCodeNavigator(TreeNavigator):
         return bool(getattr(first, "shared_across_threads", True))
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice | Iterable[str]:
-        return self.navigator(request.model).choose(request)
+        try:
+            return self.navigator(request.model).choose(request)
+        except SystemExit as exc:  # the code's sys.exit() is its failure (judged by --on-failure), not the run's end
+            raise RuntimeError(f"the navigator called sys.exit({exc.code!r})") from None
 
     def close(self) -> None:
         """Close what the code made, where it can be closed; an instance it merely named is its own to close."""

@@ -95,45 +95,81 @@ def _attributes(span: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _documents(path: Path) -> Iterator[tuple[int, Any]]:
-    """Each OTLP JSON document in the file with its line: JSON Lines (``--otlp-file``), or one document."""
+    """Each OTLP JSON document in the file with its line: JSON Lines (``--otlp-file``), read a line at a time so
+    that a file of 10,000 walks is never held whole; or one document (a tracing tool's download)."""
     try:
         if path.stat().st_size > MAX_BYTES:
             raise SpanError(f"{path}: larger than {MAX_BYTES:,} bytes; split the export")
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as handle:
+            first = handle.readline()
+            try:
+                document = json.loads(first) if first.strip() else None
+            except ValueError:
+                document = None
+            if document is None:  # not one document a line: the whole file is one (pretty-printed) document
+                text = first + handle.read()
+                try:
+                    whole = json.loads(text)
+                except ValueError:
+                    whole = None
+                if whole is None:
+                    number = next((n for n, line in enumerate(text.splitlines(), start=1) if line.strip()), 1)
+                    raise _not_json(path, number)
+                for each in whole if isinstance(whole, list) else [whole]:
+                    yield 1, each
+                return
+            yield from ((1, each) for each in (document if isinstance(document, list) else [document]))
+            for number, line in enumerate(handle, start=2):
+                if not line.strip():
+                    continue
+                try:
+                    document = json.loads(line)
+                except ValueError:
+                    raise _not_json(path, number) from None
+                yield number, document
     except SpanError:
         raise
     except FileNotFoundError:
         raise SpanError(f"{path}: no such span file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SpanError(f"{path}: cannot read the spans ({type(exc).__name__}); give an OTLP JSON file") from None
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-    if whole is not None:
-        for document in whole if isinstance(whole, list) else [whole]:
-            yield 1, document
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except ValueError:
-            raise SpanError(f"{path}:{number}: not JSON (the file is damaged or cut short); give the OTLP JSON "
-                            "file --otlp-file wrote or a tracing tool exported") from None
 
 
-def _spans(path: Path) -> Iterator[dict[str, Any]]:
-    for number, document in _documents(path):
+def _not_json(path: Path, number: int) -> SpanError:
+    return SpanError(f"{path}:{number}: not JSON (the file is damaged or cut short); give the OTLP JSON file "
+                     "--otlp-file wrote or a tracing tool exported")
+
+
+def _spans(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every span in the file with the count of its document (from 0), slimmed to what a walk is rebuilt from as
+    it is read (no events, no landed documents' content: the corpus has them)."""
+    for ordinal, (number, document) in enumerate(_documents(path)):
         if not isinstance(document, dict) or not isinstance(document.get("resourceSpans"), list):
             raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
                             "--otlp-file wrote or a tracing tool exported")
         for resource in document["resourceSpans"]:
-            for scope in (resource or {}).get("scopeSpans") or []:
-                for span in (scope or {}).get("spans") or []:
+            for scope in _listed(resource, "scopeSpans"):
+                for span in _listed(scope, "spans"):
                     if isinstance(span, dict):
-                        yield span
+                        yield ordinal, _slim(span)
+
+
+def _listed(parent: Any, key: str) -> list[Any]:
+    """``parent[key]`` when ``parent`` is an object holding a list there; else nothing (a damaged file)."""
+    found = parent.get(key) if isinstance(parent, dict) else None
+    return found if isinstance(found, list) else []
+
+
+def _slim(span: dict[str, Any]) -> dict[str, Any]:
+    kept = {key: span.get(key) for key in ("traceId", "spanId", "parentSpanId", "startTimeUnixNano",
+                                           "endTimeUnixNano")}
+    kept["attributes"] = [item for item in span.get("attributes") or []
+                          if isinstance(item, dict) and not str(item.get("key", "")).startswith(_UNUSED)]
+    return kept
+
+
+_UNUSED = ("retrieval.documents.", "output.value", "metadata", "input.mime_type", "output.mime_type")
+"""Span attributes a walk is not rebuilt from (the corpus holds the documents; the settings have their own)."""
 
 
 def _text(attributes: Mapping[str, Any], key: str, default: str = "") -> str:
@@ -224,14 +260,30 @@ def read_span_walks(path: str | Path) -> list[SpanWalk]:
     """Every walk in an OTLP JSON file, in the order their walk spans come; :class:`SpanError` for a file that
     holds none (foreign spans), or cannot be read."""
     path = Path(path)
+    # Two passes, so that a file of 10,000 walks never holds every walk's spans at once: the first finds the last
+    # document each trace has spans in (--otlp-file writes one walk a line), the second makes each trace's walks
+    # as soon as that document is read, and lets its spans go.
+    last: dict[str, int] = {}
+    for ordinal, span in _spans(path):
+        last[str(span.get("traceId", ""))] = ordinal
+    first = {trace: number for number, trace in enumerate(last)}
     by_trace: dict[str, list[dict[str, Any]]] = {}
-    for span in _spans(path):
+    made: list[tuple[int, int, SpanWalk]] = []
+    done = -1
+
+    def make_up_to(ordinal: int) -> None:
+        for trace in [t for t in by_trace if last.get(t, -1) <= ordinal]:
+            spans = by_trace.pop(trace)
+            roots = [s for s in spans if not s.get("parentSpanId") and A + "navigator" in _attributes(s)]
+            made.extend((first.get(trace, len(first)), n, _walk(root, spans)) for n, root in enumerate(roots))
+
+    for ordinal, span in _spans(path):
+        if ordinal != done:
+            make_up_to(ordinal - 1)
+            done = ordinal
         by_trace.setdefault(str(span.get("traceId", "")), []).append(span)
-    walks: list[SpanWalk] = []
-    for spans in by_trace.values():
-        roots = [s for s in spans if not s.get("parentSpanId") and A + "navigator" in _attributes(s)]
-        for root in roots:
-            walks.append(_walk(root, spans))
+    make_up_to(len(last) and max(last.values()) + 1)
+    walks = [walk for _, _, walk in sorted(made, key=lambda item: (item[0], item[1]))]
     if not walks:
         raise SpanError(f"{path}: holds no walk's spans (no span with {A}navigator); give spans the explorer "
                         "exported (--otlp-file, or a tracing tool's export of them)")
@@ -255,7 +307,7 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
         for child in children.get(parent, []):
             ordered.append(child)
             stack.append(str(child.get("spanId", "")))
-    ordered.sort(key=lambda s: (int(s.get("startTimeUnixNano") or 0), int(s.get("endTimeUnixNano") or 0)))
+    ordered.sort(key=lambda s: (_nanos(s, "startTimeUnixNano"), _nanos(s, "endTimeUnixNano")))
     decisions: list[NavigatorChose | NavigatorFailed] = []
     forced: set[str | None] = set()
     for span in ordered:
@@ -283,11 +335,16 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
                     _text(attributes, A + "walk") or header.settings.query, tuple(sorted(notes)))
 
 
-def _created(span: Mapping[str, Any]) -> str:
+def _nanos(span: Mapping[str, Any], key: str) -> int:
+    """A span's time (ns since the epoch); 0 when a damaged file gives none a number can be read from."""
     try:
-        started = int(span.get("startTimeUnixNano") or 0)
+        return int(span.get(key) or 0)
     except (TypeError, ValueError):
-        return ""
+        return 0
+
+
+def _created(span: Mapping[str, Any]) -> str:
+    started = _nanos(span, "startTimeUnixNano")
     if started <= 0:
         return ""
     return datetime.fromtimestamp(started / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,175 @@
+"""Hostile code and hostile span files, through the real command line: each is one line (or a navigator failure
+judged by ``--on-failure``), never a traceback and never the explorer's own exit. (test_python_code.py and
+test_span_walks.py hold the other cases: a module raising ImportError, a factory raising, Raises and Garbage during
+a walk, a span file cut in the middle of a line, spans from another program.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+ENTRY = Path(sys.executable).parent / "reasoning-explorer"
+
+CODE = '''
+import sys
+
+from core import NavigatorChoice, TreeNavigator
+
+
+class Base(TreeNavigator):
+    def supports(self, model):
+        return False
+
+
+class ExitsWhileChoosing(Base):
+    def choose(self, request):
+        sys.exit(4)
+
+
+class ExitsWhenMade(Base):
+    def __init__(self):
+        sys.exit("no model file")
+
+    def choose(self, request):
+        return NavigatorChoice(())
+
+
+class OSErrorWhenMade(Base):
+    def __init__(self):
+        raise OSError("cannot open the model file")
+
+    def choose(self, request):
+        return NavigatorChoice(())
+
+
+class AnswersNone(Base):
+    def choose(self, request):
+        return None
+
+
+class AnswersAString(Base):
+    def choose(self, request):
+        return NavigatorChoice("billing")
+
+
+class AnswersUnoffered(Base):
+    def choose(self, request):
+        return NavigatorChoice(("no-such-node",))
+'''
+
+
+def run(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(ENTRY), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "400"})
+
+
+@pytest.fixture(scope="module")
+def code(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("code")
+    (folder / "hostile.py").write_text(CODE)
+    (folder / "exits_on_import.py").write_text("import sys\nsys.exit(3)\n")
+    (folder / "raises_on_import.py").write_text("raise RuntimeError('config missing: VECTOR_URL\\nmore')\n")
+    return folder
+
+
+@pytest.mark.parametrize(("model", "said"), [
+    ("py:exits_on_import:X", "module 'exits_on_import' does not import: SystemExit: sys.exit(3) was called"),
+    ("py:exits_on_import.py:X", "'exits_on_import.py' does not import: SystemExit: sys.exit(3) was called"),
+    ("py:raises_on_import:X", "module 'raises_on_import' does not import: RuntimeError: config missing: VECTOR_URL"),
+    ("py:hostile:ExitsWhenMade", "making 'ExitsWhenMade' raised SystemExit: sys.exit('no model file') was called"),
+    ("py:hostile:OSErrorWhenMade", "making 'OSErrorWhenMade' raised OSError: cannot open the model file"),
+])
+def test_code_that_cannot_be_made_a_navigator_is_one_line_before_any_walk(code: Path, model: str, said: str) -> None:
+    done = run("walk", HANDBOOK, "refunds", "--navigator", model, cwd=code)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"reasoning-explorer: error: navigator {model!r}: {said}\n"
+
+
+@pytest.mark.parametrize(("name", "detail"), [
+    ("ExitsWhileChoosing", "RuntimeError: the navigator called sys.exit(4)"),
+    ("AnswersNone", "TypeError: expected an iterable of node ids, got None (NoneType)"),
+    ("AnswersAString", "TypeError: expected an iterable of node ids, got 'billing' (str)"),
+])
+def test_a_navigator_that_exits_or_answers_garbage_fails_as_any_navigator_by_on_failure(
+        code: Path, name: str, detail: str) -> None:
+    model = f"py:hostile:{name}"
+    for policy in ("empty", "partial"):
+        done = run("walk", HANDBOOK, "refunds", "--navigator", model, "--on-failure", policy, "--json", cwd=code)
+        assert done.returncode == 0, done.stderr
+        walked = json.loads(done.stdout)
+        assert walked["summary"]["landed"] == []
+        assert [(s["reason"], s["detail"]) for s in walked["stops"]] == [("navigator_failed", detail)]
+    thrown = run("walk", HANDBOOK, "refunds", "--navigator", model, cwd=code)
+    assert thrown.returncode == 1 and "Traceback" not in thrown.stderr
+    assert f"Why: navigator {model!r} failed choosing among the roots: {detail}" in thrown.stdout.splitlines()
+
+
+def test_a_navigator_that_names_ids_never_offered_lands_nothing_and_says_so(code: Path) -> None:
+    done = run("walk", HANDBOOK, "refunds", "--navigator", "py:hostile:AnswersUnoffered", "--json", cwd=code)
+    assert done.returncode == 0, done.stderr
+    assert [(s["reason"], s["detail"]) for s in json.loads(done.stdout)["stops"]] == [
+        ("invalid_choice", "'no-such-node' was not among the ids offered")]
+
+
+@pytest.fixture(scope="module")
+def spans(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One walk's spans, as --otlp-file writes them (one line)."""
+    folder = tmp_path_factory.mktemp("spans")
+    done = run("walk", HANDBOOK, "how long do refunds take", "--otlp-file", folder / "one.jsonl")
+    assert done.returncode == 0, done.stderr
+    return (folder / "one.jsonl").read_text()
+
+
+def one_line_refusal(path: Path) -> str:
+    done = run("replay", path)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    return done.stderr.removeprefix(f"reasoning-explorer: error: {path}").rstrip("\n")
+
+
+def test_damaged_and_truncated_span_files_are_one_line_each(spans: str, tmp_path: Path) -> None:
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b'{"resourceSpans": \xff\xfe\x00')
+    assert one_line_refusal(binary) == ": cannot read the spans (UnicodeDecodeError); give an OTLP JSON file"
+    exported = json.dumps(json.loads(spans), indent=2)  # a tracing tool's download: one document, cut short
+    cut = tmp_path / "cut.json"
+    cut.write_text(exported[: len(exported) // 2])
+    assert one_line_refusal(cut) == (":1: not JSON (the file is damaged or cut short); give the OTLP JSON file "
+                                     "--otlp-file wrote or a tracing tool exported")
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(spans + json.dumps({"resourceSpans": {"not": "a list"}}) + "\n")
+    assert one_line_refusal(wrong) == (":2: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
+                                       "--otlp-file wrote or a tracing tool exported")
+    junk = json.loads(spans)
+    junk["resourceSpans"][0]["scopeSpans"][0]["spans"] = ["x", None, 5]
+    junk["resourceSpans"] += [[1], {"scopeSpans": "not a list"}, {"scopeSpans": [7, {"spans": {}}]}]
+    foreign = tmp_path / "junk.jsonl"
+    foreign.write_text(json.dumps(junk) + "\n")
+    assert one_line_refusal(foreign) == (": holds no walk's spans (no span with reasoning_explorer.navigator); give "
+                                         "spans the explorer exported (--otlp-file, or a tracing tool's export of "
+                                         "them)")
+
+
+def test_spans_whose_values_have_the_wrong_types_open_with_the_defaults(spans: str, tmp_path: Path) -> None:
+    document = json.loads(spans)
+    for span in document["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        span["startTimeUnixNano"] = "soon"
+        for attribute in span["attributes"]:
+            if attribute["key"].endswith("max_nodes_visited"):
+                attribute["value"] = {"intValue": "abc"}
+            elif attribute["key"].endswith(".selected"):
+                attribute["value"] = {"stringValue": "billing"}
+    typed = tmp_path / "typed.jsonl"
+    typed.write_text(json.dumps(document) + "\n")
+    done = run("replay", typed, "--json")
+    assert done.returncode == 0, done.stderr
+    replayed = json.loads(done.stdout)
+    assert replayed["settings"]["max_nodes_visited"] == 15
+    assert [(s["reason"], s["landed"]) for s in replayed["stops"]] == [("navigator_stopped", None)]

@@ -1,0 +1,116 @@
+"""An application's recorded walks sent to OTLP too (``WalkRecorder(send_to=[telemetry.export_walk])``): a real
+OTLP/HTTP receiver on 127.0.0.1, a real span file read back as walks, 8 threads walking at once."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+import pytest
+
+from core import ReasoningRAGStrategy
+from explorer.corpora import load_corpus
+from explorer.navigators import resolve_navigator
+from explorer.recording import WalkRecorder
+from explorer.walks.telemetry import WalkTelemetry
+from explorer.walks.telemetry.span_walks import read_span_walks, rebuild
+
+from .otlp_receiver import OtlpReceiver, closed_port
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANG_GUARD = 60.0
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus(HANDBOOK)
+
+
+def strategy_for(corpus) -> ReasoningRAGStrategy:
+    return ReasoningRAGStrategy(corpus.index, resolve_navigator("lexical:default"), "lexical:default")
+
+
+def test_eight_threads_walks_reach_the_endpoint_and_the_span_file_and_read_back_as_the_walks(
+        corpus, tmp_path: Path) -> None:
+    strategy = strategy_for(corpus)
+    queries = [f"refunds {n}" if n % 2 else f"sign in {n}" for n in range(8)]
+    spans = tmp_path / "walks.otlp.jsonl"
+    problems: list[str] = []
+    with OtlpReceiver() as receiver:
+        telemetry = WalkTelemetry(receiver.url, spans, report=problems.append)
+        recorder = WalkRecorder(tmp_path / "walks", corpus, send_to=[telemetry.export_walk])
+        start = threading.Barrier(8)
+        errors: list[BaseException] = []
+
+        def walk(query: str) -> None:
+            try:
+                start.wait(HANG_GUARD)
+                for _ in range(2):
+                    recorder.retrieve(strategy, query)
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=walk, args=(q,)) for q in queries]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(HANG_GUARD)
+        recorder.close()
+        telemetry.close()
+        receiver.wait_for(16)
+        roots = [s for s in receiver.spans() if not s.parent]
+    assert errors == [] and problems == []
+    assert (recorder.written, recorder.unsent) == (16, 0)
+    assert sorted(s.attributes["input.value"] for s in roots) == sorted(queries * 2)
+    assert {s.attributes["reasoning_explorer.corpus.sha256"] for s in roots} == {corpus.sha256}
+    walks = read_span_walks(spans)
+    assert sorted(w.header.settings.query for w in walks) == sorted(queries * 2)
+    for walk in walks:
+        rebuilt = rebuild(walk, corpus, spans)
+        expected = [d.id for d in strategy.retrieve(walk.header.settings.query)]
+        assert [d.id for d in rebuilt.events[-1].result.documents] == expected  # type: ignore[attr-defined]
+
+
+def test_the_spans_carry_the_times_the_events_passed_through(corpus, tmp_path: Path) -> None:
+    strategy = strategy_for(corpus)
+    with OtlpReceiver() as receiver:
+        telemetry = WalkTelemetry(receiver.url)
+        with WalkRecorder(tmp_path, corpus, send_to=[telemetry.export_walk]) as recorder:
+            recorder.retrieve(strategy, "refunds")
+        telemetry.close()
+        receiver.wait_for(1)
+        (root,) = [s for s in receiver.spans() if not s.parent]
+    entered = [e.time for e in root.events if e.name == "enter"]
+    assert entered == sorted(entered) and root.start <= entered[0] <= entered[-1] <= root.end
+
+
+def test_a_sender_that_raises_is_counted_and_logged_once_and_the_trace_is_kept(
+        corpus, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    strategy = strategy_for(corpus)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("collector gone")
+
+    expected = [d.id for d in strategy.retrieve("refunds")]
+    with (caplog.at_level(logging.WARNING, logger="explorer.recording"),
+          WalkRecorder(tmp_path, corpus, send_to=[broken]) as recorder):
+        for _ in range(3):
+            assert [d.id for d in recorder.retrieve(strategy, "refunds")] == expected
+    assert (recorder.written, recorder.unsent, recorder.failed) == (3, 3, 0)
+    (message,) = [r.getMessage() for r in caplog.records if r.name == "explorer.recording"]
+    assert message.endswith("raised RuntimeError: collector gone (further failures are counted, not logged)")
+
+
+def test_an_endpoint_that_is_down_never_reaches_the_walk_and_is_reported_once(corpus, tmp_path: Path) -> None:
+    strategy = strategy_for(corpus)
+    problems: list[str] = []
+    telemetry = WalkTelemetry(f"http://127.0.0.1:{closed_port()}", report=problems.append)
+    expected = [d.id for d in strategy.retrieve("refunds")]
+    with WalkRecorder(tmp_path, corpus, send_to=[telemetry.export_walk]) as recorder:
+        for _ in range(3):
+            assert [d.id for d in recorder.retrieve(strategy, "refunds")] == expected
+    telemetry.close()
+    assert (recorder.written, recorder.unsent) == (3, 0)
+    assert len(problems) == 1 and "connection refused" in problems[0]
