@@ -14,6 +14,7 @@ from ..ending import WalkEnd
 from ..navigators.forcing import Force
 from ..safe_text import visible
 from ..walk_settings import WalkSettings
+from ..walks.run_to import Until, UntilError, first_hold, parse_until
 from ..walks.session import WalkSession
 from ..walks.settings import short_model
 from .inputs import corpus_at
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
              trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False,
-             telemetry: WalkTelemetry | None = None) -> int:
+             telemetry: WalkTelemetry | None = None, until: Until | None = None) -> int:
     session = WalkSession(corpus, settings, navigator, forces=forces,
                           observers=[telemetry.observe] if telemetry is not None else [])
     try:
@@ -66,8 +67,12 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
         except OSError as exc:
             fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
     forced = session.history.forced
+    pause = first_hold(until, events, 0, forced) if until is not None else None
     if as_json:
-        write_json(session.to_json())
+        document = session.to_json()
+        if until is not None:
+            document["paused"] = pause.to_json() if pause is not None else None
+        write_json(document)
     else:
         from .render import walk_report
 
@@ -76,6 +81,10 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             where = "the first offer" if force.node is None else f"{force.node!r}"
             console().print(visible(f"--force {force.spelled()} never applied: the walk never judged {where}"),
                             markup=False, highlight=False)
+        if until is not None:
+            said = (f"paused: {pause.why}" if pause is not None
+                    else f"--until {until.text} never held: the walk ended without it")
+            console().print(visible(said), markup=False, highlight=False)
     return EXIT_OK if end is WalkEnd.FINISHED else EXIT_FOUND
 
 
@@ -176,6 +185,8 @@ def cmd_walk(argv: Sequence[str]) -> int:
     parser.add_argument("--budgets", type=budget_list, metavar="N,N,...",
                         help="walk at each of these visit budgets (3,5,8,15) and print what lands at each; over an "
                              "LLM only the largest budget's calls are made")
+    parser.add_argument("--until", metavar="COND", help="say the first step where COND holds: offered:ID, entered:ID, "
+                        "visits-left:N, wrong-turn:ID, never-offered, failure or forced")
     parser.add_argument("--expect", metavar="ID", help="with --budgets: also say the smallest budget that lands ID")
     add_llm_options(parser)
     add_telemetry_options(parser)
@@ -196,6 +207,12 @@ def cmd_walk(argv: Sequence[str]) -> int:
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:
         fail(visible(f"--expect {args.expect}: no node {args.expect!r} in {args.corpus}; give a node id of the corpus"))
+    until = None
+    if args.until is not None:
+        try:
+            until = parse_until(args.until, corpus.index)
+        except UntilError as exc:
+            fail(visible(f"--until {args.until}: {exc}"))
     telemetry = telemetry_from(args)
     try:
         if args.budgets is not None:
@@ -205,7 +222,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
             return run_runs(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
                             args.runs, args.jobs or 1, args.json, forces, telemetry)
         return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
-                        args.json, args.trace, forces, args.transcripts, telemetry)
+                        args.json, args.trace, forces, args.transcripts, telemetry, until)
     finally:
         if telemetry is not None:
             telemetry.close()

@@ -1,0 +1,33 @@
+"""``walk --until``, through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = str(ROOT / "sample_corpora" / "handbook.yaml")
+SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'hallucinated-branch.yaml'}"
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "explorer", "walk", HANDBOOK, "How are refunds issued?",
+                           "--navigator", SCRIPT, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_until_says_where_it_paused_and_json_carries_it():
+    assert run("--until", "never-offered").stdout.splitlines()[-1] == (
+        "paused: an id never offered at step 6: refund-policy")
+    assert run("--until", "failure").stdout.splitlines()[-1] == (
+        "--until failure never held: the walk ended without it")
+    assert json.loads(run("--until", "offered:plans", "--json").stdout)["paused"] == {
+        "until": "offered:plans", "step": 2, "why": "plans offered at step 2"}
+
+
+def test_bad_until_is_one_line_and_exit_2():
+    done = run("--until", "plans")
+    assert done.returncode == 2
+    assert done.stderr == ("reasoning-explorer: error: --until plans: not a condition; give one of offered:ID, "
+                           "entered:ID, visits-left:N, wrong-turn:ID, never-offered, failure or forced\n")
