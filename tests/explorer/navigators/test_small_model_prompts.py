@@ -69,3 +69,35 @@ def test_a_variant_asks_with_the_enum_of_the_offered_ids_and_an_answer_names_onl
     assert body["messages"][0]["content"] == (PROMPTS / f"{name}.system.txt").read_text(encoding="utf-8")
     assert "- billing: Billing. Invoices and payment methods." in body["messages"][1]["content"]
     assert list(decision.selected) == ["plans", "billing"]
+
+
+@pytest.mark.parametrize(("option", "rationale"), [("rationale=off", None), ("rationale=40", 40)])
+def test_the_rationale_option_shortens_or_drops_the_rationale_and_keeps_the_enum(
+        option: str, rationale: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(OLLAMA_BASE_URL_ENV, "http://ollama.test/v1")
+    bodies: list[dict[str, Any]] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={"choices": [{"message": {"role": "assistant",
+                                                                  "content": '{"selected": ["plans"]}'}}]})
+
+    with OpenAICompatibleNavigator(transport=httpx.MockTransport(server)) as navigator:
+        decision = navigator.choose(offer(f"ollama:m@{option}", remaining=5))
+    (body,) = bodies
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["selected"]["items"]["enum"] == OFFERED
+    assert schema["properties"]["selected"]["maxItems"] == 3
+    if rationale is None:
+        assert list(schema["properties"]) == ["selected"] and schema["required"] == ["selected"]
+    else:
+        assert schema["properties"]["rationale"] == {"type": "string", "maxLength": 40}
+    assert list(decision.selected) == ["plans"]
+
+
+def test_a_bad_rationale_value_is_one_line() -> None:
+    from explorer.navigators.llm.options import OptionError, split_options
+    with pytest.raises(OptionError) as caught:
+        split_options("local:smollm2@rationale=long")
+    assert str(caught.value) == ("rationale=long: rationale must be a whole number from 1 to 240, "
+                                 "e.g. rationale=off")
