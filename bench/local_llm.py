@@ -152,7 +152,8 @@ def whole_walk(query: str) -> None:
           f"{sum(t.get('completion_tokens', 0) for t in tokens)} completion tokens; landed {landed}")
 
 
-def speed_limit(query: str, system: Path | None, template: Path | None, rationale: int = 240) -> None:
+def speed_limit(query: str, system: Path | None, template: Path | None, rationale: int = 240,
+                max_items: int | None = None) -> None:
     """One walk's offers sent in order to one server, as the navigator sends them (messages, schema, sampling),
     each timed; llama.cpp's timings give the new prompt tokens, the answer tokens and both rates."""
     from explorer.navigators.llm.prompt import SYSTEM_PROMPT, Prompts, messages
@@ -172,7 +173,7 @@ def speed_limit(query: str, system: Path | None, template: Path | None, rational
                     "temperature": 0, "cache_prompt": True,
                     "max_tokens": default_max_tokens(request.candidates, request.remaining_visits, rationale),
                     **request_fields("local", choice_schema(request.candidates, request.remaining_visits,
-                                                            rationale))}
+                                                            rationale, max_items))}
             started = time.perf_counter()
             reply = client.post(f"{address}/v1/chat/completions", json=body).json()
             rows.append((time.perf_counter() - started, dict(reply.get("timings") or {})))
@@ -187,7 +188,7 @@ def speed_limit(query: str, system: Path | None, template: Path | None, rational
     median_time = statistics.median(seconds for seconds, _ in timed)
     median_limit = statistics.median(limits)
     words = (f"{system.name if system else 'default system'} + {template.name if template else 'default template'}"
-             f", rationale={rationale or 'off'}")
+             f", rationale={rationale or 'off'}, max_items={max_items or 'all'}")
     print(f"speed limit of one walk ({len(timed)} decisions of {query!r}, {words}):")
     print("  decision times " + ", ".join(f"{seconds:.2f}" for seconds, _ in timed) + " s")
     print(f"  new prompt tokens per decision: median {statistics.median(t.get('prompt_n', 0) for _, t in timed):.0f}"
@@ -290,6 +291,7 @@ def main() -> None:
     parser.add_argument("--skip-decisions", action="store_true", help="leave out the per-decision figures")
     parser.add_argument("--slots", action="store_true", help="only compare a server of 1 slot and of 2")
     parser.add_argument("--rationale", type=int, default=240, help="the speed limit's rationale chars (0: off)")
+    parser.add_argument("--max-items", type=int, default=None, help="the speed limit's most ids an answer holds")
     parser.add_argument("--limit", action="store_true", help="only the speed limit of one walk's decisions")
     parser.add_argument("--system", type=Path, default=None, help="the speed limit with this system message file")
     parser.add_argument("--prompt", type=Path, default=None, help="the speed limit with this prompt template file")
@@ -301,13 +303,13 @@ def main() -> None:
         slots_compared(args.jobs, 8)
         return
     if args.limit:
-        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale)
+        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale, args.max_items)
         return
     if not args.skip_decisions:
         for threads in (int(t) for t in args.threads.split(",")):
             per_decision(threads, args.repeat)
         whole_walk(QUERIES[0])
-        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale)
+        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale, args.max_items)
         eval_twice_with_cache(args.jobs)
     if args.sets:
         sets(args.jobs, args.sets_visits, args.sets_schema_off)

@@ -357,7 +357,8 @@ class OpenAICompatibleNavigator(TreeNavigator):
             call.notes.append(("structured output", f"off: the server refused it earlier ({refused})"))
         else:
             fields.update(request_fields(settings.provider, choice_schema(
-                request.candidates, request.remaining_visits, _rationale_chars(settings.options))))
+                request.candidates, request.remaining_visits, _rationale_chars(settings.options),
+                settings.options.max_items)))
             call.structured = True
         return call
 

@@ -29,6 +29,8 @@ Keys:
 ``rationale`` (``off``, or the most characters from 1 to 240; default 240)
     How long the rationale the schema allows may be; ``off`` asks for the ids alone (a short answer for a small
     model).
+``max_items`` (a whole number from 1 to 64; default: as many as offered, within the visits left)
+    The most ids the schema lets one answer hold (a small model asked for fewer ids answers in fewer tokens).
 ``system``, ``prompt``
     A file holding the system prompt, and a file holding the user message's template (:mod:`.prompt`).
 ``threads``, ``ctx``, ``slots``
@@ -67,7 +69,7 @@ class StructuredOutput(StrEnum):
 SAMPLING_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens")
 PROMPT_KEYS: Final = ("system", "prompt")
 LOCAL_KEYS: Final = ("threads", "ctx", "slots")
-KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", *PROMPT_KEYS, *LOCAL_KEYS)
+KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", *PROMPT_KEYS, *LOCAL_KEYS)
 FILE_KEYS: Final = PROMPT_KEYS
 MAX_SEED: Final = 2**63 - 1
 MAX_TOKENS_LIMIT: Final = 100_000
@@ -84,6 +86,8 @@ class ModelOptions:
     schema: StructuredOutput = StructuredOutput.AUTO
     rationale: int | None = None
     """The most characters the schema lets a rationale hold (0: ``rationale=off``, no rationale asked for)."""
+    max_items: int | None = None
+    """The most ids the schema lets an answer hold (``None``: as many as offered, within the visits left)."""
     system: Path | None = None
     """A file holding the system prompt."""
     prompt: Path | None = None
@@ -147,6 +151,8 @@ def _value(key: str, text: str) -> object:
     if key == "ctx":
         return _whole(key, text, low=256, high=1_048_576, example="4096")
     if key == "slots":
+        return _whole(key, text, low=1, high=64, example="2")
+    if key == "max_items":
         return _whole(key, text, low=1, high=64, example="2")
     if key == "rationale":
         if text.strip().lower() == "off":

@@ -37,15 +37,18 @@ def max_selected(candidates: Sequence[NodeView], remaining_visits: int) -> int:
 
 
 def choice_schema(candidates: Sequence[NodeView], remaining_visits: int,
-                  rationale_chars: int = RATIONALE_MAX_CHARS) -> dict[str, Any]:
+                  rationale_chars: int = RATIONALE_MAX_CHARS, max_items: int | None = None) -> dict[str, Any]:
     """The schema of one answer to this offer (the whole of it; :func:`request_fields` trims it per server):
-    ``selected`` first, then a rationale of at most ``rationale_chars`` characters (0: none asked for)."""
+    ``selected`` first (at most ``max_items`` ids, when given), then a rationale of at most ``rationale_chars``
+    characters (0: none asked for)."""
     ids = list(dict.fromkeys(view.id for view in candidates))
+    most = max_selected(candidates, remaining_visits)
+    most = most if max_items is None else min(most, max_items)
     if rationale_chars == 0:
         return {"type": "object",
                 "properties": {"selected": {"type": "array", "items": {"type": "string", "enum": ids},
                                             "uniqueItems": True,
-                                            "maxItems": max_selected(candidates, remaining_visits)}},
+                                            "maxItems": most}},
                 "required": ["selected"], "additionalProperties": False}
     return {
         "type": "object",
@@ -54,7 +57,7 @@ def choice_schema(candidates: Sequence[NodeView], remaining_visits: int,
                 "type": "array",
                 "items": {"type": "string", "enum": ids},
                 "uniqueItems": True,
-                "maxItems": max_selected(candidates, remaining_visits),
+                "maxItems": most,
             },
             "rationale": {"type": "string", "maxLength": rationale_chars},
         },

@@ -71,9 +71,11 @@ def test_a_variant_asks_with_the_enum_of_the_offered_ids_and_an_answer_names_onl
     assert list(decision.selected) == ["plans", "billing"]
 
 
-@pytest.mark.parametrize(("option", "rationale"), [("rationale=off", None), ("rationale=40", 40)])
-def test_the_rationale_option_shortens_or_drops_the_rationale_and_keeps_the_enum(
-        option: str, rationale: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("option", "rationale", "most"), [("rationale=off", None, 3), ("rationale=40", 40, 3),
+                                                           ("rationale=off,max_items=2", None, 2),
+                                                           ("max_items=9", 240, 3)])
+def test_the_rationale_and_max_items_options_shorten_the_answer_and_keep_the_enum(
+        option: str, rationale: int | None, most: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(OLLAMA_BASE_URL_ENV, "http://ollama.test/v1")
     bodies: list[dict[str, Any]] = []
 
@@ -87,7 +89,7 @@ def test_the_rationale_option_shortens_or_drops_the_rationale_and_keeps_the_enum
     (body,) = bodies
     schema = body["response_format"]["json_schema"]["schema"]
     assert schema["properties"]["selected"]["items"]["enum"] == OFFERED
-    assert schema["properties"]["selected"]["maxItems"] == 3
+    assert schema["properties"]["selected"]["maxItems"] == most
     if rationale is None:
         assert list(schema["properties"]) == ["selected"] and schema["required"] == ["selected"]
     else:
