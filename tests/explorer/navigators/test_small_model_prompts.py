@@ -93,7 +93,7 @@ def test_the_rationale_and_max_items_options_shorten_the_answer_and_keep_the_enu
     if rationale is None:
         assert list(schema["properties"]) == ["selected"] and schema["required"] == ["selected"]
     else:
-        assert schema["properties"]["rationale"] == {"type": "string", "maxLength": 40}
+        assert schema["properties"]["rationale"] == {"type": "string", "maxLength": rationale}
     assert list(decision.selected) == ["plans"]
 
 
