@@ -1,6 +1,7 @@
 """The local model (``local:smollm2``, SmolLM2-135M-Instruct Q4_1 on llama.cpp) measured on this machine.
 
 Run: .venv/bin/python bench/local_llm.py [--threads 1,2] [--repeat N] [--sets [--jobs J] [--sets-visits N]]
+     .venv/bin/python bench/local_llm.py --limit [--system FILE --prompt FILE]
 
 Prints, for the local model:
 
@@ -10,6 +11,11 @@ Prints, for the local model:
   of ``--threads``, with the generation speed llama.cpp reports (tokens per second);
 - prompt and completion tokens per decision;
 - a whole walk's wall time (default budget 15 and depth 6);
+- the speed limit of one walk's decisions (``--limit``, also run by default): for every decision of the same
+  walk on the same server, its wall time, and the limit llama.cpp's own timings set (the new prompt tokens, the
+  ones not already in the slot's prompt cache, over the measured prompt rate, plus the answer tokens over the
+  measured generation rate); the median decision time, the median limit and their ratio (``--system FILE`` and
+  ``--prompt FILE`` measure a variant's words);
 - an evaluation of the handbook set run twice with the response cache: the second run makes no call;
 - with ``--sets``: ``eval`` of ``local:smollm2``, ``semantic:hybrid`` and ``lexical:default`` on the four sample
   question sets: hits, landed nodes per question, and the rate of answers that parse and name only offered ids
@@ -146,6 +152,53 @@ def whole_walk(query: str) -> None:
           f"{sum(t.get('completion_tokens', 0) for t in tokens)} completion tokens; landed {landed}")
 
 
+def speed_limit(query: str, system: Path | None, template: Path | None, rationale: int = 240,
+                max_items: int | None = None) -> None:
+    """One walk's offers sent in order to one server, as the navigator sends them (messages, schema, sampling),
+    each timed; llama.cpp's timings give the new prompt tokens, the answer tokens and both rates."""
+    from explorer.navigators.llm.prompt import SYSTEM_PROMPT, Prompts, messages
+    from explorer.navigators.llm.schema import choice_schema, default_max_tokens, request_fields
+
+    model = "local:smollm2@threads=1,slots=1"
+    navigator = resolve_navigator(model)
+    assert isinstance(navigator, LocalModelNavigator)
+    server = navigator.server(model)
+    address = server.address(CancellationToken())
+    prompts = Prompts(system.read_text(encoding="utf-8") if system else SYSTEM_PROMPT,
+                      template.read_text(encoding="utf-8") if template else None)
+    rows: list[tuple[float, dict[str, Any]]] = []
+    with httpx.Client(timeout=300) as client:
+        for request in _offers(query, model, navigator):
+            body = {"messages": [{"role": role, "content": text} for role, text in messages(request, prompts)],
+                    "temperature": 0, "cache_prompt": True,
+                    "max_tokens": default_max_tokens(request.candidates, request.remaining_visits, rationale),
+                    **request_fields("local", choice_schema(request.candidates, request.remaining_visits,
+                                                            rationale, max_items))}
+            started = time.perf_counter()
+            reply = client.post(f"{address}/v1/chat/completions", json=body).json()
+            rows.append((time.perf_counter() - started, dict(reply.get("timings") or {})))
+    server.stop()
+    timed = [(seconds, t) for seconds, t in rows if t.get("prompt_per_second") and t.get("predicted_per_second")]
+    if not timed:
+        print("speed limit: (llama.cpp reported no timings)")
+        return
+    prompt_rate = statistics.median(float(t["prompt_per_second"]) for _, t in timed)
+    generation_rate = statistics.median(float(t["predicted_per_second"]) for _, t in timed)
+    limits = [t.get("prompt_n", 0) / prompt_rate + t.get("predicted_n", 0) / generation_rate for _, t in timed]
+    median_time = statistics.median(seconds for seconds, _ in timed)
+    median_limit = statistics.median(limits)
+    words = (f"{system.name if system else 'default system'} + {template.name if template else 'default template'}"
+             f", rationale={rationale or 'off'}, max_items={max_items or 'all'}")
+    print(f"speed limit of one walk ({len(timed)} decisions of {query!r}, {words}):")
+    print("  decision times " + ", ".join(f"{seconds:.2f}" for seconds, _ in timed) + " s")
+    print(f"  new prompt tokens per decision: median {statistics.median(t.get('prompt_n', 0) for _, t in timed):.0f}"
+          f" (cached: median {statistics.median(t.get('cache_n', 0) for _, t in timed):.0f}); answer tokens: "
+          f"median {statistics.median(t.get('predicted_n', 0) for _, t in timed):.0f}")
+    print(f"  measured rates: prompt {prompt_rate:.0f} tokens/s, generation {generation_rate:.0f} tokens/s")
+    print(f"  median decision {median_time:.2f} s; limit (new prompt / prompt rate + answer / generation rate) "
+          f"median {median_limit:.2f} s; ratio {median_time / median_limit:.2f}")
+
+
 def eval_twice_with_cache(jobs: int) -> None:
     questions = load_questions(SAMPLES / "handbook.questions.yaml")
     corpus = load_corpus(HANDBOOK)
@@ -237,6 +290,11 @@ def main() -> None:
                         help="with --sets: also the local model with structured output off")
     parser.add_argument("--skip-decisions", action="store_true", help="leave out the per-decision figures")
     parser.add_argument("--slots", action="store_true", help="only compare a server of 1 slot and of 2")
+    parser.add_argument("--rationale", type=int, default=240, help="the speed limit's rationale chars (0: off)")
+    parser.add_argument("--max-items", type=int, default=None, help="the speed limit's most ids an answer holds")
+    parser.add_argument("--limit", action="store_true", help="only the speed limit of one walk's decisions")
+    parser.add_argument("--system", type=Path, default=None, help="the speed limit with this system message file")
+    parser.add_argument("--prompt", type=Path, default=None, help="the speed limit with this prompt template file")
     args = parser.parse_args()
     os.environ[CACHE_DIR_ENV] = "off"  # every call below is a real one, unless said otherwise
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
@@ -244,10 +302,14 @@ def main() -> None:
     if args.slots:
         slots_compared(args.jobs, 8)
         return
+    if args.limit:
+        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale, args.max_items)
+        return
     if not args.skip_decisions:
         for threads in (int(t) for t in args.threads.split(",")):
             per_decision(threads, args.repeat)
         whole_walk(QUERIES[0])
+        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale, args.max_items)
         eval_twice_with_cache(args.jobs)
     if args.sets:
         sets(args.jobs, args.sets_visits, args.sets_schema_off)

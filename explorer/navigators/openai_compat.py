@@ -45,10 +45,10 @@ from .errors import NavigatorConfigError
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
 from .llm.cache import CachedAnswer, ResponseCache
 from .llm.errors import NavigatorHTTPError, quote
-from .llm.options import OptionError, StructuredOutput, split_options
+from .llm.options import ModelOptions, OptionError, StructuredOutput, split_options
 from .llm.prompt import Messages, PromptFileError, messages, payload, read_prompts
 from .llm.retry import retry_policy
-from .llm.schema import choice_schema, default_max_tokens, request_fields
+from .llm.schema import RATIONALE_MAX_CHARS, choice_schema, default_max_tokens, request_fields
 from .llm.settings import (
     CALL_DEADLINE_ENV,
     CONNECT_TIMEOUT_ENV,
@@ -185,6 +185,11 @@ class _Call:
         return reply.text
 
 
+def _rationale_chars(options: ModelOptions) -> int:
+    """How long a rationale the schema allows (``rationale=`` in the model id, else the default)."""
+    return RATIONALE_MAX_CHARS if options.rationale is None else options.rationale
+
+
 def _sampling(settings: Settings, request: NavigatorRequest) -> dict[str, Any]:
     """The sampling fields and ``max_tokens`` of one request (temperature 0 unless asked otherwise)."""
     options = settings.options
@@ -194,7 +199,8 @@ def _sampling(settings: Settings, request: NavigatorRequest) -> dict[str, Any]:
     if options.top_p is not None:
         fields["top_p"] = options.top_p
     fields["max_tokens"] = (options.max_tokens if options.max_tokens is not None
-                            else default_max_tokens(request.candidates, request.remaining_visits))
+                            else default_max_tokens(request.candidates, request.remaining_visits,
+                                                    _rationale_chars(options)))
     if settings.streams:
         fields["stream"] = True
         fields["stream_options"] = {"include_usage": True}
@@ -349,8 +355,9 @@ class OpenAICompatibleNavigator(TreeNavigator):
         elif refused is not None:
             call.notes.append(("structured output", f"off: the server refused it earlier ({refused})"))
         else:
-            fields.update(request_fields(settings.provider, choice_schema(request.candidates,
-                                                                          request.remaining_visits)))
+            fields.update(request_fields(settings.provider, choice_schema(
+                request.candidates, request.remaining_visits, _rationale_chars(settings.options),
+                settings.options.max_items)))
             call.structured = True
         return call
 

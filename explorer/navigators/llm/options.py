@@ -26,6 +26,11 @@ Keys:
 ``schema`` (``auto``, ``on``, ``off``; default ``auto``)
     Structured output (:mod:`.schema`): ``auto`` asks for it and, when the server refuses it, asks once
     more without it; ``on`` asks for it and a refusal is a failure; ``off`` never asks.
+``rationale`` (``off``, or the most characters from 1 to 240; default 240)
+    How long the rationale the schema allows may be; ``off`` asks for the ids alone (a short answer for a small
+    model).
+``max_items`` (a whole number from 1 to 64; default: as many as offered, within the visits left)
+    The most ids the schema lets one answer hold (a small model asked for fewer ids answers in fewer tokens).
 ``system``, ``prompt``
     A file holding the system prompt, and a file holding the user message's template (:mod:`.prompt`).
 ``threads``, ``ctx``, ``slots``
@@ -64,7 +69,7 @@ class StructuredOutput(StrEnum):
 SAMPLING_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens")
 PROMPT_KEYS: Final = ("system", "prompt")
 LOCAL_KEYS: Final = ("threads", "ctx", "slots")
-KEYS: Final = (*SAMPLING_KEYS, "schema", *PROMPT_KEYS, *LOCAL_KEYS)
+KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", *PROMPT_KEYS, *LOCAL_KEYS)
 FILE_KEYS: Final = PROMPT_KEYS
 MAX_SEED: Final = 2**63 - 1
 MAX_TOKENS_LIMIT: Final = 100_000
@@ -79,6 +84,10 @@ class ModelOptions:
     top_p: float | None = None
     max_tokens: int | None = None
     schema: StructuredOutput = StructuredOutput.AUTO
+    rationale: int | None = None
+    """The most characters the schema lets a rationale hold (0: ``rationale=off``, no rationale asked for)."""
+    max_items: int | None = None
+    """The most ids the schema lets an answer hold (``None``: as many as offered, within the visits left)."""
     system: Path | None = None
     """A file holding the system prompt."""
     prompt: Path | None = None
@@ -143,6 +152,12 @@ def _value(key: str, text: str) -> object:
         return _whole(key, text, low=256, high=1_048_576, example="4096")
     if key == "slots":
         return _whole(key, text, low=1, high=64, example="2")
+    if key == "max_items":
+        return _whole(key, text, low=1, high=64, example="2")
+    if key == "rationale":
+        if text.strip().lower() == "off":
+            return 0
+        return _whole(key, text, low=1, high=240, example="off")
     if key == "schema":
         try:
             return StructuredOutput(text.lower())

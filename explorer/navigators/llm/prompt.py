@@ -18,6 +18,8 @@ example, are left alone):
     the current node's title and summary (empty at the top);
 ``{{candidates}}``
     the numbered candidates, three lines each (``1. id: ...``, ``   title: ...``, ``   summary: ...``);
+``{{candidates_compact}}``
+    the same candidates one line each, id first (``- id: title. summary``), for a small model's short prompt;
 ``{{ids}}``
     the offered ids, comma-separated;
 ``{{remaining_visits}}``, ``{{max_selected}}``
@@ -54,7 +56,8 @@ SYSTEM_PROMPT: Final = (
 Messages = tuple[tuple[str, str], ...]
 """``(role, content)`` pairs in the order sent; also the start of the call's transcript."""
 
-PLACEHOLDERS: Final = ("query", "position", "current_title", "current_summary", "candidates", "ids",
+PLACEHOLDERS: Final = ("query", "position", "current_title", "current_summary", "candidates",
+                        "candidates_compact", "ids",
                        "remaining_visits", "max_selected")
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 MAX_PROMPT_FILE_BYTES: Final = 1_000_000
@@ -92,6 +95,14 @@ def _candidates(request: NavigatorRequest) -> str:
     return "\n".join(lines)
 
 
+def _candidates_compact(request: NavigatorRequest) -> str:
+    lines: list[str] = []
+    for view in request.candidates:
+        summary = one_line(view.summary)
+        lines.append(f"- {view.id}: {one_line(view.title)}" + (f". {summary}" if summary else ""))
+    return "\n".join(lines)
+
+
 def user_prompt(request: NavigatorRequest) -> str:
     """The user message: the query, where the walk is, the numbered candidates and the remaining visits."""
     lines = [
@@ -119,6 +130,7 @@ def _values(request: NavigatorRequest) -> Mapping[str, Callable[[], str]]:
         "current_title": lambda: one_line(current.title) if current else "",
         "current_summary": lambda: one_line(current.summary) if current else "",
         "candidates": lambda: _candidates(request),
+        "candidates_compact": lambda: _candidates_compact(request),
         "ids": lambda: ", ".join(view.id for view in request.candidates),
         "remaining_visits": lambda: str(request.remaining_visits),
         "max_selected": lambda: str(max_selected(request.candidates, request.remaining_visits)),

@@ -36,9 +36,20 @@ def max_selected(candidates: Sequence[NodeView], remaining_visits: int) -> int:
     return max(0, min(len({view.id for view in candidates}), remaining_visits))
 
 
-def choice_schema(candidates: Sequence[NodeView], remaining_visits: int) -> dict[str, Any]:
-    """The schema of one answer to this offer (the whole of it; :func:`request_fields` trims it per server)."""
+def choice_schema(candidates: Sequence[NodeView], remaining_visits: int,
+                  rationale_chars: int = RATIONALE_MAX_CHARS, max_items: int | None = None) -> dict[str, Any]:
+    """The schema of one answer to this offer (the whole of it; :func:`request_fields` trims it per server):
+    ``selected`` first (at most ``max_items`` ids, when given), then a rationale of at most ``rationale_chars``
+    characters (0: none asked for)."""
     ids = list(dict.fromkeys(view.id for view in candidates))
+    most = max_selected(candidates, remaining_visits)
+    most = most if max_items is None else min(most, max_items)
+    if rationale_chars == 0:
+        return {"type": "object",
+                "properties": {"selected": {"type": "array", "items": {"type": "string", "enum": ids},
+                                            "uniqueItems": True,
+                                            "maxItems": most}},
+                "required": ["selected"], "additionalProperties": False}
     return {
         "type": "object",
         "properties": {
@@ -46,20 +57,21 @@ def choice_schema(candidates: Sequence[NodeView], remaining_visits: int) -> dict
                 "type": "array",
                 "items": {"type": "string", "enum": ids},
                 "uniqueItems": True,
-                "maxItems": max_selected(candidates, remaining_visits),
+                "maxItems": most,
             },
-            "rationale": {"type": "string", "maxLength": RATIONALE_MAX_CHARS},
+            "rationale": {"type": "string", "maxLength": rationale_chars},
         },
         "required": ["selected", "rationale"],
         "additionalProperties": False,
     }
 
 
-def default_max_tokens(candidates: Sequence[NodeView], remaining_visits: int) -> int:
+def default_max_tokens(candidates: Sequence[NodeView], remaining_visits: int,
+                       rationale_chars: int = RATIONALE_MAX_CHARS) -> int:
     """Enough tokens for the longest ids an answer may give and the whole rationale (counted as one token per
     character, the worst case), so that the limit never cuts a well-formed answer short."""
     ids = sorted((len(view.id) // 2 + 4 for view in candidates), reverse=True)
-    return _BASE_TOKENS + sum(ids[: max_selected(candidates, remaining_visits)]) + RATIONALE_MAX_CHARS
+    return _BASE_TOKENS + sum(ids[: max_selected(candidates, remaining_visits)]) + rationale_chars
 
 
 def _without(schema: Any, *keywords: str) -> Any:
