@@ -189,7 +189,7 @@ def test_every_option_named_anywhere_is_one_some_command_takes():
                                                                                        flags=re.S))
         for span in spans:
             for line in span.splitlines():
-                if re.search(r"\b(bench/|pip|pytest|make|git|python3? -c|uv|apt-get|tmux)\b", line):
+                if re.search(r"\b(bench/|examples/|pip|pytest|make|git|python3? -c|uv|apt-get|tmux)\b", line):
                     continue
                 unknown += [f"{page.name}: {option} (in `{line.strip()}`)" for option in OPTION.findall(line)
                             if option not in known and option not in OTHER_PROGRAMS_OPTIONS]
