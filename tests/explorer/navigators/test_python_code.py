@@ -121,7 +121,7 @@ def code(tmp_path: Path) -> Path:
 
 
 def test_the_readmes_keyword_navigator_walks_as_py_from_a_file(tmp_path: Path) -> None:
-    text = (ROOT / "README.md").read_text()
+    text = "".join(page.read_text() for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
     (block,) = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class KeywordNavigator" in b]
     (tmp_path / "keyword.py").write_text(block.split("strategy = ")[0])  # the class, not the README's own walk
     document = landed("refunds", "--navigator", f"py:{tmp_path / 'keyword.py'}:KeywordNavigator",
