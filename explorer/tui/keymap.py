@@ -87,6 +87,20 @@ MORE_KEYS = (
         footer=False),
     Key("F", "step('latest')", "Latest", "Go forward to the latest step", "walk.latest", "Walk: go to the latest step",
         footer=False),
+    Key("j", "step('next_decision')", "Next decision", "Next decision: on to the next answer of the navigator "
+        "(through what is recorded, then the live walk's), as n does while presenting", "walk.next_decision",
+        "Walk: next decision", footer=False),
+    Key("k", "step('previous_decision')", "Prev decision", "Previous decision (no navigator call)",
+        "walk.previous_decision", "Walk: previous decision", footer=False),
+    Key("l", "step('next_visit')", "Next visit", "Next visit: on to the next node the walk enters", "walk.next_visit",
+        "Walk: next visit", footer=False),
+    Key("h", "step('previous_visit')", "Prev visit", "Previous visit (no navigator call)", "walk.previous_visit",
+        "Walk: previous visit", footer=False),
+    Key("u", "step('until')", "Until", "Continue until…: the walk runs on (what is recorded, then live) and pauses "
+        "where a condition holds — offered:ID, entered:ID, visits-left:N, wrong-turn:ID (the first wrong turn from "
+        "the expected node), never-offered, failure, forced — and says why it paused", "walk.until",
+        "Walk: continue until a node is offered or entered, the visits run down, a wrong turn, a failure…",
+        footer=False, prompt=True),
     Key("V", "step('budget_stop')", "Budget stop", "Go to the step where the visit budget ran out", "walk.budget_stop",
         "Walk: go to where the visit budget ran out", footer=False),
     Key("R", "walk('rewalk')", "Re-walk",

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from ..walks.stepping import Step, play_beat, step_next
 from .presenting import Presenter
+from .running_to import RunningTo
 from .say import Say
 from .shown import ShownWalk
 
@@ -25,8 +26,9 @@ class Stepping:
     """The step keys of the walk on screen ``view``; ``walk_anew`` starts the first walk (when there is none), and
     ``refresh_soon`` repaints the status once the navigator has had a moment."""
 
-    def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, walk_anew: Callable[[], None],
-                 refresh_soon: Callable[[], object]) -> None:
+    def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, running_to: RunningTo,
+                 walk_anew: Callable[[], None], refresh_soon: Callable[[], object]) -> None:
+        self.running_to = running_to
         self.view = view
         self.presenter = presenter
         self.say = say
@@ -160,5 +162,9 @@ class Stepping:
 MOVES: dict[str, Callable[[Stepping], None]] = {
     "next": Stepping.next, "continue": Stepping.to_the_end, "play": Stepping.play_pause, "back": Stepping.back,
     "forward": Stepping.forward, "first": Stepping.first, "latest": Stepping.latest,
-    "budget_stop": Stepping.to_budget_stop}
+    "budget_stop": Stepping.to_budget_stop,
+    "next_decision": lambda s: s.running_to.next_decision(),
+    "previous_decision": lambda s: s.running_to.previous_decision(),
+    "next_visit": lambda s: s.running_to.next_visit(), "previous_visit": lambda s: s.running_to.previous_visit(),
+    "until": lambda s: s.running_to.until_prompt()}
 """The step keys' moves, by the name the key table gives them (``step('next')``)."""

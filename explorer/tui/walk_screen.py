@@ -58,6 +58,7 @@ from .picker import Picking
 from .playing import Player, next_pace
 from .presenting import Presenter
 from .rewalking import Rewalking
+from .running_to import RunningTo
 from .say import Severity, say
 from .screens.choose_walk import WalksScreen
 from .screens.evaluation import EVALUATION
@@ -144,7 +145,9 @@ class WalkScreen(Screen[None]):
         self.keeping = KeepingCase(self, self, corpus=corpus, say=tell, allow_files=allow_files,
                                    marked=lambda: self.query_one(WalkTree).cursor_id)
         self.opening = OpeningWalks(self, next_walk=self.next_walk, runner=self.runner)
-        self.stepping = Stepping(self, self.presenter, tell,
+        self.running_to = RunningTo(self, self.presenter, tell, index=corpus.index,
+                                    ask=lambda prompt, then: self.app.push_screen(prompt, then))
+        self.stepping = Stepping(self, self.presenter, tell, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
         self.listening = Listening(self, wiring)
@@ -313,10 +316,12 @@ class WalkScreen(Screen[None]):
         self.runner.arrived(message)
         if self.shown is not None and message.arrived.walk_id == self.shown.id:
             self.presenter.arrived()
+            self.running_to.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
         if self.shown is not None and message.ended.walk_id == self.shown.id:
             self.presenter.ended()
+            self.running_to.ended()
         self.runner.ended(message)
 
     def on_decision_requested(self, message: DecisionRequested) -> None:

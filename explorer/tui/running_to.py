@@ -1,0 +1,142 @@
+"""Run-to on the walk screen: a decision at a time (``j`` / ``k``), a visit at a time (``l`` / ``h``), and
+"continue until…" (``u``): the walk runs on, through what is recorded and then live, and pauses at the first step
+where a condition holds (:mod:`explorer.walks.run_to`), saying why it paused.
+
+Through what is already recorded nothing is asked of the navigator. A live walk is pulled on one event at a time,
+each event checked as it arrives, so an LLM walk run until "plans offered" makes the calls up to there and no more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core import HierarchyIndex
+
+from ..walks.run_to import FORMS, Entered, Until, first_hold, parse_until, run_step
+from .presenting import Presenter
+from .say import Say
+from .screens.prompt import PromptScreen
+from .shown import ShownWalk
+
+TYPE_UNTIL = f"Continue until… one of {FORMS} (the first wrong turn: wrong-turn:EXPECTED-ID; g finds an id)"
+"""The prompt's title: the conditions it takes."""
+
+Ask = Callable[[PromptScreen[Until], Callable[[Until | None], None]], object]
+"""Opens a prompt and hands its answer on (the app's ``push_screen``)."""
+
+
+class RunningTo:
+    """The run-to keys of the walk on screen ``view``; ``ask`` opens a prompt (the app's ``push_screen``)."""
+
+    def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, index: HierarchyIndex,
+                 ask: Ask) -> None:
+        self.view = view
+        self.presenter = presenter
+        self.say = say
+        self.index = index
+        self.ask = ask
+        self.until: Until | None = None
+        """The condition a live walk runs on until (``None``: none is being run to)."""
+        self._quiet = False
+        """Say nothing when it holds (the visit keys: the step panel says it)."""
+        self.last = "entered:"
+        """The last condition typed, offered again."""
+
+    # -- keys ----------------------------------------------------------------------------------------------------
+
+    def next_decision(self) -> None:
+        if not self.presenter.next():
+            self._nothing_after("decision")
+
+    def previous_decision(self) -> None:
+        if not self.presenter.back():
+            self.say("No decision before this step.", timeout=2)
+
+    def next_visit(self) -> None:
+        self.run(Entered(None), quiet=True)
+
+    def previous_visit(self) -> None:
+        history = self.view.history
+        if history is None:
+            return
+        self.view.playing = False
+        paused = first_hold(Entered(None), history.events, history.cursor, history.forced, backwards=True)
+        if paused is None:
+            self.say("No visit before this step.", timeout=2)
+        elif history.go(paused.step):
+            self.view.walk_changed()
+
+    def until_prompt(self) -> None:
+        if self.view.history is None:
+            self.say("No walk yet: Enter walks the query, then u continues it until a condition holds.", timeout=4)
+            return
+
+        def read(text: str) -> Until:
+            return parse_until(text, self.index)
+
+        def chosen(until: Until | None) -> None:
+            if until is not None:
+                self.last = until.text
+                self.run(until)
+
+        self.ask(PromptScreen(TYPE_UNTIL, self.last, read=read), chosen)
+
+    # -- running -------------------------------------------------------------------------------------------------
+
+    def run(self, until: Until, *, quiet: bool = False) -> None:
+        """Go to the first step after the one shown where ``until`` holds: recorded, else by pulling the live walk
+        on; say where it paused and why (``quiet``: only when it never held)."""
+        history = self.view.history
+        if history is None:
+            return
+        self.view.playing = False
+        paused = first_hold(until, history.events, history.cursor, history.forced)
+        if paused is not None:
+            history.go(paused.step)
+            self.view.walk_changed()
+            if not quiet:
+                self.say(f"paused: {paused.why}", timeout=6)
+            return
+        session = self.view.session
+        if history.ended or session is None or self.view.shown is None or not self.view.shown.live:
+            self._never(until)
+            return
+        self.until, self._quiet = until, quiet
+        history.latest()
+        self.view.walk_changed()
+        session.step()
+
+    def arrived(self) -> None:
+        """An event of the shown walk arrived: pause there if the condition holds, else ask for the next event."""
+        until, history, session = self.until, self.view.history, self.view.session
+        if until is None or history is None:
+            return
+        step = run_step(history.events, len(history.events), history.forced)
+        if until.holds(step):
+            self.until = None
+            history.latest()
+            self.view.walk_changed()
+            if not self._quiet:
+                self.say(f"paused: {until.why(step)}", timeout=6)
+            return
+        if self.view.picker is not None and self.view.picker.pending is not None:
+            self.until = None  # a person decides this one: the picker is on screen
+            return
+        if session is not None and not history.ended:
+            history.latest()
+            session.step()
+
+    def ended(self) -> None:
+        """The shown walk ended: a condition run to never held."""
+        if self.until is not None:
+            until, self.until = self.until, None
+            self._never(until)
+
+    def _never(self, until: Until) -> None:
+        what = "a visit after this step" if isinstance(until, Entered) and until.node is None else until.text
+        self.say(f"{what} never held: the walk ended without it (b steps back, w switches walk).", timeout=6)
+
+    def _nothing_after(self, what: str) -> None:
+        history = self.view.history
+        if history is not None:
+            self.say(f"No {what} after this step: the walk is at its end.", timeout=3)

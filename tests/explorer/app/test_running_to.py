@@ -1,0 +1,119 @@
+"""Run-to by keys (issue 27): j / k a decision at a time and l / h a visit at a time outside presenting, and u,
+"continue until…", which runs the walk on (what is recorded, then live) and pauses where the condition holds,
+saying why — at 80×24 and at 120×40."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import NavigatorChose, NodeEntered
+from explorer.tui.screens.prompt import PromptScreen
+from explorer.walks.run_to import FORMS
+
+from .helpers import make_app, script, wait_for
+from .reading import step_text
+
+HALLUCINATED = script("hallucinated-branch.yaml")
+SIZES = [(80, 24), (120, 40)]
+
+
+async def until(pilot, app, text: str) -> None:
+    await pilot.press("u")
+    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+    await pilot.press("end", "ctrl+u", *text, "enter")
+    await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size):
+    app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        history = app.walk_screen.history
+        await until(pilot, app, "offered:plans")
+        await wait_for(pilot, lambda: history.cursor == 2)
+        assert len(history.events) == 2  # pulled live up to there, and no further
+        assert app.notes[-1].message == "paused: plans offered at step 2"
+        assert step_text(app).startswith("Step 2/2")
+
+        await until(pilot, app, "never-offered")
+        await wait_for(pilot, lambda: history.cursor == 6)
+        assert len(history.events) == 6 and not history.ended
+        assert app.notes[-1].message == "paused: an id never offered at step 6: refund-policy"
+
+        await until(pilot, app, "failure")
+        await wait_for(pilot, lambda: history.ended)
+        assert app.notes[-1].message == ("failure never held: the walk ended without it (b steps back, w switches "
+                                         "walk).")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_u_goes_through_what_is_recorded_without_the_navigator(size):
+    app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        history = app.walk_screen.history
+        await pilot.press("c")
+        await wait_for(pilot, lambda: history.ended)
+        await pilot.press("B")
+        await until(pilot, app, "wrong-turn:refund-delivery")
+        await wait_for(pilot, lambda: history.cursor == 10)
+        assert app.notes[-1].message == ("paused: wrong turn at step 10: refund-delivery not taken (toward "
+                                         "refund-delivery)")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_bad_text_is_said_in_the_prompt_which_stays_open(size):
+    app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        before = (app.walk_screen.history.cursor, len(app.walk_screen.history.events))
+        await pilot.press("u")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("end", "ctrl+u", *"plans", "enter")
+        await wait_for(pilot, lambda: str(app.screen.query_one("#prompt-error").render()).strip() != "")
+        assert str(app.screen.query_one("#prompt-error").render()) == (
+            f"not a condition; give one of {FORMS}")
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press("escape")
+        assert (app.walk_screen.history.cursor, len(app.walk_screen.history.events)) == before
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_j_k_step_a_decision_and_l_h_a_visit_outside_presenting(size):
+    app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        history = app.walk_screen.history
+        assert not app.walk_screen.presenter.on
+        await pilot.press("j")  # live: pulled on to the first answer
+        await wait_for(pilot, lambda: history.cursor >= 1 and isinstance(history.events[history.cursor - 1],
+                                                                          NavigatorChose))
+        first = history.cursor
+        assert first == 3 and step_text(app).startswith("Step 3/3  navigator chose billing")
+        await pilot.press("l")  # the next visit: billing entered
+        await wait_for(pilot, lambda: history.cursor == 4)
+        assert isinstance(history.events[3], NodeEntered) and history.events[3].node.id == "billing"
+        await pilot.press("j")
+        await wait_for(pilot, lambda: history.cursor > 4 and isinstance(history.events[history.cursor - 1],
+                                                                        NavigatorChose))
+        second = history.cursor
+        await pilot.press("k")
+        assert history.cursor == first
+        await pilot.press("h")  # no visit before the first answer
+        assert history.cursor == first and app.notes[-1].message == "No visit before this step."
+        await pilot.press("j", "h")
+        await wait_for(pilot, lambda: history.cursor == 4)
+        assert second > 4
+
+
+def test_the_continue_until_prompt(snap_compare, monkeypatch):
+    """The run-to prompt at 80×24: every condition it takes, named in its title, and the last one typed offered."""
+    from .test_snapshots import ROOT, app, no_blink
+
+    monkeypatch.chdir(ROOT)  # relative corpus paths: the snapshot is the same in any checkout
+    explorer = app("How are refunds issued?", model="script:sample_corpora/scripts/hallucinated-branch.yaml",
+                   start_walk=True)
+
+    async def ask(pilot) -> None:
+        await pilot.press("u")
+        await wait_for(pilot, lambda: isinstance(explorer.screen, PromptScreen))
+        await no_blink(pilot)
+
+    assert snap_compare(explorer, terminal_size=(80, 24), run_before=ask)
