@@ -104,6 +104,7 @@ class ResultsPanel(Vertical):
         self._widths: dict[str, tuple[int | None, ...]] = {}
         self._corpus: Corpus | None = None
         self._landed_ids: list[str] = []
+        self._ranked: tuple[tuple[RankedNode, str], ...] = ()
         self._content_id: str | None = None
         self._content_limit = PART
 
@@ -114,8 +115,11 @@ class ResultsPanel(Vertical):
         self.query_one("#results-summary", Static).update(summary)
         landed = self.query_one("#landed-table", DataTable)
         ids = [node.node for node in ranked]
-        if ids != self._landed_ids:
-            # A node that lands can rank above those before it: the rows are drawn again, the cursor kept on its node.
+        drawn = tuple((node, state.reason_of(node.record)) for node in ranked)
+        if drawn != self._ranked:
+            # A node that lands can rank above those before it, and a stand-in's reason grows as the stops under it
+            # come in (``1 chosen child never entered``, then ``3 chosen children``): the rows are drawn again
+            # whenever any of them changes, the cursor kept on its node.
             keep = self._landed_ids[landed.cursor_row] if 0 <= landed.cursor_row < len(self._landed_ids) else None
             rows: list[tuple[Cells, str | None]] = []
             for node in ranked:
@@ -134,6 +138,7 @@ class ResultsPanel(Vertical):
                 ), node.node))
             self._draw(landed, LANDED, rows)
             self._landed_ids = ids
+            self._ranked = drawn
             if keep in ids:
                 landed.move_cursor(row=ids.index(keep))
             self._show_content(ids[landed.cursor_row] if ids and landed.cursor_row >= 0 else None)
@@ -197,6 +202,7 @@ class ResultsPanel(Vertical):
         self.query_one("#stops-table", DataTable).clear()
         self._rows = {"landed-table": [], "stops-table": []}
         self._landed_ids = []
+        self._ranked = ()
         self._show_content(None)
 
     def _reason(self, reason: str) -> Text:

@@ -88,3 +88,26 @@ async def test_presenting_a_tree_row_keeps_its_title_longest(size, rows):
         await to_the_end(pilot)
         tree = app.query_one(WalkTree)
         await wait_for(pilot, lambda: [row for row in tree_rows(tree) if "■" in row] == rows)
+
+
+async def test_a_stand_in_s_reason_grows_on_the_results_tab_as_its_stops_come_in():
+    """Stepped one event at a time, the Results tab draws the stand-in when the first of its three chosen children
+    is left for want of visits (``1 chosen child``), and draws it again as the other two are left: the row never
+    keeps the reason of an earlier step."""
+    app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, max_nodes_visited=6)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+        seen: list[str] = []
+        for _ in range(60):
+            if screen.history.ended and screen.history.at_latest:
+                break
+            await pilot.press("n")
+            await pilot.pause()
+            rows = landed_rows(app)
+            if rows and rows[-1][1] == "Plans and pricing":
+                reason = rows[-1][3].split(" · ")[0]
+                if not seen or seen[-1] != reason:
+                    seen.append(reason)
+        assert seen == ["stand-in: 1 chosen child never entered", "stand-in: 2 chosen children never entered",
+                        "stand-in: 3 chosen children never entered"]
