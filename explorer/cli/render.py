@@ -158,8 +158,11 @@ def landed_table(state: WalkState, events: Sequence[WalkEvent], corpus: Corpus,
     return table
 
 
-def walk_summary(state: WalkState, end: str, error: str | None) -> Text:
-    """The counts on one line, then why the walk ended, in words (:func:`describe.ending_text`)."""
+def walk_summary(state: WalkState, end: str, error: str | None, paused: str | None = None) -> Text:
+    """The counts on one line, then why the walk ended, in words (:func:`describe.ending_text`); a walk stopped
+    where ``walk --until`` held says ``paused`` and nothing of a cancel."""
+    if paused is not None:
+        return line(("paused", "bold yellow"), f" · {cost_text(state.cost(), state.budget)}")
     text = line((f"{end}", "bold green" if end == WalkEnd.FINISHED else "bold red"),
                 f" · {cost_text(state.cost(), state.budget)}")
     if state.ended is None:
@@ -172,7 +175,7 @@ def walk_summary(state: WalkState, end: str, error: str | None) -> Text:
 
 
 def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None, *,
-                forced: Collection[int] = (), transcripts: bool = False) -> RenderableType:
+                forced: Collection[int] = (), transcripts: bool = False, paused: str | None = None) -> RenderableType:
     state = WalkState.from_events(events, forced)
     header = Text()
     if state.step:
@@ -183,7 +186,7 @@ def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: st
     parts: list[RenderableType] = [header, walk_tree(events, forced=forced, transcripts=transcripts)]
     if state.result is not None:
         parts.append(landed_table(state, events, corpus, forced))
-    parts.append(walk_summary(state, end, error))
+    parts.append(walk_summary(state, end, error, paused))
     return Group(*parts)
 
 

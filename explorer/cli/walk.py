@@ -14,8 +14,8 @@ from ..ending import WalkEnd
 from ..navigators.forcing import Force
 from ..safe_text import visible
 from ..walk_settings import WalkSettings
-from ..walks.run_to import Until, UntilError, first_hold, parse_until
-from ..walks.session import WalkSession
+from ..walks.run_to import Paused, Until, UntilError, first_hold, parse_until
+from ..walks.session import SessionEnded, SessionEvent, WalkSession
 from ..walks.settings import short_model
 from .inputs import corpus_at
 from .options import (
@@ -53,13 +53,27 @@ if TYPE_CHECKING:
 def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
              trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False,
              telemetry: WalkTelemetry | None = None, until: Until | None = None) -> int:
+    """One walk, printed. With ``until``, the walk stops at the first step where the condition holds: the token is
+    tripped there, so a live navigator is asked nothing after it, and the report says ``paused`` (exit 0)."""
     session = WalkSession(corpus, settings, navigator, forces=forces,
                           observers=[telemetry.observe] if telemetry is not None else [])
+    held: list[Paused] = []
+
+    def record(message: SessionEvent | SessionEnded) -> None:
+        session.record(message)
+        if until is not None and not held and isinstance(message, SessionEvent):
+            pause = first_hold(until, session.events, message.seq - 1, session.history.forced)
+            if pause is not None:
+                held.append(pause)
+                session.cancel()
+
     try:
-        events = session.run_headless()
+        session.run_to_end()
+        session.run(record)
     except KeyboardInterrupt:
         session.cancel()
         raise
+    events = session.events
     end, error = session.history.end or WalkEnd.FINISHED, session.history.error
     if trace:
         try:
@@ -67,7 +81,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
         except OSError as exc:
             fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
     forced = session.history.forced
-    pause = first_hold(until, events, 0, forced) if until is not None else None
+    pause = held[0] if held else None
     if as_json:
         document = session.to_json()
         if until is not None:
@@ -76,7 +90,8 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     else:
         from .render import walk_report
 
-        console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts))
+        console().print(walk_report(events, corpus, end, error, forced=forced, transcripts=transcripts,
+                                    paused=pause.why if pause is not None else None))
         for force in session.not_applied():
             where = "the first offer" if force.node is None else f"{force.node!r}"
             console().print(visible(f"--force {force.spelled()} never applied: the walk never judged {where}"),
@@ -85,7 +100,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
             said = (f"paused: {pause.why}" if pause is not None
                     else f"--until {until.text} never held: the walk ended without it")
             console().print(visible(said), markup=False, highlight=False)
-    return EXIT_OK if end is WalkEnd.FINISHED else EXIT_FOUND
+    return EXIT_OK if end is WalkEnd.FINISHED or pause is not None else EXIT_FOUND
 
 
 MAX_RUNS, MAX_JOBS = 100_000, 64
@@ -185,8 +200,8 @@ def cmd_walk(argv: Sequence[str]) -> int:
     parser.add_argument("--budgets", type=budget_list, metavar="N,N,...",
                         help="walk at each of these visit budgets (3,5,8,15) and print what lands at each; over an "
                              "LLM only the largest budget's calls are made")
-    parser.add_argument("--until", metavar="COND", help="say the first step where COND holds: offered:ID, entered:ID, "
-                        "visits-left:N, wrong-turn:ID, never-offered, failure or forced")
+    parser.add_argument("--until", metavar="COND", help="stop the walk at the first step where COND holds: "
+                        "offered:ID, entered:ID, visits-left:N, wrong-turn:ID, never-offered, failure or forced")
     parser.add_argument("--expect", metavar="ID", help="with --budgets: also say the smallest budget that lands ID")
     add_llm_options(parser)
     add_telemetry_options(parser)

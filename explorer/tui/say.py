@@ -1,10 +1,17 @@
 """Notifications of text that may hold anything (paths, ids, errors, a navigator's words): made visible, never
-parsed as markup. Every screen says things through :func:`say`."""
+parsed as markup. Every screen says things through :func:`say`.
+
+The same words said again while their toast still shows are not stacked: a key pressed five times at the end of a
+walk leaves one toast, not five covering the answer card.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Literal, Protocol
+from weakref import WeakKeyDictionary
 
+from textual.app import App
 from textual.widget import Widget
 
 from ..safe_text import visible
@@ -14,8 +21,20 @@ Severity = Literal["information", "warning", "error"]
 
 def say(node: Widget, message: str, *, title: str = "", severity: Severity = "information",
         timeout: float = 3) -> None:
-    """Notify ``message`` from ``node`` (any widget or screen), escaped."""
+    """Notify ``message`` from ``node`` (any widget or screen), escaped; nothing when the same words, title and
+    severity are still on screen from an earlier call."""
+    app = node.app
+    said = (message, title, severity)
+    now = time.monotonic()
+    last = _showing.get(app)
+    if last is not None and last[0] == said and now < last[1]:
+        return
+    _showing[app] = (said, now + timeout)
     node.notify(visible(message), title=visible(title), severity=severity, markup=False, timeout=timeout)
+
+
+_showing: WeakKeyDictionary[App[object], tuple[tuple[str, str, str], float]] = WeakKeyDictionary()
+"""Per app, the last words said and when their toast goes."""
 
 
 class Say(Protocol):

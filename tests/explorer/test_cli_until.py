@@ -31,3 +31,19 @@ def test_bad_until_is_one_line_and_exit_2():
     assert done.returncode == 2
     assert done.stderr == ("reasoning-explorer: error: --until plans: not a condition; give one of offered:ID, "
                            "entered:ID, visits-left:N, wrong-turn:ID, never-offered, failure or forced\n")
+
+
+def test_the_walk_stops_where_the_condition_holds():
+    """The token trips at the step where ``--until`` holds: the walk holds that many events and no more (no
+    decision after it is asked for), the report says ``paused`` and nothing of a cancel, and the exit is 0."""
+    done = run("--until", "offered:plans")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-3:] == [
+        "└── ▸ offered 9 candidates (no answer yet)",
+        "paused · visits used 0/15 · navigator calls 0 · characters shipped 1,003",
+        "paused: plans offered at step 2"]
+    assert "cancel" not in done.stdout
+    document = json.loads(run("--until", "never-offered", "--json").stdout)
+    assert len(document["events"]) == document["paused"]["step"] == 6
+    finished = json.loads(run("--json").stdout)
+    assert len(finished["events"]) > 6

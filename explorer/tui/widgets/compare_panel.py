@@ -89,18 +89,27 @@ class ComparePanel(Static):
         """One walk's answer where the walks part, and why (its prompts are under :data:`PROMPTS_KEY`)."""
         style = self.get_component_rich_style
         text = styled(f"  {name} ", style(which))
-        answer = decision.answer if decision is not None else None
         if decision is None:
             text.append("had ended: no decision here", style=style("compare--dim"))
-        elif isinstance(answer, NavigatorChose):
+        else:
+            text.append_text(self._choice(decision, why=" — why ", width=300))
+        return text
+
+    def _choice(self, decision: Decision, *, why: str, width: int) -> Text:
+        """What ``decision``'s navigator answered: the ids chosen (or forced) and the rationale after ``why``, the
+        error of a failure, or ``no answer yet``; the rationale or error cut at ``width`` characters."""
+        style = self.get_component_rich_style
+        answer = decision.answer
+        text = Text()
+        if isinstance(answer, NavigatorChose):
             text.append("⚑ forced " if decision.forced else "chose ", style=style("compare--label"))
             text.append_text(Text(", ").join(safe(i, width=40) for i in answer.selected) or Text("nothing"))
             if answer.rationale:
-                text.append(" — why ", style=style("compare--label"))
-                text.append_text(safe(answer.rationale, width=300))
+                text.append(why, style=style("compare--label"))
+                text.append_text(safe(answer.rationale, width=width))
         elif isinstance(answer, NavigatorFailed):
             text.append("failed ", style=style("compare--label"))
-            text.append_text(safe(answer.error, width=300))
+            text.append_text(safe(answer.error, width=width))
         else:
             text.append("no answer yet", style=style("compare--dim"))
         return text
@@ -115,17 +124,7 @@ class ComparePanel(Static):
             text.append(f" +{len(decision.offer.candidates) - 12}")
         answer = decision.answer
         text.append("\n")
-        if isinstance(answer, NavigatorChose):
-            text.append("⚑ forced " if decision.forced else "chose ", style=style("compare--label"))
-            text.append_text(Text(", ").join(safe(i, width=40) for i in answer.selected) or Text("nothing"))
-            if answer.rationale:
-                text.append("\nwhy ", style=style("compare--label"))
-                text.append_text(safe(answer.rationale, width=600))
-        elif isinstance(answer, NavigatorFailed):
-            text.append("failed ", style=style("compare--label"))
-            text.append_text(safe(answer.error, width=600))
-        else:
-            text.append("no answer yet", style=style("compare--dim"))
+        text.append_text(self._choice(decision, why="\nwhy ", width=600))
         transcript = answer.transcript if answer is not None else None
         for label, body in transcript or ():
             text.append("\n")

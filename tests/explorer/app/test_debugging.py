@@ -186,6 +186,26 @@ async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goe
         assert "walk 1 · “How are refunds issued?” · lexical:default · budget 15" in app.notes[-1].message
 
 
+async def test_a_step_key_pressed_again_and_again_at_the_end_leaves_one_toast():
+    """Five presses of n at the end say the end once: the same words are not stacked over the answer card while
+    their toast still shows; other words are said as usual."""
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await finish(pilot, app)
+        notes = len(app.notes)
+        for _ in range(5):
+            await pilot.press("n")
+            await pilot.pause()
+        await wait_for(pilot, lambda: len(app.notes) > notes)
+        assert [n.message.split(":")[0] for n in app.notes[notes:]] == ["The end of walk 1, at step "
+                                                                         f"{app.walk_screen.history.cursor}"]
+        app.walk_screen.say("Something else.")  # other words are said as usual, beside it
+        app.walk_screen.say("Something else.")
+        await wait_for(pilot, lambda: len(app.notes) > notes + 1)
+        await pilot.pause()
+        assert [n.message for n in app.notes[notes + 1:]] == ["Something else."]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_n_with_no_walk_at_all_starts_the_first(size):
     app = make_app("How are refunds issued?")
