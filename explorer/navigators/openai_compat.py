@@ -48,7 +48,7 @@ from .llm.errors import NavigatorHTTPError, quote
 from .llm.options import ModelOptions, OptionError, StructuredOutput, split_options
 from .llm.prompt import Messages, PromptFileError, messages, payload, read_prompts
 from .llm.retry import retry_policy
-from .llm.schema import RATIONALE_MAX_CHARS, choice_schema, default_max_tokens, request_fields
+from .llm.schema import RATIONALE_MAX_CHARS, choice_schema, compact_grammar, default_max_tokens, request_fields
 from .llm.settings import (
     CALL_DEADLINE_ENV,
     CONNECT_TIMEOUT_ENV,
@@ -145,13 +145,16 @@ class _Call:
     def drop_schema(self, note: tuple[str, str]) -> None:
         """Ask again without structured output, saying why."""
         self.fields.pop("response_format", None)
+        self.fields.pop("grammar", None)
         self.structured = False
         self.notes.append(note)
 
     def transcript(self, *entries: tuple[str, str]) -> Transcript:
         scrub = self.settings.scrub
         described: list[tuple[str, str]] = [("provider", self.settings.provider), ("parameters", self.parameters())]
-        if self.structured:
+        if self.structured and "grammar" in self.fields:
+            described.append(("grammar", self.fields["grammar"]))
+        elif self.structured:
             described.append(("schema", _one_line_json({"response_format": self.fields["response_format"]})))
         described += self.notes
         if self.cached is not None:
@@ -355,9 +358,12 @@ class OpenAICompatibleNavigator(TreeNavigator):
         elif refused is not None:
             call.notes.append(("structured output", f"off: the server refused it earlier ({refused})"))
         else:
-            fields.update(request_fields(settings.provider, choice_schema(
-                request.candidates, request.remaining_visits, _rationale_chars(settings.options),
-                settings.options.max_items)))
+            schema = choice_schema(request.candidates, request.remaining_visits, _rationale_chars(settings.options),
+                                   settings.options.max_items)
+            if settings.options.grammar == "compact":
+                fields["grammar"] = compact_grammar(schema)
+            else:
+                fields.update(request_fields(settings.provider, schema))
             call.structured = True
         return call
 

@@ -31,6 +31,9 @@ Keys:
     model).
 ``max_items`` (a whole number from 1 to 64; default: as many as offered, within the visits left)
     The most ids the schema lets one answer hold (a small model asked for fewer ids answers in fewer tokens).
+``grammar`` (``compact``; ``local:`` models only)
+    Ask llama.cpp for the answer by a grammar of its JSON written with no whitespace, holding at least one id
+    (:func:`.schema.compact_grammar`), in place of the JSON schema: a small model's answer in half the tokens.
 ``system``, ``prompt``
     A file holding the system prompt, and a file holding the user message's template (:mod:`.prompt`).
 ``threads``, ``ctx``, ``slots``
@@ -69,7 +72,7 @@ class StructuredOutput(StrEnum):
 SAMPLING_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens")
 PROMPT_KEYS: Final = ("system", "prompt")
 LOCAL_KEYS: Final = ("threads", "ctx", "slots")
-KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", *PROMPT_KEYS, *LOCAL_KEYS)
+KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", "grammar", *PROMPT_KEYS, *LOCAL_KEYS)
 FILE_KEYS: Final = PROMPT_KEYS
 MAX_SEED: Final = 2**63 - 1
 MAX_TOKENS_LIMIT: Final = 100_000
@@ -88,6 +91,8 @@ class ModelOptions:
     """The most characters the schema lets a rationale hold (0: ``rationale=off``, no rationale asked for)."""
     max_items: int | None = None
     """The most ids the schema lets an answer hold (``None``: as many as offered, within the visits left)."""
+    grammar: str | None = None
+    """``compact``: a ``local:`` model is asked by :func:`.schema.compact_grammar` (``None``: by the schema)."""
     system: Path | None = None
     """A file holding the system prompt."""
     prompt: Path | None = None
@@ -158,6 +163,11 @@ def _value(key: str, text: str) -> object:
         if text.strip().lower() == "off":
             return 0
         return _whole(key, text, low=1, high=240, example="off")
+    if key == "grammar":
+        if text.strip().lower() != "compact":
+            raise OptionError(f"grammar={text}: grammar must be compact (the answer's JSON with no whitespace, "
+                              "at least one id); leave it out for the JSON schema")
+        return "compact"
     if key == "schema":
         try:
             return StructuredOutput(text.lower())

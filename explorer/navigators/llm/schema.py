@@ -21,6 +21,7 @@ Each server takes it in its own shape (:func:`request_fields`):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -81,6 +82,28 @@ def _without(schema: Any, *keywords: str) -> Any:
     if isinstance(schema, list):
         return [_without(item, *keywords) for item in schema]
     return schema
+
+
+def compact_grammar(schema: dict[str, Any]) -> str:
+    """``schema`` (a :func:`choice_schema`) as a llama.cpp GBNF grammar of the answer written with no whitespace,
+    holding at least one id: ``{"selected":["refunds","invoices"],"rationale":"..."}``.
+
+    It is ``grammar=compact`` in a ``local:`` model id. The JSON schema's own grammar lets a model put a newline
+    and an indent before every id, and a small model does: an answer of 2 ids took 39 tokens where the compact
+    one takes 18 to 27 (bench/prompts/README.md). The ids are the same enum, each at most once in a row's
+    ``maxItems``; the rationale the same bounded string. At least one id, because a small model offered an empty
+    list closes it at once: every walk would stop at its first offer (a walk still stops at a leaf, or when the
+    visits run out)."""
+    selected = schema["properties"]["selected"]
+    ids = " | ".join(json.dumps(json.dumps(value, ensure_ascii=False)) for value in selected["items"]["enum"])
+    most = int(selected["maxItems"])
+    more = f' ("," id){{0,{most - 1}}}' if most > 1 else ""
+    rationale = schema["properties"].get("rationale")
+    said = "" if rationale is None else f' ",\\"rationale\\":\\"" char{{0,{rationale["maxLength"]}}} "\\""'
+    rules = [f'root ::= "{{\\"selected\\":[" id{more} "]"{said} "}}"', f"id ::= {ids}"]
+    if rationale is not None:
+        rules.append('char ::= [^"\\\\\\x00-\\x1f] | "\\\\" ["\\\\/bfnrt]')
+    return "\n".join(rules) + "\n"
 
 
 def sent_schema(provider: str, schema: dict[str, Any]) -> dict[str, Any]:

@@ -259,6 +259,9 @@ def settings_for(model: str) -> Settings:
     provider, name = split
     options = model_options(model)
     given = [key for key in LOCAL_KEYS if getattr(options, key) is not None]
+    if options.grammar is not None:
+        raise NavigatorHTTPError(f"model {model!r}: grammar={options.grammar} is llama.cpp's (a local: model); a "
+                                 f"{provider}: server is asked for a JSON schema")
     if given:
         raise NavigatorHTTPError(f"model {model!r}: {', '.join(given)} set a local: model's server; a "
                                  f"{provider}: model's server is configured where it runs")
