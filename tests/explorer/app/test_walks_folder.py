@@ -149,3 +149,8 @@ async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_on
         assert note.message == f"walk 10 cannot be shown: {damaged}:2: not JSON; the file is damaged"
         assert screen.shown is walk and walk.history.cursor == 2 and len(app.walks) == 10
         assert [w.loaded is None for w in app.walks] == [False, True, False] + [True] * 7
+        await pilot.press("D")  # compared with it instead: the same line, and no comparison
+        await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
+        await pilot.press("end", "enter")
+        await wait_for(pilot, lambda: app.screen is screen and len([n for n in app.notes if n.severity == "error"]) == 2)
+        assert app.notes[-1].message == note.message and screen.partner is None and screen.shown is walk
