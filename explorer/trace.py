@@ -113,6 +113,10 @@ class Trace:
         last = self.events[-1] if self.events else None
         return last.result if isinstance(last, WalkFinished) else None
 
+    def read(self) -> Trace:
+        """A trace is a saved walk read already (:class:`~explorer.walks.saved.SavedWalk`): itself."""
+        return self
+
 
 # -- events to and from JSON -------------------------------------------------------------------------
 
@@ -484,6 +488,35 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
         raise TraceError(f"{path}:1: the trace header is damaged ({exc}); save the walk again") from None
 
 
+def read_trace_header(path: str | Path) -> TraceHeader:
+    """A trace's header, from its first line alone (a folder of 10,000 traces is listed from their headers); the
+    :class:`TraceError` :func:`read_trace` would raise for a file that is not a trace. The events are not read."""
+    path = Path(path)
+    first: str | None = None
+    try:
+        if stat.S_ISREG(path.stat().st_mode):
+            with path.open("rb") as handle:
+                first = handle.readline().decode("utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        first = None
+    if first is None:  # a folder, a pipe, no such file, not UTF-8...: reading it says what is wrong
+        return _header_line(path, _read_text(path).splitlines())
+    return _header_line(path, first.splitlines())
+
+
+def _header_line(path: Path, lines: list[str]) -> TraceHeader:
+    """The header on the first of ``lines``, a trace's."""
+    if not lines:
+        raise TraceError(f"{path}: the trace is empty")
+    try:
+        first = _json_line(lines[0])
+    except json.JSONDecodeError:
+        raise TraceError(f"{path}:1: not a reasoning-explorer trace (the first line is not JSON)") from None
+    except ValueError as exc:
+        raise TraceError(f"{path}:1: not a reasoning-explorer trace ({exc})") from None
+    return _header_from(path, first)
+
+
 def read_trace(path: str | Path, corpus_sha256: str | None = None, corpus_label: str | None = None) -> Trace:
     """Read a trace; with ``corpus_sha256``, refuse one that was made on another corpus.
 
@@ -499,15 +532,7 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
     """:func:`read_trace` of ``text``, the lines of a trace (:func:`trace_lines`) named ``path``: what the file
     would give back, without the file (the explorer's HTML export draws a walk as its trace records it)."""
     lines = text.splitlines()
-    if not lines:
-        raise TraceError(f"{path}: the trace is empty")
-    try:
-        first = _json_line(lines[0])
-    except json.JSONDecodeError:
-        raise TraceError(f"{path}:1: not a reasoning-explorer trace (the first line is not JSON)") from None
-    except ValueError as exc:
-        raise TraceError(f"{path}:1: not a reasoning-explorer trace ({exc})") from None
-    header = _header_from(path, first)
+    header = _header_line(path, lines)
     if corpus_sha256 is not None and corpus_sha256 != header.corpus_sha256:
         label = corpus_label or "the corpus given"
         raise TraceError(

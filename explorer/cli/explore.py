@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..corpora import Corpus, CorpusError
 from ..safe_text import one_line
-from ..trace import Trace
+from ..walks.saved import SavedWalk
 from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
@@ -223,7 +223,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     if args.walks_corpus is not None and (questions is not None or not args.corpus or not (
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):
         fail("--corpus names the corpus of a trace, a span file or a folder of walks: give one of those first")
-    opened: list[Trace] = []
+    opened: list[SavedWalk] = []
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:

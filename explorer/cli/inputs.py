@@ -7,16 +7,14 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
 from ..ending import WalkEnd
 from ..safe_text import one_line
-from ..trace import Trace, TraceError, read_trace
+from ..trace import Trace, TraceError, read_trace, read_trace_header
+from ..walks.saved import SavedWalk, TraceFile
 from .options import PROG, fail, is_there
-
-if TYPE_CHECKING:
-    from ..walks.telemetry.span_walks import SpanWalk
 
 
 def corpus_at(path: str | Path, *, show_progress: bool = False) -> Corpus:
@@ -147,46 +145,53 @@ def is_walks_folder(path: str | Path) -> bool:
     return any(n.endswith(".jsonl") for n in names) and not any(n.endswith((".md", ".markdown")) for n in names)
 
 
-def all_walks(path: str, override: str | None = None) -> tuple[list[Trace], Corpus]:
+def all_walks(path: str, override: str | None = None) -> tuple[list[SavedWalk], Corpus]:
     """Every walk a folder of saved walks or a span file holds, newest first, on the corpus of the newest (or
-    ``--corpus``). A file that cannot be read, or a walk made on another corpus, is left out, and said in one line on
-    stderr for each kind (how many, and the first); a folder with no walk to open is one line and exit 2."""
-    from ..walks.telemetry.span_walks import SpanError, read_span_walks, rebuild  # OpenTelemetry: only for spans
+    ``--corpus``), listed from their headers: each is read whole when it is first shown (:mod:`explorer.walks.saved`).
+    A file whose header cannot be read, or a walk made on another corpus, is left out, and said in one line on stderr
+    for each kind (how many, and the first); a folder with no walk to open is one line and exit 2, and so is a lone
+    walk that cannot be read whole (it is read here)."""
+    from ..walks.telemetry.span_walks import SpanError, SpanFileWalk, SpanWalkPlace, index_span_walks  # OpenTelemetry
 
-    found: list[tuple[Trace, float]] = []
-    spans: list[tuple[Path, SpanWalk]] = []
+    found: list[tuple[TraceFile, float]] = []
+    spans: list[tuple[Path, SpanWalkPlace]] = []
     unread: list[str] = []
     files = sorted(Path(path).glob("*.jsonl")) if Path(path).is_dir() else [Path(path)]
     for file in files:
         try:
             mtime = file.stat().st_mtime
             if looks_like_spans(file):
-                spans.extend((file, walk) for walk in read_span_walks(file))
+                spans.extend((file, place) for place in index_span_walks(file))
             else:
-                found.append((read_trace(file), mtime))
+                found.append((TraceFile(file, read_trace_header(file)), mtime))
         except (TraceError, SpanError, OSError) as exc:
             unread.append(str(exc))
-    headers = [(t.header, m) for t, m in found] + [(w.header, 0.0) for _, w in spans]
+    headers = [(t.header, m) for t, m in found] + [(p.header, 0.0) for _, p in spans]
     if not headers:
         fail(unread[0] if len(unread) == 1 else f"{path}: no walk to open (no trace or span file could be read"
              + (f"; the first: {unread[0]}" if unread else "") + ")")
     newest = max(headers, key=lambda pair: (pair[0].created, pair[1]))[0]
     stand_in = Trace(Path(path), newest, (), WalkEnd.FINISHED)
     corpus = trace_corpus(Path(path), stand_in, override)
-    traces = [(t, m) for t, m in found if t.header.corpus_sha256 == corpus.sha256]
-    others = len(found) - len(traces)
-    for file, walk in spans:
-        if walk.header.corpus_sha256 == corpus.sha256:
-            traces.append((rebuild(walk, corpus, file), 0.0))
+    walks: list[tuple[SavedWalk, float]] = [(t, m) for t, m in found if t.header.corpus_sha256 == corpus.sha256]
+    others = len(found) - len(walks)
+    for file, place in spans:
+        if place.header.corpus_sha256 == corpus.sha256:
+            walks.append((SpanFileWalk(file, place, corpus), 0.0))
         else:
             others += 1
-    traces.sort(key=lambda pair: (pair[0].header.created, pair[1], str(pair[0].path)), reverse=True)
+    walks.sort(key=lambda pair: (pair[0].header.created, pair[1], str(pair[0].path)), reverse=True)
     if unread:
         say_on_stderr(f"{len(unread)} file{'s' if len(unread) != 1 else ''} left out, not a walk: {unread[0]}")
     if others:
         say_on_stderr(f"{others} walk{'s' if others != 1 else ''} left out, made on another corpus (or another "
                       f"version of {corpus.path}); open them with --corpus")
-    return [t for t, _ in traces], corpus
+    if len(walks) == 1:  # one walk to open: read whole now, so that a damaged one is one line before the screen
+        try:
+            return [walks[0][0].read()], corpus
+        except (TraceError, SpanError) as exc:
+            fail(str(exc))
+    return [w for w, _ in walks], corpus
 
 
 def say_on_stderr(message: str) -> None:

@@ -26,8 +26,8 @@ from ..ending import WalkEnd
 from ..navigators import resolve_navigator
 from ..navigators.llm.llama_server import StatusListeners
 from ..navigators.manual import DecisionDesk
-from ..trace import Trace
 from ..walk_settings import WalkSettings
+from ..walks.saved import SavedWalk
 from ..walks.session import WalkObserver, Wiring
 from ..walks.walk_list import WalkList
 from .commands import palette_commands
@@ -60,7 +60,7 @@ class ExplorerApp(App[int]):
         autoplay: float | None = None,
         trace_path: str | None = None,
         example_query: str | None = None,
-        opened: Sequence[Trace] = (),
+        opened: Sequence[SavedWalk] = (),
         allow_files: bool = True,
         evaluate: tuple[QuestionSet, str | None] | None = None,
         present: bool = False,

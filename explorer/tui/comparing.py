@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..walks.compare import Comparison, compare
-from ..walks.walk_list import Walk, WalkList
+from ..walks.walk_list import Walk, WalkList, WalkUnreadable
 from .say import Severity
 from .screens.choose_walk import WalksScreen
 
@@ -62,6 +62,11 @@ class Comparing:
         both answers side by side."""
         host = self.host
         if host.shown is None or other is host.shown:
+            return
+        try:
+            other.read()  # a saved walk is read the first time it is needed
+        except WalkUnreadable as exc:
+            host.say(str(exc), severity="error", timeout=8)
             return
         self.prompts = False
         host.partner = other

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..trace import Trace
 from ..walks.history import WalkHistory
+from ..walks.saved import SavedWalk
 from ..walks.stability import Stability
-from ..walks.walk_list import Walk, WalkList
+from ..walks.walk_list import Walk, WalkList, WalkUnreadable
 from .say import Severity
 from .widgets.query_input import QueryInput
 from .widgets.walk_tree import WalkTree
@@ -50,12 +51,17 @@ class OpeningWalks:
         self.runner = runner
 
     def switch_to(self, number: int) -> None:
-        """Show walk ``number`` of the list, at the step it was left at."""
+        """Show walk ``number`` of the list, at the step it was left at (a saved walk is read now, the first time:
+        one that cannot be is said in one line, and the walk on screen stays)."""
         host = self.host
         try:
             walk = host.walks.number(number)
+            walk.read()
         except IndexError as exc:
             host.say(str(exc), severity="warning")
+            return
+        except WalkUnreadable as exc:
+            host.say(str(exc), severity="error", timeout=8)
             return
         host.show_walk(walk)
         host.say(f"Now showing {walk.name}", timeout=3)
@@ -83,33 +89,39 @@ class OpeningWalks:
         tree.focus()  # the step keys, and Escape back to the evaluation, work at once
         return walk
 
-    def load_traces(self, traces: Sequence[Trace]) -> None:
-        """Several saved walks (a folder of recorded traces, a span file's walks) join the list in the order given;
-        the first is shown."""
-        if len(traces) == 1:
-            self.load_trace(traces[0])
+    def load_traces(self, saved: Sequence[SavedWalk]) -> None:
+        """Saved walks (a trace, a folder of recorded traces, a span file's walks) join the list in the order given,
+        each read when it is first shown; the first that can be read is shown, from its first event, and no
+        navigator is called (those before it that cannot be read are said in one line)."""
+        if not saved:
             return
         host = self.host
         self.runner.park()
-        walks = [host.walks.add(Walk(WalkHistory.from_trace(trace, number=host.walks.next_number)))
-                 for trace in traces]
-        settings = traces[0].header.settings
+        walks = [host.walks.add(Walk(saved=each)) for each in saved]
+        settings = saved[0].header.settings
         self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
         host.query_one(QueryInput).value = settings.query
-        host.show_walk(walks[0])
-        host.say(f"Opened {len(walks)} walks, newest first: w lists them (type to filter), {walks[0].name} is "
-                 "shown", timeout=6)
+        unreadable: list[str] = []
+        for walk in walks:
+            try:
+                history = walk.read()
+            except WalkUnreadable as exc:
+                unreadable.append(str(exc))
+                continue
+            host.show_walk(walk)
+            if len(walks) == 1:
+                host.say(f"Opened {saved[0].path} as {walk.name} ({len(history.events)} events)", timeout=4)
+            else:
+                host.say(f"Opened {len(walks)} walks, newest first: w lists them (type to filter), {walk.name} is "
+                         "shown", timeout=6)
+            break
+        if unreadable:
+            more = f" (and {len(unreadable) - 1} more cannot be read)" if len(unreadable) > 1 else ""
+            host.say(unreadable[0] + more, severity="error", timeout=8)
 
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
-        host = self.host
-        self.runner.park()
-        walk = host.walks.add(Walk(WalkHistory.from_trace(trace, number=host.walks.next_number)))
-        settings = trace.header.settings
-        self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
-        host.query_one(QueryInput).value = settings.query
-        host.show_walk(walk)
-        host.say(f"Opened {trace.path} as {walk.name} ({len(walk.history.events)} events)", timeout=4)
+        self.load_traces([trace])
 
     def show_stability(self, stability: Stability) -> None:
         """Beside each node chosen by some of the walks, in how many (``chosen 7/10 walks``: said in words, so it

@@ -32,7 +32,6 @@ from core import TreeNavigator
 
 from ..corpora import Corpus
 from ..safe_text import visible
-from ..trace import Trace
 from ..walk_settings import WalkSettings
 from ..walks.compare import tree_marks
 from ..walks.describe import capped_note, ending_text
@@ -40,6 +39,7 @@ from ..walks.habits import habit_notes
 from ..walks.history import Origin, WalkHistory
 from ..walks.picking import Pick
 from ..walks.ranking import rank_landed
+from ..walks.saved import SavedWalk
 from ..walks.session import UNWIRED, WalkSession, Wiring
 from ..walks.state import WalkState
 from ..walks.walk_list import Walk, WalkList
@@ -118,7 +118,7 @@ class WalkScreen(Screen[None]):
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
                  *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
-                 opened: Sequence[Trace] = (), present: bool = False) -> None:
+                 opened: Sequence[SavedWalk] = (), present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
@@ -411,7 +411,7 @@ class WalkScreen(Screen[None]):
 
                 current = self.shown.number if self.shown is not None else 0
                 self.app.push_screen(WalksScreen([w.name for w in self.walks], current,
-                                                 queries=[w.history.settings.query for w in self.walks]), chosen)
+                                                 queries=[w.settings.query for w in self.walks]), chosen)
 
     def action_setting(self, which: str, value: str = "") -> None:
         """``setting(...)``: the next walk's settings (:mod:`.next_walk`); ``setting('policy', 'empty')`` sets one."""

@@ -92,7 +92,7 @@ class WalkHistory:
     @property
     def name(self) -> str:
         """``walk 3 · fork of walk 1: at billing chose invoices``."""
-        return f"walk {self.number} · {self.label}"
+        return walk_name(self.number, self.label)
 
     # -- growing -------------------------------------------------------------------------------------
 
@@ -228,7 +228,17 @@ def label_for(settings: WalkSettings, before: WalkSettings | None = None, origin
     return f"restart · {label}" if origin is Origin.RESTART else label
 
 
+def walk_name(number: int, label: str) -> str:
+    """``walk 3 · trace walk-0042.jsonl · lexical:default``: a walk's number and its label."""
+    return f"walk {number} · {label}"
+
+
+def trace_label(path: str | Path, header: TraceHeader) -> str:
+    """The label of a walk read from a file: the file's name and the navigator its header names."""
+    return f"trace {Path(path).name} · {header.settings.model}"
+
+
 def _default_label(settings: WalkSettings, origin: Origin, trace: Trace | None) -> str:
     if trace is not None:
-        return f"trace {Path(trace.path).name} · {trace.header.settings.model}"
+        return trace_label(trace.path, trace.header)
     return label_for(settings, origin=origin)

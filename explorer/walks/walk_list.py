@@ -3,40 +3,86 @@
 UI-free. A :class:`Walk` holds everything about one walk, once: its history (events, cursor, how it ended,
 the settings it is walked with), the session it is walked in (live while its worker may still take a step;
 the navigator it is walked with is the session's, and a fork goes on with it), and the manual navigator's
-open request on it. Which walk is on screen is the screen's business, not the list's.
+open request on it. A walk saved in a file (:mod:`.saved`: one of a folder of 10,000 traces) is listed from its
+header and read the first time it is needed. Which walk is on screen is the screen's business, not the list's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from core import CancellationToken, TreeNavigator, WalkEvent
 
 from ..ending import WalkEnd
-from .history import WalkHistory, label_for
+from ..safe_text import one_line
+from ..walk_settings import WalkSettings
+from .history import WalkHistory, label_for, trace_label, walk_name
 from .picking import Pick
+from .saved import SavedWalk
 from .session import WalkSession
 
 
-@dataclass(eq=False)
+class WalkUnreadable(ValueError):
+    """A saved walk of the list that could not be read whole when it was needed: one line, naming the walk, the
+    file and what is wrong (the list keeps the walk, and says the same each time it is asked for)."""
+
+
 class Walk:
-    """One walk of the session."""
+    """One walk of the session: made here with its ``history``, or ``saved`` in a file (a trace of a folder, a walk
+    of a span file), whose history is read the first time it is needed (:meth:`read`), once, and kept."""
 
-    history: WalkHistory
-    walked_in: WalkSession | None = None
-    """The session it is walked in, whose history is :attr:`history` (``None``: read from a trace, or made
-    elsewhere); kept once the walk is over, for the navigator it was walked with."""
-    pick: Pick | None = None
-    """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
-    verdict: str = ""
-    """What an evaluation made of this walk (why its question was missed), said beside it on screen."""
-    retired: bool = field(default=False, init=False)
-    """Whether its session is over for the screen (it ended, or was cancelled): see :meth:`retire`."""
-
-    def __post_init__(self) -> None:
-        if self.walked_in is not None and self.walked_in.history is not self.history:
+    def __init__(self, history: WalkHistory | None = None, walked_in: WalkSession | None = None, *,
+                 saved: SavedWalk | None = None) -> None:
+        if (history is None) == (saved is None):
+            raise ValueError("a walk has a history, or is a saved walk to read when it is needed")
+        if walked_in is not None and walked_in.history is not history:
             raise ValueError("a walk's session must write into the walk's own history")
+        self._history = history
+        self._number = 1 if history is None else history.number
+        self._unreadable: str | None = None
+        self.saved = saved
+        """The file it is read from (``None``: made in this session)."""
+        self.walked_in = walked_in
+        """The session it is walked in, whose history is :attr:`history` (``None``: read from a trace, or made
+        elsewhere); kept once the walk is over, for the navigator it was walked with."""
+        self.pick: Pick | None = None
+        """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
+        self.verdict = ""
+        """What an evaluation made of this walk (why its question was missed), said beside it on screen."""
+        self.retired = False
+        """Whether its session is over for the screen (it ended, or was cancelled): see :meth:`retire`."""
+
+    @property
+    def history(self) -> WalkHistory:
+        """Its history: a saved walk's is read here the first time (:meth:`read`, which says when it cannot be)."""
+        return self._history if self._history is not None else self.read()
+
+    @property
+    def loaded(self) -> WalkHistory | None:
+        """Its history if it is at hand (``None``: a saved walk not read yet, or one that could not be)."""
+        return self._history
+
+    def read(self) -> WalkHistory:
+        """Its history, a saved walk's read from its file the first time and kept; :class:`WalkUnreadable` when it
+        cannot be (read once: asked again, it says the same)."""
+        if self._history is not None:
+            return self._history
+        if self._unreadable is None and self.saved is not None:
+            try:
+                trace = self.saved.read()
+            except ValueError as exc:
+                self._unreadable = one_line(str(exc))
+            else:
+                self._history = WalkHistory.from_trace(trace, number=self._number)
+                return self._history
+        raise WalkUnreadable(f"walk {self._number} cannot be shown: {self._unreadable}")
+
+    @property
+    def settings(self) -> WalkSettings:
+        """What it is walked with: its history's, or the saved walk's header's (without reading it)."""
+        if self._history is None and self.saved is not None:
+            return self.saved.header.settings
+        return self.history.settings
 
     @property
     def session(self) -> WalkSession | None:
@@ -51,10 +97,19 @@ class Walk:
 
     @property
     def number(self) -> int:
-        return self.history.number
+        return self._history.number if self._history is not None else self._number
+
+    @number.setter
+    def number(self, number: int) -> None:
+        self._number = number
+        if self._history is not None:
+            self._history.number = number
 
     @property
     def name(self) -> str:
+        """Its history's name; a saved walk's, the same without reading it (:func:`~.history.trace_label`)."""
+        if self._history is None and self.saved is not None:
+            return walk_name(self._number, trace_label(self.saved.path, self.saved.header))
         return self.history.name
 
     @property
@@ -121,10 +176,10 @@ class WalkList:
     def add(self, walk: Walk) -> Walk:
         """Keep ``walk``, numbered next. A walk or restart whose maker gave it no label is named for its query and
         what differs from the walk before it (:func:`~explorer.walks.history.label_for`)."""
-        history = walk.history
-        if not history.label_given and history.trace is None and self.items:
-            history.label = label_for(history.settings, self.items[-1].history.settings, history.origin)
-        history.number = self.next_number
+        history = walk.loaded
+        if history is not None and not history.label_given and history.trace is None and self.items:
+            history.label = label_for(history.settings, self.items[-1].settings, history.origin)
+        walk.number = self.next_number
         self.items.append(walk)
         return walk
 
@@ -136,7 +191,7 @@ class WalkList:
 
     def holding(self, history: WalkHistory) -> Walk | None:
         """The walk whose history is ``history`` (one made elsewhere, an evaluation's, is not in the list yet)."""
-        return next((w for w in self.items if w.history is history), None)
+        return next((w for w in self.items if w.loaded is history), None)
 
     def by_id(self, walk_id: int) -> Walk | None:
         """The live walk whose worker tags its messages ``walk_id`` (``None``: it ended, or was replaced)."""

@@ -42,7 +42,8 @@ from ...walk_settings import WalkSettings
 from .attributes import A
 from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL
 
-__all__ = ["SpanError", "SpanWalk", "read_span_walks", "rebuild"]
+__all__ = ["SpanError", "SpanFileWalk", "SpanWalk", "SpanWalkPlace", "index_span_walks", "read_span_walk",
+           "read_span_walks", "rebuild"]
 
 MAX_BYTES = 2_000_000_000
 ORDER = A + "transcript.order"
@@ -94,20 +95,22 @@ def _attributes(span: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _documents(path: Path) -> Iterator[tuple[int, Any]]:
-    """Each OTLP JSON document in the file with its line: JSON Lines (``--otlp-file``), read a line at a time so
-    that a file of 10,000 walks is never held whole; or one document (a tracing tool's download)."""
+def _documents(path: Path) -> Iterator[tuple[int, int | None, Any]]:
+    """Each OTLP JSON document in the file with its line, and the byte offset of that line when it holds that one
+    document (``None``: one of a list, or of a file that is one document): JSON Lines (``--otlp-file``), read a
+    line at a time so that a file of 10,000 walks is never held whole; or one document (a tracing tool's
+    download)."""
     try:
         if path.stat().st_size > MAX_BYTES:
             raise SpanError(f"{path}: larger than {MAX_BYTES:,} bytes; split the export")
-        with path.open(encoding="utf-8") as handle:
-            first = handle.readline()
+        with path.open("rb") as handle:
+            first = handle.readline().decode("utf-8")
             try:
                 document = json.loads(first) if first.strip() else None
             except ValueError:
                 document = None
             if document is None:  # not one document a line: the whole file is one (pretty-printed) document
-                text = first + handle.read()
+                text = first + handle.read().decode("utf-8")
                 try:
                     whole = json.loads(text)
                 except ValueError:
@@ -116,17 +119,17 @@ def _documents(path: Path) -> Iterator[tuple[int, Any]]:
                     number = next((n for n, line in enumerate(text.splitlines(), start=1) if line.strip()), 1)
                     raise _not_json(path, number)
                 for each in whole if isinstance(whole, list) else [whole]:
-                    yield 1, each
+                    yield 1, None, each
                 return
-            yield from ((1, each) for each in (document if isinstance(document, list) else [document]))
-            for number, line in enumerate(handle, start=2):
-                if not line.strip():
-                    continue
-                try:
-                    document = json.loads(line)
-                except ValueError:
-                    raise _not_json(path, number) from None
-                yield number, document
+            if isinstance(document, list):
+                yield from ((1, None, each) for each in document)
+            else:
+                yield 1, 0, document
+            number = 1
+            while line := handle.readline():
+                number += 1
+                if line.strip():
+                    yield number, handle.tell() - len(line), _json_at(path, number, line)
     except SpanError:
         raise
     except FileNotFoundError:
@@ -135,23 +138,35 @@ def _documents(path: Path) -> Iterator[tuple[int, Any]]:
         raise SpanError(f"{path}: cannot read the spans ({type(exc).__name__}); give an OTLP JSON file") from None
 
 
+def _json_at(path: Path, number: int, line: bytes) -> Any:
+    try:
+        return json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise
+    except ValueError:
+        raise _not_json(path, number) from None
+
+
 def _not_json(path: Path, number: int) -> SpanError:
     return SpanError(f"{path}:{number}: not JSON (the file is damaged or cut short); give the OTLP JSON file "
                      "--otlp-file wrote or a tracing tool exported")
 
 
-def _spans(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Every span in the file with the count of its document (from 0), slimmed to what a walk is rebuilt from as
-    it is read (no events, no landed documents' content: the corpus has them)."""
-    for ordinal, (number, document) in enumerate(_documents(path)):
-        if not isinstance(document, dict) or not isinstance(document.get("resourceSpans"), list):
-            raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
-                            "--otlp-file wrote or a tracing tool exported")
-        for resource in document["resourceSpans"]:
-            for scope in _listed(resource, "scopeSpans"):
-                for span in _listed(scope, "spans"):
-                    if isinstance(span, dict):
-                        yield ordinal, _slim(span)
+def _spans(path: Path) -> Iterator[tuple[int, int | None, dict[str, Any]]]:
+    """Every span in the file, as it is, with the count of its document (from 0) and the byte offset of its
+    document's line (:func:`_documents`)."""
+    for ordinal, (number, where, document) in enumerate(_documents(path)):
+        for span in _spans_of(path, number, document):
+            yield ordinal, where, span
+
+
+def _spans_of(path: Path, number: int, document: Any) -> Iterator[dict[str, Any]]:
+    if not isinstance(document, dict) or not isinstance(document.get("resourceSpans"), list):
+        raise SpanError(f"{path}:{number}: not OTLP JSON (no \"resourceSpans\"); give the OTLP JSON file "
+                        "--otlp-file wrote or a tracing tool exported")
+    for resource in document["resourceSpans"]:
+        for scope in _listed(resource, "scopeSpans"):
+            yield from (span for span in _listed(scope, "spans") if isinstance(span, dict))
 
 
 def _listed(parent: Any, key: str) -> list[Any]:
@@ -161,6 +176,8 @@ def _listed(parent: Any, key: str) -> list[Any]:
 
 
 def _slim(span: dict[str, Any]) -> dict[str, Any]:
+    """The span with only what a walk is rebuilt from (no events, no landed documents' content: the corpus has
+    them), so that the spans held while a file is read stay small."""
     kept = {key: span.get(key) for key in ("traceId", "spanId", "parentSpanId", "startTimeUnixNano",
                                            "endTimeUnixNano")}
     kept["attributes"] = [item for item in span.get("attributes") or []
@@ -264,7 +281,7 @@ def read_span_walks(path: str | Path) -> list[SpanWalk]:
     # document each trace has spans in (--otlp-file writes one walk a line), the second makes each trace's walks
     # as soon as that document is read, and lets its spans go.
     last: dict[str, int] = {}
-    for ordinal, span in _spans(path):
+    for ordinal, _, span in _spans(path):
         last[str(span.get("traceId", ""))] = ordinal
     first = {trace: number for number, trace in enumerate(last)}
     by_trace: dict[str, list[dict[str, Any]]] = {}
@@ -274,20 +291,117 @@ def read_span_walks(path: str | Path) -> list[SpanWalk]:
     def make_up_to(ordinal: int) -> None:
         for trace in [t for t in by_trace if last.get(t, -1) <= ordinal]:
             spans = by_trace.pop(trace)
-            roots = [s for s in spans if not s.get("parentSpanId") and A + "navigator" in _attributes(s)]
-            made.extend((first.get(trace, len(first)), n, _walk(root, spans)) for n, root in enumerate(roots))
+            made.extend((first.get(trace, len(first)), n, _walk(root, spans)) for n, root in enumerate(_roots(spans)))
 
-    for ordinal, span in _spans(path):
+    for ordinal, _, span in _spans(path):
         if ordinal != done:
             make_up_to(ordinal - 1)
             done = ordinal
-        by_trace.setdefault(str(span.get("traceId", "")), []).append(span)
+        by_trace.setdefault(str(span.get("traceId", "")), []).append(_slim(span))
     make_up_to(len(last) and max(last.values()) + 1)
     walks = [walk for _, _, walk in sorted(made, key=lambda item: (item[0], item[1]))]
     if not walks:
-        raise SpanError(f"{path}: holds no walk's spans (no span with {A}navigator); give spans the explorer "
-                        "exported (--otlp-file, or a tracing tool's export of them)")
+        raise _no_walk(path)
     return walks
+
+
+def _no_walk(path: Path) -> SpanError:
+    return SpanError(f"{path}: holds no walk's spans (no span with {A}navigator); give spans the explorer "
+                     "exported (--otlp-file, or a tracing tool's export of them)")
+
+
+def _is_root(span: Mapping[str, Any]) -> bool:
+    """Whether ``span`` is a walk's own (its ``RETRIEVER`` span: no parent, the walk's navigator)."""
+    return not span.get("parentSpanId") and any(
+        isinstance(item, dict) and item.get("key") == A + "navigator" for item in span.get("attributes") or [])
+
+
+def _roots(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The walks' own spans among one trace's, in order (a trace holds one walk, or several)."""
+    return [span for span in spans if _is_root(span)]
+
+
+@dataclass(frozen=True)
+class SpanWalkPlace:
+    """Where a walk is in a span file: its header (what the walk list shows), its trace's id, which walk of that
+    trace it is, and the byte offsets of the lines holding its trace's spans (``None``: the file is one document, or
+    a list of them, read whole again)."""
+
+    header: TraceHeader
+    trace_id: str
+    root: int
+    lines: tuple[int, ...] | None
+
+
+def index_span_walks(path: str | Path) -> list[SpanWalkPlace]:
+    """Where every walk in an OTLP JSON file is, in the order of :func:`read_span_walks`, with each walk's header,
+    from one reading that keeps no span (a file of 10,000 walks is listed in the memory of their headers); the
+    :class:`SpanError` of :func:`read_span_walks` for a file that holds no walk or cannot be read."""
+    path = Path(path)
+    lines: dict[str, list[int | None]] = {}
+    roots: dict[str, list[TraceHeader]] = {}
+    for _, where, span in _spans(path):
+        trace = str(span.get("traceId", ""))
+        held = lines.setdefault(trace, [])
+        if not held or held[-1] != where:
+            held.append(where)
+        if _is_root(span):
+            roots.setdefault(trace, []).append(_header(span, _attributes(span)))
+    places = [SpanWalkPlace(header, trace, number, _offsets(held))
+              for trace, held in lines.items() for number, header in enumerate(roots.get(trace, []))]
+    if not places:
+        raise _no_walk(path)
+    return places
+
+
+def _offsets(held: list[int | None]) -> tuple[int, ...] | None:
+    """The offsets of the lines a trace's spans are on; ``None`` when one of them is in a list or a whole-file
+    document, whose place is no line's."""
+    offsets = tuple(where for where in held if where is not None)
+    return offsets if len(offsets) == len(held) else None
+
+
+def read_span_walk(path: str | Path, place: SpanWalkPlace) -> SpanWalk:
+    """The walk at ``place`` in the span file at ``path`` (:func:`index_span_walks`), read from its lines alone;
+    :class:`SpanError` when the file changed since (the walk is no longer there)."""
+    path = Path(path)
+    if place.lines is None:
+        spans = [_slim(span) for _, _, span in _spans(path) if str(span.get("traceId", "")) == place.trace_id]
+    else:
+        spans = []
+        try:
+            with path.open("rb") as handle:
+                for where in place.lines:
+                    handle.seek(where)
+                    document = json.loads(handle.readline().decode("utf-8"))
+                    spans.extend(_slim(span) for span in _spans_of(path, 0, document)
+                                 if str(span.get("traceId", "")) == place.trace_id)
+        except (OSError, ValueError):  # a JSON or UTF-8 error where a line of spans was
+            spans = []
+    roots = _roots(spans)
+    walk = _walk(roots[place.root], spans) if place.root < len(roots) else None
+    if walk is None or walk.header != place.header:
+        raise SpanError(f"{path}: the walk “{one_line(place.header.settings.query)}” is no longer where it was (the "
+                        "file changed since it was opened); open the file again")
+    return walk
+
+
+@dataclass(frozen=True, eq=False)
+class SpanFileWalk:
+    """A span file's walk listed from its header, rebuilt on ``corpus`` when it is read (a
+    :class:`~explorer.walks.saved.SavedWalk`)."""
+
+    path: Path
+    place: SpanWalkPlace
+    corpus: Corpus
+
+    @property
+    def header(self) -> TraceHeader:
+        return self.place.header
+
+    def read(self) -> Trace:
+        """The walk as a trace (:func:`rebuild`); :class:`SpanError` when its spans are no longer in the file."""
+        return rebuild(read_span_walk(self.path, self.place), self.corpus, self.path)
 
 
 def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
@@ -317,9 +431,19 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
             decisions.append(decision)
             if found.get(A + "forced"):
                 forced.add(decision.current)
+    header = _header(root, attributes)
+    end_text = _text(attributes, A + "end", WalkEnd.FINISHED.value)
+    end = WalkEnd(end_text) if end_text in {e.value for e in WalkEnd} else WalkEnd.FINISHED
+    error = attributes.get(A + "error")
+    return SpanWalk(header, tuple(decisions), frozenset(forced), end, error if isinstance(error, str) else None,
+                    _text(attributes, A + "walk") or header.settings.query, tuple(sorted(notes)))
+
+
+def _header(root: Mapping[str, Any], attributes: Mapping[str, Any]) -> TraceHeader:
+    """The header a trace of the walk whose own span is ``root`` (with its ``attributes``) would have."""
     sources = attributes.get(A + "sources")
     on_failure = _text(attributes, A + "on_failure", OnFailure.THROW.value)
-    header = TraceHeader(
+    return TraceHeader(
         corpus_path=_text(attributes, A + "corpus.path"), corpus_sha256=_text(attributes, A + "corpus.sha256"),
         corpus_source=_text(attributes, A + "corpus.source"), corpus_format=_text(attributes, A + "corpus.format"),
         settings=WalkSettings(
@@ -328,11 +452,6 @@ def _walk(root: dict[str, Any], spans: list[dict[str, Any]]) -> SpanWalk:
             max_depth=_whole(attributes, A + "max_depth", 6),
             on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW),
         sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root))
-    end_text = _text(attributes, A + "end", WalkEnd.FINISHED.value)
-    end = WalkEnd(end_text) if end_text in {e.value for e in WalkEnd} else WalkEnd.FINISHED
-    error = attributes.get(A + "error")
-    return SpanWalk(header, tuple(decisions), frozenset(forced), end, error if isinstance(error, str) else None,
-                    _text(attributes, A + "walk") or header.settings.query, tuple(sorted(notes)))
 
 
 def _nanos(span: Mapping[str, Any], key: str) -> int:

@@ -4,6 +4,7 @@ newest first, and the walk chooser filters them by what is typed."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from explorer.tui.app import ExplorerApp
 from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.walk_settings import WalkSettings
 
-from .helpers import wait_for
+from .helpers import Explorer, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -107,3 +108,49 @@ def test_a_folder_whose_corpus_moved_says_so_and_corpus_points_it_right(folder: 
         "the trace's corpus /nowhere/handbook.yaml is not here; pass --corpus PATH")
     traces, corpus = all_walks(str(moved), str(HANDBOOK))
     assert len(traces) == 3 and corpus.sha256 == load_corpus(HANDBOOK).sha256
+
+
+async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_ones_and_a_damaged_one_says_so(
+        folder: Path, tmp_path: Path) -> None:
+    """Ten of the recorded walks, the oldest damaged after its header: it is listed, and picked it says so in one
+    line while the walk on screen stays; the others are read only when the chooser shows one and it is stepped."""
+    copies = tmp_path / "ten"
+    copies.mkdir()
+    for path in sorted(folder.glob("walk-*.jsonl"))[:10]:  # refunds question 0 ... invoices question 9
+        (copies / path.name).write_bytes(path.read_bytes())
+    damaged = sorted(copies.glob("walk-*.jsonl"))[0]
+    lines, written = damaged.read_text().splitlines(), damaged.stat()
+    damaged.write_text("\n".join([lines[0], "{not JSON", *lines[2:]]) + "\n")
+    os.utime(damaged, ns=(written.st_atime_ns, written.st_mtime_ns))  # still the oldest
+    saved, corpus = all_walks(str(copies))
+    app = Explorer(corpus, WalkSettings(""), opened=saved)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: len(app.walks) == 10)
+        screen = app.walk_screen
+        assert screen.shown is app.walks.number(1) and screen.shown.settings.query == "invoices question 9"
+        assert [w.loaded is None for w in app.walks] == [False] + [True] * 9
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
+        chooser = app.screen
+        assert isinstance(chooser, WalksScreen)
+        await pilot.press(*"taxes")
+        assert chooser.shown == [3, 8]  # taxes questions 7 and 2, filtered unread
+        assert [app.walks.number(n).loaded for n in chooser.shown] == [None, None]
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        walk = app.walks.number(3)
+        assert screen.shown is walk and walk.loaded is not None and walk.history.cursor == 1
+        assert walk.history.settings.query == "taxes question 7"
+        await pilot.press("n")
+        await wait_for(pilot, lambda: walk.history.cursor == 2)
+        await pilot.press("w", *"question 0", "enter")
+        await wait_for(pilot, lambda: app.screen is screen and any(n.severity == "error" for n in app.notes))
+        (note,) = [n for n in app.notes if n.severity == "error"]
+        assert note.message == f"walk 10 cannot be shown: {damaged}:2: not JSON; the file is damaged"
+        assert screen.shown is walk and walk.history.cursor == 2 and len(app.walks) == 10
+        assert [w.loaded is None for w in app.walks] == [False, True, False] + [True] * 7
+        await pilot.press("D")  # compared with it instead: the same line, and no comparison
+        await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
+        await pilot.press("end", "enter")
+        await wait_for(pilot, lambda: app.screen is screen and len([n for n in app.notes if n.severity == "error"]) == 2)
+        assert app.notes[-1].message == note.message and screen.partner is None and screen.shown is walk
