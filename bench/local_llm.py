@@ -153,13 +153,13 @@ def whole_walk(query: str) -> None:
 
 
 def speed_limit(query: str, system: Path | None, template: Path | None, rationale: int = 240,
-                max_items: int | None = None) -> None:
+                max_items: int | None = None, grammar: bool = False, threads: int = 1) -> None:
     """One walk's offers sent in order to one server, as the navigator sends them (messages, schema, sampling),
     each timed; llama.cpp's timings give the new prompt tokens, the answer tokens and both rates."""
     from explorer.navigators.llm.prompt import SYSTEM_PROMPT, Prompts, messages
-    from explorer.navigators.llm.schema import choice_schema, default_max_tokens, request_fields
+    from explorer.navigators.llm.schema import choice_schema, compact_grammar, default_max_tokens, request_fields
 
-    model = "local:smollm2@threads=1,slots=1"
+    model = f"local:smollm2@threads={threads},slots=1"
     navigator = resolve_navigator(model)
     assert isinstance(navigator, LocalModelNavigator)
     server = navigator.server(model)
@@ -169,11 +169,11 @@ def speed_limit(query: str, system: Path | None, template: Path | None, rational
     rows: list[tuple[float, dict[str, Any]]] = []
     with httpx.Client(timeout=300) as client:
         for request in _offers(query, model, navigator):
+            schema = choice_schema(request.candidates, request.remaining_visits, rationale, max_items)
             body = {"messages": [{"role": role, "content": text} for role, text in messages(request, prompts)],
                     "temperature": 0, "cache_prompt": True,
                     "max_tokens": default_max_tokens(request.candidates, request.remaining_visits, rationale),
-                    **request_fields("local", choice_schema(request.candidates, request.remaining_visits,
-                                                            rationale, max_items))}
+                    **({"grammar": compact_grammar(schema)} if grammar else request_fields("local", schema))}
             started = time.perf_counter()
             reply = client.post(f"{address}/v1/chat/completions", json=body).json()
             rows.append((time.perf_counter() - started, dict(reply.get("timings") or {})))
@@ -188,7 +188,8 @@ def speed_limit(query: str, system: Path | None, template: Path | None, rational
     median_time = statistics.median(seconds for seconds, _ in timed)
     median_limit = statistics.median(limits)
     words = (f"{system.name if system else 'default system'} + {template.name if template else 'default template'}"
-             f", rationale={rationale or 'off'}, max_items={max_items or 'all'}")
+             f", rationale={rationale or 'off'}, max_items={max_items or 'all'}"
+             f"{', grammar=compact' if grammar else ''}, {threads} thread{'s' if threads != 1 else ''}")
     print(f"speed limit of one walk ({len(timed)} decisions of {query!r}, {words}):")
     print("  decision times " + ", ".join(f"{seconds:.2f}" for seconds, _ in timed) + " s")
     print(f"  new prompt tokens per decision: median {statistics.median(t.get('prompt_n', 0) for _, t in timed):.0f}"
@@ -293,6 +294,8 @@ def main() -> None:
     parser.add_argument("--rationale", type=int, default=240, help="the speed limit's rationale chars (0: off)")
     parser.add_argument("--max-items", type=int, default=None, help="the speed limit's most ids an answer holds")
     parser.add_argument("--limit", action="store_true", help="only the speed limit of one walk's decisions")
+    parser.add_argument("--grammar", action="store_true", help="the speed limit with grammar=compact")
+    parser.add_argument("--limit-threads", type=int, default=1, help="the speed limit's server threads (default 1)")
     parser.add_argument("--system", type=Path, default=None, help="the speed limit with this system message file")
     parser.add_argument("--prompt", type=Path, default=None, help="the speed limit with this prompt template file")
     args = parser.parse_args()
@@ -303,7 +306,8 @@ def main() -> None:
         slots_compared(args.jobs, 8)
         return
     if args.limit:
-        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale, args.max_items)
+        speed_limit(QUERIES[0], args.system, args.prompt, args.rationale, args.max_items, args.grammar,
+                    args.limit_threads)
         return
     if not args.skip_decisions:
         for threads in (int(t) for t in args.threads.split(",")):

@@ -105,7 +105,12 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
     """The walk a file holds and the corpus it was made on: a trace, or an OTLP JSON file of walk spans (``FILE``
     for its first walk, ``FILE#N`` for its Nth), rebuilt on its corpus (``--corpus`` to point elsewhere). What a
     span file lacks is said on stderr, one line each."""
-    from ..walks.telemetry.span_walks import SpanError, read_span_walks, rebuild  # OpenTelemetry: only for spans
+    from ..walks.telemetry.span_walks import (  # OpenTelemetry: only for spans
+        SpanError,
+        index_span_walks,
+        read_span_walk,
+        rebuild,
+    )
 
     file, number = path, 1
     base, hash_mark, tail = path.rpartition("#")
@@ -115,13 +120,13 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
         trace = open_trace(file)
         return trace, trace_corpus(Path(file), trace, override)
     try:
-        walks = read_span_walks(file)
+        walks = index_span_walks(file)  # where each walk is: only the one named is read whole
+        if not 1 <= number <= len(walks):
+            fail(f"{file} holds {len(walks)} walk{'s' if len(walks) != 1 else ''}; name one as {file}#1 to "
+                 f"{file}#{len(walks)}")
+        walk = read_span_walk(file, walks[number - 1])
     except SpanError as exc:
         fail(str(exc))
-    if not 1 <= number <= len(walks):
-        fail(f"{file} holds {len(walks)} walk{'s' if len(walks) != 1 else ''}; name one as {file}#1 to "
-             f"{file}#{len(walks)}")
-    walk = walks[number - 1]
     if len(walks) > 1 and number == 1 and path == file:
         print(f"{PROG}: {one_line(file)} holds {len(walks)} walks; this is the first ({one_line(file)}#2 names the "
               "next)", file=sys.stderr)
