@@ -1,8 +1,8 @@
 """Notifications of text that may hold anything (paths, ids, errors, a navigator's words): made visible, never
 parsed as markup. Every screen says things through :func:`say`.
 
-The same words said again while their toast still shows are not stacked: a key pressed five times at the end of a
-walk leaves one toast, not five covering the answer card.
+The same information said again while its toast still shows is not stacked: a key pressed five times at the end
+of a walk leaves one toast, not five covering the answer card. Warnings and errors are said each time.
 """
 
 from __future__ import annotations
@@ -21,19 +21,21 @@ Severity = Literal["information", "warning", "error"]
 
 def say(node: Widget, message: str, *, title: str = "", severity: Severity = "information",
         timeout: float = 3) -> None:
-    """Notify ``message`` from ``node`` (any widget or screen), escaped; nothing when the same words, title and
-    severity are still on screen from an earlier call."""
-    app = node.app
-    said = (message, title, severity)
-    now = time.monotonic()
-    last = _showing.get(app)
-    if last is not None and last[0] == said and now < last[1]:
-        return
-    _showing[app] = (said, now + timeout)
+    """Notify ``message`` from ``node`` (any widget or screen), escaped; an information said again while its toast
+    from an earlier call still shows is not said twice (a warning or an error always is: each answers an
+    action of its own)."""
+    if severity == "information":
+        app = node.app
+        said = (message, title)
+        now = time.monotonic()
+        last = _showing.get(app)
+        if last is not None and last[0] == said and now < last[1]:
+            return
+        _showing[app] = (said, now + timeout)
     node.notify(visible(message), title=visible(title), severity=severity, markup=False, timeout=timeout)
 
 
-_showing: WeakKeyDictionary[App[object], tuple[tuple[str, str, str], float]] = WeakKeyDictionary()
+_showing: WeakKeyDictionary[App[object], tuple[tuple[str, str], float]] = WeakKeyDictionary()
 """Per app, the last words said and when their toast goes."""
 
 
