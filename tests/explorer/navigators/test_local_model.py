@@ -319,11 +319,12 @@ def test_the_server_never_outlives_a_parent_killed_with_sigkill() -> None:
         parent.wait()
 
 
-@needs_model
-def test_ctrl_c_during_a_generation_ends_the_walk_and_leaves_no_process() -> None:
+def _interrupted_walk(seed: int) -> tuple[int | None, str, str, list[int]]:
+    """A walk on the bundled model, sent SIGINT while its model generates: its exit code (``None``: it had ended
+    before the signal could be sent), stdout, stderr and the pid of its model server."""
     walk_process = subprocess.Popen(
         [sys.executable, "-m", "explorer", "walk", HANDBOOK, "What does the enterprise plan include?",
-         "--navigator", f"{MODEL}@schema=off,max_tokens=4000,temperature=1,seed=5", "--no-cache"],
+         "--navigator", f"{MODEL}@schema=off,max_tokens=4000,temperature=1,seed={seed}", "--no-cache"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert walk_process.stderr is not None
@@ -338,14 +339,36 @@ def test_ctrl_c_during_a_generation_ends_the_walk_and_leaves_no_process() -> Non
             return any(slot.get("is_processing") for slot in httpx.get(f"{address}/slots", timeout=5).json())
 
         wait_for(generating, "the model starting to generate")
+        if walk_process.poll() is not None:
+            stdout, stderr = walk_process.communicate(timeout=HANG_GUARD)
+            return None, stdout, stderr, servers
         walk_process.send_signal(signal.SIGINT)
-        _, stderr = walk_process.communicate(timeout=HANG_GUARD)
-        assert walk_process.returncode == 130
-        assert stderr.strip().endswith("reasoning-explorer: interrupted")
-        wait_for(lambda: gone(servers[0]), "the model server ending with the walk")
+        stdout, stderr = walk_process.communicate(timeout=HANG_GUARD)
+        return walk_process.returncode, stdout, stderr, servers
     finally:
         walk_process.kill()
         walk_process.wait()
+
+
+@needs_model
+def test_ctrl_c_during_a_generation_ends_the_walk_and_leaves_no_process() -> None:
+    """SIGINT while the model writes its answer: exit 130, ``interrupted``, and the model server gone with the walk.
+    A sampled answer can end before the signal lands (the walk then fails on it by itself, exit 1, and says so in
+    its summary); only then is it tried again with the next seed, at most three times."""
+    tried: list[str] = []
+    for seed in (5, 6, 7):
+        code, stdout, stderr, servers = _interrupted_walk(seed)
+        ended_by_itself = code is None or (code == 1 and "interrupted" not in stderr
+                                           and re.search(r"^(failed|finished) · ", stdout, re.MULTILINE) is not None)
+        if ended_by_itself:
+            tried.append(f"seed {seed}: ended before the signal (exit {code}): {stdout.strip().splitlines()[-1:]}")
+            continue
+        assert code == 130, (code, stdout[-2000:], stderr[-2000:])
+        assert stderr.strip().endswith("reasoning-explorer: interrupted")
+        server = servers[0]
+        wait_for(lambda pid=server: gone(pid), "the model server ending with the walk")
+        return
+    raise AssertionError("; ".join(tried))
 
 
 QUESTIONS = """\
