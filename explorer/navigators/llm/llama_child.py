@@ -3,12 +3,15 @@ model, and ends when the process that started it does.
 
 It loads the model into ``xllamacpp.Server`` (llama.cpp's own HTTP server, on 127.0.0.1), writes one JSON
 line on stdout, ``{"address": "http://127.0.0.1:PORT", "seconds": 0.4}`` (or ``{"error": "..."}``), and then
-waits for its standard input to close. The parent holds the other end of that pipe and never writes to it:
-the pipe closes when the parent closes it (a normal stop) or when the parent dies in any way, SIGKILL
-included, since the kernel closes a dead process's files. A look at the parent's pid every half second
-covers a pipe held open by someone else. Either way the child exits at once (``os._exit``: the server's
-threads are native and hold nothing that needs a clean shutdown). It ignores Ctrl+C (SIGINT reaches the
-whole foreground process group): its lifetime is its parent's to decide.
+waits for its standard input to close. A port that cannot be bound is said in the error line itself
+(``{"error": ..., "bind": "couldn't bind ..."}``): llama.cpp logs its own reason from a thread of its own, which
+the exit can cut short, so the log alone could not say it every time.
+
+The parent holds the other end of the stdin pipe and never writes to it: the pipe closes when the parent closes
+it (a normal stop) or when the parent dies in any way, SIGKILL included, since the kernel closes a dead process's
+files. A look at the parent's pid every half second covers a pipe held open by someone else. Either way the child
+exits at once (``os._exit``: the server's threads are native and hold nothing that needs a clean shutdown). It
+ignores Ctrl+C (SIGINT reaches the whole foreground process group): its lifetime is its parent's to decide.
 
 This module stays small and imports nothing of the explorer: it runs once per model server.
 """
@@ -19,6 +22,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -44,6 +48,20 @@ def _wait_for_stdin_to_close() -> None:
     except OSError:
         pass
     os._exit(0)
+
+
+def _unbindable(host: str, port: int) -> str | None:
+    """llama.cpp's own words when ``host:port`` cannot be bound now (it is taken), else ``None``; port 0 (a free
+    one) always can be. The probe sets SO_REUSEADDR, as llama.cpp's server does, so a port in TIME_WAIT is free."""
+    if not port:
+        return None
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return f"couldn't bind HTTP server socket, hostname: {host}, port: {port}"
+    return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -75,7 +93,11 @@ def main(argv: list[str] | None = None) -> None:
         server = xllamacpp.Server(params)
         address = server.listening_address
     except Exception as exc:  # RuntimeError("Failed to init server ..."): the log on stderr says why
-        _say({"error": f"{type(exc).__name__}: {exc}"})
+        failed: dict[str, object] = {"error": f"{type(exc).__name__}: {exc}"}
+        bind = _unbindable(args.host, args.port)
+        if bind is not None:
+            failed["bind"] = bind
+        _say(failed)
         sys.stderr.flush()
         os._exit(3)
     _say({"address": address, "seconds": round(time.monotonic() - started, 3), "pid": os.getpid()})

@@ -319,7 +319,8 @@ class LlamaServer:
         config = self.config
         process = self._process
         log = self._log
-        detail = _last_error(log) if log is not None else ""
+        bind = said.get("bind") if isinstance(said, dict) else None
+        detail = bind if isinstance(bind, str) else _last_error(log) if log is not None else ""
         if not line and process is not None and process.poll() is None:
             return (f"the local model {config.model.name} did not load within {timeout:g} s; the machine may be "
                     f"busy: try again, or raise {START_TIMEOUT_ENV}")
