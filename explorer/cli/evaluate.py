@@ -106,7 +106,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
     navigator = navigator_for(args.navigator, hearing=hearing)
     compare_navigator = navigator_for(args.compare, hearing=hearing) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
-                read_by(navigator, args.navigator), read_by(compare_navigator, args.compare, "--compare"))
+                ("the kept run --against reads", args.against), *read_by(args.navigator),
+                *read_by(args.compare, "--compare"))
     settings = settings_from(args, "", args.navigator, args.on_failure)
     telemetry = telemetry_from(args)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score

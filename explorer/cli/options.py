@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from core import OnFailure, TreeNavigator
 
 from ..atomic_file import unwritable
-from ..corpora import MARKDOWN_SUFFIXES, Corpus
-from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
+from ..corpora import Corpus
+from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, files_read_by, resolve_navigator
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
 from ..navigators.llm.errors import NavigatorHTTPError
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
 from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF, cache_dir, not_a_cache_folder
 from ..navigators.quoting import quoted
 from ..numbers import whole
+from ..outputs import Output, Read, overwrites
 from ..safe_text import clip, json_text, one_line
 from ..walk_settings import WalkSettings
 from ..walks.session import Wiring
@@ -340,62 +341,33 @@ def check_writable(path: str, doing: str = "save the trace", example: str = "wal
         fail(problem)
 
 
-OUTPUT_OPTIONS = ("--trace", "--otlp-file", "--html")
+OUTPUT_OPTIONS = ("--trace", "--otlp-file", "--html", "--save-run")
 """The options that name a file a command writes (read from the parsed arguments as ``trace``, ``otlp_file``,
-``html``)."""
+``html``, ``save_run``)."""
 
 Input = tuple[str, "str | Path | None"]
 """A file a command reads: what it is (``"the corpus"``), and its path (``None``: not read this time)."""
 
 
-def read_by(navigator: TreeNavigator | None, model: str | None, option: str = "--navigator") -> Input:
-    """The file a navigator's model names and reads (``script:PATH``, ``replay:PATH``: its ``reads_file`` says
-    which models do; the path is what follows the prefix, as the navigators read it), as an :data:`Input`."""
-    reads_file = getattr(navigator, "reads_file", None)
-    path = model.partition(":")[2].strip() if model and callable(reads_file) and reads_file(model) else ""
-    return f"the file {option} reads", path or None
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """One file, once symlinks are resolved (the output need not exist yet), or through a hard link."""
-    try:
-        return os.path.realpath(a) == os.path.realpath(b) or (a.exists() and b.exists() and os.path.samefile(a, b))
-    except (OSError, ValueError):
-        return False
-
-
-def _among_markdown_of(path: Path, folder: Path) -> bool:
-    """``path`` is a Markdown file under the corpus ``folder``: one of the files it reads, or one it would read."""
-    try:
-        if not folder.is_dir():
-            return False
-        inside = os.path.realpath(path).startswith(os.path.join(os.path.realpath(folder), ""))
-    except (OSError, ValueError):
-        return False
-    return inside and path.suffix.lower() in MARKDOWN_SUFFIXES
+def read_by(model: str | None, option: str = "--navigator") -> list[Input]:
+    """The files the navigator of ``model`` reads (its script or trace, a ``py:`` navigator's source, a local
+    model's file, the prompt files of its options: :func:`explorer.navigators.files_read_by`), as inputs."""
+    return [(f"the file {option} reads", path) for path in files_read_by(model)]
 
 
 def check_apart(args: argparse.Namespace, *inputs: Input) -> None:
-    """Refuse, before anything is written, an output (``--trace``, ``--otlp-file``) that is one of ``inputs`` or
-    another output: the same path once symlinks are resolved, the same file through a hard link, or a Markdown
-    file inside a corpus folder. One line and exit 2: writing would destroy what the command reads, or lose
-    one output under the other."""
-    outputs = [(option, Path(value).expanduser()) for option in OUTPUT_OPTIONS
+    """Refuse, before anything is written, an output (``--trace``, ``--otlp-file``, ``--html``, ``--save-run``)
+    that is one of ``inputs`` or another output, by the one rule for every file written (:mod:`explorer.outputs`:
+    the same path once symlinks are resolved, the same file through a hard link, or a Markdown file inside a corpus
+    folder). One line and exit 2: writing would destroy what the command reads, or lose one output under the
+    other."""
+    outputs = [Output(option, Path(value).expanduser()) for option in OUTPUT_OPTIONS
                if (value := getattr(args, option[2:].replace("-", "_"), None))]
-    for number, (option, path) in enumerate(outputs):
-        for other, other_path in outputs[:number]:
-            if _same_file(path, other_path):
-                fail(f"{other} {other_path} and {option} {path} are one file; give each output its own file")
-        for what, source in inputs:
-            if not source:
-                continue
-            source_path = Path(source).expanduser()
-            if _same_file(path, source_path):
-                fail(f"{option} {path} is {what} ({source_path}); an output must not overwrite an input: choose "
-                     "another file")
-            if _among_markdown_of(path, source_path):
-                fail(f"{option} {path} is a Markdown file inside {what} ({source_path}), which reads it; choose a "
-                     "file outside it")
+    reads = [Read.of(what, source) for what, source in inputs]
+    for number, output in enumerate(outputs):
+        problem = overwrites(output, reads, outputs[:number])
+        if problem is not None:
+            fail(problem)
 
 
 def is_there(path: Path) -> bool:

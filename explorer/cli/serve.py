@@ -158,7 +158,7 @@ def shell_command(argv: Sequence[str]) -> str:
 def check_explorer_options(args: argparse.Namespace) -> str:
     """What the explorer itself would refuse, refused now, once; returns what is being served (for the banner)."""
     # With files off, a navigator that names a file would be refused by every session: say so now, once.
-    navigator = navigator_for(args.navigator, headless=False, allow_files=not files_off(args))
+    navigator_for(args.navigator, headless=False, allow_files=not files_off(args))
     if args.corpus and args.corpus.endswith(".jsonl"):
         trace = open_trace(args.corpus)
         corpus = trace_corpus(Path(args.corpus), trace, None)  # the app looks from the same folder: the same one
@@ -174,7 +174,7 @@ def check_explorer_options(args: argparse.Namespace) -> str:
     if args.trace is not None:
         check_writable(args.trace)
     check_telemetry(args)
-    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), read_by(navigator, args.navigator))
+    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator))
     return served
 
 

@@ -217,7 +217,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
     navigator = navigator_for(args.navigator, hearing=hearing)
-    check_apart(args, ("the corpus", args.corpus), read_by(navigator, args.navigator))
+    check_apart(args, ("the corpus", args.corpus), *read_by(args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:

@@ -11,12 +11,13 @@ facade, so that the import contract in ``pyproject.toml`` sees every dependency 
 from __future__ import annotations
 
 from .errors import NavigatorConfigError, NavigatorNeedsAPerson
-from .resolver import resolve_navigator, shared_across_threads
+from .resolver import files_read_by, resolve_navigator, shared_across_threads
 
 __all__ = [
     "SUGGESTED_MODELS",
     "NavigatorConfigError",
     "NavigatorNeedsAPerson",
+    "files_read_by",
     "resolve_navigator",
     "shared_across_threads",
 ]

@@ -28,6 +28,11 @@ class FileCache(Generic[T]):
         self._lock = threading.Lock()
         self._cache: dict[Path, tuple[float, T]] = {}
 
+    def path_of(self, model: str) -> Path | None:
+        """The file ``model`` names (``None``: none given)."""
+        raw = model[len(self.prefix):].strip()
+        return Path(raw).expanduser() if raw else None
+
     def get(self, model: str) -> T:
         raw = model[len(self.prefix):].strip()
         if not raw:

@@ -255,6 +255,16 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         """Whether ``model`` is ``local:...``."""
         return model.startswith(PREFIX)
 
+    def files_read(self, model: str) -> tuple[Path, ...]:
+        """The files ``model`` names: a model file given by its path (a bundled model is no file of the user's),
+        and the prompt files of its options. No output may be written over them."""
+        try:
+            name, options = _base(model)
+        except NavigatorConfigError:
+            return ()
+        named = (Path(name).expanduser(),) if name and name not in BUNDLED else ()
+        return named + tuple(path for path in (options.system, options.prompt) if path is not None)
+
     def reads_file(self, model: str) -> bool:
         """Whether ``model`` names a file on this machine: a model path, or a prompt file in its options (a
         bundled model is not a file the user names)."""

@@ -33,6 +33,7 @@ import logging
 import threading
 import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 import httpx
@@ -249,6 +250,15 @@ class OpenAICompatibleNavigator(TreeNavigator):
     def supports(self, model: str) -> bool:
         """Whether ``model`` is ``openai:MODEL``, ``ollama:MODEL`` or ``vllm:MODEL`` with a non-blank MODEL."""
         return split_model(model) is not None
+
+    def files_read(self, model: str) -> tuple[Path, ...]:
+        """The prompt files ``model``'s options name (``@system=FILE``, ``@prompt=FILE``): no output may be
+        written over them."""
+        try:
+            options = split_options(model).options
+        except OptionError:
+            return ()
+        return tuple(path for path in (options.system, options.prompt) if path is not None)
 
     def reads_file(self, model: str) -> bool:
         """Whether ``model`` names a file on this machine: a prompt file in its options (``@system=FILE``)."""

@@ -218,6 +218,22 @@ class PythonCodeNavigator(TreeNavigator):
         """Every ``py:`` model runs code from this machine: a session with files off refuses it unread."""
         return True
 
+    def files_read(self, model: str) -> tuple[Path, ...]:
+        """The source file of the code ``model`` names: ``py:FILE.py:NAME``'s file, or the file a module name is
+        found in (none for a module that is not found, or not a file). No output may be written over it."""
+        try:
+            target = parse_target(model)
+        except NavigatorConfigError:
+            return ()
+        if target.is_file:
+            return (Path(target.where).expanduser(),)
+        try:
+            spec = importlib.util.find_spec(target.where)
+        except (ImportError, ValueError):
+            return ()
+        origin = spec.origin if spec is not None else None
+        return (Path(origin),) if origin and spec is not None and spec.has_location else ()
+
     def check_model(self, model: str) -> None:
         """Load the code now, so that a module that does not import is one line before the walk."""
         self.navigator(model)

@@ -12,6 +12,7 @@ that says so and the mark of :func:`.answered.never_judged_pair` (shown
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, Transcript, TreeNavigator
 
@@ -62,6 +63,11 @@ class ReplayNavigator(TreeNavigator):
     def reads_file(self, model: str) -> bool:
         """Every ``replay:`` model names a file (a session with files off refuses it before it is read)."""
         return True
+
+    def files_read(self, model: str) -> tuple[Path, ...]:
+        """The trace ``model`` names (no output may be written over it)."""
+        path = self._traces.path_of(model)
+        return (path,) if path is not None else ()
 
     def check_model(self, model: str) -> None:
         """Read the trace now, so a bad one is a configuration error before the walk."""

@@ -4,11 +4,28 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core import TreeNavigator, TreeNavigatorError, TreeNavigatorRegistry
 
 from .errors import NavigatorConfigError, NavigatorNeedsAPerson
 
-__all__ = ["resolve_navigator", "shared_across_threads"]
+__all__ = ["files_read_by", "resolve_navigator", "shared_across_threads"]
+
+
+def files_read_by(model: str | None) -> tuple[Path, ...]:
+    """The files on this machine that the navigator of ``model`` reads: its script or trace, a ``py:`` navigator's
+    source, a local model's file, the prompt files of its options (its provider's ``files_read``). Nothing is
+    read or checked here, and a model no provider takes reads nothing: it is refused on its own elsewhere. Output
+    files are checked against these (:mod:`explorer.outputs`)."""
+    if not model:
+        return ()
+    try:
+        navigator = TreeNavigatorRegistry().resolve(model)
+    except (TreeNavigatorError, ValueError):
+        return ()
+    files_read = getattr(navigator, "files_read", None)
+    return tuple(files_read(model)) if callable(files_read) else ()
 
 
 def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool = True,

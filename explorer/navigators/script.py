@@ -185,6 +185,11 @@ class ScriptNavigator(TreeNavigator):
         """Every ``script:`` model names a file (a session with files off refuses it before it is read)."""
         return True
 
+    def files_read(self, model: str) -> tuple[Path, ...]:
+        """The script file ``model`` names (no output may be written over it)."""
+        path = self._scripts.path_of(model)
+        return (path,) if path is not None else ()
+
     def check_model(self, model: str) -> None:
         """Load the script now, so a bad one is a configuration error before the walk."""
         self.script(model)

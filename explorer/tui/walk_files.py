@@ -1,7 +1,8 @@
 """The walk screen's files: traces saved and opened, screenshots, and ``--trace FILE`` saving each walk as it ends.
 
 Reading and writing happen on thread workers, never on the UI thread; a session shared on a network
-(``allow_files`` off) refuses every one of them in one line.
+(``allow_files`` off) refuses every one of them in one line. A trace is saved under the one rule for every file
+written (:mod:`explorer.outputs`): never over the corpus, a trace a walk was read from, or a navigator's file.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..navigators import files_read_by
+from ..outputs import Output, Read, refused
 from ..trace import Trace, TraceError, read_trace
 from ..walks.history import WalkHistory
 from ..walks.session import save_history
-from ..walks.walk_list import Walk
+from ..walks.walk_list import Walk, WalkList
 from .say import Severity
 from .screens.prompt import PromptScreen
 
@@ -47,11 +50,28 @@ class Host(Protocol):
                    exit_on_error: bool) -> Worker[Any]: ...
 
 
-class WalkFiles:
-    """Traces and screenshots of the walk screen ``host``; ``trace_path`` is ``--trace FILE`` (or ``None``)."""
+def files_read(corpus: Corpus, walks: WalkList, *models: str) -> list[Read]:
+    """What the screen reads, which no file it writes may replace: the corpus, the file each walk was read from,
+    and the files the navigators of ``models`` read (a script, a trace, a ``py:`` source, prompt files)."""
+    reads = [Read("the corpus", Path(corpus.path))]
+    for walk in walks:
+        source = walk.saved.path if walk.saved is not None else None
+        if source is None and walk.history is not None and walk.history.trace is not None:
+            source = walk.history.trace.path
+        if source is not None:
+            reads.append(Read(f"the file walk {walk.number} was read from", Path(source)))
+    for model in dict.fromkeys(models):
+        reads.extend(Read(f"the file {model} reads", path) for path in files_read_by(model))
+    return reads
 
-    def __init__(self, host: Host, trace_path: str | None) -> None:
+
+class WalkFiles:
+    """Traces and screenshots of the walk screen ``host``; ``trace_path`` is ``--trace FILE`` (or ``None``);
+    ``walks`` are the session's walks, whose files (and the corpus) no trace may be saved over."""
+
+    def __init__(self, host: Host, trace_path: str | None, walks: WalkList) -> None:
         self.host = host
+        self.walks = walks
         self.trace_path = trace_path
         self.saved: list[str] = []
         """The traces saved in this session, oldest first (offered first when opening one)."""
@@ -102,6 +122,11 @@ class WalkFiles:
         self.host.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
 
     def _save(self, history: WalkHistory, path: Path, quiet: bool = False, at_once: bool = False) -> None:
+        problem = refused(Output("the trace", path), files_read(self.host.corpus, self.walks, history.settings.model),
+                          doing="save the trace", example=history.suggested_file_name())
+        if problem is not None:
+            self.host.say(f"Not saved: {problem}", severity="error", timeout=8)
+            return
         # Copy what the history holds now, on this thread: the worker writes a snapshot.
         snapshot = WalkHistory(history.settings, history.origin, number=history.number, label=history.label,
                                trace=history.trace)

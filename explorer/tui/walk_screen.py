@@ -125,7 +125,7 @@ class WalkScreen(Screen[None]):
         self.allow_files = allow_files
         """Whether the keys that open and save files work (off in a session shared on a network)."""
         self.next_walk = NextWalk(self, settings, navigator, wiring)
-        self.files = WalkFiles(self, trace_path)
+        self.files = WalkFiles(self, trace_path, walks)
         tell = partial(say, self)
         self.runner = WalkRunner(self, self, wiring, corpus=corpus, walks=walks, next_walk=self.next_walk,
                                  files=self.files, say=tell, autoplay=autoplay is not None)

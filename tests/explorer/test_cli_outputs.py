@@ -23,6 +23,7 @@ from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_corpora"
@@ -31,8 +32,7 @@ KEEP = "an output must not overwrite an input: choose another file"
 
 
 def run(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=cwd,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "200"}, timeout=60)
+    return run_cli(*args, cwd=cwd, env={"OPENAI_API_KEY": "sk-outputs-000111"})  # type: ignore[return-value]
 
 
 @pytest.fixture
@@ -53,7 +53,23 @@ def here(tmp_path: Path) -> Path:
     (tmp_path / "link.jsonl").symlink_to(tmp_path / "hb.yaml")  # an output name that leads to the corpus
     (tmp_path / "corpus-link.yaml").symlink_to(tmp_path / "hb.yaml")  # a corpus name that leads to it
     os.link(tmp_path / "q.questions.yaml", tmp_path / "hard.jsonl")  # the question set under another name
+    (tmp_path / "nav.py").write_text(NAVIGATOR)  # a py: navigator's source
+    (tmp_path / "sys.txt").write_text("You pick sections.\n")  # prompt files an LLM navigator's id names
+    (tmp_path / "user.txt").write_text("Question: {query}\n{candidates}\n")
     return tmp_path
+
+
+NAVIGATOR = """
+from core import NavigatorChoice, TreeNavigator
+
+
+class FirstOne(TreeNavigator):
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        return NavigatorChoice(tuple(c.id for c in request.candidates[:1]), rationale="the first one")
+"""
 
 
 def fingerprint(folder: Path) -> dict[str, str]:
@@ -91,6 +107,32 @@ CASES = [
     (["eval", "q.questions.yaml", "--otlp-file", "hb.yaml"], "--otlp-file hb.yaml is the corpus ({here}/hb.yaml); " + KEEP),
     (["eval", "q.questions.yaml", "--compare", "script:s.yaml", "--otlp-file", "s.yaml"],
      f"--otlp-file s.yaml is the file --compare reads (s.yaml); {KEEP}"),
+    # a py: navigator's source, by file and by module name (found beside the command, as the navigator finds it)
+    (["walk", "hb.yaml", "refund", "--navigator", "py:nav.py:FirstOne", "--trace", "nav.py"],
+     f"--trace nav.py is the file --navigator reads (nav.py); {KEEP}"),
+    (["walk", "hb.yaml", "refund", "--navigator", "py:nav.py:FirstOne", "--otlp-file", "nav.py"],
+     f"--otlp-file nav.py is the file --navigator reads (nav.py); {KEEP}"),
+    (["walk", "hb.yaml", "refund", "--navigator", "py:nav:FirstOne", "--trace", "nav.py"],
+     "--trace nav.py is the file --navigator reads ({here}/nav.py); " + KEEP),
+    (["eval", "q.questions.yaml", "--navigator", "py:nav.py:FirstOne", "--save-run", "nav.py"],
+     f"--save-run nav.py is the file --navigator reads (nav.py); {KEEP}"),
+    # prompt files: in the model id, by --system-prompt and --prompt-template, and in a --compare model's id
+    (["walk", "hb.yaml", "refund", "--navigator", "openai:gpt-x@system=sys.txt", "--trace", "sys.txt"],
+     f"--trace sys.txt is the file --navigator reads (sys.txt); {KEEP}"),
+    (["walk", "hb.yaml", "refund", "--navigator", "local:smollm2@prompt=user.txt", "--otlp-file", "user.txt"],
+     f"--otlp-file user.txt is the file --navigator reads (user.txt); {KEEP}"),
+    (["walk", "hb.yaml", "refund", "--navigator", "openai:gpt-x", "--system-prompt", "sys.txt", "--trace", "sys.txt"],
+     "--trace sys.txt is the file --navigator reads ({here}/sys.txt); " + KEEP),
+    (["walk", "hb.yaml", "refund", "--navigator", "openai:gpt-x", "--prompt-template", "user.txt", "--trace",
+      "user.txt"], "--trace user.txt is the file --navigator reads ({here}/user.txt); " + KEEP),
+    (["eval", "q.questions.yaml", "--compare", "openai:gpt-x@prompt=user.txt", "--save-run", "user.txt"],
+     f"--save-run user.txt is the file --compare reads (user.txt); {KEEP}"),
+    # eval --save-run: over the question set, the corpus, the kept run it compares with, or the spans
+    (["eval", "q.questions.yaml", "--save-run", "q.questions.yaml"],
+     f"--save-run q.questions.yaml is the question set (q.questions.yaml); {KEEP}"),
+    (["eval", "q.questions.yaml", "--save-run", "hb.yaml"], "--save-run hb.yaml is the corpus ({here}/hb.yaml); " + KEEP),
+    (["eval", "q.questions.yaml", "--otlp-file", "x.json", "--save-run", "x.json"],
+     "--otlp-file x.json and --save-run x.json are one file; give each output its own file"),
     # the explorer: every check before the screen opens
     (["hb.yaml", "--otlp-file", "hb.yaml"], f"--otlp-file hb.yaml is the corpus (hb.yaml); {KEEP}"),
     (["t.jsonl", "--trace", "t.jsonl"], f"--trace t.jsonl is the trace (t.jsonl); {KEEP}"),

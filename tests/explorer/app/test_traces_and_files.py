@@ -185,3 +185,33 @@ def test_serve_turns_file_keys_off_beyond_loopback():
                 on_failure="throw", autoplay=None, no_files=False, trace=None, otlp_endpoint=None, otlp_file=None)
     assert "--no-files" not in app_argv(argparse.Namespace(host="127.0.0.1", **base))
     assert "--no-files" in app_argv(argparse.Namespace(host="0.0.0.0", **base))
+
+
+async def test_ctrl_s_refuses_in_one_line_to_save_over_the_corpus_or_the_navigators_file_and_writes_nothing(tmp_path):
+    corpus_path = tmp_path / "handbook.yaml"
+    corpus_path.write_bytes(HANDBOOK_PATH.read_bytes())
+    navigator_file = tmp_path / "walk.yaml"
+    navigator_file.write_bytes((HANDBOOK_PATH.parent / "scripts" / "hallucinated-branch.yaml").read_bytes())
+    before = {path: path.read_bytes() for path in (corpus_path, navigator_file)}
+    app = make_app("refund", model=f"script:{navigator_file}", corpus=load_corpus(corpus_path), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        for target, what in ((corpus_path, "the corpus"), (navigator_file, f"the file script:{navigator_file} reads")):
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+            app.screen.query_one("#prompt-input").value = str(target)
+            await pilot.press("enter")
+            line = (f"Not saved: the trace {target} is {what} ({target}); an output must not overwrite an input: "
+                    "choose another file")
+            await wait_for(pilot, lambda line=line: any(n.message == line for n in app.notes))
+            assert [n.severity for n in app.notes if n.message == line] == ["error"]
+        saved = tmp_path / "kept.jsonl"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("#prompt-input").value = str(saved)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(n.message == f"Trace saved to {saved}" for n in app.notes))
+    assert {path: path.read_bytes() for path in before} == before
+    assert not any("Trace saved to" in n.message and "kept" not in n.message for n in app.notes)
+    assert read_trace(saved).header.settings.model == f"script:{navigator_file}"
