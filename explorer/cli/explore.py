@@ -57,9 +57,9 @@ QUIT_SIGNALS = {
 """The signals that quit the explorer as ``q`` does, and what is said after; the exit code is 128 + the signal."""
 
 
-def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, Input] | None:
+def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, list[Input]] | None:
     """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set, its
-    corpus, and the file ``--compare`` reads if any, checked (exit 2 with one line when they do not fit); otherwise
+    corpus, and the files ``--compare`` reads if any, checked (exit 2 with one line when they do not fit); otherwise
     ``None`` (and no ``--compare``)."""
     from ..corpora.questions import looks_like_question_set
 
@@ -78,12 +78,13 @@ def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, Inp
         fail(f"{args.corpus}: the question set names no corpus; add `corpus: FILE` to it")
     files = not args.no_files
     navigator_for(args.navigator, allow_files=files)  # walked headless: one that needs a person is refused now
-    compare = navigator_for(args.compare, allow_files=files) if args.compare is not None else None
+    if args.compare is not None:
+        navigator_for(args.compare, allow_files=files)
     corpus = corpus_at(questions.corpus_path)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    return questions, corpus, read_by(compare, args.compare, "--compare")
+    return questions, corpus, read_by(args.compare, "--compare")
 
 
 def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
@@ -101,6 +102,18 @@ def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
 
 HANG_UP_CHECK_SECONDS = 1.0
 """How often the explorer checks that its terminal is still there."""
+
+
+def check_terminal() -> None:
+    """Fail in one line (exit 2) when the explorer has no terminal to read keys from: with its standard input not
+    a terminal (``reasoning-explorer < /dev/null``, a pipe, a CI job), Textual's input thread spun at a full core
+    for ever. A served session (textual-serve's web driver, named in ``TEXTUAL_DRIVER``) reads its keys from
+    the browser, and needs none."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    if not os.isatty(0):
+        fail("the explorer needs a terminal, and its standard input is not one; run it in a terminal, or walk "
+             f"without a screen: `{PROG} walk CORPUS QUERY`")
 
 
 def terminals_of_this_process() -> list[int]:
@@ -242,8 +255,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), read_by(navigator, args.navigator),
-                questions[2] if questions is not None else ("", None))
+    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
+                *(questions[2] if questions is not None else ()))
+    check_terminal()
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
     telemetry = telemetry_from(args, report=problems.append)
     from ..tui.app import ExplorerApp  # the only path that imports Textual
