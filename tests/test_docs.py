@@ -79,6 +79,8 @@ def test_the_readme_screenshot_exists():
     assert "](docs/explorer.svg)" in text_of(README)
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_the_navigator_table_is_what_the_bench_prints():
     import subprocess
     import sys

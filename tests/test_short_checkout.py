@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parent.parent
 SHORT_LENGTH = 7
 PATH_SENSITIVE = (

@@ -6,7 +6,10 @@ import subprocess
 import sys
 import types
 
+import pytest
 
+
+@pytest.mark.process
 def test_importing_core_loads_no_ui():
     code = (
         "import sys, core\n"

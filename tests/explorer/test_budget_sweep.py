@@ -4,9 +4,7 @@ largest budget's calls (a stub OpenAI-compatible server on 127.0.0.1 that answer
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, sweep
+from tests.command_line import run_cli
 
 from .http_stub import Recorded, Reply, StubServer
 
@@ -26,8 +25,7 @@ ENV = {"OPENAI_API_KEY": "sk-sweep-000111", "REASONING_EXPLORER_MAX_RETRIES": "0
 
 
 def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=300)
+    return run_cli(*args, env={**ENV, **(env or {})})  # type: ignore[return-value]
 
 
 def first_two(request: Recorded) -> Reply:

@@ -1,26 +1,24 @@
-"""The installed console script, run in a subprocess for each sub-command and each error path."""
+"""The command line, each sub-command and each error path: run in this process (``main(argv)``), and the
+console script itself in a subprocess where the process is what is tested."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.command_line import run_cli
+
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
-SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 
 
 def run(*args, cwd=ROOT, env=None):
-    environment = {**os.environ, "COLUMNS": "200", **(env or {})}
-    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=cwd, env=environment,
-                          timeout=60)
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 def walk_json(*args):
@@ -310,6 +308,7 @@ def test_a_broken_corpus_is_one_line_naming_file_and_line(tmp_path):
                           "did you mean 'summary'?\n")
 
 
+@pytest.mark.process
 def test_python_dash_m_explorer_is_the_same_entry_point():
     out = subprocess.run([sys.executable, "-m", "explorer", "walk", HANDBOOK, "refunds", "--json"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -317,8 +316,23 @@ def test_python_dash_m_explorer_is_the_same_entry_point():
     assert json.loads(out.stdout)["summary"]["end"] == "finished"
 
 
+@pytest.mark.process
 def test_headless_commands_do_not_import_textual():
     code = (f"import sys\nfrom explorer.cli.main import main\nrc = main(['validate', {str(HANDBOOK)!r}])\n"
             "print('textual' in sys.modules, rc)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "False 0"
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("stdin", ["/dev/null", "a pipe"])
+def test_the_explorer_with_no_terminal_on_stdin_says_so_in_one_line_and_exits_2(stdin):
+    """It used a whole core for ever (issue 38, point 5); the hang guard of 60 s fails the test, never hangs it."""
+    script = Path(sys.executable).parent / "reasoning-explorer"
+    done = subprocess.run([str(script), str(HANDBOOK)], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          stdin=subprocess.DEVNULL if stdin == "/dev/null" else None, input=None if stdin == "/dev/null"
+                          else "q\n")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("reasoning-explorer: error: the explorer needs a terminal, and its standard input is not "
+                           "one; run it in a terminal, or walk without a screen: `reasoning-explorer walk CORPUS "
+                           "QUERY`\n")

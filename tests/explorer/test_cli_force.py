@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -18,8 +18,7 @@ SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent
 
 
 def run(*args):
-    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "200"}, timeout=60)
+    return run_cli(*args)
 
 
 def as_json(out):

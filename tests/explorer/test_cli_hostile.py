@@ -29,6 +29,7 @@ from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -42,8 +43,7 @@ ESCAPED_NAME = "\\x1b]0;PWNED\\x07\\x1b[2J\\u202eevil\\x9b.yaml"
 
 def run(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
     """The console script; ``str`` arguments with lone surrogates go out as the bytes they stand for."""
-    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, cwd=cwd, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "COLUMNS": "200"}, timeout=60)
+    return run_cli(*args, cwd=cwd, binary=True)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -346,6 +346,7 @@ def test_eval_json_escapes_a_question_with_bidi(files: Files) -> None:
     assert json.loads(text)["results"][0]["query"] == "refunds \u202e\x9b"
 
 
+@pytest.mark.process
 def test_a_saved_walk_after_a_killed_save_leaves_no_stale_temporary(files: Files) -> None:
     folder = files.root / "saves"
     folder.mkdir()

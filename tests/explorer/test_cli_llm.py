@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.command_line import run_cli
 
 from .http_stub import Reply, StubServer
 
@@ -20,8 +21,7 @@ ENV = {"OPENAI_API_KEY": "sk-cli-llm-000111", "REASONING_EXPLORER_MAX_RETRIES": 
 
 
 def cli(*args: object, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=timeout)
+    return run_cli(*args, env={**ENV, **(env or {})}, columns=None)  # type: ignore[return-value]
 
 
 def answer(selected: list[str], rationale: str = "why") -> Reply:

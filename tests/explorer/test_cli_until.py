@@ -1,11 +1,11 @@
-"""``walk --until``, through the real entry point."""
+"""``walk --until``, through the command line's entry point (``main``)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = str(ROOT / "sample_corpora" / "handbook.yaml")
@@ -13,8 +13,7 @@ SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'hallucinated-branch.ya
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "explorer", "walk", HANDBOOK, "How are refunds issued?",
-                           "--navigator", SCRIPT, *args], capture_output=True, text=True, timeout=120)
+    return run_cli("walk", HANDBOOK, "How are refunds issued?", "--navigator", SCRIPT, *args, columns=None)
 
 
 def test_until_says_where_it_paused_and_json_carries_it():

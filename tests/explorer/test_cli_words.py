@@ -3,7 +3,6 @@ mid-word, and a run answered from the response cache says so, with the live cost
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from explorer.corpora.validate import stats
 from explorer.navigators.answered import Answered, answered_pair
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, summarize
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_corpora"
@@ -27,8 +27,7 @@ SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent
 
 
 def run(*args: object, columns: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": str(columns)}, timeout=120)
+    return run_cli(*args, columns=columns)  # type: ignore[return-value]
 
 
 def test_walk_says_the_tokens_in_words(tmp_path):

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +15,7 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import DivergenceKind, compare, tree_marks
 from explorer.walks.session import WalkSession, save_history
 from explorer.walks.state import Mark
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
@@ -32,8 +31,7 @@ def walk(query="annual refund formula", model=DEPTH, forces=(), **options):
 
 
 def run(*args):
-    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "200"}, timeout=60)
+    return run_cli(*args)
 
 
 def test_the_same_walk_twice_made_the_same_decisions():

@@ -18,6 +18,8 @@ from explorer.cli.inputs import all_walks
 
 from .otlp_receiver import OtlpReceiver
 
+pytestmark = [pytest.mark.process]
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "examples" / "my_app.py"
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"

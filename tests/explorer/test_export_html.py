@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from explorer.navigators import NavigatorConfigError, resolve_navigator
+from tests.command_line import run_cli
 
 from .serve_helpers import ROOT
 from .test_serve_browser import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
@@ -48,8 +48,7 @@ default: []
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300, stdin=subprocess.DEVNULL)
+    return run_cli(*args, cwd=cwd, columns=None)  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +120,7 @@ def test_the_file_is_one_self_contained_page(hostile_walk):
     assert "<title>what is evil?</title>" in text
 
 
+@pytest.mark.browser
 def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     _, out = hostile_walk
     context = browser.new_context(offline=True, viewport={"width": 1400, "height": 1000})

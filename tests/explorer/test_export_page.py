@@ -11,7 +11,6 @@ import html
 import json
 import re
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from explorer.trace import read_trace
 from explorer.walks.fork_line import fork_line
 from explorer.walks.history import WalkHistory
 from explorer.walks.session import fork, fork_with_prompt, save_history
+from tests.command_line import run_cli
 
 from .serve_helpers import ROOT
 
@@ -33,8 +33,7 @@ FOOTER_WORDS = ("? Help", "q Quit", "P Present", "^p palette", "n Next", "p Play
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300, stdin=subprocess.DEVNULL)
+    return run_cli(*args, columns=None)
 
 
 class Page(HTMLParser):

@@ -5,9 +5,7 @@ OpenAI-compatible server on 127.0.0.1 (the walk's JSON, the narration, the spans
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from explorer.walks.decision_steps import decision_steps
 from explorer.walks.decisions import decisions_of
 from explorer.walks.habits import HabitCounts, Habits, copied_text, count_habits, habits_by_answer, habits_of
 from explorer.walks.narration import narrate
+from tests.command_line import run_cli
 
 from .http_stub import Recorded, Reply, StubServer
 
@@ -115,8 +114,7 @@ def habitual(request: Recorded) -> Reply:
 
 
 def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=300)
+    return run_cli(*args, env={**ENV, **(env or {})})  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,13 @@ a walk, a span file cut in the middle of a line, spans from another program.)"""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -66,8 +67,7 @@ class AnswersUnoffered(Base):
 
 
 def run(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(ENTRY), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "400"})
+    return run_cli(*args, cwd=cwd, columns=400)  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")

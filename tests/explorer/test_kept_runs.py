@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
@@ -19,8 +19,7 @@ REGULATION = ROOT / "sample_corpora" / "regulation.questions.yaml"
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, "COLUMNS": "200"}, timeout=300)
+    return run_cli(*args)  # type: ignore[return-value]
 
 
 def evaluated(*args: object) -> dict:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
+from tests.command_line import run_cli
 
 from .faulty_endpoint import CERTIFICATE, FaultyEndpoint
 from .http_stub import Reply, StubServer
@@ -37,10 +36,7 @@ RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def run(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != ENDPOINT_ENV}
-    environment.update({"COLUMNS": "200", **(env or {})})
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env=environment, timeout=GUARD)  # the hang guard: a held walk fails here
+    return run_cli(*args, env=env, unset=[ENDPOINT_ENV])  # type: ignore[return-value]
 
 
 def warning(url: str, why: str) -> str:

@@ -5,10 +5,8 @@ on 127.0.0.1 escaped as the OTLP file's text escapes it."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import pytest
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
 from explorer.walks.telemetry import ATTRIBUTE_LENGTH, ENDPOINT_ENV, WalkTelemetry
+from tests.command_line import run_cli
 
 from .otlp_receiver import OtlpReceiver, ReceivedSpan
 from .test_telemetry import header, walk_events
@@ -30,10 +29,7 @@ LIMITS = ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH
 
 
 def run(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != ENDPOINT_ENV and k not in LIMITS}
-    environment.update({"COLUMNS": "200", **(env or {})})
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env=environment, timeout=120)
+    return run_cli(*args, env=env, unset=[ENDPOINT_ENV, *LIMITS])  # type: ignore[return-value]
 
 
 def texts(value: Any) -> list[str]:

@@ -8,11 +8,11 @@ such sequence, and the terminal (pyte) keeps its title.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.command_line import run_cli
 
 from .pty_helpers import Terminal
 
@@ -25,14 +25,15 @@ HOSTILE = (b"\x1b]0;PWNED", b"\x1b]2;OWNED", b"\x1b[2Jgone")
 
 def make_trace(folder: Path) -> Path:
     trace = folder / "hostile.jsonl"
-    walked = subprocess.run([sys.executable, "-m", "explorer", "walk", str(HANDBOOK), QUERY, "--navigator",
-                             "lexical:default", "--trace", str(trace)], capture_output=True, text=True, cwd=folder,
-                            timeout=120)
+    walked = run_cli("walk", HANDBOOK, QUERY, "--navigator", "lexical:default", "--trace", trace, cwd=folder,
+                     columns=None)
     assert walked.returncode == 0, walked.stderr
     return trace
 
 
 @pytest.mark.parametrize("source", ["--query", "--query --present", "a trace"])
+@pytest.mark.pty
+@pytest.mark.process
 def test_a_querys_escape_sequences_never_reach_the_terminal(tmp_path: Path, source: str) -> None:
     if source == "a trace":
         args = [str(make_trace(tmp_path))]

@@ -4,12 +4,12 @@ traces, the real entry point)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -17,8 +17,7 @@ QUERY = "how do I get a refund for my plan"
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, "COLUMNS": "200"}, timeout=300)
+    return run_cli(*args)  # type: ignore[return-value]
 
 
 def document(*args: object) -> dict:

@@ -54,6 +54,7 @@ def clip_to(text, width):
     return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
 
+@pytest.mark.process
 def test_escaping_text_and_writing_traces_never_load_rich():
     code = "import sys, explorer.safe_text, explorer.trace; print('rich' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -21,6 +21,8 @@ from explorer.cli.serve import app_argv, make_parser, shell_command
 
 from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
 
+pytestmark = [pytest.mark.process]
+
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 
 

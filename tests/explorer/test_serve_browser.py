@@ -16,6 +16,8 @@ import pytest
 
 from .serve_helpers import serving, wait_until
 
+pytestmark = [pytest.mark.browser, pytest.mark.process]
+
 CHROMIUM = Path("/usr/lib/chromium/chromium-headless-shell")  # /usr/bin/chromium-headless-shell is a shell wrapper
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]

@@ -68,6 +68,8 @@ async def ask_again_with(tab: Tab, model: str, said: str) -> str:
                                   timeout=LLM_WAIT))
 
 
+@pytest.mark.model
+@pytest.mark.process
 def test_a_served_session_resolves_every_model_it_is_given_with_the_sessions_rules(tmp_path: Path) -> None:
     if model_missing() is not None:
         pytest.skip(model_missing() or "")

@@ -22,6 +22,7 @@ from explorer.corpora import load_corpus
 from explorer.navigators import SUGGESTED_MODELS, resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
+from tests.command_line import run_cli
 
 from .serve_helpers import ROOT, Tab, memory_of, serving, wait_until
 
@@ -44,6 +45,7 @@ async def refused(tab: Tab, model: str) -> str:
     return shown
 
 
+@pytest.mark.process
 def test_with_files_off_a_served_session_reads_no_file_whatever_is_typed(tmp_path: Path) -> None:
     script = tmp_path / "secret.yaml"
     script.write_text("decisions:\n  start: {select: [CANARY-SCRIPT-ID], rationale: CANARY-RATIONALE}\n")
@@ -97,12 +99,8 @@ def test_with_files_off_a_served_session_reads_no_file_whatever_is_typed(tmp_pat
 
 
 def test_with_files_off_a_navigator_naming_a_file_is_refused_before_serving(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
     script = ROOT / "sample_corpora" / "scripts" / "hallucinated-branch.yaml"
-    out = subprocess.run([sys.executable, "-m", "explorer", "serve", "--no-files", "--navigator", f"script:{script}"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL)
+    out = run_cli("serve", "--no-files", "--navigator", f"script:{script}", columns=None)
     assert (out.returncode, out.stdout) == (2, "")
     assert out.stderr == f"reasoning-explorer: error: navigator 'script:{script}' {REFUSED}\n"
 
@@ -120,6 +118,7 @@ def farthest_cell(output: bytes) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("how", ["query", "resize"])
+@pytest.mark.process
 def test_a_huge_terminal_is_clamped_and_the_session_memory_stays_bounded(tmp_path: Path, how: str) -> None:
     async def drive(served) -> None:
         if how == "query":
@@ -152,6 +151,7 @@ def test_a_huge_terminal_is_clamped_and_the_session_memory_stays_bounded(tmp_pat
 # -- messages -------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_a_plain_get_of_the_socket_address_is_answered_400(tmp_path: Path) -> None:
     async def check(port: int) -> None:
         async with aiohttp.ClientSession() as client, client.get(f"http://127.0.0.1:{port}/ws") as answer:
@@ -186,6 +186,7 @@ IGNORED = [
 ]
 
 
+@pytest.mark.process
 def test_a_message_with_a_wrong_payload_is_one_line_in_the_log_and_the_session_goes_on(tmp_path: Path) -> None:
     async def drive(served) -> int:
         tab = await Tab.open(served.port, width=120, height=40)
@@ -222,6 +223,7 @@ def test_a_message_with_a_wrong_payload_is_one_line_in_the_log_and_the_session_g
     ('"\x1b]0;PWNED\x07"', "a tab sent a message that is not JSON ('\"\\\\x1b]0;PWNED\\\\x07\"'); its session is"),
     ('"\\u001b]0;PWNED"', "a tab sent a message that is not [kind, ...] ('\"\\\\u001b]0;PWNED\"'); its session"),
 ])
+@pytest.mark.process
 def test_a_message_that_is_not_the_protocol_closes_the_socket_with_1008_in_one_line(tmp_path: Path, message: str,
                                                                                      logged: str) -> None:
     async def drive(served) -> None:
@@ -243,6 +245,7 @@ def test_a_message_that_is_not_the_protocol_closes_the_socket_with_1008_in_one_l
         assert "\x1b" not in printed and "Traceback" not in printed
 
 
+@pytest.mark.process
 def test_the_bad_messages_of_one_tab_are_logged_twenty_times_at_most(tmp_path: Path) -> None:
     async def drive(served) -> None:
         tab = await Tab.open(served.port, width=120, height=40)
@@ -262,6 +265,7 @@ def test_the_bad_messages_of_one_tab_are_logged_twenty_times_at_most(tmp_path: P
                            "are ignored without a word")
 
 
+@pytest.mark.process
 def test_serve_passes_trace_and_spans_to_each_tab_in_files_of_its_own(tmp_path: Path) -> None:
     from .serve_helpers import cmdline
 

@@ -22,6 +22,8 @@ from explorer.trace import read_trace
 
 from .pty_helpers import Terminal
 
+pytestmark = [pytest.mark.pty, pytest.mark.process]
+
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 

@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from google.protobuf.json_format import MessageToDict
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
 from explorer.walks.telemetry.span_walks import SpanError, read_span_walks, rebuild
+from tests.command_line import run_cli
 
 from .http_stub import Recorded, Reply, StubServer
 from .otlp_receiver import OtlpReceiver
@@ -26,8 +25,7 @@ ENV = {"OPENAI_API_KEY": "sk-spans-000111", "REASONING_EXPLORER_MAX_RETRIES": "0
 
 
 def cli(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, timeout=300)
+    return run_cli(*args, env={**ENV, **(env or {})})  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
+import sys
 import threading
 from collections import Counter
 from pathlib import Path
@@ -23,7 +25,7 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import DivergenceKind
 from explorer.walks.stability import StabilityRun, heat_level, report_lines, stability_to_json
 
-from .test_cli import HANDBOOK, SCRIPT, SCRIPTS
+from .test_cli import HANDBOOK, SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,6 +123,9 @@ def seeded_site(tmp_path):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: seeded-nav\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[core.tree_navigators]\nseeded = seeded_nav:SeededNavigator\n")
     return site
+
+
+SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 
 
 def run_cli(*args, site=None):
@@ -253,6 +258,7 @@ def test_heat_levels_follow_the_share_of_runs():
 # through the CLI ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_walk_runs_json_of_a_seeded_navigator(tiny, seeded_site):
     out = run_cli("walk", tiny, "anything", "--navigator", "seeded:11", "--runs", "12", "--json", site=seeded_site)
     assert out.returncode == 0, out.stderr
@@ -273,6 +279,7 @@ def test_walk_runs_json_of_a_seeded_navigator(tiny, seeded_site):
     assert sum(p["count"] for p in doc["first_divergences"]) + len(doc["most_common_decisions"]["runs"]) == 12
 
 
+@pytest.mark.process
 def test_walk_runs_text_names_the_landed_sets_and_the_divergence(tiny, seeded_site):
     out = run_cli("walk", tiny, "anything", "--navigator", "seeded:11", "--runs", "12", site=seeded_site)
     assert out.returncode == 0, out.stderr
@@ -303,6 +310,7 @@ def test_walk_runs_that_fail_exit_1_and_are_counted():
     assert json.loads(out.stdout)["runs"] == {"asked": 2, "measured": 2, "finished": 0, "failed": 2, "cancelled": 0}
 
 
+@pytest.mark.process
 def test_stability_json_is_what_the_cli_prints(tiny, seeded_site):
     out = run_cli("walk", tiny, "anything", "--navigator", "seeded:5", "--runs", "4", "--json", site=seeded_site)
     corpus = load_corpus(tiny)

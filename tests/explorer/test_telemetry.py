@@ -28,6 +28,7 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, fork, header_for
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
+from tests.command_line import run_cli
 
 from .http_stub import Reply, StubServer
 from .otlp_receiver import OtlpReceiver, ReceivedSpan, closed_port
@@ -41,10 +42,7 @@ OK, ERROR, UNSET = 1, 2, 0  # opentelemetry.proto.trace.v1.Status.StatusCode
 
 
 def run(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != ENDPOINT_ENV}  # this test says where spans go
-    environment.update({"COLUMNS": "200", **(env or {})})
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env=environment, timeout=120)
+    return run_cli(*args, env=env, unset=[ENDPOINT_ENV])  # type: ignore[return-value]
 
 
 def root_of(spans: Sequence[ReceivedSpan]) -> ReceivedSpan:
@@ -719,6 +717,7 @@ def test_from_options_asks_for_nothing_without_an_endpoint_or_a_file():
         WalkTelemetry.from_options(None, None, environ={ENDPOINT_ENV: "http://h:x"})
 
 
+@pytest.mark.process
 def test_a_walk_without_tracing_never_loads_opentelemetry_and_telemetry_never_loads_textual():
     code = ("import sys, explorer.cli.main as c; c.main(['walk', sys.argv[1], 'refunds', '--json']); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'opentelemetry', 'openinference', 'textual'}))")

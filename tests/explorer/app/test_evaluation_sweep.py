@@ -7,6 +7,7 @@ line (issue 26, parts 4 and 5)."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Input
@@ -171,8 +172,9 @@ async def test_the_app_quits_with_a_sweep_under_way():
     assert app.return_code == 0
 
 
-async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_path):
-    kept = tmp_path / "default.run.json"
+async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the path typed is short whatever the test runner's temporary folder is
+    kept = Path("default.run.json")
     kept_over(kept, SET_PATH, HANDBOOK, "lexical:default")
     navigator = Costly()
     navigator.gate = True

@@ -4,6 +4,7 @@ refused in one line, like every key that writes a file, and so is a file that ca
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
@@ -15,8 +16,9 @@ from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.walk_screen import WalkScreen
 from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
+from tests.command_line import run_cli
 
-from .helpers import HANDBOOK, ROOT, make_app, script, wait_for
+from .helpers import HANDBOOK, make_app, script, wait_for
 
 QUERY = "How are refunds issued?"
 
@@ -85,8 +87,8 @@ async def test_h_draws_in_this_process_the_page_export_writes_from_the_trace(tmp
         await wait_for(pilot, lambda: any("export" in n.message for n in app.notes), timeout=300)
         assert [n.message for n in app.notes if "export" in n.message] == [f"Walk exported to {by_key}"]
     monkeypatch.undo()
-    done = subprocess.run([sys.executable, "-m", "explorer", "export", str(trace), "--html", str(by_command)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300, stdin=subprocess.DEVNULL)
+    # export draws the page with asyncio.run: from this test's own loop, it runs on a thread of its own
+    done = await asyncio.to_thread(run_cli, "export", trace, "--html", by_command, columns=None)
     assert done.returncode == 0, done.stderr
     assert without_nonce(by_key.read_text()) == without_nonce(by_command.read_text())
 

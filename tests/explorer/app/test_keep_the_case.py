@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 
 import yaml
 from textual.widgets import Input
@@ -16,8 +15,9 @@ from explorer.corpora import load_corpus
 from explorer.tui.screens.find import FindScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
+from tests.command_line import run_cli
 
-from .helpers import HANDBOOK_PATH, ROOT, SIZE, make_app, wait_for
+from .helpers import HANDBOOK_PATH, SIZE, make_app, wait_for
 from .reading import prompt_title, text_at
 
 QUERY = "How are refunds issued?"
@@ -47,8 +47,7 @@ async def walked_and_marked(pilot, node_id: str, find: str) -> None:
 
 
 def validate(path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", "validate", str(path)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    return run_cli("validate", path, columns=None)  # type: ignore[return-value]
 
 
 async def test_k_keeps_the_case_in_the_corpus_own_question_set_made_new(tmp_path):

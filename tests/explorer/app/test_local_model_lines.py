@@ -51,6 +51,7 @@ class Loading(LocalModelNavigator):
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.model
 async def test_the_status_line_says_the_local_model_loads_then_is_ready(size):
     navigator = Loading()
     app = make_app("How are refunds issued?", "local:smollm2", navigator=navigator, start_walk=True)

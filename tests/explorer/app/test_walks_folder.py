@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from explorer.recording import WalkRecorder
 from explorer.tui.app import ExplorerApp
 from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.walk_settings import WalkSettings
+from tests.command_line import run_cli
 
 from .helpers import Explorer, wait_for
 
@@ -78,8 +77,7 @@ async def test_a_span_file_of_many_walks_opens_them_all(tmp_path: Path) -> None:
     lines = []
     for number, query in enumerate(["refunds", "sign in", "taxes"]):
         one = tmp_path / f"{number}.jsonl"
-        done = subprocess.run([sys.executable, "-m", "explorer", "walk", str(HANDBOOK), query, "--otlp-file",
-                               str(one)], capture_output=True, text=True, timeout=120)
+        done = run_cli("walk", HANDBOOK, query, "--otlp-file", one, columns=None)
         assert done.returncode == 0, done.stderr
         lines.append(one.read_text())
         one.unlink()
@@ -101,8 +99,7 @@ def test_a_folder_whose_corpus_moved_says_so_and_corpus_points_it_right(folder: 
         text = path.read_text().replace(json.dumps(str(HANDBOOK)), json.dumps("/nowhere/handbook.yaml"), 1)
         (moved / path.name).write_text(text)
     (moved / "broken.jsonl").write_text("not a trace\n")
-    here = subprocess.run([sys.executable, "-m", "explorer", str(moved)], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    here = run_cli(moved, columns=None)
     assert here.returncode == 2
     assert here.stderr.splitlines()[-1].endswith(
         "the trace's corpus /nowhere/handbook.yaml is not here; pass --corpus PATH")

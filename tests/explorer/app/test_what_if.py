@@ -206,6 +206,7 @@ async def test_escape_closes_the_what_if_while_it_asks_and_the_walk_is_untouched
         assert list(walk.history.events) == events and len(walk.walks) == 1
 
 
+@pytest.mark.model
 async def test_the_screen_says_the_local_model_loads_and_the_what_if_asks_it_again(
         resolved: Callable[[str], TreeNavigator]) -> None:
     if model_missing() is not None:

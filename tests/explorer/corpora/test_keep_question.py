@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from explorer.corpora import CorpusError, load_corpus
 from explorer.corpora.questions import keep_question, load_questions, question_id_for
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -23,8 +23,7 @@ def corpus():
 
 
 def validate(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", "validate", str(path)], capture_output=True, text=True,
-                          timeout=120)
+    return run_cli("validate", path, columns=None)  # type: ignore[return-value]
 
 
 def test_a_missing_set_is_made_naming_the_corpus_and_validates(corpus, tmp_path: Path) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from explorer.corpora import CorpusError, load_corpus, yaml_corpus
 from explorer.corpora.questions import load_questions
 from explorer.corpora.validate import validate
 from explorer.corpora.yaml_source import compose
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "sample_corpora"
@@ -98,10 +97,7 @@ def test_check_corpus_path_says_what_the_path_is(tmp_path):
 
 @pytest.mark.parametrize("argument", [LONG_NAME + ".yaml", "missing.yaml", "bad\x7fname\x1b[2J.md"])
 def test_the_cli_says_one_line_and_exits_2_for_a_path_it_cannot_use(tmp_path, argument):
-    done = subprocess.run(
-        [sys.executable, "-m", "explorer", "validate", argument],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
-    )
+    done = run_cli("validate", argument, cwd=tmp_path, columns=None)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr

@@ -456,6 +456,7 @@ print(len(corpus.index), len(corpus.title_of(next(corpus.index.ids()))))
      "# " + "[" * 100_000 + "\n\n" + "*a" * 100_000],
     ids=["emphasis-run", "space-run", "paragraph-emphasis-run", "setext-run", "brackets"],
 )
+@pytest.mark.process
 def test_hostile_headings_load_in_time_linear_in_their_size(tmp_path, text):
     # 300 KB of these took the old line scanner's regular expressions hours (18-25 s at 30 KB, 66 s at 60 KB,
     # growing with the square); a linear load takes about a second. The timeout is a watchdog against a hang,

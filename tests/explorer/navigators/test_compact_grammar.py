@@ -53,6 +53,7 @@ def test_a_bad_value_and_a_server_that_is_not_llama_cpp_are_one_line_each() -> N
 
 
 @needs_model
+@pytest.mark.model
 def test_a_walk_on_the_bundled_model_answers_compact_json_naming_offered_ids() -> None:
     model = f"{MODEL}@rationale=off,max_items=2,grammar=compact"
     navigator = resolve_navigator(model)
@@ -78,6 +79,7 @@ def test_a_walk_on_the_bundled_model_answers_compact_json_naming_offered_ids() -
 
 
 @needs_model
+@pytest.mark.model
 def test_a_served_session_takes_it_as_it_takes_rationale_off() -> None:
     """The option names no file, so a served session (files off) takes it."""
     navigator = resolve_navigator(f"{MODEL}@grammar=compact", allow_files=False)

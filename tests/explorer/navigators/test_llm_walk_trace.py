@@ -4,10 +4,10 @@ and never holds the API key."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.command_line import run_cli
 
 from ..http_stub import Reply, StubServer
 
@@ -25,8 +25,7 @@ def answer(selected: list[str], rationale: str) -> Reply:
 
 
 def cli(*args: object, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **env}, timeout=60)
+    return run_cli(*args, env=env, columns=None)  # type: ignore[return-value]
 
 
 def test_an_llm_walk_saved_as_a_trace_replays_without_the_server_and_holds_no_key(tmp_path):

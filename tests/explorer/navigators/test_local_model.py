@@ -119,6 +119,7 @@ def test_a_folder_and_a_blank_model_are_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+@pytest.mark.process
 def test_a_fifo_or_a_device_as_the_model_is_not_a_regular_file(tmp_path: Path, special: str) -> None:
     """The magic check opened a FIFO with no writer blocking, for ever (issue 30, point 6): the real command, so
     a hang is a failed test, not a stuck one."""
@@ -222,6 +223,7 @@ def walk(navigator: LocalModelNavigator, query: str, model: str = MODEL, visits:
     return session
 
 
+@pytest.mark.model
 def test_a_walk_on_the_local_model_lands_only_offered_ids_and_keeps_the_raw_answer_and_the_schema(
         local: LocalModelNavigator) -> None:
     session = walk(local, "How long do refunds take to arrive?")
@@ -249,6 +251,7 @@ def test_a_walk_on_the_local_model_lands_only_offered_ids_and_keeps_the_raw_answ
         assert decision.usage is not None and decision.usage["prompt_tokens"] > 0
 
 
+@pytest.mark.model
 def test_a_cancel_during_a_generation_ends_the_walk_and_the_server_stops_generating(
         local: LocalModelNavigator) -> None:
     address = local.server(MODEL).address(CancellationToken())
@@ -295,6 +298,8 @@ def test_the_status_listener_hears_loading_then_ready_with_the_seconds() -> None
 
 
 @needs_model
+@pytest.mark.model
+@pytest.mark.process
 def test_the_server_never_outlives_a_parent_killed_with_sigkill() -> None:
     script = textwrap.dedent(f"""
         import sys, time
@@ -319,12 +324,15 @@ def test_the_server_never_outlives_a_parent_killed_with_sigkill() -> None:
         parent.wait()
 
 
-def _interrupted_walk(seed: int) -> tuple[int | None, str, str, list[int]]:
-    """A walk on the bundled model, sent SIGINT while its model generates: its exit code (``None``: it had ended
-    before the signal could be sent), stdout, stderr and the pid of its model server."""
+def _interrupted_walk() -> tuple[int | None, str, str, list[int]]:
+    """Walks on the bundled model, sent SIGINT once its model generates: the exit code (``None``: they had all
+    ended before the signal could be sent), stdout, stderr and the pid of the model server.
+
+    Twenty walks of long, sampled answers (``--runs 20``): one answer may end before the signal lands, but the
+    process is still at the next, so the signal always finds the model at work; no walk is tried again."""
     walk_process = subprocess.Popen(
         [sys.executable, "-m", "explorer", "walk", HANDBOOK, "What does the enterprise plan include?",
-         "--navigator", f"{MODEL}@schema=off,max_tokens=4000,temperature=1,seed={seed}", "--no-cache"],
+         "--navigator", f"{MODEL}@schema=off,max_tokens=4000,temperature=1,seed=5", "--no-cache", "--runs", "20"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert walk_process.stderr is not None
@@ -351,24 +359,16 @@ def _interrupted_walk(seed: int) -> tuple[int | None, str, str, list[int]]:
 
 
 @needs_model
+@pytest.mark.model
+@pytest.mark.process
 def test_ctrl_c_during_a_generation_ends_the_walk_and_leaves_no_process() -> None:
-    """SIGINT while the model writes its answer: exit 130, ``interrupted``, and the model server gone with the walk.
-    A sampled answer can end before the signal lands (the walk then fails on it by itself, exit 1, and says so in
-    its summary); only then is it tried again with the next seed, at most three times."""
-    tried: list[str] = []
-    for seed in (5, 6, 7):
-        code, stdout, stderr, servers = _interrupted_walk(seed)
-        ended_by_itself = code is None or (code == 1 and "interrupted" not in stderr
-                                           and re.search(r"^(failed|finished) · ", stdout, re.MULTILINE) is not None)
-        if ended_by_itself:
-            tried.append(f"seed {seed}: ended before the signal (exit {code}): {stdout.strip().splitlines()[-1:]}")
-            continue
-        assert code == 130, (code, stdout[-2000:], stderr[-2000:])
-        assert stderr.strip().endswith("reasoning-explorer: interrupted")
-        server = servers[0]
-        wait_for(lambda pid=server: gone(pid), "the model server ending with the walk")
-        return
-    raise AssertionError("; ".join(tried))
+    """SIGINT while the model writes its answer: exit 130, ``interrupted``, and the model server gone with the
+    walk."""
+    code, stdout, stderr, servers = _interrupted_walk()
+    assert code == 130, (code, stdout[-2000:], stderr[-2000:])
+    assert stderr.strip().endswith("reasoning-explorer: interrupted")
+    server = servers[0]
+    wait_for(lambda pid=server: gone(pid), "the model server ending with the walk")
 
 
 QUESTIONS = """\
@@ -384,6 +384,7 @@ questions:
 
 
 @needs_model
+@pytest.mark.model
 def test_two_eval_runs_in_a_row_the_second_makes_no_call(tmp_path: Path) -> None:
     questions = tmp_path / "two.questions.yaml"
     questions.write_text(QUESTIONS.format(corpus=HANDBOOK))
@@ -400,6 +401,7 @@ def test_two_eval_runs_in_a_row_the_second_makes_no_call(tmp_path: Path) -> None
 
 
 @needs_model
+@pytest.mark.model
 def test_a_stability_run_of_five_walks_at_temperature_0_8_records_its_settings() -> None:
     run = cli("walk", HANDBOOK, "How long do refunds take to arrive?", "--navigator", MODEL, "--temperature", "0.8",
               "--runs", "5", "--max-visits", "3", "--json")
@@ -412,6 +414,7 @@ def test_a_stability_run_of_five_walks_at_temperature_0_8_records_its_settings()
 
 
 @needs_model
+@pytest.mark.model
 def test_a_process_runs_at_most_two_local_servers_and_the_one_used_longest_ago_stops() -> None:
     navigator = LocalModelNavigator()
     models = [f"{MODEL}@ctx={ctx},slots=1" for ctx in (256, 512, 768)]
@@ -443,6 +446,7 @@ def test_a_local_choose_with_no_candidates_starts_nothing() -> None:
 
 
 @needs_model
+@pytest.mark.model
 def test_a_port_taken_after_the_check_fails_the_start_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

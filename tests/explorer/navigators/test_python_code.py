@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 from core import NavigatorRequest, NodeView
 from explorer.navigators import NavigatorConfigError, resolve_navigator, shared_across_threads
 from explorer.navigators.python_code import CodeTarget, parse_target
+from tests.command_line import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
@@ -94,8 +94,7 @@ class NotOne:
 
 
 def run(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(ENTRY), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120,
-                          env={**os.environ, "COLUMNS": "400"})
+    return run_cli(*args, cwd=cwd, columns=400)  # type: ignore[return-value]
 
 
 def landed(*args: object, cwd: Path = ROOT) -> list[str]:

@@ -135,6 +135,7 @@ def test_the_same_request_gets_the_same_answer_every_time():
     assert len(answers) == 1
 
 
+@pytest.mark.process
 def test_the_same_request_gets_the_same_answer_in_another_process():
     script = (
         "import json\n"
@@ -235,6 +236,7 @@ print(sorted(p.name for p in pathlib.Path.home().iterdir()))
 """
 
 
+@pytest.mark.process
 def test_the_model_loads_from_the_wheel_without_the_network_a_cache_or_a_logging_side_effect(tmp_path):
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", OFFLINE], capture_output=True, text=True, cwd=ROOT, env=env,
@@ -244,6 +246,7 @@ def test_the_model_loads_from_the_wheel_without_the_network_a_cache_or_a_logging
     assert out.stderr == ""
 
 
+@pytest.mark.process
 def test_without_wordllama_the_cli_says_so_in_one_line_and_exits_2():
     script = (
         "import sys\n"
@@ -276,6 +279,7 @@ print(len(got), len({id(m) for m in got}), got[0] is bundled_embeddings())
 """
 
 
+@pytest.mark.process
 def test_threads_that_ask_for_the_model_at_once_share_one_load():
     out = subprocess.run([sys.executable, "-c", ONCE], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr

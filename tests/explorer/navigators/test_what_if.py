@@ -35,6 +35,7 @@ def first_decision(navigator: LocalModelNavigator, model: str) -> tuple[Candidat
     return offer, chose
 
 
+@pytest.mark.model
 def test_a_decisions_request_is_the_messages_sent_and_the_settings_of_its_model_id(
         local: LocalModelNavigator) -> None:
     model = f"{MODEL}@temperature=0.3,seed=9,max_tokens=200"
@@ -49,6 +50,7 @@ def test_a_decisions_request_is_the_messages_sent_and_the_settings_of_its_model_
     assert edited.model_id == "local:smollm2@temperature=0.3,seed=9,max_tokens=200"
 
 
+@pytest.mark.model
 def test_an_edited_request_is_asked_once_live_and_shows_beside_the_original(
         local: LocalModelNavigator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "cache"))
@@ -80,6 +82,7 @@ def test_an_edited_request_is_asked_once_live_and_shows_beside_the_original(
     assert rows["tokens"].after == f"{answer.prompt_tokens} prompt + {answer.completion_tokens} completion"
 
 
+@pytest.mark.model
 def test_a_failure_is_an_answer_with_its_error_not_an_exception(local: LocalModelNavigator) -> None:
     offer, chose = first_decision(local, MODEL)
     edited = request_for(MODEL, QUERY, offer, chose.transcript, navigator=local).but(
