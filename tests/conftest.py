@@ -7,6 +7,8 @@
   ``make test-fast`` leaves those out. Tests that hold one machine resource are put in one ``xdist_group``, so
   that under ``pytest -n`` (``--dist loadgroup``) they run one after the other on one worker: the bundled model's
   servers (each takes a core while it answers) and the served explorers (each a server process with sessions).
+  A module whose tests share a module-scoped fixture is one group too, so that fixture is made once, not once
+  per worker.
 """
 
 from __future__ import annotations
@@ -21,11 +23,17 @@ _GROUPS = (("model", "local-model"), ("browser", "served"), ("pty", "terminal"))
 """A marker, and the group its tests run in, the first that applies."""
 
 
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
-        for marker, group in _GROUPS:
-            if item.get_closest_marker(marker) is not None:
-                item.add_marker(pytest.mark.xdist_group(group))
-                break
+        group = next((group for marker, group in _GROUPS if item.get_closest_marker(marker) is not None), None)
+        if group is None and _shares_a_module_fixture(item):
+            group = item.nodeid.split("::", 1)[0]
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

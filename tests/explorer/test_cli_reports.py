@@ -9,8 +9,9 @@ import json
 from explorer.cli.main import COMMANDS
 from explorer.walks.describe import count_of, visits_left
 from explorer.walks.session import save_history
+from tests.command_line import run_cli as run
 
-from .test_cli import HANDBOOK, SCRIPTS, run
+from .test_cli import HANDBOOK, SCRIPTS
 from .test_compare import HANDBOOK as HANDBOOK_CORPUS
 from .test_compare import walk
 

@@ -24,8 +24,7 @@ from explorer.walks.evaluation import (
     looks_like_question_set,
     wrong_turn_step,
 )
-
-from .test_cli import run
+from tests.command_line import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
@@ -207,7 +206,11 @@ def test_the_explorer_given_a_question_set_opens_it_on_the_corpus_it_names():
     assert found is not None
     questions, corpus, compared_file = found
     assert questions.path == QUESTIONS and corpus.path.resolve() == SET.corpus_path
-    assert compared_file == ("the file --compare reads", None)  # lexical: reads no file
+    assert compared_file == []  # lexical: reads no file
+    script = ROOT / "sample_corpora" / "scripts" / "hallucinated-branch.yaml"
+    found = question_set_for(argparse.Namespace(corpus=str(QUESTIONS), compare=f"script:{script}",
+                                                navigator="lexical:default", no_files=False))
+    assert found is not None and found[2] == [("the file --compare reads", script)]
     assert question_set_for(argparse.Namespace(corpus=str(SET.corpus_path), compare=None,
                                                navigator="lexical:default", no_files=False)) is None
 

@@ -14,8 +14,7 @@ from explorer.corpora.questions import Question, load_questions
 from explorer.corpora.validate import stats
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, evaluation_to_json, summarize
-
-from .test_cli import run
+from tests.command_line import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"

@@ -34,8 +34,7 @@ from explorer.walks.evaluation import (
     miss_sentence,
     wrong_turn_step,
 )
-
-from .test_cli import run
+from tests.command_line import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"

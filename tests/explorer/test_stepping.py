@@ -14,8 +14,8 @@ from explorer.walks.history import Origin, WalkHistory, label_for, short_query
 from explorer.walks.session import WalkSession, fork, rewalk, save_history
 from explorer.walks.state import Mark
 from explorer.walks.walk_list import Walk, WalkList
+from tests.command_line import run_cli as run
 
-from .test_cli import run
 from .test_history import HANDBOOK, SCRIPTS
 
 WIDE = f"script:{SCRIPTS / 'wide-walk-out-of-visits.yaml'}"

@@ -19,8 +19,7 @@ from explorer.walks.describe import calls_words, cost_text
 from explorer.walks.evaluation import evaluate
 from explorer.walks.session import WalkSession, fork, save_history
 from explorer.walks.state import Cost
-
-from .test_cli import run
+from tests.command_line import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"

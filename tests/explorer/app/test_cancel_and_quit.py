@@ -77,7 +77,8 @@ async def test_ctrl_c_cancels_a_running_walk_as_x_does_and_at_rest_says_how_to_q
         await pilot.press("ctrl+c")  # again, while its toast shows: not stacked
         await pilot.pause()
         assert len(app.notes) == said
-        await pilot.pause(4.5)  # its toast said for 4 s has gone: the same words are said again
+        # once its toast has expired (waited for, not timed), the same words are said again
+        await wait_for(pilot, lambda: app.notes[said - 1].has_expired)
         await pilot.press("slash", "end", "ctrl+c")  # in the query box, nothing selected: the same
         assert app.walk_screen.query_one(QueryInput).has_focus
         await wait_for(pilot, lambda: len(app.notes) > said)

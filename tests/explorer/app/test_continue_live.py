@@ -22,15 +22,12 @@ from explorer.walks.session import header_for
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK, make_app, wait_for
-from .test_prompt_variants import server, step_to_answer
-from .test_what_if import MODEL, QUERY, resolved
-
-__all__ = ["resolved", "server"]  # the fixtures
+from .llm_stub import MODEL, QUERY, step_to_answer
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
-        size: tuple[int, int], server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+        size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), max_nodes_visited=8)
     async with app.run_test(size=size) as pilot:
         await pilot.press("escape")
@@ -41,7 +38,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         step = original.cursor
         kept = [e for e in original.events[:step] if isinstance(e, NavigatorChose)]
         assert len(kept) == 2
-        asked_before = len(server.requests)
+        asked_before = len(variant_server.requests)
 
         await pilot.press("C")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
@@ -67,7 +64,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         assert continued.settings.model == f"{MODEL}@temperature=0.3" and continued.settings.max_nodes_visited == 20
         assert header_for(continued, HANDBOOK).settings.model == f"{MODEL}@temperature=0.3"
         assert continued.cursor == step  # it waits where the kept part ends
-        assert len(server.requests) == asked_before  # keeping asks nothing
+        assert len(variant_server.requests) == asked_before  # keeping asks nothing
 
         await pilot.press("c")
         await wait_for(pilot, lambda: continued.end is not None)
@@ -82,7 +79,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
             assert answered_by(answer.transcript) is Answered.LIVE and answer.rationale == "the first"
             assert answer.transcript is not None and answer.transcript[-1] == (
                 "asked", f"live from step {step} of walk 1")
-        asked = server.requests[asked_before:]
+        asked = variant_server.requests[asked_before:]
         assert len(asked) == len(chose) - 2 and {r.json()["temperature"] for r in asked} == {0.3}
         assert [how_answered(d.answer).value for d in continued.decisions() if d.answer is not None] == (
             ["replayed"] * 2 + ["live"] * (len(chose) - 2))

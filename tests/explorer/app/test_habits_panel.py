@@ -16,10 +16,8 @@ from explorer.tui.widgets.step_panel import StepPanel
 from ..http_stub import Recorded, Reply, StubServer
 from ..test_habits import PLACEHOLDER, SYSTEM_PROMPT
 from .helpers import make_app, wait_for
+from .llm_stub import chose
 from .reading import drawn_lines, step_text, transcript_text
-from .test_what_if import chose, resolved
-
-__all__ = ["resolved"]  # the fixture
 
 QUERY = "When is my invoice sent?"
 HABITS = f"Habits  its reason copies the prompt: “{PLACEHOLDER}” · 7 duplicate ids dropped"

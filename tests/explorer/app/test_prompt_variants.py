@@ -8,78 +8,32 @@ candidate by default, the last when the system message speaks of money, so the v
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from openinference.semconv.trace import SpanAttributes
 from textual.widgets import DataTable, Label
 
 from core import NavigatorChose, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.navigators.answered import Answered, answered_by
-from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
-from explorer.navigators.prompt_variants import PROMPTS_DIR_ENV
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
-from explorer.tui.walk_screen import WalkScreen
 from explorer.walks.evaluation import Side
 from explorer.walks.session import header_for
 from explorer.walks.telemetry.attributes import A
 from explorer.walks.telemetry.walk_spans import WalkTracer
 
-from ..http_stub import Recorded, Reply, StubServer
+from ..http_stub import StubServer
 from .helpers import HANDBOOK, HANDBOOK_PATH, make_app, wait_for
-from .test_what_if import MODEL, QUERY, completion, resolved
+from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
 
-__all__ = ["resolved"]  # the fixture, shared with the what-if's own tests
-
-MONEY = "Think of money."
 HANDBOOK_QUESTIONS = HANDBOOK_PATH.with_name("handbook.questions.yaml")
 
 
-def by_system(request: Recorded) -> Reply:
-    """The first candidate offered; when the system message speaks of money, the one whose title and summary
-    share the most words with the query (the first of those)."""
-    system, user = (message["content"] for message in request.json()["messages"])
-    offered = re.findall(r"^\d+\. id: (\S+)\n   title: (.*)\n   summary: (.*)$", user, re.MULTILINE)
-    if "money" not in system or not offered:
-        return completion([i for i, _, _ in offered[:1]], "the first")
-    query = set(re.findall(r"\w{4,}", re.search(r"^Query: (.*)$", user, re.MULTILINE).group(1).lower()))
-    best = max(offered, key=lambda o: len(query & set(re.findall(r"\w{4,}", f"{o[1]} {o[2]}".lower()))))
-    return completion([best[0]], "the closest in words")
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[StubServer]:
-    with StubServer(respond=by_system) as stub:
-        monkeypatch.setenv(OPENAI_API_KEY_ENV, "sk-test-variants")
-        monkeypatch.setenv(OPENAI_BASE_URL_ENV, stub.url)
-        monkeypatch.setenv(PROMPTS_DIR_ENV, str(tmp_path / "prompts"))
-        yield stub
-
-
-def answers(screen: WalkScreen) -> int:
-    """How many answers the walk on screen shows so far (up to its cursor)."""
-    history = screen.history
-    return 0 if history is None else sum(isinstance(e, NavigatorChose) for e in history.events[:history.cursor])
-
-
-async def step_to_answer(pilot, screen: WalkScreen, count: int) -> None:  # type: ignore[no-untyped-def]
-    """Press n until the walk on screen shows its ``count``-th answer (bounded)."""
-    for _ in range(40):
-        if answers(screen) >= count:
-            return
-        cursor = screen.history.cursor if screen.history else 0
-        await pilot.press("n")
-        await wait_for(pilot, lambda at=cursor: screen.history is not None and screen.history.cursor > at)
-    raise AssertionError("the walk never showed that answer")
-
-
 async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
-        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
@@ -88,7 +42,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         original = walk.history
         assert original is not None
         first_two = [e for e in original.events if isinstance(e, NavigatorChose)][:2]
-        asked_before = len(server.requests)
+        asked_before = len(variant_server.requests)
         await pilot.press("W")
         await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
         dialog = app.screen
@@ -109,7 +63,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         assert variant.model_id == model_id
         assert str(dialog.query_one("#what-if-status", Label).render()) == (
             f"Kept as v2: {model_id} · ctrl+g re-walks from here with it")
-        assert len(server.requests) == asked_before  # keeping asks nothing
+        assert len(variant_server.requests) == asked_before  # keeping asks nothing
 
         # ctrl+g: walk 1 re-walked from its second decision with v2.
         await pilot.press("ctrl+g")
@@ -133,7 +87,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
                 "variant", "prompt v2 from decision 2")
             assert dict(answer.transcript)["system"] == MONEY + "\n" + system
         assert "forced by a person" not in str([e for e in history.events])
-        asked = [r.json()["messages"][0]["content"] for r in server.requests[asked_before:]]
+        asked = [r.json()["messages"][0]["content"] for r in variant_server.requests[asked_before:]]
         assert asked and set(asked) == {MONEY + "\n" + system} and len(asked) == len(chose) - 1
         assert history.forced == set()
 
@@ -148,7 +102,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
 
 
 async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
-        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), allow_files=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
@@ -166,7 +120,7 @@ async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
 
 
 async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flipped_questions_first(
-        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
@@ -196,7 +150,7 @@ async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flippe
 
 
 async def test_ctrl_t_on_a_corpus_with_no_question_set_beside_it_says_so_in_one_line(
-        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     copy = tmp_path / "handbook.yaml"
     copy.write_bytes(HANDBOOK_PATH.read_bytes())
     app = make_app(QUERY, MODEL, corpus=load_corpus(copy), navigator=resolved(MODEL))

@@ -19,26 +19,14 @@ from explorer.navigators import resolve_navigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
 from explorer.tui.screens.what_if import WhatIfScreen
-from explorer.tui.walk_screen import WalkScreen
 from explorer.walks.decisions import how_answered
 from explorer.walks.history import Origin
 
 from ..http_stub import Reply, StubServer
 from ..navigators.conftest import model_missing
 from .helpers import SIZE, make_app, wait_for
+from .llm_stub import MODEL, QUERY, chose, completion
 from .reading import step_text, transcript_text
-
-MODEL = "openai:test-model"
-QUERY = "How long do refunds take to arrive?"
-
-
-def completion(selected: list[str], rationale: str, prompt_tokens: int = 100) -> Reply:
-    content = json.dumps({"selected": selected, "rationale": rationale})
-    return Reply(200, {"id": "c1", "object": "chat.completion", "model": "test-model",
-                       "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                    "finish_reason": "stop"}],
-                       "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 20,
-                                 "total_tokens": prompt_tokens + 20}})
 
 
 @pytest.fixture
@@ -47,30 +35,6 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
         monkeypatch.setenv(OPENAI_API_KEY_ENV, "sk-test-what-if")
         monkeypatch.setenv(OPENAI_BASE_URL_ENV, stub.url)
         yield stub
-
-
-@pytest.fixture
-def resolved() -> Iterator[Callable[[str], TreeNavigator]]:
-    """Resolves the navigators a test hands the app, and closes them when the test ends: the app leaves closing a
-    navigator to whoever made it, and an open client's request thread outliving this test fails every test of the
-    OpenAI-compatible navigator that runs after it."""
-    made: list[TreeNavigator] = []
-
-    def resolve(model: str) -> TreeNavigator:
-        made.append(resolve_navigator(model))
-        return made[-1]
-
-    yield resolve
-    for navigator in made:
-        close = getattr(navigator, "close", None)
-        if callable(close):
-            close()
-
-
-def chose(screen: WalkScreen) -> NavigatorChose | None:
-    """The first answer of the walk on ``screen``, once it has arrived."""
-    history = screen.history
-    return next((e for e in history.events if isinstance(e, NavigatorChose)), None) if history else None
 
 
 def drawn(widget: Static) -> str:

@@ -18,9 +18,7 @@ from explorer.tui.screens.what_if import WhatIfScreen
 
 from ..http_stub import Recorded, Reply, StubServer
 from .helpers import make_app, wait_for
-from .test_what_if import MODEL, QUERY, chose, completion, resolved
-
-__all__ = ["resolved"]  # the fixture, shared with the what-if's own tests
+from .llm_stub import MODEL, QUERY, chose, completion
 
 TAB_ORDER = ["what-if-system", "what-if-user", "what-if-answers-scroll", "what-if-model", "what-if-temperature",
              "what-if-seed", "what-if-top_p", "what-if-max_tokens", "what-if-schema", "what-if-variant",

@@ -32,11 +32,8 @@ from explorer.walks.evaluation.kept_run import file_sha256
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK_PATH, make_app, wait_for
+from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
 from .reading import text_at
-from .test_prompt_variants import MONEY, server, step_to_answer
-from .test_what_if import MODEL, QUERY, resolved
-
-__all__ = ["resolved", "server"]  # the fixtures
 
 SMALL = """corpus: {corpus}
 questions:
@@ -61,7 +58,7 @@ def landed(history) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
-        server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     small = tmp_path / "small.questions.yaml"
     small.write_text(SMALL.format(corpus=HANDBOOK_PATH), encoding="utf-8")
     cases = tmp_path / "cases.questions.yaml"
@@ -156,7 +153,7 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
 
 
 async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant(
-        server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")

@@ -12,8 +12,7 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import fit_problem, load_questions
 from explorer.corpora.validate import validate_questions
-
-from ..test_cli import run
+from tests.command_line import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "sample_corpora"

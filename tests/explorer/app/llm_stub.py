@@ -1,0 +1,63 @@
+"""An OpenAI-compatible model for the explorer's tests, served by :class:`..http_stub.StubServer` on 127.0.0.1:
+its model id, the query the stories ask, the answers it gives (queued by a test, or chosen by the system message
+it is sent), and how a test reads and steps to them on screen. The fixtures that start it are in ``conftest.py``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from core import NavigatorChose
+from explorer.tui.walk_screen import WalkScreen
+
+from ..http_stub import Recorded, Reply
+from .helpers import wait_for
+
+MODEL = "openai:test-model"
+QUERY = "How long do refunds take to arrive?"
+MONEY = "Think of money."
+"""A system message that speaks of money: :func:`by_system` then answers by the words of the query."""
+
+
+def completion(selected: list[str], rationale: str, prompt_tokens: int = 100) -> Reply:
+    content = json.dumps({"selected": selected, "rationale": rationale})
+    return Reply(200, {"id": "c1", "object": "chat.completion", "model": "test-model",
+                       "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                    "finish_reason": "stop"}],
+                       "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 20,
+                                 "total_tokens": prompt_tokens + 20}})
+
+
+def by_system(request: Recorded) -> Reply:
+    """The first candidate offered; when the system message speaks of money, the one whose title and summary
+    share the most words with the query (the first of those)."""
+    system, user = (message["content"] for message in request.json()["messages"])
+    offered = re.findall(r"^\d+\. id: (\S+)\n   title: (.*)\n   summary: (.*)$", user, re.MULTILINE)
+    if "money" not in system or not offered:
+        return completion([i for i, _, _ in offered[:1]], "the first")
+    query = set(re.findall(r"\w{4,}", re.search(r"^Query: (.*)$", user, re.MULTILINE).group(1).lower()))
+    best = max(offered, key=lambda o: len(query & set(re.findall(r"\w{4,}", f"{o[1]} {o[2]}".lower()))))
+    return completion([best[0]], "the closest in words")
+
+
+def chose(screen: WalkScreen) -> NavigatorChose | None:
+    """The first answer of the walk on ``screen``, once it has arrived."""
+    history = screen.history
+    return next((e for e in history.events if isinstance(e, NavigatorChose)), None) if history else None
+
+
+def answers(screen: WalkScreen) -> int:
+    """How many answers the walk on screen shows so far (up to its cursor)."""
+    history = screen.history
+    return 0 if history is None else sum(isinstance(e, NavigatorChose) for e in history.events[:history.cursor])
+
+
+async def step_to_answer(pilot, screen: WalkScreen, count: int) -> None:  # type: ignore[no-untyped-def]
+    """Press n until the walk on screen shows its ``count``-th answer (bounded)."""
+    for _ in range(40):
+        if answers(screen) >= count:
+            return
+        cursor = screen.history.cursor if screen.history else 0
+        await pilot.press("n")
+        await wait_for(pilot, lambda at=cursor: screen.history is not None and screen.history.cursor > at)
+    raise AssertionError("the walk never showed that answer")
