@@ -27,6 +27,7 @@ from .options import (
     SUBCOMMANDS,
     Input,
     Parser,
+    UsageError,
     add_llm_options,
     add_telemetry_options,
     add_walk_options,
@@ -257,9 +258,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
     check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
                 *(questions[2] if questions is not None else ()))
-    check_terminal()
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
     telemetry = telemetry_from(args, report=problems.append)
+    try:
+        check_terminal()  # the last check: every problem with what was asked is said first
+    except UsageError:
+        if telemetry is not None:
+            telemetry.close()
+        raise
     from ..tui.app import ExplorerApp  # the only path that imports Textual
 
     # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's

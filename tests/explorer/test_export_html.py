@@ -71,8 +71,10 @@ def hostile_walk(tmp_path_factory) -> tuple[Path, Path]:
     return trace, out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser():
+    """Chromium, for one test: Playwright's sync API holds an event loop in this thread while it runs, and the
+    export of a later test (asyncio.run, in this process) could not start beside it."""
     if not CHROMIUM.exists():
         pytest.skip("chromium-headless-shell not installed: apt-get install -y chromium-headless-shell")
     from playwright.sync_api import sync_playwright
