@@ -35,6 +35,7 @@ from .key_holding import KeyHolder
 from .keymap import PROMPT_KEYS
 from .messages import CompareWalks, EvaluateQuestions, OpenWalk
 from .say import say
+from .screens.closing_once import Palette
 from .screens.evaluation import EVALUATION, EvaluationScreen
 from .screens.prompt import PromptClosed, PromptReady, PromptScreen
 from .walk_screen import WalkScreen
@@ -103,6 +104,11 @@ class ExplorerApp(App[int]):
             if command.title not in ("Screenshot", "Keys", "Quit"):
                 yield command
         yield from palette_commands(self.walks, self._run_on_walk_screen)
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, as a screen that closes once (:mod:`.screens.closing_once`)."""
+        if self.use_command_palette and not isinstance(self.screen, Palette):
+            self.push_screen(Palette(id="--command-palette"))
 
     def _run_on_walk_screen(self, action: str) -> None:
         self.call_later(self.walk_screen.run_action, action)

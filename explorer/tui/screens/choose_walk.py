@@ -15,9 +15,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 
 from ...safe_text import safe, visible
+from .closing_once import ClosesOnce
 
 
-class WalksScreen(ModalScreen[int | None]):
+class WalksScreen(ClosesOnce, ModalScreen[int | None]):
     """Pick one of the session's walks by name; returns its place in ``names`` (1-based).
 
     Typing filters the list: a walk stays when every word typed is in its query (``queries``, one per name), or

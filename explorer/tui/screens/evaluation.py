@@ -56,6 +56,7 @@ from ..messages import CompareWalks, OpenWalk
 from ..say import Severity, say
 from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
 from . import run_saving
+from .closing_once import ClosesOnce
 from .evaluation_sweep import SweepScreen, budgets_prompt
 from .prompt import PromptScreen
 
@@ -112,7 +113,7 @@ _FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}
 """Where the questions that flipped come in the table when comparing: fixed (only B hits), then broken."""
 
 
-class EvaluationScreen(ModalScreen[None]):
+class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     """Walk every question of ``questions`` with ``settings`` and ``navigator`` (and ``compare``'s, when given)."""
 
     CSS_PATH = Path(__file__).with_name("evaluation.tcss")

@@ -32,6 +32,7 @@ from ...walks.evaluation import QuestionOutcome, Sweep, SweepRun, parse_budgets,
 from ...walks.session import JOBS, UNWIRED, Wiring
 from ..say import say
 from ..widgets.sweep_chart import SweepChart
+from .closing_once import ClosesOnce
 from .prompt import PromptScreen
 
 BUDGETS = "3,5,8,15"
@@ -63,7 +64,7 @@ class SweepEnded(Message):
     error: str | None = None
 
 
-class SweepScreen(ModalScreen[None]):
+class SweepScreen(ClosesOnce, ModalScreen[None]):
     """``questions`` walked with ``navigator`` at each of ``budgets`` (``settings`` for the rest)."""
 
     CSS_PATH = Path(__file__).with_name("evaluation_sweep.tcss")

@@ -13,12 +13,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 
 from ...safe_text import safe
+from .closing_once import ClosesOnce
 
 FIND_LIMIT = 50
 """Matches listed while finding a node; typing more narrows them."""
 
 
-class FindScreen(ModalScreen[str | None]):
+class FindScreen(ClosesOnce, ModalScreen[str | None]):
     """Find a node by id or title as you type; Enter (or a click) on a match returns its id."""
 
     CSS_PATH = Path(__file__).with_name("find.tcss")

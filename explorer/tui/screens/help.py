@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..keymap import ANALYSIS_KEYS, MORE_KEYS, PICKER_KEYS, SHOWING_KEYS, WALK_KEYS, Key, shown_key
+from .closing_once import ClosesOnce
 
 
 def _keys_table(title: str, keys: Sequence[Key]) -> Table:
@@ -25,7 +26,7 @@ def _keys_table(title: str, keys: Sequence[Key]) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ClosesOnce, ModalScreen[None]):
     """Every key, from the same table the bindings are made from."""
 
     CSS_PATH = Path(__file__).with_name("help.tcss")

@@ -15,6 +15,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 
+from .closing_once import ClosesOnce
+
 T = TypeVar("T")
 
 
@@ -28,7 +30,7 @@ class PromptClosed(Message):
     """A prompt has closed: keys typed after the one that closed it go to the screen below."""
 
 
-class PromptScreen(ModalScreen[T | None]):
+class PromptScreen(ClosesOnce, ModalScreen[T | None]):
     """Ask for one value; ``check`` returns an error to show, or ``None`` when the value is fine. With ``read``, the
     prompt hands back what ``read`` made of the text (a number it checked), and shows the ``ValueError`` it raises."""
 

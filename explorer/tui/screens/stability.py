@@ -27,6 +27,7 @@ from ...safe_text import safe, styled
 from ...walks.session import WalkSession
 from ...walks.settings import describe_settings
 from ...walks.stability import Stability, StabilityRun, describe_divergence
+from .closing_once import ClosesOnce
 
 
 @dataclass
@@ -50,7 +51,7 @@ class StabilityFailed(Message):
     error: str
 
 
-class StabilityScreen(ModalScreen[Stability | None]):
+class StabilityScreen(ClosesOnce, ModalScreen[Stability | None]):
     """Runs ``run`` on a worker as soon as it is shown; ``show`` gets the result (the app puts it on the tree)."""
 
     CSS_PATH = Path(__file__).with_name("stability.tcss")

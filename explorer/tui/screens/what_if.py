@@ -40,6 +40,7 @@ from ...navigators.what_if import (
 )
 from ...safe_text import safe, visible
 from ..widgets.editing import EditableField, EditableText
+from .closing_once import ClosesOnce
 
 NavigatorFor = Callable[[str], TreeNavigator]
 """The navigator that asks a model id (called on the worker thread); ``NavigatorConfigError`` when none can."""
@@ -82,7 +83,7 @@ class EvaluateWith:
 FILES_OFF = "Keeping a prompt variant writes files: opening and saving files is off in this shared session."
 
 
-class WhatIfScreen(ModalScreen[ForkFrom | RewalkWith | EvaluateWith | None]):
+class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith | None]):
     """Edit ``request`` and ask it again with ``navigator_for``'s navigator; ``recorded`` is the original answer.
 
     ``prompts`` is the folder a variant is kept in (``None``: files are off, and keeping one is refused).

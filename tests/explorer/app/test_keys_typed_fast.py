@@ -3,6 +3,8 @@ prompt key that opens nothing lets the next keys through, and quick steps all co
 
 from __future__ import annotations
 
+import asyncio
+
 from textual import events
 
 from explorer.tui.screens.prompt import PromptClosed, PromptReady, PromptScreen
@@ -90,3 +92,30 @@ async def test_keys_that_come_as_a_prompt_closes_follow_the_keys_held_behind_it(
         await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_depth != 6)
         assert app.walk_screen.next_walk.settings.max_depth == 2
         assert app.walk_screen.next_walk.settings.max_nodes_visited == 7 and not isinstance(app.screen, PromptScreen)
+
+
+async def test_escape_ctrl_p_enter_ctrl_p_enter_typed_fast_closes_the_palette_once_and_the_explorer_goes_on():
+    """Typed in a blink, the second Enter was still queued to a palette that had closed: it dismissed again and
+    popped the walk screen itself (ScreenStackError, the app and its walks gone). A plain Textual app does the
+    same under load; the explorer's screens close once."""
+    app = make_app("")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key in ("escape", "ctrl+p", "enter", "ctrl+p", "enter"):  # each as soon as the app has looked up
+            burst(app, key)
+            await asyncio.sleep(0)
+        await wait_for(pilot, lambda: app.screen is app.walk_screen)
+        await pilot.press("n")  # the explorer still takes keys
+        assert app.is_running and app.screen_stack == [app.walk_screen]
+
+
+async def test_enter_typed_twice_in_a_prompt_closes_only_the_prompt():
+    app = make_app("")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        for key in ("v", "7", "enter", "enter"):  # the second Enter reaches the prompt before it has closed
+            burst(app, key)
+            await asyncio.sleep(0)
+        await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited == 7)
+        await pilot.press("n")  # the explorer still takes keys
+        assert app.is_running and app.screen_stack == [app.walk_screen]
