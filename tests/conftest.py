@@ -28,6 +28,7 @@ def _shares_a_module_fixture(item: pytest.Item) -> bool:
     return info is not None and any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (it names each test after its group)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
