@@ -114,6 +114,8 @@ class WalkRunner:
         ended = message.ended
         walk = self.walks.by_id(ended.walk_id)
         if walk is None:
+            if ended.end is WalkEnd.CANCELLED and ended.error:  # cancelled here, and its navigator would not stop
+                self.say(ended.error, title="The walk was cancelled", severity="warning", timeout=8)
             return
         walk.end(ended.end, ended.error)
         if ended.end is WalkEnd.FAILED and ended.error and walk is view.shown:

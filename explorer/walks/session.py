@@ -42,6 +42,7 @@ from ..walk_settings import WalkSettings
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
 from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
+from .pulling import Abandoned, NavigatorBroke, Puller
 from .state import WalkState
 
 if TYPE_CHECKING:
@@ -180,6 +181,7 @@ class WalkSession:
         self._pulling = False
         self._pull_started = 0.0
         self._parked = False  # the worker is inside the gate's wait, having found no permit
+        self._given_up = threading.Event()  # closed: the worker waits for no navigator
 
     @property
     def settings(self) -> WalkSettings:
@@ -222,9 +224,10 @@ class WalkSession:
             self._gate.notify_all()
 
     def close(self) -> None:
-        """Cancel for good (the viewer is going away)."""
+        """Cancel for good (the viewer is going away): a navigator still at work is not waited for."""
         with self._gate:
             self._closed = True
+        self._given_up.set()
         self.cancel()
 
     @property
@@ -270,7 +273,7 @@ class WalkSession:
     def run(self, emit: Emit) -> SessionEnded:
         """Pull the walk's events through the gate, emitting each; ends with one :class:`SessionEnded`, also
         returned."""
-        events = self.strategy.walk(self.settings.query, cancellation=self.token)
+        events = Puller(self.strategy.walk(self.settings.query, cancellation=self.token), f"walk-{self.id}-navigator")
         end, error = WalkEnd.FINISHED, None
         seq = 0
         seen: list[WalkEvent] = []
@@ -281,7 +284,7 @@ class WalkSession:
                     end = WalkEnd.CANCELLED
                     break
                 try:
-                    event = next(events)
+                    event = events.next(self.token, given_up=self._given_up)
                 except StopIteration:
                     break
                 finally:
@@ -298,6 +301,10 @@ class WalkSession:
                     break
         except RetrievalCancelled:
             end = WalkEnd.CANCELLED
+        except Abandoned as exc:  # the navigator ignores the token: the walk stays cancelled, and says why
+            end, error = WalkEnd.CANCELLED, (str(exc) if not self._given_up.is_set() else None)
+        except NavigatorBroke as exc:
+            end, error = WalkEnd.FAILED, str(exc)
         except RetrievalError as exc:
             end, error = WalkEnd.FAILED, str(exc)
         except Exception as exc:  # a bug in a navigator or in us: keep the viewer alive and say what happened

@@ -128,3 +128,36 @@ def test_a_terminal_that_hangs_up_without_a_signal_quits_the_explorer_and_keeps_
         assert [type(event) for event in trace.events] == [WalkStarted, CandidatesOffered]
     finally:
         terminal.close()
+
+
+STUCK = '''
+import time
+
+from core import TreeNavigator
+
+
+class Stuck(TreeNavigator):
+    """Ignores the walk's cancellation token: every call sleeps for an hour."""
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        time.sleep(3600)
+'''
+
+
+def test_q_with_a_navigator_that_ignores_the_token_quits_and_the_process_exits(tmp_path: Path) -> None:
+    """A `py:` navigator stuck in its call (issue 38, point 4): `q` restored the screen, and the process then waited
+    for the navigator's thread for ever."""
+    (tmp_path / "stuck.py").write_text(STUCK)
+    terminal = Terminal([str(HANDBOOK), "--navigator", "py:stuck.py:Stuck", "--query", "refunds"], cwd=tmp_path)
+    try:
+        terminal.wait_for("walk started")
+        terminal.press("c")
+        terminal.wait_for("working…")  # the navigator's call sleeps
+        terminal.press("q")
+        assert terminal.wait() == 0
+        assert_the_terminal_is_as_it_was(terminal)
+    finally:
+        terminal.close()

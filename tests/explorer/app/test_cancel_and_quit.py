@@ -3,7 +3,12 @@ stays, and nothing is left running."""
 
 from __future__ import annotations
 
+import threading
+
+from core import NavigatorChoice, NavigatorRequest, TreeNavigator
+from explorer.navigators import resolve_navigator
 from explorer.tui.widgets.query_input import QueryInput
+from explorer.walks import pulling
 
 from .helpers import SIZE, Blocking, hour_long_script, make_app, wait_for
 from .reading import results_summary, status_text, step_text
@@ -84,3 +89,52 @@ async def test_ctrl_c_cancels_a_running_walk_as_x_does_and_at_rest_says_how_to_q
         await wait_for(pilot, lambda: len(app.notes) > said)
         assert [note.message for note in app.notes][-2:] == [
             "No walk is running: q quits (Ctrl+C cancels a running walk, as x does)."] * 2
+
+
+class Stuck(TreeNavigator):
+    """Ignores the walk's token: a call made while ``stuck`` is set blocks until the test ends (``never`` is set at
+    its end, so no thread outlives it); one made after answers as the lexical navigator does."""
+
+    def __init__(self) -> None:
+        self.inner = resolve_navigator("lexical:default")
+        self.stuck = True
+        self.never = threading.Event()
+        self.calls = 0
+
+    def supports(self, model: str) -> bool:
+        return True
+
+    def choose(self, request: NavigatorRequest) -> NavigatorChoice:
+        self.calls += 1
+        if self.stuck:
+            self.never.wait(120)
+        return self.inner.choose(request)  # type: ignore[return-value]
+
+
+async def test_a_navigator_that_ignores_the_token_is_said_plainly_and_new_walks_still_run(monkeypatch):
+    """Each `x` left its thread in the stuck navigator; after six, no walk started at all (issue 38, point 4)."""
+    monkeypatch.setattr(pulling, "GRACE_SECONDS", 0.3)
+    navigator = Stuck()
+    app = make_app("refunds", navigator=navigator, start_walk=True)
+    said = "the navigator has not returned after 0.3 s: it ignores the cancellation token"
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            for number in range(1, 8):  # more stuck walks than the app's pool of worker threads (6 on two cores)
+                if number > 1:
+                    await pilot.press("r")
+                    await wait_for(pilot, lambda n=number: len(app.walks) == n)
+                calls = navigator.calls
+                await pilot.press("c")
+                await wait_for(pilot, lambda c=calls: navigator.calls > c)
+                await pilot.press("x")
+                await wait_for(pilot, lambda n=number: [note.message for note in app.notes].count(said) == n)
+                assert app.walk_screen.history.end == "cancelled"
+            navigator.stuck = False
+            await pilot.press("r")
+            await wait_for(pilot, lambda: len(app.walks) == 8)
+            await pilot.press("c")
+            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+            assert [note.severity for note in app.notes if note.message == said] == ["warning"] * 7
+            assert [walk.history.end for walk in app.walks] == ["cancelled"] * 7 + ["finished"]
+    finally:
+        navigator.never.set()
