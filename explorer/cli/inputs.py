@@ -114,7 +114,10 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
 
     file, number = path, 1
     base, hash_mark, tail = path.rpartition("#")
-    if hash_mark and tail.isascii() and tail.isdigit() and not Path(path).exists() and Path(base).exists():
+    if hash_mark and not Path(path).exists() and Path(base).exists():
+        if not (tail.isascii() and tail.isdigit() and len(tail) <= 9):  # #-1, #abc: the file is there, #N is not
+            fail(f"{one_line(path)}: #{one_line(tail)} is not a walk's number; name one as {one_line(base)}#1, "
+                 f"{one_line(base)}#2, ...")
         file, number = base, int(tail)
     if not looks_like_spans(file):
         trace = open_trace(file)

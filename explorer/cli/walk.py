@@ -117,6 +117,8 @@ def check_runs(args: argparse.Namespace) -> None:
         fail("--trace saves one walk; leave it out with --runs (or walk once, with --trace)")
     if args.transcripts:
         fail("--transcripts shows one walk's decisions; leave it out with --runs")
+    if args.until is not None:
+        fail("--until pauses one walk; leave it out with --runs (or walk once, with --until)")
 
 
 def check_budgets(args: argparse.Namespace) -> None:
@@ -126,7 +128,8 @@ def check_budgets(args: argparse.Namespace) -> None:
             fail("--expect names the node a budget sweep looks for: it needs --budgets N,N,...")
         return
     for given, option in ((args.max_visits, "--max-visits"), (args.runs, "--runs"), (args.trace, "--trace"),
-                          (args.force or None, "--force"), (args.transcripts or None, "--transcripts")):
+                          (args.force or None, "--force"), (args.transcripts or None, "--transcripts"),
+                          (args.until, "--until")):
         if given is not None:
             fail(f"--budgets and {option} cannot go together; the budgets walk once each, with these visit budgets")
 

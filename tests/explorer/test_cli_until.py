@@ -46,3 +46,15 @@ def test_the_walk_stops_where_the_condition_holds():
     assert len(document["events"]) == document["paused"]["step"] == 6
     finished = json.loads(run("--json").stdout)
     assert len(finished["events"]) > 6
+
+
+def test_until_with_runs_or_budgets_is_one_line_and_exit_2_not_ignored():
+    """It was ignored in silence (issue 38, point 15)."""
+    runs = run("--until", "failure", "--runs", "2")
+    assert (runs.returncode, runs.stdout, runs.stderr) == (
+        2, "", "reasoning-explorer: error: --until pauses one walk; leave it out with --runs (or walk once, with "
+               "--until)\n")
+    budgets = run("--until", "failure", "--budgets", "3,5")
+    assert (budgets.returncode, budgets.stdout, budgets.stderr) == (
+        2, "", "reasoning-explorer: error: --budgets and --until cannot go together; the budgets walk once each, with "
+               "these visit budgets\n")

@@ -162,3 +162,56 @@ def test_export_draws_a_span_files_walk(tmp_path: Path) -> None:
         return re.sub(r'nonce="[^"]*"|nonce-[A-Za-z0-9+/=_-]+', "", path.read_text())
 
     assert frames(from_spans) == frames(from_trace)
+
+
+@pytest.mark.parametrize("start", [10**21, 10**30, "1" * 40, "1.5e30", "Infinity", -5])
+def test_a_walk_whose_start_time_is_out_of_range_replays_as_the_same_walk(tmp_path: Path, start: object) -> None:
+    """A start time past the calendar (10^21 ns is the year 33658), past an unsigned 64-bit count, or not a whole
+    number was a traceback, exit 1 (issue 38, point 6): it is a time no one can read, and the walk is the same."""
+    spans, trace = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
+    document = json.loads(spans.read_text())
+    root = next(s for s in document["resourceSpans"][0]["scopeSpans"][0]["spans"] if not s.get("parentSpanId"))
+    root["startTimeUnixNano"] = start
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text(json.dumps(document).replace('"Infinity"', "Infinity") + "\n")
+    for args in (["replay", damaged, "--json"], ["diff", damaged, trace]):
+        done = cli(*args)
+        assert (done.returncode, done.stderr) == (0, ""), (args, done.stderr)
+    exported = cli("export", damaged, "--html", tmp_path / "walk.html")
+    assert exported.returncode == 0 and exported.stderr.startswith(
+        f"reasoning-explorer: wrote {tmp_path / 'walk.html'}: 21 steps (5 decision steps)"), exported.stderr
+    assert json.loads(cli("replay", damaged, "--json").stdout)["summary"] == json.loads(
+        cli("replay", trace, "--json").stdout)["summary"]
+
+
+def test_a_span_file_or_kept_run_nested_too_deep_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    deep = "[" * 100_000 + "]" * 100_000 + "\n"
+    spans = tmp_path / "deep.jsonl"
+    spans.write_text(deep)
+    for args in (["replay", spans], ["diff", spans, spans], ["export", spans, "--html", tmp_path / "w.html"],
+                 [spans]):
+        done = cli(*args)
+        assert (done.returncode, done.stdout) == (2, ""), (args, done.stderr)
+        assert done.stderr == (f"reasoning-explorer: error: {spans}:1: not a reasoning-explorer trace (JSON nested too "
+                               "deeply to read)\n"), args
+    spans.write_text('{"resourceSpans": ' + deep)  # read as spans: its first line says so
+    done = cli("replay", spans)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"reasoning-explorer: error: {spans}:1: not JSON (the file is damaged or cut short); give "
+                           "the OTLP JSON file --otlp-file wrote or a tracing tool exported\n")
+    kept = tmp_path / "deep.run.json"
+    kept.write_text(deep)
+    done = cli("eval", ROOT / "sample_corpora" / "handbook.questions.yaml", "--against", kept)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"reasoning-explorer: error: {kept}: not a kept run (RecursionError); give a file written "
+                           "by eval --save-run\n")
+
+
+@pytest.mark.parametrize("tail", ["-1", "abc", "1.5", ""])
+def test_a_bad_walk_number_after_the_hash_says_so_not_no_such_file(tmp_path: Path, tail: str) -> None:
+    """``#-1`` was "no such trace file" although the file is there (issue 38, point 19)."""
+    spans, _ = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
+    done = cli("replay", f"{spans}#{tail}")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"reasoning-explorer: error: {spans}#{tail}: #{tail} is not a walk's number; name one as "
+                           f"{spans}#1, {spans}#2, ...\n")

@@ -127,7 +127,7 @@ def read_run(path: str | Path) -> KeptRun:
         data = json.loads(file.read_text(encoding="utf-8"))
     except RunError:
         raise
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise RunError(f"{where}: not a kept run ({type(exc).__name__}); give a file written by eval --save-run") \
             from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -106,13 +106,13 @@ def _documents(path: Path) -> Iterator[tuple[int, int | None, Any]]:
         with path.open("rb") as handle:
             first = handle.readline().decode("utf-8")
             try:
-                document = json.loads(first) if first.strip() else None
+                document = _loads(first) if first.strip() else None
             except ValueError:
                 document = None
             if document is None:  # not one document a line: the whole file is one (pretty-printed) document
                 text = first + handle.read().decode("utf-8")
                 try:
-                    whole = json.loads(text)
+                    whole = _loads(text)
                 except ValueError:
                     whole = None
                 if whole is None:
@@ -138,9 +138,17 @@ def _documents(path: Path) -> Iterator[tuple[int, int | None, Any]]:
         raise SpanError(f"{path}: cannot read the spans ({type(exc).__name__}); give an OTLP JSON file") from None
 
 
+def _loads(text: str) -> Any:
+    """``json.loads``, with nesting too deep to read a ``ValueError`` as any other damage."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+
+
 def _json_at(path: Path, number: int, line: bytes) -> Any:
     try:
-        return json.loads(line.decode("utf-8"))
+        return _loads(line.decode("utf-8"))
     except UnicodeDecodeError:
         raise
     except ValueError:
@@ -216,7 +224,7 @@ def _transcript(attributes: Mapping[str, Any], notes: set[str]) -> tuple[tuple[s
     raw = attributes.get(A + "transcript")
     if isinstance(raw, str):
         try:
-            rest = [(str(p[0]), str(p[1])) for p in json.loads(raw) if isinstance(p, list) and len(p) == 2]
+            rest = [(str(p[0]), str(p[1])) for p in _loads(raw) if isinstance(p, list) and len(p) == 2]
         except ValueError:
             notes.add("a decision's transcript was cut short in the spans (an attribute limit): it is left out")
     if not inputs and not outputs and not rest:
@@ -264,7 +272,7 @@ def _decision(attributes: Mapping[str, Any], notes: set[str]) -> NavigatorChose 
     raw_usage = attributes.get(A + "usage")
     if isinstance(raw_usage, str):
         try:
-            parsed = json.loads(raw_usage)
+            parsed = _loads(raw_usage)
             usage = parsed if isinstance(parsed, dict) else None
         except ValueError:
             usage = None
@@ -373,7 +381,7 @@ def read_span_walk(path: str | Path, place: SpanWalkPlace) -> SpanWalk:
             with path.open("rb") as handle:
                 for where in place.lines:
                     handle.seek(where)
-                    document = json.loads(handle.readline().decode("utf-8"))
+                    document = _loads(handle.readline().decode("utf-8"))
                     spans.extend(_slim(span) for span in _spans_of(path, 0, document)
                                  if str(span.get("traceId", "")) == place.trace_id)
         except (OSError, ValueError):  # a JSON or UTF-8 error where a line of spans was
@@ -454,19 +462,29 @@ def _header(root: Mapping[str, Any], attributes: Mapping[str, Any]) -> TraceHead
         sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root))
 
 
+NANOS_LIMIT = 2**64
+"""OTLP writes a span's times as an unsigned 64-bit count of nanoseconds: a larger one is damage."""
+
+
 def _nanos(span: Mapping[str, Any], key: str) -> int:
-    """A span's time (ns since the epoch); 0 when a damaged file gives none a number can be read from."""
+    """A span's time (ns since the epoch); 0 when a damaged file gives none a number can be read from (a string
+    that is no whole number, ``Infinity``, a number past an unsigned 64-bit count, one too long to read)."""
     try:
-        return int(span.get(key) or 0)
-    except (TypeError, ValueError):
+        nanos = int(span.get(key) or 0)
+    except (TypeError, ValueError, OverflowError):
         return 0
+    return nanos if 0 <= nanos < NANOS_LIMIT else 0
 
 
 def _created(span: Mapping[str, Any]) -> str:
+    """When the walk started, as an ISO time; ``""`` when no time a calendar holds can be read."""
     started = _nanos(span, "startTimeUnixNano")
     if started <= 0:
         return ""
-    return datetime.fromtimestamp(started / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        return datetime.fromtimestamp(started / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (ValueError, OverflowError, OSError):  # past the year 9999
+        return ""
 
 
 class _Recorded(TreeNavigator):
