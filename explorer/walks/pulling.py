@@ -58,6 +58,7 @@ class Puller:
         self._thread: threading.Thread | None = None
         self.abandoned = False
         """Whether the walk was given up while the navigator still ran (its thread is left to it)."""
+        self._asked = False  # an event was asked for and has not come (an interrupt can leave the wait)
 
     def _serve(self) -> None:
         while True:
@@ -88,10 +89,12 @@ class Puller:
             self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
             self._thread.start()
         self._orders.put(_NEXT)
+        self._asked = True
         cancelled_at: float | None = None
         while True:
             try:
                 ok, value = self._answers.get(timeout=SLICE_SECONDS)
+                self._asked = False
             except queue.Empty:
                 if given_up is not None and given_up.is_set():
                     self.abandoned = True
@@ -115,6 +118,8 @@ class Puller:
         a walk given up leaves it to the navigator."""
         if self._thread is None:
             self._events.close()
+        elif self._asked:  # left the wait (Ctrl+C) while the navigator works: nothing to wait for
+            self.abandoned = True
         elif not self.abandoned:
             self._orders.put(_CLOSE)
             with contextlib.suppress(queue.Empty):
