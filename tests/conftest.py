@@ -3,6 +3,9 @@
 - No test reads or writes the user's response cache (a test that wants a cache gives its own folder, with
   ``REASONING_EXPLORER_CACHE_DIR`` or ``--cache``). Set in the environment, so the commands a test runs as
   subprocesses inherit it too.
+- No animation runs (``TEXTUAL_ANIMATIONS=none``, for the apps made here and the explorers a test starts): a
+  scroll or a progress bar is where it ends at once, so what a test reads or a snapshot draws never depends on
+  how far an animation got on a busy machine (a sweep's bar drawn at 90 % under load failed its snapshot).
 - The markers of ``pyproject.toml`` (``process``, ``model``, ``browser``, ``pty``, ``slow``) say what a test needs;
   ``make test-fast`` leaves those out. Tests that hold one machine resource are put in one ``xdist_group``, so
   that under ``pytest -n`` (``--dist loadgroup``) they run one after the other on one worker: the bundled model's
@@ -16,8 +19,11 @@ from __future__ import annotations
 import os
 
 import pytest
+import textual.constants as textual_constants
 
 os.environ["REASONING_EXPLORER_CACHE_DIR"] = "off"
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+textual_constants.TEXTUAL_ANIMATIONS = "none"  # read when Textual was imported (a plugin imports it first)
 
 _GROUPS = (("model", "local-model"), ("browser", "served"), ("pty", "terminal"))
 """A marker, and the group its tests run in, the first that applies."""
