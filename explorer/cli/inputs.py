@@ -147,10 +147,20 @@ def is_walks_folder(path: str | Path) -> bool:
     try:
         if not folder.is_dir():
             return False
-        names = [entry.name for entry in os.scandir(folder) if entry.is_file()]
+        entries = list(os.scandir(folder))
     except OSError:
         return False
+    names = [entry.name for entry in entries if _is_file(entry)]
     return any(n.endswith(".jsonl") for n in names) and not any(n.endswith((".md", ".markdown")) for n in names)
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a file (a link to one included); one that cannot be looked at (a symlink loop, no
+    permission) is not, and leaves the rest of its folder as it is."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def all_walks(path: str, override: str | None = None) -> tuple[list[SavedWalk], Corpus]:
@@ -172,8 +182,10 @@ def all_walks(path: str, override: str | None = None) -> tuple[list[SavedWalk], 
                 spans.extend((file, place) for place in index_span_walks(file))
             else:
                 found.append((TraceFile(file, read_trace_header(file)), mtime))
-        except (TraceError, SpanError, OSError) as exc:
+        except (TraceError, SpanError) as exc:
             unread.append(str(exc))
+        except OSError as exc:  # a symlink loop, no permission: that file, not the folder
+            unread.append(f"{file}: cannot read it ({exc.strerror or type(exc).__name__})")
     headers = [(t.header, m) for t, m in found] + [(p.header, 0.0) for _, p in spans]
     if not headers:
         fail(unread[0] if len(unread) == 1 else f"{path}: no walk to open (no trace or span file could be read"

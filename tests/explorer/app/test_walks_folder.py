@@ -151,3 +151,21 @@ async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_on
         await pilot.press("end", "enter")
         await wait_for(pilot, lambda: app.screen is screen and len([n for n in app.notes if n.severity == "error"]) == 2)
         assert app.notes[-1].message == note.message and screen.partner is None and screen.shown is walk
+
+
+def test_a_symlink_loop_named_jsonl_leaves_the_rest_of_the_folder_readable(folder: Path, tmp_path: Path) -> None:
+    """One loop made the whole folder "no Markdown files (.md) in this folder" (issue 38, point 11)."""
+    walks = tmp_path / "walks"
+    walks.mkdir()
+    for path in sorted(folder.glob("walk-*.jsonl"))[:3]:
+        (walks / path.name).write_bytes(path.read_bytes())
+    (walks / "loop.jsonl").symlink_to(walks / "loop.jsonl")
+    assert is_walks_folder(walks)
+    traces, _ = all_walks(str(walks))
+    assert len(traces) == 3
+    done = run_cli(walks, columns=None)  # no terminal here: every check passes, then it says it needs one
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 2, done.stderr
+    assert lines[0] == (f"reasoning-explorer: 1 file left out, not a walk: {walks / 'loop.jsonl'}: cannot read it "
+                        "(Too many levels of symbolic links)")
+    assert lines[1].startswith("reasoning-explorer: error: the explorer needs a terminal")
