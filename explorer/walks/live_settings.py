@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from ..navigators.llm.options import OptionError, join_options, split_options, with_options
+from ..numbers import whole
 from ..walk_settings import WalkSettings
 
 __all__ = ["ACCEPTED", "LiveSettings", "LiveSettingsError", "read_live", "variant_options"]
@@ -121,10 +122,13 @@ def read_live(text: str, current: LiveSettings) -> LiveSettings:
             raise LiveSettingsError(f"{word!r}: not a setting; write {ACCEPTED} (any of them)")
         if key in ("budget", "depth"):
             low, high = (1, MAX_BUDGET) if key == "budget" else (0, MAX_DEPTH)
-            if not value.isdigit() or not low <= int(value) <= high:
+            try:
+                number = whole(value, low, high) if value.strip() == value else None  # ASCII digits only
+            except ValueError:
+                number = None
+            if number is None or value[:1] in ("+", "-"):
                 raise LiveSettingsError(f"{word!r}: {key} is a whole number from {low} to {high:,}; write {ACCEPTED}")
-            settings = (replace(settings, budget=int(value)) if key == "budget"
-                        else replace(settings, depth=int(value)))
+            settings = replace(settings, budget=number) if key == "budget" else replace(settings, depth=number)
         elif key == "temperature":
             try:
                 temperature = float(value) if value else 0.0
