@@ -180,7 +180,9 @@ def _value(key: str, text: str) -> object:
 
 # Where the options start: the first ``@`` followed by ``key=``. An ``@`` followed by anything else (a path's
 # ``local:/models/v@2/x.gguf``, ``user@host``) is part of the model.
-_OPTIONS_START = re.compile(r"@(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)")
+_OPTIONS_START = re.compile(r"@(?=[\s,]*[A-Za-z_][A-Za-z0-9_]*\s*=)")
+"""Where the options start: the first ``@`` followed by ``key=``, commas too many before it included (they are an
+error, never part of the model's name)."""
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPTIONS_SYNTAX: Final = ("MODEL@key=value[,key=value...] (a value holding a comma, an @ or a quote, or with spaces "
                          'around it, in double quotes: system="prompts/a,b.txt")')

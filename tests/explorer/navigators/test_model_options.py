@@ -173,6 +173,10 @@ SYNTAX = ('write MODEL@key=value[,key=value...] (a value holding a comma, an @ o
     ("openai:gpt-x@temperature=1.5,",
      f"'openai:gpt-x@temperature=1.5,': an empty option after the comma at character 29 (a comma too many?); "
      f"{SYNTAX}"),
+    ("openai:gpt-x@,system=sys.txt",  # was read as the model "gpt-x@,system=sys.txt" (issue 38, point 16)
+     f"'openai:gpt-x@,system=sys.txt': an empty option after the @ (a comma too many?); {SYNTAX}"),
+    ("local:smollm2@ ,temperature=0.5",
+     f"'local:smollm2@ ,temperature=0.5': an empty option after the @ (a comma too many?); {SYNTAX}"),
     ("openai:gpt-x@temperature=1.5,,seed=3",
      f"'openai:gpt-x@temperature=1.5,,seed=3': an empty option after the comma at character 29 (a comma too "
      f"many?); {SYNTAX}"),
