@@ -13,6 +13,7 @@ reads, or fail the writer that prints it. The result goes on screen as
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -64,8 +65,26 @@ def escape_json(text: str) -> str:
 
 
 def json_text(data: Any, *, indent: int | None = None) -> str:
-    """``data`` as JSON, readable (non-ASCII letters kept) and safe to print: see :func:`escape_json`."""
-    return escape_json(json.dumps(data, ensure_ascii=False, indent=indent))
+    """``data`` as JSON, readable (non-ASCII letters kept) and safe to print: see :func:`escape_json`; what JSON
+    cannot hold is made JSON first (:func:`json_safe`)."""
+    return escape_json(json.dumps(json_safe(data), ensure_ascii=False, indent=indent))
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """``value`` as what JSON holds, for what a navigator hands back (its ``usage``): a number that is not finite
+    (NaN, Infinity) is ``None``, a key is a string, a tuple is a list, and anything else (an object, a set, bytes)
+    is its ``repr``; past 64 levels of nesting, the rest is its ``repr`` too. JSON's own ``NaN`` is no JSON: a
+    trace holding it was refused as damaged by its own reader, and ``walk --json`` printed it."""
+    if value is None or isinstance(value, bool | str | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if depth < 64:
+        if isinstance(value, dict):
+            return {k if isinstance(k, str) else repr(k): json_safe(v, depth + 1) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [json_safe(v, depth + 1) for v in value]
+    return repr(value)
 
 
 def clip(text: str, width: int) -> str:

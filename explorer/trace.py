@@ -61,7 +61,7 @@ from core import (
 from .atomic_file import write_atomically
 from .ending import WalkEnd
 from .masking import Secrets
-from .safe_text import json_text, one_line
+from .safe_text import json_safe, json_text, one_line
 from .walk_settings import WalkSettings
 
 FORMAT = "reasoning-explorer-trace"
@@ -161,7 +161,7 @@ def event_to_json(event: WalkEvent) -> dict[str, Any]:
     if isinstance(event, NavigatorChose):
         return {"event": "navigator_chose", "current": event.current, "selected": list(event.selected),
                 "hallucinated": list(event.hallucinated), "rejected": list(event.rejected),
-                "rationale": event.rationale, "usage": None if event.usage is None else dict(event.usage),
+                "rationale": event.rationale, "usage": None if event.usage is None else json_safe(dict(event.usage)),
                 "seconds": event.seconds, "transcript": _transcript(event.transcript)}
     if isinstance(event, NavigatorFailed):
         return {"event": "navigator_failed", "current": event.current, "error": event.error,

@@ -173,3 +173,43 @@ def test_spans_whose_values_have_the_wrong_types_open_with_the_defaults(spans: s
     replayed = json.loads(done.stdout)
     assert replayed["settings"]["max_nodes_visited"] == 15
     assert [(s["reason"], s["landed"]) for s in replayed["stops"]] == [("navigator_stopped", None)]
+
+
+ODD_USAGE = '''
+from core import NavigatorChoice, TreeNavigator
+
+
+class OddUsage(TreeNavigator):
+    """The first candidate, with a usage JSON cannot hold: NaN, Infinity, an object and a tuple key."""
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        usage = {"prompt_tokens": float("nan"), "cost": float("inf"), "model": object(), (1, 2): [float("-inf"), 3]}
+        return NavigatorChoice(tuple(c.id for c in request.candidates[:1]), "the first", usage=usage)
+'''
+
+
+def _strict(text: str) -> object:
+    def refuse(name: str) -> object:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_usage_json_cannot_hold_is_written_as_json_and_replays(tmp_path: Path) -> None:
+    """NaN went into the trace as NaN (and replay refused the file as damaged), `walk --json` printed it, and an
+    object in it crashed --json and --trace with a TypeError (issue 38, point 8)."""
+    (tmp_path / "odd.py").write_text(ODD_USAGE)
+    walked = run("walk", HANDBOOK, "refunds", "--navigator", "py:odd.py:OddUsage", "--json", "--trace", "t.jsonl",
+                 cwd=tmp_path)
+    assert walked.returncode == 0, walked.stderr
+    chose = next(e for e in _strict(walked.stdout)["events"] if e["event"] == "navigator_chose")
+    assert chose["usage"]["prompt_tokens"] is None and chose["usage"]["cost"] is None
+    assert chose["usage"]["model"].startswith("<object object at ") and chose["usage"]["(1, 2)"] == [None, 3]
+    for line in (tmp_path / "t.jsonl").read_text().splitlines():
+        _strict(line)
+    replayed = run("replay", tmp_path / "t.jsonl", "--json", cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    assert _strict(replayed.stdout)["summary"]["end"] == "finished"
