@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomically(path: str | Path, text: str, prefix: str | None = None) -> Path:
+def write_atomically(path: str | Path, text: str, prefix: str | None = None, *, mode: int | None = None) -> Path:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder, flushed to disk and then
     renamed into place, and return the path: a reader sees the old file or the new one, never half of either,
     and a crash or a kill leaves the old one whole.
@@ -17,6 +17,8 @@ def write_atomically(path: str | Path, text: str, prefix: str | None = None) -> 
     The temporary file is ``PREFIX.XXXXXXXX.tmp`` (``prefix`` defaults to ``.NAME.PID``), unique to this call, so
     two threads or processes writing the same path never share one; it is removed when the write fails or is
     interrupted (``BaseException``), and the error goes on to the caller (``OSError`` when it cannot be written).
+    ``mode``: the permission bits the file gets (a file replaced keeps its own this way); by default, those of the
+    temporary file (0600).
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
@@ -27,6 +29,8 @@ def write_atomically(path: str | Path, text: str, prefix: str | None = None) -> 
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -11,10 +11,14 @@ questions:
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
 import os
 import re
-from collections.abc import Iterable, Sequence
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -221,6 +225,24 @@ def _entry(question_id: str, query: str, expect: Sequence[str], indent: str) -> 
             f"{indent}  expect: [{ids}]\n")
 
 
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Hold the write lock of the set at ``path`` while the block runs: an exclusive ``flock`` of the folder it is
+    in. The folder stays the same for every writer, which the set does not (a rename replaces it), and locking it
+    leaves no file behind."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise CorpusError(path, f"cannot keep a case in it: its folder {folder} cannot be opened "
+                          f"({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing lets the lock go
+
+
 def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence[str],
                   question_id: str | None = None) -> Question:
     """Append a question (``query``, answered by ``expect``) to the question set at ``path`` and return it as read
@@ -231,46 +253,60 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
     (default: one made from the query) must not be taken: an existing question is never overwritten. A set for
     another corpus, a list that cannot be appended to (in flow style, or followed by other keys), an id taken, an
     expected id not in the corpus: each a :class:`CorpusError` naming the file, and nothing is written. The new
-    text is read back as a question set before it replaces the file (through a temporary file)."""
+    text is read back as a question set before it replaces the file (through a temporary file), and the file keeps
+    its mode; a read-only set is refused.
+
+    Writers of one set (two explorers, a script's loop) take turns: each holds the lock of the set's folder
+    (:func:`_writing`) from its read to its write, so no question one of them said it kept is lost under
+    another's."""
     path = Path(path)
     missing = [e for e in expect if e not in corpus.index]
     if not expect or missing:
         raise CorpusError(path, f"{missing[0]!r} is not a node of {corpus.path}; mark a node of the corpus as the "
                           "answer" if missing else "no node marked as the answer; mark the node that answers it")
-    if not path.exists():
-        relative = os.path.relpath(Path(corpus.path).resolve(), path.parent.resolve())
-        chosen = question_id or question_id_for(query)
-        text = f"corpus: {_quoted(relative)}\nquestions:\n" + _entry(chosen, query, expect, "  ")
-    else:
-        existing = read_mapping(path, "no such question set", "a question set is a mapping with `corpus:` and "
-                                "`questions:`")
-        current, _ = read_questions(path)
-        if current.corpus_path is not None and current.corpus_path != Path(corpus.path).resolve():
-            raise CorpusError(path, f"a question set for {current.corpus_path}, not for {corpus.path}; keep the "
-                              "case in a set for this corpus")
-        taken = {q.id for q in current.questions}
-        chosen = question_id or question_id_for(query, taken)
-        if chosen in taken:
-            raise CorpusError(path, f"question id {chosen!r} is taken; give another id (a question is never "
-                              "overwritten)")
-        items = next(value for key, _, value in pairs(existing) if key == "questions")
-        original = path.read_text(encoding="utf-8")
-        after = original[items.end_mark.index:]
-        trailing = [line for line in after.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-        if not isinstance(items, SequenceNode) or items.flow_style or trailing:
-            raise CorpusError(path, "its `questions:` list cannot be appended to (it is in [flow] style or other "
-                              "keys follow it); add the question by hand", line=line_of(items))
-        indent = " " * int(items.value[0].start_mark.column - 2) if items.value else "  "
-        head = original[:items.end_mark.index]
-        text = head + ("" if head.endswith("\n") else "\n") + _entry(chosen, query, expect, indent) + after.lstrip(
-            "\n")
-    temporary = path.with_name(f".{path.name}.check.yaml")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        checked, problems = read_questions(temporary)
-    finally:
-        temporary.unlink(missing_ok=True)
-    if problems:
-        raise CorpusError(path, f"the question would not read back ({problems[0].reason}); nothing was written")
-    write_atomically(path, text)
-    return next(q for q in checked.questions if q.id == chosen)
+    with _writing(path):  # one writer at a time reads, appends and replaces: no question said kept is lost
+        mode: int | None = None
+        if not path.exists():
+            relative = os.path.relpath(Path(corpus.path).resolve(), path.parent.resolve())
+            chosen = question_id or question_id_for(query)
+            text = f"corpus: {_quoted(relative)}\nquestions:\n" + _entry(chosen, query, expect, "  ")
+        else:
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if not mode & 0o222:
+                raise CorpusError(path, f"the question set is read-only (mode {mode:04o}); make it writable to keep "
+                                  "a case in it, or keep it in another set")
+            existing = read_mapping(path, "no such question set", "a question set is a mapping with `corpus:` and "
+                                    "`questions:`")
+            current, _ = read_questions(path)
+            if current.corpus_path is not None and current.corpus_path != Path(corpus.path).resolve():
+                raise CorpusError(path, f"a question set for {current.corpus_path}, not for {corpus.path}; keep "
+                                  "the case in a set for this corpus")
+            taken = {q.id for q in current.questions}
+            chosen = question_id or question_id_for(query, taken)
+            if chosen in taken:
+                raise CorpusError(path, f"question id {chosen!r} is taken; give another id (a question is never "
+                                  "overwritten)")
+            items = next(value for key, _, value in pairs(existing) if key == "questions")
+            original = path.read_text(encoding="utf-8")
+            after = original[items.end_mark.index:]
+            trailing = [line for line in after.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+            if not isinstance(items, SequenceNode) or items.flow_style or trailing:
+                raise CorpusError(path, "its `questions:` list cannot be appended to (it is in [flow] style or "
+                                  "other keys follow it); add the question by hand", line=line_of(items))
+            indent = " " * int(items.value[0].start_mark.column - 2) if items.value else "  "
+            head = original[:items.end_mark.index]
+            text = (head + ("" if head.endswith("\n") else "\n") + _entry(chosen, query, expect, indent)
+                    + after.lstrip("\n"))
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check.yaml", dir=path.parent)
+        try:  # a name of its own, made new: two writers never share it, and a link placed there is never followed
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            checked, problems = read_questions(temporary)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+        kept = next((q for q in checked.questions if q.id == chosen), None)
+        if problems or kept is None:
+            why = problems[0].reason if problems else f"no question {chosen!r} in it"
+            raise CorpusError(path, f"the question would not read back ({why}); nothing was written")
+        write_atomically(path, text, mode=mode)
+        return kept
