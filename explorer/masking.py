@@ -13,11 +13,12 @@ import os
 from collections.abc import Iterable
 from urllib.parse import unquote
 
-SECRET_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY", "LANGFUSE_SECRET_KEY",
-                    "LANGFUSE_PUBLIC_KEY", "PHOENIX_API_KEY")
+SECRET_VARIABLES = ("OPENAI_API_KEY", "VLLM_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY",
+                    "LANGFUSE_SECRET_KEY", "LANGFUSE_PUBLIC_KEY", "PHOENIX_API_KEY")
 """Variables whose values are secrets wherever they appear."""
 HEADER_VARIABLES = ("OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS")
-"""Variables of ``name=value`` pairs (a tracing backend's key): each value is a secret, as written and unquoted."""
+"""Variables of ``name=value`` pairs (a tracing backend's key): each value is a secret, as written and unquoted,
+and so is the credential of a value with a scheme (``Bearer TOKEN``: ``TOKEN`` alone too)."""
 MIN_SECRET_LENGTH = 8
 MASK = "***"
 
@@ -38,7 +39,8 @@ class Secrets:
         for name in HEADER_VARIABLES:
             for pair in os.environ.get(name, "").split(","):
                 value = pair.partition("=")[2].strip()
-                values += [value, unquote(value)]
+                words = unquote(value).split()
+                values += [value, unquote(value), *([words[-1]] if len(words) > 1 else [])]
         return cls(values)
 
     def __repr__(self) -> str:
