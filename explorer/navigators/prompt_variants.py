@@ -18,6 +18,7 @@ from typing import Final
 
 from core import NavigatorRequest
 
+from ..atomic_file import write_atomically
 from .llm.options import OptionError, with_options
 from .llm.prompt import placeholder_values
 from .llm.settings import cache_dir
@@ -90,7 +91,7 @@ def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVarian
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in texts.items():
-            path.write_text(text, encoding="utf-8")
+            write_atomically(path, text, mode=0o644)  # whole or not at all, as every file written
     except OSError as exc:
         raise VariantError(f"{folder}: the variant cannot be written ({exc.strerror or exc}); "
                            "name another folder with --prompts DIR") from None

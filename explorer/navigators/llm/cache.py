@@ -18,18 +18,16 @@ Inspect AI cache model calls the same way.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from ...atomic_file import write_atomically
 from ..regular_file import read_regular
 
 _log = logging.getLogger(__name__)
@@ -109,17 +107,8 @@ class ResponseCache:
             return False
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=f".{key[:16]}-", suffix=".tmp", dir=target.parent)
-        except OSError as exc:
-            _log.debug("cannot write the response cache at %s: %s", self.folder, exc)
-            return False
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-            os.replace(temporary, target)
+            write_atomically(target, data.decode("utf-8"), prefix=f".{key[:16]}")  # the one writer of files
         except OSError as exc:
             _log.debug("cannot write the response cache entry %s: %s", target, exc)
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
             return False
         return True
