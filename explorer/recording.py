@@ -27,7 +27,8 @@ What it promises the application:
   result, the settings from the walk's own ``WalkStarted``, every event with its transcript, and how the walk
   ended (a walk the application stopped pulling is saved as cancelled). Secrets are masked as in every trace.
 * **It is bounded on disk**: once the folder's recorded traces pass ``max_bytes`` (100 MB by default), the
-  oldest are removed (only files this recorder's naming matches: ``walk-*.jsonl``).
+  oldest are removed (only files this recorder's naming matches: ``walk-*.jsonl``). A recorder opened on the
+  folder removes the temporary files a recorder killed mid-write left there (``.walk-….tmp``, whose writer is gone).
 
 **Sending the walks to OTLP as well** (a tracing tool: Phoenix, Langfuse, an OpenTelemetry collector): hand the
 recorder ``send_to``, callables each finished walk is given after its trace is written, on the writer thread.
@@ -57,6 +58,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import re
 import threading
 import time
 import weakref
@@ -82,7 +84,7 @@ from core import (
 
 from .corpora import Corpus, load_corpus
 from .ending import WalkEnd
-from .trace import TraceHeader, write_trace
+from .trace import TraceHeader, remove_stale_temporaries, write_trace
 from .walk_settings import WalkSettings
 
 __all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder", "WalkSender"]
@@ -90,6 +92,8 @@ __all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder", "WalkSender"]
 DEFAULT_MAX_BYTES = 100_000_000
 DEFAULT_QUEUE_SIZE = 256
 PATTERN = "walk-*.jsonl"
+_TEMPORARY = re.compile(r"\.(walk-.+\.jsonl)\.\d+\.[a-z0-9_]+\.tmp")
+"""A trace's temporary file while it is written (:func:`explorer.trace.write_trace`): ``.NAME.PID.XXXXXXXX.tmp``."""
 log = logging.getLogger("explorer.recording")
 _NEVER = CancellationToken.none()
 _EVERYTHING = RAGContext()
@@ -151,6 +155,10 @@ class WalkRecorder:
         """Oldest traces removed to keep the folder under ``max_bytes``."""
         self.unsent = 0
         """Sends (to a ``send_to`` callable) that raised (logged once)."""
+        for stale in self.folder.glob(".walk-*.tmp"):  # a recorder killed mid-write left these: nothing else would
+            named = _TEMPORARY.fullmatch(stale.name)
+            if named is not None:
+                remove_stale_temporaries(self.folder / named.group(1))
         self._kept: deque[tuple[Path, int]] = deque(self._inventory())
         self._closed = False
         self._writer = threading.Thread(target=self._write_all, name="walk-recorder", daemon=True)

@@ -193,3 +193,25 @@ def test_an_index_is_recorded_with_the_identity_of_the_file_it_came_from(corpus,
     assert (trace.header.corpus_path, trace.header.corpus_sha256) == (str(HANDBOOK), corpus.sha256)
     with pytest.raises(ValueError, match="a HierarchyIndex is recorded with path="):
         WalkRecorder(tmp_path, corpus.index)
+
+
+@pytest.mark.process
+def test_the_temporary_a_recorder_killed_mid_write_left_is_removed_by_the_next_one(corpus, tmp_path: Path) -> None:
+    """A recorder killed mid-write left a 6 MB .walk-….tmp that nothing removed and max_bytes did not count
+    (issue 38, point 14). One of a writer still alive (this process) is left alone."""
+    import os
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()  # a pid whose process is gone: the writer of the temporary below
+    dead = tmp_path / f".walk-20261202T101010.000001Z-{child.pid}-1.jsonl.{child.pid}.abcd1234.tmp"
+    dead.write_bytes(b"x" * 6_000_000)
+    alive = tmp_path / f".walk-20261202T101011.000001Z-{os.getpid()}-2.jsonl.{os.getpid()}.efgh5678.tmp"
+    alive.write_bytes(b"y")
+    other = tmp_path / ".notes.tmp"  # not the recorder's: never touched
+    other.write_bytes(b"z")
+    with WalkRecorder(tmp_path, corpus) as recorder:
+        recorder.retrieve(strategy_for(corpus), "refunds")
+    assert not dead.exists() and alive.exists() and other.exists()
+    assert len(traces(tmp_path)) == 1
