@@ -213,3 +213,39 @@ def test_a_usage_json_cannot_hold_is_written_as_json_and_replays(tmp_path: Path)
     replayed = run("replay", tmp_path / "t.jsonl", "--json", cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stderr
     assert _strict(replayed.stdout)["summary"]["end"] == "finished"
+
+
+SURROGATE = '''
+import json
+
+from core import NavigatorChoice, TreeNavigator
+
+
+class Surrogate(TreeNavigator):
+    """The first candidate and an id never offered, each with a lone surrogate from a JSON-escaped answer."""
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        answer = json.loads('{"rationale": "why \\\\ud800 this", "ghost": "x\\\\ud800"}')
+        return NavigatorChoice((request.candidates[0].id, answer["ghost"]), answer["rationale"])
+'''
+
+
+def test_a_lone_surrogate_in_an_answer_reaches_the_spans_escaped_and_no_traceback(tmp_path: Path) -> None:
+    """It made `walk --otlp-file` print 13 OpenTelemetry tracebacks and drop the attributes, exit 0 (issue 38,
+    point 7)."""
+    (tmp_path / "surrogate.py").write_text(SURROGATE)
+    walked = run("walk", HANDBOOK, "refunds", "--navigator", "py:surrogate.py:Surrogate", "--otlp-file", "s.jsonl",
+                 "--max-visits", "2", cwd=tmp_path)
+    assert walked.returncode == 0 and walked.stderr == "", walked.stderr
+    spans = (tmp_path / "s.jsonl").read_text(encoding="utf-8")
+    values = [a["value"].get("stringValue") for a in _attributes(json.loads(spans))]
+    assert "why \\ud800 this" in values
+    assert any(isinstance(v, str) and "x\\ud800" in v for v in values)
+
+
+def _attributes(document: dict) -> list[dict]:
+    return [attribute for resource in document["resourceSpans"] for scope in resource["scopeSpans"]
+            for span in scope["spans"] for attribute in span.get("attributes", [])]

@@ -23,6 +23,17 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
+def _encodable(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate (a navigator's JSON-escaped ``\\ud800``) is written as that
+    escape, as a trace writes it. OpenTelemetry refused such a value with a traceback per attribute, and dropped
+    the attributes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def plain(value: Any) -> Any:
     """A metadata value as JSON would carry it (tuples as lists, anything odd as text)."""
     if isinstance(value, Mapping):
@@ -42,7 +53,7 @@ class Attributes:
         self.values: dict[str, AttributeValue] = {}
 
     def text(self, value: str) -> str:
-        return self.secrets.mask(value)
+        return self.secrets.mask(_encodable(value))
 
     def set(self, key: str, value: Any) -> None:
         if value is None:
