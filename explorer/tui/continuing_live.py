@@ -18,7 +18,7 @@ from ..navigators.prompt_variants import prompts_dir
 from ..walks.live_settings import ACCEPTED, LiveSettings, LiveSettingsError, read_live
 from ..walks.session import Wiring, rewalk
 from ..walks.walk_list import Walk, WalkList
-from .say import Say
+from .say import FILES_OFF, Say
 from .screens.prompt import PromptScreen
 from .shown import ShownWalk
 
@@ -69,6 +69,8 @@ class ContinuingLive:
         def read(text: str) -> LiveSettings:
             try:
                 live = read_live(text, current)
+                if live.prompt != current.prompt and not self.allow_files:  # no file is looked at: not even whether
+                    raise LiveSettingsError(f"prompt={live.prompt}: {FILES_OFF} Continue with the walk's own prompt")
                 live.model_id(folder)
             except LiveSettingsError as exc:
                 raise ValueError(str(exc)) from None

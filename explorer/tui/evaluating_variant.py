@@ -23,9 +23,9 @@ from ..walk_settings import WalkSettings
 from ..walks.history import WalkHistory
 from ..walks.session import Wiring
 from ..walks.walk_list import Walk
-from .keeping_case import FILES_OFF, own_questions
+from .keeping_case import own_questions
 from .messages import EvaluateQuestions
-from .say import Say
+from .say import FILES_OFF, Say
 from .screens.evaluation import EVALUATION, EvaluationScreen
 from .screens.prompt import PromptScreen
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..corpora.errors import CorpusError
 from ..corpora.questions import keep_question
 from ..safe_text import clip, one_line
-from .say import Say
+from .say import FILES_OFF, Say
 from .screens.prompt import PromptScreen
 from .shown import ShownWalk
 
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
     from ..corpora import Corpus
 
-FILES_OFF = "Opening and saving files is off in this shared session."
 """What every file key says in a session with files off."""
 
 

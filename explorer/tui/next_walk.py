@@ -26,7 +26,7 @@ from ..walks.session import JOBS, UNWIRED, Wiring
 from ..walks.settings import describe_settings
 from ..walks.stability import Stability, StabilityRun
 from .messages import EvaluateQuestions
-from .say import Severity
+from .say import FILES_OFF, Severity
 from .screens.prompt import PromptScreen
 from .screens.stability import StabilityScreen
 
@@ -206,7 +206,7 @@ class NextWalk:
 
     def ask_evaluation(self) -> None:
         if not self.host.allow_files:
-            self.host.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            self.host.say(FILES_OFF, severity="warning", timeout=4)
             return
         corpus_path = Path(self.host.corpus.path)
         suggestions: list[str] = []

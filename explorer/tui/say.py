@@ -18,6 +18,9 @@ from ..safe_text import visible
 
 Severity = Literal["information", "warning", "error"]
 
+FILES_OFF = "Opening and saving files is off in this shared session."
+"""What every key that would open or save a file says in a shared session (``serve``, files off)."""
+
 
 def say(node: Widget, message: str, *, title: str = "", severity: Severity = "information",
         timeout: float = 3) -> None:

@@ -28,7 +28,7 @@ from ..trace import Trace, parse_trace, trace_lines
 from ..walks.history import Origin, WalkHistory
 from ..walks.session import header_for
 from .html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
-from .say import Severity
+from .say import FILES_OFF, Severity
 from .screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ class WalkExport:
     def ask(self) -> None:
         host = self.host
         if not host.allow_files:
-            host.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            host.say(FILES_OFF, severity="warning", timeout=4)
             return
         history = host.history
         if history is None or not history.events:

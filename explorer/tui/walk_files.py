@@ -19,7 +19,7 @@ from ..trace import Trace, TraceError, read_trace
 from ..walks.history import WalkHistory
 from ..walks.session import save_history
 from ..walks.walk_list import Walk, WalkList
-from .say import Severity
+from .say import FILES_OFF, Severity
 from .screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class WalkFiles:
 
     def _allowed(self) -> bool:
         if not self.host.allow_files:
-            self.host.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            self.host.say(FILES_OFF, severity="warning", timeout=4)
         return self.host.allow_files
 
     def walk_ended(self, walk: Walk, *, at_exit: bool = False) -> None:

@@ -53,7 +53,7 @@ from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
 from ...walks.state import Cost
 from ..messages import CompareWalks, OpenWalk
-from ..say import Severity, say
+from ..say import FILES_OFF, Severity, say
 from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
 from . import run_saving
 from .closing_once import ClosesOnce
@@ -442,7 +442,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def action_open_kept_run(self) -> None:
         """Open a run kept by ``eval --save-run`` as the other side of A (:mod:`..widgets.kept_run_panel`)."""
         if not self.allow_files:
-            self.say("Opening and saving files is off in this shared session.", severity="warning", timeout=4)
+            self.say(FILES_OFF, severity="warning", timeout=4)
             return
         panel = self.query_one(KeptRunPanel)
         beside = kept_runs_beside(self.question_set.path)
@@ -504,7 +504,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def action_save_run(self) -> None:
         """Keep B's run (A's when alone) at a path typed, as ``eval --save-run`` does (:mod:`.run_saving`)."""
         side = self.sides.get(Side.B) or self.sides[Side.A]
-        problem = run_saving.FILES_OFF if not self.allow_files else run_saving.not_ready(side.outcomes, side.model)
+        problem = FILES_OFF if not self.allow_files else run_saving.not_ready(side.outcomes, side.model)
         if problem is not None:
             self.say(problem, severity="warning", timeout=5)
             return

@@ -14,8 +14,6 @@ from ...corpora.validate import stats
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import QuestionOutcome, keep_run, summarize
 
-FILES_OFF = "Opening and saving files is off in this shared session."
-
 
 def default_path(questions_path: Path, model: str) -> Path:
     """Where a run is kept unless another path is typed: beside the question set, named for it and the model's

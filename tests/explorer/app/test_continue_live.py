@@ -23,6 +23,7 @@ from explorer.walks.session import header_for
 from ..http_stub import StubServer
 from .helpers import HANDBOOK, make_app, wait_for
 from .llm_stub import MODEL, QUERY, step_to_answer
+from .reading import prompt_error
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -128,3 +129,26 @@ async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_nav
         result = continued.state().result
         assert result is not None and opened.result is not None
         assert [d.id for d in result.documents] == [d.id for d in opened.result.documents] == ["refund-delivery"]
+
+
+async def test_with_files_off_a_prompt_typed_in_c_is_refused_without_looking_at_any_file(tmp_path) -> None:
+    """A served session's `C` with prompt=PATH said whether a server path existed, and showed the server's cache
+    folder (issue 38, point 12): refused the same whatever is typed, in one line."""
+    app = make_app("how are refunds issued", start_walk=True, allow_files=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        refused = []
+        for typed in ("/etc/passwd", str(tmp_path / "no-such-file.txt"), "v2"):
+            await pilot.press("C")
+            await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+            app.screen.query_one("#prompt-input").value = f"budget=15 prompt={typed} navigator=lexical:default"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: prompt_error(app) != "")
+            refused.append(prompt_error(app))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is app.walk_screen)
+        assert refused == [f"prompt={typed}: Opening and saving files is off in this shared session. Continue with "
+                           "the walk's own prompt" for typed in ("/etc/passwd", str(tmp_path / "no-such-file.txt"),
+                                                                 "v2")]
+        assert len(app.walks) == 1
