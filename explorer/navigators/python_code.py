@@ -202,6 +202,39 @@ def load_navigator(model: str) -> tuple[TreeNavigator, bool]:
     return _make(model, target, found), not isinstance(found, TreeNavigator)
 
 
+_calling = threading.local()
+"""``calling`` is set on a thread while it runs the person's code."""
+
+
+class _PrintsToStderr:
+    """``sys.stdout``, except that what the person's code prints while the explorer calls it (on that thread) goes
+    to stderr: a ``print()`` in a navigator corrupted ``walk --json``. Other threads, and the explorer's own output,
+    write where they did; everything else is the stream's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        target = sys.stderr if getattr(_calling, "on", False) else self._stream
+        return int(target.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def prints_to_stderr() -> Iterator[None]:
+    """While the block runs, this thread's prints go to stderr (:class:`_PrintsToStderr`, put in place once)."""
+    if not isinstance(sys.stdout, _PrintsToStderr):
+        sys.stdout = _PrintsToStderr(sys.stdout)
+    was = getattr(_calling, "on", False)
+    _calling.on = True
+    try:
+        yield
+    finally:
+        _calling.on = was
+
+
 class PythonCodeNavigator(TreeNavigator):
     """``py:MODULE:NAME`` / ``py:FILE.py:NAME`` — the navigator a person's own code defines (module docstring)."""
 
@@ -240,7 +273,7 @@ class PythonCodeNavigator(TreeNavigator):
 
     def navigator(self, model: str) -> TreeNavigator:
         """The code's navigator for ``model``, made once."""
-        with self._lock:
+        with self._lock, prints_to_stderr():
             found = self._loaded.get(model)
             if found is None:
                 found, made = load_navigator(model)
@@ -259,10 +292,11 @@ class PythonCodeNavigator(TreeNavigator):
         return bool(getattr(first, "shared_across_threads", True))
 
     def choose(self, request: NavigatorRequest) -> NavigatorChoice | Iterable[str]:
-        try:
-            return self.navigator(request.model).choose(request)
-        except SystemExit as exc:  # the code's sys.exit() is its failure (judged by --on-failure), not the run's end
-            raise RuntimeError(f"the navigator called sys.exit({exc.code!r})") from None
+        with prints_to_stderr():
+            try:
+                return self.navigator(request.model).choose(request)
+            except SystemExit as exc:  # the code's sys.exit() is its failure (judged by --on-failure), not the end
+                raise RuntimeError(f"the navigator called sys.exit({exc.code!r})") from None
 
     def close(self) -> None:
         """Close what the code made, where it can be closed; an instance it merely named is its own to close."""

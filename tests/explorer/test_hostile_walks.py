@@ -249,3 +249,33 @@ def test_a_lone_surrogate_in_an_answer_reaches_the_spans_escaped_and_no_tracebac
 def _attributes(document: dict) -> list[dict]:
     return [attribute for resource in document["resourceSpans"] for scope in resource["scopeSpans"]
             for span in scope["spans"] for attribute in span.get("attributes", [])]
+
+
+PRINTS = '''
+from core import NavigatorChoice, TreeNavigator
+
+print("loading my navigator")
+
+
+class Prints(TreeNavigator):
+    """The first candidate, saying so with print() as it goes."""
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        print("choosing among", len(request.candidates))
+        return NavigatorChoice(tuple(c.id for c in request.candidates[:1]), "the first")
+'''
+
+
+def test_a_py_navigators_prints_go_to_stderr_and_walk_json_stays_json(tmp_path: Path) -> None:
+    """A print() in a navigator (or in its module) corrupted `walk --json` (issue 38, point 17)."""
+    (tmp_path / "prints.py").write_text(PRINTS)
+    walked = run("walk", HANDBOOK, "refunds", "--navigator", "py:prints.py:Prints", "--json", "--max-visits", "3",
+                 cwd=tmp_path)
+    assert walked.returncode == 0, walked.stderr
+    assert json.loads(walked.stdout)["summary"]["end"] == "finished"
+    calls = json.loads(walked.stdout)["summary"]["navigator_calls"]
+    assert walked.stderr.splitlines()[0] == "loading my navigator"
+    assert [line.rsplit(" ", 1)[0] for line in walked.stderr.splitlines()[1:]] == ["choosing among"] * calls
