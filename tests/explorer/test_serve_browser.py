@@ -8,6 +8,7 @@ an init script catches that assignment before the page's script runs.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,20 @@ def wait_for_screen(page: Any, text: str) -> str:
     return screen(page)
 
 
+STOP_ROW = re.compile(r"\n\W*1\s+leaf\s+billing › refunds › refund-delivery\s+-\s+refund-delivery")
+"""The Results tab's row of the walk's one stop."""
+
+
+def wait_for_match(page: Any, pattern: re.Pattern[str]) -> str:
+    """Wait until the terminal's text matches ``pattern`` (bounded: a hang fails); say what it showed instead."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not pattern.search(shown := screen(page)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page never matched {pattern.pattern!r}; it showed:\n{shown}")
+        page.wait_for_timeout(50)
+    return shown
+
+
 def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(browser, tmp_path):
     with serving(tmp_path, "--navigator", "lexical:default") as served:  # a walk whose every step is known
         assert f"on http://127.0.0.1:{served.port}" in served.printed()
@@ -89,8 +104,11 @@ def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(bro
         assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in offered
         page.keyboard.press("c")
         wait_for_screen(page, "Step 12/12  walk finished · 1 landed")
-        # The tree repaints in a frame of its own: wait for its landed row before reading the whole screen.
-        end = wait_for_screen(page, "■ Refund delivery  refund-delivery  leaf")
+        # The tree and the Results tab repaint in frames of their own: wait for the tree's landed row and the
+        # Results tab's stop row (its path is shown nowhere else) before reading the whole screen. Under load, the
+        # screen was once read between the two, its stop table still empty.
+        wait_for_screen(page, "■ Refund delivery  refund-delivery  leaf")
+        end = wait_for_match(page, STOP_ROW)
         page.screenshot(path=str(tmp_path / "walk-finished.png"))
 
         # The tree: the branch taken, the node landed with its stop reason, a branch left.
@@ -102,7 +120,7 @@ def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(bro
         assert "3/15 used · 12 left" in end
         assert "visits used 3/15 · navigator calls 3" in end
         # The stop: its reason where it happened.
-        assert re.search(r"\n\W*1\s+leaf\s+billing › refunds › refund-delivery\s+-\s+refund-delivery", end), end
+        assert STOP_ROW.search(end), end
 
         page.close()
         wait_until(lambda: not served.sessions(), "the explorer of the closed tab to end")
