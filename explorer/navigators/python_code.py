@@ -46,6 +46,7 @@ from typing import Any
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 
+from .answer_size import capped
 from .errors import NavigatorConfigError
 
 __all__ = ["PREFIX", "CodeTarget", "PythonCodeNavigator", "parse_target"]
@@ -294,7 +295,7 @@ class PythonCodeNavigator(TreeNavigator):
     def choose(self, request: NavigatorRequest) -> NavigatorChoice | Iterable[str]:
         with prints_to_stderr():
             try:
-                return self.navigator(request.model).choose(request)
+                return capped(self.navigator(request.model).choose(request), len(request.candidates))
             except SystemExit as exc:  # the code's sys.exit() is its failure (judged by --on-failure), not the end
                 raise RuntimeError(f"the navigator called sys.exit({exc.code!r})") from None
 

@@ -33,6 +33,7 @@ from core import NavigatorChoice, NavigatorRequest, RetrievalCancelled, Transcri
 from ..corpora import read_text
 from ..corpora.errors import CorpusError
 from ..corpora.yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text, scalar_value
+from .answer_size import ids_kept
 from .file_cache import FileCache
 
 PREFIX = "script:"
@@ -208,4 +209,5 @@ class ScriptNavigator(TreeNavigator):
             raise RetrievalCancelled()
         if decision.error is not None:
             raise ScriptedFailure(decision.error, transcript)
-        return NavigatorChoice(decision.select, decision.rationale, decision.usage, transcript)
+        return NavigatorChoice(decision.select[:ids_kept(len(request.candidates))], decision.rationale, decision.usage,
+                               transcript)

@@ -279,3 +279,53 @@ def test_a_py_navigators_prints_go_to_stderr_and_walk_json_stays_json(tmp_path: 
     calls = json.loads(walked.stdout)["summary"]["navigator_calls"]
     assert walked.stderr.splitlines()[0] == "loading my navigator"
     assert [line.rsplit(" ", 1)[0] for line in walked.stderr.splitlines()[1:]] == ["choosing among"] * calls
+
+
+MANY_IDS = '''
+from core import NavigatorChoice, TreeNavigator
+
+
+class ManyIds(TreeNavigator):
+    """The first candidate, then 100,000 ids never offered; as a list, or as a generator that never ends."""
+
+    def __init__(self, endless="no"):
+        self.endless = endless == "yes"
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        first = request.candidates[0].id
+
+        def ids():
+            yield first
+            number = 0
+            while self.endless or number < 100_000:
+                number += 1
+                yield f"ghost-{number}"
+
+        return ids() if self.endless else NavigatorChoice(tuple(ids()), "many")
+'''
+
+
+@pytest.mark.parametrize("model", ["py:many.py:ManyIds", "py:many.py:ManyIds@endless=yes"])
+def test_an_answer_of_100000_ids_is_read_only_as_far_as_the_bound(tmp_path: Path, model: str) -> None:
+    """No bound held for py:, script: and walks rebuilt from spans (100,000 ids: 33 s and 506 MB; an endless
+    generator, for ever): the first ids_kept(candidates) ids are read, as an LLM's (issue 38, point 10)."""
+    (tmp_path / "many.py").write_text(MANY_IDS)
+    walked = run("walk", HANDBOOK, "refunds", "--navigator", model, "--json", "--max-visits", "1",
+                 "--on-failure", "partial", cwd=tmp_path)
+    assert walked.returncode == 0, walked.stderr
+    chose = next(e for e in json.loads(walked.stdout)["events"] if e["event"] == "navigator_chose")
+    assert len(chose["selected"]) == 100 and chose["selected"][0] == "accounts"  # ids_kept(9 candidates)
+    assert chose["hallucinated"][:2] == ["ghost-1", "ghost-2"] and chose["hallucinated"][-1] == "ghost-99"
+
+
+def test_a_script_answer_of_many_ids_is_cut_at_the_bound(tmp_path: Path) -> None:
+    ids = ", ".join(["billing", *[f"ghost-{n}" for n in range(1, 150)]])
+    (tmp_path / "many.yaml").write_text(f"decisions:\n  start: {{select: [{ids}]}}\n")
+    walked = run("walk", HANDBOOK, "refunds", "--navigator", "script:many.yaml", "--json", "--max-visits", "1",
+                 "--on-failure", "partial", cwd=tmp_path)
+    assert walked.returncode == 0, walked.stderr
+    chose = next(e for e in json.loads(walked.stdout)["events"] if e["event"] == "navigator_chose")
+    assert len(chose["selected"]) == 100 and chose["hallucinated"][-1] == "ghost-99"

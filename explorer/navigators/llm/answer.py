@@ -16,22 +16,16 @@ from typing import Any, Final
 
 from core import NodeView
 
+from ..answer_size import ids_kept
 from .errors import NavigatorHTTPError, quote
 from .settings import MAX_RETRIES_ENV, OPENAI_API_KEY_ENV, Settings
 from .transport import Reply
 
-MIN_IDS_KEPT: Final = 100
-IDS_PER_CANDIDATE: Final = 3
 _SERVER_MESSAGE_CHARS: Final = 160
 # Reasoning models (deepseek-r1 on Ollama, ...) think aloud first; their notes may hold braces.
 _THINKING = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_OBJECT_STARTS: Final = 200
-
-
-def ids_kept(candidates: int) -> int:
-    """How many of the ids in one answer are kept: enough for every candidate, and the junk beyond bounded."""
-    return max(MIN_IDS_KEPT, IDS_PER_CANDIDATE * candidates)
 
 
 @dataclass(frozen=True, slots=True)

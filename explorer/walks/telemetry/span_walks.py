@@ -36,6 +36,7 @@ from core import (
 
 from ...corpora import Corpus
 from ...ending import WalkEnd
+from ...navigators.answer_size import ids_kept
 from ...safe_text import one_line
 from ...trace import Trace, TraceHeader
 from ...walk_settings import WalkSettings
@@ -505,7 +506,7 @@ class _Recorded(TreeNavigator):
             raise RetrievalCancelled()
         if isinstance(recorded, NavigatorFailed):
             raise _raised(recorded.error)
-        return NavigatorChoice(recorded.selected)
+        return NavigatorChoice(recorded.selected[:ids_kept(len(request.candidates))])
 
 
 def _raised(error: str) -> Exception:
