@@ -228,8 +228,9 @@ def _entry(question_id: str, query: str, expect: Sequence[str], indent: str) -> 
 @contextlib.contextmanager
 def _writing(path: Path) -> Iterator[None]:
     """Hold the write lock of the set at ``path`` while the block runs: an exclusive ``flock`` of the folder it is
-    in. The folder stays the same for every writer, which the set does not (a rename replaces it), and locking it
-    leaves no file behind."""
+    in, which stays the same for every writer (the set does not: a rename replaces it) and leaves no file behind.
+    Where a folder cannot be locked (NFS takes ``flock`` as a POSIX lock, which needs a file open for writing), a
+    lock file beside the set, ``.NAME.lock``, is locked instead (never followed if it is a link)."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -237,10 +238,23 @@ def _writing(path: Path) -> Iterator[None]:
         raise CorpusError(path, f"cannot keep a case in it: its folder {folder} cannot be opened "
                           f"({exc.strerror or exc})") from None
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except OSError:
+            os.close(descriptor)
+            descriptor = -1  # closed: never closed twice (its number may be another file's by then)
+            lock = path.with_name(f".{path.name}.lock")
+            try:
+                descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                                     0o600)
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            except OSError as exc:
+                raise CorpusError(path, f"cannot lock it to keep a case in it ({lock}: {exc.strerror or exc})") \
+                    from None
         yield
     finally:
-        os.close(descriptor)  # closing lets the lock go
+        if descriptor >= 0:
+            os.close(descriptor)  # closing lets the lock go
 
 
 def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence[str],
@@ -272,7 +286,7 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
             text = f"corpus: {_quoted(relative)}\nquestions:\n" + _entry(chosen, query, expect, "  ")
         else:
             mode = stat.S_IMODE(path.stat().st_mode)
-            if not mode & 0o222:
+            if not mode & 0o222 or not os.access(path, os.W_OK):  # the bits: root may write what os.access allows
                 raise CorpusError(path, f"the question set is read-only (mode {mode:04o}); make it writable to keep "
                                   "a case in it, or keep it in another set")
             existing = read_mapping(path, "no such question set", "a question set is a mapping with `corpus:` and "

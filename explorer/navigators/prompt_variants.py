@@ -91,7 +91,7 @@ def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVarian
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in texts.items():
-            write_atomically(path, text, mode=0o644)  # whole or not at all, as every file written
+            write_atomically(path, text)  # whole or not at all, as every file written; the person's own (0600)
     except OSError as exc:
         raise VariantError(f"{folder}: the variant cannot be written ({exc.strerror or exc}); "
                            "name another folder with --prompts DIR") from None

@@ -215,9 +215,9 @@ class _PrintsToStderr:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    def write(self, text: str) -> int:
+    def write(self, text: str) -> Any:
         target = sys.stderr if getattr(_calling, "on", False) else self._stream
-        return int(target.write(text))
+        return target.write(text)  # as the stream returns it (Textual's print capture returns None)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -263,7 +263,7 @@ class PythonCodeNavigator(TreeNavigator):
             return (Path(target.where).expanduser(),)
         try:
             spec = importlib.util.find_spec(target.where)
-        except (ImportError, ValueError):
+        except Exception:  # a parent package that fails to import: its file is not known, nor needed here
             return ()
         origin = spec.origin if spec is not None else None
         return (Path(origin),) if origin and spec is not None and spec.has_location else ()

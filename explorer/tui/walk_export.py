@@ -12,7 +12,6 @@ goes wrong is one line too.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -21,8 +20,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.worker import get_current_worker
 
-from ..atomic_file import unwritable
 from ..ending import WalkEnd
+from ..navigators import files_read_by
+from ..outputs import Output, Read, refused
 from ..safe_text import one_line
 from ..trace import Trace, parse_trace, trace_lines
 from ..walks.history import Origin, WalkHistory
@@ -69,16 +69,15 @@ def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
     return parse_trace(Path(TRACE_NAME), "\n".join(lines))
 
 
-def refusal(out: Path, corpus: Corpus) -> str | None:
-    """Why ``out`` cannot take the export, checked before anything is drawn (``None``: it can)."""
-    problem = unwritable(out, "write the HTML", "walk.html")
-    if problem is not None:
-        return problem
-    corpus_path = Path(corpus.path)
-    if os.path.realpath(out) == os.path.realpath(corpus_path) or (
-            corpus_path.is_dir() and os.path.realpath(out).startswith(os.path.join(os.path.realpath(corpus_path), ""))):
-        return f"cannot write the HTML to {out}: it is the corpus, or inside it ({corpus_path}); choose another file"
-    return None
+def refusal(out: Path, corpus: Corpus, history: WalkHistory) -> str | None:
+    """Why ``out`` cannot take the export, checked before anything is drawn (``None``: it can): the one rule for
+    every file written (:mod:`explorer.outputs`), with what this walk reads: the corpus, the trace it was read
+    from, and its navigator's files."""
+    reads = [Read("the corpus", Path(corpus.path))]
+    if history.trace is not None:
+        reads.append(Read("the trace the walk was read from", Path(history.trace.path)))
+    reads += [Read(f"the file {history.settings.model} reads", path) for path in files_read_by(history.settings.model)]
+    return refused(Output("the HTML", out), reads, doing="write the HTML", example="walk.html")
 
 
 class WalkExport:
@@ -146,7 +145,7 @@ class WalkExport:
                     app.call_from_thread(host.say, one_line(why), title="Cannot export the walk", severity="error",
                                          timeout=8)
 
-            problem = refusal(out, corpus)
+            problem = refusal(out, corpus, history)
             if problem is not None:
                 fails(problem)
                 return

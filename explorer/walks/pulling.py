@@ -48,11 +48,15 @@ _CLOSE: Final = "close"
 
 
 class Puller:
-    """Pulls ``events`` (a walk's generator) on a daemon thread named ``name``; see the module's docstring."""
+    """Pulls ``events`` (a walk's generator) on a daemon thread named ``name``; see the module's docstring.
 
-    def __init__(self, events: Generator[WalkEvent, None, Any], name: str) -> None:
+    ``inline``: on the thread that asks instead, as a navigator that is not ``shared_across_threads`` needs (one
+    made for a thread, holding what belongs to it): such a walk cannot be given up, and waits for its navigator."""
+
+    def __init__(self, events: Generator[WalkEvent, None, Any], name: str, *, inline: bool = False) -> None:
         self._events = events
         self._name = name
+        self._inline = inline
         self._orders: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._answers: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -85,6 +89,8 @@ class Puller:
         set (the viewer is going away and waits for nothing)."""
         if self.abandoned:
             raise Abandoned("the walk was given up")
+        if self._inline:
+            return next(self._events)
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
             self._thread.start()

@@ -36,6 +36,7 @@ from core import (
 
 from ..corpora import Corpus
 from ..ending import WalkEnd
+from ..navigators import shared_across_threads
 from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
 from ..trace import TraceHeader, event_to_json, write_trace
 from ..walk_settings import WalkSettings
@@ -273,7 +274,8 @@ class WalkSession:
     def run(self, emit: Emit) -> SessionEnded:
         """Pull the walk's events through the gate, emitting each; ends with one :class:`SessionEnded`, also
         returned."""
-        events = Puller(self.strategy.walk(self.settings.query, cancellation=self.token), f"walk-{self.id}-navigator")
+        events = Puller(self.strategy.walk(self.settings.query, cancellation=self.token), f"walk-{self.id}-navigator",
+                        inline=not shared_across_threads(self.walked_with or self.navigator))
         end, error = WalkEnd.FINISHED, None
         seq = 0
         seen: list[WalkEvent] = []
@@ -334,7 +336,8 @@ class WalkSession:
         return self.history.events
 
     def run_headless(self) -> list[WalkEvent]:
-        """Run the whole walk on this thread (the command line's way); returns the events."""
+        """Run the whole walk from this thread (the command line's way; the navigator is asked on a thread of the
+        walk's own, see :mod:`.pulling`, or on this one when it is not shared across threads); returns the events."""
         self.run_to_end()
         self.run(self.record)
         return self.events

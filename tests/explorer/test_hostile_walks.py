@@ -329,3 +329,37 @@ def test_a_script_answer_of_many_ids_is_cut_at_the_bound(tmp_path: Path) -> None
     assert walked.returncode == 0, walked.stderr
     chose = next(e for e in json.loads(walked.stdout)["events"] if e["event"] == "navigator_chose")
     assert len(chose["selected"]) == 100 and chose["hallucinated"][-1] == "ghost-99"
+
+
+TIED = '''
+import threading
+
+from core import NavigatorChoice, TreeNavigator
+
+
+class Tied(TreeNavigator):
+    """Holds what belongs to the thread that made it (as an sqlite3 connection does): asked on another, it fails."""
+
+    shared_across_threads = False
+
+    def __init__(self):
+        self.thread = threading.get_ident()
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        if threading.get_ident() != self.thread:
+            raise RuntimeError("asked on another thread than the one that made me")
+        return NavigatorChoice(tuple(c.id for c in request.candidates[:1]), "the first")
+'''
+
+
+def test_a_navigator_that_is_not_shared_across_threads_is_asked_on_its_own_thread(tmp_path: Path) -> None:
+    """The walk's events are pulled on a thread of their own (a navigator that ignores the token can be given
+    up), except for a navigator made for one thread: it is asked where it was made."""
+    (tmp_path / "tied.py").write_text(TIED)
+    walked = run("walk", HANDBOOK, "refunds", "--navigator", "py:tied.py:Tied", "--json", "--max-visits", "3",
+                 cwd=tmp_path)
+    assert walked.returncode == 0, walked.stderr
+    assert json.loads(walked.stdout)["summary"]["end"] == "finished"

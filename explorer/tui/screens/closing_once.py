@@ -17,15 +17,20 @@ from textual.screen import Screen
 
 
 class ClosesOnce:
-    """Mixed into a :class:`Screen` before it: ``dismiss`` does nothing once the screen is not the one on top."""
+    """Mixed into a :class:`Screen` before it: ``dismiss`` does nothing once the screen is not the one on top (a
+    handler that acts and then closes asks :attr:`on_top` first)."""
 
-    def dismiss(self, result: Any = None) -> AwaitComplete:
+    @property
+    def on_top(self) -> bool:
+        """Whether this screen is the one on top: a key or a row chosen for it now is meant for it."""
         assert isinstance(self, Screen)
         try:
-            on_top = self.app.screen is self
-        except ScreenStackError:  # the app is closing: no screen is left to pop
-            on_top = False
-        if not on_top:
+            return self.app.screen is self
+        except ScreenStackError:  # the app is closing: no screen is left
+            return False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if not self.on_top:
             return AwaitComplete()  # closed already, or covered: the key was meant for it, not for what is on top
         return super().dismiss(result)  # type: ignore[misc,no-any-return]
 

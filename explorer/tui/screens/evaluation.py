@@ -32,7 +32,8 @@ from core import TreeNavigator
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...ending import WalkEnd
-from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, files_read_by, resolve_navigator
+from ...outputs import Output, Read, refused
 from ...safe_text import safe, styled
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
@@ -399,6 +400,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
+        if not self.on_top:
+            return  # a second Enter queued as the first closed the screen: it opens nothing
         number = self.cursor_question()
         if number is None:
             return
@@ -408,9 +411,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         self.post_message(OpenWalk(outcome.history, wrong_turn_shown(outcome), frozenset(outcome.question.expect),
                                    _how(outcome), miss_sentence(outcome)))
-        self.app.pop_screen()
+        self.dismiss()
 
     def action_compare_row(self) -> None:
+        if not self.on_top:
+            return
         number = self.cursor_question()
         if not self.comparing:
             self.say("Compare with another navigator first (c).", timeout=3)
@@ -426,7 +431,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         assert a.history is not None and b.history is not None
         self.post_message(CompareWalks(a.history, b.history, frozenset(a.question.expect)))
-        self.app.pop_screen()
+        self.dismiss()
 
     def action_sweep(self) -> None:
         """Walk the set at each budget typed with A's navigator, on the sweep screen (:mod:`.evaluation_sweep`)."""
@@ -512,8 +517,17 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def save(value: str | None) -> None:
             if not value:
                 return
+            out = Path(value).expanduser()
+            reads = [Read("the question set", Path(self.question_set.path)),
+                     Read("the corpus", Path(self.corpus.path))]
+            reads += [Read(f"the file {each.model} reads", path) for each in self.sides.values()
+                      for path in files_read_by(each.model)]
+            problem = refused(Output("the run", out), reads, doing="save the run", example="run.json")
+            if problem is not None:  # the one rule for every file written: never over the set it was walked on
+                self.say(f"Not saved: {problem}", title="Cannot save the run", severity="error", timeout=8)
+                return
             try:
-                kept = run_saving.save_run(Path(value).expanduser(), self.question_set.path, self.corpus,
+                kept = run_saving.save_run(out, self.question_set.path, self.corpus,
                                            self.settings.but(model=side.model), side.outcomes)
             except OSError as exc:
                 self.say(f"Cannot write {value}: {exc.strerror or exc}", title="Cannot save the run",
@@ -528,7 +542,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                              save)
 
     def action_main_view(self) -> None:
-        self.app.pop_screen()
+        self.dismiss()
 
 
 _CHANGE_STYLE = {Change.B_HITS: "bold green", Change.A_HITS: "bold red", Change.LANDED_DIFFERENTLY: "yellow"}

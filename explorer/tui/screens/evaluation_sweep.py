@@ -183,4 +183,4 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
 
     def action_back(self) -> None:
         self.run.cancel()
-        self.app.pop_screen()
+        self.dismiss()

@@ -138,3 +138,21 @@ async def test_a_navigator_that_ignores_the_token_is_said_plainly_and_new_walks_
             assert [walk.history.end for walk in app.walks] == ["cancelled"] * 7 + ["finished"]
     finally:
         navigator.never.set()
+
+
+async def test_a_py_navigator_that_prints_walks_on_in_the_explorer(tmp_path):
+    """Its prints go to stderr on its thread; under the explorer, where Textual captures print() and its write
+    returns None, the stream's own answer is handed back (an int() of it failed every later decision)."""
+    (tmp_path / "prints.py").write_text(
+        "from core import NavigatorChoice, TreeNavigator\n\n\nclass Prints(TreeNavigator):\n"
+        "    def supports(self, model):\n        return False\n\n"
+        "    def choose(self, request):\n        print('choosing')\n"
+        "        return NavigatorChoice(tuple(c.id for c in request.candidates[:1]), 'the first')\n")
+    model = f"py:{tmp_path / 'prints.py'}:Prints"
+    navigator = resolve_navigator(model)
+    app = make_app("refunds", model=model, navigator=navigator, start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        print("the explorer's own print, after the navigator's")
+        assert app.walk_screen.history.end == "finished", app.walk_screen.history.error

@@ -119,3 +119,25 @@ async def test_enter_typed_twice_in_a_prompt_closes_only_the_prompt():
         await wait_for(pilot, lambda: app.walk_screen.next_walk.settings.max_nodes_visited == 7)
         await pilot.press("n")  # the explorer still takes keys
         assert app.is_running and app.screen_stack == [app.walk_screen]
+
+
+async def test_enter_twice_on_an_evaluation_row_opens_the_walk_once_and_the_explorer_goes_on():
+    """The evaluation's row, compare and back actions popped the screen on top themselves: a second Enter queued
+    as the first closed it popped the walk screen (ScreenStackError)."""
+    from explorer.tui.screens.evaluation import EvaluationScreen
+
+    app = make_app("")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        evaluation = app.screen
+        await wait_for(pilot, lambda: bool(evaluation.sides) and all(s.over for s in evaluation.sides.values()))
+        walks = len(app.walks)
+        for key in ("enter", "enter"):
+            burst(app, key)
+            await asyncio.sleep(0)
+        await wait_for(pilot, lambda: app.screen is app.walk_screen and len(app.walks) == walks + 1)
+        await pilot.press("n")  # the explorer still takes keys
+        assert app.is_running and app.screen_stack == [app.walk_screen] and len(app.walks) == walks + 1

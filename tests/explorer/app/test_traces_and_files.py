@@ -215,3 +215,31 @@ async def test_ctrl_s_refuses_in_one_line_to_save_over_the_corpus_or_the_navigat
     assert {path: path.read_bytes() for path in before} == before
     assert not any("Trace saved to" in n.message and "kept" not in n.message for n in app.notes)
     assert read_trace(saved).header.settings.model == f"script:{navigator_file}"
+
+
+async def test_the_evaluations_ctrl_s_refuses_to_save_the_run_over_its_question_set_or_corpus(tmp_path):
+    """The run's save checked nothing: typing the question set's path replaced the set being evaluated."""
+    from explorer.tui.screens.evaluation import EvaluationScreen
+
+    corpus_path = tmp_path / "handbook.yaml"
+    corpus_path.write_bytes(HANDBOOK_PATH.read_bytes())
+    questions = tmp_path / "handbook.questions.yaml"
+    questions.write_text("corpus: handbook.yaml\nquestions:\n  - {id: refunds, query: refunds, expect: [refunds]}\n")
+    before = {path: path.read_bytes() for path in (corpus_path, questions)}
+    app = make_app("", corpus=load_corpus(corpus_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        evaluation = app.screen
+        await wait_for(pilot, lambda: bool(evaluation.sides) and all(s.over for s in evaluation.sides.values()))
+        for target, what in ((questions, "the question set"), (corpus_path, "the corpus")):
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+            app.screen.query_one("#prompt-input").value = str(target)
+            await pilot.press("enter")
+            line = (f"Not saved: the run {target} is {what} ({target}); an output must not overwrite an input: "
+                    "choose another file")
+            await wait_for(pilot, lambda line=line: any(n.message == line for n in app.notes))
+    assert {path: path.read_bytes() for path in before} == before
