@@ -24,11 +24,11 @@ def ids_kept(candidates: int) -> int:
 
 
 def capped(choice: NavigatorChoice | Iterable[str], candidates: int) -> NavigatorChoice | Iterable[str]:
-    """``choice`` with at most :func:`ids_kept` ids (an iterable is read only that far); a bare ``str`` is left
-    for ``core`` to refuse as it does."""
+    """``choice`` with at most :func:`ids_kept` ids (an iterable is read only that far); what is no iterable of
+    ids (``None``, a number, a bare ``str``) is left for ``core`` to refuse in its own words."""
     most = ids_kept(candidates)
     if isinstance(choice, NavigatorChoice):
         return choice if len(choice.selected) <= most else replace(choice, selected=choice.selected[:most])
-    if isinstance(choice, str):
-        return choice
+    if isinstance(choice, str) or not isinstance(choice, Iterable):
+        return choice  # None, a number, a bare string: core says what is wrong with it, as before
     return tuple(itertools.islice(choice, most))

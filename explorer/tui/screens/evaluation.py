@@ -32,8 +32,7 @@ from core import TreeNavigator
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...ending import WalkEnd
-from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, files_read_by, resolve_navigator
-from ...outputs import Output, Read, refused
+from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...safe_text import safe, styled
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
@@ -517,12 +516,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def save(value: str | None) -> None:
             if not value:
                 return
-            out = Path(value).expanduser()
-            reads = [Read("the question set", Path(self.question_set.path)),
-                     Read("the corpus", Path(self.corpus.path))]
-            reads += [Read(f"the file {each.model} reads", path) for each in self.sides.values()
-                      for path in files_read_by(each.model)]
-            problem = refused(Output("the run", out), reads, doing="save the run", example="run.json")
+            out, models = Path(value).expanduser(), [each.model for each in self.sides.values()]
+            problem = run_saving.refusal(out, self.question_set.path, self.corpus, models)
             if problem is not None:  # the one rule for every file written: never over the set it was walked on
                 self.say(f"Not saved: {problem}", title="Cannot save the run", severity="error", timeout=8)
                 return

@@ -11,8 +11,18 @@ from pathlib import Path
 
 from ...corpora import Corpus
 from ...corpora.validate import stats
+from ...navigators import files_read_by
+from ...outputs import Output, Read, refused
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import QuestionOutcome, keep_run, summarize
+
+
+def refusal(out: Path, questions_path: Path, corpus: Corpus, models: Sequence[str]) -> str | None:
+    """Why the run cannot be kept in ``out``, in one line (``None``: it can), by the one rule for every file written
+    (:mod:`explorer.outputs`): never over the question set it was walked on, its corpus, or a navigator's file."""
+    reads = [Read("the question set", Path(questions_path)), Read("the corpus", Path(corpus.path))]
+    reads += [Read(f"the file {model} reads", path) for model in models for path in files_read_by(model)]
+    return refused(Output("the run", out), reads, doing="save the run", example="run.json")
 
 
 def default_path(questions_path: Path, model: str) -> Path:
