@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable
 
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
@@ -42,7 +43,9 @@ def test_the_budget_sweep_chart(snap_compare):
         for field in explorer.screen.query("Input"):
             field.cursor_blink = False
         await pilot.press("enter")  # the budgets offered: 3,5,8,15
-        await wait_for(pilot, lambda: isinstance(explorer.screen, SweepScreen) and explorer.screen.over)
+        # over, and its table focused (the cursor row drawn: a frame later on a busy machine, which failed this)
+        await wait_for(pilot, lambda: isinstance(explorer.screen, SweepScreen) and explorer.screen.over
+                       and explorer.screen.query_one(DataTable).has_focus)
         await pilot.pause()
 
     assert snap_compare(explorer, terminal_size=(80, 24), run_before=swept)

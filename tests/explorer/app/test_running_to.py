@@ -113,7 +113,8 @@ def test_the_continue_until_prompt(snap_compare, monkeypatch):
 
     async def ask(pilot) -> None:
         await pilot.press("u")
-        await wait_for(pilot, lambda: isinstance(explorer.screen, PromptScreen))
+        # ready: the prompt has the focus and its list (drawn a frame later on a busy machine, which failed this)
+        await wait_for(pilot, lambda: isinstance(explorer.screen, PromptScreen) and explorer.screen.ready)
         await no_blink(pilot)
 
     assert snap_compare(explorer, terminal_size=(80, 24), run_before=ask)
