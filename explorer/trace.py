@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from core import (
     CandidatesOffered,
@@ -421,14 +421,30 @@ def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEven
 # -- reading -----------------------------------------------------------------------------------------
 
 
+MAX_TRACE_BYTES: Final = 256 * 1024 * 1024
+"""The largest trace read: a walk of 1,000,000 visits writes under 100 MB, and reading one costs about five
+times its size in memory (a 1 GB file needed 4.9 GB)."""
+MAX_HEADER_BYTES: Final = 1024 * 1024
+"""The longest first line read as a trace's header (listing a folder reads only headers)."""
+
+
+def _too_large(path: Path, size: int) -> TraceError:
+    return TraceError(f"{path}: {size:,} bytes, larger than the {MAX_TRACE_BYTES:,} a trace may be; it cannot be "
+                      "opened here (a saved walk is far smaller: walk it again, or keep fewer steps)")
+
+
 def _read_text(path: Path) -> str:
-    """The file's text; a folder, a pipe or a device (which could be read forever) is refused before reading."""
+    """The file's text; a folder, a pipe or a device (which could be read forever) is refused before reading, and
+    so is a file past :data:`MAX_TRACE_BYTES`."""
     try:
-        mode = path.stat().st_mode
+        info = path.stat()
+        mode = info.st_mode
         if stat.S_ISDIR(mode):
             raise TraceError(f"{path}: a folder, not a trace file; give a trace (.jsonl) saved by a walk")
         if not stat.S_ISREG(mode):
             raise TraceError(f"{path}: not a regular file (a pipe or a device); give a trace (.jsonl) saved by a walk")
+        if info.st_size > MAX_TRACE_BYTES:
+            raise _too_large(path, info.st_size)
         return path.read_text(encoding="utf-8")
     except TraceError:
         raise
@@ -494,9 +510,18 @@ def read_trace_header(path: str | Path) -> TraceHeader:
     path = Path(path)
     first: str | None = None
     try:
-        if stat.S_ISREG(path.stat().st_mode):
+        info = path.stat()
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > MAX_TRACE_BYTES:
+                raise _too_large(path, info.st_size)
             with path.open("rb") as handle:
-                first = handle.readline().decode("utf-8")
+                line = handle.readline(MAX_HEADER_BYTES + 1)
+            if len(line) > MAX_HEADER_BYTES:
+                raise TraceError(f"{path}:1: not a reasoning-explorer trace (its first line is longer than "
+                                 f"{MAX_HEADER_BYTES:,} bytes, far past any header)")
+            first = line.decode("utf-8")
+    except TraceError:
+        raise
     except (OSError, UnicodeDecodeError, ValueError):
         first = None
     if first is None:  # a folder, a pipe, no such file, not UTF-8...: reading it says what is wrong

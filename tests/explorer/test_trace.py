@@ -312,3 +312,29 @@ def test_the_replay_navigator_refuses_a_hostile_trace_with_one_line(tmp_path, wa
     with pytest.raises(NavigatorConfigError) as caught:
         resolve_navigator(f"replay:{path}")
     assert str(caught.value).startswith(f"{path}{message}") and "\n" not in str(caught.value)
+
+
+def test_a_trace_past_the_size_limit_or_with_a_huge_first_line_is_one_line(tmp_path: Path) -> None:
+    """A 1 GB trace needed 4.9 GB to replay, and a 1 GB first line 2.9 GB to list its folder (issue 38, point 18):
+    past the limit it is refused in one line, and a header is read up to its own limit."""
+    from explorer.trace import MAX_HEADER_BYTES, MAX_TRACE_BYTES, read_trace_header
+    from tests.command_line import run_cli
+
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as handle:
+        handle.write(b'{"format": "reasoning-explorer-trace"}\n')
+        handle.truncate(MAX_TRACE_BYTES + 1)  # sparse: no disk is used
+    said = (f"{big}: {MAX_TRACE_BYTES + 1:,} bytes, larger than the {MAX_TRACE_BYTES:,} a trace may be; it cannot "
+            "be opened here (a saved walk is far smaller: walk it again, or keep fewer steps)")
+    for read in (read_trace, read_trace_header):
+        with pytest.raises(TraceError) as caught:
+            read(big)
+        assert str(caught.value) == said
+    done = run_cli("replay", big)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"reasoning-explorer: error: {said}\n")
+    long_header = tmp_path / "long.jsonl"
+    long_header.write_bytes(b'{"format": "' + b"x" * MAX_HEADER_BYTES + b'"}\n')
+    with pytest.raises(TraceError) as caught:
+        read_trace_header(long_header)
+    assert str(caught.value) == (f"{long_header}:1: not a reasoning-explorer trace (its first line is longer than "
+                                 f"{MAX_HEADER_BYTES:,} bytes, far past any header)")
