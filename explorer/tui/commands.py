@@ -12,9 +12,14 @@ from ..safe_text import visible
 from ..walks.walk_list import Walk
 from .keymap import ALL_KEYS, shown_key
 
+PALETTE_WALKS = 20
+"""How many walks the palette offers to switch to: the first ten and the last ten of the list (a folder's
+newest, and the walks made in this session); the walk list (w) has them all."""
+
 
 def palette_commands(walks: Iterable[Walk], run: Callable[[str], None]) -> Iterator[SystemCommand]:
-    """One palette entry per action with a palette title (with its key), one per failure policy, one per walk;
+    """One palette entry per action with a palette title (with its key), one per failure policy, one for each of
+    at most :data:`PALETTE_WALKS` walks (it built one per walk: 10,000 for a big folder);
     ``run`` runs an action string (``"step('next')"``, ``"walk('switch', 3)"``) on the walk screen."""
     for key in ALL_KEYS:
         if key.palette is None:
@@ -31,7 +36,10 @@ def palette_commands(walks: Iterable[Walk], run: Callable[[str], None]) -> Itera
 
         yield SystemCommand(f"Settings: on failure {policy.value}",
                             f"Navigator failures follow the {policy.value} policy", set_policy)
-    for walk in walks:
+    listed = list(walks)
+    half = PALETTE_WALKS // 2  # a folder's newest are first, a session's own walks last; w lists them all
+    offered = listed if len(listed) <= PALETTE_WALKS else [*listed[:half], *listed[-half:]]
+    for walk in offered:
 
         def switch(number: int = walk.number) -> None:
             run(f"walk('switch', {number})")

@@ -57,6 +57,10 @@ async def test_two_hundred_recorded_walks_open_newest_first_and_filter_by_query(
         screen = app.walk_screen
         assert screen.shown is not None and screen.shown.number == 1
         assert screen.shown.history.settings.query == "invoices question 199"
+        # The palette offers 20 walks, the list's first ten and last ten, not one per walk (issue 38, point 20).
+        switches = [c.title for c in app.get_system_commands(screen) if c.title.startswith("Walks: switch to walk ")]
+        assert [title.split(" · ")[0] for title in switches] == [
+            f"Walks: switch to walk {n}" for n in [*range(1, 11), *range(191, 201)]]
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
         chooser = app.screen
