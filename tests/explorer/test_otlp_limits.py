@@ -140,3 +140,25 @@ def test_a_root_span_name_with_control_characters_reaches_the_receiver_escaped(t
     assert "refunds \\u001b]0;PWNED\\u0007 issued \\u202e\\u009b\\u200b?" in text
     assert not RAW.search(text.replace("\n", ""))
     assert root_in_file(spans_file)["name"] == query
+
+
+def test_the_cut_warnings_are_left_out_of_our_spans_only(caplog, monkeypatch) -> None:
+    """The filter that leaves out the SDK's warning for each attribute cut was process-wide: another program's
+    spans in the same process lost their warnings too (issue 38, point 20)."""
+    from opentelemetry.sdk.trace import SpanLimits, TracerProvider
+
+    from explorer.walks.telemetry.walk_spans import WalkTracer
+
+    monkeypatch.setenv("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "64")
+    tracer = WalkTracer("limits")
+    navigator = resolve_navigator("lexical:default")
+    query = "refunds " + "x" * 500
+    with caplog.at_level("WARNING", logger="opentelemetry.attributes"):
+        tracer.spans_for(header("lexical:default", query), walk_events(navigator, "lexical:default", query),
+                         WalkEnd.FINISHED)
+        ours = [r for r in caplog.records if "exceeds max length" in r.getMessage()]
+        theirs = TracerProvider(span_limits=SpanLimits(max_attribute_length=8)).get_tracer("another program")
+        with theirs.start_as_current_span("their span") as span:
+            span.set_attribute("text", "longer than eight characters")
+        cut = [r for r in caplog.records if "exceeds max length" in r.getMessage()]
+    assert ours == [] and len(cut) == 1

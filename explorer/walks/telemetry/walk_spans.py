@@ -66,10 +66,16 @@ TRACER_NAME = "explorer.walks.telemetry"
 """The instrumentation scope the spans carry: this package's name."""
 
 
+_building = threading.local()
+"""``on`` is set on a thread while it builds a walk's spans (:meth:`WalkTracer.spans_for`)."""
+
+
 def _not_a_cut(record: logging.LogRecord) -> bool:
-    """Leaves out the SDK's warning for each attribute its limit cuts: the cut is the documented limit at work, and
-    a warning for each long attribute on stderr would break into the explorer's screen."""
-    return not str(record.msg).startswith("String attribute value exceeds max length")
+    """Leaves out the SDK's warning for each attribute its limit cuts, in the spans this module builds only (on
+    the thread building them): the cut is the documented limit at work, and a warning for each long attribute on
+    stderr would break into the explorer's screen. Another program's spans, in the same process, keep theirs."""
+    return not (getattr(_building, "on", False)
+                and str(record.msg).startswith("String attribute value exceeds max length"))
 
 
 class _Collector(SpanProcessor):
@@ -144,6 +150,27 @@ class WalkTracer:
         (``walk 2 · fork of walk 1...``); ``question`` is what an evaluation made
         of it (:class:`QuestionFacts`).
         """
+        was = getattr(_building, "on", False)
+        _building.on = True
+        try:
+            return self._spans_for(header, events, end, error, forced=forced, replayed=replayed, times=times,
+                                   name=name, question=question)
+        finally:
+            _building.on = was
+
+    def _spans_for(
+        self,
+        header: TraceHeader,
+        events: Sequence[WalkEvent],
+        end: WalkEnd | str,
+        error: str | None = None,
+        *,
+        forced: Iterable[int] = (),
+        replayed: Iterable[int] = (),
+        times: Sequence[int] | None = None,
+        name: str = "",
+        question: QuestionFacts | None = None,
+    ) -> list[ReadableSpan]:
         secrets = Secrets.from_environment()
         now = time.time_ns()
         clock = timeline(events, times, now)
