@@ -17,11 +17,13 @@ without stamps, the decisions are laid end to end from the walk's start
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import ParamSpec, TypeVar
 
 from openinference.semconv.resource import ResourceAttributes
 from openinference.semconv.trace import (
@@ -68,6 +70,24 @@ TRACER_NAME = "explorer.walks.telemetry"
 
 _building = threading.local()
 """``on`` is set on a thread while it builds a walk's spans (:meth:`WalkTracer.spans_for`)."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _building_spans(build: Callable[P, R]) -> Callable[P, R]:
+    """``build`` with :data:`_building` set on its thread while it runs (the cut warnings it causes are left out)."""
+
+    @functools.wraps(build)
+    def building(*args: P.args, **kwargs: P.kwargs) -> R:
+        was = getattr(_building, "on", False)
+        _building.on = True
+        try:
+            return build(*args, **kwargs)
+        finally:
+            _building.on = was
+
+    return building
 
 
 def _not_a_cut(record: logging.LogRecord) -> bool:
@@ -118,6 +138,7 @@ class WalkTracer:
         self._provider.add_span_processor(self._collector)
         self._tracer = self._provider.get_tracer(TRACER_NAME, __version__)
 
+    @_building_spans
     def spans_for(
         self,
         header: TraceHeader,
@@ -150,27 +171,6 @@ class WalkTracer:
         (``walk 2 · fork of walk 1...``); ``question`` is what an evaluation made
         of it (:class:`QuestionFacts`).
         """
-        was = getattr(_building, "on", False)
-        _building.on = True
-        try:
-            return self._spans_for(header, events, end, error, forced=forced, replayed=replayed, times=times,
-                                   name=name, question=question)
-        finally:
-            _building.on = was
-
-    def _spans_for(
-        self,
-        header: TraceHeader,
-        events: Sequence[WalkEvent],
-        end: WalkEnd | str,
-        error: str | None = None,
-        *,
-        forced: Iterable[int] = (),
-        replayed: Iterable[int] = (),
-        times: Sequence[int] | None = None,
-        name: str = "",
-        question: QuestionFacts | None = None,
-    ) -> list[ReadableSpan]:
         secrets = Secrets.from_environment()
         now = time.time_ns()
         clock = timeline(events, times, now)

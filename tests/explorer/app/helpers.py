@@ -131,3 +131,25 @@ def hour_long_script(folder: Path) -> str:
     return f"script:{path}"
 
 
+async def evaluation_open(pilot, app: ExplorerApp):  # type: ignore[no-untyped-def]
+    """``E``, Enter (the set beside the corpus), and every question walked: the evaluation screen."""
+    from explorer.tui.screens.evaluation import EvaluationScreen
+    from explorer.tui.screens.prompt import PromptScreen
+
+    await pilot.press("escape", "E")
+    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+    screen = app.screen
+    await wait_for(pilot, lambda: bool(screen.sides) and all(side.over for side in screen.sides.values()))
+    return screen
+
+
+async def typed_into_prompt(pilot, app: ExplorerApp, key: str, text: object) -> None:  # type: ignore[no-untyped-def]
+    """``key`` opens a prompt; ``text`` replaces what it offers, and Enter gives it."""
+    from explorer.tui.screens.prompt import PromptScreen
+
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+    app.screen.query_one("#prompt-input").value = str(text)
+    await pilot.press("enter")

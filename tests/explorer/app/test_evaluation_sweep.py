@@ -25,7 +25,7 @@ from explorer.tui.widgets.sweep_chart import SweepChart
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run, summarize
 
-from .helpers import HANDBOOK, ROOT, make_app, wait_for
+from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, wait_for
 from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
 
 SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
@@ -66,17 +66,6 @@ class Costly(TreeNavigator):
             request.cancellation.wait(60)
             request.cancellation.raise_if_cancelled()
         return self.inner.choose(request)  # type: ignore[return-value]
-
-
-async def evaluation_open(pilot, app) -> EvaluationScreen:
-    """``E``, Enter (the set beside the corpus), and every question walked."""
-    await pilot.press("escape", "E")
-    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
-    screen = app.screen
-    await wait_for(pilot, lambda: bool(screen.sides) and all(side.over for side in screen.sides.values()))
-    return screen
 
 
 async def sweep_typed(pilot, app, budgets: str) -> SweepScreen:

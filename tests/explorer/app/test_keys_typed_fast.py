@@ -10,7 +10,7 @@ from textual import events
 from explorer.tui.screens.prompt import PromptClosed, PromptReady, PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, make_app, wait_for
+from .helpers import SIZE, evaluation_open, make_app, wait_for
 
 
 def burst(app, *keys: str) -> None:
@@ -124,16 +124,9 @@ async def test_enter_typed_twice_in_a_prompt_closes_only_the_prompt():
 async def test_enter_twice_on_an_evaluation_row_opens_the_walk_once_and_the_explorer_goes_on():
     """The evaluation's row, compare and back actions popped the screen on top themselves: a second Enter queued
     as the first closed it popped the walk screen (ScreenStackError)."""
-    from explorer.tui.screens.evaluation import EvaluationScreen
-
     app = make_app("")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("escape", "E")
-        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
-        evaluation = app.screen
-        await wait_for(pilot, lambda: bool(evaluation.sides) and all(s.over for s in evaluation.sides.values()))
+        await evaluation_open(pilot, app)
         walks = len(app.walks)
         for key in ("enter", "enter"):
             burst(app, key)

@@ -9,7 +9,17 @@ from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.session import save_history
 
-from .helpers import HANDBOOK, HANDBOOK_PATH, SIZE, Counting, make_app, script, wait_for
+from .helpers import (
+    HANDBOOK,
+    HANDBOOK_PATH,
+    SIZE,
+    Counting,
+    evaluation_open,
+    make_app,
+    script,
+    typed_into_prompt,
+    wait_for,
+)
 from .reading import landed_content, landed_rows, node_text, prompt_error, status_text, step_text
 
 
@@ -198,19 +208,13 @@ async def test_ctrl_s_refuses_in_one_line_to_save_over_the_corpus_or_the_navigat
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
         for target, what in ((corpus_path, "the corpus"), (navigator_file, f"the file script:{navigator_file} reads")):
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-            app.screen.query_one("#prompt-input").value = str(target)
-            await pilot.press("enter")
+            await typed_into_prompt(pilot, app, "ctrl+s", target)
             line = (f"Not saved: the trace {target} is {what} ({target}); an output must not overwrite an input: "
                     "choose another file")
             await wait_for(pilot, lambda line=line: any(n.message == line for n in app.notes))
             assert [n.severity for n in app.notes if n.message == line] == ["error"]
         saved = tmp_path / "kept.jsonl"
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        app.screen.query_one("#prompt-input").value = str(saved)
-        await pilot.press("enter")
+        await typed_into_prompt(pilot, app, "ctrl+s", saved)
         await wait_for(pilot, lambda: any(n.message == f"Trace saved to {saved}" for n in app.notes))
     assert {path: path.read_bytes() for path in before} == before
     assert not any("Trace saved to" in n.message and "kept" not in n.message for n in app.notes)
@@ -219,8 +223,6 @@ async def test_ctrl_s_refuses_in_one_line_to_save_over_the_corpus_or_the_navigat
 
 async def test_the_evaluations_ctrl_s_refuses_to_save_the_run_over_its_question_set_or_corpus(tmp_path):
     """The run's save checked nothing: typing the question set's path replaced the set being evaluated."""
-    from explorer.tui.screens.evaluation import EvaluationScreen
-
     corpus_path = tmp_path / "handbook.yaml"
     corpus_path.write_bytes(HANDBOOK_PATH.read_bytes())
     questions = tmp_path / "handbook.questions.yaml"
@@ -228,17 +230,9 @@ async def test_the_evaluations_ctrl_s_refuses_to_save_the_run_over_its_question_
     before = {path: path.read_bytes() for path in (corpus_path, questions)}
     app = make_app("", corpus=load_corpus(corpus_path))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("escape", "E")
-        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
-        evaluation = app.screen
-        await wait_for(pilot, lambda: bool(evaluation.sides) and all(s.over for s in evaluation.sides.values()))
+        await evaluation_open(pilot, app)
         for target, what in ((questions, "the question set"), (corpus_path, "the corpus")):
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-            app.screen.query_one("#prompt-input").value = str(target)
-            await pilot.press("enter")
+            await typed_into_prompt(pilot, app, "ctrl+s", target)
             line = (f"Not saved: the run {target} is {what} ({target}); an output must not overwrite an input: "
                     "choose another file")
             await wait_for(pilot, lambda line=line: any(n.message == line for n in app.notes))
