@@ -104,8 +104,9 @@ class WalkScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = [(0, "short"), (SHORT, "tall")]
 
     # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
-    shown: var[Walk | None] = var(None, bindings=True, init=False)
-    """The walk on screen."""
+    shown: var[Walk | None] = var(None, init=False)
+    """The walk on screen. Not ``bindings=True``: it changes with every event of a live walk, and the footer
+    (rebuilt whole on each refresh) follows only whether a pick is open on it (``_picking``)."""
     partner: var[Walk | None] = var(None, bindings=True, init=False)
     """The walk the shown one is compared with (``None``: no comparison)."""
     fork: var[Pick | None] = var(None, bindings=True, init=False)
@@ -160,6 +161,8 @@ class WalkScreen(Screen[None]):
         self._player = Player(self, self.stepping.tick)
         self._render_pending = False
         self._burst = False
+        self._picking = False
+        """Whether a pick was open when the footer was last told (see ``shown``)."""
 
     # -- layout ----------------------------------------------------------------------------------------------------
 
@@ -253,6 +256,9 @@ class WalkScreen(Screen[None]):
     def watch_shown(self, old: Walk | None, new: Walk | None) -> None:
         if new is not old:
             self._bind()
+        if (picking := self.picker is not None) != self._picking:
+            self._picking = picking
+            self.refresh_bindings()
         self._schedule_render(burst=self._burst)
         self._burst = False
 

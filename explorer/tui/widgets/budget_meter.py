@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
 from ...walks.describe import calls_words
@@ -25,7 +26,16 @@ class BudgetMeter(Static):
         "meter--warning",
     }
 
+    _shown: tuple[WalkState, str, int, int] | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The bar's width follows the meter's: drawn again at the new width (a first draw can come before the
+        layout gives the meter its width)."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
     def show(self, state: WalkState, status: str, budget: int, max_depth: int) -> None:
+        self._shown = (state, status, budget, max_depth)
         budget = state.budget or budget
         max_depth = state.max_depth if state.step else max_depth
         used = min(state.visits_used, budget)

@@ -32,6 +32,8 @@ class WalkFooter(Footer):
         self.only: frozenset[str] | None = None
         self.rules = rules or FooterRules()
         self.narrow = False
+        self._composed: tuple[object, ...] | None = None
+        """:meth:`_keys_now` when the keys were last drawn."""
 
     def show_only(self, actions: Iterable[str] | None) -> None:
         """Show only ``actions``' keys (``None``: every key that asks to be shown)."""
@@ -39,12 +41,30 @@ class WalkFooter(Footer):
         self.call_later(self.recompose)  # on this widget's own loop: its keys bind to it
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        super().bindings_changed(screen)
+        """Textual's footer rebuilds all its keys whenever the screen's bindings may have changed: each focus move,
+        each screen pushed or popped, each change of a ``bindings=True`` reactive. This one rebuilds them only when
+        the keys it would show differ from those it shows (:meth:`_keys_now`)."""
+        self._bindings_ready = True
+        if not self.is_attached or screen is not self.screen:
+            return
         # Textual's footer waits for the app to have the focus before it draws keys that changed. A served session
         # starts without it (the web driver starts blurred; a headless or background tab never sends "focus"), so a
         # footer wide enough that no resize recomposes it stayed blank: a footer with no keys yet draws them now.
-        if not screen.app.app_focus and not self.children and self.is_attached and screen is self.screen:
-            self.call_after_refresh(self.recompose)
+        if screen.app.app_focus or not self.children:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if self.is_attached and self._keys_now() != self._composed:
+            await self.recompose()
+
+    def _keys_now(self) -> tuple[object, ...] | None:
+        """What the keys drawn would be made of now: each active binding and whether it is enabled, and this
+        footer's own settings (``None`` until the screen has said its bindings are ready)."""
+        if not self._bindings_ready:
+            return None
+        bindings = tuple((binding.key, binding.action, binding.description, binding.show, enabled, tooltip)
+                         for _, binding, enabled, tooltip in self.screen.active_bindings.values())
+        return self.only, self.narrow, self.compact, self.show_command_palette, bindings
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < self.rules.narrow_below
@@ -67,6 +87,7 @@ class WalkFooter(Footer):
         return lambda action: True
 
     def compose(self) -> ComposeResult:
+        self._composed = self._keys_now()
         widgets = list(super().compose())
         actions = {action for widget in widgets if (action := getattr(widget, "action", None)) is not None}
         keeps = self._keeps(actions)
