@@ -107,14 +107,18 @@ def parse_target(model: str) -> CodeTarget:
 
 @contextlib.contextmanager
 def _current_folder_first() -> Iterator[None]:
-    """Search the current folder first while importing, as ``python -m`` does (a console script does not)."""
+    """Search the current folder first while importing, as ``python -m`` does (a console script does not); and write
+    no compiled module (``__pycache__``) into the user's folders: the explorer reads a navigator, it writes nothing
+    beside it (checked by the output rule's tests, which fingerprint the folder)."""
     here = os.getcwd()
     added = here not in sys.path
     if added:
         sys.path.insert(0, here)
+    writing, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         yield
     finally:
+        sys.dont_write_bytecode = writing
         if added:
             with contextlib.suppress(ValueError):
                 sys.path.remove(here)

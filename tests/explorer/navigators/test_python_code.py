@@ -139,6 +139,19 @@ def test_a_file_by_a_relative_path_and_the_object_kinds(code: Path) -> None:
     assert landed("q", "--navigator", "py:sub/navs.py:make@word=billing", cwd=code) == ["billing"]
 
 
+def test_loading_a_navigator_writes_no_compiled_module_beside_it(code: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python writes ``__pycache__`` beside what it imports; the explorer only reads the user's folder, so a file or
+    a module named by ``py:`` leaves none, even where Python would write one."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    (code / "sub").mkdir()
+    (code / "sub" / "navs.py").write_text(NAVIGATORS)
+    assert landed("q", "--navigator", "py:mynavs:FirstOne", cwd=code) == ["password-sign-in"]
+    assert landed("q", "--navigator", "py:sub/navs.py:INSTANCE", cwd=code) == ["password-sign-in"]
+    assert sorted(p.relative_to(code).as_posix() for p in code.rglob("*")) == ["mynavs.py", "sub", "sub/navs.py"]
+    assert sys.dont_write_bytecode is False  # as it was
+
+
 def test_options_after_at_are_handed_to_the_class_as_strings(code: Path) -> None:
     assert landed("q", "--navigator", "py:mynavs:Picky@word=-,most=1", cwd=code) == landed(
         "q", "--navigator", "py:mynavs:Picky@most=1,word=-", cwd=code) == ["deleted-items"]  # data-privacy, then one child a level
