@@ -26,6 +26,8 @@ from tests.command_line import run_cli
 
 from .serve_helpers import ROOT
 
+pytestmark = pytest.mark.slow  # its walks export four pages, each frame drawn by the app: make test only
+
 HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
 SCRIPT = "script:sample_corpora/scripts/wide-walk-out-of-visits.yaml"
 QUERY = "everything about money"

@@ -150,6 +150,7 @@ def test_damaged_truncated_or_foreign_span_files_are_one_line(tmp_path: Path, co
     assert rebuild(walk, corpus, lost).end.value == "cancelled"
 
 
+@pytest.mark.slow  # two pages exported, each frame drawn by the app
 def test_export_draws_a_span_files_walk(tmp_path: Path) -> None:
     spans, trace = walked(tmp_path, "--navigator", "lexical:wide", "--max-visits", "6")
     from_spans, from_trace = tmp_path / "spans.html", tmp_path / "trace.html"
@@ -164,6 +165,7 @@ def test_export_draws_a_span_files_walk(tmp_path: Path) -> None:
     assert frames(from_spans) == frames(from_trace)
 
 
+@pytest.mark.slow  # six walks, each exported as a page: make test, not make test-fast
 @pytest.mark.parametrize("start", [10**21, 10**30, "1" * 40, "1.5e30", "Infinity", -5])
 def test_a_walk_whose_start_time_is_out_of_range_replays_as_the_same_walk(tmp_path: Path, start: object) -> None:
     """A start time past the calendar (10^21 ns is the year 33658), past an unsigned 64-bit count, or not a whole

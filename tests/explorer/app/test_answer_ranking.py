@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import make_app, script, wait_for
+from .helpers import make_app, script, sizes, wait_for
 from .reading import landed_rows, tree_rows
 
 OUT_OF_VISITS = "wide-walk-out-of-visits.yaml"
@@ -46,7 +46,7 @@ CARD = [
 ]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_answer_card_ranks_the_answers_and_sets_the_stand_in_apart(size):
     app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, present=True,
                    max_nodes_visited=6)
@@ -61,7 +61,7 @@ async def test_the_answer_card_ranks_the_answers_and_sets_the_stand_in_apart(siz
         assert max(cell_len(w) for w in words) <= width
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_results_tab_ranks_the_same_way(size):
     app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=size) as pilot:
@@ -90,6 +90,7 @@ async def test_presenting_a_tree_row_keeps_its_title_longest(size, rows):
         await wait_for(pilot, lambda: [row for row in tree_rows(tree) if "■" in row] == rows)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_stand_in_s_reason_grows_on_the_results_tab_as_its_stops_come_in():
     """Stepped one event at a time, the Results tab draws the stand-in when the first of its three chosen children
     is left for want of visits (``1 chosen child``), and draws it again as the other two are left: the row never

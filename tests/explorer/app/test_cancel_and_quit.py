@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.navigators import resolve_navigator
 from explorer.tui.widgets.query_input import QueryInput
@@ -63,6 +65,7 @@ async def test_quitting_while_paused_ends_the_walk_and_exits():
     assert app.return_code == 0
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_ctrl_c_cancels_a_running_walk_as_x_does_and_at_rest_says_how_to_quit(tmp_path):
     """Issue 30, point 10: Ctrl+C did nothing the explorer said; the README promises it cancels a walk."""
     app = make_app("parental leave", model=hour_long_script(tmp_path), start_walk=True)
@@ -111,6 +114,7 @@ class Stuck(TreeNavigator):
         return self.inner.choose(request)  # type: ignore[return-value]
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_navigator_that_ignores_the_token_is_said_plainly_and_new_walks_still_run(monkeypatch):
     """Each `x` left its thread in the stuck navigator; after six, no walk started at all (issue 38, point 4)."""
     monkeypatch.setattr(pulling, "GRACE_SECONDS", 0.3)

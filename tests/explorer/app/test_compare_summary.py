@@ -8,7 +8,7 @@ import pytest
 from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import make_app, script, wait_for
+from .helpers import make_app, script, sizes, wait_for
 from .reading import compare_text, tree_row
 
 SUMMARY = [
@@ -41,7 +41,7 @@ async def compared(pilot, app):  # type: ignore[no-untyped-def]
     await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_compare_panel_leads_with_landings_and_costs_and_folds_the_prompts(size):
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), max_depth=2, start_walk=True)
     async with app.run_test(size=size) as pilot:
@@ -64,7 +64,7 @@ async def test_the_compare_panel_leads_with_landings_and_costs_and_folds_the_pro
         assert compare_text(app).splitlines() == shown
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_both_walks_landed_nodes_are_open_on_the_tree(size):
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), max_depth=2, start_walk=True)
     async with app.run_test(size=size) as pilot:

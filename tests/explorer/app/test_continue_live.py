@@ -21,12 +21,13 @@ from explorer.walks.decisions import how_answered
 from explorer.walks.session import header_for
 
 from ..http_stub import StubServer
-from .helpers import HANDBOOK, make_app, wait_for
+from .helpers import HANDBOOK, make_app, sizes, wait_for
 from .llm_stub import MODEL, QUERY, step_to_answer
 from .reading import prompt_error
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), max_nodes_visited=8)
@@ -87,6 +88,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         assert original.end is None or original.settings.max_nodes_visited == 8  # the original is untouched
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_navigator(tmp_path) -> None:
     app = make_app("how are refunds issued", start_walk=True)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -11,7 +11,7 @@ from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.history import Origin
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, make_app, script, wait_for
+from .helpers import SIZE, make_app, script, sizes, wait_for
 from .reading import all_text, compare_text, option_prompts, results_summary, step_text, transcript_text, tree_row
 
 
@@ -56,6 +56,7 @@ async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouc
         assert app.walk_screen.sub_title.endswith("walk 2 · fork of walk 1: at billing chose invoices")
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_fork_with_a_typed_id_shows_a_hallucination():
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -163,7 +164,7 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
         assert tree_row(app, "refunds") == "⊘ ▶ Refunds  refunds  never entered: cancelled"
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 @pytest.mark.parametrize("key", ["n", "c", "p"])
 async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goes_on(key, size):
     app = make_app("How are refunds issued?", start_walk=True)
@@ -206,7 +207,7 @@ async def test_a_step_key_pressed_again_and_again_at_the_end_leaves_one_toast():
         assert [n.message for n in app.notes[notes + 1:]] == ["Something else."]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_n_with_no_walk_at_all_starts_the_first(size):
     app = make_app("How are refunds issued?")
     async with app.run_test(size=size) as pilot:
@@ -216,6 +217,7 @@ async def test_n_with_no_walk_at_all_starts_the_first(size):
         assert [h.number for h in app.walks] == [1]
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answers():
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -256,6 +258,7 @@ async def test_compare_with_a_single_walk_says_what_to_do():
         assert "Only one walk so far" in app.notes[-1].message
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it():
     app = make_app("parental leave pay", model=script("slow-navigator.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:

@@ -11,7 +11,7 @@ from explorer.navigators.answered import Answered, answered_pair
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 
-from .helpers import make_app, wait_for
+from .helpers import make_app, sizes, wait_for
 from .reading import table_columns, table_rows, text_at
 
 
@@ -26,7 +26,7 @@ class Cached(TreeNavigator):
                                (answered_pair(Answered.CACHED, "an identical request"),))
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_a_cached_evaluation_says_cached_in_whole_cells_and_what_it_saved(size):
     app = make_app("", "cached:test", navigator=Cached())
     async with app.run_test(size=size) as pilot:

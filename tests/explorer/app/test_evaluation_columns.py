@@ -13,14 +13,14 @@ from textual.widgets import DataTable, Label
 from explorer.corpora.questions import load_questions
 from explorer.tui.screens.evaluation import EvaluationScreen
 
-from .helpers import ROOT, make_app, wait_for
+from .helpers import ROOT, make_app, sizes, wait_for
 from .reading import drawn_lines, table_rows, text_at
 
 QUESTIONS = load_questions(ROOT / "sample_corpora" / "handbook.questions.yaml")
 
 
 @pytest.mark.parametrize("compare", [None, "lexical:wide"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_every_column_holds_its_heading_and_its_longest_cell_whole(size, compare):
     app = make_app()
     async with app.run_test(size=size) as pilot:

@@ -20,7 +20,7 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import compare
 from explorer.walks.evaluation import Side, evaluate
 
-from .helpers import HANDBOOK, ROOT, SIZE, make_app, wait_for
+from .helpers import HANDBOOK, ROOT, SIZE, make_app, sizes, wait_for
 from .reading import (
     all_text,
     compare_text,
@@ -104,6 +104,7 @@ async def test_the_palette_command_offers_the_question_sets_beside_the_corpus_an
         assert table.row_count == len(EXPECTED)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_turn():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -153,6 +154,7 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         assert QUESTIONS.questions[screen.cursor_question()].id == "scim-deprovisioning"
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -241,6 +243,7 @@ async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_wa
     assert app.return_code == 0
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both_walks_side_by_side():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -279,6 +282,7 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
         await wait_for(pilot, lambda: app.screen is screen)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
     app = make_app(evaluate=(QUESTIONS, "lexical:wide"))
     async with app.run_test(size=SIZE) as pilot:
@@ -330,7 +334,7 @@ async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
         assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_enter_on_a_miss_opens_at_the_wrong_decision_with_the_step_panels_number(size):
     app = make_app()
     async with app.run_test(size=size) as pilot:

@@ -46,6 +46,9 @@ def test_the_budget_sweep_chart(snap_compare):
         # over, and its table focused (the cursor row drawn: a frame later on a busy machine, which failed this)
         await wait_for(pilot, lambda: isinstance(explorer.screen, SweepScreen) and explorer.screen.over
                        and explorer.screen.query_one(DataTable).has_focus)
-        await pilot.pause()
+        # and its columns as wide as their rows (a table measures rows added on its next idle)
+        table = explorer.screen.query_one(DataTable)
+        widest = max(len(str(cell)) for cell in [*table.get_column("question"), "question"])
+        await wait_for(pilot, lambda: table.columns["question"].content_width == widest)
 
     assert snap_compare(explorer, terminal_size=(80, 24), run_before=swept)

@@ -25,12 +25,12 @@ from explorer.tui.widgets.sweep_chart import SweepChart
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run, summarize
 
-from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, wait_for
+from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, sizes, wait_for
 from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
 
 SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
-SIZES = [(80, 24), (120, 40)]
+SIZES = sizes((80, 24), (120, 40))
 CHART = [
     " 3 ██░░░░░░░░  7/41 (17%) · hit@3 7 · precision 14% · re-walked, no call",
     " 5 ██░░░░░░░░ 10/41 (24%) · hit@3 10 · precision 17% · re-walked, no call",
@@ -77,6 +77,7 @@ async def sweep_typed(pilot, app, budgets: str) -> SweepScreen:
     return app.screen
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 @pytest.mark.parametrize("size", SIZES)
 async def test_b_sweeps_the_set_charts_the_hit_rate_by_budget_and_lists_the_questions_by_the_budget_they_need(size):
     navigator = Costly()
@@ -130,6 +131,7 @@ async def test_a_budget_list_that_is_not_one_is_said_under_the_field():
         assert isinstance(app.screen, PromptScreen)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_x_cancels_the_sweep_under_way_and_it_draws_no_chart():
     navigator = Costly()
     app = make_app("", "costly:lexical", navigator=navigator)
@@ -149,6 +151,7 @@ async def test_x_cancels_the_sweep_under_way_and_it_draws_no_chart():
         await wait_for(pilot, lambda: app.screen is evaluation)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_the_app_quits_with_a_sweep_under_way():
     navigator = Costly()
     app = make_app("", "costly:lexical", navigator=navigator)
@@ -161,6 +164,7 @@ async def test_the_app_quits_with_a_sweep_under_way():
     assert app.return_code == 0
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the path typed is short whatever the test runner's temporary folder is
     kept = Path("default.run.json")
@@ -195,6 +199,7 @@ def kept_over(path, questions_path, corpus, model: str):
     return outcomes
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 @pytest.mark.parametrize("size", SIZES)
 async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_questions_fixed_and_broken(
         size, tmp_path):
@@ -239,6 +244,7 @@ async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_ques
             await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_path):
     kept_path = tmp_path / "contract.run.json"
     contract = ROOT / "sample_corpora" / "contract.questions.yaml"

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from textual.app import App
 from textual.widgets import Input
 
@@ -40,6 +41,7 @@ async def test_files_off_refuses_the_export_in_one_line():
         assert not isinstance(app.screen, PromptScreen)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_h_writes_the_walk_as_one_html_file(tmp_path):
     out = tmp_path / "refunds.html"
     app = make_app(QUERY, start_walk=True)
@@ -77,6 +79,7 @@ async def press_h_to(pilot, out) -> None:
     await pilot.press("enter")
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_h_draws_in_this_process_the_page_export_writes_from_the_trace(tmp_path, monkeypatch):
     trace, by_key, by_command = tmp_path / "walk.trace.jsonl", tmp_path / "key.html", tmp_path / "command.html"
     monkeypatch.setattr(subprocess, "Popen", NoProcess)
@@ -93,6 +96,7 @@ async def test_h_draws_in_this_process_the_page_export_writes_from_the_trace(tmp
     assert without_nonce(by_key.read_text()) == without_nonce(by_command.read_text())
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_h_on_a_fork_says_in_the_header_which_walk_it_forked_and_what_was_forced(tmp_path):
     out = tmp_path / "fork.html"
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
@@ -126,6 +130,7 @@ async def test_h_to_a_file_that_cannot_take_it_says_why_in_one_line(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_the_manual_navigator_still_asks_this_screen_after_an_export(tmp_path):
     """The export's own walk screen hears nothing: the desk the manual navigator asks stays with this one."""
     app = make_app("refunds", model="manual:", start_walk=True)

@@ -15,7 +15,7 @@ from explorer.tui.widgets.step_panel import StepPanel
 
 from ..http_stub import Recorded, Reply, StubServer
 from ..test_habits import PLACEHOLDER, SYSTEM_PROMPT
-from .helpers import make_app, wait_for
+from .helpers import make_app, sizes, wait_for
 from .llm_stub import chose
 from .reading import drawn_lines, step_text, transcript_text
 
@@ -38,7 +38,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
         yield stub
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_step_panel_flags_the_copied_reason_and_the_repeated_ids(
         server: StubServer, resolved: Callable[[str], TreeNavigator], size: tuple[int, int], tmp_path: Path) -> None:
     system = tmp_path / "system.txt"

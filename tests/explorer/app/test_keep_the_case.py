@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+import pytest
 import yaml
 from textual.widgets import Input
 
@@ -50,6 +51,7 @@ def validate(path) -> subprocess.CompletedProcess[str]:
     return run_cli("validate", path, columns=None)  # type: ignore[return-value]
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_k_keeps_the_case_in_the_corpus_own_question_set_made_new(tmp_path):
     corpus = corpus_copy(tmp_path)
     kept = tmp_path / "handbook.questions.yaml"
@@ -71,6 +73,7 @@ async def test_k_keeps_the_case_in_the_corpus_own_question_set_made_new(tmp_path
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_k_appends_to_an_existing_set_keeping_its_comments_and_never_its_ids(tmp_path):
     corpus = corpus_copy(tmp_path)
     named = tmp_path / "refunds.questions.yaml"
@@ -97,6 +100,7 @@ async def test_k_appends_to_an_existing_set_keeping_its_comments_and_never_its_i
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_files_off_refuses_keeping_the_case_in_one_line(tmp_path):
     corpus = corpus_copy(tmp_path)
     app = make_app(QUERY, corpus=corpus, start_walk=True, allow_files=False)

@@ -17,7 +17,7 @@ from explorer.navigators import resolve_navigator
 from explorer.navigators.llm.llama_server import LoadPhase, LocalModelStatus, ServerConfig
 from explorer.navigators.local_model import LocalModelNavigator
 
-from .helpers import make_app, wait_for
+from .helpers import make_app, sizes, wait_for
 from .reading import meter_text, status_text
 
 CONFIG = ServerConfig(Path("/models/SmolLM2-135M-Instruct.Q4_1.gguf"), threads=1, ctx=4096, slots=2)
@@ -50,7 +50,7 @@ class Loading(LocalModelNavigator):
         pass
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 @pytest.mark.model
 async def test_the_status_line_says_the_local_model_loads_then_is_ready(size):
     navigator = Loading()

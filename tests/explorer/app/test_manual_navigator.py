@@ -12,6 +12,7 @@ from .helpers import SIZE, make_app, wait_for
 from .reading import footer_keys, status_text, step_text
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_manual_picking_choosing_stopping_and_typing_an_id_that_was_not_offered():
     app = make_app("refunds", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -83,6 +84,7 @@ async def test_the_picker_keys_show_in_the_footer_when_the_navigator_asks_and_nu
         assert app.walk_screen.history.events[-1].selected == ("offboarding",)
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_the_manual_navigators_request_waits_for_its_own_walk_and_is_never_answered_for_you():
     app = make_app("How are refunds issued?", model="manual:", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.tui.widgets.walk_footer import WalkFooter
 
-from .helpers import make_app, wait_for
+from .helpers import SIZE, make_app, script, wait_for
 
 ESSENTIAL = ["n", "c", "p", "b", "x", "e", "question_mark", "q", "ctrl+p"]
 EVERY = ["n", "c", "p", "b", "f", "x", "r", "e", "D", "w", "slash", "question_mark", "q", "P", "ctrl+p"]
@@ -54,3 +54,23 @@ async def test_at_80_columns_an_open_pick_shows_its_own_keys_whole():
         assert footer_fits(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: footer_keys(app) == ESSENTIAL)
+
+
+async def test_a_live_walks_events_leave_the_footer_as_it_is_and_a_pick_redraws_it():
+    """Textual's footer rebuilds every key whenever the screen's bindings may have changed; each event of a walk
+    did so (32 rebuilds in a walk of 13 events). The footer's keys are now the same widgets from the walk's first
+    event to its last, and are drawn anew only when what they show changes: here, when a pick opens."""
+    app = make_app("How are refunds issued?", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: footer_keys(app) == EVERY)
+        drawn = list(app.walk_screen.query_one(WalkFooter).query("FooterKey"))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        assert len(app.walk_screen.history.events) > 10
+        await pilot.pause()
+        assert [id(key) for key in app.walk_screen.query_one(WalkFooter).query("FooterKey")] == [id(key) for key in drawn]
+        await pilot.press("home", "n", "n", "n")
+        await wait_for(pilot, lambda: (decision := app.walk_screen.history.decision_at()) is not None
+                       and decision.answer is not None)
+        await pilot.press("e")  # the fork picker: its keys join the footer
+        await wait_for(pilot, lambda: {"a", "s", "i"} <= set(footer_keys(app)))

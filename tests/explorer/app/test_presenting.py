@@ -17,7 +17,7 @@ from explorer.tui.widgets.offer_card import OfferCard
 from explorer.tui.widgets.query_input import QueryInput
 from explorer.walks.decision_steps import decision_steps
 
-from .helpers import make_app, script, wait_for
+from .helpers import make_app, script, sizes, wait_for
 
 QUERY = "How long do refunds take to arrive?"
 ROOTS = ("Accounts and sign-in", "Plans and pricing", "Billing", "Support and service levels", "Data and privacy",
@@ -127,7 +127,7 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     assert history.cursor == steps[-4].shown
 
 
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+@pytest.mark.parametrize("size", sizes((80, 24), (200, 60)))
 async def test_presenting_a_walk_reads_whole_at_each_size(size):
     app = make_app(QUERY, "semantic:hybrid", start_walk=True, present=True)
     async with app.run_test(size=size) as pilot:

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from openinference.semconv.trace import SpanAttributes
 from textual.widgets import DataTable, Label
 
@@ -32,6 +33,7 @@ from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
 HANDBOOK_QUESTIONS = HANDBOOK_PATH.with_name("handbook.questions.yaml")
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
@@ -119,6 +121,7 @@ async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
         assert not (tmp_path / "prompts").exists()
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flipped_questions_first(
         variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))

@@ -13,6 +13,7 @@ async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
     app = make_app("refund")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "v", "²", "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
         assert isinstance(app.screen, PromptScreen)
         assert "'²' is not a whole number." in prompt_error(app)
         await pilot.press("escape", "d", "٣", "enter")
@@ -25,6 +26,7 @@ async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
         await pilot.press("escape", "m")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"nobody:x", "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
         assert isinstance(app.screen, PromptScreen)
         assert "no navigator supports 'nobody:x'" in prompt_error(app)
         app.screen.query_one("#prompt-input").value = "lexical:strict"

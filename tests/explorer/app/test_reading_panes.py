@@ -19,10 +19,10 @@ from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.tui.pane_reading import PANE, lines_of
 from explorer.tui.screens.prompt import PromptScreen
 
-from .helpers import make_app, wait_for
+from .helpers import make_app, sizes, wait_for
 from .reading import transcript_text
 
-SIZES = [(80, 24), (120, 40)]
+SIZES = sizes((80, 24), (120, 40))
 
 SYSTEM = "You walk a tree of documents. Answer with JSON."
 USER = "\n".join(f"line {n:03}: candidate c{n} — a summary that fills the line" for n in range(1, 121)) + \

@@ -10,11 +10,11 @@ from core import NavigatorChose, NodeEntered
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.run_to import FORMS
 
-from .helpers import make_app, script, wait_for
+from .helpers import make_app, script, sizes, wait_for
 from .reading import step_text
 
 HALLUCINATED = script("hallucinated-branch.yaml")
-SIZES = [(80, 24), (120, 40)]
+SIZES = sizes((80, 24), (120, 40))
 
 
 async def until(pilot, app, text: str) -> None:
@@ -24,6 +24,7 @@ async def until(pilot, app, text: str) -> None:
     await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 @pytest.mark.parametrize("size", SIZES)
 async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size):
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
@@ -46,6 +47,7 @@ async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size
                                          "walk).")
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 @pytest.mark.parametrize("size", SIZES)
 async def test_u_goes_through_what_is_recorded_without_the_navigator(size):
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)

@@ -4,6 +4,7 @@ landed set whole and stays above the footer; a new walk opens only its own path 
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import DataTable
 
 from explorer.corpora.questions import load_questions
@@ -50,6 +51,7 @@ async def test_at_200x60_the_stability_panel_shows_each_landed_set_whole_above_t
         assert dialog.region.bottom <= 59  # the last row is the walk screen's footer, still in view
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_new_walk_closes_the_branches_the_last_walk_opened_and_keeps_the_persons_own():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=(170, 56)) as pilot:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.navigators import resolve_navigator
 from explorer.tui.screens.prompt import PromptClosed, PromptReady, PromptScreen
@@ -146,6 +148,7 @@ async def test_x_cancels_every_walk_and_says_how_many_finished():
                                                   "refund-delivery": "chosen 2/2 walks"}
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_the_prompt_takes_only_ascii_digits_from_2_to_1000():
     app = make_app(QUERY)
     messages = Messages()

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from core import PathStopped, StopReason
 from explorer.trace import read_trace, write_trace
 from explorer.tui.presenting import AT_END
@@ -130,6 +132,7 @@ async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
         await wait_for(pilot, lambda: "capped by the visits left: " in step_text(app))
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_and_counts_it_apart(tmp_path):
     query = "how do I get a refund for my plan"
     app = make_app(query, model="lexical:wide", max_nodes_visited=4, start_walk=True)

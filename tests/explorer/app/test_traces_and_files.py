@@ -3,6 +3,8 @@ finished walk with --trace, an opened trace never walked again; in a shared sess
 
 from __future__ import annotations
 
+import pytest
+
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
 from explorer.tui.screens.prompt import PromptScreen
@@ -23,6 +25,7 @@ from .helpers import (
 from .reading import landed_content, landed_rows, node_text, prompt_error, status_text, step_text
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_saving_a_trace_and_opening_it_again(tmp_path):
     path = tmp_path / "walk.trace.jsonl"
     app = make_app("refund", model=script("hallucinated-branch.yaml"), start_walk=True)
@@ -56,6 +59,7 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
         assert second.walk_screen.session is None  # no navigator ran
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(tmp_path):
     other = tmp_path / "other.yaml"
     other.write_text("source: o\nnodes:\n  - id: a\n    summary: refund\n")
@@ -92,6 +96,7 @@ async def test_the_trace_option_saves_every_finished_walk(tmp_path):
     assert read_trace(path).header.created <= read_trace(second).header.created
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = make_app("How are refunds issued?", start_walk=True)
@@ -114,6 +119,7 @@ async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(
         assert app.walk_screen.history.name.startswith("walk 2 · trace ")
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_an_opened_trace_is_never_walked_again_and_one_key_too_many_keeps_it(tmp_path):
     first = make_app("How are refunds issued?", start_walk=True)
     async with first.run_test(size=SIZE) as pilot:

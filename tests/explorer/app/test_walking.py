@@ -134,6 +134,7 @@ async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step()
         assert step_text(app).startswith("Step 2/12  offered 9 roots")
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_play_advances_by_itself_and_the_pace_changes():
     navigator = Blocking()  # holds the walk at its first decision: it cannot be over before its status is read
     app = make_app("How are refunds issued?", navigator=navigator, start_walk=True)

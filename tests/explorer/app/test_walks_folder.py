@@ -111,6 +111,7 @@ def test_a_folder_whose_corpus_moved_says_so_and_corpus_points_it_right(folder: 
     assert len(traces) == 3 and corpus.sha256 == load_corpus(HANDBOOK).sha256
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_ones_and_a_damaged_one_says_so(
         folder: Path, tmp_path: Path) -> None:
     """Ten of the recorded walks, the oldest damaged after its header: it is listed, and picked it says so in one

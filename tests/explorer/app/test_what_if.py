@@ -24,7 +24,7 @@ from explorer.walks.history import Origin
 
 from ..http_stub import Reply, StubServer
 from ..navigators.conftest import model_missing
-from .helpers import SIZE, make_app, wait_for
+from .helpers import SIZE, make_app, sizes, wait_for
 from .llm_stub import MODEL, QUERY, chose, completion
 from .reading import step_text, transcript_text
 
@@ -54,6 +54,7 @@ def rows(table_text: str) -> dict[str, tuple[str, str]]:
     return found
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_new_answer(
         server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     server.add(completion(["billing"], "Refunds are money: billing."))
@@ -244,7 +245,7 @@ async def test_the_dialog_shows_a_hostile_node_id_in_its_title_literally() -> No
             "What if — the decision at [b]x[/b]\\x1b[2J")
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_one_numbering_of_steps_in_the_step_panel_the_transcript_and_the_w_title(
         size: tuple[int, int], server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     server.add(completion(["billing"], "Refunds are money: billing."))

@@ -17,7 +17,7 @@ from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_UR
 from explorer.tui.screens.what_if import WhatIfScreen
 
 from ..http_stub import Recorded, Reply, StubServer
-from .helpers import make_app, wait_for
+from .helpers import make_app, sizes, wait_for
 from .llm_stub import MODEL, QUERY, chose, completion
 
 TAB_ORDER = ["what-if-system", "what-if-user", "what-if-answers-scroll", "what-if-model", "what-if-temperature",
@@ -45,7 +45,8 @@ def border(widget: Widget) -> str:
     return str(widget.styles.border_top[1])
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_what_if_is_edited_and_asked_by_keys_alone(
         server: StubServer, resolved: Callable[[str], TreeNavigator], size: tuple[int, int]) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))

@@ -9,7 +9,7 @@ from textual.widgets import DataTable, OptionList
 
 from explorer.tui.screens.choose_walk import WalksScreen
 
-from .helpers import make_app, script, wait_for
+from .helpers import make_app, script, sizes, wait_for
 from .reading import drawn_lines, option_prompts, table_rows
 
 LONG = "How are refunds issued when a customer on an annual plan cancels their subscription in the middle?"
@@ -78,7 +78,7 @@ async def test_the_walk_chooser_keeps_its_title_whole_and_highlights_a_row(size,
         assert options.has_focus and options.highlighted == 1  # the walk on screen: walk 2
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_compare_chooser_opens_on_its_first_row_with_its_title_whole(size):
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=size) as pilot:

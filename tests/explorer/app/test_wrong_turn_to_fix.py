@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import yaml
 from textual.widgets import DataTable, Label
 
@@ -57,6 +58,7 @@ def landed(history) -> list[str]:  # type: ignore[no-untyped-def]
     return [d.id for d in result.documents] if result is not None else []
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
     small = tmp_path / "small.questions.yaml"
@@ -152,6 +154,7 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         ("refunds-arrive", True), ("money-back", False), ("password-billing", False), ("sign-in", False)]
 
 
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant(
         variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
