@@ -302,6 +302,15 @@ class PythonCodeNavigator(TreeNavigator):
                 return capped(self.navigator(request.model).choose(request), len(request.candidates))
             except SystemExit as exc:  # the code's sys.exit() is its failure (judged by --on-failure), not the end
                 raise RuntimeError(f"the navigator called sys.exit({exc.code!r})") from None
+            except (Exception, KeyboardInterrupt):  # a failure core judges; Ctrl-C stays the person's own
+                raise
+            except BaseException as exc:
+                # CancelledError, GeneratorExit or the code's own BaseException: core never catches those (the
+                # spec), so they ended the walk whatever --on-failure said. From a person's code they are a failure
+                # of its choice like any other.
+                message = " ".join(str(exc).split())
+                raise RuntimeError(f"the navigator raised {type(exc).__name__}"
+                                   + (f": {message}" if message else "")) from None
 
     def close(self) -> None:
         """Close what the code made, where it can be closed; an instance it merely named is its own to close."""

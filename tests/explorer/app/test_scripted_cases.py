@@ -75,3 +75,25 @@ async def test_after_c_on_a_provider_failure_the_failing_branch_is_in_view():
         await wait_for(pilot, lambda: tree.cursor_node is not None)  # the cursor moves once the tree has refreshed
         assert tree.node_for("refunds") is not None and tree.node_for("refunds").is_expanded
         assert tree.cursor_node is not None and tree.cursor_node.data == "refunds"
+
+
+async def test_a_py_navigator_raising_a_base_exception_is_a_failure_partial_lands_where_it_was(tmp_path):
+    """A ``py:`` navigator's GeneratorExit (not an Exception) stalled the walk on screen; it is a navigator failure,
+    and under partial the walk lands at billing, where it was."""
+    (tmp_path / "closing.py").write_text(
+        "from core import NavigatorChoice, TreeNavigator\n\n\n"
+        "class Closing(TreeNavigator):\n"
+        "    def supports(self, model):\n        return False\n\n"
+        "    def choose(self, request):\n"
+        "        if request.current is None:\n"
+        "            return NavigatorChoice(('billing',))\n"
+        "        raise GeneratorExit('at billing')\n")
+    app = make_app("refunds", model=f"py:{tmp_path / 'closing.py'}:Closing", on_failure=OnFailure("partial"),
+                   start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        assert app.walk_screen.history.end == "finished"
+        assert [(s.reason.value, s.landed, s.detail) for s in app.walk_screen.history.state().stops] == [
+            ("navigator_failed", "billing", "RuntimeError: the navigator raised GeneratorExit: at billing")]
+        assert ("Billing", "navigator_failed") in [(row[1], row[2]) for row in landed_rows(app)]

@@ -217,6 +217,64 @@ def test_a_navigator_that_raises_or_answers_garbage_is_a_navigator_failure(code:
     assert "Traceback" not in thrown.stderr
 
 
+BASE_EXCEPTIONS = '''
+import asyncio
+
+from core import NavigatorChoice, TreeNavigator
+
+
+class Own(BaseException):
+    pass
+
+
+class SecondCallRaises(TreeNavigator):
+    """Billing at the roots; then ``RAISED``, which is not an ``Exception``."""
+
+    RAISED = BaseException
+
+    def supports(self, model):
+        return False
+
+    def choose(self, request):
+        if request.current is None:
+            return NavigatorChoice(("billing",), rationale="billing")
+        raise self.RAISED("at billing")
+
+
+class Cancelled(SecondCallRaises):
+    RAISED = asyncio.CancelledError
+
+
+class Closing(SecondCallRaises):
+    RAISED = GeneratorExit
+
+
+class Custom(SecondCallRaises):
+    RAISED = Own
+'''
+
+
+@pytest.mark.parametrize("name", ["Cancelled", "Closing", "Custom"])
+def test_a_navigator_raising_a_base_exception_fails_as_on_failure_says(tmp_path: Path, name: str) -> None:
+    """asyncio.CancelledError, GeneratorExit or the code's own BaseException from choose() was a traceback and exit 1,
+    whatever --on-failure said (core never catches a BaseException): from a person's code it is a failure of the
+    navigator like any other. Under partial the walk lands where it was; under throw it fails in words."""
+    (tmp_path / "raising.py").write_text(BASE_EXCEPTIONS)
+    raised = {"Cancelled": "CancelledError", "Closing": "GeneratorExit", "Custom": "Own"}[name]
+    partial = run("walk", HANDBOOK, "refunds", "--navigator", f"py:raising.py:{name}", "--on-failure", "partial",
+                  "--json", cwd=tmp_path)
+    assert (partial.returncode, partial.stderr) == (0, "")
+    document = json.loads(partial.stdout)
+    assert document["summary"]["landed"] == ["billing"]
+    assert [(s["reason"], s["path"], s["landed"], s["detail"]) for s in document["stops"]] == [
+        ("navigator_failed", ["billing"], "billing", f"RuntimeError: the navigator raised {raised}: at billing")]
+    thrown = run("walk", HANDBOOK, "refunds", "--navigator", f"py:raising.py:{name}", cwd=tmp_path)
+    assert (thrown.returncode, thrown.stderr) == (1, "")
+    assert thrown.stdout.splitlines()[-1] == (
+        f"Why: navigator 'py:raising.py:{name}' failed choosing among the children of 'billing': "
+        f"RuntimeError: the navigator raised {raised}: at billing")
+
+
 def test_eval_compares_a_py_navigator_with_a_shipped_one(code: Path) -> None:
     evaluated = run("eval", QUESTIONS, "--navigator", "lexical:default", "--compare", "py:mynavs:FirstOne",
                     "--json", cwd=code)
