@@ -12,11 +12,16 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from core import OnFailure, TreeNavigator
 
 from ..corpora import Corpus, CorpusError
+from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..safe_text import one_line
+from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk
+from ..walks.session import Wiring
 from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
@@ -41,7 +46,6 @@ from .options import (
     query_text,
     read_by,
     seconds,
-    settings_from,
     telemetry_from,
 )
 
@@ -192,6 +196,35 @@ def say_after_the_screen(message: str) -> None:
         print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
+def recorded_navigator(args: argparse.Namespace, model: str, default: TreeNavigator) -> TreeNavigator:
+    """The navigator of the walks opened from files, for the walks started after them, when ``--navigator`` is not
+    given: ``args.navigator`` becomes its model. One that cannot be had here (a key not set, a file gone, files
+    off) leaves ``default``, and the walk list still shows what it recorded."""
+    recorded = llm_model(args, model)
+    try:
+        navigator = Wiring().wire(resolve_navigator(recorded, headless=False, allow_files=not args.no_files))
+    except (NavigatorConfigError, NavigatorNeedsAPerson):
+        return default
+    args.navigator = recorded
+    return navigator
+
+
+def next_settings(args: argparse.Namespace, recorded: WalkSettings | None) -> WalkSettings:
+    """The settings of the next walk: what the command line gives, then what the walks opened from files
+    (``recorded``, the first of them) were walked with, then the defaults (budget 15, depth limit 6, throw)."""
+    return WalkSettings(
+        query=args.query or "",
+        model=args.navigator,
+        max_nodes_visited=first_given(args.max_visits, recorded and recorded.max_nodes_visited, 15),
+        max_depth=first_given(args.max_depth, recorded and recorded.max_depth, 6),
+        on_failure=OnFailure(first_given(args.on_failure, recorded and recorded.on_failure, OnFailure.THROW)),
+    )
+
+
+def first_given(*values: Any) -> Any:
+    return next(value for value in values if value is not None)
+
+
 def cmd_explore(argv: Sequence[str]) -> int:
     commands = "\n".join(f"  {name:<10}{what}" for name, what in SUBCOMMANDS.items())
     parser = Parser(prog=PROG, description="See and debug LLM-guided tree retrieval, one step at a time.",
@@ -207,6 +240,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
                              "is not where they say")
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
+    # None: not given. Walks opened from files then go on with their own navigator and policy (their budget and
+    # depth limit likewise), and the defaults apply otherwise (:func:`next_settings`).
+    parser.set_defaults(navigator=None, on_failure=None)
     parser.add_argument("--autoplay", type=seconds, metavar="SECONDS",
                         help="play the walk by itself, one step every SECONDS (demo mode)")
     parser.add_argument("--present", action="store_true",
@@ -224,7 +260,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
-    args.navigator = llm_model(args, args.navigator)
+    chosen_navigator = args.navigator
+    args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
     apply_cache_options(args)  # every navigator the app resolves reads it at each call
     if args.prompts is not None:  # the W dialog keeps its variants there (read when one is kept)
         from ..navigators.prompt_variants import PROMPTS_DIR_ENV
@@ -245,6 +282,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
         opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
+        if opened and chosen_navigator is None:
+            navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
     else:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
@@ -252,7 +291,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         corpus = corpus_at(path, show_progress=True)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
-    settings = settings_from(args, args.query or "", args.navigator, args.on_failure)
+    settings = next_settings(args, opened[0].header.settings if opened else None)
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"

@@ -89,17 +89,20 @@ class OpeningWalks:
         tree.focus()  # the step keys, and Escape back to the evaluation, work at once
         return walk
 
-    def load_traces(self, saved: Sequence[SavedWalk]) -> None:
+    def load_traces(self, saved: Sequence[SavedWalk], *, adopt: bool = True) -> None:
         """Saved walks (a trace, a folder of recorded traces, a span file's walks) join the list in the order given,
         each read when it is first shown; the first that can be read is shown, from its first event, and no
-        navigator is called (those before it that cannot be read are said in one line)."""
+        navigator is called (those before it that cannot be read are said in one line). With ``adopt``, the next
+        walk takes the first one's budget, depth limit and policy; without, the screen was made with the settings
+        it is to keep (the command line's, which took the walks' own where it gave none)."""
         if not saved:
             return
         host = self.host
         self.runner.park()
         walks = [host.walks.add(Walk(saved=each)) for each in saved]
         settings = saved[0].header.settings
-        self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
+        if adopt:
+            self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
         host.query_one(QueryInput).value = settings.query
         unreadable: list[str] = []
         for walk in walks:

@@ -206,7 +206,7 @@ class WalkScreen(Screen[None]):
         query = self.query_one(QueryInput)
         query.value = self._start_query or self._example_query or ""
         if self._opened:
-            self.opening.load_traces(self._opened)
+            self.opening.load_traces(self._opened, adopt=False)
             self.query_one(WalkTree).focus()
         elif self._start_query and self._start_query.strip():
             self.start_walk(self._start_query)
