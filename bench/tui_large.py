@@ -102,7 +102,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     from textual.widgets import Tree
     from textual.widgets.tree import TreeNode
 
-    import explorer.tui.walk_screen
+    import explorer.tui.walk_screen.screen
     from explorer.cli.explore import freeze_after_full_collection
     from explorer.corpora import load_corpus
     from explorer.navigators import resolve_navigator
@@ -187,7 +187,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
     if policy == "cli":  # and, as it does, freeze what survives each full collection
         gc.callbacks.append(freeze_after_full_collection)
 
-    explorer.tui.walk_screen.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
+    explorer.tui.walk_screen.screen.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
     query = " ".join(WORDS)  # matches everywhere: a long walk with many offers
     settings = WalkSettings(query, "lexical:wide", max_nodes_visited=steps + 40, max_depth=8)
     started, started_cpu = time.perf_counter(), time.process_time()

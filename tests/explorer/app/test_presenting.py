@@ -10,7 +10,7 @@ from rich.text import Text
 
 from core import NavigatorChose, WalkFinished
 from explorer.tui.keymap import PRESENTING_ACTIONS
-from explorer.tui.presenting import AT_END, PRESENTING
+from explorer.tui.walk_screen.presenting import AT_END, PRESENTING
 from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.tui.widgets.narration_line import NarrationLine
 from explorer.tui.widgets.offer_card import OfferCard

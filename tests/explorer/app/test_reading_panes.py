@@ -16,8 +16,8 @@ from textual.widget import Widget
 from textual.widgets import Static, Tabs
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
-from explorer.tui.pane_reading import PANE, lines_of
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.walk_screen.pane_reading import PANE, lines_of
 
 from .helpers import make_app, sizes, wait_for
 from .reading import transcript_text

@@ -14,8 +14,8 @@ import explorer.tui
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.keymap import ALL_KEYS
-from explorer.tui.stepping import MOVES
 from explorer.tui.walk_screen import WalkScreen
+from explorer.tui.walk_screen.stepping import MOVES
 from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
 
@@ -28,7 +28,7 @@ PARTS = ("Stepping", "Picking", "WalkRunner", "Rewalking", "Comparing", "Present
 
 
 def screen_class() -> ast.ClassDef:
-    tree = ast.parse((TUI / "walk_screen.py").read_text(encoding="utf-8"))
+    tree = ast.parse((TUI / "walk_screen" / "screen.py").read_text(encoding="utf-8"))
     return next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "WalkScreen")
 
 
@@ -101,9 +101,9 @@ def test_the_walk_screen_is_what_its_parts_protocols_say():
 
 
 def cases(module: str, function: str) -> set[object]:
-    """The literal patterns of the ``match`` in ``function`` of ``module`` (``walk_screen``: a method of the
+    """The literal patterns of the ``match`` in ``function`` of ``module`` (``screen``: a method of the
     screen)."""
-    tree = ast.parse((TUI / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((TUI / "walk_screen" / f"{module}.py").read_text(encoding="utf-8"))
     found: set[object] = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
@@ -115,7 +115,7 @@ def cases(module: str, function: str) -> set[object]:
 
 def test_every_key_names_an_action_of_the_walk_screen_and_a_case_it_handles() -> None:
     handled = {"step": set(MOVES), "pick": cases("picker", "take")} | {
-        name: cases("walk_screen", f"action_{name}") for name in ("walk", "setting", "file", "view")}
+        name: cases("screen", f"action_{name}") for name in ("walk", "setting", "file", "view")}
     for key in ALL_KEYS:
         namespace, name, arguments = parse(key.action)
         if namespace == "app":

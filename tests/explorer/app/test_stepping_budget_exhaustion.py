@@ -11,8 +11,8 @@ import pytest
 
 from core import PathStopped, StopReason
 from explorer.trace import read_trace, write_trace
-from explorer.tui.presenting import AT_END
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.walk_screen.presenting import AT_END
 from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.walks.history import Origin
 

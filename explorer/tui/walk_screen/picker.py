@@ -13,21 +13,21 @@ from typing import TYPE_CHECKING
 
 from core import Transcript, TreeNavigator
 
-from ..navigators import NavigatorConfigError, resolve_navigator
-from ..navigators.manual import PendingDecision
-from ..walks.decisions import Decision
-from ..walks.picking import Pick
-from ..walks.session import WalkSession, Wiring, fork, fork_with_prompt
-from ..walks.walk_list import Walk, WalkList
-from .say import Say
-from .screens.prompt import PromptScreen
+from ...navigators import NavigatorConfigError, resolve_navigator
+from ...navigators.manual import PendingDecision
+from ...walks.decisions import Decision
+from ...walks.picking import Pick
+from ...walks.session import WalkSession, Wiring, fork, fork_with_prompt
+from ...walks.walk_list import Walk, WalkList
+from ..say import Say
+from ..screens.prompt import PromptScreen
 from .shown import ShownWalk
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from ..corpora import Corpus
-    from ..navigators.prompt_variants import PromptVariant
+    from ...corpora import Corpus
+    from ...navigators.prompt_variants import PromptVariant
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 

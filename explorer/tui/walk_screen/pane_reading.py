@@ -18,10 +18,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from ..walks.decisions import Decision
-from ..walks.transcripts import raw_answer, request_text
-from .say import Say
-from .screens.prompt import PromptScreen
+from ...walks.decisions import Decision
+from ...walks.transcripts import raw_answer, request_text
+from ..say import Say
+from ..screens.prompt import PromptScreen
 
 PANE = "pane"
 """The class that makes a widget of the walk screen a pane that ``z`` gives the whole screen."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from ..walks.decision_steps import (
+from ...walks.decision_steps import (
     DecisionStep,
     StepKind,
     decision_steps,
@@ -20,21 +20,21 @@ from ..walks.decision_steps import (
     step_at,
     step_before,
 )
-from ..walks.narration import narrate
-from .keymap import PRESENTING_ACTIONS
-from .widgets.answer_card import AnswerCard
-from .widgets.narration_line import NarrationLine
-from .widgets.offer_card import OfferCard
-from .widgets.walk_footer import WalkFooter
+from ...walks.narration import narrate
+from ..keymap import PRESENTING_ACTIONS
+from ..widgets.answer_card import AnswerCard
+from ..widgets.narration_line import NarrationLine
+from ..widgets.offer_card import OfferCard
+from ..widgets.walk_footer import WalkFooter
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from ..corpora import Corpus
-    from ..walks.history import WalkHistory
-    from ..walks.picking import Pick
-    from ..walks.session import WalkSession
-    from ..walks.state import WalkState
+    from ...corpora import Corpus
+    from ...walks.history import WalkHistory
+    from ...walks.picking import Pick
+    from ...walks.session import WalkSession
+    from ...walks.state import WalkState
 
 W = TypeVar("W", bound="Widget")
 

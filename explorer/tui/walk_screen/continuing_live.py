@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..navigators import NavigatorConfigError, resolve_navigator
-from ..navigators.prompt_variants import prompts_dir
-from ..walks.live_settings import ACCEPTED, LiveSettings, LiveSettingsError, read_live
-from ..walks.session import Wiring, rewalk
-from ..walks.walk_list import Walk, WalkList
-from .say import FILES_OFF, Say
-from .screens.prompt import PromptScreen
+from ...navigators import NavigatorConfigError, resolve_navigator
+from ...navigators.prompt_variants import prompts_dir
+from ...walks.live_settings import ACCEPTED, LiveSettings, LiveSettingsError, read_live
+from ...walks.session import Wiring, rewalk
+from ...walks.walk_list import Walk, WalkList
+from ..say import FILES_OFF, Say
+from ..screens.prompt import PromptScreen
 from .shown import ShownWalk
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from core import TreeNavigator
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
     from .walk_runner import WalkRunner
 
 LiveNavigator = Callable[[Walk], "TreeNavigator | None"]

@@ -13,20 +13,20 @@ from typing import TYPE_CHECKING, Protocol
 
 from core import NavigatorChose, Transcript, TreeNavigator
 
-from ..corpora import Corpus
-from ..navigators import NavigatorConfigError
-from ..navigators.answered import Answered
-from ..navigators.forcing import VARIANT_LABEL
-from ..navigators.prompt_variants import PromptVariant, prompts_dir
-from ..navigators.what_if import WhatIfError, recorded_answer, request_for
-from ..walk_settings import WalkSettings
-from ..walks.decisions import Decision
-from ..walks.history import WalkHistory
-from ..walks.session import Wiring
-from ..walks.walk_list import Walk
+from ...corpora import Corpus
+from ...navigators import NavigatorConfigError
+from ...navigators.answered import Answered
+from ...navigators.forcing import VARIANT_LABEL
+from ...navigators.prompt_variants import PromptVariant, prompts_dir
+from ...navigators.what_if import WhatIfError, recorded_answer, request_for
+from ...walk_settings import WalkSettings
+from ...walks.decisions import Decision
+from ...walks.history import WalkHistory
+from ...walks.session import Wiring
+from ...walks.walk_list import Walk
+from ..say import Severity
+from ..screens.what_if import EvaluateWith, ForkFrom, RewalkWith, WhatIfScreen
 from .evaluating_variant import navigator_for
-from .say import Severity
-from .screens.what_if import EvaluateWith, ForkFrom, RewalkWith, WhatIfScreen
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from ..ending import WalkEnd
-from ..safe_text import styled
-from ..walks.describe import cost_text, ending_text
-from ..walks.history import WalkHistory
-from ..walks.picking import Pick
-from ..walks.session import WalkSession
-from ..walks.state import WalkState
+from ...ending import WalkEnd
+from ...safe_text import styled
+from ...walks.describe import cost_text, ending_text
+from ...walks.history import WalkHistory
+from ...walks.picking import Pick
+from ...walks.session import WalkSession
+from ...walks.state import WalkState
 
 
 @dataclass(frozen=True)

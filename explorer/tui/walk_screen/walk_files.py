@@ -13,20 +13,20 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..navigators import files_read_by
-from ..outputs import Output, Read, refused
-from ..trace import Trace, TraceError, read_trace
-from ..walks.history import WalkHistory
-from ..walks.session import save_history
-from ..walks.walk_list import Walk, WalkList
-from .say import FILES_OFF, Severity
-from .screens.prompt import PromptScreen
+from ...navigators import files_read_by
+from ...outputs import Output, Read, refused
+from ...trace import Trace, TraceError, read_trace
+from ...walks.history import WalkHistory
+from ...walks.session import save_history
+from ...walks.walk_list import Walk, WalkList
+from ..say import FILES_OFF, Severity
+from ..screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.worker import Worker
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
 
 SCREENSHOTS = Path("screenshots")
 """Where ``ctrl+e`` offers to save, under the folder the explorer runs in."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..walks.history import WalkHistory
-from ..walks.picking import Pick
-from ..walks.session import WalkSession
-from ..walks.walk_list import Walk
+from ...walks.history import WalkHistory
+from ...walks.picking import Pick
+from ...walks.session import WalkSession
+from ...walks.walk_list import Walk
 
 
 class ShownWalk(Protocol):

@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 from core import HierarchyIndex
 
-from ..walks.run_to import FORMS, Entered, Until, first_hold, parse_until, run_step
+from ...walks.run_to import FORMS, Entered, Until, first_hold, parse_until, run_step
+from ..say import Say
+from ..screens.prompt import PromptScreen
 from .presenting import Presenter
-from .say import Say
-from .screens.prompt import PromptScreen
 from .shown import ShownWalk
 
 TYPE_UNTIL = f"Continue until… one of {FORMS} (the first wrong turn: wrong-turn:EXPECTED-ID; g finds an id)"

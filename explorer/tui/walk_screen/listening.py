@@ -16,11 +16,11 @@ from typing import Protocol
 
 from textual.message import Message
 
-from ..navigators.llm.llama_server import LoadPhase, LocalModelStatus
-from ..navigators.manual import PendingDecision
-from ..walks.session import WalkSession, Wiring
-from .messages import DecisionRequested, LocalModelChanged
-from .say import Severity
+from ...navigators.llm.llama_server import LoadPhase, LocalModelStatus
+from ...navigators.manual import PendingDecision
+from ...walks.session import WalkSession, Wiring
+from ..messages import DecisionRequested, LocalModelChanged
+from ..say import Severity
 
 
 class Host(Protocol):

@@ -16,24 +16,24 @@ from textual.message import Message
 
 from core import OnFailure, TreeNavigator
 
-from ..corpora import CorpusError
-from ..corpora.questions import QuestionSet, fit_problem, load_questions
-from ..navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
-from ..numbers import whole
-from ..safe_text import clip_words, visible
-from ..walk_settings import WalkSettings
-from ..walks.session import JOBS, UNWIRED, Wiring
-from ..walks.settings import describe_settings
-from ..walks.stability import Stability, StabilityRun
-from .messages import EvaluateQuestions
-from .say import FILES_OFF, Severity
-from .screens.prompt import PromptScreen
-from .screens.stability import StabilityScreen
+from ...corpora import CorpusError
+from ...corpora.questions import QuestionSet, fit_problem, load_questions
+from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ...numbers import whole
+from ...safe_text import clip_words, visible
+from ...walk_settings import WalkSettings
+from ...walks.session import JOBS, UNWIRED, Wiring
+from ...walks.settings import describe_settings
+from ...walks.stability import Stability, StabilityRun
+from ..messages import EvaluateQuestions
+from ..say import FILES_OFF, Severity
+from ..screens.prompt import PromptScreen
+from ..screens.stability import StabilityScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
 
 
 class Host(Protocol):

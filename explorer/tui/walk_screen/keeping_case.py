@@ -12,17 +12,17 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.errors import CorpusError
-from ..corpora.questions import keep_question
-from ..safe_text import clip, one_line
-from .say import FILES_OFF, Say
-from .screens.prompt import PromptScreen
+from ...corpora.errors import CorpusError
+from ...corpora.questions import keep_question
+from ...safe_text import clip, one_line
+from ..say import FILES_OFF, Say
+from ..screens.prompt import PromptScreen
 from .shown import ShownWalk
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
 
 """What every file key says in a session with files off."""
 

@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING
 
 from core import TreeNavigator
 
-from ..ending import WalkEnd
-from ..walks.history import Origin, WalkHistory
-from ..walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
-from ..walks.walk_list import Walk, WalkList
-from .messages import WalkEnded, WalkEventArrived
-from .say import Say
+from ...ending import WalkEnd
+from ...walks.history import Origin, WalkHistory
+from ...walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
+from ...walks.walk_list import Walk, WalkList
+from ..messages import WalkEnded, WalkEventArrived
+from ..say import Say
 from .shown import ShownWalk
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
     from .next_walk import NextWalk
     from .walk_files import WalkFiles
 

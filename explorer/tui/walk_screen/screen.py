@@ -30,27 +30,45 @@ from textual.widgets import Header, Input, Label, OptionList, TabbedContent, Tab
 
 from core import TreeNavigator
 
-from ..corpora import Corpus
-from ..safe_text import visible
-from ..walk_settings import WalkSettings
-from ..walks.compare import tree_marks
-from ..walks.describe import capped_note, ending_text
-from ..walks.habits import habit_notes
-from ..walks.history import Origin, WalkHistory
-from ..walks.picking import Pick
-from ..walks.ranking import rank_landed
-from ..walks.saved import SavedWalk
-from ..walks.session import UNWIRED, WalkSession, Wiring
-from ..walks.state import WalkState
-from ..walks.walk_list import Walk, WalkList
+from ...corpora import Corpus
+from ...safe_text import visible
+from ...walk_settings import WalkSettings
+from ...walks.compare import tree_marks
+from ...walks.describe import capped_note, ending_text
+from ...walks.habits import habit_notes
+from ...walks.history import Origin, WalkHistory
+from ...walks.picking import Pick
+from ...walks.ranking import rank_landed
+from ...walks.saved import SavedWalk
+from ...walks.session import UNWIRED, WalkSession, Wiring
+from ...walks.state import WalkState
+from ...walks.walk_list import Walk, WalkList
+from ..keymap import WHEN, When, bindings, footer_rules
+from ..messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
+from ..say import Severity, say
+from ..screens.choose_walk import WalksScreen
+from ..screens.evaluation import EVALUATION
+from ..screens.find import FindScreen
+from ..screens.help import HelpScreen
+from ..widgets.answer_card import AnswerCard
+from ..widgets.budget_meter import BudgetMeter
+from ..widgets.compare_panel import ComparePanel
+from ..widgets.narration_line import NarrationLine
+from ..widgets.node_detail import NodeDetail
+from ..widgets.offer_card import OfferCard
+from ..widgets.query_input import QueryInput
+from ..widgets.results_panel import ResultsPanel
+from ..widgets.step_panel import StepPanel
+from ..widgets.timeline import Timeline
+from ..widgets.transcript import TranscriptView
+from ..widgets.walk_footer import WalkFooter
+from ..widgets.walk_tree import WalkTree
 from .asking_again import AskingAgain
 from .comparing import Comparing
 from .continuing_live import ContinuingLive
 from .evaluating_variant import EvaluatingVariant, original_of
 from .keeping_case import KeepingCase
-from .keymap import WHEN, When, bindings, footer_rules
 from .listening import Listening
-from .messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from .next_walk import NextWalk
 from .opening_walks import OpeningWalks
 from .pane_reading import PANE, PaneReading
@@ -59,29 +77,11 @@ from .playing import Player, next_pace
 from .presenting import Presenter
 from .rewalking import Rewalking
 from .running_to import RunningTo
-from .say import Severity, say
-from .screens.choose_walk import WalksScreen
-from .screens.evaluation import EVALUATION
-from .screens.find import FindScreen
-from .screens.help import HelpScreen
 from .status import moment_of, results_summary, status_line
 from .stepping import Stepping
 from .walk_export import WalkExport
 from .walk_files import WalkFiles
 from .walk_runner import WalkRunner
-from .widgets.answer_card import AnswerCard
-from .widgets.budget_meter import BudgetMeter
-from .widgets.compare_panel import ComparePanel
-from .widgets.narration_line import NarrationLine
-from .widgets.node_detail import NodeDetail
-from .widgets.offer_card import OfferCard
-from .widgets.query_input import QueryInput
-from .widgets.results_panel import ResultsPanel
-from .widgets.step_panel import StepPanel
-from .widgets.timeline import Timeline
-from .widgets.transcript import TranscriptView
-from .widgets.walk_footer import WalkFooter
-from .widgets.walk_tree import WalkTree
 
 NARROW, SHORT, COMPACT = 80, 24, 100
 """The smallest comfortable size; below it the layout sheds decoration (classes ``narrow``, ``short``, from the
@@ -114,7 +114,7 @@ class WalkScreen(Screen[None]):
     playing: var[bool] = var(False, bindings=True, init=False)
     pace: var[float] = var(1.0, init=False)
     presenting: var[bool] = var(False, bindings=True, init=False)
-    """Presenting mode (explorer.tui.presenting): a decision per step, said in words, the answer on a card."""
+    """Presenting mode (:mod:`.presenting`): a decision per step, said in words, the answer on a card."""
 
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
                  *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,

@@ -15,24 +15,24 @@ from typing import TYPE_CHECKING
 
 from core import TreeNavigator
 
-from ..corpora import CorpusError
-from ..corpora.questions import fit_problem, load_questions
-from ..navigators import NavigatorConfigError, resolve_navigator
-from ..navigators.llm.options import OptionError, join_options, split_options
-from ..walk_settings import WalkSettings
-from ..walks.history import WalkHistory
-from ..walks.session import Wiring
-from ..walks.walk_list import Walk
+from ...corpora import CorpusError
+from ...corpora.questions import fit_problem, load_questions
+from ...navigators import NavigatorConfigError, resolve_navigator
+from ...navigators.llm.options import OptionError, join_options, split_options
+from ...walk_settings import WalkSettings
+from ...walks.history import WalkHistory
+from ...walks.session import Wiring
+from ...walks.walk_list import Walk
+from ..messages import EvaluateQuestions
+from ..say import FILES_OFF, Say
+from ..screens.evaluation import EVALUATION, EvaluationScreen
+from ..screens.prompt import PromptScreen
 from .keeping_case import own_questions
-from .messages import EvaluateQuestions
-from .say import FILES_OFF, Say
-from .screens.evaluation import EVALUATION, EvaluationScreen
-from .screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
 
 PROMPT_FILES = ("system", "prompt")
 """The model id's options that make it a prompt variant."""

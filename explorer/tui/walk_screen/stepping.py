@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..walks.stepping import Step, play_beat, step_next
+from ...walks.stepping import Step, play_beat, step_next
+from ..say import Say
 from .presenting import Presenter
 from .running_to import RunningTo
-from .say import Say
 from .shown import ShownWalk
 
 AT_THE_END = "r restarts it · / then Enter walks a new query · b steps back · w switches walk"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ..walks.compare import Comparison, compare
-from ..walks.walk_list import Walk, WalkList, WalkUnreadable
-from .say import Severity
-from .screens.choose_walk import WalksScreen
+from ...walks.compare import Comparison, compare
+from ...walks.walk_list import Walk, WalkList, WalkUnreadable
+from ..say import Severity
+from ..screens.choose_walk import WalksScreen
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from ..trace import Trace
-from ..walks.history import WalkHistory
-from ..walks.saved import SavedWalk
-from ..walks.stability import Stability
-from ..walks.walk_list import Walk, WalkList, WalkUnreadable
-from .say import Severity
-from .widgets.query_input import QueryInput
-from .widgets.walk_tree import WalkTree
+from ...trace import Trace
+from ...walks.history import WalkHistory
+from ...walks.saved import SavedWalk
+from ...walks.stability import Stability
+from ...walks.walk_list import Walk, WalkList, WalkUnreadable
+from ..say import Severity
+from ..widgets.query_input import QueryInput
+from ..widgets.walk_tree import WalkTree
 
 if TYPE_CHECKING:
     from textual.widget import Widget

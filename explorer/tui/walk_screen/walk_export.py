@@ -20,22 +20,22 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.worker import get_current_worker
 
-from ..ending import WalkEnd
-from ..navigators import files_read_by
-from ..outputs import Output, Read, refused
-from ..safe_text import one_line
-from ..trace import Trace, parse_trace, trace_lines
-from ..walks.history import Origin, WalkHistory
-from ..walks.session import header_for
-from .html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
-from .say import FILES_OFF, Severity
-from .screens.prompt import PromptScreen
+from ...ending import WalkEnd
+from ...navigators import files_read_by
+from ...outputs import Output, Read, refused
+from ...safe_text import one_line
+from ...trace import Trace, parse_trace, trace_lines
+from ...walks.history import Origin, WalkHistory
+from ...walks.session import header_for
+from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
+from ..say import FILES_OFF, Severity
+from ..screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.worker import Worker
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
 
 TRACE_NAME = "walk.trace.jsonl"
 """The name the walk's trace has in the export (the screen names a trace's walk after its file)."""

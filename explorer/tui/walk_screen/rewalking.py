@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..navigators import NavigatorConfigError, resolve_navigator
-from ..walks.session import rewalk
-from ..walks.settings import short_model
-from ..walks.walk_list import Walk, WalkList
+from ...navigators import NavigatorConfigError, resolve_navigator
+from ...walks.session import rewalk
+from ...walks.settings import short_model
+from ...walks.walk_list import Walk, WalkList
+from ..say import Say
+from ..screens.prompt import PromptScreen
 from .next_walk import whole_number
-from .say import Say
-from .screens.prompt import PromptScreen
 from .shown import ShownWalk
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from core import TreeNavigator
 
-    from ..corpora import Corpus
+    from ...corpora import Corpus
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
