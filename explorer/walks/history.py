@@ -172,6 +172,26 @@ class WalkHistory:
         """The answers recorded before the offer at ``offer_seq``, by the node judged: what a fork replays."""
         return {d.node: d.answer for d in self.decisions() if d.offer_seq < offer_seq and d.answer is not None}
 
+    def forced_answers(self, *, before: int | None = None,
+                       answered_by: int | None = None) -> list[tuple[str | None, tuple[str, ...]]]:
+        """The nodes a person forced, each with the ids forced there, in order: what a fork or a re-walk of this
+        walk keeps forced. Only those offered before step ``before`` (a fork there), or answered at or before step
+        ``answered_by`` (going on live from there)."""
+        return [(d.node, d.answer.selected) for d in self.decisions()
+                if d.forced and isinstance(d.answer, NavigatorChose)
+                and (before is None or d.offer_seq < before)
+                and (answered_by is None or (d.answer_seq is not None and d.answer_seq <= answered_by))]
+
+    def snapshot(self) -> WalkHistory:
+        """A copy of what this history holds now (its events, forced steps and end), for another thread to read
+        while this one grows: a trace saved or a page exported from a walk still running."""
+        copy = WalkHistory(self.settings, self.origin, number=self.number, label=self.label, trace=self.trace)
+        for event in list(self.events):
+            copy.append(event, forced=len(copy.events) + 1 in self.forced)
+        if self.end is not None:
+            copy.finish(self.end, self.error)
+        return copy
+
     def recorded(self) -> dict[str | None, NavigatorChose | NavigatorFailed]:
         """Every answer recorded, by the node judged: what a re-walk replays."""
         return {d.node: d.answer for d in self.decisions() if d.answer is not None}

@@ -470,8 +470,7 @@ def fork(
         raise ValueError(f"step {offer_seq} of {source.name} is not an offer")
     force = Force(decision.node, tuple(selected), what_if)
     # Decisions a person forced earlier in ``source`` stay forced (and marked) in the fork: a fork of a fork.
-    inherited = [Force(d.node, d.answer.selected) for d in source.decisions()
-                 if d.offer_seq < offer_seq and d.forced and isinstance(d.answer, NavigatorChose)]
+    inherited = [Force(node, ids) for node, ids in source.forced_answers(before=offer_seq)]
     forcing = ForcingNavigator(navigator, [*inherited, force], source.recorded_before(offer_seq))
     how = "a what-if " if what_if is not None else ""
     history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
@@ -503,8 +502,7 @@ def fork_with_prompt(
     if decision is None or decision.offer_seq != offer_seq:
         raise ValueError(f"step {offer_seq} of {source.name} is not an offer")
     ordinal = next(n for n, d in enumerate(source.decisions(), start=1) if d.offer_seq == offer_seq)
-    inherited = [Force(d.node, d.answer.selected) for d in source.decisions()
-                 if d.offer_seq < offer_seq and d.forced and isinstance(d.answer, NavigatorChose)]
+    inherited = [Force(node, ids) for node, ids in source.forced_answers(before=offer_seq)]
     said = prompt_from(variant, ordinal)
     forcing = ForcingNavigator(SayingVariant(navigator, said), inherited, source.recorded_before(offer_seq))
     history = WalkHistory(source.settings.but(model=model), Origin.FORK, number=number or source.number + 1,
@@ -551,7 +549,7 @@ def rewalk(
     )
     decisions = [d for d in source.decisions()
                  if live_from is None or (d.answer_seq is not None and d.answer_seq <= live_from)]
-    forces = [Force(d.node, d.answer.selected) for d in decisions if d.forced and isinstance(d.answer, NavigatorChose)]
+    forces = [Force(node, ids) for node, ids in source.forced_answers(answered_by=live_from)]
     forced_nodes = {force.node for force in forces}
     if live_from is not None:
         if navigator is None:

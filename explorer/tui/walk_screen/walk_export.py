@@ -124,12 +124,7 @@ class WalkExport:
     def write(self, history: WalkHistory, out: Path) -> None:
         """Write ``history`` to ``out`` on a worker; say where it went, or the one line that says why not."""
         host, app, corpus = self.host, self.host.app, self.host.corpus
-        snapshot = WalkHistory(history.settings, history.origin, number=history.number, label=history.label,
-                               trace=history.trace)
-        for event in list(history.events):  # what the history holds now, copied on this thread
-            snapshot.append(event, forced=len(snapshot.events) + 1 in history.forced)
-        if history.end is not None:
-            snapshot.finish(history.end, history.error)
+        snapshot = history.snapshot()  # what the history holds now, copied on this thread for the worker
         unfinished = history.end is None
         fork_of = history.parent.number if history.origin is Origin.FORK and history.parent is not None else None
         credit = app.title

@@ -127,13 +127,7 @@ class WalkFiles:
         if problem is not None:
             self.host.say(f"Not saved: {problem}", severity="error", timeout=8)
             return
-        # Copy what the history holds now, on this thread: the worker writes a snapshot.
-        snapshot = WalkHistory(history.settings, history.origin, number=history.number, label=history.label,
-                               trace=history.trace)
-        for event in list(history.events):
-            snapshot.append(event, forced=len(snapshot.events) + 1 in history.forced)
-        if history.end is not None:
-            snapshot.finish(history.end, history.error)
+        snapshot = history.snapshot()  # what the history holds now, copied on this thread for the worker
         app, corpus = self.host.app, self.host.corpus
 
         def write() -> None:
