@@ -34,7 +34,7 @@ from .commands import palette_commands
 from .key_holding import KeyHolder
 from .keymap import PROMPT_KEYS
 from .messages import CompareWalks, EvaluateQuestions, OpenWalk
-from .say import say
+from .say import Said, say
 from .screens.closing_once import Palette
 from .screens.evaluation import EVALUATION, EvaluationScreen
 from .screens.prompt import PromptClosed, PromptReady, PromptScreen
@@ -72,6 +72,8 @@ class ExplorerApp(App[int]):
         self.walks = WalkList()
         self.allow_files = allow_files
         self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers))
+        self.said = Said()
+        """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""
         """This explorer's own desk (the manual navigator's), local-model listeners and observers (the telemetry's),
         handed to the walks it starts."""
         self._walk_screen = self.WALK_SCREEN(

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import time
 from typing import Literal, Protocol
-from weakref import WeakKeyDictionary
 
-from textual.app import App
 from textual.widget import Widget
 
 from ..safe_text import visible
@@ -27,19 +25,26 @@ def say(node: Widget, message: str, *, title: str = "", severity: Severity = "in
     """Notify ``message`` from ``node`` (any widget or screen), escaped; an information said again while its toast
     from an earlier call still shows is not said twice (a warning or an error always is: each answers an
     action of its own)."""
-    if severity == "information":
-        app = node.app
-        said = (message, title)
-        now = time.monotonic()
-        last = _showing.get(app)
-        if last is not None and last[0] == said and now < last[1]:
-            return
-        _showing[app] = (said, now + timeout)
+    said = getattr(node.app, "said", None)
+    if severity == "information" and isinstance(said, Said) and said.again(message, title, timeout):
+        return
     node.notify(visible(message), title=visible(title), severity=severity, markup=False, timeout=timeout)
 
 
-_showing: WeakKeyDictionary[App[object], tuple[tuple[str, str], float]] = WeakKeyDictionary()
-"""Per app, the last words said and when their toast goes."""
+class Said:
+    """What an app said last, and when its toast goes: the app keeps one (``app.said``), so that :func:`say`
+    leaves out an information said again while its toast still shows. An app without one says everything."""
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[str, str], float] | None = None
+
+    def again(self, message: str, title: str, timeout: float) -> bool:
+        """Whether ``message`` under ``title`` still shows; if not, it is said now, for ``timeout`` seconds."""
+        now = time.monotonic()
+        if self._last is not None and self._last[0] == (message, title) and now < self._last[1]:
+            return True
+        self._last = ((message, title), now + timeout)
+        return False
 
 
 class Say(Protocol):
