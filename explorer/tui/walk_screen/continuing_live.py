@@ -16,40 +16,31 @@ from typing import TYPE_CHECKING
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...navigators.prompt_variants import prompts_dir
 from ...walks.live_settings import ACCEPTED, LiveSettings, LiveSettingsError, read_live
-from ...walks.session import Wiring, rewalk
-from ...walks.walk_list import Walk, WalkList
-from ..say import FILES_OFF, Say
+from ...walks.session import rewalk
+from ...walks.walk_list import Walk
+from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
 
     from core import TreeNavigator
 
-    from ...corpora import Corpus
     from .walk_runner import WalkRunner
 
 LiveNavigator = Callable[[Walk], "TreeNavigator | None"]
 """The navigator that answers a walk's own model id live (``None``: none here): re-walking's."""
 
 
-class ContinuingLive:
+class ContinuingLive(Part):
     """``C`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the settings, ``runner`` launches
     the new walk; ``live_navigator`` is the one for the walk's own model id, and another model id is resolved
     with the session's rules (files off stay off) and wired with ``wiring``."""
 
-    def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, walks: WalkList, runner: WalkRunner,
-                 live_navigator: LiveNavigator, wiring: Wiring, say: Say, allow_files: bool) -> None:
-        self.view = view
-        self.node = node
-        self.corpus = corpus
-        self.walks = walks
+    def __init__(self, grounds: Grounds, *, runner: WalkRunner, live_navigator: LiveNavigator) -> None:
+        super().__init__(grounds)
         self.runner = runner
         self.live_navigator = live_navigator
-        self.wiring = wiring
-        self.say = say
-        self.allow_files = allow_files
 
     def ask(self, typed: str | None = None) -> None:
         """Ask for the settings (prefilled with the walk's own, or ``typed``), then continue live from the step on

@@ -17,37 +17,27 @@ from ...navigators import NavigatorConfigError, resolve_navigator
 from ...navigators.manual import PendingDecision
 from ...walks.decisions import Decision
 from ...walks.picking import Pick
-from ...walks.session import WalkSession, Wiring, fork, fork_with_prompt
-from ...walks.walk_list import Walk, WalkList
-from ..say import Say
+from ...walks.session import WalkSession, fork, fork_with_prompt
+from ...walks.walk_list import Walk
 from ..screens.prompt import PromptScreen
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
 
-    from ...corpora import Corpus
     from ...navigators.prompt_variants import PromptVariant
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
 
-class Picking:
+class Picking(Part):
     """The picker's keys on the walk on screen ``view``; ``node`` (the walk screen) opens the prompt for a typed id,
     and a fork is launched by ``runner`` with the navigator it was walked with (else ``next_walk``'s), wired with
     ``wiring``."""
 
-    def __init__(self, view: ShownWalk, node: Widget, wiring: Wiring, *, corpus: Corpus, walks: WalkList,
-                 runner: WalkRunner, next_walk: NextWalk, say: Say, allow_files: bool) -> None:
-        self.view = view
-        self.node = node
-        self.wiring = wiring
-        self.corpus = corpus
-        self.walks = walks
+    def __init__(self, grounds: Grounds, *, runner: WalkRunner, next_walk: NextWalk) -> None:
+        super().__init__(grounds)
         self.runner = runner
         self.next_walk = next_walk
-        self.say = say
-        self.allow_files = allow_files
 
     def take(self, what: str, number: int = 0) -> None:
         """The picker's key ``what`` (the key table's ``pick(...)``); ``number`` is the candidate a digit toggles."""

@@ -10,37 +10,28 @@ from typing import TYPE_CHECKING
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...walks.session import rewalk
 from ...walks.settings import short_model
-from ...walks.walk_list import Walk, WalkList
-from ..say import Say
+from ...walks.walk_list import Walk
 from ..screens.prompt import PromptScreen
 from .next_walk import whole_number
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
 
     from core import TreeNavigator
 
-    from ...corpora import Corpus
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
 
-class Rewalking:
+class Rewalking(Part):
     """``R`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the budget, ``runner`` launches the
     new walk. What the recording never judged (reachable now with more visits) is asked of the walk's navigator,
     live, when one can be had (:meth:`live_navigator`); else it stops there."""
 
-    def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, walks: WalkList, runner: WalkRunner,
-                 next_walk: NextWalk, say: Say, allow_files: bool) -> None:
-        self.view = view
-        self.node = node
-        self.corpus = corpus
-        self.walks = walks
+    def __init__(self, grounds: Grounds, *, runner: WalkRunner, next_walk: NextWalk) -> None:
+        super().__init__(grounds)
         self.runner = runner
         self.next_walk = next_walk
-        self.say = say
-        self.allow_files = allow_files
 
     def live_navigator(self, source: Walk) -> TreeNavigator | None:
         """The navigator that answers, live, the decisions ``source``'s recording never judged: the one it was

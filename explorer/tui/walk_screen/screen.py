@@ -77,6 +77,7 @@ from .playing import Player, next_pace
 from .presenting import Presenter
 from .rewalking import Rewalking
 from .running_to import RunningTo
+from .shown import Grounds
 from .status import moment_of, results_summary, status_line
 from .stepping import Stepping
 from .walk_export import WalkExport
@@ -128,18 +129,14 @@ class WalkScreen(Screen[None]):
         self.next_walk = NextWalk(self, settings, navigator, wiring)
         self.files = WalkFiles(self, trace_path, walks)
         tell = partial(say, self)
-        self.runner = WalkRunner(self, self, wiring, corpus=corpus, walks=walks, next_walk=self.next_walk,
-                                 files=self.files, say=tell, autoplay=autoplay is not None)
-        self.picking = Picking(self, self, wiring, corpus=corpus, walks=walks, runner=self.runner,
-                               next_walk=self.next_walk, say=tell, allow_files=allow_files)
+        grounds = Grounds(self, self, corpus, walks, wiring, tell, allow_files)
+        self.runner = WalkRunner(grounds, next_walk=self.next_walk, files=self.files, autoplay=autoplay is not None)
+        self.picking = Picking(grounds, runner=self.runner, next_walk=self.next_walk)
         self.evaluating = EvaluatingVariant(self, corpus=corpus, wiring=wiring, say=tell, allow_files=allow_files)
         self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork,
                                         rewalk=self.picking.make_prompt_fork, evaluate=self.evaluating.ask)
-        self.rewalking = Rewalking(self, self, corpus=corpus, walks=walks, runner=self.runner,
-                                   next_walk=self.next_walk, say=tell, allow_files=allow_files)
-        self.continuing = ContinuingLive(self, self, corpus=corpus, walks=walks, runner=self.runner,
-                                         live_navigator=self.rewalking.live_navigator, wiring=wiring, say=tell,
-                                         allow_files=allow_files)
+        self.rewalking = Rewalking(grounds, runner=self.runner, next_walk=self.next_walk)
+        self.continuing = ContinuingLive(grounds, runner=self.runner, live_navigator=self.rewalking.live_navigator)
         self.comparing_walks = Comparing(self)
         self.presenter = Presenter(self)
         self.export = WalkExport(self, WalkScreen)

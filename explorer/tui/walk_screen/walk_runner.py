@@ -15,36 +15,27 @@ from core import TreeNavigator
 
 from ...ending import WalkEnd
 from ...walks.history import Origin, WalkHistory
-from ...walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
-from ...walks.walk_list import Walk, WalkList
+from ...walks.session import SessionEnded, SessionEvent, WalkSession
+from ...walks.walk_list import Walk
 from ..messages import WalkEnded, WalkEventArrived
-from ..say import Say
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
 
-    from ...corpora import Corpus
     from .next_walk import NextWalk
     from .walk_files import WalkFiles
 
 
-class WalkRunner:
+class WalkRunner(Part):
     """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on ``node`` (the walk
     screen), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
     with the explorer's ``wiring`` (its desk and listeners; every session it runs tells its observers as it ends),
     and one that ends is handed to ``files`` (``--trace``)."""
 
-    def __init__(self, view: ShownWalk, node: Widget, wiring: Wiring, *, corpus: Corpus, walks: WalkList,
-                 next_walk: NextWalk, files: WalkFiles, say: Say, autoplay: bool) -> None:
-        self.view = view
-        self.node = node
-        self.wiring = wiring
-        self.corpus = corpus
-        self.walks = walks
+    def __init__(self, grounds: Grounds, *, next_walk: NextWalk, files: WalkFiles, autoplay: bool) -> None:
+        super().__init__(grounds)
         self.next_walk = next_walk
         self.files = files
-        self.say = say
         self.autoplay = autoplay
 
     def start(self, query: str, *, origin: Origin | None = None) -> bool:
