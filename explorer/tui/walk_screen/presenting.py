@@ -26,6 +26,7 @@ from ..widgets.answer_card import AnswerCard
 from ..widgets.narration_line import NarrationLine
 from ..widgets.offer_card import OfferCard
 from ..widgets.walk_footer import WalkFooter
+from .pulling_on import Pulled, pull_on
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -126,25 +127,19 @@ class Presenter:
         """An event of the shown walk arrived: stop at a stop point, else ask for the next event."""
         if not self.advancing:
             return
-        history, session = self.host.history, self.host.session
+        history = self.host.history
         if history is None or not history.events:
             self.advancing = False
             return
-        if is_stop_point(history.events[-1]) or history.ended or session is None or (
-                self.host.picker is not None and self.host.picker.pending is not None):
-            self.advancing = False
-            self._pinned = None
-            history.latest()
-            self.host.walk_changed()
-            if self.wanted and not history.ended:
-                self.wanted -= 1
-                self.next()
-            else:
-                self.wanted = 0
+        if pull_on(self.host, lambda h: is_stop_point(h.events[-1]), keep_at=self._pinned) is Pulled.PULLED:
             return
-        if self._pinned is not None:
-            history.go(self._pinned)  # the room sees the step it is on until the next one is here
-        session.step()
+        self.advancing = False
+        self._pinned = None
+        if self.wanted and not history.ended:
+            self.wanted -= 1
+            self.next()
+        else:
+            self.wanted = 0
 
     def ended(self) -> None:
         """The shown walk ended (or was cancelled): nothing more is coming."""

@@ -12,10 +12,12 @@ from collections.abc import Callable
 
 from core import HierarchyIndex
 
+from ...walks.history import WalkHistory
 from ...walks.run_to import FORMS, Entered, Until, first_hold, parse_until, run_step
 from ..say import Say
 from ..screens.prompt import PromptScreen
 from .presenting import Presenter
+from .pulling_on import Pulled, pull_on
 from .shown import ShownWalk
 
 TYPE_UNTIL = f"Continue until… one of {FORMS} (the first wrong turn: wrong-turn:EXPECTED-ID; g finds an id)"
@@ -108,23 +110,25 @@ class RunningTo:
 
     def arrived(self) -> None:
         """An event of the shown walk arrived: pause there if the condition holds, else ask for the next event."""
-        until, history, session = self.until, self.view.history, self.view.session
-        if until is None or history is None:
+        until = self.until
+        if until is None:
             return
-        step = run_step(history.events, len(history.events), history.forced)
-        if until.holds(step):
-            self.until = None
-            history.latest()
-            self.view.walk_changed()
-            if not self._quiet:
-                self.say(f"paused: {until.why(step)}", timeout=6)
-            return
-        if self.view.picker is not None and self.view.picker.pending is not None:
-            self.until = None  # a person decides this one: the picker is on screen
-            return
-        if session is not None and not history.ended:
-            history.latest()
-            session.step()
+
+        def holds(history: WalkHistory) -> bool:
+            return until.holds(run_step(history.events, len(history.events), history.forced))
+
+        match pull_on(self.view, holds):
+            case Pulled.HELD:
+                self.until = None
+                history = self.view.history
+                assert history is not None
+                if not self._quiet:
+                    self.say(f"paused: {until.why(run_step(history.events, len(history.events), history.forced))}",
+                             timeout=6)
+            case Pulled.PERSON:
+                self.until = None  # a person decides this one: the picker is on screen
+            case Pulled.OVER | Pulled.PULLED:
+                pass  # over: ended() says the condition never held
 
     def ended(self) -> None:
         """The shown walk ended: a condition run to never held."""
