@@ -155,7 +155,9 @@ async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_a
         assert list(state.landed) == ["downgrades", "upgrades", "cancelling-a-subscription", "free-plan", "team-plan",
                                       "business-plan", "billing"]
         assert state.never_judged == {"billing"} and state.live_calls == 0
-        assert tree_row(app, "billing") == "■ ▶ Billing  billing  never judged (not in the recording)"
+        # (whether Billing is open depends on whether a redraw fell while it was offered: not what this is about)
+        assert tree_row(app, "billing") in {f"■ {fold} Billing  billing  never judged (not in the recording)"
+                                            for fold in "▶▼"}
         assert tree_row(app, "upgrades") == "■ Upgrades  upgrades  leaf"
         await pilot.press("2")
         assert results_summary(app).endswith("\nFinished: 7 landed — leaf ×6, never judged ×1")
