@@ -20,6 +20,7 @@ from .errors import (
 )
 from .events import (
     CandidatesOffered,
+    Frontier,
     NavigatorChose,
     NavigatorFailed,
     NodeEntered,
@@ -34,7 +35,7 @@ from .events import (
 from .hierarchy import HierarchyIndex
 from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, transcript_from
 from .path import EMPTY_PATH, NodePath
-from .policy import OnFailure
+from .policy import OnFailure, Policy
 from .registry import TreeNavigatorRegistry
 from .roles import (
     ActionSpec,
@@ -56,6 +57,7 @@ __all__ = [
     "ActionType",
     "CancellationToken",
     "CandidatesOffered",
+    "Frontier",
     "HierarchyError",
     "HierarchyIndex",
     "HierarchyMetadata",
@@ -72,6 +74,7 @@ __all__ = [
     "Offer",
     "OnFailure",
     "PathStopped",
+    "Policy",
     "RAGContext",
     "ReasoningRAGStrategy",
     "RetrievalCancelled",

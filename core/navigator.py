@@ -158,6 +158,20 @@ def scores_from(value: object) -> Mapping[str, float]:
     return MappingProxyType(checked)
 
 
+def counted_scores(scores: Mapping[str, float] | None, offer_ids: tuple[str, ...]) -> Mapping[str, float] | None:
+    """A navigator's scores as a walk counts them, or ``None`` when it scored none of the offered ids.
+
+    Only the offered ids are kept (a score for any other id is ignored), in
+    the order they were offered; a score above 1 counts as 1, below 0 as 0.
+    ``scores`` were checked finite when the ``NavigatorChoice`` was made
+    (:func:`scores_from`).
+    """
+    if not scores:
+        return None
+    counted = {node_id: min(1.0, max(0.0, scores[node_id])) for node_id in offer_ids if node_id in scores}
+    return MappingProxyType(counted) if counted else None
+
+
 class TreeNavigator(ABC):
     """A provider that picks branches. Subclasses take no constructor argument.
 

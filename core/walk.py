@@ -13,6 +13,7 @@ from .documents import HierarchyMetadata, RetrievedDocument
 from .errors import RetrievalCancelled, RetrievalConfigError, RetrievalError
 from .events import (
     CandidatesOffered,
+    Frontier,
     NavigatorChose,
     NavigatorFailed,
     NodeEntered,
@@ -27,9 +28,18 @@ from .events import (
 from .frozen import fast_constructor
 from .hierarchy import HierarchyIndex
 from .metadata import FrozenMetadata
-from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, ids_from, transcript_from
+from .navigator import (
+    NavigatorChoice,
+    NavigatorRequest,
+    NodeView,
+    Transcript,
+    TreeNavigator,
+    counted_scores,
+    ids_from,
+    transcript_from,
+)
 from .path import EMPTY_PATH, NodePath
-from .policy import OnFailure
+from .policy import DEFAULT_ALPHA, OnFailure, Policy
 from .views import NodeViews
 
 
@@ -80,10 +90,10 @@ _STOPPED: Final = StopReason.NAVIGATOR_STOPPED
 
 # The runtime's own objects, built without the frozen guard's per-field cost (see core.frozen).
 _walk_started: Final[
-    Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure], WalkStarted]
+    Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure, Policy, float], WalkStarted]
 ] = fast_constructor(WalkStarted)
 _candidates_offered: Final[
-    Callable[[NodeView | None, NodePath, tuple[NodeView, ...], int, int, int], CandidatesOffered]
+    Callable[[NodeView | None, NodePath, tuple[NodeView, ...], int, int, int, Frontier], CandidatesOffered]
 ] = fast_constructor(CandidatesOffered)
 _navigator_request: Final[
     Callable[[str, str, NodeView | None, tuple[NodeView, ...], int, CancellationToken], NavigatorRequest]
@@ -91,18 +101,21 @@ _navigator_request: Final[
 _navigator_chose: Final[
     Callable[
         [str | None, tuple[str, ...], tuple[str, ...], tuple[str, ...], str, Mapping[str, Any] | None, float,
-         Transcript | None],
+         Transcript | None, Mapping[str, float] | None, Frontier],
         NavigatorChose,
     ]
 ] = fast_constructor(NavigatorChose)
-_node_entered: Final[Callable[[NodeView, NodePath, int, int, int], NodeEntered]] = fast_constructor(NodeEntered)
+_node_entered: Final[
+    Callable[[NodeView, NodePath, int, int, int, float | None, Frontier], NodeEntered]
+] = fast_constructor(NodeEntered)
 _stop_record: Final[
-    Callable[[StopReason, NodePath, str | None, str | None, str], StopRecord]
+    Callable[[StopReason, NodePath, str | None, str | None, str, float | None], StopRecord]
 ] = fast_constructor(StopRecord)
 _path_stopped: Final[Callable[[StopRecord], PathStopped]] = fast_constructor(PathStopped)
 _walk_result: Final[
     Callable[
-        [tuple[RetrievedDocument, ...], tuple[StopRecord, ...], int, int, int, str | None], WalkResult
+        [tuple[RetrievedDocument, ...], tuple[StopRecord, ...], int, int, int, str | None, Policy, float, str | None],
+        WalkResult,
     ]
 ] = fast_constructor(WalkResult)
 _walk_finished: Final[Callable[[WalkResult], WalkFinished]] = fast_constructor(WalkFinished)
@@ -304,7 +317,10 @@ class ReasoningRAGStrategy:
 
     def _walk(self, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
         token.raise_if_cancelled()
-        yield _walk_started(query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure)
+        yield _walk_started(
+            query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure,
+            Policy.DEPTH_FIRST, DEFAULT_ALPHA,
+        )
         cancelled = token.probe
         views = self.node_views()
         view = views.view
@@ -330,7 +346,7 @@ class ReasoningRAGStrategy:
                 current = offer.current
                 candidates = offer.views
                 chars += offer.chars
-                yield _candidates_offered(current, path, candidates, remaining, depth, offer.chars)
+                yield _candidates_offered(current, path, candidates, remaining, depth, offer.chars, ())
 
                 if cancelled():
                     raise RetrievalCancelled()
@@ -340,10 +356,10 @@ class ReasoningRAGStrategy:
                     answer = choose(_navigator_request(query, model, current, candidates, remaining, token))
                     if isinstance(answer, NavigatorChoice):
                         returned, rationale, usage = answer.selected, answer.rationale, answer.usage
-                        transcript = answer.transcript
+                        transcript, scores = answer.transcript, answer.scores
                     else:  # a plain iterable of ids: the same with no rationale
                         returned = answer if type(answer) is tuple and _all_str(answer) else ids_from(answer)
-                        rationale, usage, transcript = "", None, None
+                        rationale, usage, transcript, scores = "", None, None, None
                 except RetrievalCancelled:
                     raise
                 except Exception as exc:
@@ -382,7 +398,11 @@ class ReasoningRAGStrategy:
                 else:
                     selected = hallucinated = ()
                     rejected = ids
-                yield _navigator_chose(node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript)
+                if scores is not None:  # recorded, and ignored: depth-first follows the navigator's order
+                    scores = counted_scores(scores, ids)
+                yield _navigator_chose(
+                    node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores, ()
+                )
                 offer = None
                 if selected:
                     branch = selected[0]
@@ -422,7 +442,8 @@ class ReasoningRAGStrategy:
             visits += 1
             path = from_path.child(branch)
             yield _node_entered(
-                view(branch) if entered_view is None else entered_view, path, entered_depth, remaining, visits
+                view(branch) if entered_view is None else entered_view, path, entered_depth, remaining, visits,
+                None, (),
             )
             if not has_children(branch):
                 yield self._stop(record, _LEAF, path, branch)
@@ -482,7 +503,7 @@ class ReasoningRAGStrategy:
             landed_copy = RetrievedDocument.frozen(document.content, document.id, self.SELECTED_SCORE, metadata)
             record.documents.append(landed_copy)
             landed = land
-        stop = _stop_record(reason, path, branch, landed, detail)
+        stop = _stop_record(reason, path, branch, landed, detail, None)
         record.stops.append(stop)
         return _path_stopped(stop)
 
@@ -493,7 +514,10 @@ _LANDED_KEYS: Final = (HierarchyMetadata.STOP_REASON, HierarchyMetadata.PATH, Hi
 def _finish(record: _Record, visits: int, calls: int, chars: int, *, failed: bool) -> WalkFinished:
     failure = record.stops[-1].detail if failed else None
     documents = () if failed else tuple(record.documents)
-    return _walk_finished(_walk_result(documents, tuple(record.stops), visits, calls, chars, failure))
+    return _walk_finished(
+        _walk_result(documents, tuple(record.stops), visits, calls, chars, failure, Policy.DEPTH_FIRST, DEFAULT_ALPHA,
+                     None)
+    )
 
 
 def _all_str(ids: tuple[object, ...]) -> bool:
