@@ -3,9 +3,10 @@
 A navigator is shown the titles and summaries of a node's children and picks
 branches to descend; the runtime bounds the walk (a visit budget and a depth
 limit), checks every returned id against what was offered, records why each
-path stopped and returns the landed nodes. ``core`` imports no UI and bundles
-no navigator: providers are found through the ``core.tree_navigators`` entry
-points.
+path stopped and returns the landed nodes. It walks depth-first in the
+navigator's order, or best-first by path score (:class:`Policy`). ``core``
+imports no UI and bundles no navigator: providers are found through the
+``core.tree_navigators`` entry points.
 """
 
 from .cancellation import CancellationToken
