@@ -587,7 +587,8 @@ class ReasoningRAGStrategy:
                 offered = offer.offered
                 selected = tuple(dict.fromkeys(returned))
                 hallucinated = tuple([i for i in selected if i not in offered])
-                rejected = tuple([i for i in offer.ids if i not in selected])
+                chosen = selected if len(selected) < 8 else frozenset(selected)  # short tuples beat hashing
+                rejected = tuple([i for i in offer.ids if i not in chosen])
                 scores = counted_scores(given, offer.ids)
                 joined = joining(selected, offered, scores)
                 for child, score in joined:

@@ -181,6 +181,16 @@ def test_a_scoreless_navigator_ranks_the_selected_ids_by_place_and_only_they_joi
     assert next(e for e in events if isinstance(e, NavigatorChose)).frontier == (("b", 1.0),)
 
 
+def test_a_wide_choice_ranks_every_selected_id_and_rejects_the_rest():
+    wide = [leaf(f"n{i}") for i in range(10)]
+    picked = [f"n{i}" for i in (9, 7, 5, 3, 1, 0, 2, 4, 6)]
+    events = list(best_first(Recorder({"start": picked}), spec=wide, max_nodes_visited=1).walk("q"))
+    chose = next(e for e in events if isinstance(e, NavigatorChose))
+    assert chose.rejected == ("n8",)
+    assert chose.frontier == tuple((node_id, (9 - place) / 9) for place, node_id in enumerate(picked))
+    assert entered(events) == ["n9"]
+
+
 def test_a_hallucinated_id_keeps_its_place_among_the_selected_ids_for_the_rank_scores():
     events = list(best_first(Recorder({"start": ["ghost", "c", "a"]}), max_nodes_visited=1).walk("q"))
     chose = next(e for e in events if isinstance(e, NavigatorChose))
