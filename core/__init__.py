@@ -3,9 +3,10 @@
 A navigator is shown the titles and summaries of a node's children and picks
 branches to descend; the runtime bounds the walk (a visit budget and a depth
 limit), checks every returned id against what was offered, records why each
-path stopped and returns the landed nodes. ``core`` imports no UI and bundles
-no navigator: providers are found through the ``core.tree_navigators`` entry
-points.
+path stopped and returns the landed nodes. It walks depth-first in the
+navigator's order, or best-first by path score (:class:`Policy`). ``core``
+imports no UI and bundles no navigator: providers are found through the
+``core.tree_navigators`` entry points.
 """
 
 from .cancellation import CancellationToken
@@ -20,6 +21,7 @@ from .errors import (
 )
 from .events import (
     CandidatesOffered,
+    Frontier,
     NavigatorChose,
     NavigatorFailed,
     NodeEntered,
@@ -34,7 +36,7 @@ from .events import (
 from .hierarchy import HierarchyIndex
 from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, transcript_from
 from .path import EMPTY_PATH, NodePath
-from .policy import OnFailure
+from .policy import OnFailure, Policy
 from .registry import TreeNavigatorRegistry
 from .roles import (
     ActionSpec,
@@ -56,6 +58,7 @@ __all__ = [
     "ActionType",
     "CancellationToken",
     "CandidatesOffered",
+    "Frontier",
     "HierarchyError",
     "HierarchyIndex",
     "HierarchyMetadata",
@@ -72,6 +75,7 @@ __all__ = [
     "Offer",
     "OnFailure",
     "PathStopped",
+    "Policy",
     "RAGContext",
     "ReasoningRAGStrategy",
     "RetrievalCancelled",

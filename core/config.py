@@ -9,7 +9,7 @@ from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
 from .errors import RetrievalConfigError
-from .policy import OnFailure
+from .policy import DEFAULT_ALPHA, OnFailure, Policy, check_alpha
 
 
 class Strategy(StrEnum):
@@ -57,6 +57,15 @@ def _int(value: object, key: str, minimum: int) -> int:
     return value
 
 
+def _alpha(value: object, key: str) -> float:
+    try:
+        return check_alpha(value)
+    except TypeError:
+        raise RetrievalConfigError(f"{key}: expected a number in (0, 1], got {value!r}") from None
+    except ValueError:
+        raise RetrievalConfigError(f"{key}: must be in (0, 1] (above 0, at most 1), got {value!r}") from None
+
+
 def _str(value: object, key: str) -> str:
     if not isinstance(value, str):
         raise RetrievalConfigError(f"{key}: expected a string, got {value!r}")
@@ -65,12 +74,14 @@ def _str(value: object, key: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RetrievalConfig:
-    """How a role retrieves: strategy, sources, navigator model, bounds and failure policy.
+    """How a role retrieves: strategy, sources, navigator model, bounds, failure policy and walk policy.
 
     Values are checked when built: ``sources`` may be one name or several,
     enums may be given as case-insensitive names, and a bound out of range
-    is a :class:`RetrievalConfigError`. A blank ``navigator_model`` is
+    is a :class:`RetrievalConfigError` (a ``ValueError``), as is an
+    ``alpha`` outside (0, 1] or not a number. A blank ``navigator_model`` is
     allowed here and refused (``ValueError``) when a strategy is made from it.
+    ``alpha`` is kept whatever the ``policy``; only a best-first walk uses it.
     """
 
     strategy: Strategy = Strategy.REASONING
@@ -80,6 +91,8 @@ class RetrievalConfig:
     max_nodes_visited: int = 15
     max_depth: int = 6
     on_failure: OnFailure = OnFailure.THROW
+    policy: Policy = Policy.DEPTH_FIRST
+    alpha: float = DEFAULT_ALPHA
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -90,6 +103,8 @@ class RetrievalConfig:
         set_(self, "max_nodes_visited", _int(self.max_nodes_visited, "max_nodes_visited", 1))
         set_(self, "max_depth", _int(self.max_depth, "max_depth", 0))
         set_(self, "on_failure", parse_enum(OnFailure, self.on_failure, "on_failure"))
+        set_(self, "policy", parse_enum(Policy, self.policy, "policy"))
+        set_(self, "alpha", _alpha(self.alpha, "alpha"))
 
     @staticmethod
     def builder() -> RetrievalConfigBuilder:
@@ -123,6 +138,8 @@ class RetrievalConfig:
             "max_nodes_visited": self.max_nodes_visited,
             "max_depth": self.max_depth,
             "on_failure": self.on_failure.value,
+            "policy": self.policy.value,
+            "alpha": self.alpha,
         }
 
 
@@ -158,6 +175,14 @@ class RetrievalConfigBuilder:
 
     def on_failure(self, policy: OnFailure | str) -> RetrievalConfigBuilder:
         self._values["on_failure"] = policy
+        return self
+
+    def policy(self, policy: Policy | str) -> RetrievalConfigBuilder:
+        self._values["policy"] = policy
+        return self
+
+    def alpha(self, alpha: float) -> RetrievalConfigBuilder:
+        self._values["alpha"] = alpha
         return self
 
     def build(self) -> RetrievalConfig:

@@ -11,6 +11,14 @@ The order is always: one :class:`WalkStarted`; then, per navigator call, a
 :class:`PathStopped` for every stop; and a last :class:`WalkFinished`, unless
 the walk raises (``RetrievalError`` under ``OnFailure.THROW``, which comes
 right after its ``NavigatorFailed``, or ``RetrievalCancelled``).
+
+A best-first walk (``Policy.BEST_FIRST``) yields the same kinds of event.
+Each of its offer, choice and entry events carries the frontier after it
+(:data:`Frontier`), its entries carry their path score, its stop records the
+path score of what stopped, and its result the policy, ``alpha`` and the
+stand-in, if any. These fields came with walk policies; a depth-first walk
+leaves them at their defaults, where they stay out of the repr (see
+:mod:`core.reprs`), so its events read, compare and serialise as before.
 """
 
 from __future__ import annotations
@@ -18,12 +26,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeAlias
 
 from .documents import RetrievedDocument
 from .navigator import NodeView, Transcript
 from .path import NodePath
-from .policy import OnFailure
+from .policy import DEFAULT_ALPHA, OnFailure, Policy
+from .reprs import quiet_repr
+
+Frontier: TypeAlias = tuple[tuple[str, float], ...]
+"""A best-first walk's frontier as an event shows it: ``(id, path score)`` pairs, best first.
+
+Ties in path score are in the order the nodes joined (the first to join is
+entered first). Empty in every event of a depth-first walk.
+"""
 
 
 class StopReason(StrEnum):
@@ -56,6 +72,11 @@ class StopRecord:
     ``OnFailure.EMPTY``, or because that node had landed earlier with another
     stop (a node lands once, with its first reason). ``detail`` says more for
     people (the failure message, the hallucinated id).
+
+    ``score`` is a best-first walk's path score of what stopped: of
+    ``branch`` for a node left in the frontier when the visits ran out, else
+    of the last node of ``path`` (the node that landed, or would have).
+    ``None`` in a depth-first walk, and for a stop at the start (empty path).
     """
 
     reason: StopReason
@@ -63,6 +84,10 @@ class StopRecord:
     branch: str | None = None
     landed: str | None = None
     detail: str = ""
+    score: float | None = None
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, ("score",))
 
     @property
     def node(self) -> str | None:
@@ -74,10 +99,19 @@ class StopRecord:
 class WalkResult:
     """The outcome of a whole walk, before any ``RAGContext`` is applied.
 
-    ``documents`` are the landed nodes in landing order, each a copy of its
-    document with score ``SELECTED_SCORE`` and ``STOP_REASON``, ``PATH`` and
-    ``DEPTH`` added to its metadata. ``failure`` is the provider failure that
-    emptied the result under ``OnFailure.EMPTY``, else ``None``.
+    ``documents`` are the landed nodes, each a copy of its document with
+    score ``SELECTED_SCORE`` and ``STOP_REASON``, ``PATH`` and ``DEPTH``
+    added to its metadata: in landing order for a depth-first walk; for a
+    best-first walk, ranked by path score, highest first (equal scores in
+    landing order), each node's path score being the ``score`` of the stop
+    record that landed it. ``failure`` is the provider failure that emptied
+    the result under ``OnFailure.EMPTY``, else ``None``.
+
+    ``policy`` and ``alpha`` are the walk's settings (``alpha`` as set on
+    the strategy, even where the depth-first walk does not use it).
+    ``stand_in`` is the id of the node a best-first walk landed as its best
+    guess because nothing else landed before its visits ran out, else
+    ``None``.
     """
 
     documents: tuple[RetrievedDocument, ...]
@@ -86,11 +120,21 @@ class WalkResult:
     navigator_calls: int
     chars_shipped: int
     failure: str | None = None
+    policy: Policy = Policy.DEPTH_FIRST
+    alpha: float = DEFAULT_ALPHA
+    stand_in: str | None = None
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, ("policy", "alpha", "stand_in"))
 
 
 @dataclass(frozen=True, slots=True)
 class WalkStarted:
-    """The walk's settings, first of all events."""
+    """The walk's settings, first of all events.
+
+    ``policy`` and ``alpha`` are said here too, so a viewer knows from the
+    first event whether frontiers and path scores will follow.
+    """
 
     query: str
     model: str
@@ -98,6 +142,11 @@ class WalkStarted:
     max_depth: int
     sources: tuple[str, ...] | None
     on_failure: OnFailure
+    policy: Policy = Policy.DEPTH_FIRST
+    alpha: float = DEFAULT_ALPHA
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, ("policy", "alpha"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +158,8 @@ class CandidatesOffered:
     the depth the candidates sit at (0 for the roots). ``remaining_visits`` is
     what the navigator is told is left. ``chars_shipped`` counts the
     characters of title and summary in the request: the current node's and
-    every candidate's.
+    every candidate's. ``frontier`` is a best-first walk's frontier after
+    this event (an offer does not change it); empty in a depth-first walk.
     """
 
     current: NodeView | None
@@ -118,6 +168,10 @@ class CandidatesOffered:
     remaining_visits: int
     depth: int
     chars_shipped: int
+    frontier: Frontier = ()
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, ("frontier",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +183,13 @@ class NavigatorChose:
     ``rejected`` the offered ids it did not select. ``seconds`` is the time
     the call took. ``transcript`` is the provider's own record of the call
     (``NavigatorChoice.transcript``), copied unread; ``None`` when it gave none.
+
+    ``scores`` are the navigator's scores as the walk counts them (either
+    policy records them): only the offered ids it scored, in the order
+    offered, each clamped to [0, 1]; ``None`` when it scored none of them.
+    A rejected id may still join a best-first frontier, by a score above 0.
+    ``frontier`` is a best-first walk's frontier after this choice (with
+    the ids that joined it); empty in a depth-first walk.
     """
 
     current: str | None
@@ -139,6 +200,11 @@ class NavigatorChose:
     usage: Mapping[str, Any] | None
     seconds: float
     transcript: Transcript | None = None
+    scores: Mapping[str, float] | None = None
+    frontier: Frontier = ()
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, ("scores", "frontier"))
 
     @property
     def valid(self) -> tuple[str, ...]:
@@ -172,7 +238,9 @@ class NodeEntered:
     """A visit: the walk entered ``node``, at ``depth``, by ``path``.
 
     ``remaining_visits`` is what is left after this visit; ``visits_used``
-    counts this one.
+    counts this one. In a best-first walk, ``score`` is the node's path
+    score and ``frontier`` the frontier after it left it; ``None`` and empty
+    in a depth-first walk.
     """
 
     node: NodeView
@@ -180,6 +248,11 @@ class NodeEntered:
     depth: int
     remaining_visits: int
     visits_used: int
+    score: float | None = None
+    frontier: Frontier = ()
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, ("score", "frontier"))
 
 
 @dataclass(frozen=True, slots=True)

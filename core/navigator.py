@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from numbers import Real
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from .cancellation import CancellationToken
+from .reprs import quiet_repr
 
 Transcript: TypeAlias = tuple[tuple[str, str], ...]
 """What a provider really sent and received: ``(label, text)`` pairs, in order."""
@@ -52,12 +55,23 @@ class NavigatorChoice:
     what the provider really sent and received, for people debugging it:
     ``(label, text)`` pairs of strings in order (see :func:`transcript_from`);
     it never holds a secret.
+
+    ``scores`` optionally maps offered ids to how well each fits the query,
+    a number in [0, 1] (see :func:`scores_from`); a best-first walk orders
+    its frontier by them, a depth-first walk records them on its
+    ``NavigatorChose`` event and ignores them. Stored as a read-only copy,
+    each value a ``float`` as given: the walk, which knows what it offered,
+    ignores ids it did not offer and counts a value above 1 as 1 and below 0
+    as 0. A value that is not a finite real number raises here, inside the
+    provider, so it follows the walk's ``on_failure`` like any other
+    malformed answer.
     """
 
     selected: tuple[str, ...]
     rationale: str = ""
     usage: Mapping[str, Any] | None = None
     transcript: Transcript | None = None
+    scores: Mapping[str, float] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "selected", ids_from(self.selected))
@@ -69,6 +83,14 @@ class NavigatorChoice:
             object.__setattr__(self, "usage", MappingProxyType(dict(self.usage)))
         if self.transcript is not None:
             object.__setattr__(self, "transcript", transcript_from(self.transcript))
+        if self.scores is not None:
+            object.__setattr__(self, "scores", scores_from(self.scores))
+
+    def __repr__(self) -> str:
+        return quiet_repr(self, _LATER_FIELDS)
+
+
+_LATER_FIELDS = ("scores",)
 
 
 def _describe(value: object) -> str:
@@ -106,6 +128,48 @@ def transcript_from(value: object) -> Transcript:
             raise TypeError(f"a transcript entry is a (label, text) pair of str, got {_describe(item)}")
         pairs.append((pair[0], pair[1]))
     return tuple(pairs)
+
+
+def scores_from(value: object) -> Mapping[str, float]:
+    """A navigator's scores as a read-only mapping of ids to floats, or an error saying what was wrong.
+
+    ``value`` must be a mapping whose keys are ids (``str``, else
+    ``TypeError``) and whose values are real numbers (``int``, ``float`` or
+    any ``numbers.Real``; not a ``bool``, which is more likely a mistake than
+    a score: ``TypeError``) that are finite (NaN or an infinity is a
+    ``ValueError``). Values are kept as given, not clamped: how a score
+    counts is the walk's rule.
+    """
+    if not isinstance(value, Mapping):
+        raise TypeError(f"scores must be a mapping of node ids to numbers, got {_describe(value)}")
+    checked: dict[str, float] = {}
+    for key, score in value.items():
+        if not isinstance(key, str):
+            raise TypeError(f"scores are keyed by node ids as str, got {_describe(key)}")
+        if isinstance(score, bool) or not isinstance(score, Real):
+            raise TypeError(f"the score of {key!r} must be a number in [0, 1], got {_describe(score)}")
+        try:
+            number = float(score)
+        except OverflowError:  # an int too large for a float
+            number = math.inf
+        if not math.isfinite(number):
+            raise ValueError(f"the score of {key!r} must be a finite number in [0, 1], got {_describe(score)}")
+        checked[key] = number
+    return MappingProxyType(checked)
+
+
+def counted_scores(scores: Mapping[str, float] | None, offer_ids: tuple[str, ...]) -> Mapping[str, float] | None:
+    """A navigator's scores as a walk counts them, or ``None`` when it scored none of the offered ids.
+
+    Only the offered ids are kept (a score for any other id is ignored), in
+    the order they were offered; a score above 1 counts as 1, below 0 as 0.
+    ``scores`` were checked finite when the ``NavigatorChoice`` was made
+    (:func:`scores_from`).
+    """
+    if not scores:
+        return None
+    counted = {node_id: min(1.0, max(0.0, scores[node_id])) for node_id in offer_ids if node_id in scores}
+    return MappingProxyType(counted) if counted else None
 
 
 class TreeNavigator(ABC):

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from .config import RetrievalConfig, Strategy
 from .errors import HierarchyError, RetrievalConfigError
 from .hierarchy import HierarchyIndex
-from .policy import OnFailure
+from .policy import DEFAULT_ALPHA, OnFailure, Policy
 from .registry import TreeNavigatorRegistry
 from .walk import ReasoningRAGStrategy
 
@@ -124,8 +124,15 @@ def retrieval(
     max_nodes_visited: int = 15,
     max_depth: int = 6,
     on_failure: OnFailure = OnFailure.THROW,
+    policy: Policy = Policy.DEPTH_FIRST,
+    alpha: float = DEFAULT_ALPHA,
 ) -> Callable[[R], R]:
-    """Declare how a :class:`Role` subclass retrieves; ``sources`` takes a name or several."""
+    """Declare how a :class:`Role` subclass retrieves; ``sources`` takes a name or several.
+
+    The values are checked at once, as :class:`RetrievalConfig` checks them
+    (enums may be given as case-insensitive names; a bad value is a
+    :class:`RetrievalConfigError`).
+    """
     config = RetrievalConfig(
         strategy=strategy,
         sources=tuple(sources) if not isinstance(sources, str) else (sources,),
@@ -134,6 +141,8 @@ def retrieval(
         max_nodes_visited=max_nodes_visited,
         max_depth=max_depth,
         on_failure=on_failure,
+        policy=policy,
+        alpha=alpha,
     )
 
     def decorate(cls: R) -> R:
@@ -211,6 +220,8 @@ class RoleRagBinding:
             max_nodes_visited=config.max_nodes_visited,
             max_depth=config.max_depth,
             on_failure=config.on_failure,
+            policy=config.policy,
+            alpha=config.alpha,
         )
 
     @staticmethod

@@ -13,6 +13,7 @@ from .documents import HierarchyMetadata, RetrievedDocument
 from .errors import RetrievalCancelled, RetrievalConfigError, RetrievalError
 from .events import (
     CandidatesOffered,
+    Frontier,
     NavigatorChose,
     NavigatorFailed,
     NodeEntered,
@@ -24,12 +25,22 @@ from .events import (
     WalkResult,
     WalkStarted,
 )
+from .frontier import FrontierQueue, joining
 from .frozen import fast_constructor
 from .hierarchy import HierarchyIndex
 from .metadata import FrozenMetadata
-from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, TreeNavigator, ids_from, transcript_from
+from .navigator import (
+    NavigatorChoice,
+    NavigatorRequest,
+    NodeView,
+    Transcript,
+    TreeNavigator,
+    counted_scores,
+    ids_from,
+    transcript_from,
+)
 from .path import EMPTY_PATH, NodePath
-from .policy import OnFailure
+from .policy import DEFAULT_ALPHA, OnFailure, Policy, check_alpha
 from .views import NodeViews
 
 
@@ -80,10 +91,10 @@ _STOPPED: Final = StopReason.NAVIGATOR_STOPPED
 
 # The runtime's own objects, built without the frozen guard's per-field cost (see core.frozen).
 _walk_started: Final[
-    Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure], WalkStarted]
+    Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure, Policy, float], WalkStarted]
 ] = fast_constructor(WalkStarted)
 _candidates_offered: Final[
-    Callable[[NodeView | None, NodePath, tuple[NodeView, ...], int, int, int], CandidatesOffered]
+    Callable[[NodeView | None, NodePath, tuple[NodeView, ...], int, int, int, Frontier], CandidatesOffered]
 ] = fast_constructor(CandidatesOffered)
 _navigator_request: Final[
     Callable[[str, str, NodeView | None, tuple[NodeView, ...], int, CancellationToken], NavigatorRequest]
@@ -91,18 +102,21 @@ _navigator_request: Final[
 _navigator_chose: Final[
     Callable[
         [str | None, tuple[str, ...], tuple[str, ...], tuple[str, ...], str, Mapping[str, Any] | None, float,
-         Transcript | None],
+         Transcript | None, Mapping[str, float] | None, Frontier],
         NavigatorChose,
     ]
 ] = fast_constructor(NavigatorChose)
-_node_entered: Final[Callable[[NodeView, NodePath, int, int, int], NodeEntered]] = fast_constructor(NodeEntered)
+_node_entered: Final[
+    Callable[[NodeView, NodePath, int, int, int, float | None, Frontier], NodeEntered]
+] = fast_constructor(NodeEntered)
 _stop_record: Final[
-    Callable[[StopReason, NodePath, str | None, str | None, str], StopRecord]
+    Callable[[StopReason, NodePath, str | None, str | None, str, float | None], StopRecord]
 ] = fast_constructor(StopRecord)
 _path_stopped: Final[Callable[[StopRecord], PathStopped]] = fast_constructor(PathStopped)
 _walk_result: Final[
     Callable[
-        [tuple[RetrievedDocument, ...], tuple[StopRecord, ...], int, int, int, str | None], WalkResult
+        [tuple[RetrievedDocument, ...], tuple[StopRecord, ...], int, int, int, str | None, Policy, float, str | None],
+        WalkResult,
     ]
 ] = fast_constructor(WalkResult)
 _walk_finished: Final[Callable[[WalkResult], WalkFinished]] = fast_constructor(WalkFinished)
@@ -191,10 +205,19 @@ class ReasoningRAGStrategy:
 
     The navigator is offered the roots (filtered by ``sources``), then the
     children of each node it descends into, and returns the ids of the
-    branches to take. The runtime enters nodes depth-first in the navigator's
-    order, spends one visit per node entered (at most ``max_nodes_visited``
+    branches to take. The runtime enters nodes in the order ``policy`` says,
+    spends one visit per node entered (at most ``max_nodes_visited``
     across the walk), never goes below ``max_depth``, checks every returned
     id against what was offered, and records why each path stopped.
+
+    ``Policy.DEPTH_FIRST`` (the default) takes the branches in the
+    navigator's order, each to its end before the next. ``Policy.BEST_FIRST``
+    keeps every chosen node in one frontier and enters the one with the
+    highest path score next: ``alpha`` × its score + (1 − ``alpha``) × its
+    parent's path score, where a node's score is the navigator's
+    (``NavigatorChoice.scores``) or, unscored, that of its place among the
+    selected ids (see :mod:`core.frontier`). ``alpha`` must be in (0, 1]
+    (``ValueError``; ``TypeError`` for a non-number); only best-first uses it.
 
     Choices made here where SPEC.md is silent:
 
@@ -204,6 +227,23 @@ class ReasoningRAGStrategy:
     * the strategy does not call ``navigator.supports``: matching a model to a
       provider is the registry's job;
     * a title or summary in metadata that is not a string is shown as ``str(value)``.
+
+    And for ``Policy.BEST_FIRST`` (see :meth:`_best_first` for its steps):
+
+    * the selected ids join the frontier first, in the navigator's order,
+      then the other ids scored above 0 in the order offered; so among equal
+      path scores the navigator's own choices are entered first;
+    * ids the navigator returned that were not offered stop with
+      ``INVALID_CHOICE`` right after its choice, in its order (there is no
+      branch order to wait for); an answer of only such ids lands its node
+      with ``INVALID_CHOICE`` alone, since it was not an empty choice;
+    * a landed node is still a copy of its document with score
+      ``SELECTED_SCORE``; its path score is on the stop record that landed it
+      (``StopRecord.score``) and orders the results;
+    * the stand-in (a walk that ran out of visits having landed nothing lands
+      the entered node with the best path score, the first entered among
+      equals) comes after the leftover frontier's stops; its stop record's
+      detail begins with ``"stand-in"`` and ``WalkResult.stand_in`` names it.
     """
 
     NODE_TITLE_METADATA: ClassVar[str] = "reasoningTitle"
@@ -220,6 +260,8 @@ class ReasoningRAGStrategy:
         max_depth: int = 6,
         sources: str | Iterable[str] | None = None,
         on_failure: OnFailure = OnFailure.THROW,
+        policy: Policy = Policy.DEPTH_FIRST,
+        alpha: float = DEFAULT_ALPHA,
     ) -> None:
         if not isinstance(index, HierarchyIndex):
             raise TypeError(f"index must be a HierarchyIndex, not {type(index).__name__}")
@@ -230,6 +272,8 @@ class ReasoningRAGStrategy:
         self.max_nodes_visited = _count("max_nodes_visited", max_nodes_visited, 1)
         self.max_depth = _count("max_depth", max_depth, 0)
         self.on_failure = on_failure if type(on_failure) is OnFailure else OnFailure(on_failure)
+        self.policy = policy if type(policy) is Policy else Policy(policy)
+        self.alpha = check_alpha(alpha)
         self.sources = _source_names(sources)
         if self.sources:
             present = {root.metadata.get(HierarchyMetadata.SOURCE) for root in index.roots()}
@@ -286,12 +330,15 @@ class ReasoningRAGStrategy:
         """The walk as events, pulled one at a time; the navigator is called only when pulled.
 
         See :mod:`core.events` for the order of events. Nothing runs until
-        the first event is pulled; ``close()`` abandons the walk.
+        the first event is pulled; ``close()`` abandons the walk. The
+        strategy's ``policy`` decides the order in which nodes are entered.
         """
         if not isinstance(query, str):
             raise TypeError(f"query must be a str, not {type(query).__name__}")
         if not isinstance(cancellation, CancellationToken):
             raise TypeError(f"cancellation must be a CancellationToken, not {type(cancellation).__name__}")
+        if self.policy is Policy.BEST_FIRST:
+            return self._best_first(query, cancellation)
         return self._walk(query, cancellation)
 
     # -- the walk itself -------------------------------------------------------------------------
@@ -304,7 +351,10 @@ class ReasoningRAGStrategy:
 
     def _walk(self, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
         token.raise_if_cancelled()
-        yield _walk_started(query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure)
+        yield _walk_started(
+            query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure, self.policy,
+            self.alpha,
+        )
         cancelled = token.probe
         views = self.node_views()
         view = views.view
@@ -330,7 +380,7 @@ class ReasoningRAGStrategy:
                 current = offer.current
                 candidates = offer.views
                 chars += offer.chars
-                yield _candidates_offered(current, path, candidates, remaining, depth, offer.chars)
+                yield _candidates_offered(current, path, candidates, remaining, depth, offer.chars, ())
 
                 if cancelled():
                     raise RetrievalCancelled()
@@ -340,10 +390,10 @@ class ReasoningRAGStrategy:
                     answer = choose(_navigator_request(query, model, current, candidates, remaining, token))
                     if isinstance(answer, NavigatorChoice):
                         returned, rationale, usage = answer.selected, answer.rationale, answer.usage
-                        transcript = answer.transcript
+                        transcript, scores = answer.transcript, answer.scores
                     else:  # a plain iterable of ids: the same with no rationale
                         returned = answer if type(answer) is tuple and _all_str(answer) else ids_from(answer)
-                        rationale, usage, transcript = "", None, None
+                        rationale, usage, transcript, scores = "", None, None, None
                 except RetrievalCancelled:
                     raise
                 except Exception as exc:
@@ -352,7 +402,7 @@ class ReasoningRAGStrategy:
                         raise RetrievalCancelled() from exc
                     emptied = yield from self._failed(exc, seconds, record, node_id, path)
                     if emptied:
-                        yield _finish(record, visits, calls, chars, failed=True)
+                        yield _finish(record, visits, calls, chars, self.alpha, failed=True)
                         return
                     offer = None
                     continue
@@ -382,7 +432,11 @@ class ReasoningRAGStrategy:
                 else:
                     selected = hallucinated = ()
                     rejected = ids
-                yield _navigator_chose(node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript)
+                if scores is not None:  # recorded, and ignored: depth-first follows the navigator's order
+                    scores = counted_scores(scores, ids)
+                yield _navigator_chose(
+                    node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores, ()
+                )
                 offer = None
                 if selected:
                     branch = selected[0]
@@ -422,7 +476,8 @@ class ReasoningRAGStrategy:
             visits += 1
             path = from_path.child(branch)
             yield _node_entered(
-                view(branch) if entered_view is None else entered_view, path, entered_depth, remaining, visits
+                view(branch) if entered_view is None else entered_view, path, entered_depth, remaining, visits,
+                None, (),
             )
             if not has_children(branch):
                 yield self._stop(record, _LEAF, path, branch)
@@ -436,7 +491,163 @@ class ReasoningRAGStrategy:
                 offer = children_of(branch)
                 node_id = branch
                 depth = entered_depth + 1
-        yield _finish(record, visits, calls, chars, failed=False)
+        yield _finish(record, visits, calls, chars, self.alpha, failed=False)
+
+    # -- the best-first walk -----------------------------------------------------------------------
+    #
+    # Written apart from the depth-first loop, which stays exactly as it was (and as fast): the two share
+    # the offer, the checks, the stops and the failure policy, but not the order, and the depth-first
+    # loop's order lives in its frame stack.
+
+    def _best_first(self, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
+        """The walk under ``Policy.BEST_FIRST`` (SPEC.md, "Walk policies"), step by step.
+
+        1. The roots are offered and answered as in depth-first. The ids that
+           join the frontier (:func:`core.frontier.joining`: the selected
+           valid ids, then every other offered id scored above 0) do so with
+           their own score as path score. Invalid ids stop with
+           ``INVALID_CHOICE``; nothing lands at the start.
+        2. While the frontier holds a node and a visit is left: check the
+           token, take the best node (highest path score, then the first to
+           join) and enter it (one visit). No children: it lands with
+           ``LEAF``; at ``max_depth`` with children: ``MAX_DEPTH``; with
+           children and no visit left: it stops with
+           ``VISIT_BUDGET_EXHAUSTED``, unlanded, and the navigator is not
+           called. Otherwise its children are offered and answered; the ids
+           that join do so with path score ``alpha`` × score + (1 − ``alpha``)
+           × its path score; invalid ids stop with ``INVALID_CHOICE`` and land
+           it; an empty choice with no score above 0 lands it with
+           ``NAVIGATOR_STOPPED``. A failure follows ``on_failure`` at it
+           (``PARTIAL`` lands it with ``NAVIGATOR_FAILED`` and the walk goes on
+           with the frontier).
+        3. At the end, every node left in the frontier stops with
+           ``VISIT_BUDGET_EXHAUSTED``, best first, its path score on the
+           record, landing nothing. Then a walk that has landed nothing but
+           entered a node (which happens only when the visits ran out) lands
+           the entered node with the best path score (the first entered among
+           equals) with ``VISIT_BUDGET_EXHAUSTED``: its stand-in.
+        4. The result ranks the landed documents by path score.
+
+        The token is checked before each offer is shown, before and after
+        each navigator call and before each entry, as in depth-first.
+        """
+        token.raise_if_cancelled()
+        alpha = self.alpha
+        yield _walk_started(
+            query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure,
+            Policy.BEST_FIRST, alpha,
+        )
+        cancelled = token.probe
+        views = self.node_views()
+        has_children = self.index.has_children
+        choose = self.navigator.choose
+        model = self.model
+        max_depth = self.max_depth
+        remaining = self.max_nodes_visited
+        visits = calls = chars = 0
+        record = _Record()
+        frontier = FrontierQueue()
+        best: tuple[float, str, NodePath] | None = None  # the entered node with the best path score
+        offer = views.roots(self.sources)  # the pending offer
+        node_id: str | None = None  # whose children are offered (None: the roots)
+        node_score: float | None = None  # its path score
+        path = EMPTY_PATH  # the path down to it
+        depth = 0  # the depth the candidates sit at
+        while True:
+            if offer is not None:
+                if cancelled():
+                    raise RetrievalCancelled()
+                chars += offer.chars
+                yield _candidates_offered(
+                    offer.current, path, offer.views, remaining, depth, offer.chars, frontier.snapshot()
+                )
+                if cancelled():
+                    raise RetrievalCancelled()
+                calls += 1
+                started = _clock()
+                try:
+                    answer = choose(_navigator_request(query, model, offer.current, offer.views, remaining, token))
+                    returned, rationale, usage, transcript, given = _read_answer(answer)
+                except RetrievalCancelled:
+                    raise
+                except Exception as exc:
+                    seconds = _clock() - started
+                    if cancelled():
+                        raise RetrievalCancelled() from exc
+                    emptied = yield from self._failed(exc, seconds, record, node_id, path, node_score)
+                    if emptied:
+                        yield _finish(record, visits, calls, chars, alpha, failed=True, policy=Policy.BEST_FIRST)
+                        return
+                    offer = None
+                    continue  # on with the frontier
+                seconds = _clock() - started
+                if cancelled():
+                    raise RetrievalCancelled()
+
+                offered = offer.offered
+                selected = tuple(dict.fromkeys(returned))
+                hallucinated = tuple([i for i in selected if i not in offered])
+                chosen = selected if len(selected) < 8 else frozenset(selected)  # short tuples beat hashing
+                rejected = tuple([i for i in offer.ids if i not in chosen])
+                scores = counted_scores(given, offer.ids)
+                joined = joining(selected, offered, scores)
+                for child, score in joined:
+                    frontier.add(
+                        child, score if node_score is None else alpha * score + (1 - alpha) * node_score, path, depth
+                    )
+                yield _navigator_chose(
+                    node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores,
+                    frontier.snapshot(),
+                )
+                for branch in hallucinated:
+                    yield self._stop(
+                        record, _INVALID, path, node_id, branch, f"{branch!r} was not among the ids offered", node_score
+                    )
+                if not selected and not joined:
+                    yield self._stop(record, _STOPPED, path, node_id, score=node_score)
+                offer = None
+
+            if not frontier:
+                break
+            if cancelled():
+                raise RetrievalCancelled()
+            if remaining == 0:
+                break
+            node_score, _, entered, parent, entered_depth = frontier.pop()
+            remaining -= 1
+            visits += 1
+            path = parent.child(entered)
+            yield _node_entered(
+                views.view(entered), path, entered_depth, remaining, visits, node_score, frontier.snapshot()
+            )
+            if best is None or node_score > best[0]:
+                best = (node_score, entered, path)
+            if not has_children(entered):
+                yield self._stop(record, _LEAF, path, entered, score=node_score)
+            elif entered_depth >= max_depth:
+                yield self._stop(record, _MAX_DEPTH, path, entered, detail=f"depth limit {max_depth}", score=node_score)
+            elif remaining == 0:  # it lands only as the stand-in, below
+                yield self._stop(record, _BUDGET, path, None, detail="no visit left to go deeper", score=node_score)
+            else:
+                offer = views.children(entered)
+                node_id = entered
+                depth = entered_depth + 1
+
+        for waiting in frontier.drain():
+            yield self._stop(
+                record, _BUDGET, waiting.parent, None, waiting.node_id,
+                f"no visit left to enter {waiting.node_id!r}", waiting.score,
+            )
+        stand_in: str | None = None
+        if not record.landed and best is not None:
+            score, stand_in, where = best
+            yield self._stop(
+                record, _BUDGET, where, stand_in,
+                detail="stand-in: nothing landed before the visits ran out; the entered node with the best path "
+                       "score lands in its place",
+                score=score,
+            )
+        yield _finish(record, visits, calls, chars, alpha, failed=False, policy=Policy.BEST_FIRST, stand_in=stand_in)
 
     def _failed(
         self,
@@ -445,11 +656,13 @@ class ReasoningRAGStrategy:
         record: _Record,
         current: str | None,
         path: NodePath,
+        score: float | None = None,
     ) -> Generator[WalkEvent, None, bool]:
         """The provider raised (or answered something that is not ids): follow ``on_failure``.
 
         Returns whether the walk ends empty (``OnFailure.EMPTY``); raises
-        ``RetrievalError`` under ``OnFailure.THROW``.
+        ``RetrievalError`` under ``OnFailure.THROW``. ``score`` is the
+        best-first path score of ``current``, written on the stop record.
         """
         error = _one_line(exc)
         yield NavigatorFailed(current, error, self.on_failure, seconds, _transcript_of(exc))
@@ -457,9 +670,9 @@ class ReasoningRAGStrategy:
         if self.on_failure is OnFailure.THROW:
             raise RetrievalError(f"navigator {self.model!r} failed choosing among {where}: {error}") from exc
         if self.on_failure is OnFailure.EMPTY:
-            yield self._stop(record, StopReason.NAVIGATOR_FAILED, path, None, detail=error)
+            yield self._stop(record, StopReason.NAVIGATOR_FAILED, path, None, detail=error, score=score)
             return True
-        yield self._stop(record, StopReason.NAVIGATOR_FAILED, path, current, detail=error)
+        yield self._stop(record, StopReason.NAVIGATOR_FAILED, path, current, detail=error, score=score)
         return False
 
     def _stop(
@@ -470,8 +683,12 @@ class ReasoningRAGStrategy:
         land: str | None,
         branch: str | None = None,
         detail: str = "",
+        score: float | None = None,
     ) -> PathStopped:
-        """Record a stop; land ``land`` (the last node entered) unless it is ``None`` or landed before."""
+        """Record a stop; land ``land`` (the last node entered) unless it is ``None`` or landed before.
+
+        ``score`` is a best-first path score, written on the record (``None`` in a depth-first walk).
+        """
         landed: str | None = None
         if land is not None and land not in record.landed:
             record.landed.add(land)
@@ -482,7 +699,7 @@ class ReasoningRAGStrategy:
             landed_copy = RetrievedDocument.frozen(document.content, document.id, self.SELECTED_SCORE, metadata)
             record.documents.append(landed_copy)
             landed = land
-        stop = _stop_record(reason, path, branch, landed, detail)
+        stop = _stop_record(reason, path, branch, landed, detail, score)
         record.stops.append(stop)
         return _path_stopped(stop)
 
@@ -490,10 +707,47 @@ class ReasoningRAGStrategy:
 _LANDED_KEYS: Final = (HierarchyMetadata.STOP_REASON, HierarchyMetadata.PATH, HierarchyMetadata.DEPTH)
 
 
-def _finish(record: _Record, visits: int, calls: int, chars: int, *, failed: bool) -> WalkFinished:
+def _finish(
+    record: _Record,
+    visits: int,
+    calls: int,
+    chars: int,
+    alpha: float,
+    *,
+    failed: bool,
+    policy: Policy = Policy.DEPTH_FIRST,
+    stand_in: str | None = None,
+) -> WalkFinished:
     failure = record.stops[-1].detail if failed else None
-    documents = () if failed else tuple(record.documents)
-    return _walk_finished(_walk_result(documents, tuple(record.stops), visits, calls, chars, failure))
+    if failed:
+        documents: tuple[RetrievedDocument, ...] = ()
+    elif policy is Policy.BEST_FIRST:
+        documents = _ranked(record)
+    else:
+        documents = tuple(record.documents)
+    return _walk_finished(
+        _walk_result(documents, tuple(record.stops), visits, calls, chars, failure, policy, alpha, stand_in)
+    )
+
+
+def _ranked(record: _Record) -> tuple[RetrievedDocument, ...]:
+    """A best-first walk's landed documents by path score, highest first; equal scores in landing order.
+
+    Each landing stop carries its node's path score; the stops that landed
+    come in the order the documents did.
+    """
+    scores = [stop.score for stop in record.stops if stop.landed is not None]
+    ranked = sorted(range(len(scores)), key=lambda i: -(scores[i] or 0.0))  # stable: ties keep landing order
+    return tuple([record.documents[i] for i in ranked])
+
+
+def _read_answer(
+    answer: object,
+) -> tuple[tuple[str, ...], str, Mapping[str, Any] | None, Transcript | None, Mapping[str, float] | None]:
+    """A navigator's answer as (ids, rationale, usage, transcript, scores); ``TypeError`` when it is not ids."""
+    if isinstance(answer, NavigatorChoice):
+        return answer.selected, answer.rationale, answer.usage, answer.transcript, answer.scores
+    return ids_from(answer), "", None, None, None  # a plain iterable of ids: the same with no rationale
 
 
 def _all_str(ids: tuple[object, ...]) -> bool:

@@ -48,6 +48,7 @@ from core import (
     NodeView,
     OnFailure,
     PathStopped,
+    Policy,
     RetrievedDocument,
     StopReason,
     StopRecord,
@@ -57,6 +58,7 @@ from core import (
     WalkResult,
     WalkStarted,
 )
+from core.policy import DEFAULT_ALPHA
 
 from .atomic_file import write_atomically
 from .ending import WalkEnd
@@ -127,7 +129,8 @@ def _view(view: NodeView | None) -> dict[str, str] | None:
 
 def _stop(record: StopRecord) -> dict[str, Any]:
     return {"reason": record.reason.value, "path": list(record.path), "branch": record.branch,
-            "landed": record.landed, "detail": record.detail}
+            "landed": record.landed, "detail": record.detail,
+            **({"score": record.score} if record.score is not None else {})}
 
 
 def _transcript(transcript: Transcript | None) -> list[list[str]] | None:
@@ -153,22 +156,26 @@ def event_to_json(event: WalkEvent) -> dict[str, Any]:
         return {"event": "walk_started", "query": event.query, "model": event.model,
                 "max_nodes_visited": event.max_nodes_visited, "max_depth": event.max_depth,
                 "sources": None if event.sources is None else list(event.sources),
-                "on_failure": event.on_failure.value}
+                "on_failure": event.on_failure.value,
+                **({"policy": event.policy.value, "alpha": event.alpha}
+                   if event.policy is not Policy.DEPTH_FIRST else {})}
     if isinstance(event, CandidatesOffered):
         return {"event": "candidates_offered", "current": _view(event.current), "path": list(event.path),
                 "candidates": [_view(c) for c in event.candidates], "remaining_visits": event.remaining_visits,
-                "depth": event.depth, "chars_shipped": event.chars_shipped}
+                "depth": event.depth, "chars_shipped": event.chars_shipped, **_frontier(event)}
     if isinstance(event, NavigatorChose):
         return {"event": "navigator_chose", "current": event.current, "selected": list(event.selected),
                 "hallucinated": list(event.hallucinated), "rejected": list(event.rejected),
                 "rationale": event.rationale, "usage": None if event.usage is None else json_safe(dict(event.usage)),
-                "seconds": event.seconds, "transcript": _transcript(event.transcript)}
+                "seconds": event.seconds, "transcript": _transcript(event.transcript),
+                **({"scores": dict(event.scores)} if event.scores is not None else {}), **_frontier(event)}
     if isinstance(event, NavigatorFailed):
         return {"event": "navigator_failed", "current": event.current, "error": event.error,
                 "policy": event.policy.value, "seconds": event.seconds, "transcript": _transcript(event.transcript)}
     if isinstance(event, NodeEntered):
         return {"event": "node_entered", "node": _view(event.node), "path": list(event.path), "depth": event.depth,
-                "remaining_visits": event.remaining_visits, "visits_used": event.visits_used}
+                "remaining_visits": event.remaining_visits, "visits_used": event.visits_used,
+                **({"score": event.score} if event.score is not None else {}), **_frontier(event)}
     if isinstance(event, PathStopped):
         return {"event": "path_stopped", **_stop(event.record)}
     if isinstance(event, WalkFinished):
@@ -176,7 +183,9 @@ def event_to_json(event: WalkEvent) -> dict[str, Any]:
         return {"event": "walk_finished", "documents": [_document(d) for d in result.documents],
                 "stops": [_stop(s) for s in result.stops], "visits_used": result.visits_used,
                 "navigator_calls": result.navigator_calls, "chars_shipped": result.chars_shipped,
-                "failure": result.failure}
+                "failure": result.failure,
+                **({"policy": result.policy.value, "alpha": result.alpha, "stand_in": result.stand_in}
+                   if result.policy is not Policy.DEPTH_FIRST else {})}
     raise TypeError(f"not a walk event: {event!r}")
 
 
@@ -250,7 +259,8 @@ def _transcript_from(data: Mapping[str, Any]) -> Transcript | None:
 
 def _stop_from(data: Mapping[str, Any]) -> StopRecord:
     return StopRecord(StopReason(_text(data, "reason")), NodePath(_ids(_field(data, "path"), "path")),
-                      _maybe_text(data, "branch"), _maybe_text(data, "landed"), str(data.get("detail", "")))
+                      _maybe_text(data, "branch"), _maybe_text(data, "landed"), str(data.get("detail", "")),
+                      _maybe_number(data, "score"))
 
 
 def _document_from(data: Any) -> RetrievedDocument:
@@ -272,6 +282,55 @@ def _records(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return values
 
 
+def _maybe_number(data: Mapping[str, Any], key: str) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key!r} must be a number, not {value!r}")
+    return float(value)
+
+
+def _result_policy_from(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A best-first result's policy, alpha and stand-in (none: depth-first)."""
+    if "policy" not in data:
+        return {}
+    return {**_policy_from(data), "stand_in": _maybe_text(data, "stand_in")}
+
+
+def _policy_from(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The policy and alpha a header or a ``walk_started`` event gives (none: depth-first, alpha 0.5)."""
+    policy = Policy(data.get("policy", Policy.DEPTH_FIRST.value))
+    alpha = data.get("alpha", DEFAULT_ALPHA)
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha <= 1:
+        raise ValueError(f"'alpha' must be a number above 0 and at most 1, not {alpha!r}")
+    return {"policy": policy, "alpha": float(alpha)}
+
+
+def _frontier(event: CandidatesOffered | NavigatorChose | NodeEntered) -> dict[str, Any]:
+    """A best-first event's frontier, ``[[id, path score], ...]`` best first (depth-first events carry none)."""
+    return {"frontier": [[node, score] for node, score in event.frontier]} if event.frontier else {}
+
+
+def _frontier_from(data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    pairs = data.get("frontier", [])
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and not isinstance(p[1], bool)
+            and isinstance(p[1], int | float) for p in pairs):
+        raise ValueError("'frontier' must be a list of [id, path score] pairs")
+    return tuple((node, float(score)) for node, score in pairs)
+
+
+def _scores_from(data: Mapping[str, Any]) -> dict[str, float] | None:
+    scores = data.get("scores")
+    if scores is None:
+        return None
+    if not isinstance(scores, dict) or not all(
+            isinstance(k, str) and not isinstance(v, bool) and isinstance(v, int | float) for k, v in scores.items()):
+        raise ValueError("'scores' must be an object of ids and numbers")
+    return {k: float(v) for k, v in scores.items()}
+
+
 def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
     """The walk event a dict from :func:`event_to_json` describes; ``ValueError`` naming the bad field."""
     if not isinstance(data, dict):
@@ -281,7 +340,7 @@ def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
         sources = _field(data, "sources")
         return WalkStarted(_text(data, "query"), _text(data, "model"), _whole(data, "max_nodes_visited", 1),
                            _whole(data, "max_depth"), None if sources is None else _ids(sources, "sources"),
-                           OnFailure(_text(data, "on_failure")))
+                           OnFailure(_text(data, "on_failure")), **_policy_from(data))
     if kind == "candidates_offered":
         candidates = _field(data, "candidates")
         if not isinstance(candidates, list):
@@ -289,12 +348,14 @@ def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
         views = tuple(view for view in (_view_from(c, "candidates") for c in candidates) if view is not None)
         return CandidatesOffered(_view_from(_field(data, "current"), "current"),
                                  NodePath(_ids(_field(data, "path"), "path")), views,
-                                 _whole(data, "remaining_visits"), _whole(data, "depth"), _whole(data, "chars_shipped"))
+                                 _whole(data, "remaining_visits"), _whole(data, "depth"), _whole(data, "chars_shipped"),
+                                 frontier=_frontier_from(data))
     if kind == "navigator_chose":
         return NavigatorChose(_maybe_text(data, "current"), _ids(_field(data, "selected"), "selected"),
                               _ids(_field(data, "hallucinated"), "hallucinated"),
                               _ids(_field(data, "rejected"), "rejected"), _text(data, "rationale"), _usage(data),
-                              _seconds(data, "seconds"), _transcript_from(data))
+                              _seconds(data, "seconds"), _transcript_from(data), scores=_scores_from(data),
+                              frontier=_frontier_from(data))
     if kind == "navigator_failed":
         return NavigatorFailed(_maybe_text(data, "current"), _text(data, "error"), OnFailure(_text(data, "policy")),
                                _seconds(data, "seconds"), _transcript_from(data))
@@ -303,7 +364,8 @@ def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
         if node is None:
             raise ValueError("'node' must be a node")
         return NodeEntered(node, NodePath(_ids(_field(data, "path"), "path")), _whole(data, "depth"),
-                           _whole(data, "remaining_visits"), _whole(data, "visits_used"))
+                           _whole(data, "remaining_visits"), _whole(data, "visits_used"),
+                           score=_maybe_number(data, "score"), frontier=_frontier_from(data))
     if kind == "path_stopped":
         return PathStopped(_stop_from(data))
     if kind == "walk_finished":
@@ -311,11 +373,18 @@ def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
             tuple(_document_from(d) for d in _records(data, "documents")),
             tuple(_stop_from(s) for s in _records(data, "stops")),
             _whole(data, "visits_used"), _whole(data, "navigator_calls"), _whole(data, "chars_shipped"),
-            _maybe_text(data, "failure")))
+            _maybe_text(data, "failure"), **_result_policy_from(data)))
     raise ValueError(f"unknown event kind {kind!r}")
 
 
 # -- writing -----------------------------------------------------------------------------------------
+
+
+def _policy_fields(settings: WalkSettings) -> dict[str, Any]:
+    """A best-first walk's policy and alpha; nothing for depth-first (a trace without them was walked so)."""
+    if settings.policy is Policy.DEPTH_FIRST:
+        return {}
+    return {"policy": settings.policy.value, "alpha": settings.alpha}
 
 
 def header_to_json(header: TraceHeader) -> dict[str, Any]:
@@ -329,6 +398,7 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
         "max_nodes_visited": header.settings.max_nodes_visited,
         "max_depth": header.settings.max_depth,
         "on_failure": header.settings.on_failure.value,
+        **_policy_fields(header.settings),
         "sources": None if header.sources is None else list(header.sources),
         "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
@@ -497,7 +567,8 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
             corpus_source=str(corpus.get("source", "")), corpus_format=str(corpus.get("format", "")),
             settings=WalkSettings(query=_text(data, "query"), model=_text(data, "navigator"),
                                   max_nodes_visited=_whole(data, "max_nodes_visited", 1),
-                                  max_depth=_whole(data, "max_depth"), on_failure=OnFailure(_text(data, "on_failure"))),
+                                  max_depth=_whole(data, "max_depth"), on_failure=OnFailure(_text(data, "on_failure")),
+                                  **_policy_from(data)),
             sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
         )
     except ValueError as exc:

@@ -10,11 +10,13 @@ with its folders left out) needs the navigators' model-id grammar, so that lives
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
-from core import OnFailure
+from core import OnFailure, Policy
+from core.policy import DEFAULT_ALPHA
 
-__all__ = ["WalkSettings"]
+__all__ = ["WalkSettings", "policy_text", "read_policy"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,47 @@ class WalkSettings:
     max_nodes_visited: int = 15
     max_depth: int = 6
     on_failure: OnFailure = OnFailure.THROW
+    policy: Policy = Policy.DEPTH_FIRST
+    """The order the walk enters the branches chosen (a trace without one was walked depth-first)."""
+    alpha: float = DEFAULT_ALPHA
+    """Best-first's weight of a node's own score in its path score (kept, and unused, under depth-first)."""
 
     def but(self, **changes: object) -> WalkSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+POLICY_NAMES = {Policy.DEPTH_FIRST: "depth-first", Policy.BEST_FIRST: "best-first"}
+"""How the command line and the screen write each walk policy."""
+
+
+def policy_text(settings: WalkSettings) -> str:
+    """``depth-first``, ``best-first``, or ``best-first@alpha=0.7`` when alpha is not the default: as
+    ``--policy`` reads it back."""
+    name = POLICY_NAMES[settings.policy]
+    if settings.policy is Policy.BEST_FIRST and settings.alpha != DEFAULT_ALPHA:
+        return f"{name}@alpha={settings.alpha:g}"
+    return name
+
+
+def read_policy(text: str) -> tuple[Policy, float]:
+    """``depth-first`` or ``best-first[@alpha=A]`` (A in (0, 1], default 0.5) as a policy and its alpha;
+    ``ValueError`` saying what to write."""
+    name, _, options = text.strip().partition("@")
+    policies = {written: policy for policy, written in POLICY_NAMES.items()}
+    policy = policies.get(name.strip().lower().replace("_", "-"))
+    if policy is None:
+        raise ValueError(f"{text!r} is no walk policy; write depth-first or best-first (best-first@alpha=0.7)")
+    alpha = DEFAULT_ALPHA
+    if options:
+        key, equals, value = options.partition("=")
+        if key.strip() != "alpha" or not equals:
+            raise ValueError(f"{text!r}: the one option of a policy is alpha (best-first@alpha=0.7)")
+        if policy is not Policy.BEST_FIRST:
+            raise ValueError(f"{text!r}: alpha weighs best-first's path scores; depth-first takes none")
+        try:
+            alpha = float(value)
+        except ValueError:
+            alpha = math.nan
+        if not 0 < alpha <= 1:
+            raise ValueError(f"{text!r}: alpha must be a number above 0 and at most 1 (best-first@alpha=0.7)")
+    return policy, alpha

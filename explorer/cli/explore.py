@@ -43,6 +43,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    policy_settings,
     query_text,
     read_by,
     seconds,
@@ -218,6 +219,7 @@ def next_settings(args: argparse.Namespace, recorded: WalkSettings | None) -> Wa
         max_nodes_visited=first_given(args.max_visits, recorded and recorded.max_nodes_visited, 15),
         max_depth=first_given(args.max_depth, recorded and recorded.max_depth, 6),
         on_failure=OnFailure(first_given(args.on_failure, recorded and recorded.on_failure, OnFailure.THROW)),
+        **policy_settings(args, recorded),
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from core import OnFailure, TreeNavigator
+from core import OnFailure, Policy, TreeNavigator
 
 from ..atomic_file import unwritable
 from ..corpora import Corpus
@@ -25,7 +25,7 @@ from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..outputs import Output, Read, overwrites
 from ..safe_text import clip, json_text, one_line
-from ..walk_settings import WalkSettings
+from ..walk_settings import WalkSettings, read_policy
 from ..walks.session import Wiring
 
 if TYPE_CHECKING:
@@ -144,6 +144,18 @@ def add_walk_options(parser: argparse.ArgumentParser, navigator: bool = True,
     if navigator:
         parser.add_argument("--on-failure", choices=[p.value for p in OnFailure], default=OnFailure.THROW.value,
                             help="what a navigator failure does (default: throw)")
+    parser.add_argument("--policy", type=policy_option, default=None, metavar="P",
+                        help="the order the walk enters the branches chosen: depth-first (default) or best-first, a "
+                             "frontier ordered by path score (best-first@alpha=0.7 weighs a node's own score; "
+                             "default 0.5)")
+
+
+def policy_option(text: str) -> tuple[Policy, float]:
+    """``--policy``'s value (:func:`explorer.walk_settings.read_policy`)."""
+    try:
+        return read_policy(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_llm_options(parser: argparse.ArgumentParser) -> None:
@@ -398,7 +410,19 @@ def settings_from(args: argparse.Namespace, query: str, model: str,
         max_nodes_visited=args.max_visits if args.max_visits is not None else 15,
         max_depth=args.max_depth if args.max_depth is not None else 6,
         on_failure=OnFailure(on_failure),
+        **policy_settings(args),
     )
+
+
+def policy_settings(args: argparse.Namespace, recorded: WalkSettings | None = None) -> dict[str, Any]:
+    """``policy`` and ``alpha`` for a walk's settings: ``--policy``'s, else ``recorded``'s (a trace's), else
+    depth-first."""
+    given = getattr(args, "policy", None)
+    if given is not None:
+        return {"policy": given[0], "alpha": given[1]}
+    if recorded is not None:
+        return {"policy": recorded.policy, "alpha": recorded.alpha}
+    return {}
 
 
 def console(stderr: bool = False) -> Any:

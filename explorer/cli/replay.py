@@ -24,6 +24,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    policy_settings,
     report_local_model_loading,
     whole_number,
 )
@@ -91,5 +92,6 @@ def cmd_replay(argv: Sequence[str]) -> int:
         model=model,
         max_nodes_visited=args.max_visits if args.max_visits is not None else traced.max_nodes_visited,
         max_depth=args.max_depth if args.max_depth is not None else traced.max_depth,
+        **policy_settings(args, traced),
     )
     return run_walk(corpus, settings, navigator, args.json, None, forces_from(args.force, corpus), args.transcripts)

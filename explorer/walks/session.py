@@ -25,6 +25,7 @@ from core import (
     CancellationToken,
     NavigatorChose,
     NavigatorFailed,
+    Policy,
     ReasoningRAGStrategy,
     RetrievalCancelled,
     RetrievalError,
@@ -172,6 +173,8 @@ class WalkSession:
             max_nodes_visited=settings.max_nodes_visited,
             max_depth=settings.max_depth,
             on_failure=settings.on_failure,
+            policy=settings.policy,
+            alpha=settings.alpha,
         )
         self.token = CancellationToken()
         self._over = threading.Event()
@@ -371,7 +374,9 @@ class WalkSession:
             "query": settings.query,
             "navigator": settings.model,
             "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
-                         "on_failure": settings.on_failure.value},
+                         "on_failure": settings.on_failure.value,
+                         **({"policy": settings.policy.value, "alpha": settings.alpha}
+                            if settings.policy is not Policy.DEPTH_FIRST else {})},
             "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {}),
                         **({"habits": habits_to_json(habits[seq])} if seq in habits else {})}
                        for seq, e in enumerate(history.events, start=1)],

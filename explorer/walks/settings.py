@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from core import Policy
+
 from ..navigators.llm.options import short_model_id
-from ..walk_settings import WalkSettings
+from ..walk_settings import WalkSettings, policy_text
 
 __all__ = ["describe_settings", "short_model"]
 
@@ -15,6 +17,8 @@ def short_model(settings: WalkSettings) -> str:
 
 
 def describe_settings(settings: WalkSettings) -> str:
-    """``lexical:default · budget 15 · depth limit 6 · on failure throw``."""
-    return (f"{short_model(settings)} · budget {settings.max_nodes_visited} · depth limit {settings.max_depth} · "
-            f"on failure {settings.on_failure.value}")
+    """``lexical:default · budget 15 · depth limit 6 · on failure throw``, then ``· best-first`` for a walk that is
+    not depth-first."""
+    described = (f"{short_model(settings)} · budget {settings.max_nodes_visited} · depth limit {settings.max_depth} · "
+                 f"on failure {settings.on_failure.value}")
+    return described if settings.policy is Policy.DEPTH_FIRST else f"{described} · {policy_text(settings)}"

@@ -20,6 +20,7 @@ from core import (
     NodeEntered,
     OnFailure,
     PathStopped,
+    Policy,
     StopReason,
     StopRecord,
     WalkEvent,
@@ -27,6 +28,7 @@ from core import (
     WalkResult,
     WalkStarted,
 )
+from core.policy import DEFAULT_ALPHA
 
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
@@ -66,6 +68,8 @@ class WalkState:
     budget: int = 0
     max_depth: int = 0
     on_failure: OnFailure = OnFailure.THROW
+    policy: Policy = Policy.DEPTH_FIRST
+    alpha: float = DEFAULT_ALPHA
     step: int = 0
     visits_used: int = 0
     live_calls: int = 0
@@ -156,6 +160,7 @@ class WalkState:
         if isinstance(event, WalkStarted):
             self.query, self.model = event.query, event.model
             self.budget, self.max_depth, self.on_failure = event.max_nodes_visited, event.max_depth, event.on_failure
+            self.policy, self.alpha = event.policy, event.alpha
         elif isinstance(event, CandidatesOffered):
             self.offer, self.choice, self.failure, self.choice_forced = event, None, None, False
             self._offered = frozenset(c.id for c in event.candidates)

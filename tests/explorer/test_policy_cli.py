@@ -1,0 +1,88 @@
+"""The walk's policy as a setting of the command line (issue 37, point 3): ``--policy depth-first|best-first[@alpha=A]``
+on ``walk`` and ``replay``, kept in the trace's header and events, read back by ``replay``; a trace without one was
+walked depth-first. Real walks of the sample handbook with a scripted navigator, whose scores come from the order of
+its choices (the i-th of n selected scores (n - i) / n)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from explorer.trace import read_trace
+from tests.command_line import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+SCRIPT = """decisions:
+  start: {select: [accounts, plans]}
+  accounts: {select: [sign-in-methods, account-recovery]}
+  sign-in-methods: {select: [password-sign-in]}
+  account-recovery: {select: [password-reset, lost-two-factor-device, account-lockout]}
+  plans: {select: [free-plan]}
+"""
+DEPTH_FIRST = ["accounts", "sign-in-methods", "password-sign-in", "account-recovery", "password-reset",
+               "lost-two-factor-device", "account-lockout", "plans", "free-plan"]
+BEST_FIRST = ["accounts", "sign-in-methods", "password-sign-in", "account-recovery", "password-reset",
+              "lost-two-factor-device", "plans", "free-plan", "account-lockout"]
+"""At alpha 0.9: account-lockout, third of three under account-recovery (path score 0.9 × 1/3 + 0.1 × 0.55 = 0.355),
+waits behind plans (0.5, the second root) and free-plan (0.9 × 1 + 0.1 × 0.5 = 0.95)."""
+
+
+def walked(tmp_path: Path, *args: str) -> dict:
+    (tmp_path / "order.yaml").write_text(SCRIPT)
+    done = run_cli("walk", HANDBOOK, "q", "--navigator", f"script:{tmp_path / 'order.yaml'}", "--json", *args,
+                   cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return json.loads(done.stdout)
+
+
+def entered(document: dict) -> list[str]:
+    return [e["node"]["id"] for e in document["events"] if e["event"] == "node_entered"]
+
+
+def test_best_first_enters_by_path_score_and_ranks_what_landed(tmp_path: Path) -> None:
+    depth_first = walked(tmp_path)
+    assert entered(depth_first) == DEPTH_FIRST
+    assert "policy" not in depth_first["settings"]  # a depth-first walk's output is as it always was
+    best_first = walked(tmp_path, "--policy", "best-first@alpha=0.9")
+    assert best_first["settings"] == {"max_nodes_visited": 15, "max_depth": 6, "on_failure": "throw",
+                                      "policy": "best_first", "alpha": 0.9}
+    assert entered(best_first) == BEST_FIRST
+    assert best_first["summary"]["landed"] == ["password-sign-in", "password-reset", "free-plan",
+                                               "lost-two-factor-device", "account-lockout"]
+    scores = {s["landed"]: s["score"] for s in best_first["stops"]}
+    assert scores == pytest.approx({"password-sign-in": 1.0, "password-reset": 0.955, "free-plan": 0.95,
+                                    "lost-two-factor-device": 0.655, "account-lockout": 0.355})
+    # the events carry the frontier: after the roots' answer, accounts then plans
+    chose = next(e for e in best_first["events"] if e["event"] == "navigator_chose")
+    assert chose["frontier"] == [["accounts", 1.0], ["plans", 0.5]]
+
+
+def test_the_trace_keeps_the_policy_and_replay_walks_it_again(tmp_path: Path) -> None:
+    walked(tmp_path, "--policy", "best-first@alpha=0.9", "--trace", str(tmp_path / "bf.jsonl"))
+    trace = read_trace(tmp_path / "bf.jsonl")
+    assert (trace.header.settings.policy.value, trace.header.settings.alpha) == ("best_first", 0.9)
+    replayed = run_cli("replay", tmp_path / "bf.jsonl", "--json", cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    again = json.loads(replayed.stdout)
+    assert entered(again) == BEST_FIRST and again["settings"]["policy"] == "best_first"
+    depth_first = run_cli("replay", tmp_path / "bf.jsonl", "--policy", "depth-first", "--json", cwd=tmp_path)
+    assert entered(json.loads(depth_first.stdout)) == DEPTH_FIRST  # the same answers, taken in the other order
+    walked(tmp_path, "--trace", str(tmp_path / "df.jsonl"))
+    header = json.loads((tmp_path / "df.jsonl").read_text().splitlines()[0])
+    assert "policy" not in header and read_trace(tmp_path / "df.jsonl").header.settings.policy.value == "depth_first"
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ("sideways", "'sideways' is no walk policy; write depth-first or best-first (best-first@alpha=0.7)"),
+    ("best-first@alpha=0", "'best-first@alpha=0': alpha must be a number above 0 and at most 1"),
+    ("best-first@alpha=nan", "'best-first@alpha=nan': alpha must be a number above 0 and at most 1"),
+    ("depth-first@alpha=0.7", "'depth-first@alpha=0.7': alpha weighs best-first's path scores; depth-first takes none"),
+    ("best-first@beta=1", "'best-first@beta=1': the one option of a policy is alpha"),
+])
+def test_a_policy_that_does_not_read_is_one_line_and_exit_2(tmp_path: Path, given: str, said: str) -> None:
+    done = run_cli("walk", HANDBOOK, "q", "--policy", given, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
