@@ -2,46 +2,60 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
+from .best_first import best_first_walk
 from .cancellation import CancellationToken
 from .documents import HierarchyMetadata, RetrievedDocument
 from .errors import RetrievalCancelled, RetrievalConfigError, RetrievalError
 from .events import (
-    CandidatesOffered,
-    Frontier,
-    NavigatorChose,
     NavigatorFailed,
-    NodeEntered,
     PathStopped,
     StopReason,
-    StopRecord,
     WalkEvent,
     WalkFinished,
     WalkResult,
-    WalkStarted,
 )
-from .frontier import FrontierQueue, joining
-from .frozen import fast_constructor
 from .hierarchy import HierarchyIndex
 from .metadata import FrozenMetadata
 from .navigator import (
     NavigatorChoice,
-    NavigatorRequest,
     NodeView,
-    Transcript,
     TreeNavigator,
     counted_scores,
     ids_from,
-    transcript_from,
 )
 from .path import EMPTY_PATH, NodePath
 from .policy import DEFAULT_ALPHA, OnFailure, Policy, check_alpha
 from .views import NodeViews
+from .walk_parts import (
+    _BUDGET,
+    _INVALID,
+    _LANDED_KEYS,
+    _LEAF,
+    _MAX_DEPTH,
+    _NEVER,
+    _STOPPED,
+    _all_str,
+    _candidates_offered,
+    _clock,
+    _count,
+    _finish,
+    _Frame,
+    _navigator_chose,
+    _navigator_request,
+    _node_entered,
+    _one_line,
+    _path_stopped,
+    _Record,
+    _source_names,
+    _stop_record,
+    _transcript_of,
+    _walk_started,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,116 +91,6 @@ class RAGContext:
             if all(key in metadata and metadata[key] == value for key, value in self.metadata_filters.items()):
                 kept.append(document)
         return kept
-
-
-_NEVER: Final = CancellationToken.none()
-_clock: Final = time.perf_counter
-
-# Enum members read once: an attribute of an enum class costs several times a global.
-_LEAF: Final = StopReason.LEAF
-_MAX_DEPTH: Final = StopReason.MAX_DEPTH
-_BUDGET: Final = StopReason.VISIT_BUDGET_EXHAUSTED
-_INVALID: Final = StopReason.INVALID_CHOICE
-_STOPPED: Final = StopReason.NAVIGATOR_STOPPED
-
-# The runtime's own objects, built without the frozen guard's per-field cost (see core.frozen).
-_walk_started: Final[
-    Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure, Policy, float], WalkStarted]
-] = fast_constructor(WalkStarted)
-_candidates_offered: Final[
-    Callable[[NodeView | None, NodePath, tuple[NodeView, ...], int, int, int, Frontier], CandidatesOffered]
-] = fast_constructor(CandidatesOffered)
-_navigator_request: Final[
-    Callable[[str, str, NodeView | None, tuple[NodeView, ...], int, CancellationToken], NavigatorRequest]
-] = fast_constructor(NavigatorRequest)
-_navigator_chose: Final[
-    Callable[
-        [str | None, tuple[str, ...], tuple[str, ...], tuple[str, ...], str, Mapping[str, Any] | None, float,
-         Transcript | None, Mapping[str, float] | None, Frontier],
-        NavigatorChose,
-    ]
-] = fast_constructor(NavigatorChose)
-_node_entered: Final[
-    Callable[[NodeView, NodePath, int, int, int, float | None, Frontier], NodeEntered]
-] = fast_constructor(NodeEntered)
-_stop_record: Final[
-    Callable[[StopReason, NodePath, str | None, str | None, str, float | None], StopRecord]
-] = fast_constructor(StopRecord)
-_path_stopped: Final[Callable[[StopRecord], PathStopped]] = fast_constructor(PathStopped)
-_walk_result: Final[
-    Callable[
-        [tuple[RetrievedDocument, ...], tuple[StopRecord, ...], int, int, int, str | None, Policy, float, str | None],
-        WalkResult,
-    ]
-] = fast_constructor(WalkResult)
-_walk_finished: Final[Callable[[WalkResult], WalkFinished]] = fast_constructor(WalkFinished)
-
-
-class _Frame:
-    """The branches chosen at one offer, taken one at a time."""
-
-    __slots__ = ("branches", "child_depth", "node_id", "offered", "path", "position")
-
-    def __init__(
-        self,
-        node_id: str | None,
-        path: NodePath,
-        branches: tuple[str, ...],
-        offered: frozenset[str],
-        child_depth: int,
-        position: int,
-    ) -> None:
-        self.node_id = node_id
-        self.path = path
-        self.branches = branches
-        self.offered = offered
-        self.child_depth = child_depth
-        self.position = position  # the next branch to take
-
-
-class _Record:
-    """What one walk has landed and stopped so far."""
-
-    __slots__ = ("documents", "landed", "stops")
-
-    def __init__(self) -> None:
-        self.landed: set[str] = set()
-        self.documents: list[RetrievedDocument] = []
-        self.stops: list[StopRecord] = []
-
-
-def _one_line(exc: BaseException) -> str:
-    message = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-
-
-def _transcript_of(exc: BaseException) -> Transcript | None:
-    """The ``transcript`` a failing provider attached to its exception, if it is well formed."""
-    found = getattr(exc, "transcript", None)
-    if found is None:
-        return None
-    try:
-        return transcript_from(found)
-    except TypeError:
-        return None
-
-
-def _source_names(sources: str | Iterable[str] | None) -> tuple[str, ...] | None:
-    if sources is None:
-        return None
-    names = (sources,) if isinstance(sources, str) else tuple(sources)
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"source names must be str, not {type(name).__name__}")
-    return tuple(dict.fromkeys(names))
-
-
-def _count(name: str, value: object, minimum: int) -> int:
-    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
 
 
 def drain(events: Iterable[WalkEvent]) -> WalkResult:
@@ -493,161 +397,9 @@ class ReasoningRAGStrategy:
                 depth = entered_depth + 1
         yield _finish(record, visits, calls, chars, self.alpha, failed=False)
 
-    # -- the best-first walk -----------------------------------------------------------------------
-    #
-    # Written apart from the depth-first loop, which stays exactly as it was (and as fast): the two share
-    # the offer, the checks, the stops and the failure policy, but not the order, and the depth-first
-    # loop's order lives in its frame stack.
-
     def _best_first(self, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
-        """The walk under ``Policy.BEST_FIRST`` (SPEC.md, "Walk policies"), step by step.
-
-        1. The roots are offered and answered as in depth-first. The ids that
-           join the frontier (:func:`core.frontier.joining`: the selected
-           valid ids, then every other offered id scored above 0) do so with
-           their own score as path score. Invalid ids stop with
-           ``INVALID_CHOICE``; nothing lands at the start.
-        2. While the frontier holds a node and a visit is left: check the
-           token, take the best node (highest path score, then the first to
-           join) and enter it (one visit). No children: it lands with
-           ``LEAF``; at ``max_depth`` with children: ``MAX_DEPTH``; with
-           children and no visit left: it stops with
-           ``VISIT_BUDGET_EXHAUSTED``, unlanded, and the navigator is not
-           called. Otherwise its children are offered and answered; the ids
-           that join do so with path score ``alpha`` × score + (1 − ``alpha``)
-           × its path score; invalid ids stop with ``INVALID_CHOICE`` and land
-           it; an empty choice with no score above 0 lands it with
-           ``NAVIGATOR_STOPPED``. A failure follows ``on_failure`` at it
-           (``PARTIAL`` lands it with ``NAVIGATOR_FAILED`` and the walk goes on
-           with the frontier).
-        3. At the end, every node left in the frontier stops with
-           ``VISIT_BUDGET_EXHAUSTED``, best first, its path score on the
-           record, landing nothing. Then a walk that has landed nothing but
-           entered a node (which happens only when the visits ran out) lands
-           the entered node with the best path score (the first entered among
-           equals) with ``VISIT_BUDGET_EXHAUSTED``: its stand-in.
-        4. The result ranks the landed documents by path score.
-
-        The token is checked before each offer is shown, before and after
-        each navigator call and before each entry, as in depth-first.
-        """
-        token.raise_if_cancelled()
-        alpha = self.alpha
-        yield _walk_started(
-            query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure,
-            Policy.BEST_FIRST, alpha,
-        )
-        cancelled = token.probe
-        views = self.node_views()
-        has_children = self.index.has_children
-        choose = self.navigator.choose
-        model = self.model
-        max_depth = self.max_depth
-        remaining = self.max_nodes_visited
-        visits = calls = chars = 0
-        record = _Record()
-        frontier = FrontierQueue()
-        best: tuple[float, str, NodePath] | None = None  # the entered node with the best path score
-        offer = views.roots(self.sources)  # the pending offer
-        node_id: str | None = None  # whose children are offered (None: the roots)
-        node_score: float | None = None  # its path score
-        path = EMPTY_PATH  # the path down to it
-        depth = 0  # the depth the candidates sit at
-        while True:
-            if offer is not None:
-                if cancelled():
-                    raise RetrievalCancelled()
-                chars += offer.chars
-                yield _candidates_offered(
-                    offer.current, path, offer.views, remaining, depth, offer.chars, frontier.snapshot()
-                )
-                if cancelled():
-                    raise RetrievalCancelled()
-                calls += 1
-                started = _clock()
-                try:
-                    answer = choose(_navigator_request(query, model, offer.current, offer.views, remaining, token))
-                    returned, rationale, usage, transcript, given = _read_answer(answer)
-                except RetrievalCancelled:
-                    raise
-                except Exception as exc:
-                    seconds = _clock() - started
-                    if cancelled():
-                        raise RetrievalCancelled() from exc
-                    emptied = yield from self._failed(exc, seconds, record, node_id, path, node_score)
-                    if emptied:
-                        yield _finish(record, visits, calls, chars, alpha, failed=True, policy=Policy.BEST_FIRST)
-                        return
-                    offer = None
-                    continue  # on with the frontier
-                seconds = _clock() - started
-                if cancelled():
-                    raise RetrievalCancelled()
-
-                offered = offer.offered
-                selected = tuple(dict.fromkeys(returned))
-                hallucinated = tuple([i for i in selected if i not in offered])
-                chosen = selected if len(selected) < 8 else frozenset(selected)  # short tuples beat hashing
-                rejected = tuple([i for i in offer.ids if i not in chosen])
-                scores = counted_scores(given, offer.ids)
-                joined = joining(selected, offered, scores)
-                for child, score in joined:
-                    frontier.add(
-                        child, score if node_score is None else alpha * score + (1 - alpha) * node_score, path, depth
-                    )
-                yield _navigator_chose(
-                    node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores,
-                    frontier.snapshot(),
-                )
-                for branch in hallucinated:
-                    yield self._stop(
-                        record, _INVALID, path, node_id, branch, f"{branch!r} was not among the ids offered", node_score
-                    )
-                if not selected and not joined:
-                    yield self._stop(record, _STOPPED, path, node_id, score=node_score)
-                offer = None
-
-            if not frontier:
-                break
-            if cancelled():
-                raise RetrievalCancelled()
-            if remaining == 0:
-                break
-            node_score, _, entered, parent, entered_depth = frontier.pop()
-            remaining -= 1
-            visits += 1
-            path = parent.child(entered)
-            yield _node_entered(
-                views.view(entered), path, entered_depth, remaining, visits, node_score, frontier.snapshot()
-            )
-            if best is None or node_score > best[0]:
-                best = (node_score, entered, path)
-            if not has_children(entered):
-                yield self._stop(record, _LEAF, path, entered, score=node_score)
-            elif entered_depth >= max_depth:
-                yield self._stop(record, _MAX_DEPTH, path, entered, detail=f"depth limit {max_depth}", score=node_score)
-            elif remaining == 0:  # it lands only as the stand-in, below
-                yield self._stop(record, _BUDGET, path, None, detail="no visit left to go deeper", score=node_score)
-            else:
-                offer = views.children(entered)
-                node_id = entered
-                depth = entered_depth + 1
-
-        for waiting in frontier.drain():
-            yield self._stop(
-                record, _BUDGET, waiting.parent, None, waiting.node_id,
-                f"no visit left to enter {waiting.node_id!r}", waiting.score,
-            )
-        stand_in: str | None = None
-        if not record.landed and best is not None:
-            score, stand_in, where = best
-            yield self._stop(
-                record, _BUDGET, where, stand_in,
-                detail="stand-in: nothing landed before the visits ran out; the entered node with the best path "
-                       "score lands in its place",
-                score=score,
-            )
-        yield _finish(record, visits, calls, chars, alpha, failed=False, policy=Policy.BEST_FIRST, stand_in=stand_in)
+        """The walk under ``Policy.BEST_FIRST``: :func:`core.best_first.best_first_walk`."""
+        return best_first_walk(self, query, token)
 
     def _failed(
         self,
@@ -702,57 +454,3 @@ class ReasoningRAGStrategy:
         stop = _stop_record(reason, path, branch, landed, detail, score)
         record.stops.append(stop)
         return _path_stopped(stop)
-
-
-_LANDED_KEYS: Final = (HierarchyMetadata.STOP_REASON, HierarchyMetadata.PATH, HierarchyMetadata.DEPTH)
-
-
-def _finish(
-    record: _Record,
-    visits: int,
-    calls: int,
-    chars: int,
-    alpha: float,
-    *,
-    failed: bool,
-    policy: Policy = Policy.DEPTH_FIRST,
-    stand_in: str | None = None,
-) -> WalkFinished:
-    failure = record.stops[-1].detail if failed else None
-    if failed:
-        documents: tuple[RetrievedDocument, ...] = ()
-    elif policy is Policy.BEST_FIRST:
-        documents = _ranked(record)
-    else:
-        documents = tuple(record.documents)
-    return _walk_finished(
-        _walk_result(documents, tuple(record.stops), visits, calls, chars, failure, policy, alpha, stand_in)
-    )
-
-
-def _ranked(record: _Record) -> tuple[RetrievedDocument, ...]:
-    """A best-first walk's landed documents by path score, highest first; equal scores in landing order.
-
-    Each landing stop carries its node's path score; the stops that landed
-    come in the order the documents did.
-    """
-    scores = [stop.score for stop in record.stops if stop.landed is not None]
-    ranked = sorted(range(len(scores)), key=lambda i: -(scores[i] or 0.0))  # stable: ties keep landing order
-    return tuple([record.documents[i] for i in ranked])
-
-
-def _read_answer(
-    answer: object,
-) -> tuple[tuple[str, ...], str, Mapping[str, Any] | None, Transcript | None, Mapping[str, float] | None]:
-    """A navigator's answer as (ids, rationale, usage, transcript, scores); ``TypeError`` when it is not ids."""
-    if isinstance(answer, NavigatorChoice):
-        return answer.selected, answer.rationale, answer.usage, answer.transcript, answer.scores
-    return ids_from(answer), "", None, None, None  # a plain iterable of ids: the same with no rationale
-
-
-def _all_str(ids: tuple[object, ...]) -> bool:
-    """Whether every item is exactly a ``str`` (the usual plain answer, taken as it is)."""
-    for item in ids:  # noqa: SIM110 - a loop, not all() over a generator: this runs at every step
-        if type(item) is not str:
-            return False
-    return True

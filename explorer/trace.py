@@ -33,37 +33,39 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
 from core import (
-    CandidatesOffered,
     NavigatorChose,
     NavigatorFailed,
-    NodeEntered,
-    NodePath,
-    NodeView,
     OnFailure,
-    PathStopped,
     Policy,
-    RetrievedDocument,
-    StopReason,
-    StopRecord,
-    Transcript,
     WalkEvent,
     WalkFinished,
     WalkResult,
-    WalkStarted,
 )
-from core.policy import DEFAULT_ALPHA
 
 from .atomic_file import write_atomically
 from .ending import WalkEnd
+from .event_json import (
+    _field,
+    _ids,
+    _policy_from,
+    _text,
+    _whole,
+)
+from .event_json import (
+    event_from_json as event_from_json,
+)
+from .event_json import (
+    event_to_json as event_to_json,
+)
 from .masking import Secrets
-from .safe_text import json_safe, json_text, one_line
+from .safe_text import json_text, one_line
 from .walk_settings import WalkSettings
 
 FORMAT = "reasoning-explorer-trace"
@@ -118,263 +120,6 @@ class Trace:
     def read(self) -> Trace:
         """A trace is a saved walk read already (:class:`~explorer.walks.saved.SavedWalk`): itself."""
         return self
-
-
-# -- events to and from JSON -------------------------------------------------------------------------
-
-
-def _view(view: NodeView | None) -> dict[str, str] | None:
-    return None if view is None else {"id": view.id, "title": view.title, "summary": view.summary}
-
-
-def _stop(record: StopRecord) -> dict[str, Any]:
-    return {"reason": record.reason.value, "path": list(record.path), "branch": record.branch,
-            "landed": record.landed, "detail": record.detail,
-            **({"score": record.score} if record.score is not None else {})}
-
-
-def _transcript(transcript: Transcript | None) -> list[list[str]] | None:
-    return None if transcript is None else [[label, text] for label, text in transcript]
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_json_value(v) for v in value]
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
-def _document(document: RetrievedDocument) -> dict[str, Any]:
-    return {"id": document.id, "content": document.content, "score": document.score,
-            "metadata": {k: _json_value(v) for k, v in document.metadata.items()}}
-
-
-def event_to_json(event: WalkEvent) -> dict[str, Any]:
-    """A walk event as a JSON-ready dict with an ``event`` kind."""
-    if isinstance(event, WalkStarted):
-        return {"event": "walk_started", "query": event.query, "model": event.model,
-                "max_nodes_visited": event.max_nodes_visited, "max_depth": event.max_depth,
-                "sources": None if event.sources is None else list(event.sources),
-                "on_failure": event.on_failure.value,
-                **({"policy": event.policy.value, "alpha": event.alpha}
-                   if event.policy is not Policy.DEPTH_FIRST else {})}
-    if isinstance(event, CandidatesOffered):
-        return {"event": "candidates_offered", "current": _view(event.current), "path": list(event.path),
-                "candidates": [_view(c) for c in event.candidates], "remaining_visits": event.remaining_visits,
-                "depth": event.depth, "chars_shipped": event.chars_shipped, **_frontier(event)}
-    if isinstance(event, NavigatorChose):
-        return {"event": "navigator_chose", "current": event.current, "selected": list(event.selected),
-                "hallucinated": list(event.hallucinated), "rejected": list(event.rejected),
-                "rationale": event.rationale, "usage": None if event.usage is None else json_safe(dict(event.usage)),
-                "seconds": event.seconds, "transcript": _transcript(event.transcript),
-                **({"scores": dict(event.scores)} if event.scores is not None else {}), **_frontier(event)}
-    if isinstance(event, NavigatorFailed):
-        return {"event": "navigator_failed", "current": event.current, "error": event.error,
-                "policy": event.policy.value, "seconds": event.seconds, "transcript": _transcript(event.transcript)}
-    if isinstance(event, NodeEntered):
-        return {"event": "node_entered", "node": _view(event.node), "path": list(event.path), "depth": event.depth,
-                "remaining_visits": event.remaining_visits, "visits_used": event.visits_used,
-                **({"score": event.score} if event.score is not None else {}), **_frontier(event)}
-    if isinstance(event, PathStopped):
-        return {"event": "path_stopped", **_stop(event.record)}
-    if isinstance(event, WalkFinished):
-        result = event.result
-        return {"event": "walk_finished", "documents": [_document(d) for d in result.documents],
-                "stops": [_stop(s) for s in result.stops], "visits_used": result.visits_used,
-                "navigator_calls": result.navigator_calls, "chars_shipped": result.chars_shipped,
-                "failure": result.failure,
-                **({"policy": result.policy.value, "alpha": result.alpha, "stand_in": result.stand_in}
-                   if result.policy is not Policy.DEPTH_FIRST else {})}
-    raise TypeError(f"not a walk event: {event!r}")
-
-
-def _field(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise ValueError(f"missing {key!r}")
-    return data[key]
-
-
-def _text(data: Mapping[str, Any], key: str) -> str:
-    value = _field(data, key)
-    if not isinstance(value, str):
-        raise ValueError(f"{key!r} must be text, not {type(value).__name__}")
-    return value
-
-
-def _maybe_text(data: Mapping[str, Any], key: str) -> str | None:
-    value = _field(data, key)
-    if value is not None and not isinstance(value, str):
-        raise ValueError(f"{key!r} must be text or null, not {type(value).__name__}")
-    return value
-
-
-def _whole(data: Mapping[str, Any], key: str, minimum: int = 0) -> int:
-    value = _field(data, key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{key!r} must be a whole number of at least {minimum}, not {value!r}")
-    return value
-
-
-def _seconds(data: Mapping[str, Any], key: str) -> float:
-    value = _field(data, key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ValueError(f"{key!r} must be a number of seconds, not {value!r}")
-    return float(value)
-
-
-def _ids(values: Any, key: str = "ids") -> tuple[str, ...]:
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise ValueError(f"{key!r} must be a list of ids")
-    return tuple(values)
-
-
-def _view_from(data: Any, key: str) -> NodeView | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise ValueError(f"{key!r} must be a node (id, title, summary)")
-    return NodeView(_text(data, "id"), _text(data, "title"), _text(data, "summary"))
-
-
-def _usage(data: Mapping[str, Any]) -> dict[str, Any] | None:
-    usage = _field(data, "usage")
-    if usage is None:
-        return None
-    if not isinstance(usage, dict) or not all(isinstance(k, str) for k in usage):
-        raise ValueError("'usage' must be a mapping of names to counts, or null")
-    return usage
-
-
-def _transcript_from(data: Mapping[str, Any]) -> Transcript | None:
-    value = data.get("transcript")  # absent in traces saved before transcripts: none recorded
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(
-        isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair) for pair in value
-    ):
-        raise ValueError("'transcript' must be a list of [label, text] pairs of text, or null")
-    return tuple((label, text) for label, text in value)
-
-
-def _stop_from(data: Mapping[str, Any]) -> StopRecord:
-    return StopRecord(StopReason(_text(data, "reason")), NodePath(_ids(_field(data, "path"), "path")),
-                      _maybe_text(data, "branch"), _maybe_text(data, "landed"), str(data.get("detail", "")),
-                      _maybe_number(data, "score"))
-
-
-def _document_from(data: Any) -> RetrievedDocument:
-    if not isinstance(data, dict) or not isinstance(data.get("metadata"), dict):
-        raise ValueError("a document must have an id, content, score and metadata")
-    metadata = dict(data["metadata"])
-    if isinstance(metadata.get("hierarchyPath"), list):
-        metadata["hierarchyPath"] = tuple(metadata["hierarchyPath"])
-    score = _field(data, "score")
-    if isinstance(score, bool) or not isinstance(score, int | float):
-        raise ValueError("'score' must be a number")
-    return RetrievedDocument(_text(data, "content"), _text(data, "id"), float(score), metadata)
-
-
-def _records(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
-    values = _field(data, key)
-    if not isinstance(values, list) or not all(isinstance(v, dict) for v in values):
-        raise ValueError(f"{key!r} must be a list of objects")
-    return values
-
-
-def _maybe_number(data: Mapping[str, Any], key: str) -> float | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{key!r} must be a number, not {value!r}")
-    return float(value)
-
-
-def _result_policy_from(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A best-first result's policy, alpha and stand-in (none: depth-first)."""
-    if "policy" not in data:
-        return {}
-    return {**_policy_from(data), "stand_in": _maybe_text(data, "stand_in")}
-
-
-def _policy_from(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The policy and alpha a header or a ``walk_started`` event gives (none: depth-first, alpha 0.5)."""
-    policy = Policy(data.get("policy", Policy.DEPTH_FIRST.value))
-    alpha = data.get("alpha", DEFAULT_ALPHA)
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha <= 1:
-        raise ValueError(f"'alpha' must be a number above 0 and at most 1, not {alpha!r}")
-    return {"policy": policy, "alpha": float(alpha)}
-
-
-def _frontier(event: CandidatesOffered | NavigatorChose | NodeEntered) -> dict[str, Any]:
-    """A best-first event's frontier, ``[[id, path score], ...]`` best first (depth-first events carry none)."""
-    return {"frontier": [[node, score] for node, score in event.frontier]} if event.frontier else {}
-
-
-def _frontier_from(data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
-    pairs = data.get("frontier", [])
-    if not isinstance(pairs, list) or not all(
-            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and not isinstance(p[1], bool)
-            and isinstance(p[1], int | float) for p in pairs):
-        raise ValueError("'frontier' must be a list of [id, path score] pairs")
-    return tuple((node, float(score)) for node, score in pairs)
-
-
-def _scores_from(data: Mapping[str, Any]) -> dict[str, float] | None:
-    scores = data.get("scores")
-    if scores is None:
-        return None
-    if not isinstance(scores, dict) or not all(
-            isinstance(k, str) and not isinstance(v, bool) and isinstance(v, int | float) for k, v in scores.items()):
-        raise ValueError("'scores' must be an object of ids and numbers")
-    return {k: float(v) for k, v in scores.items()}
-
-
-def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
-    """The walk event a dict from :func:`event_to_json` describes; ``ValueError`` naming the bad field."""
-    if not isinstance(data, dict):
-        raise ValueError("an event must be a JSON object")
-    kind = data.get("event")
-    if kind == "walk_started":
-        sources = _field(data, "sources")
-        return WalkStarted(_text(data, "query"), _text(data, "model"), _whole(data, "max_nodes_visited", 1),
-                           _whole(data, "max_depth"), None if sources is None else _ids(sources, "sources"),
-                           OnFailure(_text(data, "on_failure")), **_policy_from(data))
-    if kind == "candidates_offered":
-        candidates = _field(data, "candidates")
-        if not isinstance(candidates, list):
-            raise ValueError("'candidates' must be a list of nodes")
-        views = tuple(view for view in (_view_from(c, "candidates") for c in candidates) if view is not None)
-        return CandidatesOffered(_view_from(_field(data, "current"), "current"),
-                                 NodePath(_ids(_field(data, "path"), "path")), views,
-                                 _whole(data, "remaining_visits"), _whole(data, "depth"), _whole(data, "chars_shipped"),
-                                 frontier=_frontier_from(data))
-    if kind == "navigator_chose":
-        return NavigatorChose(_maybe_text(data, "current"), _ids(_field(data, "selected"), "selected"),
-                              _ids(_field(data, "hallucinated"), "hallucinated"),
-                              _ids(_field(data, "rejected"), "rejected"), _text(data, "rationale"), _usage(data),
-                              _seconds(data, "seconds"), _transcript_from(data), scores=_scores_from(data),
-                              frontier=_frontier_from(data))
-    if kind == "navigator_failed":
-        return NavigatorFailed(_maybe_text(data, "current"), _text(data, "error"), OnFailure(_text(data, "policy")),
-                               _seconds(data, "seconds"), _transcript_from(data))
-    if kind == "node_entered":
-        node = _view_from(_field(data, "node"), "node")
-        if node is None:
-            raise ValueError("'node' must be a node")
-        return NodeEntered(node, NodePath(_ids(_field(data, "path"), "path")), _whole(data, "depth"),
-                           _whole(data, "remaining_visits"), _whole(data, "visits_used"),
-                           score=_maybe_number(data, "score"), frontier=_frontier_from(data))
-    if kind == "path_stopped":
-        return PathStopped(_stop_from(data))
-    if kind == "walk_finished":
-        return WalkFinished(WalkResult(
-            tuple(_document_from(d) for d in _records(data, "documents")),
-            tuple(_stop_from(s) for s in _records(data, "stops")),
-            _whole(data, "visits_used"), _whole(data, "navigator_calls"), _whole(data, "chars_shipped"),
-            _maybe_text(data, "failure"), **_result_policy_from(data)))
-    raise ValueError(f"unknown event kind {kind!r}")
 
 
 # -- writing -----------------------------------------------------------------------------------------

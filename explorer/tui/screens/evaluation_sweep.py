@@ -109,14 +109,9 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
             yield Label("x cancels the sweep · Escape back to the evaluation", id="sweep-hint")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column("question", key="question")
-        table.add_column("needs", key="needs", width=len(lands_words(None, self.budgets[-1])))
-        for budget in self.budgets:
-            table.add_column(str(budget), key=f"budget:{budget}", width=max(2, len(str(budget))))
-        table.add_column("query", key="query")
+        self._add_columns()
         self._show_progress()
-        table.focus()
+        self.query_one(DataTable).focus()
         self.run_worker(self._walk, thread=True, group="sweep", name="sweep", exit_on_error=False)
 
     def on_unmount(self) -> None:
@@ -149,10 +144,26 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
         if self.found is not None:
             self._fill(self.found)
 
+    def _add_columns(self, question: int | None = None, query: int | None = None) -> None:
+        """The table's columns; ``question`` and ``query`` (the widest id and query) size those two, which the
+        table would otherwise measure on its next idle and draw at that width on its next refresh: a draw in
+        between kept the ids cut to the heading's width."""
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_column("question", key="question", width=question)
+        table.add_column("needs", key="needs", width=len(lands_words(None, self.budgets[-1])))
+        for budget in self.budgets:
+            table.add_column(str(budget), key=f"budget:{budget}", width=max(2, len(str(budget))))
+        table.add_column("query", key="query", width=query)
+
     def _fill(self, found: Sweep) -> None:
         table = self.query_one(DataTable)
         largest = found.budgets[-1]
         numbers = {question.id: n for n, question in enumerate(found.questions)}
+        ids = [safe(question.id, width=40) for question in found.questions]
+        queries = [safe(question.query, width=60) for question in found.questions]
+        self._add_columns(max((text.cell_len for text in ids), default=0) or None,
+                          max((text.cell_len for text in queries), default=0) or None)
         for budget, question in found.needs():
             number = numbers[question.id]
             marks = [styled("✓", "green") if row.outcomes[number].hit else Text("·", style="dim")
