@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.geometry import Size
 from textual.widgets.tree import TreeNode
 
@@ -153,6 +154,7 @@ async def test_marks_repaint_rows_deep_in_a_wide_branch():
         assert tree_row(app, "c2999") == "  ▶ Child 2999  c2999" and "not relevant" not in tree_text(app)
 
 
+@pytest.mark.slow  # a scale test: a chain past the recursion limit
 async def test_a_chain_deeper_than_pythons_recursion_limit_opens_to_its_last_node():
     depth = 1_500  # Textual's own line builder recurses once per level
     docs = [document("d0", None, "Level 0")]
@@ -217,6 +219,7 @@ def flat_corpus(children: int) -> Corpus:
     return Corpus(Path("wide"), "synthetic", "s", "Wide", HierarchyIndex(docs), "0" * 64)
 
 
+@pytest.mark.slow  # a scale test: 5,000 children
 async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_reaches_any_of_them():
     app = make_app("refund", corpus=flat_corpus(5000), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:

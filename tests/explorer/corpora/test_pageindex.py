@@ -159,6 +159,7 @@ def test_bare_list_takes_its_title_from_the_file_stem():
     assert corpus.index["b"].metadata["startPage"] == 7 and "endPage" not in corpus.index["b"].metadata
 
 
+@pytest.mark.slow  # a scale test: 100,000 levels
 def test_a_100000_deep_tree_builds_without_recursion():
     depth = 100_000
     leaf: dict[str, object] = {"node_id": f"n{depth - 1}", "title": "bottom"}
@@ -171,6 +172,7 @@ def test_a_100000_deep_tree_builds_without_recursion():
     assert corpus.index.root_ids() == ("n0",)
 
 
+@pytest.mark.slow  # a scale test: a tree deep enough to elide its path
 def test_an_error_deep_in_a_tree_names_an_elided_path():
     depth = 100_000
     node: dict[str, object] = {"title": "no id at the bottom"}
