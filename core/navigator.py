@@ -69,9 +69,11 @@ class NavigatorChoice:
 
     selected: tuple[str, ...]
     rationale: str = ""
-    usage: Mapping[str, Any] | None = None
+    usage: Mapping[str, Any] | None = field(default=None, hash=False)
+    """Left out of the hash (a read-only mapping has none), not out of equality: a choice stays hashable."""
     transcript: Transcript | None = None
-    scores: Mapping[str, float] | None = None
+    scores: Mapping[str, float] | None = field(default=None, hash=False)
+    """Left out of the hash as ``usage`` is."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "selected", ids_from(self.selected))

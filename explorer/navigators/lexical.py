@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
 
-from .scored import scored_pair
+from .scored import offer_scores, scored_pair
 from .text_terms import terms
 
 PREFIX = "lexical:"
@@ -127,7 +127,8 @@ class LexicalNavigator(TreeNavigator):
         rationale = "matched " + "; ".join(lines)
         if skipped:
             rationale += f" — below the margin: {', '.join(skipped)}"
-        return NavigatorChoice(tuple(s.view.id for s in picked), rationale, transcript=transcript)
+        return NavigatorChoice(tuple(s.view.id for s in picked), rationale, transcript=transcript,
+                               scores=offer_scores((s.view.id, s.score) for s in scored))
 
 
 def _transcript(query: str, scored: list[Scored], variant: Variant) -> tuple[tuple[str, str], ...]:

@@ -58,3 +58,15 @@ def scores_in(transcript: Sequence[tuple[str, str]] | None) -> Scores | None:
         return Scores(kind, {str(k): float(v) for k, v in scores.items()
                              if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)})
     return None
+
+
+def offer_scores(scores: Iterable[tuple[str, float]]) -> dict[str, float] | None:
+    """A navigator's scores as ``NavigatorChoice.scores`` takes them, each in (0, 1]: scaled per offer by the best
+    (the best scores 1), so a best-first walk weighs every offer on one scale; an id scored 0 or below is left out
+    (it would not join the frontier). ``None`` when nothing scored above 0 (the walk then scores the selected ids by
+    their order)."""
+    pairs = [(node, score) for node, score in scores if math.isfinite(score) and score > 0]
+    best = max((score for _, score in pairs), default=0.0)
+    if best <= 0:
+        return None
+    return {node: round(score / best, DIGITS) for node, score in pairs}

@@ -46,7 +46,7 @@ from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView,
 if TYPE_CHECKING:
     from .embeddings import StaticEmbeddings
 from .lexical import score_candidates as bm25_scores
-from .scored import scored_pair
+from .scored import offer_scores, scored_pair
 
 PREFIX = "semantic:"
 CHECK_EVERY = 256
@@ -194,7 +194,8 @@ class SemanticNavigator(TreeNavigator):
         if not picked:
             rationale = "nothing was offered"
         return NavigatorChoice(tuple(s.view.id for s in picked), rationale,
-                               transcript=_transcript(request.query, ranked, variant, embeddings))
+                               transcript=_transcript(request.query, ranked, variant, embeddings),
+                               scores=offer_scores((s.view.id, s.score) for s in ranked))
 
 
 def _embeddings() -> StaticEmbeddings:

@@ -141,3 +141,14 @@ def test_the_later_fields_show_in_the_repr_once_one_of_them_is_set():
         "policy=<Policy.DEPTH_FIRST: 'depth_first'>, alpha=0.25, stand_in=None)"
     )
     assert "policy=" not in repr(WalkResult((), (), 0, 0, 0))
+
+
+def test_a_choice_with_usage_or_scores_stays_hashable_and_equal_choices_hash_alike() -> None:
+    """A navigator's answers are compared in sets (a deterministic navigator gives one answer five times): the
+    read-only mappings of ``usage`` and ``scores`` have no hash, so they are left out of it, not out of equality."""
+    first = NavigatorChoice(("a",), "r", usage={"prompt_tokens": 3}, scores={"a": 1.0, "b": 0.5})
+    again = NavigatorChoice(("a",), "r", usage={"prompt_tokens": 3}, scores={"a": 1.0, "b": 0.5})
+    other = NavigatorChoice(("a",), "r", usage={"prompt_tokens": 3}, scores={"a": 1.0, "b": 0.25})
+    assert first == again and hash(first) == hash(again)
+    assert first != other
+    assert len({first, again, other}) == 2

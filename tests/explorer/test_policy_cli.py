@@ -86,3 +86,26 @@ def test_a_policy_that_does_not_read_is_one_line_and_exit_2(tmp_path: Path, give
     done = run_cli("walk", HANDBOOK, "q", "--policy", given, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+
+
+def test_lexical_scores_let_a_best_first_walk_come_back_to_a_sibling_it_did_not_choose(tmp_path: Path) -> None:
+    """``lexical:`` gives its BM25 scores, scaled per offer by the best (issue 37, point 2): at Refunds it chooses
+    Refund delivery alone, and the best-first walk comes back to Requesting a refund and Refund exceptions, which
+    it scored; depth-first ends at the leaf it chose."""
+    def walk(*policy: str) -> dict:
+        done = run_cli("walk", HANDBOOK, "How long do refunds take to arrive?", "--navigator", "lexical:default",
+                       "--max-visits", "6", "--json", *policy, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    best_first = walk("--policy", "best-first")
+    assert entered(best_first) == ["billing", "refunds", "refund-delivery", "requesting-a-refund",
+                                   "refund-exceptions", "annual-plan-refunds"]
+    at_refunds = next(e for e in best_first["events"] if e["event"] == "navigator_chose" and e["current"] == "refunds")
+    assert at_refunds["selected"] == ["refund-delivery"]
+    assert at_refunds["scores"]["refund-delivery"] == 1.0
+    assert 0 < at_refunds["scores"]["requesting-a-refund"] < 1
+    assert best_first["summary"]["landed"] == ["refund-delivery", "requesting-a-refund"]
+    depth_first = walk()
+    assert entered(depth_first) == ["billing", "refunds", "refund-delivery"]
+    assert depth_first["summary"]["landed"] == ["refund-delivery"]

@@ -104,6 +104,8 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
         span.set(A + "rejected", list(answer.rejected))
         span.set(A + "rationale", answer.rationale)
         span.set(A + "seconds", answer.seconds)
+        if answer.scores is not None:  # the navigator's score of each offered id, in [0, 1]
+            span.json(A + "scores", dict(answer.scores))
         habits = decision_habits(decision, header.settings.query)
         if habits is not None:  # an LLM's answer: its habits named, [] for none, and each one's figure
             span.set(A + "habits", [habit.value for habit in habits.flagged])

@@ -279,7 +279,22 @@ def _decision(attributes: Mapping[str, Any], notes: set[str]) -> NavigatorChose 
             usage = None
     return NavigatorChose(current, _ids(attributes.get(A + "selected")), _ids(attributes.get(A + "hallucinated")),
                           _ids(attributes.get(A + "rejected")), _text(attributes, A + "rationale"), usage, took,
-                          transcript)
+                          transcript, scores=_scores(attributes.get(A + "scores")))
+
+
+def _scores(raw: object) -> dict[str, float] | None:
+    """A decision span's scores (JSON of ids and numbers in [0, 1]); ``None`` when it has none, or they do not read."""
+    if not isinstance(raw, str):
+        return None
+    try:
+        parsed = _loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(parsed, dict) or not all(
+            isinstance(k, str) and not isinstance(v, bool) and isinstance(v, int | float) and 0 <= v <= 1
+            for k, v in parsed.items()):
+        return None
+    return {k: float(v) for k, v in parsed.items()}
 
 
 def read_span_walks(path: str | Path) -> list[SpanWalk]:
