@@ -59,6 +59,10 @@ class Mark(StrEnum):
     """Entered or landed by walk B only."""
 
 
+_WITH_FRONTIER = (CandidatesOffered, NavigatorChose, NodeEntered)
+"""The events a best-first walk says its frontier on."""
+
+
 @dataclass
 class WalkState:
     """The walk as of ``step`` events."""
@@ -70,6 +74,9 @@ class WalkState:
     on_failure: OnFailure = OnFailure.THROW
     policy: Policy = Policy.DEPTH_FIRST
     alpha: float = DEFAULT_ALPHA
+    frontier: tuple[tuple[str, float], ...] = ()
+    """A best-first walk's nodes waiting to be entered, with their path scores, best first, as of the last offer,
+    answer or entry (empty for a depth-first walk)."""
     step: int = 0
     visits_used: int = 0
     live_calls: int = 0
@@ -157,6 +164,8 @@ class WalkState:
     def apply(self, event: WalkEvent, *, forced: bool = False) -> None:
         self.step += 1
         self.last = event
+        if self.policy is not Policy.DEPTH_FIRST and isinstance(event, _WITH_FRONTIER):
+            self.frontier = event.frontier
         if isinstance(event, WalkStarted):
             self.query, self.model = event.query, event.model
             self.budget, self.max_depth, self.on_failure = event.max_nodes_visited, event.max_depth, event.on_failure

@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from core import NavigatorChose, NodeEntered, OnFailure, PathStopped, WalkFinished, WalkStarted
+from core import NavigatorChose, NodeEntered, OnFailure, PathStopped, Policy, WalkFinished, WalkStarted
 
 from ...corpora import Corpus
 from ...safe_text import safe, styled
@@ -19,6 +19,8 @@ from ...walks.state import WalkState
 TITLE_WIDTH = 60
 SUMMARY_WIDTH = 160
 MAX_ROWS = 100
+FRONTIER_SHOWN = 5
+"""How many of a best-first walk's waiting nodes the step panel names (the rest are counted)."""
 """Candidates listed in full; a wider offer ends with a line that counts (and names the chosen of) the rest."""
 
 
@@ -40,6 +42,21 @@ class StepPanel(Static):
         "step--dim",
         "step--forced",
     }
+
+    def _frontier_line(self, state: WalkState, corpus: Corpus) -> Text:
+        """A best-first walk's queue: the next nodes in line, best first, each with its path score."""
+        style = self.get_component_rich_style
+        line = styled("Next    ", style("step--label"))
+        if not state.frontier:
+            line.append("nothing waits in the frontier", style=style("step--dim"))
+            return line
+        shown = state.frontier[:FRONTIER_SHOWN]
+        line.append_text(Text(" · ").join(
+            safe(corpus.title_of(node) if node in corpus.index else node, width=30) + Text(f" {score:.2f}")
+            for node, score in shown))
+        if len(state.frontier) > len(shown):
+            line.append(f" · and {len(state.frontier) - len(shown)} more", style=style("step--dim"))
+        return line
 
     def show(
         self,
@@ -101,6 +118,9 @@ class StepPanel(Static):
             parts.append(styled("The walk is over: the results are in the Results tab.", style("step--hint")))
         if ending:
             parts.append(ending)
+
+        if state.policy is Policy.BEST_FIRST:
+            parts.append(self._frontier_line(state, corpus))
 
         offer = state.offer
         choice = state.choice

@@ -27,3 +27,33 @@ async def test_a_best_first_walk_says_its_policy_and_enters_by_path_score(tmp_pa
         assert [e.node.id for e in history.events if type(e).__name__ == "NodeEntered"] == BEST_FIRST
         assert [d.id for d in history.state().result.documents] == [
             "password-sign-in", "password-reset", "free-plan", "lost-two-factor-device", "account-lockout"]
+
+
+async def test_the_step_panel_names_the_next_nodes_in_line_with_their_path_scores(tmp_path: Path) -> None:
+    """A best-first walk's frontier, beside the offer (issue 37, point 4): after the roots' answer, Accounts (chosen
+    first, 1.00) then Plans (0.50); once Accounts is entered, its children join at their path scores."""
+    from .reading import step_text
+
+    (tmp_path / "order.yaml").write_text(SCRIPT)
+    model = f"script:{tmp_path / 'order.yaml'}"
+    settings = WalkSettings("q", model, policy=Policy.BEST_FIRST, alpha=0.9)
+    app = Explorer(HANDBOOK, settings, navigator=resolve_navigator(model), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")  # the roots offered, then answered
+        await wait_for(pilot, lambda: "Next    Accounts and sign-in 1.00 · Plans and pricing 0.50" in step_text(app))
+        await pilot.press("n")  # Accounts entered: it leaves the frontier
+        await wait_for(pilot, lambda: "Next    Plans and pricing 0.50" in step_text(app))
+        await pilot.press("n", "n")  # its children offered and answered: the two chosen join
+        await wait_for(pilot, lambda: "Next    Sign-in methods 1.00 · Account recovery 0.55 · Plans and pricing 0.50"
+                       in step_text(app))
+
+
+async def test_a_depth_first_walk_shows_no_frontier() -> None:
+    settings = WalkSettings("refunds", "lexical:default")
+    app = Explorer(HANDBOOK, settings, navigator=resolve_navigator("lexical:default"), start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        from .reading import step_text
+
+        assert "Next    " not in step_text(app)
