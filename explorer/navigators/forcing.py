@@ -175,7 +175,8 @@ class ForcingNavigator(TreeNavigator):
         recorded = self.recorded.get(key)
         if isinstance(recorded, NavigatorChose):
             transcript = marked(recorded.transcript, Answered.REPLAYED, self.replayed)
-            return NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, transcript)
+            return NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, transcript,
+                                   scores=recorded.scores)  # a best-first re-walk weighs them as the walk did
         if isinstance(recorded, NavigatorFailed):
             raise _replay_failure(recorded)
         return self.inner.choose(request)
@@ -228,4 +229,4 @@ class SayingVariant(TreeNavigator):
         if not isinstance(answer, NavigatorChoice):
             answer = NavigatorChoice(tuple(answer))
         return NavigatorChoice(answer.selected, answer.rationale, answer.usage,
-                               (*(answer.transcript or ()), (self.label, self.said)))
+                               (*(answer.transcript or ()), (self.label, self.said)), scores=answer.scores)

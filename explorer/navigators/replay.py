@@ -44,7 +44,8 @@ def recorded_decisions(trace: Trace) -> dict[str | None, Recorded]:
     decisions: dict[str | None, Recorded] = {}
     for event in trace.events:
         if isinstance(event, NavigatorChose):
-            choice = NavigatorChoice(event.selected, event.rationale, event.usage, event.transcript)
+            choice = NavigatorChoice(event.selected, event.rationale, event.usage, event.transcript,
+                                     scores=event.scores)
             decisions.setdefault(event.current, Recorded(choice, None))
         elif isinstance(event, NavigatorFailed):
             decisions.setdefault(event.current, Recorded(None, event.error, event.transcript))
@@ -89,4 +90,5 @@ class ReplayNavigator(TreeNavigator):
         choice = recorded.choice
         assert choice is not None
         return NavigatorChoice(choice.selected, choice.rationale, choice.usage,
-                               marked(choice.transcript, Answered.REPLAYED, "the answer traced at this node"))
+                               marked(choice.transcript, Answered.REPLAYED, "the answer traced at this node"),
+                               scores=choice.scores)

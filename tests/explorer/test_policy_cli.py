@@ -109,3 +109,20 @@ def test_lexical_scores_let_a_best_first_walk_come_back_to_a_sibling_it_did_not_
     depth_first = walk()
     assert entered(depth_first) == ["billing", "refunds", "refund-delivery"]
     assert depth_first["summary"]["landed"] == ["refund-delivery"]
+
+
+def test_replay_walks_a_depth_first_recording_best_first_with_its_scores_and_no_call(tmp_path: Path) -> None:
+    """The recorded answers keep their scores, so a depth-first walk replayed best-first comes back to the siblings
+    its navigator scored, without a navigator call; a node it never judged stops there, said so."""
+    walked = run_cli("walk", HANDBOOK, "How long do refunds take to arrive?", "--navigator", "lexical:default",
+                     "--max-visits", "6", "--trace", tmp_path / "df.jsonl", cwd=tmp_path)
+    assert walked.returncode == 0, walked.stderr
+    replayed = run_cli("replay", tmp_path / "df.jsonl", "--policy", "best-first", "--json", cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    document = json.loads(replayed.stdout)
+    assert entered(document) == ["billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions",
+                                 "satisfaction-guarantee"]
+    assert document["summary"]["navigator_calls"] == 0
+    assert document["summary"]["never_judged"] == ["refund-exceptions"]
+    assert document["summary"]["landed"] == ["refund-delivery", "requesting-a-refund", "refund-exceptions",
+                                             "satisfaction-guarantee"]
