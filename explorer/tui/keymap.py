@@ -108,6 +108,10 @@ MORE_KEYS = (
         "walk.rewalk",
         "Walk: re-walk with another budget, from its recorded decisions…", footer=False,
         prompt=True),
+    Key("T", "walk('other_policy')", "Other order",
+        "Re-walk this walk in the other order (depth-first or best-first) from its recorded decisions, only what it "
+        "never judged asked live, and compare the two on one tree: was a miss the navigator's or the walk's?",
+        "walk.other_policy", "Walk: re-walk in the other order (depth-first / best-first) and compare", footer=False),
     Key("C", "walk('continue_live')", "Continue live",
         "Continue live from here: this walk's decisions kept up to the step on screen, the live navigator asked "
         "after, with the settings typed (budget=N depth=N prompt=NAME|FILE temperature=T navigator=MODEL)",

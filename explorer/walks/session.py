@@ -40,7 +40,7 @@ from ..ending import WalkEnd
 from ..navigators import shared_across_threads
 from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
 from ..trace import TraceHeader, event_to_json, write_trace
-from ..walk_settings import WalkSettings
+from ..walk_settings import WalkSettings, policy_text
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
 from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
@@ -533,9 +533,11 @@ def rewalk(
     live_from: int | None = None,
     model: str | None = None,
     changed: Sequence[str] = (),
+    policy: Policy | None = None,
 ) -> WalkSession:
-    """A new walk: ``source`` run again from its recorded decisions with another budget or depth limit — the
-    explorer's ``replay --max-visits``: "where would this walk have stopped with 8 visits?".
+    """A new walk: ``source`` run again from its recorded decisions with another budget, depth limit or ``policy``
+    (the order the walk enters what was chosen) — the explorer's ``replay --max-visits``: "where would this walk
+    have stopped with 8 visits?", or ``replay --policy``: "would best-first have found it?".
 
     Every decision ``source`` recorded is replayed (no navigator call; a forced one stays forced). A node it
     never judged (reachable now with more visits or depth) stops there, unless ``navigator`` is given to ask
@@ -551,6 +553,7 @@ def rewalk(
         max_nodes_visited=source.settings.max_nodes_visited if max_nodes_visited is None else max_nodes_visited,
         max_depth=source.settings.max_depth if max_depth is None else max_depth,
         **({"model": model} if model is not None else {}),
+        **({"policy": policy} if policy is not None else {}),
     )
     decisions = [d for d in source.decisions()
                  if live_from is None or (d.answer_seq is not None and d.answer_seq <= live_from)]
@@ -574,7 +577,8 @@ def rewalk(
     said = [f"{what} {now}" for what, now, then in (
         ("budget", settings.max_nodes_visited, source.settings.max_nodes_visited),
         ("depth limit", settings.max_depth, source.settings.max_depth),
-    ) if now != then] or ["the same settings"]
+    ) if now != then] + ([policy_text(settings)] if settings.policy is not source.settings.policy else [])
+    said = said or ["the same settings"]
     history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
                           label=f"walk {source.number} re-walked with {', '.join(said)}", parent=source)
     return WalkSession(corpus, history, ForcingNavigator(inner, forces, recorded), observers=observers)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from core import Policy
+
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...walks.session import rewalk
 from ...walks.settings import short_model
@@ -79,3 +81,23 @@ class Rewalking(Part):
         asked = ("the nodes it never judged are asked live" if live is not None
                  else "no navigator is called; nodes it never judged stop there")
         self.say(f"{session.history.name} — c runs it to where it stops; {asked}.", timeout=5)
+
+    def other_policy(self) -> Walk | None:
+        """The shown walk walked again in the other order (depth-first to best-first, or back) from its recorded
+        decisions, to its end: only what the recording never judged is asked live. Returns the walk it came from,
+        for the screen to compare the two on one tree (``None``: there was no walk to re-walk)."""
+        shown = self.view.shown
+        if shown is None or next(shown.history.decisions(), None) is None:
+            self.say("No walk to re-walk yet: walk one first.", timeout=3)
+            return None
+        other = Policy.BEST_FIRST if shown.history.settings.policy is Policy.DEPTH_FIRST else Policy.DEPTH_FIRST
+        live = self.live_navigator(shown)
+        session = rewalk(shown.history, self.corpus, policy=other, navigator=live, number=self.walks.next_number)
+        self.runner.park()
+        self.runner.launch(Walk(session.history, session), steps=1)
+        session.run_to_end()
+        asked = ("what it never judged is asked live" if live is not None
+                 else "no navigator is called; what it never judged stops there")
+        self.say(f"{session.history.name}, beside {shown.name} on the tree: its decisions replayed, {asked}.",
+                 timeout=6)
+        return shown

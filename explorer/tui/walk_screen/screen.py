@@ -395,6 +395,10 @@ class WalkScreen(Screen[None]):
                 self.comparing_walks.toggle_prompts()
             case "rewalk":
                 self.rewalking.ask()
+            case "other_policy":
+                source = self.rewalking.other_policy()
+                if source is not None:
+                    self.comparing_walks.start(source)
             case "continue_live":
                 self.continuing.ask()
             case "stability":

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core import Policy
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 
 from ..test_policy_cli import BEST_FIRST, SCRIPT
-from .helpers import HANDBOOK, SIZE, Explorer, wait_for
+from .helpers import HANDBOOK, SIZE, Explorer, sizes, wait_for
 from .reading import next_settings
 
 
@@ -57,3 +59,33 @@ async def test_a_depth_first_walk_shows_no_frontier() -> None:
         from .reading import step_text
 
         assert "Next    " not in step_text(app)
+
+
+@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
+async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_and_compares_the_two(
+        size: tuple[int, int]) -> None:
+    """The miss of a depth-first walk, put to the walk (issue 37, point 4): T re-walks it best-first from its recorded
+    decisions (the scores kept with them), asks the navigator only at the node the recording never judged, and puts
+    both walks on one tree with the compare panel."""
+    from .helpers import Counting
+
+    navigator = Counting()
+    settings = WalkSettings("How long do refunds take to arrive?", "lexical:default", max_nodes_visited=6)
+    app = Explorer(HANDBOOK, settings, navigator=navigator, start_walk=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        source = app.walk_screen.shown
+        assert [d.id for d in source.history.state().result.documents] == ["refund-delivery"]
+        asked = navigator.calls
+        await pilot.press("T")
+        await wait_for(pilot, lambda: app.walk_screen.shown is not source and app.walk_screen.history.end == "finished")
+        other = app.walk_screen.history
+        assert other.settings.policy is Policy.BEST_FIRST
+        assert other.name == "walk 2 · walk 1 re-walked with best-first"
+        # the same walk as a live best-first walk: the siblings lexical scored, the budget spent on them
+        assert [e.node.id for e in other.events if type(e).__name__ == "NodeEntered"] == [
+            "billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions", "annual-plan-refunds"]
+        assert [d.id for d in other.state().result.documents] == ["refund-delivery", "requesting-a-refund"]
+        assert navigator.calls - asked == other.state().live_calls == 1  # refund-exceptions, never judged before
+        assert app.walk_screen.partner is source  # both on the tree, the compare panel open
