@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from core import NavigatorChose, StopReason, StopRecord, WalkEvent
+from core import NavigatorChose, Policy, StopReason, StopRecord, WalkEvent
 
 from ..navigators.answered import Answered
 from ..navigators.scored import scores_in
@@ -102,12 +102,15 @@ def _why(node: str, chosen: tuple[Decision, int] | None) -> tuple[str, float | N
 
 def rank_landed(state: WalkState, events: Sequence[WalkEvent], forced: Collection[int] = ()) -> tuple[RankedNode, ...]:
     """The nodes ``state`` landed, ranked from the walk's ``events`` (those up to the state's step; ``forced``
-    numbers the events of answers a person forced): the answers in the navigator's order, numbered from 1 (the
-    best), then the stand-ins, in the same order, unnumbered."""
+    numbers the events of answers a person forced): the answers in the navigator's order (a best-first walk's by
+    path score, as core ranks its result), numbered from 1 (the best), then the stand-ins, in the same order,
+    unnumbered."""
     choosers = chosen_by(decisions_of(events[: state.step] if state.step else events, forced))
 
-    def order(node: str) -> tuple[int, ...]:
+    def order(node: str) -> tuple[float, ...]:
         record = state.landed[node]
+        if state.policy is Policy.BEST_FIRST:  # as core ranks a best-first result: by path score
+            return (-(record.score or 0.0),)
         path = list(record.path) or [node]
         if path[-1] != node:
             path.append(node)

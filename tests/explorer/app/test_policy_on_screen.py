@@ -68,6 +68,7 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
     decisions (the scores kept with them), asks the navigator only at the node the recording never judged, and puts
     both walks on one tree with the compare panel."""
     from .helpers import Counting
+    from .reading import landed_rows
 
     navigator = Counting()
     settings = WalkSettings("How long do refunds take to arrive?", "lexical:default", max_nodes_visited=6)
@@ -87,5 +88,7 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
         assert [e.node.id for e in other.events if type(e).__name__ == "NodeEntered"] == [
             "billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions", "annual-plan-refunds"]
         assert [d.id for d in other.state().result.documents] == ["refund-delivery", "requesting-a-refund"]
+        # the Results tab ranks them as core does: by path score
+        assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
         assert navigator.calls - asked == other.state().live_calls == 1  # refund-exceptions, never judged before
         assert app.walk_screen.partner is source  # both on the tree, the compare panel open
