@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from core import NavigatorChose, NavigatorFailed, WalkResult
 
+from ..walk_settings import policy_text
 from .decisions import Decision
 from .history import WalkHistory
 from .state import Cost, Mark, WalkState
@@ -200,6 +201,7 @@ def _notes(a: WalkHistory, b: WalkHistory, a_corpus: str | None, b_corpus: str |
     changed = [f"{what} {x} → {y}" for what, x, y in (
         ("navigator", sa.model, sb.model), ("budget", sa.max_nodes_visited, sb.max_nodes_visited),
         ("depth limit", sa.max_depth, sb.max_depth), ("on failure", sa.on_failure.value, sb.on_failure.value),
+        ("policy", policy_text(sa), policy_text(sb)),
     ) if x != y]
     if changed:
         notes.append("settings differ: " + ", ".join(changed))

@@ -34,7 +34,7 @@ class Comparing:
 
     def __init__(self, host: Host) -> None:
         self.host = host
-        self._cached: tuple[tuple[int, int, int, int], Comparison] | None = None
+        self._cached: tuple[tuple[object, ...], Comparison] | None = None
         self.prompts = False
         """Whether the prompts each walk sent where they part are unfolded (folded when a comparison starts)."""
 
@@ -90,7 +90,7 @@ class Comparing:
         if shown is None or partner is None:
             return None
         a, b = shown.history, partner.history
-        key = (id(a), id(b), len(a.events), len(b.events))
+        key = (id(a), id(b), len(a.events), len(b.events), a.end, b.end)  # an end comes with no event of its own
         if self._cached is None or self._cached[0] != key:
             self._cached = (key, compare(a, b))
         return self._cached[1]

@@ -92,3 +92,7 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
         assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
         assert navigator.calls - asked == other.state().live_calls == 1  # refund-exceptions, never judged before
         assert app.walk_screen.partner is source  # both on the tree, the compare panel open
+        from .reading import text_at
+
+        await wait_for(pilot, lambda: "settings differ: policy best-first → depth-first" in text_at(app.walk_screen, "#compare"))
+        assert "has not ended yet" not in text_at(app.walk_screen, "#compare")  # it said so still once the re-walk had ended
