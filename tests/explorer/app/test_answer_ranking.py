@@ -79,7 +79,7 @@ async def test_the_results_tab_ranks_the_same_way(size):
 
 @pytest.mark.parametrize(("size", "rows"), [
     ((80, 24), ["│  │  ├─ ■ Invoice schedu…", "│  │  └─ ■ Refund delivery"]),
-    ((120, 40), ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"]),
+    pytest.param((120, 40), ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"], marks=pytest.mark.slow),
 ])
 async def test_presenting_a_tree_row_keeps_its_title_longest(size, rows):
     """The id shortens first, then the stop reason goes, and only then the title (the room reads the title)."""

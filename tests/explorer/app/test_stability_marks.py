@@ -41,7 +41,7 @@ class BillingFirst(TreeNavigator):
 
 @pytest.mark.parametrize(("size", "plans"), [
     ((80, 24), "✗ ▶ Plans and prici…  3/3 walks"),  # the word 'chosen' goes first, then the id
-    ((120, 40), "✗ ▶ Plans and pricing  chosen 3/3 walks"),  # the id gives way to the count
+    pytest.param((120, 40), "✗ ▶ Plans and pricing  chosen 3/3 walks", marks=pytest.mark.slow),  # the id gives way to the count
 ])
 async def test_a_node_the_walk_on_screen_did_not_choose_says_how_many_stability_walks_did(size, plans):
     app = make_app(QUERY, navigator=BillingFirst(), start_walk=True)

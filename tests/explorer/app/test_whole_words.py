@@ -22,8 +22,8 @@ def lines(widget) -> list[str]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("size", "drawn"), [
     ((80, 24), ["Stability: walk 'How are refunds issued when a customer on an annual",
                 "plan cancels their…' how many times? (2-1000)"]),
-    ((120, 40), ["Stability: walk 'How are refunds issued when a customer on an annual plan",
-                 "cancels their…' how many times? (2-1000)"]),
+    pytest.param((120, 40), ["Stability: walk 'How are refunds issued when a customer on an annual plan",
+                 "cancels their…' how many times? (2-1000)"], marks=pytest.mark.slow),
 ])
 async def test_the_stability_prompt_wraps_its_question_and_shortens_the_query_at_a_space(size, drawn):
     app = make_app(LONG)
@@ -37,9 +37,9 @@ async def test_the_stability_prompt_wraps_its_question_and_shortens_the_query_at
     ((80, 24), ["Re-walk walk 1 · “refunds” · script:wide-walk-out-of-visits.yaml ·",
                 "budget 15 with a visit budget of (its decisions replayed; nodes it",
                 "never judged are asked of script:wide-walk-out-of-visits.yaml, live)"]),
-    ((120, 40), ["Re-walk walk 1 · “refunds” · script:wide-walk-out-of-visits.yaml · budget",
+    pytest.param((120, 40), ["Re-walk walk 1 · “refunds” · script:wide-walk-out-of-visits.yaml · budget",
                  "15 with a visit budget of (its decisions replayed; nodes it never judged",
-                 "are asked of script:wide-walk-out-of-visits.yaml, live)"]),
+                 "are asked of script:wide-walk-out-of-visits.yaml, live)"], marks=pytest.mark.slow),
 ])
 async def test_the_rewalk_prompt_wraps_its_question_at_word_boundaries(size, drawn):
     app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
@@ -65,7 +65,7 @@ async def two_walks(pilot, app):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("size", "title"), [
     ((80, 24), ["Walks of this session — Enter switches, type to filter, Escape",
                 "closes"]),
-    ((120, 40), ["Walks of this session — Enter switches, type to filter, Escape closes"]),
+    pytest.param((120, 40), ["Walks of this session — Enter switches, type to filter, Escape closes"], marks=pytest.mark.slow),
 ])
 async def test_the_walk_chooser_keeps_its_title_whole_and_highlights_a_row(size, title):
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
@@ -94,8 +94,8 @@ async def test_the_compare_chooser_opens_on_its_first_row_with_its_title_whole(s
 
 @pytest.mark.parametrize(("size", "landed", "stops"), [
     ((80, 24), "#    landed node  stop reason  why", "stop  reason  at  branch  landed"),
-    ((120, 40), "#    landed node                stop reason  why     depth  path",
-     "stop  reason                  at       branch    landed    detail"),
+    pytest.param((120, 40), "#    landed node                stop reason  why     depth  path",
+     "stop  reason                  at       branch    landed    detail", marks=pytest.mark.slow),
     ((140, 45), "#    landed node                stop reason   why           depth  path",
      "stop  reason                  at           branch    landed        detail"),
 ])
