@@ -27,14 +27,12 @@ from ..widgets.narration_line import NarrationLine
 from ..widgets.offer_card import OfferCard
 from ..widgets.walk_footer import WalkFooter
 from .pulling_on import Pulled, pull_on
+from .shown import Pullable
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
     from ...corpora import Corpus
-    from ...walks.history import WalkHistory
-    from ...walks.picking import Pick
-    from ...walks.session import WalkSession
     from ...walks.state import WalkState
 
 W = TypeVar("W", bound="Widget")
@@ -45,21 +43,10 @@ AT_END = "at-end"
 """Also set while presenting the end of a walk that ended: the answer card takes the offer card's place."""
 
 
-class Host(Protocol):
-    """What presenting needs of the walk screen."""
+class Host(Pullable, Protocol):
+    """What presenting needs of the walk screen: the walk on screen to pull on, and its widgets."""
 
     corpus: Corpus
-
-    @property
-    def history(self) -> WalkHistory | None: ...
-
-    @property
-    def session(self) -> WalkSession | None: ...
-
-    @property
-    def picker(self) -> Pick | None: ...
-
-    def walk_changed(self, *, burst: bool = ...) -> None: ...
 
     def query_one(self, selector: type[W]) -> W: ...
 

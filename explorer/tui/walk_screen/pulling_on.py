@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Protocol
 
 from ...walks.history import WalkHistory
-from ...walks.picking import Pick
-from ...walks.session import WalkSession
+from .shown import Pullable
 
 
 class Pulled(Enum):
@@ -23,21 +21,6 @@ class Pulled(Enum):
     """The walk gives no more events (it ended, or it is no live walk): shown at its end."""
     PULLED = "pulled"
     """The next event was asked for: it arrives as a message, and the loop takes another turn then."""
-
-
-class Pullable(Protocol):
-    """The walk on screen, as the loop sees it."""
-
-    @property
-    def history(self) -> WalkHistory | None: ...
-
-    @property
-    def session(self) -> WalkSession | None: ...
-
-    @property
-    def picker(self) -> Pick | None: ...
-
-    def walk_changed(self, *, burst: bool = ...) -> None: ...
 
 
 def pull_on(view: Pullable, holds: Callable[[WalkHistory], bool], *, keep_at: int | None = None) -> Pulled:

@@ -4,8 +4,9 @@ collaborators it uses by name, never the screen itself."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...walks.history import WalkHistory
 from ...walks.picking import Pick
@@ -13,19 +14,17 @@ from ...walks.session import WalkSession, Wiring
 from ...walks.walk_list import Walk, WalkList
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.widget import Widget
+    from textual.worker import Worker
 
     from ...corpora import Corpus
-    from ..say import Say
+    from ..say import Say, Severity
 
 
-class ShownWalk(Protocol):
-    """The walk on screen (the walk screen is one)."""
-
-    shown: Walk | None
-    fork: Pick | None
-    """A fork of the shown walk being picked."""
-    playing: bool
+class Pullable(Protocol):
+    """The walk on screen as a part that moves through it sees it: its history, its live session, the pick open on
+    it, and the one call that says it changed."""
 
     @property
     def history(self) -> WalkHistory | None: ...
@@ -39,6 +38,33 @@ class ShownWalk(Protocol):
 
     def walk_changed(self, *, burst: bool = ...) -> None:
         """The shown walk's history changed in place: redraw what shows it."""
+
+
+class ShownWalk(Pullable, Protocol):
+    """The walk on screen (the walk screen is one): which walk, a fork being picked, whether it plays."""
+
+    shown: Walk | None
+    fork: Pick | None
+    """A fork of the shown walk being picked."""
+    playing: bool
+
+
+class FilesHost(Protocol):
+    """What the parts that write files (traces, screenshots, the HTML export) need of the screen they belong to."""
+
+    corpus: Corpus
+    allow_files: bool
+
+    @property
+    def app(self) -> App[int]: ...
+
+    @property
+    def history(self) -> WalkHistory | None: ...
+
+    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+
+    def run_worker(self, work: Callable[[], None], *, thread: bool, group: str,
+                   exit_on_error: bool) -> Worker[Any]: ...
 
 
 @dataclass(frozen=True)

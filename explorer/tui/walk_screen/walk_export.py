@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
@@ -28,12 +27,11 @@ from ...trace import Trace, parse_trace, trace_lines
 from ...walks.history import Origin, WalkHistory
 from ...walks.session import header_for
 from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
-from ..say import FILES_OFF, Severity
+from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
+from .shown import FilesHost
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.worker import Worker
 
     from ...corpora import Corpus
 
@@ -43,22 +41,6 @@ STOP_WAIT = 10.0
 """Seconds a quit waits for a drawing to stop (one step takes well under one)."""
 
 
-class Host(Protocol):
-    """What the export needs of the screen it belongs to."""
-
-    corpus: Corpus
-    allow_files: bool
-
-    @property
-    def app(self) -> App[int]: ...
-
-    @property
-    def history(self) -> WalkHistory | None: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
-
-    def run_worker(self, work: Callable[[], None], *, thread: bool, group: str,
-                   exit_on_error: bool) -> Worker[Any]: ...
 
 
 def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
@@ -84,7 +66,7 @@ class WalkExport:
     """``H``: ask where, then write the walk on screen of ``host`` as one HTML file, drawn by ``screen_class``
     (the walk screen's class, handed in: it sits above this module)."""
 
-    def __init__(self, host: Host, screen_class: RecordedScreen) -> None:
+    def __init__(self, host: FilesHost, screen_class: RecordedScreen) -> None:
         self.host = host
         self.screen_class = screen_class
         self._quitting = False

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from ...navigators import files_read_by
 from ...outputs import Output, Read, refused
@@ -19,12 +19,11 @@ from ...trace import Trace, TraceError, read_trace
 from ...walks.history import WalkHistory
 from ...walks.session import save_history
 from ...walks.walk_list import Walk, WalkList
-from ..say import FILES_OFF, Severity
+from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
+from .shown import FilesHost
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.worker import Worker
 
     from ...corpora import Corpus
 
@@ -32,22 +31,6 @@ SCREENSHOTS = Path("screenshots")
 """Where ``ctrl+e`` offers to save, under the folder the explorer runs in."""
 
 
-class Host(Protocol):
-    """What the files need of the screen they belong to."""
-
-    corpus: Corpus
-    allow_files: bool
-
-    @property
-    def app(self) -> App[int]: ...
-
-    @property
-    def history(self) -> WalkHistory | None: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
-
-    def run_worker(self, work: Callable[[], None], *, thread: bool, group: str,
-                   exit_on_error: bool) -> Worker[Any]: ...
 
 
 def files_read(corpus: Corpus, walks: WalkList, *models: str) -> list[Read]:
@@ -69,7 +52,7 @@ class WalkFiles:
     """Traces and screenshots of the walk screen ``host``; ``trace_path`` is ``--trace FILE`` (or ``None``);
     ``walks`` are the session's walks, whose files (and the corpus) no trace may be saved over."""
 
-    def __init__(self, host: Host, trace_path: str | None, walks: WalkList) -> None:
+    def __init__(self, host: FilesHost, trace_path: str | None, walks: WalkList) -> None:
         self.host = host
         self.walks = walks
         self.trace_path = trace_path
