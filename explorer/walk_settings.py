@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from core import OnFailure, Policy
 from core.policy import DEFAULT_ALPHA
 
-__all__ = ["WalkSettings", "policy_text", "read_policy"]
+__all__ = ["WalkSettings", "policy_note", "policy_text", "read_policy"]
 
 
 @dataclass(frozen=True)
@@ -42,13 +42,19 @@ POLICY_NAMES = {Policy.DEPTH_FIRST: "depth-first", Policy.BEST_FIRST: "best-firs
 """How the command line and the screen write each walk policy."""
 
 
-def policy_text(settings: WalkSettings) -> str:
+def policy_text(policy: Policy, alpha: float = DEFAULT_ALPHA) -> str:
     """``depth-first``, ``best-first``, or ``best-first@alpha=0.7`` when alpha is not the default: as
     ``--policy`` reads it back."""
-    name = POLICY_NAMES[settings.policy]
-    if settings.policy is Policy.BEST_FIRST and settings.alpha != DEFAULT_ALPHA:
-        return f"{name}@alpha={settings.alpha:g}"
+    name = POLICY_NAMES[policy]
+    if policy is Policy.BEST_FIRST and alpha != DEFAULT_ALPHA:
+        return f"{name}@alpha={alpha:g}"
     return name
+
+
+def policy_note(policy: Policy, alpha: float) -> str:
+    """What a line of settings adds for a walk that is not depth-first (`` · best-first``); nothing for one that
+    is, so a depth-first walk reads as it always did."""
+    return "" if policy is Policy.DEPTH_FIRST else f" · {policy_text(policy, alpha)}"
 
 
 def read_policy(text: str) -> tuple[Policy, float]:

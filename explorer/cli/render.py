@@ -19,7 +19,6 @@ from core import (
     NavigatorFailed,
     NodeEntered,
     PathStopped,
-    Policy,
     Transcript,
     WalkEvent,
 )
@@ -29,7 +28,7 @@ from ..corpora.validate import CorpusStats, QuestionSetReport, ValidationReport
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import safe, visible
-from ..walk_settings import WalkSettings, policy_text
+from ..walk_settings import policy_note
 from ..walks.compare import Comparison, Divergence, Landing
 from ..walks.decisions import Decision, decisions_of
 from ..walks.describe import (
@@ -176,13 +175,6 @@ def walk_summary(state: WalkState, end: str, error: str | None, paused: str | No
     return text
 
 
-def policy_words(policy: Policy, alpha: float) -> str:
-    """`` · best-first`` (with its alpha when not 0.5) for a walk that is not depth-first; nothing for one that is."""
-    if policy is Policy.DEPTH_FIRST:
-        return ""
-    return " · " + policy_text(WalkSettings("", policy=policy, alpha=alpha))
-
-
 def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None, *,
                 forced: Collection[int] = (), transcripts: bool = False, paused: str | None = None) -> RenderableType:
     state = WalkState.from_events(events, forced)
@@ -191,7 +183,7 @@ def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: st
         header = line(("Walk ", "bold"), safe(state.query, "bold yellow"), "\n",
                       safe(f"{corpus.title} ({corpus.path})", "dim"), " ",
                       safe(f"· {state.model} · budget {state.budget} · depth limit {state.max_depth} · on failure "
-                           f"{state.on_failure.value}{policy_words(state.policy, state.alpha)}", "dim"))
+                           f"{state.on_failure.value}{policy_note(state.policy, state.alpha)}", "dim"))
     parts: list[RenderableType] = [header, walk_tree(events, forced=forced, transcripts=transcripts)]
     if state.result is not None:
         parts.append(landed_table(state, events, corpus, forced))

@@ -51,7 +51,7 @@ from textual_serve.server import Server, log
 from ..navigators.local_model import CTX_ENV, FIXED_ENV, SLOTS_ENV, THREADS_ENV
 from ..numbers import TooLarge, whole
 from ..safe_text import clip, one_line, visible
-from ..walk_settings import WalkSettings, policy_text
+from ..walk_settings import policy_text
 from .inputs import corpus_at, open_trace, trace_corpus
 from .options import (
     DEFAULT_CORPUS,
@@ -131,7 +131,7 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
         argv.append(f"--max-depth={args.max_depth}")
     argv.append(f"--on-failure={args.on_failure}")
     if getattr(args, "policy", None) is not None:
-        argv.append(f"--policy={policy_text(WalkSettings('', policy=args.policy[0], alpha=args.policy[1]))}")
+        argv.append(f"--policy={policy_text(*args.policy)}")
     if args.autoplay is not None:
         argv.append(f"--autoplay={args.autoplay!r}")
     if getattr(args, "present", False):  # a namespace made before --present existed has none

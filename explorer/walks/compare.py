@@ -201,7 +201,7 @@ def _notes(a: WalkHistory, b: WalkHistory, a_corpus: str | None, b_corpus: str |
     changed = [f"{what} {x} → {y}" for what, x, y in (
         ("navigator", sa.model, sb.model), ("budget", sa.max_nodes_visited, sb.max_nodes_visited),
         ("depth limit", sa.max_depth, sb.max_depth), ("on failure", sa.on_failure.value, sb.on_failure.value),
-        ("policy", policy_text(sa), policy_text(sb)),
+        ("policy", policy_text(sa.policy, sa.alpha), policy_text(sb.policy, sb.alpha)),
     ) if x != y]
     if changed:
         notes.append("settings differ: " + ", ".join(changed))

@@ -18,7 +18,6 @@ from core import (
     NavigatorFailed,
     NodeEntered,
     PathStopped,
-    Policy,
     StopRecord,
     WalkEvent,
     WalkFinished,
@@ -28,7 +27,7 @@ from core import (
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from ..safe_text import safe
-from ..walk_settings import WalkSettings, policy_text
+from ..walk_settings import policy_note
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_BRIEF, Decision, how_answered, stop_reason
 from .state import Cost, WalkState
 
@@ -134,10 +133,8 @@ def event_summary(event: WalkEvent, *, forced: bool = False, unjudged: Collectio
     chose"; a replayed or cached answer says so after it; a stop at a node in ``unjudged`` says ``never judged (not in
     the recording)`` (:func:`~.decisions.stop_reason`)."""
     if isinstance(event, WalkStarted):
-        policy = "" if event.policy is Policy.DEPTH_FIRST else (
-            f" · {policy_text(WalkSettings('', policy=event.policy, alpha=event.alpha))}")
         return Text(f"walk started · budget {event.max_nodes_visited} · depth limit {event.max_depth} · "
-                    f"on failure {event.on_failure.value}{policy}")
+                    f"on failure {event.on_failure.value}{policy_note(event.policy, event.alpha)}")
     if isinstance(event, CandidatesOffered):
         if event.current is None:
             return Text(f"offered {count_candidates(event)}")

@@ -577,7 +577,9 @@ def rewalk(
     said = [f"{what} {now}" for what, now, then in (
         ("budget", settings.max_nodes_visited, source.settings.max_nodes_visited),
         ("depth limit", settings.max_depth, source.settings.max_depth),
-    ) if now != then] + ([policy_text(settings)] if settings.policy is not source.settings.policy else [])
+    ) if now != then]
+    if settings.policy is not source.settings.policy:
+        said.append(policy_text(settings.policy, settings.alpha))
     said = said or ["the same settings"]
     history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
                           label=f"walk {source.number} re-walked with {', '.join(said)}", parent=source)

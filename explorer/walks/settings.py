@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from core import Policy
-
 from ..navigators.llm.options import short_model_id
-from ..walk_settings import WalkSettings, policy_text
+from ..walk_settings import WalkSettings, policy_note
 
 __all__ = ["describe_settings", "short_model"]
 
@@ -21,4 +19,4 @@ def describe_settings(settings: WalkSettings) -> str:
     not depth-first."""
     described = (f"{short_model(settings)} · budget {settings.max_nodes_visited} · depth limit {settings.max_depth} · "
                  f"on failure {settings.on_failure.value}")
-    return described if settings.policy is Policy.DEPTH_FIRST else f"{described} · {policy_text(settings)}"
+    return described + policy_note(settings.policy, settings.alpha)
