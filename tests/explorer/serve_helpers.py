@@ -40,6 +40,27 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def listening(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself holds a socket listening on ``port`` (Linux /proc). That the port accepts
+    is not enough: another test's server, started on the same free port a moment earlier, accepts too, and the
+    server under test then fails to listen, and exits."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                inodes.add(fields[9])
+    try:
+        links = [os.readlink(entry) for entry in Path(f"/proc/{pid}/fd").iterdir()]
+    except OSError:
+        return False
+    return any(link == f"socket:[{inode}]" for link in links for inode in inodes)
+
+
 def children_of(pid: int) -> list[int]:
     """The live processes whose parent is ``pid`` (zombies excluded: they have ended)."""
     found = []
@@ -68,14 +89,6 @@ def cmdline(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
 
 
-def accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
 @dataclass
 class Served:
     process: subprocess.Popen[bytes]
@@ -96,15 +109,21 @@ class Served:
 
 @contextmanager
 def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
-    """`reasoning-explorer serve` as a subprocess, ready once its port accepts; stopped with Ctrl+C after."""
-    port = free_port()
-    output = tmp_path / f"serve-{port}.log"
-    with output.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), *options],
-                                   cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    served = Served(process, port, output)
+    """`reasoning-explorer serve` as a subprocess, ready once it listens on its port; stopped with Ctrl+C after.
+
+    The port is free when it is chosen, but a test on another worker may take it before the server binds it: the
+    server then says it cannot listen there and exits, and another free port is tried (at most five)."""
+    for _ in range(5):
+        port = free_port()
+        output = tmp_path / f"serve-{port}.log"
+        with output.open("wb") as sink:
+            process = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), *options],
+                                       cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        served = Served(process, port, output)
+        wait_until(lambda p=process, at=port: p.poll() is not None or listening(p.pid, at), "the server to listen")
+        if process.poll() is None or "cannot serve on" not in served.printed():
+            break
     try:
-        wait_until(lambda: process.poll() is not None or accepts(port), "the server to listen")
         assert process.poll() is None, f"the server exited: {served.printed()}"
         yield served
     finally:

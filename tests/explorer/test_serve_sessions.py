@@ -240,7 +240,9 @@ def test_a_message_that_is_not_the_protocol_closes_the_socket_with_1008_in_one_l
         asyncio.run(drive(served))
         wait_until(lambda: not served.sessions(), "the session to end")
         printed = served.printed()
-        [line] = [line for line in printed.splitlines() if "a tab sent" in line]
+        lines = [line for line in printed.splitlines() if "a tab sent" in line]
+        assert len(lines) == 1, printed
+        [line] = lines
         assert line.startswith(f"reasoning-explorer: {logged}"), line
         assert "\x1b" not in printed and "Traceback" not in printed
 
