@@ -22,7 +22,6 @@ from core import TreeNavigator
 
 from ..corpora import Corpus
 from ..corpora.questions import QuestionSet
-from ..ending import WalkEnd
 from ..navigators import resolve_navigator
 from ..navigators.llm.llama_server import StatusListeners
 from ..navigators.manual import DecisionDesk
@@ -98,7 +97,7 @@ class ExplorerApp(App[int]):
         if self._evaluate_at_start is not None:
             questions, compare = self._evaluate_at_start
             self._evaluate_at_start = None
-            self.walk_screen.next_walk.evaluate_questions(questions, compare)
+            self.walk_screen.evaluate(questions, compare)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         # Ours save the screenshot where asked and show every key: Textual's own would be a second of each.
@@ -126,14 +125,7 @@ class ExplorerApp(App[int]):
         """Quitting cancels every live walk: its token trips, its worker leaves at once, its history says so, and
         ``--trace`` keeps it, cancelled. An HTML export being drawn stops first (its app hands back the process's
         streams before this one does)."""
-        self.walk_screen.export.stop()
-        for walk in self.walks.live():
-            walk.history.finish(WalkEnd.CANCELLED)
-            session = walk.retire()
-            if session is not None:
-                session.close()
-            if walk.history.events:
-                self.walk_screen.files.walk_ended(walk, at_exit=True)
+        self.walk_screen.close_walks()
 
     # -- keys that belong to a prompt -----------------------------------------------------------------------------
 
@@ -162,7 +154,7 @@ class ExplorerApp(App[int]):
 
     def on_evaluate_questions(self, message: EvaluateQuestions) -> None:
         """The evaluation screen on a question set; it replaces any evaluation open before."""
-        self.walk_screen.playing = False
+        self.walk_screen.pause()
         if self.is_screen_installed(EVALUATION):
             old = self.get_screen(EVALUATION)
             if old is self.screen:
@@ -184,8 +176,5 @@ class ExplorerApp(App[int]):
             say(self.walk_screen, message.note, timeout=6)
 
     def on_compare_walks(self, message: CompareWalks) -> None:
-        screen = self.walk_screen
-        b = screen.open_history(message.b, expected=message.expected)
-        screen.open_history(message.a, expected=message.expected)
-        screen.comparing_walks.start(b)
+        self.walk_screen.compare_opened(message.a, message.b, expected=message.expected)
 

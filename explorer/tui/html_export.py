@@ -81,8 +81,6 @@ class WalkView(Protocol):
     def open_history(self, history: WalkHistory, *, step: int | None = ...,
                      expected: frozenset[str] = ...) -> object: ...
 
-    def walk_changed(self, *, burst: bool = ...) -> None: ...
-
 
 @dataclass(frozen=True)
 class Frame:
@@ -165,8 +163,7 @@ async def draw(screen: Screen[Any], history: WalkHistory, *, size: tuple[int, in
                 if cancelled():
                     called_off.append(True)
                     return
-                history.go(step)
-                view.walk_changed()
+                history.go(step)  # the screen shows it: it watches the walk it opened
                 await pilot.pause()  # the redraw's layout, then the tree's move to the walk's node
                 await pilot.pause()
                 html = transcript_html(app.screen.query_one(TranscriptView).content)

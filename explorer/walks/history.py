@@ -12,8 +12,8 @@ each with its own cursor.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from enum import StrEnum
+from collections.abc import Callable, Iterator
+from enum import Enum, StrEnum
 from pathlib import Path
 
 from core import NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent
@@ -42,12 +42,32 @@ class Origin(StrEnum):
     """Another walk run again from its recorded decisions with another budget or depth limit, no navigator call."""
 
 
+class Change(Enum):
+    """How a walk changed, as its watchers are told (:meth:`WalkHistory.watch`, and ``Walk.watch`` for its pick)."""
+
+    GREW = "grew"
+    """An event arrived (the cursor may have followed it)."""
+    MOVED = "moved"
+    """The cursor moved over what already happened."""
+    ENDED = "ended"
+    """The walk is over: how it ended is known."""
+    PICK = "pick"
+    """The pick open on the walk (the manual navigator's request, waiting for a person) changed."""
+
+
+Watcher = Callable[[Change], None]
+"""Told each change of a history, on the thread that made it."""
+
+
 class WalkHistory:
     """Everything one walk did so far, and the step being looked at.
 
     ``cursor`` counts the events shown (0: nothing yet). While the cursor is
     at the latest event it follows new ones; once moved back it stays put.
     ``forced`` holds the 1-based numbers of the decisions a person forced.
+
+    A history is observable: whoever shows it watches it (:meth:`watch`) and is told each event that arrives, each move
+    of the cursor and its end, so nobody who moves it has to say so.
     """
 
     def __init__(
@@ -77,6 +97,21 @@ class WalkHistory:
         self.error: str | None = None
         self._live = WalkState()
         self._cached: tuple[int, WalkState] | None = None
+        self._watchers: list[Watcher] = []
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Tell ``watcher`` each change from now on; returns the call that stops it."""
+        self._watchers.append(watcher)
+
+        def stop() -> None:
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+
+        return stop
+
+    def _changed(self, change: Change) -> None:
+        for watcher in list(self._watchers):
+            watcher(change)
 
     @classmethod
     def from_trace(cls, trace: Trace, *, number: int = 1) -> WalkHistory:
@@ -105,11 +140,13 @@ class WalkHistory:
         self._live.apply(event, forced=forced)
         if following:
             self.cursor = len(self.events)
+        self._changed(Change.GREW)
 
     def finish(self, end: WalkEnd, error: str | None = None) -> None:
         """The walk is over (the first end said wins: a cancel is not undone by the worker's late word)."""
         if self.end is None:
             self.end, self.error = WalkEnd(end), error
+            self._changed(Change.ENDED)
 
     @property
     def ended(self) -> bool:
@@ -126,6 +163,8 @@ class WalkHistory:
         target = max(1 if self.events else 0, min(step, len(self.events)))
         moved = target != self.cursor
         self.cursor = target
+        if moved:
+            self._changed(Change.MOVED)
         return moved
 
     def back(self) -> bool:

@@ -3,20 +3,21 @@
 UI-free. A :class:`Walk` holds everything about one walk, once: its history (events, cursor, how it ended,
 the settings it is walked with), the session it is walked in (live while its worker may still take a step;
 the navigator it is walked with is the session's, and a fork goes on with it), and the manual navigator's
-open request on it. A walk saved in a file (:mod:`.saved`: one of a folder of 10,000 traces) is listed from its
-header and read the first time it is needed. Which walk is on screen is the screen's business, not the list's.
+open request on it; each is observable (:meth:`Walk.watch`). A walk saved in a file (:mod:`.saved`: one of a
+folder of 10,000 traces) is listed from its header and read the first time it is needed. Which walk is on screen
+is the screen's business, not the list's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from core import CancellationToken, TreeNavigator, WalkEvent
 
 from ..ending import WalkEnd
 from ..safe_text import one_line
 from ..walk_settings import WalkSettings
-from .history import WalkHistory, label_for, trace_label, walk_name
+from .history import Change, WalkHistory, Watcher, label_for, trace_label, walk_name
 from .picking import Pick
 from .saved import SavedWalk
 from .session import WalkSession
@@ -45,12 +46,37 @@ class Walk:
         self.walked_in = walked_in
         """The session it is walked in, whose history is :attr:`history` (``None``: read from a trace, or made
         elsewhere); kept once the walk is over, for the navigator it was walked with."""
-        self.pick: Pick | None = None
-        """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
+        self._pick: Pick | None = None
+        self._watchers: list[Watcher] = []
         self.verdict = ""
         """What an evaluation made of this walk (why its question was missed), said beside it on screen."""
         self.retired = False
         """Whether its session is over for the screen (it ended, or was cancelled): see :meth:`retire`."""
+
+    @property
+    def pick(self) -> Pick | None:
+        """The manual navigator's request on this walk, waiting for a person (answered only while it is shown)."""
+        return self._pick
+
+    @pick.setter
+    def pick(self, pick: Pick | None) -> None:
+        if pick is not self._pick:
+            self._pick = pick
+            for watcher in list(self._watchers):
+                watcher(Change.PICK)
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Tell ``watcher`` each change of this walk from now on: its history's (read now if it is a saved walk's;
+        :class:`WalkUnreadable` when it cannot be) and its pick's. Returns the call that stops it."""
+        stop_history = self.history.watch(watcher)
+        self._watchers.append(watcher)
+
+        def stop() -> None:
+            stop_history()
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+
+        return stop
 
     @property
     def history(self) -> WalkHistory:

@@ -736,12 +736,12 @@ async def test_the_explorers_walks_reach_the_receiver_when_they_end():
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
         app = make_app(QUERY, start_walk=True, observers=[telemetry.observe])
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.events != [])
+            await wait_for(pilot, lambda: app.walk_screen.view.history is not None and app.walk_screen.view.history.events != [])
             assert receiver.requests == []  # nothing is sent while the walk goes on
             await pilot.press("c")
-            await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.end == "finished")
+            await wait_for(pilot, lambda: app.walk_screen.view.history is not None and app.walk_screen.view.history.end == "finished")
             receiver.wait_for(1)
-            name = app.walk_screen.history.name
+            name = app.walk_screen.view.history.name
         spans = receiver.spans()
     root = root_of(spans)
     assert root.attributes["input.value"] == QUERY

@@ -9,11 +9,9 @@ from the new answer is the walk screen's fork, with the new answer forced at tha
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
 
 from core import NavigatorChose, Transcript, TreeNavigator
 
-from ...corpora import Corpus
 from ...navigators import NavigatorConfigError
 from ...navigators.answered import Answered
 from ...navigators.forcing import VARIANT_LABEL
@@ -21,32 +19,10 @@ from ...navigators.prompt_variants import PromptVariant, prompts_dir
 from ...navigators.what_if import WhatIfError, recorded_answer, request_for
 from ...walk_settings import WalkSettings
 from ...walks.decisions import Decision
-from ...walks.history import WalkHistory
-from ...walks.session import Wiring
 from ...walks.walk_list import Walk
-from ..say import Severity
 from ..screens.what_if import EvaluateWith, ForkFrom, RewalkWith, WhatIfScreen
 from .evaluating_variant import navigator_for
-
-if TYPE_CHECKING:
-    from textual.app import App
-
-
-class Host(Protocol):
-    """What the what-if needs of the walk screen."""
-
-    allow_files: bool
-    corpus: Corpus
-    shown: Walk | None
-    playing: bool
-
-    @property
-    def app(self) -> App[int]: ...
-
-    @property
-    def history(self) -> WalkHistory | None: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+from .shown import Grounds, Part
 
 
 def answered_as(decision: Decision) -> str:
@@ -63,40 +39,39 @@ def answered_as(decision: Decision) -> str:
     return f"chosen{with_variant}" if isinstance(answer, NavigatorChose) else "failed"
 
 
-class AskingAgain:
-    """The what-if key of the walk screen ``host``; ``fork`` forks the walk on screen at a decision, answered anew
-    (the picker's fork); a navigator it resolves is wired with ``wiring``."""
+class AskingAgain(Part):
+    """The what-if key of the walk on screen; ``fork`` forks the walk on screen at a decision, answered anew
+    (the picker's fork); a navigator it resolves is wired with the grounds' wiring."""
 
-    def __init__(self, host: Host, wiring: Wiring, *, fork: Callable[[Decision, tuple[str, ...], Transcript], None],
+    def __init__(self, grounds: Grounds, *, fork: Callable[[Decision, tuple[str, ...], Transcript], None],
                  rewalk: Callable[[Decision, PromptVariant, TreeNavigator], None],
                  evaluate: Callable[[Walk, WalkSettings, str, str], None]) -> None:
-        self.host = host
+        super().__init__(grounds)
         self.evaluate = evaluate
         """Evaluates a variant's model id against the original over a question set the person picks."""
-        self.wiring = wiring
         self.fork = fork
         self.rewalk = rewalk
         """Re-walks the walk on screen from a decision with a prompt variant, asked by the navigator given."""
 
     def open(self) -> None:
         """Open the request of the LLM decision at this step, to edit and ask again."""
-        host = self.host
-        history, walk = host.history, host.shown
+        view = self.view
+        history, walk = view.history, view.walk
         if history is None or walk is None:
-            host.say("No walk yet: walk with an LLM navigator (m), then W at any of its decisions.", timeout=4)
+            self.say("No walk yet: walk with an LLM navigator (m), then W at any of its decisions.", timeout=4)
             return
         decision = history.decision_at()
         if decision is None or decision.answer is None:
-            host.say("No answered decision at this step: step to one (n), then W.", timeout=4)
+            self.say("No answered decision at this step: step to one (n), then W.", timeout=4)
             return
         model = history.settings.model
         try:
             request = request_for(model, history.settings.query, decision.offer, decision.answer.transcript,
                                   navigator=self._navigator(walk, model))
         except (WhatIfError, NavigatorConfigError) as exc:
-            host.say(f"No what-if here: {exc}", severity="warning", timeout=6)
+            self.say(f"No what-if here: {exc}", severity="warning", timeout=6)
             return
-        host.playing = False
+        view.playing = False
         where = "the roots" if decision.node is None else decision.node
         title = f"walk {history.number} · the decision at {where} ({answered_as(decision)}, step {decision.step})"
 
@@ -109,15 +84,15 @@ class AskingAgain:
                 try:
                     navigator = self._navigator(walk, result.variant.model_id)
                 except NavigatorConfigError as exc:
-                    host.say(f"{result.variant.model_id} cannot be asked: {exc}", severity="error", timeout=6)
+                    self.say(f"{result.variant.model_id} cannot be asked: {exc}", severity="error", timeout=6)
                     return
                 self.rewalk(decision, result.variant, navigator)
 
-        prompts = prompts_dir() if host.allow_files else None
-        host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
+        prompts = prompts_dir() if self.allow_files else None
+        self.stage.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title,
                                           prompts=prompts), left)
 
     def _navigator(self, walk: Walk, model: str) -> TreeNavigator:
         """The navigator for ``model`` (:func:`~.evaluating_variant.navigator_for`)."""
-        return navigator_for(walk, model, self.wiring, allow_files=self.host.allow_files)
+        return navigator_for(walk, model, self.wiring, allow_files=self.allow_files)

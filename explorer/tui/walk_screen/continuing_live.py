@@ -33,7 +33,7 @@ LiveNavigator = Callable[[Walk], "TreeNavigator | None"]
 
 
 class ContinuingLive(Part):
-    """``C`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the settings, ``runner`` launches
+    """``C`` on the walk on screen ``view``: a dialog asks for the settings, ``runner`` launches
     the new walk; ``live_navigator`` is the one for the walk's own model id, and another model id is resolved
     with the session's rules (files off stay off) and wired with ``wiring``."""
 
@@ -45,7 +45,7 @@ class ContinuingLive(Part):
     def ask(self, typed: str | None = None) -> None:
         """Ask for the settings (prefilled with the walk's own, or ``typed``), then continue live from the step on
         screen."""
-        shown = self.view.shown
+        shown = self.view.walk
         if shown is None or not shown.history.events:
             self.say("No walk to continue yet: walk one first.", timeout=3)
             return
@@ -71,7 +71,7 @@ class ContinuingLive(Part):
             if live is not None:
                 self.start(shown, step, live, current)
 
-        self.node.app.push_screen(PromptScreen(
+        self.stage.app.push_screen(PromptScreen(
             f"Continue {shown.name} live from step {step} (its decisions up to it kept, the navigator asked "
             f"after): {ACCEPTED}", typed if typed is not None else current.text(), read=read), start)
 

@@ -11,7 +11,6 @@ makes the original side free when it was walked before.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from core import TreeNavigator
 
@@ -24,15 +23,11 @@ from ...walks.history import WalkHistory
 from ...walks.session import Wiring
 from ...walks.walk_list import Walk
 from ..messages import EvaluateQuestions
-from ..say import FILES_OFF, Say
+from ..say import FILES_OFF
 from ..screens.evaluation import EVALUATION, EvaluationScreen
 from ..screens.prompt import PromptScreen
 from .keeping_case import own_questions
-
-if TYPE_CHECKING:
-    from textual.widget import Widget
-
-    from ...corpora import Corpus
+from .shown import Grounds, Part
 
 PROMPT_FILES = ("system", "prompt")
 """The model id's options that make it a prompt variant."""
@@ -68,20 +63,16 @@ def navigator_for(walk: Walk, model: str, wiring: Wiring, *, allow_files: bool) 
     return found if found is walk.navigator else wiring.wire(found)
 
 
-class EvaluatingVariant:
-    """Evaluate a variant from ``node`` (the walk screen, or the ``W`` dialog's host) over a question set of
-    ``corpus``; navigators come through :func:`navigator_for` with ``wiring``."""
+class EvaluatingVariant(Part):
+    """Evaluate a variant (from the ``W`` dialog, or ``E`` on a walk made with one) over a question set of the
+    corpus; navigators come through :func:`navigator_for` with the grounds' wiring."""
 
-    def __init__(self, node: Widget, *, corpus: Corpus, wiring: Wiring, say: Say, allow_files: bool) -> None:
-        self.node = node
-        self.corpus = corpus
-        self.wiring = wiring
-        self.say = say
-        self.allow_files = allow_files
+    def __init__(self, grounds: Grounds) -> None:
+        super().__init__(grounds)
 
     def choices(self) -> list[str]:
         """The question sets the picker offers: the open one (an evaluation behind the screen), the corpus's own."""
-        app = self.node.app
+        app = self.stage.app
         found: list[str] = []
         if app.is_screen_installed(EVALUATION):
             screen = app.get_screen(EVALUATION)
@@ -107,7 +98,7 @@ class EvaluatingVariant:
             if value:
                 self.evaluate(walk, settings, Path(value).expanduser(), original, variant)
 
-        self.node.app.push_screen(PromptScreen(
+        self.stage.app.push_screen(PromptScreen(
             f"Evaluate {variant} against {original} over a question set (the open one, the corpus's own, or type "
             "a path)", choices[0], placeholder="corpus.questions.yaml", suggestions=choices,
             check=lambda v: None if v.strip() else "Type the path of a question set."), picked)
@@ -125,7 +116,7 @@ class EvaluatingVariant:
             if problem is None:
                 a = navigator_for(walk, original, self.wiring, allow_files=self.allow_files)
                 b = navigator_for(walk, variant, self.wiring, allow_files=self.allow_files)
-                self.node.app.post_message(EvaluateQuestions(questions, settings.but(model=original), a, (variant, b)))
+                self.stage.app.post_message(EvaluateQuestions(questions, settings.but(model=original), a, (variant, b)))
                 return
         except (CorpusError, OSError, NavigatorConfigError) as exc:
             problem = str(exc)

@@ -10,21 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ...corpora.errors import CorpusError
 from ...corpora.questions import keep_question
 from ...safe_text import clip, one_line
-from ..say import FILES_OFF, Say
+from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
-from .shown import ShownWalk
-
-if TYPE_CHECKING:
-    from textual.widget import Widget
-
-    from ...corpora import Corpus
-
-"""What every file key says in a session with files off."""
+from .shown import Grounds, Part
 
 
 def own_questions(corpus_path: str | Path) -> Path:
@@ -35,17 +27,12 @@ def own_questions(corpus_path: str | Path) -> Path:
     return path.with_name(f"{path.name}.questions.yaml")
 
 
-class KeepingCase:
-    """``K`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the question set and writes to it;
-    ``marked`` is the node the person marks as the right answer (the tree's cursor; ``None``: none)."""
+class KeepingCase(Part):
+    """``K`` on the walk on screen: asks for the question set and writes to it on a worker; ``marked`` is the node
+    the person marks as the right answer (the tree's cursor; ``None``: none)."""
 
-    def __init__(self, view: ShownWalk, node: Widget, *, corpus: Corpus, say: Say, allow_files: bool,
-                 marked: Callable[[], str | None]) -> None:
-        self.view = view
-        self.node = node
-        self.corpus = corpus
-        self.say = say
-        self.allow_files = allow_files
+    def __init__(self, grounds: Grounds, *, marked: Callable[[], str | None]) -> None:
+        super().__init__(grounds)
         self.marked = marked
 
     def ask(self) -> None:
@@ -73,14 +60,14 @@ class KeepingCase:
 
         title = (f"Keep the case “{clip(one_line(query), 60)}” → {clip(one_line(answer), 40)} as a question in "
                  "(a question set, made if missing)")
-        self.node.app.push_screen(PromptScreen(title, str(default), placeholder="corpus.questions.yaml",
+        self.stage.app.push_screen(PromptScreen(title, str(default), placeholder="corpus.questions.yaml",
                                                suggestions=[s for s in beside if s != str(default)],
                                                check=lambda v: None if v.strip() else "Type the path of a question "
                                                "set."), keep)
 
     def keep(self, path: Path, query: str, answer: str) -> None:
         """Append the question on a worker; say which file and id it wrote, or why not, in one line."""
-        app, corpus = self.node.app, self.corpus
+        app, corpus = self.stage.app, self.corpus
 
         def work() -> None:
             tell = partial(app.call_from_thread, self.say)
@@ -95,4 +82,4 @@ class KeepingCase:
                 return
             tell(f"Kept question {kept.id!r} in {path.resolve()}: “{one_line(query)}” → {answer}", timeout=6)
 
-        self.node.run_worker(work, thread=True, group="files", exit_on_error=False)
+        self.stage.run_worker(work, thread=True, group="files", exit_on_error=False)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 from textual.message import Message
 
@@ -20,24 +19,18 @@ from ...navigators.llm.llama_server import LoadPhase, LocalModelStatus
 from ...navigators.manual import PendingDecision
 from ...walks.session import WalkSession, Wiring
 from ..messages import DecisionRequested, LocalModelChanged
-from ..say import Severity
-
-
-class Host(Protocol):
-    """What listening needs of the walk screen."""
-
-    def post_message(self, message: Message) -> bool: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+from ..say import Say
 
 
 class Listening:
-    """The walk screen ``host``'s ears on ``wiring``'s desk and listeners, from :meth:`attach` (on mount) to
+    """The walk screen's ears on ``wiring``'s desk and listeners (what they hear is posted to it with ``post``),
+    from :meth:`attach` (on mount) to
     :meth:`detach` (on unmount). A screen drawn in the background (the HTML export's) is given no wiring, so it
     never takes the desk or the local models from the screen a person uses."""
 
-    def __init__(self, host: Host, wiring: Wiring) -> None:
-        self.host = host
+    def __init__(self, post: Callable[[Message], bool], say: Say, wiring: Wiring) -> None:
+        self.post = post
+        self.say = say
         self.wiring = wiring
         self._stop_hearing_models: Callable[[], None] = lambda: None
         self._model: tuple[LocalModelStatus, float] | None = None  # the last status heard, and when (monotonic)
@@ -54,10 +47,10 @@ class Listening:
         self._stop_hearing_models()
 
     def _manual(self, pending: PendingDecision) -> None:
-        self.host.post_message(DecisionRequested(pending))
+        self.post(DecisionRequested(pending))
 
     def _local_model(self, status: LocalModelStatus) -> None:
-        self.host.post_message(LocalModelChanged(status))
+        self.post(LocalModelChanged(status))
 
     def local_model_changed(self, status: LocalModelStatus) -> None:
         """A local model loads on the first decision that needs it: say so, and how long it took (on the screen's
@@ -65,11 +58,11 @@ class Listening:
         self._model = (status, time.monotonic())
         if status.phase is LoadPhase.LOADING:
             # Short: a toast cannot be taken back when the model is ready (about 2 s here); "ready" follows it.
-            self.host.say(status.line(), title="Local model", timeout=4)
+            self.say(status.line(), title="Local model", timeout=4)
         elif status.phase is LoadPhase.READY:
-            self.host.say(status.line(), title="Local model", timeout=6)
+            self.say(status.line(), title="Local model", timeout=6)
         elif status.phase is LoadPhase.FAILED:
-            self.host.say(status.line(), title="Local model", severity="error", timeout=12)
+            self.say(status.line(), title="Local model", severity="error", timeout=12)
 
     def line(self, session: WalkSession | None) -> str:
         """What the local model does while ``session`` waits for its navigator, for the status line: loading

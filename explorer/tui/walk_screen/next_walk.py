@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
-from textual.message import Message
 
 from core import OnFailure, TreeNavigator
 
@@ -22,35 +20,14 @@ from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_naviga
 from ...numbers import whole
 from ...safe_text import clip_words, visible
 from ...walk_settings import WalkSettings
-from ...walks.session import JOBS, UNWIRED, Wiring
+from ...walks.session import JOBS
 from ...walks.settings import describe_settings
 from ...walks.stability import Stability, StabilityRun
 from ..messages import EvaluateQuestions
-from ..say import FILES_OFF, Severity
+from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
 from ..screens.stability import StabilityScreen
-
-if TYPE_CHECKING:
-    from textual.app import App
-
-    from ...corpora import Corpus
-
-
-class Host(Protocol):
-    """What the next walk's settings need of the screen they belong to."""
-
-    corpus: Corpus
-    allow_files: bool
-
-    @property
-    def app(self) -> App[int]: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
-
-    def settings_changed(self) -> None:
-        """The next walk's settings changed: show them."""
-
-    def post_message(self, message: Message) -> bool: ...
+from .shown import Grounds, Part
 
 
 def whole_number(low: int, high: int) -> Callable[[str], int]:
@@ -66,23 +43,24 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
-class NextWalk:
-    """The settings and navigator the next walk will use, and the prompts that change them."""
+class NextWalk(Part):
+    """The settings and navigator the next walk will use, and the prompts that change them; ``shown`` shows them
+    (the query bar's note) each time they change. A stability run's navigator is wired with the grounds' wiring,
+    and observed by its observers (the explorer's telemetry)."""
 
-    def __init__(self, host: Host, settings: WalkSettings, navigator: TreeNavigator | None = None,
-                 wiring: Wiring = UNWIRED) -> None:
-        self.host = host
+    def __init__(self, grounds: Grounds, settings: WalkSettings, navigator: TreeNavigator | None = None, *,
+                 shown: Callable[[], None]) -> None:
+        super().__init__(grounds)
         self.settings = settings.but(query="")
         self._navigator = navigator
-        self.wiring = wiring
-        """What a stability run's navigator is wired with, and its observers (the explorer's telemetry)."""
+        self.shown = shown
 
     @property
     def navigator(self) -> TreeNavigator:
         """The next walk's navigator; made without one (a screen that shows recorded walks), it is resolved from
         the settings' model when a walk first needs it."""
         if self._navigator is None:
-            self._navigator = resolve_navigator(self.settings.model, allow_files=self.host.allow_files)
+            self._navigator = resolve_navigator(self.settings.model, allow_files=self.allow_files)
         return self._navigator
 
     @navigator.setter
@@ -94,14 +72,14 @@ class NextWalk:
         return Text(visible(f"next walk: {describe_settings(self.settings)}"))
 
     def _changed(self, what: str) -> None:
-        self.host.settings_changed()
-        self.host.say(f"{what} — applies to the next walk (r restarts).")
+        self.shown()
+        self.say(f"{what} — applies to the next walk (r restarts).")
 
     def adopt(self, max_nodes_visited: int, max_depth: int, on_failure: OnFailure) -> None:
         """Take an opened trace's budget, depth limit and policy (its navigator stays: the trace called none)."""
         self.settings = self.settings.but(max_nodes_visited=max_nodes_visited, max_depth=max_depth,
                                           on_failure=on_failure)
-        self.host.settings_changed()
+        self.shown()
 
     # -- budget, depth, policy, navigator ---------------------------------------------------------------------------
 
@@ -111,7 +89,7 @@ class NextWalk:
                 self.settings = self.settings.but(max_nodes_visited=value)
                 self._changed(f"Visit budget {value}")
 
-        self.host.app.push_screen(PromptScreen("Visit budget (visits across the whole walk)",
+        self.stage.app.push_screen(PromptScreen("Visit budget (visits across the whole walk)",
                                                str(self.settings.max_nodes_visited),
                                                read=whole_number(1, 100_000)), apply)
 
@@ -121,7 +99,7 @@ class NextWalk:
                 self.settings = self.settings.but(max_depth=value)
                 self._changed(f"Depth limit {value}")
 
-        self.host.app.push_screen(PromptScreen("Depth limit (roots are depth 0)", str(self.settings.max_depth),
+        self.stage.app.push_screen(PromptScreen("Depth limit (roots are depth 0)", str(self.settings.max_depth),
                                                read=whole_number(0, 100_000)), apply)
 
     def cycle_policy(self) -> None:
@@ -138,7 +116,7 @@ class NextWalk:
 
         def check(model: str) -> str | None:
             try:
-                resolved[model] = resolve_navigator(model, allow_files=self.host.allow_files)
+                resolved[model] = resolve_navigator(model, allow_files=self.allow_files)
             except NavigatorConfigError as exc:
                 return str(exc)
             return None
@@ -149,7 +127,7 @@ class NextWalk:
                 self.settings = self.settings.but(model=model)
                 self._changed(f"Navigator {model}")
 
-        self.host.app.push_screen(PromptScreen("Navigator model (any model id; the list holds what is here)",
+        self.stage.app.push_screen(PromptScreen("Navigator model (any model id; the list holds what is here)",
                                                self.settings.model, check=check,
                                                suggestions=self.suggestions(recent_traces)),
                                   apply)
@@ -158,10 +136,10 @@ class NextWalk:
         """The shipped models, the scripts beside the corpus, and replays of the traces at hand: all usable (with
         files off, none of the files: they are neither listed nor read)."""
         suggestions = list(SUGGESTED_MODELS)
-        if not self.host.allow_files:
+        if not self.allow_files:
             return suggestions
         seen: set[Path] = set()
-        for folder in (Path(self.host.corpus.path).parent / "scripts", Path("sample_corpora") / "scripts"):
+        for folder in (Path(self.corpus.path).parent / "scripts", Path("sample_corpora") / "scripts"):
             try:
                 scripts = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
             except OSError:
@@ -180,7 +158,7 @@ class NextWalk:
         if model == self.settings.model and not getattr(self.navigator, "needs_a_person", False):
             return self.navigator, None
         try:
-            return resolve_navigator(model, headless=True, allow_files=self.host.allow_files), None
+            return resolve_navigator(model, headless=True, allow_files=self.allow_files), None
         except NavigatorConfigError as exc:
             return None, str(exc)
 
@@ -188,27 +166,27 @@ class NextWalk:
         """Ask how many times to walk ``query``, then run them; ``show`` puts the run's frequencies on the tree."""
         query = query.strip()
         if not query:
-            self.host.say("Type a question first: stability walks the current query many times.", severity="warning")
+            self.say("Type a question first: stability walks the current query many times.", severity="warning")
             return
         navigator, error = self.headless_navigator(self.settings.model)
         if navigator is None:
-            self.host.say(f"Stability: {error}", severity="warning", timeout=6)
+            self.say(f"Stability: {error}", severity="warning", timeout=6)
             return
 
         def start(value: int | None) -> None:
             if value is not None:
-                run = StabilityRun(self.host.corpus, self.settings.but(query=query), self.wiring.wire(navigator), value,
+                run = StabilityRun(self.corpus, self.settings.but(query=query), self.wiring.wire(navigator), value,
                                    jobs=JOBS, observers=self.wiring.observers)
-                self.host.app.push_screen(StabilityScreen(run, show))
+                self.stage.app.push_screen(StabilityScreen(run, show))
 
         asked = f"Stability: walk {clip_words(visible(query), 80)!r} how many times? (2-1000)"
-        self.host.app.push_screen(PromptScreen(asked, "10", read=whole_number(2, 1000)), start)
+        self.stage.app.push_screen(PromptScreen(asked, "10", read=whole_number(2, 1000)), start)
 
     def ask_evaluation(self) -> None:
-        if not self.host.allow_files:
-            self.host.say(FILES_OFF, severity="warning", timeout=4)
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
             return
-        corpus_path = Path(self.host.corpus.path)
+        corpus_path = Path(self.corpus.path)
         suggestions: list[str] = []
         try:
             beside = sorted(corpus_path.parent.glob("*.questions.y*ml"))
@@ -226,7 +204,7 @@ class NextWalk:
             if value:
                 self.evaluate_file(Path(value).expanduser())
 
-        self.host.app.push_screen(PromptScreen("Evaluate: walk a question set (a .questions.yaml for this corpus)",
+        self.stage.app.push_screen(PromptScreen("Evaluate: walk a question set (a .questions.yaml for this corpus)",
                                                suggestions[0] if suggestions else "",
                                                placeholder="corpus.questions.yaml", suggestions=suggestions,
                                                check=lambda v: None if v else "Type the path of a question set."),
@@ -234,15 +212,15 @@ class NextWalk:
 
     def evaluate_file(self, path: Path, compare: str | None = None) -> None:
         """Ask for the evaluation screen on the question set at ``path`` (checked against this corpus)."""
-        corpus = self.host.corpus
+        corpus = self.corpus
         try:
             questions = load_questions(path)
         except (CorpusError, OSError) as exc:
-            self.host.say(str(exc), title="Cannot open the question set", severity="error", timeout=8)
+            self.say(str(exc), title="Cannot open the question set", severity="error", timeout=8)
             return
         problem = fit_problem(questions, corpus, named_corpus=True)
         if problem is not None:
-            self.host.say(problem, title="The question set does not fit this corpus", severity="error", timeout=8)
+            self.say(problem, title="The question set does not fit this corpus", severity="error", timeout=8)
             return
         self.evaluate_questions(questions, compare)
 
@@ -255,7 +233,7 @@ class NextWalk:
             b, error = self.headless_navigator(compare)
             other = (compare, b) if b is not None else None
         if navigator is None or error is not None:
-            self.host.say(f"Evaluate: {error}", severity="error", timeout=8)
+            self.say(f"Evaluate: {error}", severity="error", timeout=8)
             return
-        self.host.post_message(EvaluateQuestions(questions, self.settings, navigator, other))
+        self.stage.post(EvaluateQuestions(questions, self.settings, navigator, other))
 

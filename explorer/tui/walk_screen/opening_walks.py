@@ -9,83 +9,68 @@ shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING
 
 from ...trace import Trace
 from ...walks.history import WalkHistory
 from ...walks.saved import SavedWalk
 from ...walks.stability import Stability
-from ...walks.walk_list import Walk, WalkList, WalkUnreadable
-from ..say import Severity
-from ..widgets.query_input import QueryInput
-from ..widgets.walk_tree import WalkTree
+from ...walks.walk_list import Walk, WalkUnreadable
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
-
+    from ..widgets.query_input import QueryInput
+    from ..widgets.walk_tree import WalkTree
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
-W = TypeVar("W", bound="Widget")
 
+class OpeningWalks(Part):
+    """Walks from elsewhere, onto the screen: the walk on it is parked by ``runner``, a trace's limits go to
+    ``next_walk``, what marks a walk goes on the ``tree`` and its query in the ``query`` box."""
 
-class Host(Protocol):
-    """What opening walks needs of the walk screen."""
-
-    walks: WalkList
-
-    def query_one(self, selector: type[W]) -> W: ...
-
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
-
-    def show_walk(self, walk: Walk) -> None: ...
-
-
-class OpeningWalks:
-    """Walks from elsewhere, onto the walk screen ``host``: the walk on it is parked by ``runner``, and a trace's
-    limits go to ``next_walk``."""
-
-    def __init__(self, host: Host, *, next_walk: NextWalk, runner: WalkRunner) -> None:
-        self.host = host
+    def __init__(self, grounds: Grounds, *, tree: WalkTree, query: QueryInput, next_walk: NextWalk,
+                 runner: WalkRunner) -> None:
+        super().__init__(grounds)
+        self.tree = tree
+        self.query = query
         self.next_walk = next_walk
         self.runner = runner
 
     def switch_to(self, number: int) -> None:
         """Show walk ``number`` of the list, at the step it was left at (a saved walk is read now, the first time:
         one that cannot be is said in one line, and the walk on screen stays)."""
-        host = self.host
         try:
-            walk = host.walks.number(number)
+            walk = self.walks.number(number)
             walk.read()
         except IndexError as exc:
-            host.say(str(exc), severity="warning")
+            self.say(str(exc), severity="warning")
             return
         except WalkUnreadable as exc:
-            host.say(str(exc), severity="error", timeout=8)
+            self.say(str(exc), severity="error", timeout=8)
             return
-        host.show_walk(walk)
-        host.say(f"Now showing {walk.name}", timeout=3)
+        self.view.walk = walk
+        self.say(f"Now showing {walk.name}", timeout=3)
 
     def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
                      verdict: str = "") -> Walk:
         """Show a walk made elsewhere (an evaluation's) at ``step`` (``None``: its end), the nodes a question
         expects marked on the tree and ``verdict`` in the step panel; once in the list, it stays one walk."""
-        host = self.host
-        walk = host.walks.holding(history)
+        walk = self.walks.holding(history)
         if walk is None:
             self.runner.park()
-            walk = host.walks.add(Walk(history))
+            walk = self.walks.add(Walk(history))
         walk.verdict = verdict or walk.verdict
         if step is None:
             history.latest()
         else:
             history.go(step)
-        host.show_walk(walk)
-        tree = host.query_one(WalkTree)
+        self.view.walk = walk
+        tree = self.tree
         tree.set_overlay(expected=expected)
         for node in sorted(expected):
             tree.reveal(node, move_cursor=False)  # where the answer was, in view beside where the walk went
-        host.query_one(QueryInput).value = history.settings.query
+        self.query.value = history.settings.query
         tree.focus()  # the step keys, and Escape back to the evaluation, work at once
         return walk
 
@@ -97,13 +82,12 @@ class OpeningWalks:
         it is to keep (the command line's, which took the walks' own where it gave none)."""
         if not saved:
             return
-        host = self.host
         self.runner.park()
-        walks = [host.walks.add(Walk(saved=each)) for each in saved]
+        walks = [self.walks.add(Walk(saved=each)) for each in saved]
         settings = saved[0].header.settings
         if adopt:
             self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
-        host.query_one(QueryInput).value = settings.query
+        self.query.value = settings.query
         unreadable: list[str] = []
         for walk in walks:
             try:
@@ -111,16 +95,16 @@ class OpeningWalks:
             except WalkUnreadable as exc:
                 unreadable.append(str(exc))
                 continue
-            host.show_walk(walk)
+            self.view.walk = walk
             if len(walks) == 1:
-                host.say(f"Opened {saved[0].path} as {walk.name} ({len(history.events)} events)", timeout=4)
+                self.say(f"Opened {saved[0].path} as {walk.name} ({len(history.events)} events)", timeout=4)
             else:
-                host.say(f"Opened {len(walks)} walks, newest first: w lists them (type to filter), {walk.name} is "
+                self.say(f"Opened {len(walks)} walks, newest first: w lists them (type to filter), {walk.name} is "
                          "shown", timeout=6)
             break
         if unreadable:
             more = f" (and {len(unreadable) - 1} more cannot be read)" if len(unreadable) > 1 else ""
-            host.say(unreadable[0] + more, severity="error", timeout=8)
+            self.say(unreadable[0] + more, severity="error", timeout=8)
 
     def load_trace(self, trace: Trace) -> None:
         """Step through a saved walk, from its first event; no navigator is called. It joins the list."""
@@ -129,7 +113,7 @@ class OpeningWalks:
     def show_stability(self, stability: Stability) -> None:
         """Beside each node chosen by some of the walks, in how many (``chosen 7/10 walks``: said in words, so it
         is not read as the mark of the walk on screen, which stays), with a heat class from the share."""
-        tree = self.host.query_one(WalkTree)
+        tree = self.tree
         tree.set_overlay(counts={node: f"chosen {count} walks" for node, count in stability.counts().items()},
                          heat=stability.heat())
         for frequency in stability.nodes:

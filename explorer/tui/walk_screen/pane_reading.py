@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from textual.content import Content
 from textual.geometry import Region
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
@@ -22,6 +21,7 @@ from ...walks.decisions import Decision
 from ...walks.transcripts import raw_answer, request_text
 from ..say import Say
 from ..screens.prompt import PromptScreen
+from .shown import Stage
 
 PANE = "pane"
 """The class that makes a widget of the walk screen a pane that ``z`` gives the whole screen."""
@@ -29,6 +29,16 @@ PANE = "pane"
 FULL_SCREEN_KEYS = "PageUp PageDown Home End scroll · / searches in it · y copies the request, Y the raw answer · " \
                    "z gives it back"
 """What the status says when a pane takes the whole screen."""
+
+
+@dataclass(frozen=True)
+class Panes:
+    """What reading a pane needs of the screen's layout: which pane has the whole screen (``None``: none), giving
+    it to one (or back, with ``None``), and the widget holding the focus."""
+
+    maximized: Callable[[], Widget | None]
+    maximize: Callable[[Widget | None], None]
+    focused: Callable[[], Widget | None]
 
 
 @dataclass(frozen=True)
@@ -42,10 +52,12 @@ class Match:
 
 
 class PaneReading:
-    """The reading keys of ``screen``; ``decision`` is the decision on screen (the one the Transcript shows)."""
+    """The reading keys of the screen's ``panes``; ``decision`` is the decision on screen (the one the Transcript
+    shows); a dialog of the ``stage``'s app asks what to search for, and the app copies to the clipboard."""
 
-    def __init__(self, screen: Screen[None], decision: Callable[[], Decision | None], say: Say) -> None:
-        self.screen = screen
+    def __init__(self, panes: Panes, stage: Stage, decision: Callable[[], Decision | None], say: Say) -> None:
+        self.panes = panes
+        self.stage = stage
         self.decision = decision
         self.say = say
         self.searched = ""
@@ -56,13 +68,13 @@ class PaneReading:
     @property
     def full_screen(self) -> Widget | None:
         """The pane that has the whole screen (``None``: none has)."""
-        return self.screen.maximized
+        return self.panes.maximized()
 
     def pane(self) -> Widget | None:
         """The pane on the whole screen, else the one holding the focus (the tab strip: its active tab's pane)."""
-        if self.screen.maximized is not None:
-            return self.screen.maximized
-        focused = self.screen.focused
+        if (maximized := self.panes.maximized()) is not None:
+            return maximized
+        focused = self.panes.focused()
         if focused is None:
             return None
         for node in focused.ancestors_with_self:
@@ -76,9 +88,8 @@ class PaneReading:
 
     def toggle(self) -> None:
         """``z``: the focused pane takes the whole screen, or gives it back."""
-        screen = self.screen
-        if screen.maximized is not None:
-            screen.minimize()
+        if self.panes.maximized() is not None:
+            self.panes.maximize(None)
             self.say("The whole screen again.", timeout=2)
             return
         pane = self.pane()
@@ -86,7 +97,7 @@ class PaneReading:
             self.say("Tab to a pane first (the tree, the step panel, a tab's content): z gives it the whole screen.",
                      timeout=4)
             return
-        screen.maximized = pane  # public: Screen.maximize refuses what Textual would not maximize by itself
+        self.panes.maximize(pane)
         if not pane.has_focus_within:
             target = pane if pane.focusable else next((w for w in pane.query("*") if w.focusable), None)
             if target is not None:
@@ -95,7 +106,7 @@ class PaneReading:
 
     def ask_search(self) -> None:
         """``/`` with a pane on the whole screen: ask what to search for (the last search offered again)."""
-        self.screen.app.push_screen(PromptScreen("Search this pane for (Enter again: the next match)",
+        self.stage.app.push_screen(PromptScreen("Search this pane for (Enter again: the next match)",
                                                  self.searched), self._searched)
 
     def _searched(self, text: str | None) -> None:
@@ -135,7 +146,7 @@ class PaneReading:
         if text is None:
             self.say(f"The decision at step {decision.step} has no {name} to copy.", timeout=3)
             return
-        self.screen.app.copy_to_clipboard(text)
+        self.stage.app.copy_to_clipboard(text)
         self.say(f"Copied the {name} of the decision at step {decision.step}: {len(text):,} characters.", timeout=3)
 
 

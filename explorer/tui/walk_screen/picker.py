@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class Picking(Part):
-    """The picker's keys on the walk on screen ``view``; ``node`` (the walk screen) opens the prompt for a typed id,
+    """The picker's keys on the walk on screen ``view``; a dialog asks for a typed id,
     and a fork is launched by ``runner`` with the navigator it was walked with (else ``next_walk``'s), wired with
     ``wiring``."""
 
@@ -62,21 +62,19 @@ class Picking(Part):
             pending.decide((), "stale request")  # its walk is gone: nobody is there to answer
             return False
         walk.pick = Pick.for_request(pending)
-        if walk is not view.shown:
+        if walk is not view.walk:
             self.say(f"{walk.name} waits for you: w switches to it.", timeout=5)
             return False
         walk.history.latest()
         view.playing = False
         self.say("Your turn: 1-9 pick, a answer, s stop here, i type an id or a number.", timeout=4)
-        view.walk_changed()
         return True
 
     def _set(self, pick: Pick) -> None:
         if pick.forking:
             self.view.fork = pick
-        elif self.view.shown is not None:
-            self.view.shown.pick = pick
-            self.view.walk_changed()
+        elif self.view.walk is not None:
+            self.view.walk.pick = pick
 
     def fork(self) -> None:
         """Open the fork picker on the decision at this step (its offer shown as it was, before its answer)."""
@@ -95,7 +93,6 @@ class Picking(Part):
         view.playing = False
         history.go(decision.offer_seq)
         view.fork = Pick.for_fork(decision)
-        view.walk_changed()
         where = "the roots" if decision.node is None else decision.node
         self.say(f"Fork at {where}: the original answer is picked; 1-9 toggle, i type an id, a answer, s stop here, "
                  "Escape closes.", timeout=5)
@@ -119,7 +116,6 @@ class Picking(Part):
         if view.fork is not None and view.history is not None:
             view.history.latest()
             view.fork = None
-            view.walk_changed()
 
     def type_id(self) -> None:
         pick = self.view.picker
@@ -131,7 +127,7 @@ class Picking(Part):
             if value and current is not None and current.candidates is pick.candidates:
                 self._set(current.typed(value))
 
-        self.node.app.push_screen(PromptScreen(f"Type a node id, or a candidate's number (1-{len(pick.candidates)}); "
+        self.stage.app.push_screen(PromptScreen(f"Type a node id, or a candidate's number (1-{len(pick.candidates)}); "
                                                "an id that was not offered shows what a hallucination does",
                                                check=lambda v: None if v else "Type an id or a number."), add)
 
@@ -144,16 +140,15 @@ class Picking(Part):
             view.fork = None
             self.make_fork(pick.decision, selected)
             return
-        if view.shown is not None:
-            view.shown.pick = None
+        if view.walk is not None:
+            view.walk.pick = None
         pick.answer(selected, rationale)
-        view.walk_changed()
 
     def make_fork(self, decision: Decision, selected: tuple[str, ...], what_if: Transcript | None = None) -> None:
         """A new walk of the list: the shown walk again up to ``decision``, answered there with ``selected``
         (taken from a what-if, whose request's transcript is ``what_if``, when it is given)."""
         view = self.view
-        source = view.shown
+        source = view.walk
         if source is None:
             return
         navigator = self.wiring.wire(self._navigator_for(source))
@@ -168,7 +163,7 @@ class Picking(Part):
     def make_prompt_fork(self, decision: Decision, variant: PromptVariant, navigator: TreeNavigator) -> None:
         """A new walk of the list: the shown walk again up to ``decision``, asked there and after with the prompt
         ``variant`` (by ``navigator``, which asks its model id)."""
-        source = self.view.shown
+        source = self.view.walk
         if source is None:
             return
         try:

@@ -1,15 +1,13 @@
 """Presenting mode: the walk played a decision at a time, said in plain words, its answer on a card at the end.
 
 The walk screen holds ``presenting`` as a reactive; while it is on, the step keys and play move by the
-decision steps of :mod:`explorer.walks.decision_steps` instead of by events, and :meth:`Presenter.show` fills the
-narration line, the offer card and the answer card from the state the screen shows. A live walk is advanced
+decision steps of :mod:`explorer.walks.decision_steps` instead of by events, and the screen fills the narration line
+(:meth:`Presenter.narration`), the offer card and the answer card from the state it shows. A live walk is advanced
 event by event until its next stop point (an answer, or the end); meanwhile the cursor stays on the step
 shown, so the room never sees the bookkeeping flash by.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ...walks.decision_steps import (
     DecisionStep,
@@ -21,21 +19,8 @@ from ...walks.decision_steps import (
     step_before,
 )
 from ...walks.narration import narrate
-from ..keymap import PRESENTING_ACTIONS
-from ..widgets.answer_card import AnswerCard
-from ..widgets.narration_line import NarrationLine
-from ..widgets.offer_card import OfferCard
-from ..widgets.walk_footer import WalkFooter
 from .pulling_on import Pulled, pull_on
-from .shown import Pullable
-
-if TYPE_CHECKING:
-    from textual.widget import Widget
-
-    from ...corpora import Corpus
-    from ...walks.state import WalkState
-
-W = TypeVar("W", bound="Widget")
+from .shown import ShownWalk
 
 PRESENTING = "presenting"
 """The walk screen's class while presenting (``presenting.tcss`` styles it)."""
@@ -43,21 +28,11 @@ AT_END = "at-end"
 """Also set while presenting the end of a walk that ended: the answer card takes the offer card's place."""
 
 
-class Host(Pullable, Protocol):
-    """What presenting needs of the walk screen: the walk on screen to pull on, and its widgets."""
-
-    corpus: Corpus
-
-    def query_one(self, selector: type[W]) -> W: ...
-
-    def set_class(self, add: bool, *class_names: str, update: bool = True) -> object: ...
-
-
 class Presenter:
-    """Moves the walk screen ``host`` by decision steps, and fills presenting mode's widgets."""
+    """Moves the walk on screen (``view``) by decision steps, and says each step in words."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
+    def __init__(self, view: ShownWalk) -> None:
+        self.view = view
         self.on = False
         """Whether presenting mode is on (:meth:`turn`)."""
         self.advancing = False
@@ -68,7 +43,7 @@ class Presenter:
         self._steps: tuple[int, tuple[DecisionStep, ...]] = (-1, ())
 
     def steps(self) -> tuple[DecisionStep, ...]:
-        history = self.host.history
+        history = self.view.history
         if history is None:
             return ()
         if self._steps[0] != len(history.events) or not self._steps[1]:
@@ -76,7 +51,7 @@ class Presenter:
         return self._steps[1]
 
     def _live(self) -> bool:
-        history, session = self.host.history, self.host.session
+        history, session = self.view.history, self.view.session
         return history is not None and session is not None and not history.ended
 
     # -- moving --------------------------------------------------------------------------------------------------
@@ -84,7 +59,7 @@ class Presenter:
     def next(self) -> bool:
         """To the next decision step: one already recorded, else the live walk's next (``False``: there is none,
         the walk is over)."""
-        history = self.host.history
+        history = self.view.history
         if history is None:
             return False
         if self.advancing:
@@ -93,7 +68,6 @@ class Presenter:
         step = step_after(self.steps(), history.cursor)
         if step is not None and (step.answered or not self._live()):
             history.go(step.shown)
-            self.host.walk_changed()
             return True
         if not self._live():
             return False
@@ -101,9 +75,9 @@ class Presenter:
         return True
 
     def _advance(self) -> None:
-        history, session = self.host.history, self.host.session
+        history, session = self.view.history, self.view.session
         assert history is not None and session is not None
-        if self.host.picker is not None and self.host.picker.pending is not None:
+        if self.view.picker is not None and self.view.picker.pending is not None:
             return  # a person decides this one: the picker is on screen
         self._pinned = history.cursor
         history.latest()
@@ -114,11 +88,11 @@ class Presenter:
         """An event of the shown walk arrived: stop at a stop point, else ask for the next event."""
         if not self.advancing:
             return
-        history = self.host.history
+        history = self.view.history
         if history is None or not history.events:
             self.advancing = False
             return
-        if pull_on(self.host, lambda h: is_stop_point(h.events[-1]), keep_at=self._pinned) is Pulled.PULLED:
+        if pull_on(self.view, lambda h: is_stop_point(h.events[-1]), keep_at=self._pinned) is Pulled.PULLED:
             return
         self.advancing = False
         self._pinned = None
@@ -134,11 +108,11 @@ class Presenter:
         if self.advancing:
             self.advancing = False
             self._pinned = None
-            if self.host.history is not None:
-                self.host.history.latest()
+            if self.view.history is not None:
+                self.view.history.latest()
 
     def back(self) -> bool:
-        history = self.host.history
+        history = self.view.history
         if history is None:
             return False
         self.advancing = False
@@ -147,19 +121,17 @@ class Presenter:
         if step is None:
             return False
         history.go(step.shown)
-        self.host.walk_changed()
         return True
 
     def forward(self) -> bool:
         """To the next decision step already recorded (no navigator call)."""
-        history = self.host.history
+        history = self.view.history
         if history is None:
             return False
         step = step_after(self.steps(), history.cursor)
         if step is None or (not step.answered and self._live()):
             return False
         history.go(step.shown)
-        self.host.walk_changed()
         return True
 
     def tick(self) -> bool:
@@ -170,7 +142,7 @@ class Presenter:
 
     def narration(self) -> str:
         """The words for the step on screen."""
-        history = self.host.history
+        history = self.view.history
         if history is None or not history.events:
             return "Type a question and press Enter: the walk is shown a decision at a time."
         steps = self.steps()
@@ -181,24 +153,9 @@ class Presenter:
             words += " Press n for the first decision."
         return words
 
-    def show(self, state: WalkState) -> None:
-        """Fill the narration, the offer card and the answer card from ``state`` (what the screen shows)."""
-        history = self.host.history
-        at_end = history is not None and history.ended and history.at_latest
-        self.host.set_class(at_end, AT_END)
-        self.host.query_one(NarrationLine).show(self.narration())
-        if at_end and history is not None:
-            self.host.query_one(AnswerCard).show(state, self.host.corpus, history.events, history.forced)
-        else:
-            hint = "Press n: the navigator gets its first offer." if state.offer is None and state.step <= 1 else ""
-            self.host.query_one(OfferCard).show(state, hint=hint)
-
     def turn(self, on: bool) -> None:
-        """Presenting mode on or off: the screen's class, the footer's keys."""
+        """Presenting mode on or off (off: nothing is being advanced to)."""
         self.on = on
-        self.host.set_class(on, PRESENTING)
         if not on:
-            self.host.set_class(False, AT_END)
             self.advancing = False
             self.wanted = 0
-        self.host.query_one(WalkFooter).show_only(PRESENTING_ACTIONS if on else None)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from ...walks.history import WalkHistory
-from .shown import Pullable
+from .shown import ShownWalk
 
 
 class Pulled(Enum):
@@ -23,7 +23,7 @@ class Pulled(Enum):
     """The next event was asked for: it arrives as a message, and the loop takes another turn then."""
 
 
-def pull_on(view: Pullable, holds: Callable[[WalkHistory], bool], *, keep_at: int | None = None) -> Pulled:
+def pull_on(view: ShownWalk, holds: Callable[[WalkHistory], bool], *, keep_at: int | None = None) -> Pulled:
     """One turn: stop where ``holds(history)`` is true (or a person decides, or the walk is over) and show the
     newest event; else ask the live walk for its next event, the cursor at ``keep_at`` meanwhile (``None``: at
     the newest event)."""
@@ -44,5 +44,4 @@ def pull_on(view: Pullable, holds: Callable[[WalkHistory], bool], *, keep_at: in
         session.step()
         return Pulled.PULLED
     history.latest()
-    view.walk_changed()
     return stopped

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class Rewalking(Part):
-    """``R`` on the walk on screen ``view``: ``node`` (the walk screen) asks for the budget, ``runner`` launches the
+    """``R`` on the walk on screen ``view``: a dialog asks for the budget, ``runner`` launches the
     new walk. What the recording never judged (reachable now with more visits) is asked of the walk's navigator,
     live, when one can be had (:meth:`live_navigator`); else it stops there."""
 
@@ -54,7 +54,7 @@ class Rewalking(Part):
 
     def ask(self) -> None:
         """Ask for a budget, then walk the shown walk again with it from its recorded decisions."""
-        shown = self.view.shown
+        shown = self.view.walk
         if shown is None or next(shown.history.decisions(), None) is None:
             self.say("No walk to re-walk yet: walk one first.", timeout=3)
             return
@@ -67,7 +67,7 @@ class Rewalking(Part):
             if value is not None:
                 self.start(shown, value, live)
 
-        self.node.app.push_screen(PromptScreen(
+        self.stage.app.push_screen(PromptScreen(
             f"Re-walk {shown.name} with a visit budget of (its decisions replayed; {unjudged})",
             str(settings.max_nodes_visited), read=whole_number(1, 100_000)), start)
 
@@ -86,7 +86,7 @@ class Rewalking(Part):
         """The shown walk walked again in the other order (depth-first to best-first, or back) from its recorded
         decisions, to its end: only what the recording never judged is asked live. Returns the walk it came from,
         for the screen to compare the two on one tree (``None``: there was no walk to re-walk)."""
-        shown = self.view.shown
+        shown = self.view.walk
         if shown is None or next(shown.history.decisions(), None) is None:
             self.say("No walk to re-walk yet: walk one first.", timeout=3)
             return None

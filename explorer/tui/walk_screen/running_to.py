@@ -65,8 +65,8 @@ class RunningTo:
         paused = first_hold(Entered(None), history.events, history.cursor, history.forced, backwards=True)
         if paused is None:
             self.say("No visit before this step.", timeout=2)
-        elif history.go(paused.step):
-            self.view.walk_changed()
+        else:
+            history.go(paused.step)
 
     def until_prompt(self) -> None:
         if self.view.history is None:
@@ -95,17 +95,15 @@ class RunningTo:
         paused = first_hold(until, history.events, history.cursor, history.forced)
         if paused is not None:
             history.go(paused.step)
-            self.view.walk_changed()
             if not quiet:
                 self.say(f"paused: {paused.why}", timeout=6)
             return
         session = self.view.session
-        if history.ended or session is None or self.view.shown is None or not self.view.shown.live:
+        if history.ended or session is None or self.view.walk is None or not self.view.walk.live:
             self._never(until)
             return
         self.until, self._quiet = until, quiet
         history.latest()
-        self.view.walk_changed()
         session.step()
 
     def arrived(self) -> None:

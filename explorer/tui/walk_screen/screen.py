@@ -1,18 +1,18 @@
 """The walk screen: the corpus as a tree, and one walk of the session stepped through on it.
 
-The screen binds to the session's :class:`~explorer.walks.walk_list.WalkList`; which walk is shown, which
-one it is compared with, a fork being picked and whether it plays are reactives here, and their watchers
-(with ``bindings=True``, so the footer follows) redraw what depends on them. A live walk runs on a thread
-worker that drives its :class:`~explorer.walks.session.WalkSession`: each step key lets it pull one more
-event from ``core``, and the events come back as messages tagged with the walk's id, recorded into that
-walk's history on this thread; a change to the shown walk's history is announced with
-:meth:`WalkScreen.walk_changed`. Nothing here re-implements a walk rule or keeps a copy of events.
+The screen binds to the session's :class:`~explorer.walks.walk_list.WalkList`. Which walk is shown, its cursor,
+the pick open on it, the walk it is compared with and whether it plays are one observable
+:class:`~.shown.ShownWalk` (``view``): whatever moves it (a part, a walk event recorded into its history), the
+view tells the screen (:meth:`WalkScreen._view_changed`), which redraws; no part says it. A live walk runs on a
+thread worker that drives its :class:`~explorer.walks.session.WalkSession`: each step key lets it pull one more
+event from ``core``, and the events come back as messages tagged with the walk's id, recorded into that walk's
+history on this thread. Nothing here re-implements a walk rule or keeps a copy of events.
 
 The screen owns its actions: one per group of the key table (``step('next')``, ``walk('fork')``,
 ``file('save_trace')``, :mod:`.keymap`), each handing the key to the part that does it. The parts are made here
-and handed what they use by name: the walk on screen (:class:`~.shown.ShownWalk`), the node their prompts and
-workers belong to, and the other parts they lean on (the runner its next walk's settings and the files; the
-picker and re-walking the runner); none reaches a sibling through the screen.
+and handed what they use (:class:`~.shown.Grounds`: the shown walk, a :class:`~.shown.Stage` of the calls they
+make on the screen, the corpus, the walks, the wiring; and the other parts or widgets they lean on, by name);
+none gets the screen, and the app talks to the screen, never to a part.
 """
 
 from __future__ import annotations
@@ -26,24 +26,26 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
 
 from core import TreeNavigator
 
 from ...corpora import Corpus
+from ...corpora.questions import QuestionSet
+from ...ending import WalkEnd
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
 from ...walks.compare import tree_marks
 from ...walks.describe import capped_note, ending_text
 from ...walks.habits import habit_notes
-from ...walks.history import Origin, WalkHistory
-from ...walks.picking import Pick
+from ...walks.history import Change, Origin, WalkHistory
 from ...walks.ranking import rank_landed
 from ...walks.saved import SavedWalk
-from ...walks.session import UNWIRED, WalkSession, Wiring
+from ...walks.session import UNWIRED, Wiring
 from ...walks.state import WalkState
 from ...walks.walk_list import Walk, WalkList
-from ..keymap import WHEN, When, bindings, footer_rules
+from ..keymap import PRESENTING_ACTIONS, WHEN, When, bindings, footer_rules
 from ..messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from ..say import Severity, say
 from ..screens.choose_walk import WalksScreen
@@ -58,7 +60,7 @@ from ..widgets.node_detail import NodeDetail
 from ..widgets.offer_card import OfferCard
 from ..widgets.query_input import QueryInput
 from ..widgets.results_panel import ResultsPanel
-from ..widgets.step_panel import StepPanel
+from ..widgets.step_panel import ShownStep, StepPanel
 from ..widgets.timeline import Timeline
 from ..widgets.transcript import TranscriptView
 from ..widgets.walk_footer import WalkFooter
@@ -71,13 +73,13 @@ from .keeping_case import KeepingCase
 from .listening import Listening
 from .next_walk import NextWalk
 from .opening_walks import OpeningWalks
-from .pane_reading import PANE, PaneReading
+from .pane_reading import PANE, PaneReading, Panes
 from .picker import Picking
 from .playing import Player, next_pace
-from .presenting import Presenter
+from .presenting import AT_END, PRESENTING, Presenter
 from .rewalking import Rewalking
 from .running_to import RunningTo
-from .shown import Grounds
+from .shown import Aspect, Grounds, ShownWalk, Stage
 from .status import moment_of, results_summary, status_line
 from .stepping import Stepping
 from .walk_export import WalkExport
@@ -105,14 +107,6 @@ class WalkScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = [(0, "short"), (SHORT, "tall")]
 
     # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
-    shown: var[Walk | None] = var(None, init=False)
-    """The walk on screen. Not ``bindings=True``: it changes with every event of a live walk, and the footer
-    (rebuilt whole on each refresh) follows only whether a pick is open on it (``_picking``)."""
-    partner: var[Walk | None] = var(None, bindings=True, init=False)
-    """The walk the shown one is compared with (``None``: no comparison)."""
-    fork: var[Pick | None] = var(None, bindings=True, init=False)
-    """A fork of the shown walk being picked (the manual navigator's pick lives on its walk)."""
-    playing: var[bool] = var(False, bindings=True, init=False)
     pace: var[float] = var(1.0, init=False)
     presenting: var[bool] = var(False, bindings=True, init=False)
     """Presenting mode (:mod:`.presenting`): a decision per step, said in words, the answer on a card."""
@@ -126,40 +120,47 @@ class WalkScreen(Screen[None]):
         self.walks = walks
         self.allow_files = allow_files
         """Whether the keys that open and save files work (off in a session shared on a network)."""
-        self.next_walk = NextWalk(self, settings, navigator, wiring)
-        self.files = WalkFiles(self, trace_path, walks)
-        tell = partial(say, self)
-        grounds = Grounds(self, self, corpus, walks, wiring, tell, allow_files)
+        self.view = ShownWalk(self._view_changed)
+        """The walk on screen: every change to it redraws (:meth:`_view_changed`)."""
+        self._tree = WalkTree(corpus, id="tree")
+        self._query = QueryInput(placeholder="Ask a question, then press Enter", id="query")
+        tell, stage = partial(say, self), Stage.of(self)
+        grounds = Grounds(self.view, stage, corpus, walks, wiring, tell, allow_files)
+        self.next_walk = NextWalk(grounds, settings, navigator, shown=self.settings_changed)
+        self.files = WalkFiles(grounds, trace_path)
         self.runner = WalkRunner(grounds, next_walk=self.next_walk, files=self.files, autoplay=autoplay is not None)
         self.picking = Picking(grounds, runner=self.runner, next_walk=self.next_walk)
-        self.evaluating = EvaluatingVariant(self, corpus=corpus, wiring=wiring, say=tell, allow_files=allow_files)
-        self.asking_again = AskingAgain(self, wiring, fork=self.picking.make_fork,
-                                        rewalk=self.picking.make_prompt_fork, evaluate=self.evaluating.ask)
+        self.evaluating = EvaluatingVariant(grounds)
+        self.asking_again = AskingAgain(grounds, fork=self.picking.make_fork, rewalk=self.picking.make_prompt_fork,
+                                        evaluate=self.evaluating.ask)
         self.rewalking = Rewalking(grounds, runner=self.runner, next_walk=self.next_walk)
         self.continuing = ContinuingLive(grounds, runner=self.runner, live_navigator=self.rewalking.live_navigator)
-        self.comparing_walks = Comparing(self)
-        self.presenter = Presenter(self)
-        self.export = WalkExport(self, WalkScreen)
-        self.keeping = KeepingCase(self, self, corpus=corpus, say=tell, allow_files=allow_files,
-                                   marked=lambda: self.query_one(WalkTree).cursor_id)
-        self.opening = OpeningWalks(self, next_walk=self.next_walk, runner=self.runner)
-        self.running_to = RunningTo(self, self.presenter, tell, index=corpus.index,
+        self.comparing_walks = Comparing(grounds)
+        self.presenter = Presenter(self.view)
+        self.export = WalkExport(grounds, WalkScreen)
+        tree = self._tree
+        self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
+        self.opening = OpeningWalks(grounds, tree=tree, query=self._query, next_walk=self.next_walk,
+                                    runner=self.runner)
+        self.running_to = RunningTo(self.view, self.presenter, tell, index=corpus.index,
                                     ask=lambda prompt, then: self.app.push_screen(prompt, then))
-        self.stepping = Stepping(self, self.presenter, tell, running_to=self.running_to,
-                                 walk_anew=lambda: self.start_walk(self.query_one(QueryInput).exact_value),
+        query = self._query
+        self.stepping = Stepping(self.view, self.presenter, tell, running_to=self.running_to,
+                                 walk_anew=lambda: self.start_walk(query.exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
-        self.listening = Listening(self, wiring)
-        self.reading = PaneReading(self, lambda: self.history.decision_at() if self.history else None, tell)
+        self.listening = Listening(self.post_message, tell, wiring)
+        view = self.view
+        self.reading = PaneReading(Panes(lambda: self.maximized, self._maximize, lambda: self.focused), stage,
+                                   lambda: view.history.decision_at() if view.history else None, tell)
         self._present_at_start = present
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
         self._example_query = example_query
         self._opened = tuple(opened)
-        self._player = Player(self, self.stepping.tick)
+        self._player = Player(self.set_interval, self.stepping.tick)
         self._render_pending = False
-        self._burst = False
         self._picking = False
-        """Whether a pick was open when the footer was last told (see ``shown``)."""
+        """Whether a pick was open when the footer was last told (see :meth:`_view_changed`)."""
 
     # -- layout ----------------------------------------------------------------------------------------------------
 
@@ -167,15 +168,15 @@ class WalkScreen(Screen[None]):
         yield Header()
         with Horizontal(id="query-bar"):
             yield Label("Query", id="query-label")
-            yield QueryInput(placeholder="Ask a question, then press Enter", id="query")
+            yield self._query
             yield Label("", id="next-settings")
         with Horizontal(id="main"):
-            yield WalkTree(self.corpus, id="tree")
+            yield self._tree
             with Vertical(id="side"):
                 yield NarrationLine(id="narration")
                 yield BudgetMeter(id="meter")
                 with VerticalScroll(id="step-scroll", classes=PANE):
-                    yield StepPanel(id="step")
+                    yield StepPanel(self.corpus, id="step")
                     yield ComparePanel(id="compare")
                 yield OfferCard(id="offer-card")
                 yield AnswerCard(id="answer-card")
@@ -192,7 +193,7 @@ class WalkScreen(Screen[None]):
         yield WalkFooter(footer_rules())
 
     def on_mount(self) -> None:
-        for pane in (self.query_one(WalkTree), self.query_one(ResultsPanel)):
+        for pane in (self._tree, self.query_one(ResultsPanel)):
             pane.add_class(PANE)
         self.listening.attach()
         if self._present_at_start:
@@ -200,14 +201,14 @@ class WalkScreen(Screen[None]):
         self.settings_changed()
         # While the navigator thinks, nothing else repaints: keep the status (and its clock) fresh.
         self.set_interval(0.25, self._refresh_status, name="status")
-        query = self.query_one(QueryInput)
+        query = self._query
         query.value = self._start_query or self._example_query or ""
         if self._opened:
             self.opening.load_traces(self._opened, adopt=False)
-            self.query_one(WalkTree).focus()
+            self._tree.focus()
         elif self._start_query and self._start_query.strip():
             self.start_walk(self._start_query)
-            self.query_one(WalkTree).focus()
+            self._tree.focus()
         else:
             query.focus()
         self._schedule_render()
@@ -225,81 +226,55 @@ class WalkScreen(Screen[None]):
 
     # -- what is shown ---------------------------------------------------------------------------------------------
 
-    @property
-    def history(self) -> WalkHistory | None:
-        """The history of the walk on screen."""
-        return self.shown.history if self.shown is not None else None
-
-    @property
-    def session(self) -> WalkSession | None:
-        """The live session of the walk on screen (``None`` for a trace, an ended walk, or before any walk)."""
-        return self.shown.session if self.shown is not None else None
-
-    @property
-    def picker(self) -> Pick | None:
-        """The pick open on the walk on screen: a fork being made, or the manual navigator waiting on it."""
-        return self.fork if self.fork is not None else (self.shown.pick if self.shown is not None else None)
-
-    @property
-    def comparing(self) -> tuple[WalkHistory, WalkHistory] | None:
-        """Walk A (on screen) and walk B while two walks are compared."""
-        return None if self.shown is None or self.partner is None else (self.shown.history, self.partner.history)
-
-    def walk_changed(self, *, burst: bool = False) -> None:
-        """The shown walk's history changed in place (an event arrived, the cursor moved): redraw what shows it."""
-        self._burst = burst
-        self.mutate_reactive(WalkScreen.shown)
-
-    def watch_shown(self, old: Walk | None, new: Walk | None) -> None:
-        if new is not old:
-            self._bind()
-        if (picking := self.picker is not None) != self._picking:
-            self._picking = picking
+    def _view_changed(self, change: Change | Aspect) -> None:
+        """The walk on screen changed (:class:`~.shown.ShownWalk`): redraw what shows it. An event that arrived is
+        drawn once, after the messages already queued (a burst of events, as ``c`` makes, is one repaint); a move,
+        at once, so what a key changed is on screen before the next key is read."""
+        match change:
+            case Aspect.WALK:
+                self._bind()
+            case Aspect.PLAYING if self.view.playing:
+                self._player.play(self.pace)
+            case Aspect.PLAYING:
+                self._player.stop()
+            case Aspect.PARTNER:
+                self._tree.refollow()
+                self.query_one("#side").set_class(self.view.partner is not None, "comparing")
+        if change in (Aspect.FORK, Aspect.PLAYING, Aspect.PARTNER) or (self.view.picker is not None) != self._picking:
+            # The footer is rebuilt whole on each refresh: only when the keys it shows can change, not per event.
+            self._picking = self.view.picker is not None
             self.refresh_bindings()
-        self._schedule_render(burst=self._burst)
-        self._burst = False
+        self._schedule_render(burst=change is Change.GREW)
 
     def _bind(self) -> None:
-        """A walk took the screen: what belonged to the one before goes."""
-        self.playing = False
-        self.partner = None
-        self.fork = None
-        tree = self.query_one(WalkTree)
-        tree.forget_walk()
-        tree.set_overlay(expected=frozenset(), counts={}, heat={})
-        self.query_one(ResultsPanel).reset()
-        self.sub_title = title(self.corpus, self.shown)
+        """A walk took the screen (or was shown anew): what belonged to the one before goes."""
+        view = self.view
+        view.playing = False
+        view.partner = None
+        view.fork = None
+        self._tree.forget_walk()
+        self._tree.set_overlay(expected=frozenset(), counts={}, heat={})
+        for results in self.query(ResultsPanel):  # none before the screen is composed
+            results.reset()
+        self.sub_title = title(self.corpus, view.walk)
 
-    def show_walk(self, walk: Walk) -> None:
-        """Put ``walk`` (already in the list) on screen at the step it was left at."""
-        if walk is self.shown:
-            self._bind()  # shown anew: the overlays and any fork go
-            self._schedule_render()
+    def _maximize(self, pane: Widget | None) -> None:
+        if pane is None:
+            self.minimize()
         else:
-            self.shown = walk
-
-    def watch_partner(self, partner: Walk | None) -> None:
-        self.query_one(WalkTree).refollow()
-        self.query_one("#side").set_class(partner is not None, "comparing")
-        self._schedule_render()
-
-    def watch_fork(self) -> None:
-        self._schedule_render()
-
-    def watch_playing(self, playing: bool) -> None:
-        if playing:
-            self._player.play(self.pace)
-        else:
-            self._player.stop()
-        self._schedule_render()
+            self.maximized = pane  # public: Screen.maximize refuses what Textual would not maximize by itself
 
     def watch_pace(self, pace: float) -> None:
-        if self.playing:
+        if self.view.playing:
             self._player.play(pace)
         self._schedule_render()
 
     def watch_presenting(self, presenting: bool) -> None:
         self.presenter.turn(presenting)
+        self.set_class(presenting, PRESENTING)
+        if not presenting:
+            self.set_class(False, AT_END)
+        self.query_one(WalkFooter).show_only(PRESENTING_ACTIONS if presenting else None)
         self._schedule_render()
 
     def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
@@ -307,35 +282,63 @@ class WalkScreen(Screen[None]):
         """Put a walk made elsewhere (an evaluation's, an export's) on screen (:mod:`.opening_walks`)."""
         return self.opening.open_history(history, step=step, expected=expected, verdict=verdict)
 
+    def compare_opened(self, a: WalkHistory, b: WalkHistory, *, expected: frozenset[str] = frozenset()) -> None:
+        """Put two walks made elsewhere (an evaluation's two sides of a question) on screen, ``a`` compared with
+        ``b``."""
+        partner = self.open_history(b, expected=expected)
+        self.open_history(a, expected=expected)
+        self.comparing_walks.start(partner)
+
+    def evaluate(self, questions: QuestionSet, compare: str | None = None) -> None:
+        """Walk ``questions`` with the next walk's settings (and ``compare``'s navigator beside, if given)."""
+        self.next_walk.evaluate_questions(questions, compare)
+
+    def pause(self) -> None:
+        """Stop playing the walk on screen (another screen takes the person's eyes)."""
+        self.view.playing = False
+
+    def close_walks(self) -> None:
+        """The explorer quits: an HTML export being drawn stops first (its app hands back the process's streams
+        before this one does); every live walk is cancelled (its token trips, its worker leaves at once, its
+        history says so), and ``--trace`` keeps it, cancelled."""
+        self.export.stop()
+        for walk in self.walks.live():
+            walk.history.finish(WalkEnd.CANCELLED)
+            session = walk.retire()
+            if session is not None:
+                session.close()
+            if walk.history.events:
+                self.files.walk_ended(walk, at_exit=True)
+
     def start_walk(self, query: str, *, origin: Origin | None = None) -> None:
         """Start a new walk on ``query`` (a new entry in the list), paused before its first step; with no query,
         the query box takes the focus."""
         if not self.runner.start(query, origin=origin):
-            self.query_one(QueryInput).focus()
+            self._query.focus()
 
     # -- what other threads and widgets tell ----------------------------------------------------------------------
 
     def on_walk_event_arrived(self, message: WalkEventArrived) -> None:
         self.runner.arrived(message)
-        if self.shown is not None and message.arrived.walk_id == self.shown.id:
+        if self.view.walk is not None and message.arrived.walk_id == self.view.walk.id:
             self.presenter.arrived()
             self.running_to.arrived()
 
     def on_walk_ended(self, message: WalkEnded) -> None:
-        if self.shown is not None and message.ended.walk_id == self.shown.id:
+        if self.view.walk is not None and message.ended.walk_id == self.view.walk.id:
             self.presenter.ended()
             self.running_to.ended()
         self.runner.ended(message)
 
     def on_decision_requested(self, message: DecisionRequested) -> None:
         if self.picking.requested(message.pending) and isinstance(self.focused, Input):
-            self.query_one(WalkTree).focus()
+            self._tree.focus()
 
     @on(Input.Submitted, "#query")
     def _query_submitted(self, event: Input.Submitted) -> None:
-        self.start_walk(self.query_one(QueryInput).exact_value)  # the query as given: the box shows it escaped
-        if self.session is not None:
-            self.query_one(WalkTree).focus()
+        self.start_walk(self._query.exact_value)  # the query as given: the box shows it escaped
+        if self.view.session is not None:
+            self._tree.focus()
 
     @on(Tree.NodeHighlighted, "#tree")
     def _tree_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
@@ -344,18 +347,18 @@ class WalkScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#timeline")
     def _timeline_selected(self, event: OptionList.OptionSelected) -> None:
-        self.playing = False
-        if self.history is not None and self.history.go(event.option_index + 1):
-            self.walk_changed()
+        self.view.playing = False
+        if self.view.history is not None:
+            self.view.history.go(event.option_index + 1)
 
     # -- keys: each group of the key table (explorer.tui.keymap) is one action ------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         match WHEN.get((action, parameters[:1]), When.ALWAYS):
             case When.PICKING:
-                return self.picker is not None
+                return self.view.picker is not None
             case When.FORKING:
-                return self.fork is not None
+                return self.view.fork is not None
             case When.EVALUATION_BEHIND:
                 return self.app.is_screen_installed(EVALUATION) and self.app.screen is self
         return True
@@ -382,8 +385,8 @@ class WalkScreen(Screen[None]):
             case "interrupt":
                 self.runner.cancel(interrupted=True)
             case "restart":
-                query = self.query_one(QueryInput).exact_value
-                self.start_walk(query or (self.history.settings.query if self.history is not None else ""),
+                query = self._query.exact_value
+                self.start_walk(query or (self.view.history.settings.query if self.view.history is not None else ""),
                                 origin=Origin.RESTART)
             case "fork":
                 self.picking.fork()
@@ -402,9 +405,9 @@ class WalkScreen(Screen[None]):
             case "continue_live":
                 self.continuing.ask()
             case "stability":
-                self.next_walk.ask_stability(self.query_one(QueryInput).exact_value, self.opening.show_stability)
-            case "evaluate" if self.shown is not None and original_of(self.shown.history) is not None:
-                self.evaluating.ask_shown(self.shown)  # a walk made with a prompt variant: it against the original
+                self.next_walk.ask_stability(self._query.exact_value, self.opening.show_stability)
+            case "evaluate" if self.view.walk is not None and original_of(self.view.walk.history) is not None:
+                self.evaluating.ask_shown(self.view.walk)  # a walk made with a prompt variant: it against the original
             case "evaluate":
                 self.next_walk.ask_evaluation()
             case "switch" if number:
@@ -416,7 +419,7 @@ class WalkScreen(Screen[None]):
                     if picked is not None:
                         self.opening.switch_to(picked)
 
-                current = self.shown.number if self.shown is not None else 0
+                current = self.view.walk.number if self.view.walk is not None else 0
                 self.app.push_screen(WalksScreen([w.name for w in self.walks], current,
                                                  queries=[w.settings.query for w in self.walks]), chosen)
 
@@ -451,7 +454,7 @@ class WalkScreen(Screen[None]):
 
     def action_view(self, what: str) -> None:
         """``view(...)``: what the screen shows beside the walk: tabs, the tree, the query, help, presenting."""
-        tree, tabs = self.query_one(WalkTree), self.query_one("#tabs", TabbedContent)
+        tree, tabs = self._tree, self.query_one("#tabs", TabbedContent)
         match what:
             case "next_tab" | "previous_tab":
                 index = TABS.index(tabs.active) if tabs.active in TABS else 0
@@ -470,8 +473,8 @@ class WalkScreen(Screen[None]):
             case "query" if self.reading.full_screen is not None:  # a pane has the screen: / searches in it
                 self.reading.ask_search()
             case "query":
-                self.playing = False
-                self.query_one(QueryInput).focus()
+                self.view.playing = False
+                self._query.focus()
             case "full_screen":
                 self.reading.toggle()
             case "copy_request" | "copy_answer":
@@ -489,7 +492,7 @@ class WalkScreen(Screen[None]):
 
     def _found(self, node_id: str | None) -> None:
         if node_id is not None:
-            tree = self.query_one(WalkTree)
+            tree = self._tree
             tree.reveal(node_id)
             tree.focus()
             self.query_one(NodeDetail).show(self.corpus, node_id)
@@ -500,15 +503,15 @@ class WalkScreen(Screen[None]):
     def settings_changed(self) -> None:
         """The next walk's settings changed: the query bar and the meter show them."""
         self.query_one("#next-settings", Label).update(self.next_walk.describe())
-        self.sub_title = title(self.corpus, self.shown)
+        self.sub_title = title(self.corpus, self.view.walk)
         self._schedule_render()
 
     def _refresh_status(self) -> None:
-        session = self.session
+        session = self.view.session
         if session is not None and session.busy:
             # The timer can tick once more while the app shuts down, after its widgets are gone: then none.
-            settings, state = self.next_walk.settings, self.history.state() if self.history else WalkState()
-            moment = moment_of(self.history, session, self.picker, playing=self.playing, pace=self.pace,
+            settings, state = self.next_walk.settings, self.view.history.state() if self.view.history else WalkState()
+            moment = moment_of(self.view.history, session, self.view.picker, playing=self.view.playing, pace=self.pace,
                                local_model=self.listening.line(session))
             for meter in self.query(BudgetMeter):
                 meter.show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
@@ -528,15 +531,15 @@ class WalkScreen(Screen[None]):
         self._render_pending = False
         if not self.query(WalkTree):
             return  # the app is shutting down: a late event or timer finds its widgets gone
-        shown, history, picker = self.shown, self.history, self.picker
+        shown, history, picker = self.view.walk, self.view.history, self.view.picker
         state = history.state() if history is not None else WalkState()
-        moment = moment_of(history, self.session, picker, playing=self.playing, pace=self.pace,
-                           local_model=self.listening.line(self.session))
-        tree = self.query_one(WalkTree)
+        moment = moment_of(history, self.view.session, picker, playing=self.view.playing, pace=self.pace,
+                           local_model=self.listening.line(self.view.session))
+        tree = self._tree
         comparison = self.comparing_walks.current()
         if comparison is not None:
             tree.set_marks(*tree_marks(comparison))
-            self.query_one(ComparePanel).show(comparison, prompts=self.comparing_walks.prompts)
+            self.query_one(ComparePanel).show(comparison, prompts=self.view.unfolded)
         else:
             tree.set_marks(state.marks(), state.reasons())
         tree.follow_state(shown.number if shown is not None else 0, state, comparison)
@@ -545,16 +548,25 @@ class WalkScreen(Screen[None]):
         cursor, total = (history.cursor, len(history.events)) if history else (0, 0)
         decision = history.decision_at() if history else None
         habits = habit_notes(history.events, decision) if history else ()
-        self.query_one(StepPanel).show(state, self.corpus, cursor, total, picking=picker is not None,
-                                       picked=picker.picked if picker else (),
-                                       forking=picker is not None and picker.forking, ending=ending_text(state),
-                                       capped=capped_note(decision) if decision is not None else "",
-                                       verdict=shown.verdict if shown is not None else "",
-                                       habits=habits)
+        self.query_one(StepPanel).show(ShownStep(
+            state, cursor, total, picker, ending=ending_text(state),
+            capped=capped_note(decision) if decision is not None else "",
+            verdict=shown.verdict if shown is not None else "", habits=habits))
         self.query_one(ResultsPanel).show(state, self.corpus,
                                           results_summary(state, moment, live=shown is not None and shown.live),
                                           rank_landed(state, history.events, history.forced) if history else ())
         self.query_one(TranscriptView).show(decision, self.corpus, habits)
         self.query_one(Timeline).show(history)
         if self.presenting:
-            self.presenter.show(state)
+            self._present(state, history)
+
+    def _present(self, state: WalkState, history: WalkHistory | None) -> None:
+        """Presenting mode's widgets: the narration, and the offer card (the answer card once the walk is over)."""
+        at_end = history is not None and history.ended and history.at_latest
+        self.set_class(at_end, AT_END)
+        self.query_one(NarrationLine).show(self.presenter.narration())
+        if at_end and history is not None:
+            self.query_one(AnswerCard).show(state, self.corpus, history.events, history.forced)
+        else:
+            hint = "Press n: the navigator gets its first offer." if state.offer is None and state.step <= 1 else ""
+            self.query_one(OfferCard).show(state, hint=hint)

@@ -1,80 +1,184 @@
-"""The walk on the walk screen, as its parts see it: which walk is shown, the pick open on it, whether it plays,
-and the one call that says it changed. The screen holds these as reactives; a part is handed this view and the
-collaborators it uses by name, never the screen itself."""
+"""The walk on the walk screen, as its parts see it, and what else a part is handed.
+
+:class:`ShownWalk` is the one observable "walk on screen": which walk is shown, its cursor (its history's), the
+pick open on it, the walk it is compared with and whether it plays. A part moves it (``view.history.go(3)``,
+``view.playing = False``, ``view.walk = walk``) and says nothing more: the walk and its history tell the view, and
+the view tells the screen, which redraws. A part is handed this view, a :class:`Stage` (the three calls it makes
+on the screen it belongs to) and the collaborators it uses by name, never the screen itself.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ...walks.history import WalkHistory
+from ...walks.history import Change, WalkHistory
 from ...walks.picking import Pick
 from ...walks.session import WalkSession, Wiring
 from ...walks.walk_list import Walk, WalkList
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.widget import Widget
+    from textual.message import Message
+    from textual.screen import Screen
     from textual.worker import Worker
 
     from ...corpora import Corpus
-    from ..say import Say, Severity
+    from ..say import Say
 
 
-class Pullable(Protocol):
-    """The walk on screen as a part that moves through it sees it: its history, its live session, the pick open on
-    it, and the one call that says it changed."""
+class Aspect(Enum):
+    """What changed about the walk on screen, beyond its history and pick (:class:`~explorer.walks.history.Change`)."""
+
+    WALK = "walk"
+    """Another walk is on screen (or the same one, shown anew: what belonged to it before goes)."""
+    FORK = "fork"
+    """A fork of it is being picked, or no more."""
+    PLAYING = "playing"
+    """It started or stopped playing."""
+    PARTNER = "partner"
+    """The walk it is compared with changed, or how the comparison is shown."""
+
+
+ViewChanged = Callable[[Change | Aspect], None]
+"""Told each change of the walk on screen (the screen's redraw)."""
+
+
+class ShownWalk:
+    """The walk on screen, observable: every change to it, or to its history or pick, is told to ``changed``."""
+
+    def __init__(self, changed: ViewChanged) -> None:
+        self._changed = changed
+        self._walk: Walk | None = None
+        self._stop_watching: Callable[[], None] = _nothing
+        self._fork: Pick | None = None
+        self._partner: Walk | None = None
+        self._unfolded = False
+        self._playing = False
 
     @property
-    def history(self) -> WalkHistory | None: ...
+    def walk(self) -> Walk | None:
+        """The walk on screen (``None``: none yet)."""
+        return self._walk
+
+    @walk.setter
+    def walk(self, walk: Walk | None) -> None:
+        """Show ``walk``; the same walk again is shown anew (the comparison and any fork of it go)."""
+        if walk is not self._walk:
+            self._stop_watching()
+            self._stop_watching = walk.watch(self._changed) if walk is not None else _nothing
+            self._walk = walk
+        self._changed(Aspect.WALK)
 
     @property
-    def session(self) -> WalkSession | None: ...
+    def history(self) -> WalkHistory | None:
+        """The history of the walk on screen: its events and its cursor."""
+        return self._walk.history if self._walk is not None else None
+
+    @property
+    def session(self) -> WalkSession | None:
+        """The live session of the walk on screen (``None`` for a trace, an ended walk, or before any walk)."""
+        return self._walk.session if self._walk is not None else None
+
+    @property
+    def fork(self) -> Pick | None:
+        """A fork of the walk on screen being picked."""
+        return self._fork
+
+    @fork.setter
+    def fork(self, fork: Pick | None) -> None:
+        if fork is not self._fork:
+            self._fork = fork
+            self._changed(Aspect.FORK)
 
     @property
     def picker(self) -> Pick | None:
-        """The pick open on the shown walk: a fork being made, or the manual navigator waiting on it."""
-
-    def walk_changed(self, *, burst: bool = ...) -> None:
-        """The shown walk's history changed in place: redraw what shows it."""
-
-
-class ShownWalk(Pullable, Protocol):
-    """The walk on screen (the walk screen is one): which walk, a fork being picked, whether it plays."""
-
-    shown: Walk | None
-    fork: Pick | None
-    """A fork of the shown walk being picked."""
-    playing: bool
-
-
-class FilesHost(Protocol):
-    """What the parts that write files (traces, screenshots, the HTML export) need of the screen they belong to."""
-
-    corpus: Corpus
-    allow_files: bool
+        """The pick open on the walk on screen: a fork being made, or the manual navigator waiting on it."""
+        return self._fork if self._fork is not None else (self._walk.pick if self._walk is not None else None)
 
     @property
-    def app(self) -> App[int]: ...
+    def partner(self) -> Walk | None:
+        """The walk the one on screen is compared with (``None``: no comparison)."""
+        return self._partner
+
+    @partner.setter
+    def partner(self, partner: Walk | None) -> None:
+        """Compare the walk on screen with ``partner`` (``None``: no more), the prompts where they part folded."""
+        if partner is not self._partner:
+            self._partner, self._unfolded = partner, False
+            self._changed(Aspect.PARTNER)
 
     @property
-    def history(self) -> WalkHistory | None: ...
+    def unfolded(self) -> bool:
+        """Whether the prompts each compared walk sent where they part are unfolded."""
+        return self._unfolded
 
-    def say(self, message: str, *, title: str = ..., severity: Severity = ..., timeout: float = ...) -> None: ...
+    @unfolded.setter
+    def unfolded(self, unfolded: bool) -> None:
+        if unfolded != self._unfolded:
+            self._unfolded = unfolded
+            self._changed(Aspect.PARTNER)
 
-    def run_worker(self, work: Callable[[], None], *, thread: bool, group: str,
-                   exit_on_error: bool) -> Worker[Any]: ...
+    @property
+    def playing(self) -> bool:
+        """Whether the walk on screen plays (a step per beat)."""
+        return self._playing
+
+    @playing.setter
+    def playing(self, playing: bool) -> None:
+        if playing != self._playing:
+            self._playing = playing
+            self._changed(Aspect.PLAYING)
+
+    @property
+    def comparing(self) -> tuple[WalkHistory, WalkHistory] | None:
+        """Walk A (on screen) and walk B while two walks are compared."""
+        if self._walk is None or self._partner is None:
+            return None
+        return self._walk.history, self._partner.history
+
+
+def _nothing() -> None:
+    return None
+
+
+class RunWorker(Protocol):
+    """Start ``work`` on a worker of the screen (cancelled with it)."""
+
+    def __call__(self, work: Callable[[], Any], *, thread: bool = ..., group: str = ..., name: str = ...,
+                 exit_on_error: bool = ...) -> Worker[Any]: ...
+
+
+@dataclass(frozen=True)
+class Stage:
+    """The calls a part makes on the screen it belongs to, and nothing else of it: the app it runs in (to push a
+    dialog, copy, post to the app), start a worker of the screen, and post a message to the screen (from any
+    thread)."""
+
+    running_in: Callable[[], App[int]]
+    run_worker: RunWorker
+    post: Callable[[Message], bool]
+
+    @property
+    def app(self) -> App[int]:
+        """The app the screen runs in (asked when needed: the screen joins it after the parts are made)."""
+        return self.running_in()
+
+    @classmethod
+    def of(cls, screen: Screen[Any]) -> Stage:
+        return cls(lambda: screen.app, screen.run_worker, screen.post_message)
 
 
 @dataclass(frozen=True)
 class Grounds:
-    """What every part that starts or changes walks stands on, handed over once: the walk on screen (``view``), the
-    node its prompts and workers belong to, the corpus, the session's walks, the program's wiring, how to say
-    things, and whether files may be opened and saved."""
+    """What every part that starts, changes or saves walks stands on, handed over once: the walk on screen
+    (``view``), the calls it makes on its screen (``stage``), the corpus, the session's walks, the program's wiring,
+    how to say things, and whether files may be opened and saved."""
 
     view: ShownWalk
-    node: Widget
+    stage: Stage
     corpus: Corpus
     walks: WalkList
     wiring: Wiring
@@ -87,7 +191,7 @@ class Part:
 
     def __init__(self, grounds: Grounds) -> None:
         self.view = grounds.view
-        self.node = grounds.node
+        self.stage = grounds.stage
         self.corpus = grounds.corpus
         self.walks = grounds.walks
         self.wiring = grounds.wiring

@@ -39,17 +39,13 @@ class Stepping:
         """The step key ``move`` (the key table's ``step(...)``: one of :data:`MOVES`)."""
         MOVES[move](self)
 
-    def _moved(self, moved: bool) -> None:
-        if moved:
-            self.view.walk_changed()
-
     def next(self) -> None:
         view = self.view
         if self.presenter.on and self.presenter.next():
             return  # the next decision, not the next event
-        match step_next(view.shown, view.picker):
+        match step_next(view.walk, view.picker):
             case Step.SHOWN:
-                view.walk_changed()  # what already happened: no navigator call
+                pass  # what already happened: no navigator call
             case Step.OVER:
                 self._at_the_end()
             case Step.WAITING:
@@ -62,7 +58,7 @@ class Stepping:
         view.playing = False
         history = view.history
         if history is not None and not history.at_latest:
-            self._moved(history.latest())  # to what already happened first
+            history.latest()  # to what already happened first
             return
         if history is None:
             self.walk_anew()
@@ -70,9 +66,8 @@ class Stepping:
             self._at_the_end()
             return
         session = view.session
-        if session is not None and view.shown is not None and view.shown.live:
+        if session is not None and view.walk is not None and view.walk.live:
             session.run_to_end()
-            view.walk_changed()
 
     def play_pause(self) -> None:
         view = self.view
@@ -82,7 +77,7 @@ class Stepping:
         history = view.history
         if history is None:
             self.walk_anew()
-            if view.shown is None or not view.shown.live:
+            if view.walk is None or not view.walk.live:
                 return
         elif history.at_latest and (history.ended or view.session is None):
             self._at_the_end()
@@ -106,11 +101,8 @@ class Stepping:
             if not self.presenter.tick():
                 view.playing = False
             return
-        match play_beat(view.shown, view.picker):
-            case Step.SHOWN:
-                view.walk_changed()
-            case Step.OVER:
-                view.playing = False
+        if play_beat(view.walk, view.picker) is Step.OVER:
+            view.playing = False
 
     def back(self) -> None:
         view = self.view
@@ -121,8 +113,8 @@ class Stepping:
         if self.presenter.on and self.presenter.back():
             return
         if not self.presenter.on and history.back():
-            view.walk_changed()
-        elif history.events:
+            return
+        if history.events:
             self.say("This is the first step.", timeout=2)
 
     def forward(self) -> None:
@@ -130,16 +122,16 @@ class Stepping:
         if self.presenter.on:
             self.presenter.forward()
         elif view.history is not None:
-            self._moved(view.history.forward())
+            view.history.forward()
 
     def first(self) -> None:
         self.view.playing = False
         if self.view.history is not None:
-            self._moved(self.view.history.first())
+            self.view.history.first()
 
     def latest(self) -> None:
         if self.view.history is not None:
-            self._moved(self.view.history.latest())
+            self.view.history.latest()
 
     def to_budget_stop(self) -> None:
         """Show the step where the visit budget ran out."""
@@ -153,8 +145,7 @@ class Stepping:
             self.say(f"The visit budget did not run out in {history.name}{more}.", timeout=4)
             return
         self.view.playing = False
-        if history.go(step):
-            self.view.walk_changed()
+        history.go(step)
         used = history.settings.max_nodes_visited
         self.say(f"Step {step}: the {used}-visit budget ran out here (b steps back to what spent it).", timeout=4)
 

@@ -29,18 +29,15 @@ from ...walks.session import header_for
 from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
-from .shown import FilesHost
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-
     from ...corpora import Corpus
 
 TRACE_NAME = "walk.trace.jsonl"
 """The name the walk's trace has in the export (the screen names a trace's walk after its file)."""
 STOP_WAIT = 10.0
 """Seconds a quit waits for a drawing to stop (one step takes well under one)."""
-
-
 
 
 def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
@@ -62,12 +59,12 @@ def refusal(out: Path, corpus: Corpus, history: WalkHistory) -> str | None:
     return refused(Output("the HTML", out), reads, doing="write the HTML", example="walk.html")
 
 
-class WalkExport:
-    """``H``: ask where, then write the walk on screen of ``host`` as one HTML file, drawn by ``screen_class``
+class WalkExport(Part):
+    """``H``: ask where, then write the walk on screen as one HTML file, drawn by ``screen_class``
     (the walk screen's class, handed in: it sits above this module)."""
 
-    def __init__(self, host: FilesHost, screen_class: RecordedScreen) -> None:
-        self.host = host
+    def __init__(self, grounds: Grounds, screen_class: RecordedScreen) -> None:
+        super().__init__(grounds)
         self.screen_class = screen_class
         self._quitting = False
         self._drawings: set[threading.Event] = set()
@@ -87,13 +84,12 @@ class WalkExport:
             ended.wait(max(0.0, deadline - time.monotonic()))
 
     def ask(self) -> None:
-        host = self.host
-        if not host.allow_files:
-            host.say(FILES_OFF, severity="warning", timeout=4)
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
             return
-        history = host.history
+        history = self.view.history
         if history is None or not history.events:
-            host.say("No walk to export yet.", severity="warning")
+            self.say("No walk to export yet.", severity="warning")
             return
 
         def export(value: str | None) -> None:
@@ -101,11 +97,11 @@ class WalkExport:
                 self.write(history, Path(value).expanduser())
 
         default = history.suggested_file_name().removesuffix(".trace.jsonl") + ".html"
-        host.app.push_screen(PromptScreen("Export the walk as one HTML file to", default), export)
+        self.stage.app.push_screen(PromptScreen("Export the walk as one HTML file to", default), export)
 
     def write(self, history: WalkHistory, out: Path) -> None:
         """Write ``history`` to ``out`` on a worker; say where it went, or the one line that says why not."""
-        host, app, corpus = self.host, self.host.app, self.host.corpus
+        app, corpus, say = self.stage.app, self.corpus, self.say
         snapshot = history.snapshot()  # what the history holds now, copied on this thread for the worker
         unfinished = history.end is None
         fork_of = history.parent.number if history.origin is Origin.FORK and history.parent is not None else None
@@ -119,7 +115,7 @@ class WalkExport:
 
             def fails(why: str) -> None:
                 if not cancelled():
-                    app.call_from_thread(host.say, one_line(why), title="Cannot export the walk", severity="error",
+                    app.call_from_thread(say, one_line(why), title="Cannot export the walk", severity="error",
                                          timeout=8)
 
             problem = refusal(out, corpus, history)
@@ -150,6 +146,6 @@ class WalkExport:
             if cancelled():
                 return
             note = " (the walk is not over: the file shows it as far as it went)" if unfinished else ""
-            app.call_from_thread(host.say, f"Walk exported to {out.resolve()}{note}", timeout=6)
+            app.call_from_thread(say, f"Walk exported to {out.resolve()}{note}", timeout=6)
 
-        host.run_worker(work, thread=True, group="files", exit_on_error=False)
+        self.stage.run_worker(work, thread=True, group="files", exit_on_error=False)

@@ -21,16 +21,13 @@ from ...walks.session import save_history
 from ...walks.walk_list import Walk, WalkList
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
-from .shown import FilesHost
+from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-
     from ...corpora import Corpus
 
 SCREENSHOTS = Path("screenshots")
 """Where ``ctrl+e`` offers to save, under the folder the explorer runs in."""
-
-
 
 
 def files_read(corpus: Corpus, walks: WalkList, *models: str) -> list[Read]:
@@ -48,21 +45,20 @@ def files_read(corpus: Corpus, walks: WalkList, *models: str) -> list[Read]:
     return reads
 
 
-class WalkFiles:
-    """Traces and screenshots of the walk screen ``host``; ``trace_path`` is ``--trace FILE`` (or ``None``);
+class WalkFiles(Part):
+    """Traces and screenshots of the walk on screen; ``trace_path`` is ``--trace FILE`` (or ``None``);
     ``walks`` are the session's walks, whose files (and the corpus) no trace may be saved over."""
 
-    def __init__(self, host: FilesHost, trace_path: str | None, walks: WalkList) -> None:
-        self.host = host
-        self.walks = walks
+    def __init__(self, grounds: Grounds, trace_path: str | None) -> None:
+        super().__init__(grounds)
         self.trace_path = trace_path
         self.saved: list[str] = []
         """The traces saved in this session, oldest first (offered first when opening one)."""
 
     def _allowed(self) -> bool:
-        if not self.host.allow_files:
-            self.host.say(FILES_OFF, severity="warning", timeout=4)
-        return self.host.allow_files
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
+        return self.allow_files
 
     def walk_ended(self, walk: Walk, *, at_exit: bool = False) -> None:
         """``--trace FILE`` keeps the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``).
@@ -79,7 +75,7 @@ class WalkFiles:
     def recent(self) -> list[str]:
         """Traces saved in this session, then those in this folder and the corpus's, newest first."""
         found: dict[str, float] = {}
-        for folder in {Path("."), Path(self.host.corpus.path).parent}:
+        for folder in {Path("."), Path(self.corpus.path).parent}:
             try:
                 for path in folder.glob("*.jsonl"):
                     found[str(path)] = path.stat().st_mtime
@@ -93,28 +89,28 @@ class WalkFiles:
     def ask_save(self) -> None:
         if not self._allowed():
             return
-        history = self.host.history
+        history = self.view.history
         if history is None or not history.events:
-            self.host.say("No walk to save yet.", severity="warning")
+            self.say("No walk to save yet.", severity="warning")
             return
 
         def save(value: str | None) -> None:
             if value:
                 self._save(history, Path(value).expanduser())
 
-        self.host.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
+        self.stage.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
 
     def _save(self, history: WalkHistory, path: Path, quiet: bool = False, at_once: bool = False) -> None:
-        problem = refused(Output("the trace", path), files_read(self.host.corpus, self.walks, history.settings.model),
+        problem = refused(Output("the trace", path), files_read(self.corpus, self.walks, history.settings.model),
                           doing="save the trace", example=history.suggested_file_name())
         if problem is not None:
-            self.host.say(f"Not saved: {problem}", severity="error", timeout=8)
+            self.say(f"Not saved: {problem}", severity="error", timeout=8)
             return
         snapshot = history.snapshot()  # what the history holds now, copied on this thread for the worker
-        app, corpus = self.host.app, self.host.corpus
+        app, corpus = self.stage.app, self.corpus
 
         def write() -> None:
-            tell = self.host.say if at_once else partial(app.call_from_thread, self.host.say)
+            tell = self.say if at_once else partial(app.call_from_thread, self.say)
             try:
                 saved = save_history(snapshot, corpus, path)
             except OSError as exc:
@@ -127,7 +123,7 @@ class WalkFiles:
         if at_once:
             write()
         else:
-            self.host.run_worker(write, thread=True, group="files", exit_on_error=False)
+            self.stage.run_worker(write, thread=True, group="files", exit_on_error=False)
 
     def ask_open(self, load: Callable[[Trace], None]) -> None:
         """Ask for a trace, read it on a worker, and hand it to ``load`` (on the screen's thread)."""
@@ -136,35 +132,35 @@ class WalkFiles:
 
         def open_(value: str | None) -> None:
             if value:
-                self.host.say(f"Opening {value}…", timeout=2)
+                self.say(f"Opening {value}…", timeout=2)
                 self._read(Path(value).expanduser(), load)
 
         recent = self.recent()
-        self.host.app.push_screen(PromptScreen("Open a trace (made on this corpus)", recent[0] if recent else "",
+        self.stage.app.push_screen(PromptScreen("Open a trace (made on this corpus)", recent[0] if recent else "",
                                                placeholder="walk.trace.jsonl", suggestions=recent,
                                                check=lambda v: None if v else "Type the path of a trace file."),
                                   open_)
 
     def _read(self, path: Path, load: Callable[[Trace], None]) -> None:
-        app, corpus = self.host.app, self.host.corpus
+        app, corpus = self.stage.app, self.corpus
 
         def read() -> None:
             try:
                 trace = read_trace(path, corpus_sha256=corpus.sha256, corpus_label=str(corpus.path))
             except TraceError as exc:
-                app.call_from_thread(self.host.say, str(exc), title="Cannot open the trace", severity="error",
+                app.call_from_thread(self.say, str(exc), title="Cannot open the trace", severity="error",
                                      timeout=8)
                 return
             app.call_from_thread(load, trace)
 
-        self.host.run_worker(read, thread=True, group="files", exit_on_error=False)
+        self.stage.run_worker(read, thread=True, group="files", exit_on_error=False)
 
     # -- screenshots -----------------------------------------------------------------------------------------------
 
     def ask_screenshot(self) -> None:
         if not self._allowed():
             return
-        app = self.host.app
+        app = self.stage.app
 
         def save(value: str | None) -> None:
             if not value:
@@ -175,9 +171,9 @@ class WalkFiles:
                     SCREENSHOTS.mkdir(exist_ok=True)  # the folder offered; any other must exist
                 saved = app.save_screenshot(filename=target.name, path=str(target.parent))
             except OSError as exc:
-                self.host.say(f"Cannot save {target}: {exc.strerror or exc}", severity="error", timeout=6)
+                self.say(f"Cannot save {target}: {exc.strerror or exc}", severity="error", timeout=6)
                 return
-            self.host.say(f"Screenshot saved to {Path(saved).resolve()}", timeout=4)
+            self.say(f"Screenshot saved to {Path(saved).resolve()}", timeout=4)
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         default = SCREENSHOTS / f"reasoning-explorer-{stamp}.svg"

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 
 class WalkRunner(Part):
-    """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on ``node`` (the walk
-    screen), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
+    """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on the screen (the
+    ``stage``), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
     with the explorer's ``wiring`` (its desk and listeners; every session it runs tells its observers as it ends),
     and one that ends is handed to ``files`` (``--trace``)."""
 
@@ -49,7 +49,7 @@ class WalkRunner(Part):
             return False
         view.playing = False
         self.park()
-        previous = view.shown
+        previous = view.walk
         settings = self.next_walk.settings.but(query=query)
         if origin is None:
             same = previous is not None and previous.history.settings.query == query
@@ -71,14 +71,14 @@ class WalkRunner(Part):
         # Every walk of this screen is launched here (a new walk, a fork, a re-walk): the one place it is observed.
         session.observers.extend(o for o in self.wiring.observers if o not in session.observers)
         self.walks.add(walk)
-        self.node.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
+        self.stage.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
                              exit_on_error=False)
         session.step(steps)
-        self.view.shown = walk
+        self.view.walk = walk
 
     def park(self) -> None:
         """A new walk takes the screen: the one on it stays in the list, paused where it was."""
-        shown = self.view.shown
+        shown = self.view.walk
         if shown is not None and shown.session is not None:
             shown.session.pause()
         self.view.fork = None
@@ -86,9 +86,9 @@ class WalkRunner(Part):
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""
         if isinstance(message, SessionEvent):
-            self.node.post_message(WalkEventArrived(message))
+            self.stage.post(WalkEventArrived(message))
         else:
-            self.node.post_message(WalkEnded(message))
+            self.stage.post(WalkEnded(message))
 
     def arrived(self, message: WalkEventArrived) -> None:
         view = self.view
@@ -96,9 +96,8 @@ class WalkRunner(Part):
         walk = self.walks.by_id(arrived.walk_id)
         if walk is None:
             return  # a walk cancelled or ended here
-        pinned = view.fork is not None and walk is view.shown
-        if walk.record(arrived.seq, arrived.event, forced=arrived.forced, pinned=pinned) and walk is view.shown:
-            view.walk_changed(burst=True)
+        pinned = view.fork is not None and walk is view.walk  # a fork's picker shows its offer: the cursor stays
+        walk.record(arrived.seq, arrived.event, forced=arrived.forced, pinned=pinned)
 
     def ended(self, message: WalkEnded) -> None:
         view = self.view
@@ -109,17 +108,15 @@ class WalkRunner(Part):
                 self.say(ended.error, title="The walk was cancelled", severity="warning", timeout=8)
             return
         walk.end(ended.end, ended.error)
-        if ended.end is WalkEnd.FAILED and ended.error and walk is view.shown:
+        if ended.end is WalkEnd.FAILED and ended.error and walk is view.walk:
             self.say(ended.error, title="The walk failed", severity="error", timeout=8)
         self.files.walk_ended(walk)
-        if walk is view.shown:
-            view.walk_changed()
 
     def cancel(self, *, interrupted: bool = False) -> None:
         """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen.
         ``interrupted``: by Ctrl+C, which with no walk running says how to quit (it does not quit)."""
         view = self.view
-        walk = view.shown
+        walk = view.walk
         if walk is None or not walk.cancel():
             if interrupted:
                 self.say("No walk is running: q quits (Ctrl+C cancels a running walk, as x does).", timeout=4)
@@ -127,5 +124,4 @@ class WalkRunner(Part):
                 self.say("No walk is running.", timeout=2)
             return
         view.playing = False
-        view.walk_changed()
         self.say("Walk cancelled.")

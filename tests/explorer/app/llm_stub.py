@@ -42,13 +42,13 @@ def by_system(request: Recorded) -> Reply:
 
 def chose(screen: WalkScreen) -> NavigatorChose | None:
     """The first answer of the walk on ``screen``, once it has arrived."""
-    history = screen.history
+    history = screen.view.history
     return next((e for e in history.events if isinstance(e, NavigatorChose)), None) if history else None
 
 
 def answers(screen: WalkScreen) -> int:
     """How many answers the walk on screen shows so far (up to its cursor)."""
-    history = screen.history
+    history = screen.view.history
     return 0 if history is None else sum(isinstance(e, NavigatorChose) for e in history.events[:history.cursor])
 
 
@@ -57,7 +57,7 @@ async def step_to_answer(pilot, screen: WalkScreen, count: int) -> None:  # type
     for _ in range(40):
         if answers(screen) >= count:
             return
-        cursor = screen.history.cursor if screen.history else 0
+        cursor = screen.view.history.cursor if screen.view.history else 0
         await pilot.press("n")
-        await wait_for(pilot, lambda at=cursor: screen.history is not None and screen.history.cursor > at)
+        await wait_for(pilot, lambda at=cursor: screen.view.history is not None and screen.view.history.cursor > at)
     raise AssertionError("the walk never showed that answer")

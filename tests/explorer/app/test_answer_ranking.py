@@ -18,9 +18,9 @@ OUT_OF_VISITS = "wide-walk-out-of-visits.yaml"
 
 async def to_the_end(pilot) -> None:
     screen = pilot.app.walk_screen
-    await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+    await wait_for(pilot, lambda: screen.view.history is not None and bool(screen.view.history.events))
     for _ in range(30):  # a decision a press; this walk has two
-        if screen.history.ended and screen.history.at_latest and not screen.presenter.advancing:
+        if screen.view.history.ended and screen.view.history.at_latest and not screen.presenter.advancing:
             return
         await pilot.press("n")
         await wait_for(pilot, lambda: not screen.presenter.advancing)
@@ -66,9 +66,9 @@ async def test_the_results_tab_ranks_the_same_way(size):
     app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=size) as pilot:
         screen = app.walk_screen
-        await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+        await wait_for(pilot, lambda: screen.view.history is not None and bool(screen.view.history.events))
         await pilot.press("c")  # continue to the end
-        await wait_for(pilot, lambda: screen.history.ended and screen.history.at_latest)
+        await wait_for(pilot, lambda: screen.view.history.ended and screen.view.history.at_latest)
         await wait_for(pilot, lambda: bool(landed_rows(app)))
         assert [row[:3] for row in landed_rows(app)] == [
             ["★ 1", "Free plan", "leaf"], ["2", "Team plan", "leaf"], ["3", "Business plan", "leaf"],
@@ -98,10 +98,10 @@ async def test_a_stand_in_s_reason_grows_on_the_results_tab_as_its_stops_come_in
     app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.walk_screen
-        await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+        await wait_for(pilot, lambda: screen.view.history is not None and bool(screen.view.history.events))
         seen: list[str] = []
         for _ in range(60):
-            if screen.history.ended and screen.history.at_latest:
+            if screen.view.history.ended and screen.view.history.at_latest:
                 break
             await pilot.press("n")
             await pilot.pause()

@@ -22,23 +22,23 @@ async def test_cancel_during_a_slow_step_shows_at_once_keeps_the_partial_walk_an
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n", "n")  # offered roots, then the decision blocks
-            await wait_for(pilot, lambda: app.walk_screen.session.busy and navigator.inside.is_set())
+            await wait_for(pilot, lambda: app.walk_screen.view.session.busy and navigator.inside.is_set())
             await wait_for(pilot, lambda: status_text(app).startswith("working… "))  # the clock ticks while it waits
-            cancelled = app.walk_screen.session
+            cancelled = app.walk_screen.view.session
             await pilot.press("x")  # how long this takes: bench/responsiveness.py
-            assert app.walk_screen.history.end == "cancelled"
+            assert app.walk_screen.view.history.end == "cancelled"
             assert cancelled.token.cancelled
             assert status_text(app) == "cancelled · b steps back · e forks · r restarts"
             assert not navigator.left.is_set()  # shown while the navigator was still blocked
-            assert len(app.walk_screen.history.events) == 2 and "offered 9 roots" in step_text(app)  # the partial walk stays
+            assert len(app.walk_screen.view.history.events) == 2 and "offered 9 roots" in step_text(app)  # the partial walk stays
             assert "cancelled · visits used 0/15 · navigator calls 0 · characters shipped 1,003" in results_summary(app)
             await pilot.press("r")  # usable: a new walk starts while the old navigator is still blocked (n stays on the end)
-            await wait_for(pilot, lambda: app.walk_screen.history.end is None and len(app.walk_screen.history.events) == 1)
-            assert app.walk_screen.session is not cancelled and not navigator.left.is_set()
+            await wait_for(pilot, lambda: app.walk_screen.view.history.end is None and len(app.walk_screen.view.history.events) == 1)
+            assert app.walk_screen.view.session is not cancelled and not navigator.left.is_set()
             navigator.release.set()  # the late answer is dropped: the old worker ends cancelled
             await wait_for(pilot, lambda: cancelled.over)
             assert cancelled.history.end == "cancelled"
-            assert len(app.walk_screen.history.events) == 1
+            assert len(app.walk_screen.view.history.events) == 1
     finally:
         navigator.release.set()
 
@@ -47,8 +47,8 @@ async def test_quitting_while_the_navigator_is_blocked_wakes_it_and_exits(tmp_pa
     app = make_app("parental leave", model=hour_long_script(tmp_path), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.walk_screen.session.busy)  # an hour-long decision: only the quit can end it
-        session = app.walk_screen.session
+        await wait_for(pilot, lambda: app.walk_screen.view.session.busy)  # an hour-long decision: only the quit can end it
+        session = app.walk_screen.view.session
         await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
         await wait_for(pilot, lambda: session.over)
     assert session.history.end == "cancelled" and not session.busy
@@ -58,8 +58,8 @@ async def test_quitting_while_the_navigator_is_blocked_wakes_it_and_exits(tmp_pa
 async def test_quitting_while_paused_ends_the_walk_and_exits():
     app = make_app("refunds", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
-        session = app.walk_screen.session
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 1)
+        session = app.walk_screen.view.session
         await pilot.press("q")  # how long quitting takes: bench/responsiveness.py
     assert session.over and session.history.end == "cancelled"  # the worker left its gate and ended before the app
     assert app.return_code == 0
@@ -71,10 +71,10 @@ async def test_ctrl_c_cancels_a_running_walk_as_x_does_and_at_rest_says_how_to_q
     app = make_app("parental leave", model=hour_long_script(tmp_path), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.walk_screen.session.busy)  # an hour-long decision
-        session = app.walk_screen.session
+        await wait_for(pilot, lambda: app.walk_screen.view.session.busy)  # an hour-long decision
+        session = app.walk_screen.view.session
         await pilot.press("ctrl+c")
-        assert app.walk_screen.history.end == "cancelled" and session.token.cancelled
+        assert app.walk_screen.view.history.end == "cancelled" and session.token.cancelled
         assert status_text(app) == "cancelled · b steps back · e forks · r restarts"
         await wait_for(pilot, lambda: session.over)
         assert [note.message for note in app.notes][-1] == "Walk cancelled."
@@ -132,12 +132,12 @@ async def test_a_navigator_that_ignores_the_token_is_said_plainly_and_new_walks_
                 await wait_for(pilot, lambda c=calls: navigator.calls > c)
                 await pilot.press("x")
                 await wait_for(pilot, lambda n=number: [note.message for note in app.notes].count(said) == n)
-                assert app.walk_screen.history.end == "cancelled"
+                assert app.walk_screen.view.history.end == "cancelled"
             navigator.stuck = False
             await pilot.press("r")
             await wait_for(pilot, lambda: len(app.walks) == 8)
             await pilot.press("c")
-            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+            await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
             assert [note.severity for note in app.notes if note.message == said] == ["warning"] * 7
             assert [walk.history.end for walk in app.walks] == ["cancelled"] * 7 + ["finished"]
     finally:
@@ -157,6 +157,6 @@ async def test_a_py_navigator_that_prints_walks_on_in_the_explorer(tmp_path):
     app = make_app("refunds", model=model, navigator=navigator, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         print("the explorer's own print, after the navigator's")
-        assert app.walk_screen.history.end == "finished", app.walk_screen.history.error
+        assert app.walk_screen.view.history.end == "finished", app.walk_screen.view.history.error

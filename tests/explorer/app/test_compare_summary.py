@@ -29,16 +29,16 @@ async def compared(pilot, app):  # type: ignore[no-untyped-def]
     """Walk 1 to its end (cut off at refund-exceptions by the depth limit), walk 2 a fork of it at billing
     (invoices instead of refunds) to its end, then D and Enter: walk 2 compared with walk 1."""
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-    original = app.walk_screen.history
+    await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
+    original = app.walk_screen.view.history
     await pilot.press("B", "f", "f", "f", "f", "e", "5", "1", "a")
-    await wait_for(pilot, lambda: app.walk_screen.history is not original)
+    await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+    await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
     await pilot.press("D")
     await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
     await pilot.press("enter")
-    await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
+    await wait_for(pilot, lambda: app.walk_screen.view.comparing is not None)
 
 
 @pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))

@@ -35,7 +35,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         await pilot.press("escape")
         walk = app.walk_screen
         await step_to_answer(pilot, walk, 2)
-        original = walk.history
+        original = walk.view.history
         assert original is not None
         step = original.cursor
         kept = [e for e in original.events[:step] if isinstance(e, NavigatorChose)]
@@ -59,8 +59,8 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         assert app.screen is prompt and len(walk.walks) == 1
 
         await pilot.press("home", "ctrl+k", *"budget=20 temperature=0.3", "enter")
-        await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.history is not original)
-        continued = walk.history
+        await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.view.history is not original)
+        continued = walk.view.history
         assert continued is not None
         assert continued.name == f"walk 2 · live from step {step} · budget 20 · temperature 0.3"
         assert continued.settings.model == f"{MODEL}@temperature=0.3" and continued.settings.max_nodes_visited == 20
@@ -93,16 +93,16 @@ async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_nav
     app = make_app("how are refunds issued", start_walk=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        walked = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        walked = app.walk_screen.view.history
         header = header_for(walked, app.corpus)
     header = replace(header, settings=replace(header.settings, model="no-such-provider:model-7"))
     opened = read_trace(write_trace(tmp_path / "t.jsonl", header, walked.events, "finished"))
     app = make_app("", opened=[opened])
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.walk_screen.shown is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)
         walk = app.walk_screen
-        original = walk.history
+        original = walk.view.history
         await pilot.press("B", "n", "n")
         step = original.cursor
         said = len(app.notes)
@@ -119,8 +119,8 @@ async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_nav
             "'navigator=': name the model to ask, e.g. navigator=lexical:default; write budget=N depth=N "
             "prompt=NAME|FILE temperature=T navigator=MODEL")
         await pilot.press("end", *"lexical:default", "enter")
-        await wait_for(pilot, lambda: walk.history is not original)
-        continued = walk.history
+        await wait_for(pilot, lambda: walk.view.history is not original)
+        continued = walk.view.history
         assert continued.name == (f"walk 2 · live from step {step} · budget {original.settings.max_nodes_visited} · "
                                   "navigator lexical:default")
         await pilot.press("c")
@@ -139,7 +139,7 @@ async def test_with_files_off_a_prompt_typed_in_c_is_refused_without_looking_at_
     app = make_app("how are refunds issued", start_walk=True, allow_files=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         refused = []
         for typed in ("/etc/passwd", str(tmp_path / "no-such-file.txt"), "v2"):
             await pilot.press("C")

@@ -22,7 +22,7 @@ def landed(history):
 
 async def finish(pilot, app):
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.end is not None)
+    await wait_for(pilot, lambda: app.walk_screen.view.history is not None and app.walk_screen.view.history.end is not None)
     await pilot.pause()
 
 
@@ -30,19 +30,19 @@ async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouc
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        original = app.walk_screen.history
+        original = app.walk_screen.view.history
         events_before = list(original.events)
         assert landed(original) == ["annual-proration-formula"]
         await pilot.press("B", "f", "f", "f", "f")  # step 5: billing's children are offered
         assert original.cursor == 5
         await pilot.press("e")
-        assert app.walk_screen.picker is not None and app.walk_screen.picker.forking
-        assert app.walk_screen.picker.picked == ("refunds",)  # a fork starts from what the navigator chose
+        assert app.walk_screen.view.picker is not None and app.walk_screen.view.picker.forking
+        assert app.walk_screen.view.picker.picked == ("refunds",)  # a fork starts from what the navigator chose
         step = step_text(app)
         assert "Fork here: 1-9 toggle" in step and " 1 [ ] Invoices" in step and " 5 [x] Refunds" in step
         await pilot.press("5", "1", "a")  # refunds off, invoices on
-        await wait_for(pilot, lambda: app.walk_screen.history is not original and len(app.walk_screen.history.events) >= 6)
-        fork = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not original and len(app.walk_screen.view.history.events) >= 6)
+        fork = app.walk_screen.view.history
         assert fork.origin is Origin.FORK and fork.name == "walk 2 · fork of walk 1: at billing chose invoices"
         assert fork.cursor == 6 and fork.forced == {6}
         assert "⚑ Forced invoices" in step_text(app)
@@ -63,11 +63,11 @@ async def test_fork_with_a_typed_id_shows_a_hallucination():
         await finish(pilot, app)
         await pilot.press("B", "f", "f", "f", "f", "e", "5", "i")  # refunds off: only the typed id
         await pilot.press(*"ghost", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.picker is not None and app.walk_screen.picker.picked == ("ghost",))
+        await wait_for(pilot, lambda: app.walk_screen.view.picker is not None and app.walk_screen.view.picker.picked == ("ghost",))
         await pilot.press("a")
-        await wait_for(pilot, lambda: app.walk_screen.history.number == 2)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.number == 2)
         await finish(pilot, app)
-        assert [(s.reason.value, s.branch) for s in app.walk_screen.history.state().stops] == [("invalid_choice", "ghost")]
+        assert [(s.reason.value, s.branch) for s in app.walk_screen.view.history.state().stops] == [("invalid_choice", "ghost")]
         assert "1 returned but never offered (hallucinated): ghost" in step_text(app)
 
 
@@ -76,21 +76,21 @@ async def test_escape_closes_the_fork_picker_without_forking():
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
         await pilot.press("b", "e")
-        assert app.walk_screen.picker is not None
+        assert app.walk_screen.view.picker is not None
         await pilot.press("escape")
-        assert app.walk_screen.picker is None and len(app.walks) == 1 and app.walk_screen.history.at_latest
+        assert app.walk_screen.view.picker is None and len(app.walks) == 1 and app.walk_screen.view.history.at_latest
 
 
 async def test_switching_walks_keeps_each_ones_step():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        first = app.walk_screen.history
+        first = app.walk_screen.view.history
         await pilot.press("b", "b")
         first_cursor = first.cursor
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.walk_screen.history is not first)
-        second = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not first)
+        second = app.walk_screen.view.history
         assert second.origin is Origin.RESTART and second.name == "walk 2 · restart · “How are refunds issued?” · lexical:default"
         await finish(pilot, app)
         await pilot.press("w")
@@ -99,7 +99,7 @@ async def test_switching_walks_keeps_each_ones_step():
         assert listed[0].startswith("  walk 1 · “How are refunds issued?” · lexical:default · budget 15")
         assert listed[1].startswith("▶ walk 2 · restart")  # the walk on screen
         await pilot.press("up", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is first)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is first)
         assert first.cursor == first_cursor
         assert f"(as of step {first_cursor})" in results_summary(app)
 
@@ -151,10 +151,10 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
     app = make_app("q", model=script("provider-failure.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"nnnnn")  # offer, billing chosen, entered, offer, refunds+invoices chosen
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 6)
         await pilot.press("x")
-        assert app.walk_screen.history.end is WalkEnd.CANCELLED
-        state = app.walk_screen.history.state()
+        assert app.walk_screen.view.history.end is WalkEnd.CANCELLED
+        state = app.walk_screen.view.history.state()
         assert state.mark_of("refunds") is Mark.STOPPED and state.mark_of("invoices") is Mark.STOPPED
         step = step_text(app)
         assert "Cancelled at step 6: nothing landed" in step
@@ -170,19 +170,19 @@ async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goe
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=size) as pilot:
         await finish(pilot, app)
-        ended = app.walk_screen.history
+        ended = app.walk_screen.view.history
         end = ended.cursor
         notes = len(app.notes)
         await pilot.press(key)
         await wait_for(pilot, lambda: len(app.notes) > notes)
-        assert app.walk_screen.history is ended and ended.cursor == end == len(ended.events)
+        assert app.walk_screen.view.history is ended and ended.cursor == end == len(ended.events)
         assert [h.number for h in app.walks] == [1] and ended.end is WalkEnd.FINISHED
         assert app.notes[-1].message == (
             f"The end of walk 1, at step {end}: r restarts it · / then Enter walks a new query · b steps back · "
             "w switches walk.")
         assert f"Step {end}/{end}" in step_text(app)  # the end of walk 1 stays on screen
         await pilot.press("r")  # another walk takes its own key
-        await wait_for(pilot, lambda: app.walk_screen.history is not ended)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not ended)
         assert [h.number for h in app.walks] == [1, 2]
         assert "walk 1 · “How are refunds issued?” · lexical:default · budget 15" in app.notes[-1].message
 
@@ -199,7 +199,7 @@ async def test_a_step_key_pressed_again_and_again_at_the_end_leaves_one_toast():
             await pilot.pause()
         await wait_for(pilot, lambda: len(app.notes) > notes)
         assert [n.message.split(":")[0] for n in app.notes[notes:]] == ["The end of walk 1, at step "
-                                                                         f"{app.walk_screen.history.cursor}"]
+                                                                         f"{app.walk_screen.view.history.cursor}"]
         app.walk_screen.say("Something else.")  # other words are said as usual, beside it
         app.walk_screen.say("Something else.")
         await wait_for(pilot, lambda: len(app.notes) > notes + 1)
@@ -211,9 +211,9 @@ async def test_a_step_key_pressed_again_and_again_at_the_end_leaves_one_toast():
 async def test_n_with_no_walk_at_all_starts_the_first(size):
     app = make_app("How are refunds issued?")
     async with app.run_test(size=size) as pilot:
-        assert app.walk_screen.history is None
+        assert app.walk_screen.view.history is None
         await pilot.press("escape", "n")  # out of the query box, then the step key
-        await wait_for(pilot, lambda: app.walk_screen.history is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not None)
         assert [h.number for h in app.walks] == [1]
 
 
@@ -222,17 +222,17 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
-        original = app.walk_screen.history
+        original = app.walk_screen.view.history
         await pilot.press("B", "f", "f", "f", "f", "e", "5", "1", "a")  # refunds off, invoices on
-        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
         await finish(pilot, app)
-        fork = app.walk_screen.history
+        fork = app.walk_screen.view.history
         await pilot.press("D")
         assert isinstance(app.screen, WalksScreen)
         assert "Compare walk 2 · fork of walk 1: at billing chose invoices with…" in all_text(app.screen)
         await pilot.press("enter")  # the only other walk: walk 1
-        await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
-        assert app.walk_screen.comparing == (fork, original)
+        await wait_for(pilot, lambda: app.walk_screen.view.comparing is not None)
+        assert app.walk_screen.view.comparing == (fork, original)
         assert fork.cursor == 6  # at the first divergence: billing's offer and the forced answer
         comparison = compare_text(app)
         assert "First divergence: decision 2, at billing — chose differently" in comparison
@@ -246,7 +246,7 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
         assert tree_row(app, "billing") == "⑂ ▼ Billing  billing  walks part here: chose differently"
         await pilot.press("D")
         await wait_for(pilot, lambda: step_text(app) != "")  # the step panel is back in the comparison's place
-        assert app.walk_screen.comparing is None and "First divergence" not in compare_text(app)
+        assert app.walk_screen.view.comparing is None and "First divergence" not in compare_text(app)
         assert tree.marks["invoices"] is Mark.FORCED  # the fork as of its cursor: the forced answer
 
 
@@ -254,7 +254,7 @@ async def test_compare_with_a_single_walk_says_what_to_do():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("D")
-        assert app.walk_screen.comparing is None
+        assert app.walk_screen.view.comparing is None
         assert "Only one walk so far" in app.notes[-1].message
 
 
@@ -263,9 +263,9 @@ async def test_an_answer_arriving_while_the_fork_picker_is_open_does_not_move_it
     app = make_app("parental leave pay", model=script("slow-navigator.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")  # the roots offered; the slow navigator starts thinking
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2 and app.walk_screen.session.busy)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 2 and app.walk_screen.view.session.busy)
         await pilot.press("e")  # fork the offer still waiting for its answer
-        assert app.walk_screen.picker is not None and app.walk_screen.picker.forking and app.walk_screen.history.cursor == 2
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 3)  # the navigator's answer arrives
-        assert app.walk_screen.history.cursor == 2 and app.walk_screen.picker is not None and app.walk_screen.picker.forking
+        assert app.walk_screen.view.picker is not None and app.walk_screen.view.picker.forking and app.walk_screen.view.history.cursor == 2
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 3)  # the navigator's answer arrives
+        assert app.walk_screen.view.history.cursor == 2 and app.walk_screen.view.picker is not None and app.walk_screen.view.picker.forking
         assert "Fork here: 1-9 toggle" in step_text(app)

@@ -121,7 +121,7 @@ async def test_m_shows_only_the_misses_and_enter_opens_one_at_its_first_wrong_tu
         await cursor_to(pilot, screen, "scim-deprovisioning")
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationScreen))
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         assert history.label.startswith("question scim-deprovisioning · lexical:default")
         # The wrong decision itself (the step panel's numbering): the answer at sign-in-methods, right after its
         # offer, where single-sign-on was passed over.
@@ -163,13 +163,13 @@ async def test_opening_the_same_question_twice_keeps_one_walk_in_the_list():
         await cursor_to(pilot, screen, "money-back")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        first = app.walk_screen.history
+        first = app.walk_screen.view.history
         assert first.cursor == 3 and len(app.walks) == 1  # a wrong turn at the roots: the answer to the first offer
         await pilot.press("f", "f", "escape")
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        assert app.walk_screen.history is first and len(app.walks) == 1 and first.cursor == 3
+        assert app.walk_screen.view.history is first and len(app.walks) == 1 and first.cursor == 3
         assert app.query_one(WalkTree).expected == frozenset({"refund-delivery"})
 
 
@@ -267,11 +267,11 @@ async def test_a_second_navigator_fills_a_second_set_of_columns_and_d_opens_both
         first = differ[0]
         await cursor_to(pilot, screen, first)
         await pilot.press("D")
-        await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
-        a_walk, b_walk = app.walk_screen.comparing
+        await wait_for(pilot, lambda: app.walk_screen.view.comparing is not None)
+        a_walk, b_walk = app.walk_screen.view.comparing
         assert a_walk.label.startswith(f"question {first} · lexical:default")
         assert b_walk.label.startswith(f"question {first} · lexical:wide")
-        assert app.walk_screen.history is a_walk and len(app.walks) == 2
+        assert app.walk_screen.view.history is a_walk and len(app.walks) == 2
         assert app.query_one(WalkTree).expected == frozenset(next(q for q in QUESTIONS.questions
                                                                   if q.id == first).expect)
         divergence = compare(a_walk, b_walk).divergence
@@ -296,12 +296,12 @@ async def test_compare_from_the_start_and_d_on_a_row_where_they_agree_says_so():
         said = len(app.notes)
         await pilot.press("D")
         await wait_for(pilot, lambda: len(app.notes) > said)
-        assert app.screen is screen and app.walk_screen.comparing is None
+        assert app.screen is screen and app.walk_screen.view.comparing is None
         assert f"{same}: A and B landed the same nodes." in app.notes[-1].message
         other = next(a.question.id for a, b in zip(EXPECTED, WIDE, strict=True) if a.hit != b.hit)
         await cursor_to(pilot, screen, other)
         await pilot.press("D")
-        await wait_for(pilot, lambda: app.walk_screen.comparing is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.comparing is not None)
         assert isinstance(app.focused, WalkTree)  # not the query box the app started in: Escape comes back
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
@@ -343,7 +343,7 @@ async def test_enter_on_a_miss_opens_at_the_wrong_decision_with_the_step_panels_
         await cursor_to(pilot, screen, "money-back")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is not screen)
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         assert history.cursor == 3 and isinstance(history.events[2], NavigatorChose)  # the answer at the roots
         step = step_text(app)
         assert step.startswith(f"Step 3/{len(history.events)}")

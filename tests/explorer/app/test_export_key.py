@@ -26,9 +26,9 @@ QUERY = "How are refunds issued?"
 
 async def walked_to_the_end(pilot) -> None:
     screen = pilot.app.walk_screen
-    await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+    await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
     await pilot.press("c")
-    await wait_for(pilot, lambda: screen.history.ended)
+    await wait_for(pilot, lambda: screen.view.history.ended)
 
 
 async def test_files_off_refuses_the_export_in_one_line():
@@ -102,12 +102,12 @@ async def test_h_on_a_fork_says_in_the_header_which_walk_it_forked_and_what_was_
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await walked_to_the_end(pilot)
-        original = app.walk_screen.history
+        original = app.walk_screen.view.history
         await pilot.press("B", "f", "f", "f", "f")  # step 5: billing's children are offered
         await pilot.press("e", "5", "1", "a")  # fork: refunds off, invoices on
-        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.ended)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.ended)
         await press_h_to(pilot, out)
         await wait_for(pilot, lambda: any("Walk exported to" in n.message for n in app.notes), timeout=300)
     header = re.findall(r'<p class="fork" id="fork">(.*?)</p>', out.read_text())
@@ -137,13 +137,13 @@ async def test_the_manual_navigator_still_asks_this_screen_after_an_export(tmp_p
     async with app.run_test(size=(120, 36)) as pilot:
         screen = app.walk_screen
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: screen.picker is not None)
+        await wait_for(pilot, lambda: screen.view.picker is not None)
         await pilot.press("s", "c")
-        await wait_for(pilot, lambda: screen.history.end == "finished")
+        await wait_for(pilot, lambda: screen.view.history.end == "finished")
         await press_h_to(pilot, tmp_path / "manual.html")
         await wait_for(pilot, lambda: any("Walk exported to" in n.message for n in app.notes), timeout=300)
         await pilot.press("r", "n", "n")
-        await wait_for(pilot, lambda: screen.history.number == 2 and screen.picker is not None)
+        await wait_for(pilot, lambda: screen.view.history.number == 2 and screen.view.picker is not None)
         assert [n.message for n in app.notes if n.severity == "error"] == []
 
 
@@ -170,8 +170,8 @@ async def test_a_walk_screen_made_without_a_navigator_resolves_the_model_when_a_
             return screen
 
     async with Bare().run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
-        assert screen.history.settings.model == "lexical:strict"
-        assert screen.shown.navigator is screen.next_walk.navigator
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
+        assert screen.view.history.settings.model == "lexical:strict"
+        assert screen.view.walk.navigator is screen.next_walk.navigator
         await pilot.press("c")  # to the end: its worker leaves
-        await wait_for(pilot, lambda: screen.history.ended)
+        await wait_for(pilot, lambda: screen.view.history.ended)

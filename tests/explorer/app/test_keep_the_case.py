@@ -35,9 +35,9 @@ async def walked_and_marked(pilot, node_id: str, find: str) -> None:
     """Walk to the end, then mark ``node_id`` with the find prompt (it puts the tree's cursor on it)."""
     app = pilot.app
     screen = app.walk_screen
-    await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+    await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
     await pilot.press("c")
-    await wait_for(pilot, lambda: screen.history.ended)
+    await wait_for(pilot, lambda: screen.view.history.ended)
     await pilot.press("g")
     await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
     await pilot.press(*find)

@@ -81,4 +81,4 @@ async def test_escape_leaves_the_query_box_and_slash_returns_to_it():
         await wait_for(pilot, lambda: query.selection == Selection(0, len(query.value)))
         await pilot.press("n")  # typed into the box, not a step
         assert query.value == "n"
-        assert app.walk_screen.session is None
+        assert app.walk_screen.view.session is None

@@ -36,17 +36,17 @@ async def test_a_prompt_key_that_opens_nothing_lets_the_next_keys_through():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         burst(app, "i", "n")  # i types an id only while picking: here it opens nothing, and n must still step
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 2)
         assert not isinstance(app.screen, PromptScreen)
 
 
 async def test_quick_next_presses_are_all_honoured_in_order():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 1)
         await pilot.press("n", "n", "n", "n", "n")
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
-        assert app.walk_screen.history.cursor == 6
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 6)
+        assert app.walk_screen.view.history.cursor == 6
 
 
 async def test_keys_typed_after_the_prompt_took_the_held_ones_go_straight_to_it():

@@ -73,6 +73,6 @@ async def test_the_status_line_says_the_local_model_loads_then_is_ready(size):
         finally:
             navigator.loaded.set()
             navigator.answer.set()
-        await wait_for(pilot, lambda: app.walk_screen.history.cursor >= 3 and not app.walk_screen.session.busy)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.cursor >= 3 and not app.walk_screen.view.session.busy)
         assert "local model" not in status_text(app)  # answered: the usual line
         assert status_text(app) == "paused · n next · c continue · p play · e fork"

@@ -46,8 +46,8 @@ async def test_at_80_columns_an_open_pick_shows_its_own_keys_whole():
     app = make_app("refunds", start_walk=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: app.walk_screen.history.decision_at() is not None
-                       and app.walk_screen.history.decision_at().answer is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.decision_at() is not None
+                       and app.walk_screen.view.history.decision_at().answer is not None)
         await pilot.press("e")  # the fork picker
         picking = ["x", "question_mark", "q", "a", "s", "i", "escape", "ctrl+p"]
         await wait_for(pilot, lambda: footer_keys(app) == picking)
@@ -65,12 +65,12 @@ async def test_a_live_walks_events_leave_the_footer_as_it_is_and_a_pick_redraws_
         await wait_for(pilot, lambda: footer_keys(app) == EVERY)
         drawn = list(app.walk_screen.query_one(WalkFooter).query("FooterKey"))
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        assert len(app.walk_screen.history.events) > 10
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        assert len(app.walk_screen.view.history.events) > 10
         await pilot.pause()
         assert [id(key) for key in app.walk_screen.query_one(WalkFooter).query("FooterKey")] == [id(key) for key in drawn]
         await pilot.press("home", "n", "n", "n")
-        await wait_for(pilot, lambda: (decision := app.walk_screen.history.decision_at()) is not None
+        await wait_for(pilot, lambda: (decision := app.walk_screen.view.history.decision_at()) is not None
                        and decision.answer is not None)
         await pilot.press("e")  # the fork picker: its keys join the footer
         await wait_for(pilot, lambda: {"a", "s", "i"} <= set(footer_keys(app)))

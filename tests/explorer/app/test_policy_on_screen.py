@@ -24,8 +24,8 @@ async def test_a_best_first_walk_says_its_policy_and_enters_by_path_score(tmp_pa
     async with app.run_test(size=SIZE) as pilot:
         assert next_settings(app) == "next walk: script:order.yaml · budget 15 · depth limit 6 · on failure throw · best-first@alpha=0.9"
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        history = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        history = app.walk_screen.view.history
         assert [e.node.id for e in history.events if type(e).__name__ == "NodeEntered"] == BEST_FIRST
         assert [d.id for d in history.state().result.documents] == [
             "password-sign-in", "password-reset", "free-plan", "lost-two-factor-device", "account-lockout"]
@@ -55,7 +55,7 @@ async def test_a_depth_first_walk_shows_no_frontier() -> None:
     app = Explorer(HANDBOOK, settings, navigator=resolve_navigator("lexical:default"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         from .reading import step_text
 
         assert "Next    " not in step_text(app)
@@ -75,13 +75,13 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
     app = Explorer(HANDBOOK, settings, navigator=navigator, start_walk=True)
     async with app.run_test(size=size) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        source = app.walk_screen.shown
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        source = app.walk_screen.view.walk
         assert [d.id for d in source.history.state().result.documents] == ["refund-delivery"]
         asked = navigator.calls
         await pilot.press("T")
-        await wait_for(pilot, lambda: app.walk_screen.shown is not source and app.walk_screen.history.end == "finished")
-        other = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not source and app.walk_screen.view.history.end == "finished")
+        other = app.walk_screen.view.history
         assert other.settings.policy is Policy.BEST_FIRST
         assert other.name == "walk 2 · walk 1 re-walked with best-first"
         # the same walk as a live best-first walk: the siblings lexical scored, the budget spent on them
@@ -91,7 +91,7 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
         # the Results tab ranks them as core does: by path score
         assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
         assert navigator.calls - asked == other.state().live_calls == 1  # refund-exceptions, never judged before
-        assert app.walk_screen.partner is source  # both on the tree, the compare panel open
+        assert app.walk_screen.view.partner is source  # both on the tree, the compare panel open
         from .reading import text_at
 
         await wait_for(pilot, lambda: "settings differ: policy best-first → depth-first" in text_at(app.walk_screen, "#compare"))

@@ -47,7 +47,7 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     screen = app.walk_screen
     width, height = size
     assert (screen.size.width, screen.size.height) == (width, height)
-    await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+    await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
     assert screen.presenting and screen.has_class(PRESENTING)
 
     # The query, whole.
@@ -67,7 +67,7 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     # n: the first decision, at once — the offer and the choice, not the bookkeeping.
     await pilot.press("n")
     await settled(pilot)
-    history = screen.history
+    history = screen.view.history
     assert isinstance(history.events[history.cursor - 1], NavigatorChose)
     assert narration.words.startswith("The navigator starts at the top. It was offered 9 sections and chose Billing, "
                                       "Onboarding and Offboarding: most similar to the query:")
@@ -138,7 +138,7 @@ async def test_p_turns_presenting_on_and_off_and_the_footer_follows():
     app = make_app(QUERY, "lexical:default", start_walk=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.walk_screen
-        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
         everything = {key.action for key in screen.query("FooterKey")}
         assert not screen.presenting and not screen.query_one(NarrationLine).display
         await pilot.press("P")
@@ -147,20 +147,20 @@ async def test_p_turns_presenting_on_and_off_and_the_footer_follows():
         assert {k.action for k in screen.query("FooterKey")} - {"command_palette"} == set(PRESENTING_ACTIONS)
         await pilot.press("n")
         await settled(pilot)
-        assert screen.history.cursor == 3  # the roots offered and billing chosen: one decision
+        assert screen.view.history.cursor == 3  # the roots offered and billing chosen: one decision
         await pilot.press("P")
         await wait_for(pilot, lambda: {k.action for k in screen.query("FooterKey")} == everything)
         assert not screen.presenting and not screen.has_class(PRESENTING)
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(screen.history.events) >= 4)
-        assert screen.history.cursor == 4  # out of presenting mode, n is one event again
+        await wait_for(pilot, lambda: len(screen.view.history.events) >= 4)
+        assert screen.view.history.cursor == 4  # out of presenting mode, n is one event again
 
 
 async def test_a_hallucinated_id_and_a_forced_look_in_presenting_mode(tmp_path):
     app = make_app("How do I get a refund?", script("hallucinated-branch.yaml"), start_walk=True, present=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.walk_screen
-        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
         await pilot.press("n")
         await settled(pilot)
         await pilot.press("n")
@@ -176,9 +176,9 @@ async def test_play_in_presenting_mode_goes_a_decision_a_beat_to_the_answer_card
     app = make_app(QUERY, "lexical:default", start_walk=True, present=True, autoplay=0.1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.walk_screen
-        await wait_for(pilot, lambda: screen.history is not None and screen.history.ended
-                       and screen.history.at_latest and screen.has_class(AT_END))
-        await wait_for(pilot, lambda: not screen.playing)  # play stops at the end
+        await wait_for(pilot, lambda: screen.view.history is not None and screen.view.history.ended
+                       and screen.view.history.at_latest and screen.has_class(AT_END))
+        await wait_for(pilot, lambda: not screen.view.playing)  # play stops at the end
         assert screen.query_one(AnswerCard).words.splitlines()[:3] == [
             "The answer: Refund delivery", "★ 1. Refund delivery  score 2.73 · bm25 · r…",
             "Billing › Refunds › Refund delivery"]
@@ -188,9 +188,9 @@ async def test_quick_presses_are_each_a_decision_none_lost():
     app = make_app(QUERY, "lexical:default", start_walk=True, present=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.walk_screen
-        await wait_for(pilot, lambda: screen.history is not None and len(screen.history.events) == 1)
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
         await pilot.press(*"nnnn")  # typed faster than the walk answers: three decisions, then the end
-        await wait_for(pilot, lambda: screen.history.ended and screen.history.at_latest and not
+        await wait_for(pilot, lambda: screen.view.history.ended and screen.view.history.at_latest and not
                        screen.presenter.advancing)
         assert screen.has_class(AT_END)
         assert screen.query_one(NarrationLine).words == ("The walk is over: 1 landed — Refund delivery (leaf). It used "

@@ -31,9 +31,9 @@ def presented(query: str, model: str = "lexical:default", **options) -> Explorer
 
 async def to_the_answer(pilot) -> None:
     screen = pilot.app.walk_screen
-    await wait_for(pilot, lambda: screen.history is not None and bool(screen.history.events))
+    await wait_for(pilot, lambda: screen.view.history is not None and bool(screen.view.history.events))
     for _ in range(30):  # a decision a press: lexical:wide's walk of the handbook has a handful
-        if screen.history.ended and screen.history.at_latest and not screen.presenter.advancing:
+        if screen.view.history.ended and screen.view.history.at_latest and not screen.presenter.advancing:
             break
         await pilot.press("n")
         await wait_for(pilot, lambda: not screen.presenter.advancing)

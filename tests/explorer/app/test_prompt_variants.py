@@ -41,7 +41,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         await pilot.press("escape")
         walk = app.walk_screen
         await step_to_answer(pilot, walk, 2)
-        original = walk.history
+        original = walk.view.history
         assert original is not None
         first_two = [e for e in original.events if isinstance(e, NavigatorChose)][:2]
         asked_before = len(variant_server.requests)
@@ -71,7 +71,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen) and len(walk.walks) == 2)
         fork = list(walk.walks)[1]
-        assert walk.shown is fork
+        assert walk.view.walk is fork
         await pilot.press("c")  # continue to the end
         await wait_for(pilot, lambda: fork.history.end is not None)
         history = fork.history

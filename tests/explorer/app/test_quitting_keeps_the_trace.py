@@ -17,7 +17,7 @@ async def test_q_half_way_through_a_walk_saves_it_cancelled_with_the_steps_so_fa
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")  # the walk started at launch: the roots offered, then answered
         walk = app.walk_screen
-        await wait_for(pilot, lambda: walk.history is not None and len(walk.history.events) == 3)
+        await wait_for(pilot, lambda: walk.view.history is not None and len(walk.view.history.events) == 3)
         assert not path.exists()  # nothing is saved before the walk is over
         await pilot.press("q")
     trace = read_trace(path, corpus_sha256=HANDBOOK.sha256)

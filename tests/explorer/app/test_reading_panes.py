@@ -70,7 +70,7 @@ async def first_answer(pilot) -> None:
     """The first offer and its answer, then the Transcript tab."""
     app = pilot.app
     await pilot.press("n", "n")
-    await wait_for(pilot, lambda: app.walk_screen.history.cursor == 3)
+    await wait_for(pilot, lambda: app.walk_screen.view.history.cursor == 3)
     await pilot.press("right_square_bracket")
     await wait_for(pilot, lambda: transcript_text(app) != "")
 
@@ -185,7 +185,7 @@ async def test_z_gives_the_step_panel_the_results_and_the_tree_the_whole_screen_
     app = long_app()
     async with app.run_test(size=size) as pilot:
         await pilot.press("c")  # the whole walk: the Results tab holds what landed
-        await wait_for(pilot, lambda: app.walk_screen.history.ended)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.ended)
         screen = app.walk_screen
         await focus_on(pilot, focus)
         await pilot.press("z")

@@ -29,7 +29,7 @@ async def until(pilot, app, text: str) -> None:
 async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size):
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
     async with app.run_test(size=size) as pilot:
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         await until(pilot, app, "offered:plans")
         await wait_for(pilot, lambda: history.cursor == 2)
         assert len(history.events) == 2  # pulled live up to there, and no further
@@ -52,7 +52,7 @@ async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size
 async def test_u_goes_through_what_is_recorded_without_the_navigator(size):
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
     async with app.run_test(size=size) as pilot:
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         await pilot.press("c")
         await wait_for(pilot, lambda: history.ended)
         await pilot.press("B")
@@ -66,7 +66,7 @@ async def test_u_goes_through_what_is_recorded_without_the_navigator(size):
 async def test_bad_text_is_said_in_the_prompt_which_stays_open(size):
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
     async with app.run_test(size=size) as pilot:
-        before = (app.walk_screen.history.cursor, len(app.walk_screen.history.events))
+        before = (app.walk_screen.view.history.cursor, len(app.walk_screen.view.history.events))
         await pilot.press("u")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("end", "ctrl+u", *"plans", "enter")
@@ -75,14 +75,14 @@ async def test_bad_text_is_said_in_the_prompt_which_stays_open(size):
             f"not a condition; give one of {FORMS}")
         assert isinstance(app.screen, PromptScreen)
         await pilot.press("escape")
-        assert (app.walk_screen.history.cursor, len(app.walk_screen.history.events)) == before
+        assert (app.walk_screen.view.history.cursor, len(app.walk_screen.view.history.events)) == before
 
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_j_k_step_a_decision_and_l_h_a_visit_outside_presenting(size):
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
     async with app.run_test(size=size) as pilot:
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         assert not app.walk_screen.presenter.on
         await pilot.press("j")  # live: pulled on to the first answer
         await wait_for(pilot, lambda: history.cursor >= 1 and isinstance(history.events[history.cursor - 1],

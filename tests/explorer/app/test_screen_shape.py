@@ -84,15 +84,15 @@ def test_no_protocol_reaches_a_part_through_the_screen() -> None:
     assert reaching == {}
 
 
-def test_the_walk_screen_is_what_its_parts_protocols_say():
-    """A protocol the screen is handed as (a part's ``Host``, the ``ShownWalk`` view, the export's ``WalkView``)
-    names only what the screen has: a member it lost would fail at a key press, not at type-checking time."""
+def test_the_walk_screen_is_what_its_protocols_say():
+    """A protocol the screen is handed as (the export's ``WalkView``) names only what the screen has: a member it
+    lost would fail at a key press, not at type-checking time."""
     screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
                         resolve_navigator("lexical:default"))
     has = set(dir(screen))
     missing = {}
     for where, protocol in protocols():
-        if protocol.name in ("Host", "ShownWalk", "WalkView"):
+        if protocol.name in ("Host", "WalkView"):
             names = {node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.target.id
                      for node in members(protocol)}
             if names - has:
@@ -123,3 +123,82 @@ def test_every_key_names_an_action_of_the_walk_screen_and_a_case_it_handles() ->
         assert callable(getattr(WalkScreen, f"action_{name}", None)), key.action
         if name in handled:
             assert arguments[0] in handled[name], key.action
+
+
+# -- the guard of the house: parts handed what they need, one redraw --------------------------------------------------
+
+
+def part_modules() -> list[Path]:
+    return [path for path in sorted((TUI / "walk_screen").glob("*.py")) if path.name not in ("screen.py", "__init__.py")]
+
+
+def test_no_part_is_handed_the_screen():
+    """Each part is made with what it uses (the shown walk, a stage of three calls, collaborators by name): none
+    keeps the screen itself, whatever the annotation says. Read off a screen as made, attribute by attribute, into
+    what each part holds (a bound method or a lambda may call the screen: it does not hand it over)."""
+    screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
+                        resolve_navigator("lexical:default"))
+    parts = {name: value for name, value in vars(screen).items()
+             if type(value).__module__.startswith("explorer.tui.walk_screen.")}
+    assert {type(part).__name__ for part in parts.values()} >= set(PARTS)  # the walk: none is missed by a rename
+
+    def holds_the_screen(value: object, seen: set[int]) -> bool:
+        if value is screen:
+            return True
+        if id(value) in seen or (not hasattr(value, "__dict__") and not hasattr(value, "__dataclass_fields__")):
+            return False
+        seen.add(id(value))
+        if not type(value).__module__.startswith("explorer."):
+            return False  # a widget, a corpus's parts, a navigator: not ours to read into
+        inner = vars(value) if hasattr(value, "__dict__") else {f: getattr(value, f)
+                                                               for f in value.__dataclass_fields__}
+        return any(holds_the_screen(each, seen) for each in inner.values())
+
+    holding = sorted(name for name, part in parts.items() if holds_the_screen(part, set()))
+    assert holding == []
+
+
+def test_no_part_takes_a_screen_or_a_widget_to_reach_into():
+    """Read from the source: no constructor of a part is annotated with the screen, a ``Screen`` or a ``Widget``
+    (the widgets a part fills are named by their own class), and no part's protocol is the screen's."""
+    taking = []
+    for path in part_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+                for argument in [*node.args.args, *node.args.kwonlyargs]:
+                    names = {n.id for n in ast.walk(argument.annotation)
+                             if isinstance(n, ast.Name)} if argument.annotation else set()
+                    if names & {"WalkScreen", "Screen", "Widget", "Host"}:
+                        taking.append(f"{path.name}:{node.lineno} {argument.arg}: {ast.unparse(argument.annotation)}")
+    assert taking == []
+
+
+def test_nothing_outside_the_screen_calls_its_redraw():
+    """A part moves the shown walk and the screen redraws (it watches the walk): no module but the screen's calls
+    a redraw, and ``walk_changed`` (the call parts used to have to remember) is gone."""
+    calling = []
+    for path in sorted((ROOT / "explorer").rglob("*.py")):
+        if path == TUI / "walk_screen" / "screen.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                    "redraw", "walk_changed", "_schedule_render", "_view_changed"):
+                calling.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.func.attr}")
+    assert calling == []
+
+
+def test_the_app_reaches_no_part_of_the_walk_screen():
+    """The app talks to the walk screen through its own methods (``open_history``, ``evaluate``, ``pause``,
+    ``close_walks``…), never to one of its parts."""
+    screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
+                        resolve_navigator("lexical:default"))
+    part_names = {name for name, value in vars(screen).items()
+                  if type(value).__module__.startswith("explorer.tui.walk_screen.")} | {"view"}
+    reached = []
+    for path in sorted(TUI.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+                    and node.value.attr == "walk_screen" and node.attr in part_names):
+                reached.append(f"{path.name}:{node.lineno} walk_screen.{node.attr}")
+    assert part_names >= {"runner", "next_walk", "files", "export", "comparing_walks"}
+    assert reached == []

@@ -57,14 +57,14 @@ async def test_a_new_walk_closes_the_branches_the_last_walk_opened_and_keeps_the
     async with app.run_test(size=(170, 56)) as pilot:
         tree = app.walk_screen.query_one(WalkTree)
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         assert tree.node_for("billing").is_expanded and tree.node_for("refunds").is_expanded  # followed there
         tree.move_cursor(tree.node_for("onboarding"))
         await pilot.press("space")  # the person opens a branch of their own
         await wait_for(pilot, lambda: tree.node_for("onboarding").is_expanded)
         await pilot.press("slash", "end", "ctrl+u", *"parental leave", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history.number == 2 and app.walk_screen.history.events)
-        assert app.walk_screen.history.settings.query == "parental leave"
+        await wait_for(pilot, lambda: app.walk_screen.view.history.number == 2 and app.walk_screen.view.history.events)
+        assert app.walk_screen.view.history.settings.query == "parental leave"
         await pilot.pause()
         assert not tree.node_for("billing").is_expanded  # the last walk's path is closed again
         assert tree.node_for("onboarding").is_expanded  # the person's own stays open

@@ -14,7 +14,7 @@ async def test_at_80x24_the_status_stays_and_titles_outlast_ids_and_stop_reasons
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         tree, meter = app.query_one(WalkTree), app.query_one(BudgetMeter)
         await wait_for(pilot, lambda: any("no visits" in row for row in tree_rows(tree)))
         lines = drawn_lines(meter)
@@ -43,7 +43,7 @@ async def test_at_60x20_the_layout_degrades_legibly():
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True, max_nodes_visited=6)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         meter = app.query_one(BudgetMeter)
         await wait_for(pilot, lambda: "finished · e forks" in "\n".join(drawn_lines(meter)))
         assert app.screen.region.contains_region(meter.region)

@@ -47,7 +47,7 @@ async def test_a_node_the_walk_on_screen_did_not_choose_says_how_many_stability_
     app = make_app(QUERY, navigator=BillingFirst(), start_walk=True)
     async with app.run_test(size=size) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         assert tree_row(app, "plans") == "✗ ▶ Plans and pricing  plans"  # the walk on screen chose billing
         await pilot.press("S")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")

@@ -24,14 +24,14 @@ WIDE = script("wide-walk-out-of-visits.yaml")
 
 async def walk_to_the_end(pilot, app) -> None:
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+    await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
 
 
 async def test_v_goes_to_the_step_where_the_budget_ran_out():
     app = make_app("what does it cost", model=WIDE, max_nodes_visited=6, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         await pilot.press("B", "V")
         event = history.events[history.cursor - 1]
         assert isinstance(event, PathStopped) and event.record.reason is StopReason.VISIT_BUDGET_EXHAUSTED
@@ -44,9 +44,9 @@ async def test_v_on_a_walk_that_never_ran_out_says_so():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
-        cursor = app.walk_screen.history.cursor
+        cursor = app.walk_screen.view.history.cursor
         await pilot.press("V")
-        assert app.walk_screen.history.cursor == cursor
+        assert app.walk_screen.view.history.cursor == cursor
         assert app.notes[-1].message.startswith("The visit budget did not run out in walk 1 · ")
 
 
@@ -55,15 +55,15 @@ async def test_r_re_walks_with_another_budget_from_the_record_asking_live_only_w
     app = make_app("how are refunds issued", navigator=counting, max_nodes_visited=2, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
-        original, calls = app.walk_screen.history, counting.calls
+        original, calls = app.walk_screen.view.history, counting.calls
         assert original.budget_ran_out_at() is not None
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         assert app.screen.prompt_title.endswith("(its decisions replayed; nodes it never judged are asked of "
                                            f"{original.settings.model}, live)")
         await pilot.press("end", "backspace", "8", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is not original)
-        rewalked = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
+        rewalked = app.walk_screen.view.history
         assert rewalked.origin is Origin.REWALK and rewalked.settings.max_nodes_visited == 8
         assert rewalked.name == "walk 2 · walk 1 re-walked with budget 8"
         await walk_to_the_end(pilot, app)
@@ -82,23 +82,23 @@ async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_record
     app = make_app("how are refunds issued", navigator=counting, max_nodes_visited=2, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
-        walked = app.walk_screen.history
+        walked = app.walk_screen.view.history
         header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
     header = replace(header, settings=replace(header.settings, model="no-such-provider:model-7"))
     path = write_trace(tmp_path / "t.jsonl", header, walked.events, "finished")
     opened = read_trace(path)
     app = make_app("", navigator=Counting(), opened=[opened])
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.walk_screen.shown is not None)
-        original = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)
+        original = app.walk_screen.view.history
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         assert app.screen.prompt_title.endswith("(its decisions replayed; nodes it never judged stop there: no "
                                            "navigator for them here)")
         await pilot.press("end", "backspace", "8", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
         await walk_to_the_end(pilot, app)
-        rewalked = app.walk_screen.history
+        rewalked = app.walk_screen.view.history
         judged = [d.node for d in original.decisions()]
         unjudged = [d for d in rewalked.decisions() if d.node not in judged]
         assert [d.answer.rationale for d in unjudged] == [f"walk 1 never judged {d.node!r}; stopping here"
@@ -125,10 +125,9 @@ async def test_a_pick_capped_by_the_visits_left_is_said_in_the_step_panel():
     app = make_app("what does it cost", model=WIDE, max_nodes_visited=6, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
-        history = app.walk_screen.history
+        history = app.walk_screen.view.history
         capped = next(d for d in history.decisions() if d.capped_by_visits)
         history.go(capped.answer_seq)
-        app.walk_screen.walk_changed()
         await wait_for(pilot, lambda: "capped by the visits left: " in step_text(app))
 
 
@@ -138,20 +137,20 @@ async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_a
     app = make_app(query, model="lexical:wide", max_nodes_visited=4, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
-        walked = app.walk_screen.history
+        walked = app.walk_screen.view.history
         header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
     header = replace(header, settings=replace(header.settings, model="no-such-provider:x"))
     opened = read_trace(write_trace(tmp_path / "four.jsonl", header, walked.events, "finished"))
     app = make_app("", opened=[opened])
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.walk_screen.shown is not None)
-        original = app.walk_screen.history
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)
+        original = app.walk_screen.view.history
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("end", "backspace", "2", "0", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is not original)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
         await walk_to_the_end(pilot, app)
-        state = app.walk_screen.history.state()
+        state = app.walk_screen.view.history.state()
         assert list(state.landed) == ["downgrades", "upgrades", "cancelling-a-subscription", "free-plan", "team-plan",
                                       "business-plan", "billing"]
         assert state.never_judged == {"billing"} and state.live_calls == 0

@@ -17,7 +17,7 @@ async def test_every_stop_shows_on_the_tree_with_its_reason():
     app = make_app("q", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         tree = app.query_one(WalkTree)
         assert tree.marks["accounts"] is Mark.STOPPED  # chosen, never entered: no visit left
         assert tree.reasons["accounts"] == "visit_budget_exhausted"
@@ -32,7 +32,7 @@ async def test_a_branch_waiting_its_turn_keeps_its_chosen_mark():
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(6):  # ... billing chose refunds and invoices, entered refunds
             await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 7)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 7)
         tree = app.query_one(WalkTree)
         assert tree.marks["invoices"] is Mark.CHOSEN
         assert tree.marks["taxes"] is Mark.REJECTED

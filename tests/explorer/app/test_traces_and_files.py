@@ -31,8 +31,8 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
     app = make_app("refund", model=script("hallucinated-branch.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        events = list(app.walk_screen.history.events)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        events = list(app.walk_screen.view.history.events)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         prompt = app.screen.query_one("#prompt-input")
@@ -47,16 +47,16 @@ async def test_saving_a_trace_and_opening_it_again(tmp_path):
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(second.screen, PromptScreen))
         await pilot.press(*str(path), "enter")
-        await wait_for(pilot, lambda: second.walk_screen.history.trace is not None)
-        assert second.walk_screen.history.events == events and second.walk_screen.history.cursor == 1
+        await wait_for(pilot, lambda: second.walk_screen.view.history.trace is not None)
+        assert second.walk_screen.view.history.events == events and second.walk_screen.view.history.cursor == 1
         assert second.query_one("#query").value == "refund"
         await pilot.press("n", "n", "n")
-        assert second.walk_screen.history.cursor == 4
+        assert second.walk_screen.view.history.cursor == 4
         assert status_text(second) == f"viewing step 4 of {len(events)} · f forward · F latest · e fork here"
         await pilot.press("F")
-        assert second.walk_screen.history.cursor == len(events)
+        assert second.walk_screen.view.history.cursor == len(events)
         assert "Not offered (hallucinated)" not in step_text(second)
-        assert second.walk_screen.session is None  # no navigator ran
+        assert second.walk_screen.view.session is None  # no navigator ran
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
@@ -67,15 +67,15 @@ async def test_opening_a_trace_made_on_another_corpus_is_refused_with_one_line(t
     first = make_app("refund", corpus=load_corpus(other), start_walk=True)
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: first.walk_screen.history.end == "finished")
-        save_history(first.walk_screen.history, first.corpus, trace)
+        await wait_for(pilot, lambda: first.walk_screen.view.history.end == "finished")
+        save_history(first.walk_screen.view.history, first.corpus, trace)
     app = make_app(example_query="x")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*str(trace), "enter")
         await wait_for(pilot, lambda: any(n.title == "Cannot open the trace" for n in app.notes))
-        assert app.walk_screen.history is None
+        assert app.walk_screen.view.history is None
         opening, note = app.notes
         assert opening.message == f"Opening {trace}…"
         assert note.title == "Cannot open the trace"
@@ -102,9 +102,9 @@ async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         await pilot.press("ctrl+s", "enter")
-        saved = tmp_path / app.walk_screen.history.suggested_file_name()
+        saved = tmp_path / app.walk_screen.view.history.suggested_file_name()
         await wait_for(pilot, lambda: saved.exists())
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
@@ -115,8 +115,8 @@ async def test_open_trace_offers_the_trace_just_saved_and_refuses_an_empty_path(
         assert isinstance(app.screen, PromptScreen)
         assert "Type the path of a trace file." in prompt_error(app)
         await pilot.press(*saved.name, "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history.trace is not None)
-        assert app.walk_screen.history.name.startswith("walk 2 · trace ")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.trace is not None)
+        assert app.walk_screen.view.history.name.startswith("walk 2 · trace ")
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
@@ -124,32 +124,32 @@ async def test_an_opened_trace_is_never_walked_again_and_one_key_too_many_keeps_
     first = make_app("How are refunds issued?", start_walk=True)
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: first.walk_screen.history.end == "finished")
-        path = save_history(first.walk_screen.history, first.corpus, tmp_path / "t.jsonl")
+        await wait_for(pilot, lambda: first.walk_screen.view.history.end == "finished")
+        path = save_history(first.walk_screen.view.history, first.corpus, tmp_path / "t.jsonl")
     navigator = Counting()
     app = make_app(example_query="How are refunds issued?", navigator=navigator)
     async with app.run_test(size=SIZE) as pilot:
         from explorer.trace import read_trace
 
         app.walk_screen.opening.load_trace(read_trace(path))
-        trace = app.walk_screen.history
+        trace = app.walk_screen.view.history
         assert trace.name == "walk 1 · trace t.jsonl · lexical:default"
         await pilot.press("escape", "c")  # c on a trace goes to what already happened: no navigator call
-        assert app.walk_screen.session is None and trace.cursor == len(trace.events) and navigator.calls == 0
+        assert app.walk_screen.view.session is None and trace.cursor == len(trace.events) and navigator.calls == 0
         assert "walk 1 · trace t.jsonl · lexical:default" in app.walk_screen.sub_title
         # One n too many after the end stays on the trace's end and says what goes on; r is a new walk.
         notes = len(app.notes)
         await pilot.press("n")
         await wait_for(pilot, lambda: len(app.notes) > notes)
-        assert app.walk_screen.history is trace and trace.cursor == len(trace.events) and navigator.calls == 0
+        assert app.walk_screen.view.history is trace and trace.cursor == len(trace.events) and navigator.calls == 0
         assert app.notes[-1].message.startswith(f"The end of walk 1, at step {len(trace.events)}: r restarts it")
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.walk_screen.history is not trace and len(app.walk_screen.history.events) == 1)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not trace and len(app.walk_screen.view.history.events) == 1)
         assert [w.number for w in app.walks] == [1, 2] and app.walks.items[0].history is trace
         assert "walk 1 · trace t.jsonl" in app.notes[-1].message
         await pilot.press("w")
         await pilot.press("up", "enter")
-        await wait_for(pilot, lambda: app.walk_screen.history is trace)
+        await wait_for(pilot, lambda: app.walk_screen.view.history is trace)
         assert trace.cursor == len(trace.events)  # switching keeps each walk's step
 
 
@@ -179,9 +179,9 @@ async def test_a_shared_session_names_the_corpus_not_its_path_on_this_machine():
     app = make_app("How are refunds issued?", start_walk=True, allow_files=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history is not None and app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not None and app.walk_screen.view.history.end == "finished")
         await wait_for(pilot, lambda: bool(landed_rows(app)) and bool(landed_content(app)))
-        landed = app.walk_screen.history.state().landed
+        landed = app.walk_screen.view.history.state().landed
         first = next(iter(landed))
         assert landed_content(app).splitlines()[1] == f"handbook.yaml:{HANDBOOK.lines[first]}"
         app.query_one("#tabs").active = "tab-node"
@@ -212,7 +212,7 @@ async def test_ctrl_s_refuses_in_one_line_to_save_over_the_corpus_or_the_navigat
     app = make_app("refund", model=f"script:{navigator_file}", corpus=load_corpus(corpus_path), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         for target, what in ((corpus_path, "the corpus"), (navigator_file, f"the file script:{navigator_file} reads")):
             await typed_into_prompt(pilot, app, "ctrl+s", target)
             line = (f"Not saved: the trace {target} is {what} ({target}); an output must not overwrite an input: "

@@ -24,7 +24,7 @@ async def test_the_transcript_labels_are_coloured_and_the_bodies_are_not():
         assert text.get_style_at_offset(console, 0).color == label.color  # "Decision at"
         assert label.color is not None
         bodies = [line for line in text.plain.split("\n") if line and not line.startswith("Decision at")]
-        labels = {str(pair[0]) for pair in app.walk_screen.history.decision_at().answer.transcript}
+        labels = {str(pair[0]) for pair in app.walk_screen.view.history.decision_at().answer.transcript}
         labels |= {f"{label}  JSON, pretty-printed" for label in labels}  # a JSON body's label says it is shown so
         body_lines = [line for line in bodies if line not in labels]
         assert body_lines  # the terms and scores lexical:default sends

@@ -241,6 +241,6 @@ async def test_a_node_with_five_thousand_children_opens_in_batches_and_the_walk_
         await wait_for(pilot, lambda: built_nodes(tree) != before)
         assert built_nodes(tree) == before + BATCH
         await pilot.press("n", "n", "n", "n", "n")  # offer the 5,000 children and choose
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 6)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 6)
         app.query_one("#step-scroll").scroll_end(animate=False)  # as a person scrolls the step panel
         await wait_for(pilot, lambda: step_text(app).splitlines()[-1].startswith("… and 4,900 more candidates"))

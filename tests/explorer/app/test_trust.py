@@ -44,7 +44,7 @@ async def test_hostile_titles_summaries_ids_and_rationales_are_shown_literally_a
     messages = Messages()
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         await pilot.press("B", "n", "n")  # back to the first choice: rationale and hallucination on screen
         await wait_for(pilot, lambda: "Why     [@click=app.quit]why[/]" in step_text(app))
         # Click the rationale's first letter, where a parsed "[@click=app.quit]why[/]" would put a clickable "why":
@@ -121,7 +121,7 @@ async def test_a_landed_node_with_megabytes_of_content_is_shown_a_part_at_a_time
     app = make_app("refund", corpus=load_corpus(big), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         await wait_for(pilot, lambda: landed_content(app).startswith("Huge"))  # the landed node is selected
         content = landed_content(app)
         assert content.endswith("… 2,069,999 more characters: press L to show 20,000 more")
@@ -158,17 +158,17 @@ async def test_the_query_box_shows_control_characters_escaped_and_the_navigator_
         assert box.value == "refunds \\x1b]0;PWNED\\x07 \\x1b[2J tab"
         assert box.exact_value == HOSTILE_QUERY
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         first = len(navigator.queries)
         await pilot.press("r", "c")  # the restart walks the query in the box
-        await wait_for(pilot, lambda: len(app.walks) == 2 and app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: len(app.walks) == 2 and app.walk_screen.view.history.end == "finished")
         second = len(navigator.queries)
         await pilot.press("slash", "ctrl+a", "ctrl+k")
         assert box.has_focus and box.value == "" and box.exact_value == ""
         box.post_message(Paste("billing \x1b]2;x\x07"))  # a paste holding an escape
         await wait_for(pilot, lambda: box.value == "billing \\x1b]2;x\\x07")
         await pilot.press("enter", "c")
-        await wait_for(pilot, lambda: len(app.walks) == 3 and app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: len(app.walks) == 3 and app.walk_screen.view.history.end == "finished")
         assert "\x1b" not in all_text(app.screen)
     assert 0 < first < second < len(navigator.queries)
     pasted = ["billing \x1b]2;x\x07"] * (len(navigator.queries) - second)
@@ -182,7 +182,7 @@ async def test_a_query_box_edited_holds_what_it_shows():
         box = app.walk_screen.query_one(QueryInput)
         assert box.has_focus  # no walk yet: the box has the focus
         await pilot.press("end", "c", "enter", "c")
-        await wait_for(pilot, lambda: app.walk_screen.history is not None
-                       and app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not None
+                       and app.walk_screen.view.history.end == "finished")
         assert box.value == box.exact_value == "a\\x1bbc"
     assert navigator.queries and set(navigator.queries) == {"a\\x1bbc"}

@@ -33,24 +33,24 @@ async def test_the_query_box_is_focused_with_an_example_and_enter_starts_a_pause
         assert app.focused is query and query.value == EXAMPLE
         assert status_text(app) == "no walk yet · type a question and press Enter"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
-        assert isinstance(app.walk_screen.history.events[0], WalkStarted)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 1)
+        assert isinstance(app.walk_screen.view.history.events[0], WalkStarted)
         assert isinstance(app.focused, WalkTree)
         step = step_text(app)
         assert "Step 1/1  walk started · budget 15 · depth limit 6 · on failure throw" in step
         assert "Press n to see the first offer." in step
-        session = app.walk_screen.session
+        session = app.walk_screen.view.session
         await wait_for(pilot, lambda: session.waiting)  # its worker is parked at the gate, with no permit left
-        assert len(app.walk_screen.history.events) == 1  # paused: nothing more is pulled without a key
+        assert len(app.walk_screen.view.history.events) == 1  # paused: nothing more is pulled without a key
 
 
 async def test_stepping_shows_each_offer_and_choice_then_continue_runs_to_the_end():
     app = make_app(example_query=EXAMPLE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 1)
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 2)
         step = step_text(app)
         assert "Step 2/2  offered 9 roots" in step
         assert "Offered 9 roots at depth 0 · 15 visits left · 1,003 chars shipped" in step
@@ -58,14 +58,14 @@ async def test_stepping_shows_each_offer_and_choice_then_continue_runs_to_the_en
         tree = app.query_one(WalkTree)
         assert tree.marks["billing"] is Mark.OFFERED
         await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 3)
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 3)
         step = step_text(app)
         assert "navigator chose billing" in step
         assert "✓  Billing  billing  Invoices" in step and "✗  Plans and pricing  plans" in step
         assert "Why     matched billing 1.99 (refund)" in step
         assert tree.marks["billing"] is Mark.CHOSEN and tree.marks["plans"] is Mark.REJECTED
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         assert ("finished (not cancelled) · visits used 3/15 · navigator calls 3 · characters shipped 2,100"
                 in results_summary(app))
         assert meter_text(app).splitlines()[0] == "Visits ██████░░░░░░░░░░░░░░░░░░░░░░░░ 3/15 used · 12 left"
@@ -82,14 +82,14 @@ async def test_n_c_and_p_with_no_walk_running_start_one_on_the_current_query(key
         await pilot.press("escape")  # leave the query box
         assert isinstance(app.focused, WalkTree)
         await pilot.press(key)
-        await wait_for(pilot, lambda: app.walk_screen.history is not None and len(app.walk_screen.history.events) >= 1)
-        assert app.walk_screen.history.settings.query == EXAMPLE
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not None and len(app.walk_screen.view.history.events) >= 1)
+        assert app.walk_screen.view.history.settings.query == EXAMPLE
         if key == "c":
-            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+            await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         if key == "p":
-            assert app.walk_screen.playing
+            assert app.walk_screen.view.playing
             await pilot.press("p")
-            assert not app.walk_screen.playing
+            assert not app.walk_screen.view.playing
 
 
 async def test_step_back_and_forward_through_history_without_calling_the_navigator():
@@ -97,40 +97,40 @@ async def test_step_back_and_forward_through_history_without_calling_the_navigat
     app = make_app("How are refunds issued?", navigator=navigator, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        calls, total = navigator.calls, len(app.walk_screen.history.events)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        calls, total = navigator.calls, len(app.walk_screen.view.history.events)
         assert (calls, total) == (3, 12)
         await pilot.press("b", "b", "b")
-        assert app.walk_screen.history.cursor == total - 3
+        assert app.walk_screen.view.history.cursor == total - 3
         assert status_text(app).startswith(f"viewing step {total - 3} of {total} · f forward · F latest")
         assert step_text(app).startswith(f"Step {total - 3}/{total}")
         assert "(as of step 9)" in results_summary(app)
         await pilot.press("B")
-        assert app.walk_screen.history.cursor == 1
+        assert app.walk_screen.view.history.cursor == 1
         assert step_text(app).startswith("Step 1/12  walk started")
         await pilot.press("f", "f")
-        assert app.walk_screen.history.cursor == 3 and step_text(app).startswith("Step 3/12  navigator chose billing")
+        assert app.walk_screen.view.history.cursor == 3 and step_text(app).startswith("Step 3/12  navigator chose billing")
         assert app.query_one(WalkTree).marks["billing"] is Mark.CHOSEN
         await pilot.press("n")  # n walks forward through history while behind
-        assert app.walk_screen.history.cursor == 4
+        assert app.walk_screen.view.history.cursor == 4
         await pilot.press("F")
-        assert app.walk_screen.history.cursor == total
-        assert navigator.calls == calls and len(app.walk_screen.history.events) == total
+        assert app.walk_screen.view.history.cursor == total
+        assert navigator.calls == calls and len(app.walk_screen.view.history.events) == total
 
 
 async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         timeline = app.query_one("#timeline")
-        assert timeline.option_count == len(app.walk_screen.history.events) + 1 == 13  # every event, then how it ended
+        assert timeline.option_count == len(app.walk_screen.view.history.events) + 1 == 13  # every event, then how it ended
         assert str(timeline.get_option_at_index(12).prompt).strip() == "end  walk finished after step 12"
         await pilot.click("#tabs Tab#--content-tab-tab-timeline")
         timeline.focus()
         timeline.highlighted = 1
         await pilot.press("enter")
-        assert app.walk_screen.history.cursor == 2
+        assert app.walk_screen.view.history.cursor == 2
         assert step_text(app).startswith("Step 2/12  offered 9 roots")
 
 
@@ -155,9 +155,9 @@ async def test_play_advances_by_itself_and_the_pace_changes():
             await wait_for(pilot, lambda: navigator.inside.is_set())  # it played on by itself to the first decision
             assert str(meter.content).splitlines()[-1] == "playing · 0.1 s per step · p pauses"
             navigator.release.set()
-            await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-            await wait_for(pilot, lambda: not app.walk_screen.playing)
-            assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
+            await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+            await wait_for(pilot, lambda: not app.walk_screen.view.playing)
+            assert app.walk_screen.view.history.cursor == len(app.walk_screen.view.history.events) == 12
     finally:
         navigator.release.set()
 
@@ -165,15 +165,15 @@ async def test_play_advances_by_itself_and_the_pace_changes():
 async def test_messages_from_a_replaced_walk_are_ignored():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 1)
-        old = app.walk_screen.session.id
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 1)
+        old = app.walk_screen.view.session.id
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.walk_screen.session.id != old and len(app.walk_screen.history.events) == 1)
+        await wait_for(pilot, lambda: app.walk_screen.view.session.id != old and len(app.walk_screen.view.history.events) == 1)
         stale = CandidatesOffered(None, EMPTY_PATH, (), 15, 0, 0)
         app.walk_screen.post_message(WalkEventArrived(SessionEvent(old, 2, stale)))  # where the walks' workers post theirs
         await pilot.press("n")  # the new walk's own next event comes after it
-        await wait_for(pilot, lambda: len(app.walk_screen.history.events) == 2)
-        offered = app.walk_screen.history.events[1]
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 2)
+        offered = app.walk_screen.view.history.events[1]
         assert offered is not stale and isinstance(offered, CandidatesOffered) and len(offered.candidates) == 9
 
 
@@ -185,9 +185,9 @@ async def test_restart_with_a_smaller_budget():
         assert app.walk_screen.next_walk.settings.max_nodes_visited == 4
         assert next_settings(app).startswith("next walk: ") and "budget 4 · depth limit 6" in next_settings(app)
         await pilot.press("r", "c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         assert meter_text(app).splitlines()[0].endswith(" 4/4 used · 0 left")
-        stops = [(s.reason.value, s.branch) for s in app.walk_screen.history.state().stops]
+        stops = [(s.reason.value, s.branch) for s in app.walk_screen.view.history.state().stops]
         assert stops[-2:] == [("visit_budget_exhausted", "billing"), ("visit_budget_exhausted", "accounts")]
 
 
@@ -195,8 +195,8 @@ async def test_depth_limit_and_follow_toggle():
     app = make_app("q", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("d", "2", "enter", "r", "c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        assert [(s.reason.value, s.landed) for s in app.walk_screen.history.state().stops] == [("max_depth", "refund-exceptions")]
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        assert [(s.reason.value, s.landed) for s in app.walk_screen.view.history.state().stops] == [("max_depth", "refund-exceptions")]
         assert [row[1] for row in stop_rows(app)] == ["max_depth"]  # the results say why it stopped
         await pilot.press("t")
         assert not app.query_one(WalkTree).follow
@@ -206,17 +206,17 @@ async def test_choice_events_carry_the_rationale_to_the_screen():
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
-        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.walk_screen.history.events))
+        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.walk_screen.view.history.events))
         assert "0.00 s" in step_text(app)  # how long the navigator took, beside its choice
 
 
 async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
     app = make_app("How are refunds issued?", start_walk=True, autoplay=0.1)
     async with app.run_test(size=SIZE) as pilot:
-        assert app.walk_screen.playing
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        await wait_for(pilot, lambda: not app.walk_screen.playing)
-        assert app.walk_screen.history.cursor == len(app.walk_screen.history.events) == 12
+        assert app.walk_screen.view.playing
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        await wait_for(pilot, lambda: not app.walk_screen.view.playing)
+        assert app.walk_screen.view.history.cursor == len(app.walk_screen.view.history.events) == 12
         assert results_summary(app).startswith("finished (not cancelled)")
 
 
@@ -224,7 +224,7 @@ async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end == "finished")
-        session, total = app.walk_screen.session, len(app.walk_screen.history.events)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        session, total = app.walk_screen.view.session, len(app.walk_screen.view.history.events)
         await pilot.press("b", "b", "c")
-        assert app.walk_screen.session is session and app.walk_screen.history.cursor == total == len(app.walk_screen.history.events)
+        assert app.walk_screen.view.session is session and app.walk_screen.view.history.cursor == total == len(app.walk_screen.view.history.events)

@@ -55,8 +55,8 @@ async def test_two_hundred_recorded_walks_open_newest_first_and_filter_by_query(
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: len(app.walks) == 200)
         screen = app.walk_screen
-        assert screen.shown is not None and screen.shown.number == 1
-        assert screen.shown.history.settings.query == "invoices question 199"
+        assert screen.view.walk is not None and screen.view.walk.number == 1
+        assert screen.view.walk.history.settings.query == "invoices question 199"
         # The palette offers 20 walks, the list's first ten and last ten, not one per walk (issue 38, point 20).
         switches = [c.title for c in app.get_system_commands(screen) if c.title.startswith("Walks: switch to walk ")]
         assert [title.split(" · ")[0] for title in switches] == [
@@ -71,10 +71,10 @@ async def test_two_hundred_recorded_walks_open_newest_first_and_filter_by_query(
             f"taxes question {n}" for n in range(197, 0, -5) if "1" in str(n)]
         await pilot.press("down", "down", "enter")  # to the list, then its second row
         await wait_for(pilot, lambda: app.screen is screen)
-        assert screen.shown.history.settings.query == "taxes question 192"
+        assert screen.view.walk.history.settings.query == "taxes question 192"
         await pilot.press("w", *"sign", "enter")  # Enter in the filter: the first row left
         await wait_for(pilot, lambda: app.screen is screen)
-        assert screen.shown.history.settings.query == "sign in question 196"
+        assert screen.view.walk.history.settings.query == "sign in question 196"
 
 
 async def test_a_span_file_of_many_walks_opens_them_all(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_on
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: len(app.walks) == 10)
         screen = app.walk_screen
-        assert screen.shown is app.walks.number(1) and screen.shown.settings.query == "invoices question 9"
+        assert screen.view.walk is app.walks.number(1) and screen.view.walk.settings.query == "invoices question 9"
         assert [w.loaded is None for w in app.walks] == [False] + [True] * 9
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
@@ -141,7 +141,7 @@ async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_on
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.screen is screen)
         walk = app.walks.number(3)
-        assert screen.shown is walk and walk.loaded is not None and walk.history.cursor == 1
+        assert screen.view.walk is walk and walk.loaded is not None and walk.history.cursor == 1
         assert walk.history.settings.query == "taxes question 7"
         await pilot.press("n")
         await wait_for(pilot, lambda: walk.history.cursor == 2)
@@ -149,13 +149,13 @@ async def test_a_folders_walks_are_read_when_shown_the_chooser_filters_unread_on
         await wait_for(pilot, lambda: app.screen is screen and any(n.severity == "error" for n in app.notes))
         (note,) = [n for n in app.notes if n.severity == "error"]
         assert note.message == f"walk 10 cannot be shown: {damaged}:2: not JSON; the file is damaged"
-        assert screen.shown is walk and walk.history.cursor == 2 and len(app.walks) == 10
+        assert screen.view.walk is walk and walk.history.cursor == 2 and len(app.walks) == 10
         assert [w.loaded is None for w in app.walks] == [False, True, False] + [True] * 7
         await pilot.press("D")  # compared with it instead: the same line, and no comparison
         await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
         await pilot.press("end", "enter")
         await wait_for(pilot, lambda: app.screen is screen and len([n for n in app.notes if n.severity == "error"]) == 2)
-        assert app.notes[-1].message == note.message and screen.partner is None and screen.shown is walk
+        assert app.notes[-1].message == note.message and screen.view.partner is None and screen.view.walk is walk
 
 
 def test_a_symlink_loop_named_jsonl_leaves_the_rest_of_the_folder_readable(folder: Path, tmp_path: Path) -> None:

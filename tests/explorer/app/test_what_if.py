@@ -72,7 +72,7 @@ async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_n
         assert isinstance(dialog, WhatIfScreen)
         assert str(dialog.query_one("#what-if-title", Label).render()) == (
             "What if — walk 1 · the decision at the roots (chosen, step 3)")
-        offer = next(e for e in walk.history.events if isinstance(e, CandidatesOffered))
+        offer = next(e for e in walk.view.history.events if isinstance(e, CandidatesOffered))
         assert str(dialog.query_one("#what-if-offered", Label).render()) == "Offered: " + " · ".join(
             f"{n} {view.id} {view.title}" for n, view in enumerate(offer.candidates, start=1)) + "   (15 visits left)"
         assert [view.id for view in offer.candidates][2] == "billing"
@@ -114,13 +114,13 @@ async def test_w_opens_the_decision_asks_the_edited_request_and_forks_from_the_n
         assert table["tokens"] == ("100 prompt + 20 completion", "130 prompt + 20 completion")
 
         # ctrl+f: a fork of walk 1 forced with the new answer; walk 1 keeps its events.
-        before = len(walk.history.events)
+        before = len(walk.view.history.events)
         server.add(*[completion([], "stop")] * 6)
         await pilot.press("ctrl+f")
         await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen) and len(walk.walks) == 2)
         original, fork = list(walk.walks)
         assert len(original.history.events) == before and fork.history.origin is Origin.FORK
-        assert walk.shown is fork
+        assert walk.view.walk is fork
         await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in fork.history.events))
         forced = next(e for e in fork.history.events if isinstance(e, NavigatorChose))
         # each id once (a small model can name one twice), an unoffered one kept: core stops that path
@@ -160,7 +160,7 @@ async def test_escape_closes_the_what_if_while_it_asks_and_the_walk_is_untouched
         await pilot.press("escape", "n", "n", "n")
         walk = app.walk_screen
         await wait_for(pilot, lambda: chose(walk) is not None)
-        events = list(walk.history.events)
+        events = list(walk.view.history.events)
         await pilot.press("W")
         await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
         await pilot.press("ctrl+r")
@@ -168,7 +168,7 @@ async def test_escape_closes_the_what_if_while_it_asks_and_the_walk_is_untouched
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen))
         await wait_for(pilot, lambda: server.disconnects >= 1)  # the request in flight was abandoned
-        assert list(walk.history.events) == events and len(walk.walks) == 1
+        assert list(walk.view.history.events) == events and len(walk.walks) == 1
 
 
 @pytest.mark.model
@@ -182,7 +182,7 @@ async def test_the_screen_says_the_local_model_loads_and_the_what_if_asks_it_aga
         await pilot.press("escape", "n", "n", "n")
         walk = app.walk_screen
         await wait_for(pilot, lambda: chose(walk) is not None, timeout=240)
-        offer = next(e for e in walk.history.events if isinstance(e, CandidatesOffered))
+        offer = next(e for e in walk.view.history.events if isinstance(e, CandidatesOffered))
         said = [note.message for note in app.notes if note.title == "Local model"]
         assert said[0].startswith("loading local model SmolLM2-135M-Instruct.Q4_1.gguf (") and said[0].endswith(
             " of 3,072 tokens) …"), said
@@ -253,7 +253,7 @@ async def test_one_numbering_of_steps_in_the_step_panel_the_transcript_and_the_w
     async with app.run_test(size=size) as pilot:
         await pilot.press("escape", "n", "n", "n")  # the walk starts, the roots are offered, answered
         walk = app.walk_screen
-        await wait_for(pilot, lambda: chose(walk) is not None and walk.history.cursor == 3)
+        await wait_for(pilot, lambda: chose(walk) is not None and walk.view.history.cursor == 3)
         assert step_text(app).startswith("Step 3/3")
         await pilot.press("right_square_bracket")  # the Transcript tab
         await wait_for(pilot, lambda: transcript_text(app) != "")

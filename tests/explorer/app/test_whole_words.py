@@ -45,7 +45,7 @@ async def test_the_rewalk_prompt_wraps_its_question_at_word_boundaries(size, dra
     app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
     async with app.run_test(size=size) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         await pilot.press("R")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
         assert lines(app.screen.query_one("#prompt-title")) == drawn
@@ -54,12 +54,12 @@ async def test_the_rewalk_prompt_wraps_its_question_at_word_boundaries(size, dra
 async def two_walks(pilot, app):  # type: ignore[no-untyped-def]
     """Walk 1 to its end, then walk 2: a fork of it at billing (invoices instead of refunds), to its end."""
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-    original = app.walk_screen.history
+    await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
+    original = app.walk_screen.view.history
     await pilot.press("B", "f", "f", "f", "f", "e", "5", "1", "a")
-    await wait_for(pilot, lambda: app.walk_screen.history is not original)
+    await wait_for(pilot, lambda: app.walk_screen.view.history is not original)
     await pilot.press("c")
-    await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+    await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
 
 
 @pytest.mark.parametrize(("size", "title"), [
@@ -105,7 +105,7 @@ async def test_the_results_tables_headings_are_never_cut_at_the_edge(size, lande
     app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
     async with app.run_test(size=size) as pilot:
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)
         await pilot.pause()
         for table, heading in (("#landed-table", landed), ("#stops-table", stops)):
             widget = app.walk_screen.query_one(table, DataTable)

@@ -26,7 +26,7 @@ async def test_two_explorers_have_their_own_decision_desks():
     async with first.run_test(size=SIZE) as pilot:
         await pilot.press("n", "n")
         await wait_for(pilot, lambda: "Your choice:" in step_text(first))  # the first's desk reached its screen
-        shown = first.walk_screen.shown
+        shown = first.walk_screen.view.walk
         assert shown is not None and isinstance(shown.navigator, ManualNavigator)
         assert shown.navigator.desk is first.wiring.desk
         waiting = second.walk_screen.next_walk.navigator

@@ -73,8 +73,8 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
 
         # 1. The wrong turn: the roots answered with accounts (the first candidate); it lands no refund.
         await pilot.press("c")
-        await wait_for(pilot, lambda: walk.history is not None and walk.history.end is not None)
-        original = walk.history
+        await wait_for(pilot, lambda: walk.view.history is not None and walk.view.history.end is not None)
+        original = walk.view.history
         assert landed(original) == ["password-sign-in"]
         first = next(d for d in original.decisions() if d.answer is not None)
         assert isinstance(first.answer, NavigatorChose) and first.answer.selected == ("accounts",)
@@ -91,8 +91,8 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
 
         # 3. ctrl+g: kept as v2, walk 1 re-walked from its first decision with it; it lands the refund.
         await pilot.press("ctrl+g")
-        await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.history is not original)
-        fixed = walk.history
+        await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.view.history is not original)
+        fixed = walk.view.history
         assert fixed.name == "walk 2 · walk 1 with prompt v2 from decision 1"
         assert fixed.settings.model == variant
         await pilot.press("c")
@@ -122,7 +122,7 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         # 5. K on walk 2: its query, answered by the node marked on the tree, kept in a new question set.
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is walk)
-        assert walk.history is fixed
+        assert walk.view.history is fixed
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
         await pilot.press(*"Refund delivery")
@@ -170,7 +170,7 @@ async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant
         await wait_for(pilot, lambda: dialog.answer is not None)
         await pilot.press("ctrl+f")
         await wait_for(pilot, lambda: len(walk.walks) == 2 and not isinstance(app.screen, WhatIfScreen))
-        fork = walk.history
+        fork = walk.view.history
         await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in fork.events))
         decision = next(d for d in fork.decisions() if d.answer is not None)
         assert fork.cursor == decision.step
