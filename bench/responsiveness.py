@@ -315,7 +315,7 @@ async def cancel_round() -> float:
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("n", "n")
-            await until(pilot, lambda: app.walk_screen.session is not None and app.walk_screen.session.busy)
+            await until(pilot, lambda: app.walk_screen.view.session is not None and app.walk_screen.view.session.busy)
             begun = time.perf_counter()
             await pilot.press("z")  # an unbound key: what pressing costs the test harness itself
             harness = time.perf_counter() - begun
@@ -336,8 +336,8 @@ async def quit_round(model: str, steps: int) -> float:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*["n"] * steps)
         screen = app.walk_screen
-        await until(pilot, lambda: screen.history is not None and len(screen.history.events) == max(1, steps))
-        await until(pilot, lambda: screen.session is not None and (screen.session.busy or screen.session.waiting))
+        await until(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == max(1, steps))
+        await until(pilot, lambda: screen.view.session is not None and (screen.view.session.busy or screen.view.session.waiting))
         begun = time.perf_counter()
         await pilot.press("q")
     return time.perf_counter() - begun

@@ -202,16 +202,16 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         async def step(count: int) -> list[tuple[float, float, float]]:
             app.walk_screen.shown_steps = []
             for _ in range(count):
-                if app.walk_screen.history is None or app.walk_screen.history.end is not None:
+                if app.walk_screen.view.history is None or app.walk_screen.view.history.end is not None:
                     break
                 before = len(app.shown)
                 await pilot.press("n")
-                while len(app.shown) == before and app.walk_screen.history.end is None:
+                while len(app.shown) == before and app.walk_screen.view.history.end is None:
                     await pilot.pause(0.001)
             return app.shown
 
         await pilot.press("enter")  # start the walk on the query (paused before its first step)
-        while not app.walk_screen.history or not app.walk_screen.history.events:
+        while not app.walk_screen.view.history or not app.walk_screen.view.history.events:
             await pilot.pause(0.005)
         figures["steps"] = await step(steps)
         app.query_one("#tree").focus()
@@ -247,7 +247,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         tree.follow = True
         figures["steps_wide"] = await step(20)
         figures["built"] = len(tree._by_id)
-        figures["events"] = len(app.walk_screen.history.events) if app.walk_screen.history else 0
+        figures["events"] = len(app.walk_screen.view.history.events) if app.walk_screen.view.history else 0
         await pilot.press("q")
     figures["end_mb"] = resident_mb()
     figures["peak_mb"] = peak_mb()

@@ -28,20 +28,20 @@ async def main() -> None:
     async with app.run_test(size=(150, 42)) as pilot:
         # Walk 1 to its end: billing, then an id never offered (refund-policy) and refunds.
         await pilot.press("c")
-        while app.walk_screen.history is None or app.walk_screen.history.end is None:
+        while app.walk_screen.view.history is None or app.walk_screen.view.history.end is None:
             await pilot.pause(0.05)
-        first = app.walk_screen.history
+        first = app.walk_screen.view.history
         # Fork it at billing's offer (step 5): answer invoices instead (the original answer starts ticked: take back
         # refunds, 5, and the id never offered, typed again), and let the walk go on.
         await pilot.press("B", *"ffff", "e", "5", "i", *"refund-policy", "enter", "1", "a")
-        while app.walk_screen.history is first:
+        while app.walk_screen.view.history is first:
             await pilot.pause(0.05)
         await pilot.press("c")
-        while app.walk_screen.history.end is None:
+        while app.walk_screen.view.history.end is None:
             await pilot.pause(0.05)
         # Compare the fork with walk 1: both on the tree, both answers side by side.
         await pilot.press("D", "enter")
-        while app.walk_screen.comparing is None:
+        while app.walk_screen.view.comparing is None:
             await pilot.pause(0.05)
         await pilot.pause(0.5)
         app.save_screenshot(filename="explorer.svg", path=str(ROOT / "docs"))
