@@ -15,7 +15,7 @@ from ..navigators.forcing import Force
 from ..safe_text import visible
 from ..walk_settings import WalkSettings
 from ..walks.run_to import Paused, Until, UntilError, first_hold, parse_until
-from ..walks.session import SessionEnded, SessionEvent, WalkSession
+from ..walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
 from ..walks.settings import short_model
 from .inputs import corpus_at
 from .options import (
@@ -27,12 +27,12 @@ from .options import (
     add_llm_options,
     add_telemetry_options,
     add_walk_options,
-    apply_cache_options,
     budget_list,
     check_apart,
     check_writable,
     console,
     fail,
+    folders_from,
     forces_from,
     llm_model,
     navigator_for,
@@ -214,12 +214,11 @@ def cmd_walk(argv: Sequence[str]) -> int:
     check_runs(args)
     check_budgets(args)
     args.navigator = llm_model(args, args.navigator)
-    apply_cache_options(args)
-    hearing = report_local_model_loading()
+    wiring = Wiring(hearing=report_local_model_loading(), folders=folders_from(args))
     if args.trace:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
-    navigator = navigator_for(args.navigator, hearing=hearing)
+    navigator = navigator_for(args.navigator, wiring=wiring)
     check_apart(args, ("the corpus", args.corpus), *read_by(args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)

@@ -17,7 +17,7 @@ from ...corpora import Corpus
 from ...navigators import NavigatorConfigError
 from ...navigators.answered import Answered
 from ...navigators.forcing import VARIANT_LABEL
-from ...navigators.prompt_variants import PromptVariant, prompts_dir
+from ...navigators.prompt_variants import PromptVariant
 from ...navigators.what_if import WhatIfError, recorded_answer, request_for
 from ...walk_settings import WalkSettings
 from ...walks.decisions import Decision
@@ -113,7 +113,7 @@ class AskingAgain:
                     return
                 self.rewalk(decision, result.variant, navigator)
 
-        prompts = prompts_dir() if host.allow_files else None
+        prompts = self.wiring.prompts if host.allow_files else None
         host.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title,
                                           prompts=prompts), left)

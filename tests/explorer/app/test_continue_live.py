@@ -15,6 +15,7 @@ from textual.widgets import Label
 
 from core import NavigatorChose, TreeNavigator
 from explorer.navigators.answered import Answered, answered_by
+from explorer.navigators.folders import Folders
 from explorer.trace import read_trace, write_trace
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.decisions import how_answered
@@ -29,8 +30,8 @@ from .reading import prompt_error
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 @pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
-        size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), max_nodes_visited=8)
+        size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders, max_nodes_visited=8)
     async with app.run_test(size=size) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
