@@ -80,6 +80,7 @@ __all__ = [
     "bundled_file",
     "local_servers",
     "model_file",
+    "refuse_sizes",
     "server_config",
     "stop_local_servers",
 ]
@@ -187,8 +188,13 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
 
 def _check_sizes_allowed(model: str) -> None:
     """Where the sizes are fixed (:data:`FIXED_ENV`, a served session), a model id that gives one is refused."""
-    if not os.environ.get(FIXED_ENV, "").strip():
-        return
+    if os.environ.get(FIXED_ENV, "").strip():
+        refuse_sizes(model)
+
+
+def refuse_sizes(model: str) -> None:
+    """A model id that gives the server's ``threads``, ``ctx`` or ``slots``, refused in one line
+    (:class:`NavigatorConfigError`): where they are fixed (``serve``, for every session it starts)."""
     try:
         written = split_options(model).written
     except OptionError as exc:
