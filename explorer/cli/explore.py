@@ -318,7 +318,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
         present=args.present,
-        observers=[telemetry.observe] if telemetry is not None else [],
+        observers=[telemetry.export_walk] if telemetry is not None else [],
         folders=folders,
     )
     received: signal.Signals | None = None

@@ -56,7 +56,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     """One walk, printed. With ``until``, the walk stops at the first step where the condition holds: the token is
     tripped there, so a live navigator is asked nothing after it, and the report says ``paused`` (exit 0)."""
     session = WalkSession(corpus, settings, navigator, forces=forces,
-                          observers=[telemetry.observe] if telemetry is not None else [])
+                          observers=[telemetry.export_walk] if telemetry is not None else [])
     held: list[Paused] = []
 
     def record(message: SessionEvent | SessionEnded) -> None:
@@ -140,7 +140,7 @@ def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, r
     from ..walks.stability import StabilityRun, report_lines, stability_to_json
 
     run = StabilityRun(corpus, settings, navigator, runs, jobs=jobs, forces=forces,
-                       observers=[telemetry.observe] if telemetry is not None else [])
+                       observers=[telemetry.export_walk] if telemetry is not None else [])
     stability = run.run()
     if as_json:
         write_json(stability_to_json(stability))
@@ -158,7 +158,7 @@ def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator
 
     question = Question("query", settings.query, (expect,) if expect is not None else (), 0)
     found = sweep(corpus, [question], settings, budgets, navigator=navigator,
-                  observers=[telemetry.observe] if telemetry is not None else [])
+                  observers=[telemetry.export_walk] if telemetry is not None else [])
     lands_from = found.lands_from(0) if expect is not None else None
     if as_json:
         write_json({

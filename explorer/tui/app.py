@@ -126,17 +126,15 @@ class ExplorerApp(App[int]):
         self.close_walks()
 
     def close_walks(self) -> None:
-        """Quitting cancels every live walk: its token trips, its worker leaves at once, its history says so, and
-        ``--trace`` keeps it, cancelled. An HTML export being drawn stops first (its app hands back the process's
-        streams before this one does)."""
+        """Quitting cancels every live walk: its session is closed (its token trips, its worker leaves at once), then
+        the walk ends cancelled, and its one record goes to its observers at once (``--trace`` keeps it, cancelled).
+        An HTML export being drawn stops first (its app hands back the process's streams before this one does)."""
         self.walk_screen.export.stop()
         for walk in self.walks.live():
-            walk.history.finish(WalkEnd.CANCELLED)
-            session = walk.retire()
+            session = walk.session
             if session is not None:
                 session.close()
-            if walk.history.events:
-                self.walk_screen.files.walk_ended(walk, at_exit=True)
+            walk.end(WalkEnd.CANCELLED)
 
     # -- keys that belong to a prompt -----------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators import shared_across_threads
 from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
-from ..trace import TraceHeader, event_to_json, write_trace
+from ..trace import FinishedWalk, event_to_json, write_trace
 from ..walk_settings import WalkSettings, policy_text
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
 from .habits import count_habits, habits_by_answer, habits_to_json
@@ -64,12 +64,15 @@ _walk_ids = itertools.count(1)
 
 @dataclass(frozen=True)
 class SessionEvent:
-    """Event number ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision."""
+    """Event number ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision,
+    ``replayed`` when it was replayed from another walk; ``at``: when it was pulled (ns since the epoch)."""
 
     walk_id: int
     seq: int
     event: WalkEvent
     forced: bool = False
+    replayed: bool = False
+    at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,12 @@ class SessionEnded:
 
 
 Emit = Callable[[SessionEvent | SessionEnded], None]
-WalkObserver = Callable[["WalkSession", SessionEnded, Sequence[WalkEvent], Sequence[int]], None]
-"""Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session, how
-it ended, every event it emitted, and when each was pulled (ns since the epoch). It must not raise
-(``explorer.walks.telemetry.WalkTelemetry.observe`` is one). Whoever makes a session hands it its observers: the
-command line its telemetry's, the explorer those of its :class:`Wiring`."""
+WalkObserver = Callable[[FinishedWalk], None]
+"""The one hook a walk that ended goes through: told of each walk once it is over, with its one record
+(:class:`~explorer.trace.FinishedWalk`, made from its history by :meth:`WalkSession.finish`), on the thread that owns
+the history. Whatever keeps a walk is one: the telemetry (``WalkTelemetry.export_walk``), an application's recorder
+(``WalkRecorder.keep``), the screen's ``--trace`` writer. It must not raise. Whoever makes a session hands it its
+observers: the command line its telemetry's, the explorer those of its :class:`Wiring` (and its own)."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +182,8 @@ class WalkSession:
     ) -> None:
         self.id = next(_walk_ids)
         self.observers: list[WalkObserver] = [*observers]
+        self.finished: FinishedWalk | None = None
+        """The walk's one record, once it is over (:meth:`finish`)."""
         self.corpus = corpus
         self.history = walk if isinstance(walk, WalkHistory) else WalkHistory(walk)
         settings = self.history.settings
@@ -192,6 +198,11 @@ class WalkSession:
             if isinstance(navigator, ForcingNavigator) else frozenset()
         )
         """The nodes a person forced (an answer taken from a what-if is marked as such, not as forced)."""
+        self.replayed_nodes: frozenset[str | None] = (
+            frozenset(navigator.recorded) - self.forced_nodes if isinstance(navigator, ForcingNavigator)
+            else frozenset()
+        )
+        """The nodes whose decision is replayed from another walk's record."""
         self.strategy = ReasoningRAGStrategy(
             corpus.index,
             navigator,
@@ -307,8 +318,6 @@ class WalkSession:
                         inline=not shared_across_threads(self.walked_with or self.navigator))
         end, error = WalkEnd.FINISHED, None
         seq = 0
-        seen: list[WalkEvent] = []
-        times: list[int] = []
         try:
             while True:
                 if not self._await_permit():
@@ -324,10 +333,10 @@ class WalkSession:
                     end = WalkEnd.CANCELLED  # the token tripped while the navigator worked: drop its answer
                     break
                 seq += 1
-                if self.observers:
-                    seen.append(event)
-                    times.append(time.time_ns())
-                emit(SessionEvent(self.id, seq, event, self._is_forced(event)))
+                forced = replayed = False
+                if isinstance(event, NavigatorChose | NavigatorFailed):
+                    forced, replayed = event.current in self.forced_nodes, event.current in self.replayed_nodes
+                emit(SessionEvent(self.id, seq, event, forced, replayed, time.time_ns()))
                 if isinstance(event, WalkFinished):
                     break
         except RetrievalCancelled:
@@ -345,19 +354,31 @@ class WalkSession:
         ended = SessionEnded(self.id, end, error)
         self._over.set()
         emit(ended)
-        for observer in self.observers:
-            observer(self, ended, seen, times)
         return ended
 
-    def _is_forced(self, event: WalkEvent) -> bool:
-        return isinstance(event, NavigatorChose | NavigatorFailed) and event.current in self.forced_nodes
-
     def record(self, message: SessionEvent | SessionEnded) -> None:
-        """Put one of this session's messages into its history (call it on the thread that owns the history)."""
+        """Put one of this session's messages into its history (call it on the thread that owns the history); the
+        last, that it ended, finishes it (:meth:`finish`)."""
         if isinstance(message, SessionEvent):
-            self.history.append(message.event, forced=message.forced)
+            self.history.append(message.event, forced=message.forced, replayed=message.replayed, at=message.at)
         else:
-            self.history.finish(message.end, message.error)
+            self.finish(message.end, message.error)
+
+    def finish(self, end: WalkEnd, error: str | None = None) -> FinishedWalk:
+        """The walk is over (call it on the thread that owns the history): the history says how (the first end said
+        wins), and, the first time, the walk's one record is made from the history (:meth:`WalkHistory.finished`)
+        and handed to each observer, here, in turn. Returns the record."""
+        self.history.finish(end, error)
+        if self.finished is None:
+            self.finished = finished = self.history.finished(self.corpus)
+            for observer in self.observers:
+                observer(finished)
+        return self.finished
+
+    @property
+    def closed(self) -> bool:
+        """Whether the session was closed for good (:meth:`close`: its viewer is going away)."""
+        return self._closed
 
     @property
     def events(self) -> list[WalkEvent]:
@@ -431,12 +452,9 @@ class WalkSession:
 
     # -- the trace ----------------------------------------------------------------------------------
 
-    def header(self) -> TraceHeader:
-        return header_for(self.history, self.corpus)
-
     def save_trace(self, path: str | Path) -> Path:
-        """Save what happened so far (an unfinished walk is saved as cancelled)."""
-        return save_history(self.history, self.corpus, path)
+        """Save the walk as a trace: its one record once it is over, else what happened so far (as cancelled)."""
+        return write_trace(path, self.finished or self.history.finished(self.corpus))
 
 
 def run_each(walk: Callable[[int], None], numbers: Iterable[int], *, jobs: int, cancel: Callable[[], None],
@@ -464,17 +482,9 @@ def run_each(walk: Callable[[int], None], numbers: Iterable[int], *, jobs: int, 
             raise
 
 
-def header_for(history: WalkHistory, corpus: Corpus) -> TraceHeader:
-    """The trace header of ``history``, a walk of ``corpus``."""
-    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    return history.header(str(corpus.path), corpus.sha256, corpus.source, corpus.format, created)
-
-
 def save_history(history: WalkHistory, corpus: Corpus, path: str | Path) -> Path:
-    """Save a walk as a trace: what happened so far (an unfinished walk is saved as cancelled)."""
-    end = history.end if history.end is not None else WalkEnd.CANCELLED
-    return write_trace(path, header_for(history, corpus), list(history.events), end, history.error,
-                       history.forced)
+    """Save a walk of ``corpus`` as a trace: what happened so far (an unfinished walk is saved as cancelled)."""
+    return write_trace(path, history.finished(corpus))
 
 
 def fork(

@@ -23,7 +23,6 @@ from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
 from explorer.walks.evaluation import Side
-from explorer.walks.session import header_for
 from explorer.walks.telemetry.attributes import A
 from explorer.walks.telemetry.walk_spans import WalkTracer
 
@@ -78,7 +77,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         history = fork.history
         assert history.name == "walk 2 · walk 1 with prompt v2 from decision 2"
         assert history.settings.model == model_id
-        assert header_for(history, HANDBOOK).settings.model == model_id
+        assert history.finished(HANDBOOK).header.settings.model == model_id
         chose = [e for e in history.events if isinstance(e, NavigatorChose)]
         # The first decision replayed from walk 1; the second and every later one asked live with v2.
         assert answered_by(chose[0].transcript) is Answered.REPLAYED
@@ -95,8 +94,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         assert history.forced == set()
 
         # Its spans say so too: the walk's metadata names it, each live decision's transcript has the variant.
-        spans = WalkTracer("variants").spans_for(header_for(history, HANDBOOK), history.events, history.end or "",
-                                                 name=history.name)
+        spans = WalkTracer("variants").spans_for(history.finished(HANDBOOK))
         metadata = json.loads(str(spans[-1].attributes[SpanAttributes.METADATA]))  # the walk's span ends last
         assert metadata["walk"] == "walk 2 · walk 1 with prompt v2 from decision 2"
         said = [json.loads(str(span.attributes[A + "transcript"])) for span in spans[:-1]
