@@ -17,6 +17,8 @@ from core import (
     NavigatorChoice,
     NavigatorChose,
     NavigatorRequest,
+    NodeEntered,
+    PathStopped,
     ReasoningRAGStrategy,
     TreeNavigator,
     WalkEvent,
@@ -25,7 +27,8 @@ from explorer.cli import options as cli
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
-from explorer.trace import FinishedWalk
+from explorer.recording import WalkRecorder
+from explorer.trace import FinishedWalk, read_trace, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, fork
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
@@ -487,6 +490,55 @@ def test_a_fork_sends_forced_and_replayed_decisions_as_chain_spans():
         ("choose among the roots (replayed)", QUERY), ("choose under billing (forced)", "choose among the roots (replayed)"),
         ("choose under invoices", "choose under billing (forced)")]
     assert root.attributes["reasoning_explorer.forced_decisions"] == 1
+
+
+def test_a_walks_trace_spans_and_recording_come_from_its_one_record_through_one_hook(tmp_path):
+    corpus = load_corpus(HANDBOOK)
+    navigator = resolve_navigator("lexical:default")
+    source = WalkSession(corpus, WalkSettings(QUERY), navigator)
+    source.run_headless()
+    offers = [seq for seq, e in enumerate(source.events, start=1) if isinstance(e, CandidatesOffered)]
+    told: list[FinishedWalk] = []
+    path = tmp_path / "fork.jsonl"
+
+    def trace_writer(walk: FinishedWalk) -> None:
+        write_trace(path, walk)
+
+    with (OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry,
+          WalkRecorder(tmp_path / "kept", corpus) as recorder):
+        forked = fork(source.history, offers[1], ("invoices",), corpus, navigator,
+                      observers=[told.append, trace_writer, telemetry.export_walk, recorder.keep])
+        forked.run_headless()
+        spans = receiver.spans()
+    (record,) = told  # one record, made once, handed to every observer
+    assert record is forked.finished
+    (kept,) = (tmp_path / "kept").glob("walk-*.jsonl")
+    assert kept.read_bytes() == path.read_bytes()  # the recorder's trace and the trace written: the same record
+    trace = read_trace(path, corpus_sha256=corpus.sha256)
+    assert (trace.header, trace.events, trace.end, trace.forced) == (record.header, record.events, record.end,
+                                                                      record.forced)
+    assert record.forced and record.replayed  # the fork's decision forced, the one before it replayed
+
+    root = root_of(spans)
+    a = root.attributes
+    header = trace.header
+    assert (a["input.value"], a["reasoning_explorer.navigator"], a["reasoning_explorer.max_nodes_visited"],
+            a["reasoning_explorer.corpus.sha256"], a["reasoning_explorer.corpus.path"]) == (
+        header.settings.query, header.settings.model, header.settings.max_nodes_visited, header.corpus_sha256,
+        header.corpus_path)
+    assert a["reasoning_explorer.walk"] == record.name == forked.history.name
+    # One decision span per decision of the trace, in order: the node judged, the ids chosen, forced or replayed.
+    in_trace = [(seq, e) for seq, e in enumerate(trace.events, start=1) if isinstance(e, NavigatorChose)]
+    assert [(d.attributes.get("reasoning_explorer.node.id"), d.attributes["reasoning_explorer.selected"],
+             d.attributes["reasoning_explorer.forced"], d.attributes["reasoning_explorer.replayed"])
+            for d in decisions_of(spans)] == [
+        (e.current, e.selected, seq in trace.forced, seq in record.replayed) for seq, e in in_trace]
+    assert [d.end for d in decisions_of(spans)] == [record.times[seq - 1] for seq, _ in in_trace]
+    # One span event per node entered and per stop of the trace, in order.
+    assert [(event.name, event.attributes.get("reasoning_explorer.node.id", event.attributes.get(
+        "reasoning_explorer.stop.node"))) for event in root.events] == [
+        ("enter", e.node.id) if isinstance(e, NodeEntered) else (f"stop: {e.record.reason.value}", e.record.node)
+        for e in trace.events if isinstance(e, NodeEntered | PathStopped)]
 
 
 def test_a_session_handed_the_telemetry_tells_it_and_others_do_not():
