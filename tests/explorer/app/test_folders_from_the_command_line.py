@@ -7,9 +7,11 @@ from __future__ import annotations
 import gc
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from core import TreeNavigator
 from explorer.cli import explore
 from explorer.cli.main import main
 from explorer.tui.app import ExplorerApp
@@ -38,6 +40,14 @@ async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_set
         variant_server: StubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache, prompts = tmp_path / "answers", tmp_path / "variants"
     made: list[ExplorerApp] = []
+    resolved: list[TreeNavigator] = []
+
+    def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
+        resolved.append(explore_navigator_for(*args, **kwargs))
+        return resolved[-1]
+
+    explore_navigator_for = explore.navigator_for
+    monkeypatch.setattr(explore, "navigator_for", navigator_for)  # closed below, as the app leaves to its maker
     monkeypatch.setattr(explore, "check_terminal", lambda: None)  # no terminal here: the app is run below instead
     monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
     monkeypatch.setattr(gc, "freeze", lambda: None)  # what the explorer does to the process for a large corpus
@@ -58,4 +68,6 @@ async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_set
         await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+s")  # kept as v2
         await wait_for(pilot, lambda: (prompts / "v2.system.txt").is_file())
         assert (prompts / "v2.system.txt").read_text(encoding="utf-8").startswith(MONEY + "\n")
+    for navigator in resolved:  # its client's thread ends with it (the app closes no navigator it was handed)
+        getattr(navigator, "close", lambda: None)()
     assert dict(os.environ) == before
