@@ -54,7 +54,7 @@ recorder.
 File names sort by time: ``walk-20261201T120000.123456Z-4242-7.jsonl`` (UTC, the process id, a count).
 
 **Walks the explorer's sessions run** are kept the same way: :meth:`WalkRecorder.keep` is a walk's observer
-(``explorer.walks.session.WalkObserver``), so a ``WalkSession(..., observers=[recorder.keep])``, or a program's
+(``explorer.walks.wiring.WalkObserver``), so a ``WalkSession(..., observers=[recorder.keep])``, or a program's
 ``Wiring(observers=(recorder.keep,))``, has each of its walks recorded here as it ends, from the same one record
 its other observers get.
 """
@@ -180,7 +180,7 @@ class WalkRecorder:
 
     def keep(self, walk: FinishedWalk) -> None:
         """Record ``walk``, a walk that ended elsewhere (a session's), as this recorder records its own: a
-        :data:`~explorer.walks.session.WalkObserver`. Never fails and never holds the walk (the module docstring)."""
+        :data:`~explorer.walks.wiring.WalkObserver`. Never fails and never holds the walk (the module docstring)."""
         self._hand_over(walk, datetime.now(UTC))
 
     def close(self, timeout: float | None = 30.0) -> None:

@@ -128,7 +128,7 @@ class FinishedWalk:
 
     It is made once, when the walk ends, from the walk's history (``explorer.walks.history.finished_walk``: the one
     place a walk's header is built), and handed to each observer of the walk through one hook
-    (``explorer.walks.session.WalkObserver``), so that the trace and the spans of a walk come from the same events
+    (``explorer.walks.wiring.WalkObserver``), so that the trace and the spans of a walk come from the same events
     under the same header. ``forced`` and ``replayed`` number (1-based) the decisions a person forced and those
     replayed from another walk; ``times`` stamps each event when it was pulled (ns since the epoch; empty when
     nobody stamped them); ``name`` is the walk's (``walk 2 · fork of walk 1: ...``; empty for an application's).

@@ -223,7 +223,7 @@ def llm_model(args: argparse.Namespace, model: str) -> str:
 
 
 def folders_from(args: argparse.Namespace) -> Folders:
-    """The folders a command's navigators keep what they write in, for its :class:`~explorer.walks.session.Wiring`,
+    """The folders a command's navigators keep what they write in, for its :class:`~explorer.walks.wiring.Wiring`,
     read once, here: the response cache (``--no-cache``: none; ``--cache DIR``; else the user's own,
     ``$REASONING_EXPLORER_CACHE_DIR`` or ``~/.cache/reasoning-explorer/llm``) and the prompt variants
     (``--prompts DIR``, else beside the cache). Nothing is set in the environment; a folder that is no folder, from an

@@ -2,7 +2,7 @@
 
 A program reads them once, where it starts (the command line from ``--cache DIR``, ``--no-cache`` and
 ``--prompts DIR``, else :func:`user_folders`), and hands them to its walks in its
-:class:`~explorer.walks.session.Wiring`: ``Wiring.wire`` gives an LLM navigator the cache folder, and the screen's
+:class:`~explorer.walks.wiring.Wiring`: ``Wiring.wire`` gives an LLM navigator the cache folder, and the screen's
 ``W`` dialog keeps its variants in the prompts folder. Nothing here is set in the environment for another layer to
 read: the user's own ``REASONING_EXPLORER_CACHE_DIR`` (and ``XDG_CACHE_HOME``) are only read, by
 :func:`user_folders`.

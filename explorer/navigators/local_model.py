@@ -28,7 +28,7 @@ come from the environment:
     Seconds the server may take to start and load the model (default 120).
 
 Loading is told to the :class:`StatusListeners` the navigator is made with (re-exported here; handed in by
-``explorer.walks.session.Wiring``): the command line prints one line on stderr, the screen shows a toast, and
+``explorer.walks.wiring.Wiring``): the command line prints one line on stderr, the screen shows a toast, and
 its status line says it while a decision waits on the load (``loading local model smollm2… 3.4 s``, then
 ``local model smollm2 ready (1.2 s) · working…``).
 """

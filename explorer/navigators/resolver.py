@@ -41,7 +41,7 @@ def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool =
 
     The navigator is made from the model id alone, the same in every program: what a program has for it (the
     manual navigator's desk, a local model's listeners, the folder its answers are cached in) is in the program's
-    ``Wiring`` (:mod:`explorer.walks.session`), whose ``wire`` hands it over next. A navigator no program wires
+    ``Wiring`` (:mod:`explorer.walks.wiring`), whose ``wire`` hands it over next. A navigator no program wires
     caches where the user's environment says (:mod:`.folders`).
 
     ``reuse``: a navigator already made (a walk's own, with its connections) to return instead of the new one

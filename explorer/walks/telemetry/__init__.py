@@ -28,7 +28,7 @@ here as one trace:
 
 A walk's spans come from its one record (:class:`explorer.trace.FinishedWalk`), the record its trace is written
 from: the same events under the same header. :meth:`WalkTelemetry.export_walk` takes it, as a walk's observer
-(``explorer.walks.session.WalkObserver``) and as a sender of an application's ``WalkRecorder``.
+(``explorer.walks.wiring.WalkObserver``) and as a sender of an application's ``WalkRecorder``.
 
 Times come from the walk: each event is stamped when the session pulled it
 and a decision span ends when its answer arrived and starts ``seconds``

@@ -35,7 +35,7 @@ class EvaluationSpans:
         self._held: list[FinishedWalk] = []
 
     def observe(self, walk: FinishedWalk) -> None:
-        """A :data:`explorer.walks.session.WalkObserver`: hold the walk until :meth:`scored` tells its score."""
+        """A :data:`explorer.walks.wiring.WalkObserver`: hold the walk until :meth:`scored` tells its score."""
         with self._lock:
             self._held.append(walk)
 

@@ -119,7 +119,7 @@ class WalkTelemetry(WalkTracer):
 
     def export_walk(self, walk: FinishedWalk, question: QuestionFacts | None = None) -> None:
         """Send one walk's spans (:meth:`spans_for`, from its one record; ``question``: what an evaluation made of
-        it) wherever this telemetry sends. A :data:`explorer.walks.session.WalkObserver`, and a sender of
+        it) wherever this telemetry sends. A :data:`explorer.walks.wiring.WalkObserver`, and a sender of
         ``explorer.recording.WalkRecorder``: it never raises (a failed send, or a bug, is reported once)."""
         try:
             spans = self.spans_for(walk, question)
