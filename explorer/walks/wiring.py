@@ -50,9 +50,11 @@ class Wiring:
     hearing: StatusListeners | None = None
     observers: tuple[WalkObserver, ...] = ()
     folders: Folders | None = None
-    _wired: weakref.WeakKeyDictionary[TreeNavigator, TreeNavigator] = field(
+    _wired: weakref.WeakKeyDictionary[TreeNavigator, weakref.ref[TreeNavigator]] = field(
         default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
-    """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one."""
+    """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one,
+    while anything holds it. Held weakly both ways, so that wiring never keeps a navigator (and its connections)
+    alive: a wired copy holds the navigator it was made from, and would otherwise keep it as long as the program."""
 
     def wire(self, navigator: TreeNavigator) -> TreeNavigator:
         """``navigator`` with this program's desk, listeners or cache folder when it needs them (else ``navigator``
@@ -86,9 +88,11 @@ class Wiring:
         return (self.folders or user_folders()).prompts
 
     def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
-        wired = self._wired.get(navigator)
+        held = self._wired.get(navigator)
+        wired = held() if held is not None else None
         if wired is None:
-            wired = self._wired[navigator] = make()
+            wired = make()
+            self._wired[navigator] = weakref.ref(wired)
         return wired
 
 
