@@ -54,11 +54,11 @@ from core import (  # noqa: E402
 from explorer.corpora import load_corpus  # noqa: E402
 from explorer.corpora.questions import load_questions  # noqa: E402
 from explorer.navigators import resolve_navigator  # noqa: E402
-from explorer.navigators.llm.settings import CACHE_DIR_ENV  # noqa: E402
+from explorer.navigators.folders import CACHE_DIR_ENV, folders_for  # noqa: E402
 from explorer.navigators.local_model import LocalModelNavigator  # noqa: E402
 from explorer.walk_settings import WalkSettings  # noqa: E402
 from explorer.walks.evaluation import evaluate  # noqa: E402
-from explorer.walks.session import WalkSession  # noqa: E402
+from explorer.walks.session import WalkSession, Wiring  # noqa: E402
 
 SAMPLES = ROOT / "sample_corpora"
 HANDBOOK = SAMPLES / "handbook.yaml"
@@ -204,16 +204,15 @@ def eval_twice_with_cache(jobs: int) -> None:
     questions = load_questions(SAMPLES / "handbook.questions.yaml")
     corpus = load_corpus(HANDBOOK)
     with tempfile.TemporaryDirectory() as folder:
-        os.environ[CACHE_DIR_ENV] = folder
+        wiring = Wiring(folders=folders_for(Path(folder)))  # cached there, as `eval --cache FOLDER` would
         times = []
         for _ in range(2):
-            navigator = resolve_navigator("local:smollm2")
+            navigator = wiring.wire(resolve_navigator("local:smollm2"))
             started = time.perf_counter()
             outcomes = evaluate(corpus, questions.questions, WalkSettings("", "local:smollm2"), jobs=jobs,
                                 navigator=navigator)
             times.append(time.perf_counter() - started)
         entries = len(list(Path(folder).rglob("*.json")))
-    os.environ[CACHE_DIR_ENV] = "off"
     hits = sum(o.hit for o in outcomes)
     print(f"eval of handbook ({len(questions.questions)} questions, --jobs {jobs}) with the cache: first run "
           f"{times[0]:.1f} s, second run {times[1]:.2f} s ({entries} answers cached; {hits} hits both times)")

@@ -37,8 +37,9 @@ from core import ReasoningRAGStrategy  # noqa: E402
 from explorer.corpora import load_corpus  # noqa: E402
 from explorer.ending import WalkEnd  # noqa: E402
 from explorer.navigators import resolve_navigator  # noqa: E402
+from explorer.trace import FinishedWalk  # noqa: E402
 from explorer.walk_settings import WalkSettings  # noqa: E402
-from explorer.walks.session import WalkSession, header_for  # noqa: E402
+from explorer.walks.session import WalkSession  # noqa: E402
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry  # noqa: E402
 from tests.explorer.faulty_endpoint import FaultyEndpoint  # noqa: E402
 from tests.explorer.http_stub import Reply, StubServer  # noqa: E402
@@ -75,7 +76,8 @@ def main() -> None:
     corpus = load_corpus(HANDBOOK)
     navigator = resolve_navigator("lexical:default")
     events = list(ReasoningRAGStrategy(corpus.index, navigator, "lexical:default").walk(QUERY))
-    header = header_for(WalkSession(corpus, WalkSettings(QUERY), navigator).history, corpus)
+    header = WalkSession(corpus, WalkSettings(QUERY), navigator).history.finished(corpus).header
+    walk = FinishedWalk(header, events, WalkEnd.FINISHED)
 
     print(f"OTLP export on loopback, {rounds} rounds each (deadline 2 s)")
     print("walk, the real entry point:")
@@ -89,14 +91,14 @@ def main() -> None:
 
     print("one export, in this process:")
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header, events, WalkEnd.FINISHED)  # httpx loads at the first send
-        line("to an endpoint that answers", [timed(lambda: telemetry.export_walk(header, events, WalkEnd.FINISHED))
+        telemetry.export_walk(walk)  # httpx loads at the first send
+        line("to an endpoint that answers", [timed(lambda: telemetry.export_walk(walk))
                                              for _ in range(max(rounds, 20))])
     retried = []
     for _ in range(rounds):
         with StubServer() as server, WalkTelemetry(server.url) as telemetry:
             server.add(Reply(503, headers={"Retry-After": "0"}), Reply(200, b""))
-            retried.append(timed(lambda: telemetry.export_walk(header, events, WalkEnd.FINISHED)))
+            retried.append(timed(lambda: telemetry.export_walk(walk)))
     line("503 with Retry-After: 0, then 200", retried)
 
     print("close() while a walk is sent to a dripping endpoint (the explorer's q):")
@@ -104,7 +106,7 @@ def main() -> None:
     for _ in range(rounds):
         with FaultyEndpoint.dripping() as endpoint:
             telemetry = WalkTelemetry(endpoint.url, report=lambda _: None)
-            sending = threading.Thread(target=telemetry.export_walk, args=(header, events, WalkEnd.FINISHED))
+            sending = threading.Thread(target=telemetry.export_walk, args=(walk,))
             sending.start()
             endpoint.wait_for_request(60)
             closing.append(timed(telemetry.close))

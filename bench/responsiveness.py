@@ -336,8 +336,9 @@ async def quit_round(model: str, steps: int) -> float:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*["n"] * steps)
         screen = app.walk_screen
-        await until(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == max(1, steps))
-        await until(pilot, lambda: screen.view.session is not None and (screen.view.session.busy or screen.view.session.waiting))
+        view = screen.view
+        await until(pilot, lambda: view.history is not None and len(view.history.events) == max(1, steps))
+        await until(pilot, lambda: view.session is not None and (view.session.busy or view.session.waiting))
         begun = time.perf_counter()
         await pilot.press("q")
     return time.perf_counter() - begun

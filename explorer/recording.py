@@ -31,7 +31,8 @@ What it promises the application:
   folder removes the temporary files a recorder killed mid-write left there (``.walk-….tmp``, whose writer is gone).
 
 **Sending the walks to OTLP as well** (a tracing tool: Phoenix, Langfuse, an OpenTelemetry collector): hand the
-recorder ``send_to``, callables each finished walk is given after its trace is written, on the writer thread.
+recorder ``send_to``, observers each finished walk's one record (:class:`explorer.trace.FinishedWalk`, the record
+its trace is written from) is given after its trace is written, on the writer thread.
 The explorer's exporter is one: :meth:`explorer.walks.telemetry.WalkTelemetry.export_walk` sends a walk's spans
 (OpenInference conventions) to an OTLP/HTTP endpoint and/or writes them to an OTLP JSON file, which the explorer,
 ``replay``, ``diff`` and ``export`` open as walks::
@@ -51,6 +52,11 @@ error is; the walk's trace is kept either way. Each walk's spans carry the times
 recorder.
 
 File names sort by time: ``walk-20261201T120000.123456Z-4242-7.jsonl`` (UTC, the process id, a count).
+
+**Walks the explorer's sessions run** are kept the same way: :meth:`WalkRecorder.keep` is a walk's observer
+(``explorer.walks.wiring.WalkObserver``), so a ``WalkSession(..., observers=[recorder.keep])``, or a program's
+``Wiring(observers=(recorder.keep,))``, has each of its walks recorded here as it ends, from the same one record
+its other observers get.
 """
 
 from __future__ import annotations
@@ -67,7 +73,6 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
 
 from core import (
     CancellationToken,
@@ -84,8 +89,10 @@ from core import (
 
 from .corpora import Corpus, load_corpus
 from .ending import WalkEnd
-from .trace import TraceHeader, remove_stale_temporaries, write_trace
+from .trace import FinishedWalk, remove_stale_temporaries, write_trace
 from .walk_settings import WalkSettings
+from .walks.history import finished_walk
+from .walks.session import WalkObserver
 
 __all__ = ["DEFAULT_MAX_BYTES", "RecordedWalk", "WalkRecorder", "WalkSender"]
 
@@ -101,22 +108,15 @@ _EVERYTHING = RAGContext()
 
 @dataclass(frozen=True, slots=True)
 class RecordedWalk:
-    """One walk waiting for the writer: its events, how it ended, and when."""
+    """One walk waiting for the writer: its one record, and when it was handed over (its file's name says it)."""
 
-    events: tuple[WalkEvent, ...]
-    end: WalkEnd
-    error: str | None
+    walk: FinishedWalk
     created: datetime
-    times: tuple[int, ...] = ()
-    """When each event passed through the recorder (ns since the epoch), one per event."""
 
 
-class WalkSender(Protocol):
-    """Where a recorded walk goes besides its trace: called on the writer thread with the trace's header, the
-    walk's events, how it ended and when each event came. ``WalkTelemetry.export_walk`` is one."""
-
-    def __call__(self, header: TraceHeader, events: Sequence[WalkEvent], end: WalkEnd, error: str | None = None,
-                 *, times: Sequence[int] | None = None) -> None: ...
+WalkSender = WalkObserver
+"""Where a recorded walk goes besides its trace: called on the writer thread with the walk's one record
+(:class:`~explorer.trace.FinishedWalk`), as every observer of a walk is. ``WalkTelemetry.export_walk`` is one."""
 
 
 class WalkRecorder:
@@ -178,6 +178,11 @@ class WalkRecorder:
         is the same."""
         return context.apply(drain(self.walk(strategy, query, cancellation=cancellation)).documents)
 
+    def keep(self, walk: FinishedWalk) -> None:
+        """Record ``walk``, a walk that ended elsewhere (a session's), as this recorder records its own: a
+        :data:`~explorer.walks.wiring.WalkObserver`. Never fails and never holds the walk (the module docstring)."""
+        self._hand_over(walk, datetime.now(UTC))
+
     def close(self, timeout: float | None = 30.0) -> None:
         """Write what is waiting, then stop the writer (at most ``timeout`` seconds). Walks after it are not
         recorded."""
@@ -217,13 +222,32 @@ class WalkRecorder:
         finally:
             if isinstance(seen[-1] if seen else None, WalkFinished):
                 end, error = WalkEnd.FINISHED, None
-            self._hand_over(RecordedWalk(tuple(seen), end, error, datetime.now(UTC), tuple(times)))
+            self._ended(seen, end, error, times)
 
-    def _hand_over(self, walk: RecordedWalk) -> None:
+    def _ended(self, events: list[WalkEvent], end: WalkEnd, error: str | None, times: list[int]) -> None:
+        """The application's walk ended: its one record, made as a session's is (the corpus's identity, the settings
+        its ``WalkStarted`` says), handed to the writer."""
+        started = events[0] if events else None
+        if not isinstance(started, WalkStarted) or self._closed:
+            return
+        created = datetime.now(UTC)
+        settings = WalkSettings(started.query, started.model, started.max_nodes_visited, started.max_depth,
+                                started.on_failure, started.policy, started.alpha)
+        try:
+            walk = finished_walk(self.corpus, settings, events, end, error, times=times, created=created)
+        except Exception as exc:  # a bug in the record: counted, never raised into the application's walk
+            with self._lock:
+                self.failed += 1
+            self._warn_once("failed", f"walk recorder: cannot record a walk: {type(exc).__name__}: {exc} "
+                            "(further failures are counted, not logged)")
+            return
+        self._hand_over(walk, created)
+
+    def _hand_over(self, walk: FinishedWalk, created: datetime) -> None:
         if not walk.events or not isinstance(walk.events[0], WalkStarted) or self._closed:
             return
         try:
-            self._queue.put_nowait(walk)
+            self._queue.put_nowait(RecordedWalk(walk, created))
         except queue.Full:
             with self._lock:
                 self.dropped += 1
@@ -248,40 +272,22 @@ class WalkRecorder:
                                 f"{type(exc).__name__}: {exc} (further failures are counted, not logged)")
             self._send(walk)
 
-    def _send(self, walk: RecordedWalk) -> None:
-        if not self.send_to:
-            return
-        started = walk.events[0]
-        assert isinstance(started, WalkStarted)
-        header = self.header_for(started, walk.created)
+    def _send(self, recorded: RecordedWalk) -> None:
         for sender in self.send_to:
             try:
-                sender(header, walk.events, walk.end, walk.error, times=walk.times)
+                sender(recorded.walk)
             except Exception as exc:  # a sender's bug stays on the writer thread: counted, logged once
                 with self._lock:
                     self.unsent += 1
                 self._warn_once("unsent", f"walk recorder: a sender ({getattr(sender, '__qualname__', sender)}) "
                                 f"raised {type(exc).__name__}: {exc} (further failures are counted, not logged)")
 
-    def header_for(self, started: WalkStarted, created: datetime) -> TraceHeader:
-        """The trace header of a walk that started so: the corpus's identity and the walk's own settings."""
-        corpus = self.corpus
-        return TraceHeader(
-            corpus_path=str(corpus.path), corpus_sha256=corpus.sha256, corpus_source=corpus.source,
-            corpus_format=corpus.format,
-            settings=WalkSettings(started.query, started.model, started.max_nodes_visited, started.max_depth,
-                                  started.on_failure), sources=started.sources,
-            created=created.strftime("%Y-%m-%dT%H:%M:%SZ"))
-
-    def _write(self, walk: RecordedWalk) -> None:
-        started = walk.events[0]
-        assert isinstance(started, WalkStarted)
+    def _write(self, recorded: RecordedWalk) -> None:
         with self._lock:
             self._count += 1
             count = self._count
-        stamp = walk.created.strftime("%Y%m%dT%H%M%S.%fZ")
-        path = write_trace(self.folder / f"walk-{stamp}-{os.getpid()}-{count}.jsonl",
-                           self.header_for(started, walk.created), walk.events, walk.end.value, walk.error)
+        stamp = recorded.created.strftime("%Y%m%dT%H%M%S.%fZ")
+        path = write_trace(self.folder / f"walk-{stamp}-{os.getpid()}-{count}.jsonl", recorded.walk)
         with self._lock:
             self.written += 1
         self._kept.append((path, path.stat().st_size))

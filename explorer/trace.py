@@ -33,7 +33,6 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -122,6 +121,39 @@ class Trace:
         return self
 
 
+@dataclass(frozen=True)
+class FinishedWalk:
+    """One walk that ended, as everything that keeps it takes it: the trace file (:func:`write_trace`), the
+    telemetry's spans (``explorer.walks.telemetry``) and an application's recorder (``explorer.recording``).
+
+    It is made once, when the walk ends, from the walk's history (``explorer.walks.history.finished_walk``: the one
+    place a walk's header is built), and handed to each observer of the walk through one hook
+    (``explorer.walks.wiring.WalkObserver``), so that the trace and the spans of a walk come from the same events
+    under the same header. ``forced`` and ``replayed`` number (1-based) the decisions a person forced and those
+    replayed from another walk; ``times`` stamps each event when it was pulled (ns since the epoch; empty when
+    nobody stamped them); ``name`` is the walk's (``walk 2 · fork of walk 1: ...``; empty for an application's).
+    ``end`` is read as a :class:`~explorer.ending.WalkEnd` (``ValueError`` for anything else).
+    """
+
+    header: TraceHeader
+    events: tuple[WalkEvent, ...]
+    end: WalkEnd
+    error: str | None = None
+    forced: frozenset[int] = frozenset()
+    replayed: frozenset[int] = frozenset()
+    times: tuple[int, ...] = ()
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.end not in ENDS:
+            raise ValueError(f"end must be one of {ENDS}, not {self.end!r}")
+        object.__setattr__(self, "end", WalkEnd(self.end))
+        object.__setattr__(self, "events", tuple(self.events))
+        object.__setattr__(self, "forced", frozenset(self.forced))
+        object.__setattr__(self, "replayed", frozenset(self.replayed))
+        object.__setattr__(self, "times", tuple(self.times))
+
+
 # -- writing -----------------------------------------------------------------------------------------
 
 
@@ -149,20 +181,16 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
     }
 
 
-def trace_lines(header: TraceHeader, events: Iterable[WalkEvent], end: str, error: str | None = None,
-                forced: Iterable[int] = ()) -> list[str]:
-    """The trace as JSON lines (without newlines), secrets masked; ``forced`` numbers the forced decisions."""
-    if end not in ENDS:
-        raise ValueError(f"end must be one of {ENDS}, not {end!r}")
+def trace_lines(walk: FinishedWalk) -> list[str]:
+    """``walk`` as its trace's JSON lines (without newlines), secrets masked; a forced decision says so."""
     secrets = Secrets.from_environment()
-    forced_seqs = frozenset(forced)
-    lines = [json_text(header_to_json(header))]
-    for seq, event in enumerate(events, start=1):
+    lines = [json_text(header_to_json(walk.header))]
+    for seq, event in enumerate(walk.events, start=1):
         data = {"seq": seq, **event_to_json(event)}
-        if seq in forced_seqs and isinstance(event, NavigatorChose | NavigatorFailed):
+        if seq in walk.forced and isinstance(event, NavigatorChose | NavigatorFailed):
             data["forced"] = True
         lines.append(json_text(data))
-    lines.append(json_text({"end": end, "error": error}))
+    lines.append(json_text({"end": walk.end.value, "error": walk.error}))
     return [secrets.mask(line) for line in lines]
 
 
@@ -216,15 +244,14 @@ def remove_stale_temporaries(path: str | Path, *, older_than: float = STALE_SECO
     return removed
 
 
-def write_trace(path: str | Path, header: TraceHeader, events: Iterable[WalkEvent], end: str,
-                error: str | None = None, forced: Iterable[int] = ()) -> Path:
-    """Write a trace atomically: to a temporary file in the same folder, then renamed into place.
+def write_trace(path: str | Path, walk: FinishedWalk) -> Path:
+    """Write ``walk`` as a trace, atomically: to a temporary file in the same folder, then renamed into place.
 
     The temporary file is ``.NAME.PID.XXXXXXXX.tmp``; those a killed save left are removed first
     (:func:`remove_stale_temporaries`).
     """
     path = Path(path)
-    text = "\n".join(trace_lines(header, events, end, error, forced)) + "\n"
+    text = "\n".join(trace_lines(walk)) + "\n"
     if path.exists() and not path.is_file():
         # Renaming over a pipe or a device would replace it (as root, /dev/null itself).
         raise FileExistsError(errno.EEXIST, "it is not a regular file (a folder, a pipe or a device); name a new "

@@ -5,8 +5,9 @@ A fresh interpreter per command cost the suite about half a second of imports ea
 the model server once per command. Only the tests of the process itself (signals, exit codes on SIGINT and
 SIGTERM, the console script, a closed stdin, a pty) start a real one: they are marked ``process``.
 
-What the command changes in the process is put back afterwards: the environment (the command line sets the cache
-folder's variable for the navigators it makes), the working folder, the standard streams and the signal handlers.
+What the command changes in the process is put back afterwards: the environment (a test's ``env`` and ``unset``;
+the command line itself sets none, its folders travel in its wiring), the working folder, the standard streams and
+the signal handlers.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpora import CorpusError
+from ..walks.session import Wiring
 from .inputs import corpus_at
 from .options import (
     EXIT_OK,
@@ -16,12 +17,12 @@ from .options import (
     add_llm_options,
     add_telemetry_options,
     add_walk_options,
-    apply_cache_options,
     budget_list,
     check_apart,
     check_writable,
     console,
     fail,
+    folders_from,
     jobs,
     llm_model,
     navigator_for,
@@ -75,8 +76,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     if args.budgets is not None and args.max_visits is not None:
         fail("--budgets and --max-visits cannot go together; the budgets are the visit budgets to walk with")
     args.navigator = llm_model(args, args.navigator)
-    apply_cache_options(args)
-    hearing = report_local_model_loading()
+    wiring = Wiring(hearing=report_local_model_loading(), folders=folders_from(args))
     from ..corpora.questions import fit_problem, load_questions
     from ..corpora.validate import stats
     from ..walks.evaluation import evaluate, summarize
@@ -103,8 +103,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
             fail(str(exc))
     if args.save_run is not None:
         check_writable(args.save_run, "write the kept run", "run.json")
-    navigator = navigator_for(args.navigator, hearing=hearing)
-    compare_navigator = navigator_for(args.compare, hearing=hearing) if args.compare is not None else None
+    navigator = navigator_for(args.navigator, wiring=wiring)
+    compare_navigator = navigator_for(args.compare, wiring=wiring) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
                 ("the kept run --against reads", args.against), *read_by(args.navigator),
                 *read_by(args.compare, "--compare"))

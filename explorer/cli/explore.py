@@ -21,7 +21,6 @@ from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_na
 from ..safe_text import one_line
 from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk
-from ..walks.session import Wiring
 from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
@@ -36,10 +35,10 @@ from .options import (
     add_llm_options,
     add_telemetry_options,
     add_walk_options,
-    apply_cache_options,
     check_apart,
     check_writable,
     fail,
+    folders_from,
     llm_model,
     navigator_for,
     path_text,
@@ -203,7 +202,7 @@ def recorded_navigator(args: argparse.Namespace, model: str, default: TreeNaviga
     off) leaves ``default``, and the walk list still shows what it recorded."""
     recorded = llm_model(args, model)
     try:
-        navigator = Wiring().wire(resolve_navigator(recorded, headless=False, allow_files=not args.no_files))
+        navigator = resolve_navigator(recorded, headless=False, allow_files=not args.no_files)  # the app wires it
     except (NavigatorConfigError, NavigatorNeedsAPerson):
         return default
     args.navigator = recorded
@@ -264,14 +263,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     chosen_navigator = args.navigator
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
-    apply_cache_options(args)  # every navigator the app resolves reads it at each call
-    if args.prompts is not None:  # the W dialog keeps its variants there (read when one is kept)
-        from ..navigators.prompt_variants import PROMPTS_DIR_ENV
-
-        if Path(args.prompts).expanduser().exists() and not Path(args.prompts).expanduser().is_dir():
-            fail(f"--prompts {args.prompts}: not a folder; name a folder for the prompt variants (it is made if "
-                 "need be)")
-        os.environ[PROMPTS_DIR_ENV] = str(Path(args.prompts).expanduser().resolve())
+    folders = folders_from(args)  # the app's wiring: its navigators cache there, and W keeps its variants there
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
     if args.walks_corpus is not None and (questions is not None or not args.corpus or not (
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):
@@ -326,7 +318,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
         present=args.present,
-        observers=[telemetry.observe] if telemetry is not None else [],
+        observers=[telemetry.export_walk] if telemetry is not None else [],
+        folders=folders,
     )
     received: signal.Signals | None = None
     try:

@@ -17,16 +17,15 @@ from core import OnFailure, Policy, TreeNavigator
 from ..atomic_file import unwritable
 from ..corpora import Corpus
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, files_read_by, resolve_navigator
+from ..navigators.folders import CACHE_DIR_ENV, Folders, NotAFolder, folders_for, not_a_folder, user_folders
 from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
-from ..navigators.llm.errors import NavigatorHTTPError
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
-from ..navigators.llm.settings import CACHE_DIR_ENV, CACHE_OFF, cache_dir, not_a_cache_folder
 from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..outputs import Output, Read, overwrites
 from ..safe_text import clip, json_text, one_line
 from ..walk_settings import WalkSettings, read_policy
-from ..walks.session import Wiring
+from ..walks.session import UNWIRED, Wiring
 
 if TYPE_CHECKING:
     from ..navigators.llm.llama_server import StatusListeners
@@ -223,22 +222,33 @@ def llm_model(args: argparse.Namespace, model: str) -> str:
         fail(str(exc))
 
 
-def apply_cache_options(args: argparse.Namespace) -> None:
-    """``--cache DIR`` / ``--no-cache``: set for this process (and the processes it starts) through
-    ``$REASONING_EXPLORER_CACHE_DIR``, which every LLM call reads."""
-    if getattr(args, "no_cache", False):
-        os.environ[CACHE_DIR_ENV] = CACHE_OFF
-    elif getattr(args, "cache", None) is not None:
-        folder = Path(args.cache).expanduser()
-        problem = not_a_cache_folder(f"--cache {args.cache}", folder)
+def folders_from(args: argparse.Namespace) -> Folders:
+    """The folders a command's navigators keep what they write in, for its :class:`~explorer.walks.wiring.Wiring`,
+    read once, here: the response cache (``--no-cache``: none; ``--cache DIR``; else the user's own,
+    ``$REASONING_EXPLORER_CACHE_DIR`` or ``~/.cache/reasoning-explorer/llm``) and the prompt variants
+    (``--prompts DIR``, else beside the cache). Nothing is set in the environment; a folder that is no folder, from an
+    option or the environment alike, is one line and exit code 2, before any walk."""
+    try:
+        if getattr(args, "no_cache", False):
+            folders = folders_for(None)
+        elif getattr(args, "cache", None) is not None:
+            folder = Path(args.cache).expanduser()
+            problem = not_a_folder(f"--cache {args.cache}", folder)
+            if problem is not None:
+                fail(problem)
+            folders = folders_for(folder.resolve())
+        else:
+            folders = user_folders()
+    except NotAFolder as exc:
+        fail(str(exc))
+    prompts = getattr(args, "prompts", None)
+    if prompts is not None:
+        folder = Path(prompts).expanduser()
+        problem = not_a_folder(f"--prompts {prompts}", folder, "the prompt variants")
         if problem is not None:
             fail(problem)
-        os.environ[CACHE_DIR_ENV] = str(folder.resolve())
-    else:
-        try:  # the environment's folder is refused as --cache's is, before any walk
-            cache_dir()
-        except NavigatorHTTPError as exc:
-            fail(str(exc))
+        folders = Folders(folders.cache, folder.resolve())
+    return folders
 
 
 def report_local_model_loading() -> StatusListeners:
@@ -391,11 +401,11 @@ def is_there(path: Path) -> bool:
 
 
 def navigator_for(model: str, headless: bool = True, allow_files: bool = True,
-                  hearing: StatusListeners | None = None) -> TreeNavigator:
-    """``resolve_navigator``, with its configuration error as one line and exit code 2; a local model's loading
-    is told to ``hearing`` (:func:`report_local_model_loading`)."""
+                  wiring: Wiring = UNWIRED) -> TreeNavigator:
+    """``resolve_navigator``, with its configuration error as one line and exit code 2, wired with the command's
+    ``wiring`` (its folders: the response cache; its listeners: :func:`report_local_model_loading`)."""
     try:
-        return Wiring(hearing=hearing).wire(resolve_navigator(model, headless=headless, allow_files=allow_files))
+        return wiring.wire(resolve_navigator(model, headless=headless, allow_files=allow_files))
     except NavigatorNeedsAPerson as exc:
         fail(f"{exc}, or run the explorer (`{PROG} CORPUS --navigator {model}`)")
     except NavigatorConfigError as exc:

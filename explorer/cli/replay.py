@@ -11,6 +11,7 @@ from core import NavigatorChose, NavigatorFailed, TreeNavigator
 from ..navigators.forcing import Force, ForcingNavigator, RecordOnly
 from ..trace import Trace
 from ..walks.decisions import decisions_of
+from ..walks.session import Wiring
 from .inputs import looks_like_spans, walk_and_corpus
 from .options import (
     PROG,
@@ -18,8 +19,8 @@ from .options import (
     add_force_option,
     add_llm_options,
     add_walk_options,
-    apply_cache_options,
     fail,
+    folders_from,
     forces_from,
     llm_model,
     navigator_for,
@@ -76,17 +77,16 @@ def cmd_replay(argv: Sequence[str]) -> int:
     navigator: TreeNavigator
     if args.navigator is None and not looks_like_spans(trace.path):
         model = f"replay:{args.trace}"
-        navigator = navigator_for(model)
+        navigator = navigator_for(model)  # no LLM: no folders to wire
     elif args.navigator is None:  # a walk rebuilt from spans: its answers replayed here, no file to name
         model = f"replay:{args.trace}"
         recorded, traced_forces = recorded_answers(trace)
         navigator = ForcingNavigator(RecordOnly("the recording"), traced_forces, recorded)
     else:
         model = llm_model(args, args.navigator)
-        apply_cache_options(args)
-        report_local_model_loading()
+        wiring = Wiring(hearing=report_local_model_loading(), folders=folders_from(args))
         recorded, traced_forces = recorded_answers(trace, args.first)
-        navigator = ForcingNavigator(navigator_for(model), traced_forces, recorded)
+        navigator = ForcingNavigator(navigator_for(model, wiring=wiring), traced_forces, recorded)
     traced = trace.header.settings
     settings = traced.but(
         model=model,

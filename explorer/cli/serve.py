@@ -34,11 +34,10 @@ import asyncio
 import ipaddress
 import json
 import logging
-import os
 import shlex
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -48,7 +47,9 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log
 
-from ..navigators.local_model import CTX_ENV, FIXED_ENV, SLOTS_ENV, THREADS_ENV
+from ..navigators import NavigatorConfigError
+from ..navigators.local_model import CTX_ENV, FIXED_ENV, SLOTS_ENV, THREADS_ENV, refuse_sizes
+from ..navigators.local_model import PREFIX as LOCAL_PREFIX
 from ..numbers import TooLarge, whole
 from ..safe_text import clip, one_line, visible
 from ..walk_settings import policy_text
@@ -148,19 +149,28 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
 
 
 def local_model_environment(args: argparse.Namespace) -> dict[str, str]:
-    """The environment the sessions' local model runs with: serve's sizes, fixed (a client's are refused)."""
+    """The environment each session's local model runs with, said in the session's command (:func:`shell_command`;
+    never set in this process): serve's sizes, fixed (a client's are refused)."""
     sizes = {THREADS_ENV: args.local_threads, CTX_ENV: args.local_ctx, SLOTS_ENV: args.local_slots}
     return {FIXED_ENV: "1", **{name: str(value) for name, value in sizes.items() if value is not None}}
 
 
-def shell_command(argv: Sequence[str]) -> str:
-    """The one string textual-serve hands to a shell: every part quoted; ``exec`` so no shell stays between."""
-    return "exec " + " ".join(shlex.quote(part) for part in argv)
+def shell_command(argv: Sequence[str], environment: Mapping[str, str] | None = None) -> str:
+    """The one string textual-serve hands to a shell: every part quoted; ``exec`` so no shell stays between; the
+    session's own ``environment`` (the local model's sizes) given in it, through ``env``."""
+    given = ["env", *(f"{name}={value}" for name, value in environment.items())] if environment else []
+    return "exec " + " ".join(shlex.quote(part) for part in [*given, *argv])
 
 
 def check_explorer_options(args: argparse.Namespace) -> str:
     """What the explorer itself would refuse, refused now, once; returns what is being served (for the banner)."""
-    # With files off, a navigator that names a file would be refused by every session: say so now, once.
+    # The sessions' local model is sized by serve: a model id that sizes it would be refused by every session, and
+    # with files off, a navigator that names a file would be too: say so now, once.
+    if args.navigator.startswith(LOCAL_PREFIX):
+        try:
+            refuse_sizes(args.navigator)
+        except NavigatorConfigError as exc:
+            fail(str(exc))
     navigator_for(args.navigator, headless=False, allow_files=not files_off(args))
     if args.corpus and args.corpus.endswith(".jsonl"):
         trace = open_trace(args.corpus)
@@ -238,12 +248,10 @@ def make_parser() -> argparse.ArgumentParser:
 
 def cmd_serve(argv: Sequence[str]) -> int:
     args = make_parser().parse_args(argv)
-    # Set before anything is checked: the serve's own --navigator obeys the sessions' rule, and each session
-    # inherits this environment (textual-serve starts it with a copy of ours).
-    os.environ.update(local_model_environment(args))
     served = check_explorer_options(args)
     check_address(args.host, args.port)
-    server = ExplorerServer(lambda tab: shell_command(app_argv(args, tab)), host=args.host, port=args.port,
+    sessions = local_model_environment(args)  # each session's, in its command: this process's stays as it was
+    server = ExplorerServer(lambda tab: shell_command(app_argv(args, tab), sessions), host=args.host, port=args.port,
                             max_sessions=args.max_sessions, served=served, files_off=files_off(args))
     try:
         server.serve()

@@ -15,7 +15,7 @@ from ..navigators.forcing import Force
 from ..safe_text import visible
 from ..walk_settings import WalkSettings
 from ..walks.run_to import Paused, Until, UntilError, first_hold, parse_until
-from ..walks.session import SessionEnded, SessionEvent, WalkSession
+from ..walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
 from ..walks.settings import short_model
 from .inputs import corpus_at
 from .options import (
@@ -27,12 +27,12 @@ from .options import (
     add_llm_options,
     add_telemetry_options,
     add_walk_options,
-    apply_cache_options,
     budget_list,
     check_apart,
     check_writable,
     console,
     fail,
+    folders_from,
     forces_from,
     llm_model,
     navigator_for,
@@ -56,7 +56,7 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
     """One walk, printed. With ``until``, the walk stops at the first step where the condition holds: the token is
     tripped there, so a live navigator is asked nothing after it, and the report says ``paused`` (exit 0)."""
     session = WalkSession(corpus, settings, navigator, forces=forces,
-                          observers=[telemetry.observe] if telemetry is not None else [])
+                          observers=[telemetry.export_walk] if telemetry is not None else [])
     held: list[Paused] = []
 
     def record(message: SessionEvent | SessionEnded) -> None:
@@ -140,7 +140,7 @@ def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, r
     from ..walks.stability import StabilityRun, report_lines, stability_to_json
 
     run = StabilityRun(corpus, settings, navigator, runs, jobs=jobs, forces=forces,
-                       observers=[telemetry.observe] if telemetry is not None else [])
+                       observers=[telemetry.export_walk] if telemetry is not None else [])
     stability = run.run()
     if as_json:
         write_json(stability_to_json(stability))
@@ -158,7 +158,7 @@ def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator
 
     question = Question("query", settings.query, (expect,) if expect is not None else (), 0)
     found = sweep(corpus, [question], settings, budgets, navigator=navigator,
-                  observers=[telemetry.observe] if telemetry is not None else [])
+                  observers=[telemetry.export_walk] if telemetry is not None else [])
     lands_from = found.lands_from(0) if expect is not None else None
     if as_json:
         write_json({
@@ -214,12 +214,11 @@ def cmd_walk(argv: Sequence[str]) -> int:
     check_runs(args)
     check_budgets(args)
     args.navigator = llm_model(args, args.navigator)
-    apply_cache_options(args)
-    hearing = report_local_model_loading()
+    wiring = Wiring(hearing=report_local_model_loading(), folders=folders_from(args))
     if args.trace:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
-    navigator = navigator_for(args.navigator, hearing=hearing)
+    navigator = navigator_for(args.navigator, wiring=wiring)
     check_apart(args, ("the corpus", args.corpus), *read_by(args.navigator))
     corpus = corpus_at(args.corpus)
     forces = forces_from(args.force, corpus)

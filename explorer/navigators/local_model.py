@@ -28,14 +28,13 @@ come from the environment:
     Seconds the server may take to start and load the model (default 120).
 
 Loading is told to the :class:`StatusListeners` the navigator is made with (re-exported here; handed in by
-``explorer.walks.session.Wiring``): the command line prints one line on stderr, the screen shows a toast, and
+``explorer.walks.wiring.Wiring``): the command line prints one line on stderr, the screen shows a toast, and
 its status line says it while a decision waits on the load (``loading local model smollm2… 3.4 s``, then
 ``local model smollm2 ready (1.2 s) · working…``).
 """
 
 from __future__ import annotations
 
-import copy
 import errno
 import importlib.metadata
 import importlib.util
@@ -51,6 +50,7 @@ from core import CancellationToken
 
 from ..numbers import whole
 from .errors import NavigatorConfigError
+from .folders import Folders
 from .llm.errors import NavigatorHTTPError
 from .llm.llama_server import (
     LlamaServer,
@@ -80,6 +80,7 @@ __all__ = [
     "bundled_file",
     "local_servers",
     "model_file",
+    "refuse_sizes",
     "server_config",
     "stop_local_servers",
 ]
@@ -187,8 +188,13 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
 
 def _check_sizes_allowed(model: str) -> None:
     """Where the sizes are fixed (:data:`FIXED_ENV`, a served session), a model id that gives one is refused."""
-    if not os.environ.get(FIXED_ENV, "").strip():
-        return
+    if os.environ.get(FIXED_ENV, "").strip():
+        refuse_sizes(model)
+
+
+def refuse_sizes(model: str) -> None:
+    """A model id that gives the server's ``threads``, ``ctx`` or ``slots``, refused in one line
+    (:class:`NavigatorConfigError`): where they are fixed (``serve``, for every session it starts)."""
     try:
         written = split_options(model).written
     except OptionError as exc:
@@ -234,21 +240,18 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
     this navigator asks for load (none: nobody hears)."""
 
     def __init__(self, hearing: StatusListeners | None = None, *,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
-        super().__init__(transport=transport)
+                 transport: httpx.AsyncBaseTransport | None = None, folders: Folders | None = None) -> None:
+        super().__init__(transport=transport, folders=folders)
         self.hearing = hearing
         self._transport = transport
-        self._heard_from: LocalModelNavigator | None = None
 
     def heard_by(self, hearing: StatusListeners | None) -> LocalModelNavigator:
         """This navigator, told to ``hearing`` (itself when it already is): a copy that shares its HTTP client
-        (one connection pool, one request thread, closed with either) and keeps it alive while the copy is used,
-        so that closing the navigator that was resolved closes what the copy asks with too."""
+        (:meth:`~.openai_compat.OpenAICompatibleNavigator.copied`)."""
         if hearing is self.hearing:
             return self
-        heard = copy.copy(self)
+        heard = self.copied()
         heard.hearing = hearing
-        heard._heard_from = self
         return heard
 
     def supports(self, model: str) -> bool:
@@ -314,8 +317,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         address = server.address(token, self.hearing)
         return replace(settings, url=f"{address}{CHAT_PATH}")
 
-    @staticmethod
-    def _settings(model: str, config: ServerConfig, address: str) -> Settings:
+    def _settings(self, model: str, config: ServerConfig, address: str) -> Settings:
         _, options = _base(model)
         size = config.model.stat().st_size
         settings = Settings(
@@ -327,7 +329,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
             base_url_env=PORT_ENV,
             api_key=None,
             options=options,
-            cache_dir=cache_dir(),
+            cache_dir=cache_dir(self.folders),
             cache_identity=f"{LOCAL_PROVIDER}:{config.model} ({size} bytes)",
         )
         return with_limits(settings)

@@ -6,7 +6,7 @@ made the desk (attached as its listener) shows the candidates as a picker,
 and blocks until a decision arrives or the walk's token is tripped (then it
 raises ``RetrievalCancelled``). With no desk, or nobody attached to it — a
 headless run — it fails at once with a message saying so. Each explorer has
-its own desk and hands it in (``explorer.walks.session.Wiring``).
+its own desk and hands it in (``explorer.walks.wiring.Wiring``).
 """
 
 from __future__ import annotations

@@ -28,13 +28,14 @@ even when the server echoes it back.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import threading
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import httpx
 
@@ -43,6 +44,7 @@ from core import CancellationToken, NavigatorChoice, NavigatorRequest, Retrieval
 from ..http import Deadline, Stop, with_retries
 from .answered import Answered, answered_pair, duplicates_pair
 from .errors import NavigatorConfigError
+from .folders import Folders
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
 from .llm.cache import CachedAnswer, ResponseCache
 from .llm.errors import NavigatorHTTPError, quote
@@ -230,12 +232,33 @@ class OpenAICompatibleNavigator(TreeNavigator):
     """Each answer is a model call: a budget sweep asks for the largest budget's and re-walks the smaller ones from
     them (:mod:`explorer.walks.evaluation.sweep`)."""
 
-    def __init__(self, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(self, *, transport: httpx.AsyncBaseTransport | None = None, folders: Folders | None = None) -> None:
         self._http = HTTPClient(transport)
         self._refused_lock = threading.Lock()
         self._refused: dict[tuple[str, str], str] = {}
+        self.folders = folders
+        """Where a program wired this navigator to cache its answers (``Wiring.wire``, :meth:`kept_in`); ``None``:
+        no program did, and each call caches where the user's environment says (:func:`.llm.settings.cache_dir`)."""
+        self._made_from: OpenAICompatibleNavigator | None = None
         # The client's thread ends with the navigator, even if nobody calls close().
         weakref.finalize(self, self._http.close)
+
+    def kept_in(self, folders: Folders) -> Self:
+        """This navigator, caching in ``folders.cache`` (itself when it already does): a copy that shares its HTTP
+        client, as :meth:`copied` says."""
+        if folders == self.folders:
+            return self
+        kept = self.copied()
+        kept.folders = folders
+        return kept
+
+    def copied(self) -> Self:
+        """A copy to wire with something else (a cache folder, a local model's listeners) that shares this one's
+        HTTP client (one connection pool, one request thread, closed with either) and keeps this one alive while
+        it is used, so that closing the navigator that was resolved closes what the copy asks with too."""
+        made = copy.copy(self)
+        made._made_from = self
+        return made
 
     def close(self) -> None:
         """Close the connections and end the client's thread; a later call opens them again."""
@@ -283,11 +306,11 @@ class OpenAICompatibleNavigator(TreeNavigator):
 
     def check_settings(self, model: str) -> Settings:
         """The settings of ``model`` as :meth:`check_model` checks them (no server is started)."""
-        return settings_for(model)
+        return settings_for(model, self.folders)
 
     def settings(self, model: str) -> Settings:
         """The settings of one call of ``model``, read now (no server is started, no request made)."""
-        return settings_for(model)
+        return settings_for(model, self.folders)
 
     def connect(self, settings: Settings, token: CancellationToken) -> Settings:
         """``settings`` ready to send: a subclass whose server is started on demand starts it here (waiting,

@@ -3,14 +3,14 @@
 A variant named ``v2`` is ``v2.system.txt`` (the system message as edited) and ``v2.prompt.txt`` (the user
 message as edited, turned back into a template: the offer's own text — the query, where the walk is, the
 numbered candidates, the ids, the visits left — put back as ``{{query}}``, ``{{position}}``, ``{{candidates}}``,
-``{{ids}}`` and ``{{remaining_visits}}``), in a prompts folder (``--prompts DIR``; by default ``prompts`` beside
-the response cache, :func:`prompts_dir`). Its model id is the request's with ``@system=FILE,prompt=FILE``, so a
-later decision, a re-walk and ``eval --compare`` all ask with the variant's words.
+``{{ids}}`` and ``{{remaining_visits}}``), in a prompts folder: ``--prompts DIR``, by default ``prompts`` beside the
+response cache (the ``prompts`` of a program's :class:`~.folders.Folders`, which the screen holds in its
+``Wiring``). Its model id is the request's with ``@system=FILE,prompt=FILE``, so a later decision, a re-walk and
+``eval --compare`` all ask with the variant's words.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,14 +21,10 @@ from core import NavigatorRequest
 from ..atomic_file import write_atomically
 from .llm.options import OptionError, with_options
 from .llm.prompt import placeholder_values
-from .llm.settings import cache_dir
 from .what_if import EditedRequest
 
 DEFAULT_VARIANT: Final = "v2"
 """The name a variant is kept under when none is typed."""
-
-PROMPTS_DIR_ENV: Final = "REASONING_EXPLORER_PROMPTS_DIR"
-"""Where variants are kept, as ``--prompts DIR`` sets it for the process."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -45,20 +41,6 @@ class PromptVariant:
     model_id: str
     system_file: Path
     prompt_file: Path
-
-
-def prompts_dir(environ: dict[str, str] | None = None) -> Path:
-    """Where variants are kept: ``$REASONING_EXPLORER_PROMPTS_DIR`` (``--prompts DIR``), else ``prompts`` beside
-    the response cache's folder (``~/.cache/reasoning-explorer/prompts``), the cache on or off."""
-    given = (environ if environ is not None else os.environ).get(PROMPTS_DIR_ENV, "").strip()
-    if given:
-        return Path(given).expanduser()
-    cache = cache_dir()
-    if cache is None:  # the cache off: still beside where it would be
-        base = os.environ.get("XDG_CACHE_HOME")
-        root = Path(base).expanduser() if base and Path(base).is_absolute() else Path.home() / ".cache"
-        return root / "reasoning-explorer" / "prompts"
-    return cache.parent / "prompts"
 
 
 def template_from(user: str, request: NavigatorRequest) -> str:

@@ -39,6 +39,11 @@ def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool =
     line now instead of a failure in the middle of a walk. Anything wrong raises :class:`NavigatorConfigError`,
     whose message says which model and what to do.
 
+    The navigator is made from the model id alone, the same in every program: what a program has for it (the
+    manual navigator's desk, a local model's listeners, the folder its answers are cached in) is in the program's
+    ``Wiring`` (:mod:`explorer.walks.wiring`), whose ``wire`` hands it over next. A navigator no program wires
+    caches where the user's environment says (:mod:`.folders`).
+
     ``reuse``: a navigator already made (a walk's own, with its connections) to return instead of the new one
     when it is of the provider's class, asks ``model`` and may be shared across threads. It is returned only once
     every check above has passed: a navigator at hand never lets a model id skip the rules.

@@ -23,6 +23,7 @@ from core import TreeNavigator
 from ..corpora import Corpus
 from ..corpora.questions import QuestionSet
 from ..navigators import resolve_navigator
+from ..navigators.folders import Folders, user_folders
 from ..navigators.llm.llama_server import StatusListeners
 from ..navigators.manual import DecisionDesk
 from ..walk_settings import WalkSettings
@@ -65,16 +66,18 @@ class ExplorerApp(App[int]):
         evaluate: tuple[QuestionSet, str | None] | None = None,
         present: bool = False,
         observers: Sequence[WalkObserver] = (),
+        folders: Folders | None = None,
     ) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = WalkList()
         self.allow_files = allow_files
-        self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers))
+        self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers),
+                             folders if folders is not None else user_folders())
+        """This explorer's own desk (the manual navigator's), local-model listeners, observers (the telemetry's) and
+        folders (``folders``, the command line's, else the user's, read once now), handed to the walks it starts."""
         self.said = Said()
         """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""
-        """This explorer's own desk (the manual navigator's), local-model listeners and observers (the telemetry's),
-        handed to the walks it starts."""
         self._walk_screen = self.WALK_SCREEN(
             corpus, self.walks, settings,
             self.wiring.wire(navigator or resolve_navigator(settings.model, allow_files=allow_files)),
@@ -122,9 +125,9 @@ class ExplorerApp(App[int]):
         self.close_walks()
 
     def close_walks(self) -> None:
-        """Quitting cancels every live walk: its token trips, its worker leaves at once, its history says so, and
-        ``--trace`` keeps it, cancelled. An HTML export being drawn stops first (its app hands back the process's
-        streams before this one does)."""
+        """Quitting cancels every live walk: its session is closed (its token trips, its worker leaves at once), then
+        the walk ends cancelled, and its one record goes to its observers at once (``--trace`` keeps it, cancelled).
+        An HTML export being drawn stops first (its app hands back the process's streams before this one does)."""
         self.walk_screen.close_walks()
 
     # -- keys that belong to a prompt -----------------------------------------------------------------------------

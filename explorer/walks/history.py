@@ -12,15 +12,17 @@ each with its own cursor.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from pathlib import Path
 
-from core import NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent
+from core import NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent, WalkStarted
 
+from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..safe_text import one_line
-from ..trace import Trace, TraceHeader
+from ..trace import FinishedWalk, Trace, TraceHeader
 from ..walk_settings import WalkSettings
 from .decisions import Decision, decisions_of
 from .settings import short_model
@@ -64,10 +66,11 @@ class WalkHistory:
 
     ``cursor`` counts the events shown (0: nothing yet). While the cursor is
     at the latest event it follows new ones; once moved back it stays put.
-    ``forced`` holds the 1-based numbers of the decisions a person forced.
+    ``forced`` holds the 1-based numbers of the decisions a person forced, ``replayed`` those replayed from another
+    walk, and ``times`` when each event was pulled (ns since the epoch; only for a walk walked here).
 
-    A history is observable: whoever shows it watches it (:meth:`watch`) and is told each event that arrives, each move
-    of the cursor and its end, so nobody who moves it has to say so.
+    A history is observable: whoever shows it watches it (:meth:`watch`) and is told each event that arrives, each
+    move of the cursor and its end, so nobody who moves it has to say so.
     """
 
     def __init__(
@@ -92,6 +95,8 @@ class WalkHistory:
         self.trace = trace
         self.events: list[WalkEvent] = []
         self.forced: set[int] = set()
+        self.replayed: set[int] = set()
+        self.times: list[int] = []
         self.cursor = 0
         self.end: WalkEnd | None = None
         self.error: str | None = None
@@ -131,12 +136,17 @@ class WalkHistory:
 
     # -- growing -------------------------------------------------------------------------------------
 
-    def append(self, event: WalkEvent, *, forced: bool = False) -> None:
-        """A new event; the cursor follows it when it was at the latest one."""
+    def append(self, event: WalkEvent, *, forced: bool = False, replayed: bool = False, at: int | None = None) -> None:
+        """A new event (``forced``: a decision a person forced; ``replayed``: one replayed from another walk; ``at``:
+        when it was pulled); the cursor follows it when it was at the latest one."""
         following = self.cursor == len(self.events)
         self.events.append(event)
         if forced:
             self.forced.add(len(self.events))
+        if replayed:
+            self.replayed.add(len(self.events))
+        if at is not None:
+            self.times.append(at)
         self._live.apply(event, forced=forced)
         if following:
             self.cursor = len(self.events)
@@ -225,8 +235,10 @@ class WalkHistory:
         """A copy of what this history holds now (its events, forced steps and end), for another thread to read
         while this one grows: a trace saved or a page exported from a walk still running."""
         copy = WalkHistory(self.settings, self.origin, number=self.number, label=self.label, trace=self.trace)
-        for event in list(self.events):
-            copy.append(event, forced=len(copy.events) + 1 in self.forced)
+        times = list(self.times)
+        for seq, event in enumerate(list(self.events), start=1):
+            copy.append(event, forced=seq in self.forced, replayed=seq in self.replayed,
+                        at=times[seq - 1] if seq <= len(times) else None)
         if self.end is not None:
             copy.finish(self.end, self.error)
         return copy
@@ -245,17 +257,35 @@ class WalkHistory:
 
     # -- saving ----------------------------------------------------------------------------------------
 
-    def header(self, corpus_path: str, corpus_sha256: str, corpus_source: str, corpus_format: str,
-               created: str = "") -> TraceHeader:
-        """The trace header of this walk (an opened trace keeps its own)."""
-        if self.trace is not None:
-            return self.trace.header
-        return TraceHeader(corpus_path, corpus_sha256, corpus_source, corpus_format, self.settings, created=created)
+    def finished(self, corpus: Corpus, *, created: datetime | None = None) -> FinishedWalk:
+        """This walk, a walk of ``corpus``, as its one record (:func:`finished_walk`): what it holds now, a walk still
+        going kept as cancelled (a trace saved half-way, a page exported, a walk quit); an opened trace keeps its
+        own header."""
+        return finished_walk(corpus, self.settings, self.events, self.end, self.error, forced=self.forced,
+                             replayed=self.replayed, times=self.times, name=self.name, created=created,
+                             header=self.trace.header if self.trace is not None else None)
 
     def suggested_file_name(self) -> str:
         """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
         slug = re.sub(r"[^a-z0-9]+", "-", self.settings.query.lower()).strip("-")[:40] or "walk"
         return f"{slug}.walk{self.number}.trace.jsonl"
+
+
+def finished_walk(corpus: Corpus, settings: WalkSettings, events: Sequence[WalkEvent], end: WalkEnd | None,
+                  error: str | None = None, *, forced: Iterable[int] = (), replayed: Iterable[int] = (),
+                  times: Sequence[int] = (), name: str = "", created: datetime | None = None,
+                  header: TraceHeader | None = None) -> FinishedWalk:
+    """The one record of a walk of ``corpus`` walked with ``settings`` (:class:`~explorer.trace.FinishedWalk`), and
+    the one place its header is built: the corpus's identity, the settings, the sources its ``WalkStarted`` names,
+    and when (``created``, default now), unless it has one already (``header``: a walk read from a trace). ``end``
+    ``None`` (a walk still going) is kept as cancelled; ``times`` count only when every event has one."""
+    if header is None:
+        first = events[0] if events else None
+        header = TraceHeader(str(corpus.path), corpus.sha256, corpus.source, corpus.format, settings,
+                             sources=first.sources if isinstance(first, WalkStarted) else None,
+                             created=(created or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return FinishedWalk(header, tuple(events), end if end is not None else WalkEnd.CANCELLED, error, frozenset(forced),
+                        frozenset(replayed), tuple(times) if len(times) == len(events) else (), name)
 
 
 QUERY_SHOWN = 32

@@ -14,12 +14,11 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from core import (
     CancellationToken,
@@ -39,20 +38,19 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators import shared_across_threads
 from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
-from ..trace import TraceHeader, event_to_json, write_trace
+from ..trace import FinishedWalk, event_to_json, write_trace
 from ..walk_settings import WalkSettings, policy_text
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
 from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
 from .pulling import Abandoned, NavigatorBroke, Puller
 from .state import WalkState
-
-if TYPE_CHECKING:
-    from ..navigators.llm.llama_server import StatusListeners
-    from ..navigators.manual import DecisionDesk
+from .wiring import UNWIRED, WalkObserver, Wiring
 
 __all__ = ["JOBS", "UNWIRED", "SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "Wiring", "fork",
            "rewalk"]
+"""``WalkObserver``, ``Wiring`` and ``UNWIRED`` are :mod:`.wiring`'s, kept importable from here, where walks are
+made with them."""
 
 POLL_SECONDS = 0.05
 JOBS: Final = 4
@@ -63,12 +61,15 @@ _walk_ids = itertools.count(1)
 
 @dataclass(frozen=True)
 class SessionEvent:
-    """Event number ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision."""
+    """Event number ``seq`` (1-based) of walk ``walk_id``; ``forced`` when a person forced that decision,
+    ``replayed`` when it was replayed from another walk; ``at``: when it was pulled (ns since the epoch)."""
 
     walk_id: int
     seq: int
     event: WalkEvent
     forced: bool = False
+    replayed: bool = False
+    at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -81,55 +82,6 @@ class SessionEnded:
 
 
 Emit = Callable[[SessionEvent | SessionEnded], None]
-WalkObserver = Callable[["WalkSession", SessionEnded, Sequence[WalkEvent], Sequence[int]], None]
-"""Told of each walk once it is over, on the worker thread, after its :class:`SessionEnded`: the session, how
-it ended, every event it emitted, and when each was pulled (ns since the epoch). It must not raise
-(``explorer.walks.telemetry.WalkTelemetry.observe`` is one). Whoever makes a session hands it its observers: the
-command line its telemetry's, the explorer those of its :class:`Wiring`."""
-
-
-@dataclass(frozen=True)
-class Wiring:
-    """What a program that runs walks hands the walks it starts: the ``desk`` where a person answers the manual
-    navigator (none: it fails at once), ``hearing``, told how a local model loads (none: nobody), and the
-    ``observers`` told of each walk as it ends.
-
-    A navigator is resolved from its model id alone (``resolve_navigator``, the same for every program), so the
-    registry makes it with nothing; :meth:`wire` gives it what this program has. Each explorer makes its own
-    (``ExplorerApp.wiring``) and a command its own, and no module keeps any of it for another layer to find: two
-    explorers in one process never answer, hear or observe each other's walks.
-    """
-
-    desk: DecisionDesk | None = None
-    hearing: StatusListeners | None = None
-    observers: tuple[WalkObserver, ...] = ()
-    _wired: weakref.WeakKeyDictionary[TreeNavigator, TreeNavigator] = field(
-        default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
-    """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one."""
-
-    def wire(self, navigator: TreeNavigator) -> TreeNavigator:
-        """``navigator`` with this program's desk or listeners when it needs them (else ``navigator`` itself)."""
-        from ..navigators.local_model import LocalModelNavigator
-        from ..navigators.manual import ManualNavigator
-
-        desk, hearing = self.desk, self.hearing
-        if isinstance(navigator, ManualNavigator) and desk is not None and navigator.desk is not desk:
-            return self._once(navigator, lambda: ManualNavigator(desk))
-        if isinstance(navigator, LocalModelNavigator) and hearing is not None and navigator.hearing is not hearing:
-            return self._once(navigator, lambda: navigator.heard_by(hearing))
-        return navigator
-
-    def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
-        wired = self._wired.get(navigator)
-        if wired is None:
-            wired = self._wired[navigator] = make()
-        return wired
-
-
-UNWIRED: Final = Wiring()
-"""A program with no desk, no listeners and no observers (a headless one)."""
-
-
 class WalkSession:
     """One walk of ``corpus``, into ``walk`` (a history, or the settings of a new one), with an already resolved
     ``navigator``.
@@ -152,6 +104,8 @@ class WalkSession:
     ) -> None:
         self.id = next(_walk_ids)
         self.observers: list[WalkObserver] = [*observers]
+        self.finished: FinishedWalk | None = None
+        """The walk's one record, once it is over (:meth:`finish`)."""
         self.corpus = corpus
         self.history = walk if isinstance(walk, WalkHistory) else WalkHistory(walk)
         settings = self.history.settings
@@ -166,6 +120,11 @@ class WalkSession:
             if isinstance(navigator, ForcingNavigator) else frozenset()
         )
         """The nodes a person forced (an answer taken from a what-if is marked as such, not as forced)."""
+        self.replayed_nodes: frozenset[str | None] = (
+            frozenset(navigator.recorded) - self.forced_nodes if isinstance(navigator, ForcingNavigator)
+            else frozenset()
+        )
+        """The nodes whose decision is replayed from another walk's record."""
         self.strategy = ReasoningRAGStrategy(
             corpus.index,
             navigator,
@@ -281,8 +240,6 @@ class WalkSession:
                         inline=not shared_across_threads(self.walked_with or self.navigator))
         end, error = WalkEnd.FINISHED, None
         seq = 0
-        seen: list[WalkEvent] = []
-        times: list[int] = []
         try:
             while True:
                 if not self._await_permit():
@@ -298,10 +255,10 @@ class WalkSession:
                     end = WalkEnd.CANCELLED  # the token tripped while the navigator worked: drop its answer
                     break
                 seq += 1
-                if self.observers:
-                    seen.append(event)
-                    times.append(time.time_ns())
-                emit(SessionEvent(self.id, seq, event, self._is_forced(event)))
+                forced = replayed = False
+                if isinstance(event, NavigatorChose | NavigatorFailed):
+                    forced, replayed = event.current in self.forced_nodes, event.current in self.replayed_nodes
+                emit(SessionEvent(self.id, seq, event, forced, replayed, time.time_ns()))
                 if isinstance(event, WalkFinished):
                     break
         except RetrievalCancelled:
@@ -319,19 +276,31 @@ class WalkSession:
         ended = SessionEnded(self.id, end, error)
         self._over.set()
         emit(ended)
-        for observer in self.observers:
-            observer(self, ended, seen, times)
         return ended
 
-    def _is_forced(self, event: WalkEvent) -> bool:
-        return isinstance(event, NavigatorChose | NavigatorFailed) and event.current in self.forced_nodes
-
     def record(self, message: SessionEvent | SessionEnded) -> None:
-        """Put one of this session's messages into its history (call it on the thread that owns the history)."""
+        """Put one of this session's messages into its history (call it on the thread that owns the history); the
+        last, that it ended, finishes it (:meth:`finish`)."""
         if isinstance(message, SessionEvent):
-            self.history.append(message.event, forced=message.forced)
+            self.history.append(message.event, forced=message.forced, replayed=message.replayed, at=message.at)
         else:
-            self.history.finish(message.end, message.error)
+            self.finish(message.end, message.error)
+
+    def finish(self, end: WalkEnd, error: str | None = None) -> FinishedWalk:
+        """The walk is over (call it on the thread that owns the history): the history says how (the first end said
+        wins), and, the first time, the walk's one record is made from the history (:meth:`WalkHistory.finished`)
+        and handed to each observer, here, in turn. Returns the record."""
+        self.history.finish(end, error)
+        if self.finished is None:
+            self.finished = finished = self.history.finished(self.corpus)
+            for observer in self.observers:
+                observer(finished)
+        return self.finished
+
+    @property
+    def closed(self) -> bool:
+        """Whether the session was closed for good (:meth:`close`: its viewer is going away)."""
+        return self._closed
 
     @property
     def events(self) -> list[WalkEvent]:
@@ -405,12 +374,9 @@ class WalkSession:
 
     # -- the trace ----------------------------------------------------------------------------------
 
-    def header(self) -> TraceHeader:
-        return header_for(self.history, self.corpus)
-
     def save_trace(self, path: str | Path) -> Path:
-        """Save what happened so far (an unfinished walk is saved as cancelled)."""
-        return save_history(self.history, self.corpus, path)
+        """Save the walk as a trace: its one record once it is over, else what happened so far (as cancelled)."""
+        return write_trace(path, self.finished or self.history.finished(self.corpus))
 
 
 def run_each(walk: Callable[[int], None], numbers: Iterable[int], *, jobs: int, cancel: Callable[[], None],
@@ -438,17 +404,9 @@ def run_each(walk: Callable[[int], None], numbers: Iterable[int], *, jobs: int, 
             raise
 
 
-def header_for(history: WalkHistory, corpus: Corpus) -> TraceHeader:
-    """The trace header of ``history``, a walk of ``corpus``."""
-    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    return history.header(str(corpus.path), corpus.sha256, corpus.source, corpus.format, created)
-
-
 def save_history(history: WalkHistory, corpus: Corpus, path: str | Path) -> Path:
-    """Save a walk as a trace: what happened so far (an unfinished walk is saved as cancelled)."""
-    end = history.end if history.end is not None else WalkEnd.CANCELLED
-    return write_trace(path, header_for(history, corpus), list(history.events), end, history.error,
-                       history.forced)
+    """Save a walk of ``corpus`` as a trace: what happened so far (an unfinished walk is saved as cancelled)."""
+    return write_trace(path, history.finished(corpus))
 
 
 def fork(

@@ -154,22 +154,28 @@ class Walk:
         session, self.retired, self.pick = self.session, True, None
         return session
 
-    def record(self, seq: int, event: WalkEvent, *, forced: bool, pinned: bool = False) -> bool:
-        """An event its worker sent, numbered ``seq``: recorded unless it is stale (the walk was cancelled here, or
-        the message was overtaken); ``pinned`` keeps the cursor where it is (a fork's picker shows its offer, and an
-        answer arriving now must not move it). ``False``: dropped."""
+    def record(self, seq: int, event: WalkEvent, *, forced: bool, replayed: bool = False, at: int | None = None,
+               pinned: bool = False) -> bool:
+        """An event its worker sent, numbered ``seq`` (forced, replayed, pulled ``at``: as the message says):
+        recorded unless it is stale (the walk was cancelled here, or the message was overtaken); ``pinned`` keeps the
+        cursor where it is (a fork's picker shows its offer, and an answer arriving now must not move it).
+        ``False``: dropped."""
         history = self.history
         if history.ended or seq != len(history.events) + 1:
             return False
         cursor = history.cursor
-        history.append(event, forced=forced)
+        history.append(event, forced=forced, replayed=replayed, at=at)
         if pinned:
             history.go(cursor)
         return True
 
     def end(self, end: WalkEnd, error: str | None = None) -> None:
-        """Its worker says the walk ended: the history says how, and the session goes."""
-        self.history.finish(end, error)
+        """The walk ended (its worker says so, or it was cancelled here): its session finishes it (the history says
+        how, and the walk's one record goes to the session's observers) and goes."""
+        if self.walked_in is not None:
+            self.walked_in.finish(end, error)
+        else:
+            self.history.finish(end, error)
         self.retire()
 
     def cancel(self) -> bool:

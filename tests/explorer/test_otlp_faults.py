@@ -18,8 +18,9 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.http import parse_retry_after
 from explorer.navigators import resolve_navigator
+from explorer.trace import FinishedWalk
 from explorer.walk_settings import WalkSettings
-from explorer.walks.session import WalkSession, header_for
+from explorer.walks.session import WalkSession
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
 from tests.command_line import run_cli
 
@@ -53,7 +54,7 @@ def a_walk() -> tuple[object, list]:
     events = list(ReasoningRAGStrategy(corpus.index, resolve_navigator("lexical:default"), "lexical:default")
                   .walk(QUERY))
     session = WalkSession(corpus, WalkSettings(QUERY), resolve_navigator("lexical:default"))
-    return header_for(session.history, corpus), events
+    return session.history.finished(corpus).header, events
 
 
 # -- 5: a dripping endpoint --------------------------------------------------------------------------
@@ -72,7 +73,7 @@ def test_closing_while_a_walk_is_sent_to_a_dripping_endpoint_waits_no_longer_tha
     reports: list[str] = []
     with FaultyEndpoint.dripping() as endpoint:
         telemetry = WalkTelemetry(endpoint.url, report=reports.append)
-        sending = threading.Thread(target=telemetry.export_walk, args=(header, events, WalkEnd.FINISHED),
+        sending = threading.Thread(target=telemetry.export_walk, args=(FinishedWalk(header, events, WalkEnd.FINISHED),),
                                    daemon=True)
         sending.start()
         assert endpoint.wait_for_request(GUARD)  # the export is under way, and the drip has begun
@@ -98,8 +99,8 @@ def test_a_redirect_is_one_line_saying_where_it_points_and_is_never_followed(sta
     reports: list[str] = []
     with FaultyEndpoint.redirecting(status, location) as endpoint, \
             WalkTelemetry(endpoint.url, report=reports.append) as telemetry:
-        telemetry.export_walk(header, events, WalkEnd.FINISHED)
-        telemetry.export_walk(header, events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header, events, WalkEnd.FINISHED))
+        telemetry.export_walk(FinishedWalk(header, events, WalkEnd.FINISHED))
         assert endpoint.requests == 1
     phrase = {301: "Moved Permanently", 307: "Temporary Redirect", 308: "Permanent Redirect"}[status]
     assert reports == [report(endpoint.url, f"the endpoint redirected (HTTP {status} {phrase}) to "
@@ -137,7 +138,7 @@ def test_a_retry_the_deadline_allows_is_made_and_the_walk_arrives():
     reports: list[str] = []
     with StubServer() as server, WalkTelemetry(server.url, timeout=30, report=reports.append) as telemetry:
         server.add(Reply(503, headers={"Retry-After": "0"}), Reply(429), Reply(200, b""))
-        telemetry.export_walk(header, events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header, events, WalkEnd.FINISHED))
         assert [r.path for r in server.requests] == ["/v1/traces"] * 3
         assert len({r.body for r in server.requests}) == 1  # the same walk each time
     assert reports == []
@@ -208,12 +209,12 @@ def test_a_tls_endpoint_is_trusted_through_the_certificate_variable_and_refused_
     with FaultyEndpoint.answering(200, {}, tls=True) as endpoint:
         reports: list[str] = []
         with WalkTelemetry(endpoint.url, report=reports.append) as telemetry:  # the system's CAs: not ours
-            telemetry.export_walk(header, events, WalkEnd.FINISHED)
+            telemetry.export_walk(FinishedWalk(header, events, WalkEnd.FINISHED))
         assert reports == [report(endpoint.url, "TLS failed: CERTIFICATE_VERIFY_FAILED")]
         monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE", str(CERTIFICATE))
         reports.clear()
         with WalkTelemetry(endpoint.url, report=reports.append) as telemetry:
-            telemetry.export_walk(header, events, WalkEnd.FINISHED)
+            telemetry.export_walk(FinishedWalk(header, events, WalkEnd.FINISHED))
         assert reports == [] and endpoint.requests == 1
 
 
@@ -223,7 +224,7 @@ def test_a_tls_endpoint_that_drips_is_given_up_at_the_deadline_too(monkeypatch):
     reports: list[str] = []
     with FaultyEndpoint.dripping(tls=True) as endpoint:
         telemetry = WalkTelemetry(endpoint.url, report=reports.append)
-        sending = threading.Thread(target=telemetry.export_walk, args=(header, events, WalkEnd.FINISHED),
+        sending = threading.Thread(target=telemetry.export_walk, args=(FinishedWalk(header, events, WalkEnd.FINISHED),),
                                    daemon=True)
         sending.start()
         sending.join(GUARD)
@@ -240,7 +241,7 @@ def test_headers_and_gzip_come_from_the_variables_the_traces_ones_first(monkeypa
     header, events = a_walk()
     with StubServer() as server, WalkTelemetry(server.url) as telemetry:
         server.add(Reply(200, b""))
-        telemetry.export_walk(header, events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header, events, WalkEnd.FINISHED))
         (request,) = server.requests
     assert (request.headers["authorization"], request.headers["x-project"]) == ("Basic traces==", "walks")
     assert "x-general" not in request.headers  # the traces variable replaces the general one, as the SDK reads them

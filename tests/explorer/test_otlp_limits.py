@@ -14,6 +14,7 @@ import pytest
 
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
+from explorer.trace import FinishedWalk
 from explorer.walks.telemetry import ATTRIBUTE_LENGTH, ENDPOINT_ENV, WalkTelemetry
 from tests.command_line import run_cli
 
@@ -58,7 +59,7 @@ def event_texts(span: ReceivedSpan) -> list[str]:
 def export(query: str, file: Path) -> list[ReceivedSpan]:
     events = walk_events(resolve_navigator("lexical:default"), "lexical:default", query)
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url, file=file) as telemetry:
-        telemetry.export_walk(header("lexical:default", query), events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header("lexical:default", query), events, WalkEnd.FINISHED))
         return receiver.spans()
 
 
@@ -154,8 +155,8 @@ def test_the_cut_warnings_are_left_out_of_our_spans_only(caplog, monkeypatch) ->
     navigator = resolve_navigator("lexical:default")
     query = "refunds " + "x" * 500
     with caplog.at_level("WARNING", logger="opentelemetry.attributes"):
-        tracer.spans_for(header("lexical:default", query), walk_events(navigator, "lexical:default", query),
-                         WalkEnd.FINISHED)
+        tracer.spans_for(FinishedWalk(header("lexical:default", query),
+                                      walk_events(navigator, "lexical:default", query), WalkEnd.FINISHED))
         ours = [r for r in caplog.records if "exceeds max length" in r.getMessage()]
         theirs = TracerProvider(span_limits=SpanLimits(max_attribute_length=8)).get_tracer("another program")
         with theirs.start_as_current_span("their span") as span:

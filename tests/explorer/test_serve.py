@@ -8,6 +8,7 @@ child processes, read from /proc.
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import signal
 import socket
@@ -17,7 +18,7 @@ import sys
 import aiohttp
 import pytest
 
-from explorer.cli.serve import app_argv, make_parser, shell_command
+from explorer.cli.serve import app_argv, local_model_environment, make_parser, shell_command
 
 from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
 
@@ -99,6 +100,19 @@ def test_the_app_command_quotes_every_part_and_runs_this_interpreter(tmp_path):
     out = subprocess.run(["/bin/sh", "-c", echo], capture_output=True, text=True, timeout=60)
     assert out.stdout == repr(argv[3:]) + "\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_sessions_local_model_sizes_are_said_in_their_command_not_set_in_this_process():
+    args = make_parser().parse_args(["--local-threads", "2"])
+    sizes = local_model_environment(args)
+    before = dict(os.environ)
+    command = shell_command([sys.executable, "-c", "import os; print(os.environ['REASONING_EXPLORER_LOCAL_THREADS'], "
+                             "os.environ['REASONING_EXPLORER_LOCAL_FIXED'])"], sizes)
+    assert shlex.split(command)[:4] == ["exec", "env", "REASONING_EXPLORER_LOCAL_FIXED=1",
+                                        "REASONING_EXPLORER_LOCAL_THREADS=2"]
+    out = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, timeout=60)
+    assert out.stdout == "2 1\n"
+    assert dict(os.environ) == before
 
 
 def test_files_off_and_the_outputs_reach_each_session_each_tab_in_files_of_its_own(tmp_path, monkeypatch):

@@ -17,6 +17,8 @@ from core import (
     NavigatorChoice,
     NavigatorChose,
     NavigatorRequest,
+    NodeEntered,
+    PathStopped,
     ReasoningRAGStrategy,
     TreeNavigator,
     WalkEvent,
@@ -25,8 +27,10 @@ from explorer.cli import options as cli
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import resolve_navigator
+from explorer.recording import WalkRecorder
+from explorer.trace import FinishedWalk, read_trace, write_trace
 from explorer.walk_settings import WalkSettings
-from explorer.walks.session import WalkSession, fork, header_for
+from explorer.walks.session import WalkSession, fork
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
 from tests.command_line import run_cli
 
@@ -336,7 +340,7 @@ def walk_events(navigator: TreeNavigator, model: str, query: str = QUERY, **limi
 def header(model: str, query: str = QUERY):
     corpus = load_corpus(HANDBOOK)
     session = WalkSession(corpus, WalkSettings(query, model), resolve_navigator("lexical:default"))
-    return header_for(session.history, corpus)
+    return session.history.finished(corpus).header
 
 
 def test_the_transcript_becomes_input_and_output_messages_and_secrets_are_masked(monkeypatch):
@@ -345,7 +349,7 @@ def test_the_transcript_becomes_input_and_output_messages_and_secrets_are_masked
     monkeypatch.setenv("LEAKED", f"{KEY} and Basic cGs6c2stbGYtMTIz")
     events = walk_events(TranscribingNavigator(), "ollama:llama3.1", max_nodes_visited=2)
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header("ollama:llama3.1"), events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header("ollama:llama3.1"), events, WalkEnd.FINISHED))
         spans = receiver.spans()
     first = decisions_of(spans)[0].attributes
     assert first["openinference.span.kind"] == "LLM"
@@ -389,7 +393,7 @@ class LocalLlmNavigator(TreeNavigator):
 def test_llm_spans_carry_the_invocation_parameters_and_the_provider_the_transcript_names(model, name):
     events = walk_events(LocalLlmNavigator(), model, max_nodes_visited=3)
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header(model), events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header(model), events, WalkEnd.FINISHED))
         spans = receiver.spans()
     for span in decisions_of(spans):
         a = span.attributes
@@ -412,7 +416,7 @@ def test_llm_spans_carry_the_invocation_parameters_and_the_provider_the_transcri
 def test_a_cached_llm_answer_is_marked_and_counts_no_tokens():
     events = walk_events(LocalLlmNavigator(cached=True), "openai:qwen", max_nodes_visited=2)
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header("openai:qwen"), events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header("openai:qwen"), events, WalkEnd.FINISHED))
         spans = receiver.spans()
     first = decisions_of(spans)[0]
     assert first.name == "choose among the roots (cached)"
@@ -427,7 +431,7 @@ def test_the_walk_span_is_named_after_its_query_on_one_line_and_shortened():
     query = "How are refunds issued\nwhen the card I paid with has been cancelled by the bank in the meantime?"
     events = walk_events(resolve_navigator("lexical:default"), "lexical:default", query)
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header("lexical:default", query), events, WalkEnd.FINISHED)
+        telemetry.export_walk(FinishedWalk(header("lexical:default", query), events, WalkEnd.FINISHED))
         root = root_of(receiver.spans())
     assert root.name == "How are refunds issued when the card I paid with has been c…"
     assert len(root.name) == 60 and root.attributes["input.value"] == query
@@ -437,7 +441,7 @@ def test_without_stamps_decisions_are_laid_out_from_the_navigators_seconds():
     events = walk_events(resolve_navigator("lexical:default"), "lexical:default")
     chose = [e for e in events if isinstance(e, NavigatorChose)]
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header("lexical:default"), events, "finished")
+        telemetry.export_walk(FinishedWalk(header("lexical:default"), events, "finished"))
         spans = receiver.spans()
     root = root_of(spans)
     children = decisions_of(spans)
@@ -449,7 +453,7 @@ def test_an_offer_left_unanswered_by_a_cancelled_walk_is_a_span_marked_unanswere
     events = walk_events(resolve_navigator("lexical:default"), "lexical:default")
     cut = [i for i, e in enumerate(events) if isinstance(e, CandidatesOffered)][1] + 1  # up to the 2nd offer
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header("lexical:default"), events[:cut], WalkEnd.CANCELLED)
+        telemetry.export_walk(FinishedWalk(header("lexical:default"), events[:cut], WalkEnd.CANCELLED))
         spans = receiver.spans()
     root = root_of(spans)
     children = decisions_of(spans)
@@ -469,7 +473,7 @@ def test_a_fork_sends_forced_and_replayed_decisions_as_chain_spans():
     source.run_headless()
     offers = [seq for seq, e in enumerate(source.events, start=1) if isinstance(e, CandidatesOffered)]
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        forked = fork(source.history, offers[1], ("invoices",), corpus, navigator, observers=[telemetry.observe])
+        forked = fork(source.history, offers[1], ("invoices",), corpus, navigator, observers=[telemetry.export_walk])
         forked.run_headless()
         spans = receiver.spans()
     root = root_of(spans)
@@ -488,11 +492,60 @@ def test_a_fork_sends_forced_and_replayed_decisions_as_chain_spans():
     assert root.attributes["reasoning_explorer.forced_decisions"] == 1
 
 
+def test_a_walks_trace_spans_and_recording_come_from_its_one_record_through_one_hook(tmp_path):
+    corpus = load_corpus(HANDBOOK)
+    navigator = resolve_navigator("lexical:default")
+    source = WalkSession(corpus, WalkSettings(QUERY), navigator)
+    source.run_headless()
+    offers = [seq for seq, e in enumerate(source.events, start=1) if isinstance(e, CandidatesOffered)]
+    told: list[FinishedWalk] = []
+    path = tmp_path / "fork.jsonl"
+
+    def trace_writer(walk: FinishedWalk) -> None:
+        write_trace(path, walk)
+
+    with (OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry,
+          WalkRecorder(tmp_path / "kept", corpus) as recorder):
+        forked = fork(source.history, offers[1], ("invoices",), corpus, navigator,
+                      observers=[told.append, trace_writer, telemetry.export_walk, recorder.keep])
+        forked.run_headless()
+        spans = receiver.spans()
+    (record,) = told  # one record, made once, handed to every observer
+    assert record is forked.finished
+    (kept,) = (tmp_path / "kept").glob("walk-*.jsonl")
+    assert kept.read_bytes() == path.read_bytes()  # the recorder's trace and the trace written: the same record
+    trace = read_trace(path, corpus_sha256=corpus.sha256)
+    assert (trace.header, trace.events, trace.end, trace.forced) == (record.header, record.events, record.end,
+                                                                      record.forced)
+    assert record.forced and record.replayed  # the fork's decision forced, the one before it replayed
+
+    root = root_of(spans)
+    a = root.attributes
+    header = trace.header
+    assert (a["input.value"], a["reasoning_explorer.navigator"], a["reasoning_explorer.max_nodes_visited"],
+            a["reasoning_explorer.corpus.sha256"], a["reasoning_explorer.corpus.path"]) == (
+        header.settings.query, header.settings.model, header.settings.max_nodes_visited, header.corpus_sha256,
+        header.corpus_path)
+    assert a["reasoning_explorer.walk"] == record.name == forked.history.name
+    # One decision span per decision of the trace, in order: the node judged, the ids chosen, forced or replayed.
+    in_trace = [(seq, e) for seq, e in enumerate(trace.events, start=1) if isinstance(e, NavigatorChose)]
+    assert [(d.attributes.get("reasoning_explorer.node.id"), d.attributes["reasoning_explorer.selected"],
+             d.attributes["reasoning_explorer.forced"], d.attributes["reasoning_explorer.replayed"])
+            for d in decisions_of(spans)] == [
+        (e.current, e.selected, seq in trace.forced, seq in record.replayed) for seq, e in in_trace]
+    assert [d.end for d in decisions_of(spans)] == [record.times[seq - 1] for seq, _ in in_trace]
+    # One span event per node entered and per stop of the trace, in order.
+    assert [(event.name, event.attributes.get("reasoning_explorer.node.id", event.attributes.get(
+        "reasoning_explorer.stop.node"))) for event in root.events] == [
+        ("enter", e.node.id) if isinstance(e, NodeEntered) else (f"stop: {e.record.reason.value}", e.record.node)
+        for e in trace.events if isinstance(e, NodeEntered | PathStopped)]
+
+
 def test_a_session_handed_the_telemetry_tells_it_and_others_do_not():
     corpus = load_corpus(HANDBOOK)
     navigator = resolve_navigator("lexical:default")
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        inside = WalkSession(corpus, WalkSettings(QUERY), navigator, observers=[telemetry.observe])
+        inside = WalkSession(corpus, WalkSettings(QUERY), navigator, observers=[telemetry.export_walk])
         outside = WalkSession(corpus, WalkSettings("How do I reset my password?"), navigator)
         inside.run_headless()
         outside.run_headless()
@@ -572,7 +625,8 @@ def test_the_miss_reason_the_evaluation_gives_goes_on_the_walk_span(tmp_path):
     history = outcome.history
     assert history is not None
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        telemetry.export_walk(header_for(history, corpus), history.events, WalkEnd.FINISHED, question=facts)
+        telemetry.export_walk(FinishedWalk(history.finished(corpus).header, history.events, WalkEnd.FINISHED),
+                              question=facts)
         (root,) = [s for s in receiver.spans() if not s.parent]
     assert root.attributes["reasoning_explorer.eval.miss_reason"] == "turned away"
 
@@ -663,8 +717,8 @@ def test_an_endpoint_that_answers_an_error_is_reported_once_with_its_status(tmp_
     with StubServer() as server, WalkTelemetry(server.url, report=reports.append) as telemetry:
         server.add(Reply(404, "no such route"))
         events = walk_events(resolve_navigator("lexical:default"), "lexical:default")
-        telemetry.export_walk(header("lexical:default"), events, "finished")
-        telemetry.export_walk(header("lexical:default"), events, "finished")
+        telemetry.export_walk(FinishedWalk(header("lexical:default"), events, "finished"))
+        telemetry.export_walk(FinishedWalk(header("lexical:default"), events, "finished"))
         assert len(server.requests) == 1
     assert reports == [f"cannot send the walk's spans to {server.url}/v1/traces (HTTP 404 Not Found); walks go on, but no "
                        "more spans go there in this run"]
@@ -734,7 +788,7 @@ async def test_the_explorers_walks_reach_the_receiver_when_they_end():
     from .app.helpers import SIZE, make_app, wait_for
 
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        app = make_app(QUERY, start_walk=True, observers=[telemetry.observe])
+        app = make_app(QUERY, start_walk=True, observers=[telemetry.export_walk])
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.walk_screen.view.history is not None and app.walk_screen.view.history.events != [])
             assert receiver.requests == []  # nothing is sent while the walk goes on

@@ -18,7 +18,7 @@ import pytest
 from core import NavigatorChose, OnFailure
 from explorer.corpora import load_corpus
 from explorer.navigators import NavigatorConfigError, resolve_navigator
-from explorer.trace import TraceError, read_trace, trace_lines, write_trace
+from explorer.trace import FinishedWalk, TraceError, TraceHeader, read_trace, trace_lines, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
 
@@ -33,6 +33,12 @@ def walked():
                           resolve_navigator(SCRIPT))
     session.run_headless()
     return session
+
+
+def header_of(session: WalkSession) -> TraceHeader:
+    """The header of the walk's one record."""
+    assert session.finished is not None
+    return session.finished.header
 
 
 def test_round_trip_keeps_every_event_exactly(tmp_path, walked):
@@ -79,14 +85,14 @@ def test_an_older_trace_header_reads_into_the_walk_settings_and_is_written_back_
     assert (header.corpus_path, header.corpus_sha256, header.corpus_source, header.corpus_format, header.sources,
             header.created) == ("/old/handbook.yaml", "ab" * 32, "handbook", "yaml", ("billing",), "2026-11-30T12:00:00Z")
     # Written back byte for byte: the same keys in the same order, the model under "navigator".
-    assert trace_lines(header, [], "cancelled")[0] == json.dumps(OLD_HEADER)
+    assert trace_lines(FinishedWalk(header, (), "cancelled"))[0] == json.dumps(OLD_HEADER)
 
 
 def test_a_secret_in_the_environment_never_reaches_the_file(tmp_path, walked, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
-    header = walked.header()
+    header = header_of(walked)
     leaked = dataclasses.replace(header, settings=header.settings.but(query="what is sk-live-abcdef123456?"))
-    text = "\n".join(trace_lines(leaked, walked.events, "finished"))
+    text = "\n".join(trace_lines(FinishedWalk(leaked, walked.events, "finished")))
     assert "sk-live-abcdef123456" not in text and "what is ***?" in text
 
 
@@ -135,7 +141,7 @@ def test_broken_traces_are_refused_with_one_line(tmp_path, walked, mutate, messa
 
 def test_write_trace_refuses_an_unknown_end(tmp_path, walked):
     with pytest.raises(ValueError, match="end must be one of"):
-        write_trace(tmp_path / "t.jsonl", walked.header(), walked.events, "exploded")
+        write_trace(tmp_path / "t.jsonl", FinishedWalk(header_of(walked), walked.events, "exploded"))
 
 
 # hostile files: one TraceError line, never a RecursionError, a ValueError from int() or a read that never ends -----
@@ -221,12 +227,12 @@ def test_messages_escape_terminal_controls_from_the_file_and_its_header(tmp_path
 
 
 def test_lone_surrogates_and_terminal_controls_are_written_escaped_and_read_back_the_same(tmp_path, walked):
-    header = walked.header()
+    header = header_of(walked)
     header = dataclasses.replace(header, settings=header.settings.but(query="caf\udce9 \x1b[2J \u202e \x9b"))
     chose = next(i for i, e in enumerate(walked.events) if isinstance(e, NavigatorChose))
     events = list(walked.events)
     events[chose] = dataclasses.replace(events[chose], rationale="half a pair \ud83d and \x85")
-    path = write_trace(tmp_path / "t.jsonl", header, events, "finished")
+    path = write_trace(tmp_path / "t.jsonl", FinishedWalk(header, events, "finished"))
     raw = path.read_bytes()
     raw.decode("utf-8")  # strict: every line is UTF-8
     for character in ("\x1b", "\u202e", "\x9b", "\x85"):
@@ -239,9 +245,9 @@ def test_lone_surrogates_and_terminal_controls_are_written_escaped_and_read_back
 
 def test_a_secret_with_quotes_is_masked_as_it_is_written(tmp_path, walked, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", 'sk-"quoted"\\key')
-    header = walked.header()
+    header = header_of(walked)
     leaked = dataclasses.replace(header, settings=header.settings.but(query='echo sk-"quoted"\\key'))
-    text = "\n".join(trace_lines(leaked, walked.events, "finished"))
+    text = "\n".join(trace_lines(FinishedWalk(leaked, walked.events, "finished")))
     assert "quoted" not in text and json.loads(text.splitlines()[0])["query"] == "echo ***"
 
 

@@ -11,7 +11,7 @@ holds open. It is stopped at exit (``atexit``) and by :func:`stop_local_servers`
 How loading goes is told to the :class:`StatusListeners` of whoever asked for the server
 (:meth:`LlamaServer.address`): ``loading``, then ``ready`` with the seconds it took, or ``failed`` with the one
 line that says what to do; ``stopped`` at the end. Each program that runs walks makes its own and hands it to
-the navigators it runs (``explorer.walks.session.Wiring``): the command line prints it on stderr, the screen shows
+the navigators it runs (``explorer.walks.wiring.Wiring``): the command line prints it on stderr, the screen shows
 it as a toast, and two explorers in one process each hear of their own walks' models only.
 """
 

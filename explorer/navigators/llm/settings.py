@@ -1,7 +1,7 @@
 """What one call of the LLM navigator needs, read from the model id and the environment.
 
-Nothing is configured on the navigator itself: :func:`settings_for` is called at every
-``choose``, so a change of environment applies to the next call.
+Nothing is configured on the navigator itself but the folders a program wired it with (the response cache's):
+:func:`settings_for` is called at every ``choose``, so a change of environment applies to the next call.
 
 Environment:
 
@@ -29,10 +29,11 @@ Environment:
     The first delay before a retry, in seconds, doubled at each retry (default 0.5). A
     ``Retry-After`` from the server replaces it. Every delay is capped at 30 s.
 ``REASONING_EXPLORER_CACHE_DIR``
-    Where answers are cached (:mod:`.cache`): a folder (a file there is refused, as ``--cache`` refuses it), or
-    ``off`` for no cache. Unset: the user's cache
-    folder, ``$XDG_CACHE_HOME/reasoning-explorer/llm`` (``~/.cache/reasoning-explorer/llm``). The command
-    line's ``--cache DIR`` and ``--no-cache`` set it for the process.
+    Where answers are cached (:mod:`.cache`) by a navigator no program wired: a folder (a file there is refused,
+    as ``--cache`` refuses it), or ``off`` for no cache. Unset: the user's cache folder,
+    ``$XDG_CACHE_HOME/reasoning-explorer/llm`` (``~/.cache/reasoning-explorer/llm``). A program reads it once, where
+    it starts, into the folders of its ``Wiring`` (:mod:`explorer.navigators.folders`; the command line's
+    ``--cache DIR`` and ``--no-cache`` win over it), and the navigators it wires cache where those say.
 
 The model id may carry per-model options after an ``@`` (sampling, structured output, prompt files; see
 :mod:`.options`): ``ollama:llama3.1@temperature=0.7,seed=3``.
@@ -51,6 +52,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ...masking import Secrets
 from ...numbers import whole
+from ..folders import CACHE_DIR_ENV as CACHE_DIR_ENV
+from ..folders import CACHE_OFF as CACHE_OFF
+from ..folders import Folders, NotAFolder, user_cache
 from .errors import NavigatorHTTPError
 from .options import LOCAL_KEYS, ModelOptions, OptionError, split_options
 
@@ -59,7 +63,6 @@ OPENAI_BASE_URL_ENV: Final = "OPENAI_BASE_URL"
 OLLAMA_BASE_URL_ENV: Final = "OLLAMA_BASE_URL"
 VLLM_BASE_URL_ENV: Final = "VLLM_BASE_URL"
 VLLM_API_KEY_ENV: Final = "VLLM_API_KEY"
-CACHE_DIR_ENV: Final = "REASONING_EXPLORER_CACHE_DIR"
 CONNECT_TIMEOUT_ENV: Final = "REASONING_EXPLORER_CONNECT_TIMEOUT"
 READ_TIMEOUT_ENV: Final = "REASONING_EXPLORER_READ_TIMEOUT"
 CALL_DEADLINE_ENV: Final = "REASONING_EXPLORER_CALL_DEADLINE"
@@ -70,7 +73,6 @@ RETRY_BACKOFF_ENV: Final = "REASONING_EXPLORER_RETRY_BACKOFF"
 OPENAI_DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 OLLAMA_DEFAULT_BASE_URL: Final = "http://localhost:11434/v1"
 VLLM_DEFAULT_BASE_URL: Final = "http://localhost:8000/v1"
-CACHE_OFF: Final = "off"
 
 DEFAULT_CONNECT_TIMEOUT: Final = 10.0
 DEFAULT_READ_TIMEOUT: Final = 60.0
@@ -201,30 +203,17 @@ def model_options(model: str) -> ModelOptions:
         raise NavigatorHTTPError(str(exc)) from None
 
 
-def not_a_cache_folder(given: str, folder: Path) -> str | None:
-    """The one line that refuses ``folder`` as the cache, as ``given`` (``--cache DIR``, or the environment)
-    names it: it is there and is no folder. ``None`` when it is a folder, or not there yet (it is made)."""
-    if folder.exists() and not folder.is_dir():
-        return f"{given}: not a folder; name a folder for the cache (it is made if need be)"
-    return None
-
-
-def cache_dir() -> Path | None:
-    """Where answers are cached: ``$REASONING_EXPLORER_CACHE_DIR`` (``off``: nowhere), else the user's cache
-    folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``reasoning-explorer/llm``; :class:`NavigatorHTTPError`
-    when the variable names something that is no folder (as ``--cache`` refuses it)."""
-    raw = _env(CACHE_DIR_ENV)
-    if raw is not None:
-        if raw.lower() == CACHE_OFF:
-            return None
-        folder = Path(raw).expanduser()
-        problem = not_a_cache_folder(f"{CACHE_DIR_ENV}={raw}", folder)
-        if problem is not None:
-            raise NavigatorHTTPError(problem)
-        return folder
-    base = _env("XDG_CACHE_HOME")
-    root = Path(base).expanduser() if base is not None and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "reasoning-explorer" / "llm"
+def cache_dir(folders: Folders | None = None) -> Path | None:
+    """Where answers are cached: ``folders.cache``, the folder a program wired (``None``: no cache); for a navigator
+    no program wired, the user's (:func:`~explorer.navigators.folders.user_cache`: ``$REASONING_EXPLORER_CACHE_DIR``,
+    ``off`` for none, else ``~/.cache/reasoning-explorer/llm``), and :class:`NavigatorHTTPError` when the variable
+    names something that is no folder (as ``--cache`` refuses it)."""
+    if folders is not None:
+        return folders.cache
+    try:
+        return user_cache()
+    except NotAFolder as exc:
+        raise NavigatorHTTPError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +240,9 @@ def limits() -> Limits:
     )
 
 
-def settings_for(model: str) -> Settings:
-    """Read the settings for ``model`` from the environment; raise :class:`NavigatorHTTPError` on a bad value."""
+def settings_for(model: str, folders: Folders | None = None) -> Settings:
+    """Read the settings for ``model`` from the environment, caching where ``folders`` say (``None``: a navigator no
+    program wired, :func:`cache_dir`); raise :class:`NavigatorHTTPError` on a bad value."""
     split = split_model(model)
     if split is None:
         raise NavigatorHTTPError(f"model {model!r} is not 'openai:MODEL', 'ollama:MODEL' or 'vllm:MODEL'")
@@ -291,7 +281,7 @@ def settings_for(model: str) -> Settings:
         base_url_env=env_name,
         api_key=api_key,
         options=options,
-        cache_dir=cache_dir(),
+        cache_dir=cache_dir(folders),
         model_id=model,
     ), read)
 

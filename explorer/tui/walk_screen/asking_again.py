@@ -15,7 +15,7 @@ from core import NavigatorChose, Transcript, TreeNavigator
 from ...navigators import NavigatorConfigError
 from ...navigators.answered import Answered
 from ...navigators.forcing import VARIANT_LABEL
-from ...navigators.prompt_variants import PromptVariant, prompts_dir
+from ...navigators.prompt_variants import PromptVariant
 from ...navigators.what_if import WhatIfError, recorded_answer, request_for
 from ...walk_settings import WalkSettings
 from ...walks.decisions import Decision
@@ -88,7 +88,7 @@ class AskingAgain(Part):
                     return
                 self.rewalk(decision, result.variant, navigator)
 
-        prompts = prompts_dir() if self.allow_files else None
+        prompts = self.wiring.prompts if self.allow_files else None
         self.stage.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title,
                                           prompts=prompts), left)

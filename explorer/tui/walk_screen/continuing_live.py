@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...navigators import NavigatorConfigError, resolve_navigator
-from ...navigators.prompt_variants import prompts_dir
 from ...walks.live_settings import ACCEPTED, LiveSettings, LiveSettingsError, read_live
 from ...walks.session import rewalk
 from ...walks.walk_list import Walk
@@ -50,7 +49,7 @@ class ContinuingLive(Part):
             self.say("No walk to continue yet: walk one first.", timeout=3)
             return
         history = shown.history
-        step, folder = history.cursor, prompts_dir()
+        step, folder = history.cursor, self.wiring.prompts
         current = LiveSettings.of(history.settings, folder)
         if typed is None and self.live_navigator(shown) is None:
             self.say(f"No live navigator for {history.settings.model} here: name one with navigator=MODEL "
@@ -89,7 +88,7 @@ class ContinuingLive(Part):
     def start(self, source: Walk, step: int, live: LiveSettings, before: LiveSettings) -> None:
         """A new walk of the list: ``source`` kept up to ``step``, then asked live with ``live``; it stops where
         the kept part ends, for n or c to go on."""
-        model = live.model_id(prompts_dir())
+        model = live.model_id(self.wiring.prompts)
         try:
             navigator = self.navigator_for(source, model)
         except NavigatorConfigError as exc:

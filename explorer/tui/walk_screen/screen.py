@@ -299,16 +299,14 @@ class WalkScreen(Screen[None]):
 
     def close_walks(self) -> None:
         """The explorer quits: an HTML export being drawn stops first (its app hands back the process's streams
-        before this one does); every live walk is cancelled (its token trips, its worker leaves at once, its
-        history says so), and ``--trace`` keeps it, cancelled."""
+        before this one does); every live walk's session is closed (its token trips, its worker leaves at once),
+        then the walk ends cancelled, and its one record goes to its observers at once (``--trace`` keeps it)."""
         self.export.stop()
         for walk in self.walks.live():
-            walk.history.finish(WalkEnd.CANCELLED)
-            session = walk.retire()
+            session = walk.session
             if session is not None:
                 session.close()
-            if walk.history.events:
-                self.files.walk_ended(walk, at_exit=True)
+            walk.end(WalkEnd.CANCELLED)
 
     def start_walk(self, query: str, *, origin: Origin | None = None) -> None:
         """Start a new walk on ``query`` (a new entry in the list), paused before its first step; with no query,

@@ -19,13 +19,11 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from ...ending import WalkEnd
 from ...navigators import files_read_by
 from ...outputs import Output, Read, refused
 from ...safe_text import one_line
 from ...trace import Trace, parse_trace, trace_lines
 from ...walks.history import Origin, WalkHistory
-from ...walks.session import header_for
 from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
@@ -43,9 +41,7 @@ STOP_WAIT = 10.0
 def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
     """``history`` as its saved trace would read back (an unfinished walk as cancelled, secrets masked), without
     a file."""
-    end = (history.end or WalkEnd.CANCELLED).value
-    lines = trace_lines(header_for(history, corpus), history.events, end, history.error, history.forced)
-    return parse_trace(Path(TRACE_NAME), "\n".join(lines))
+    return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(history.finished(corpus))))
 
 
 def refusal(out: Path, corpus: Corpus, history: WalkHistory) -> str | None:

@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING
 
 from ...navigators import files_read_by
 from ...outputs import Output, Read, refused
-from ...trace import Trace, TraceError, read_trace
-from ...walks.history import WalkHistory
-from ...walks.session import save_history
+from ...trace import FinishedWalk, Trace, TraceError, read_trace, write_trace
 from ...walks.walk_list import Walk, WalkList
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
@@ -60,17 +58,18 @@ class WalkFiles(Part):
             self.say(FILES_OFF, severity="warning", timeout=4)
         return self.allow_files
 
-    def walk_ended(self, walk: Walk, *, at_exit: bool = False) -> None:
-        """``--trace FILE`` keeps the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``).
+    def walk_ended(self, walk: Walk, finished: FinishedWalk, *, at_exit: bool = False) -> None:
+        """``--trace FILE`` keeps ``walk``'s one record, ``finished``: the first walk in FILE and each later one beside
+        it (``FILE.walk2.jsonl``); a walk that took no step keeps none.
 
         ``at_exit``: the app is quitting with ``walk`` cancelled; it is written at once, on this thread, since no
         worker outlives the app (a walk quit half-way is kept, as a cancelled one)."""
-        if not self.trace_path:
+        if not self.trace_path or not finished.events:
             return
         path = Path(self.trace_path)
         if walk.number != 1:
             path = path.with_name(f"{path.stem}.walk{walk.number}{path.suffix or '.jsonl'}")
-        self._save(walk.history, path, quiet=walk.number == 1, at_once=at_exit)
+        self._save(finished, path, walk.history.suggested_file_name(), quiet=walk.number == 1, at_once=at_exit)
 
     def recent(self) -> list[str]:
         """Traces saved in this session, then those in this folder and the corpus's, newest first."""
@@ -95,24 +94,24 @@ class WalkFiles(Part):
             return
 
         def save(value: str | None) -> None:
-            if value:
-                self._save(history, Path(value).expanduser())
+            if value:  # what the history holds now, as its record (a walk still going, as cancelled)
+                self._save(history.finished(self.corpus), Path(value).expanduser(), history.suggested_file_name())
 
         self.stage.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
 
-    def _save(self, history: WalkHistory, path: Path, quiet: bool = False, at_once: bool = False) -> None:
-        problem = refused(Output("the trace", path), files_read(self.corpus, self.walks, history.settings.model),
-                          doing="save the trace", example=history.suggested_file_name())
+    def _save(self, walk: FinishedWalk, path: Path, example: str, quiet: bool = False, at_once: bool = False) -> None:
+        problem = refused(Output("the trace", path),
+                          files_read(self.corpus, self.walks, walk.header.settings.model),
+                          doing="save the trace", example=example)
         if problem is not None:
             self.say(f"Not saved: {problem}", severity="error", timeout=8)
             return
-        snapshot = history.snapshot()  # what the history holds now, copied on this thread for the worker
-        app, corpus = self.stage.app, self.corpus
+        app = self.stage.app
 
         def write() -> None:
             tell = self.say if at_once else partial(app.call_from_thread, self.say)
             try:
-                saved = save_history(snapshot, corpus, path)
+                saved = write_trace(path, walk)
             except OSError as exc:
                 tell(f"Cannot save {path}: {exc.strerror or exc}", severity="error")
                 return

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from core import TreeNavigator
 
 from ...ending import WalkEnd
+from ...trace import FinishedWalk
 from ...walks.history import Origin, WalkHistory
 from ...walks.session import SessionEnded, SessionEvent, WalkSession
 from ...walks.walk_list import Walk
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
 class WalkRunner(Part):
     """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on the screen (the
     ``stage``), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
-    with the explorer's ``wiring`` (its desk and listeners; every session it runs tells its observers as it ends),
-    and one that ends is handed to ``files`` (``--trace``)."""
+    with the explorer's ``wiring`` (its desk, listeners and folders), and one that ends is handed, as its one record,
+    to ``files`` (``--trace``) and to the wiring's observers."""
 
     def __init__(self, grounds: Grounds, *, next_walk: NextWalk, files: WalkFiles, autoplay: bool) -> None:
         super().__init__(grounds)
@@ -69,7 +70,7 @@ class WalkRunner(Part):
         session = walk.session
         assert session is not None
         # Every walk of this screen is launched here (a new walk, a fork, a re-walk): the one place it is observed.
-        session.observers.extend(o for o in self.wiring.observers if o not in session.observers)
+        session.observers.append(partial(self._over, walk))
         self.walks.add(walk)
         self.stage.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
                              exit_on_error=False)
@@ -82,6 +83,23 @@ class WalkRunner(Part):
         if shown is not None and shown.session is not None:
             shown.session.pause()
         self.view.fork = None
+
+    def _over(self, walk: Walk, finished: FinishedWalk) -> None:
+        """``walk`` is over, told by its session on this thread (which owns its history): its one record goes to
+        ``--trace`` and to the explorer's observers (the telemetry's), on workers, so that no sink holds the screen;
+        as the app quits (the session closed), at once, since no worker outlives the app."""
+        at_once = walk.walked_in is not None and walk.walked_in.closed
+        self.files.walk_ended(walk, finished, at_exit=at_once)
+        observers = self.wiring.observers
+
+        def tell() -> None:
+            for observer in observers:
+                observer(finished)
+
+        if observers and at_once:
+            tell()
+        elif observers:
+            self.stage.run_worker(tell, thread=True, group="observers", exit_on_error=False)
 
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""
@@ -97,7 +115,8 @@ class WalkRunner(Part):
         if walk is None:
             return  # a walk cancelled or ended here
         pinned = view.fork is not None and walk is view.walk  # a fork's picker shows its offer: the cursor stays
-        walk.record(arrived.seq, arrived.event, forced=arrived.forced, pinned=pinned)
+        walk.record(arrived.seq, arrived.event, forced=arrived.forced, replayed=arrived.replayed, at=arrived.at,
+                    pinned=pinned)
 
     def ended(self, message: WalkEnded) -> None:
         view = self.view
@@ -110,7 +129,6 @@ class WalkRunner(Part):
         walk.end(ended.end, ended.error)
         if ended.end is WalkEnd.FAILED and ended.error and walk is view.walk:
             self.say(ended.error, title="The walk failed", severity="error", timeout=8)
-        self.files.walk_ended(walk)
 
     def cancel(self, *, interrupted: bool = False) -> None:
         """Cancel the shown walk: its token trips and its worker ends at once; the partial walk stays on screen.

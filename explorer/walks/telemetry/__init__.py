@@ -26,10 +26,14 @@ here as one trace:
   decision the ``output.value``; ids never offered are an ``unoffered id``
   event each; a failure sets an error status.
 
+A walk's spans come from its one record (:class:`explorer.trace.FinishedWalk`), the record its trace is written
+from: the same events under the same header. :meth:`WalkTelemetry.export_walk` takes it, as a walk's observer
+(``explorer.walks.wiring.WalkObserver``) and as a sender of an application's ``WalkRecorder``.
+
 Times come from the walk: each event is stamped when the session pulled it
 and a decision span ends when its answer arrived and starts ``seconds``
-(the navigator's own time) before. Without stamps (:meth:`WalkTelemetry.export_walk`
-on a history), the decisions are laid end to end from the walk's start.
+(the navigator's own time) before. Without stamps (a record of a walk read from a file),
+the decisions are laid end to end from the walk's start.
 
 The spans go to an OTLP/HTTP endpoint (``--otlp-endpoint``, or the
 ``REASONING_EXPLORER_OTLP_ENDPOINT`` variable; ``/v1/traces`` is added unless
@@ -54,7 +58,7 @@ The package's modules, from the top: :mod:`.exporter` (:class:`WalkTelemetry`:
 the configuration it is given, sending, the file, reports, closing) over
 :mod:`.evaluation_spans` and :mod:`.walk_spans` (one walk's spans), over
 :mod:`.decision_span`, :mod:`.documents`, :mod:`.question_facts` and
-:mod:`.observed`, over :mod:`.llm_calls`, over :mod:`.attributes`,
+:mod:`.span_walks`, over :mod:`.llm_calls`, over :mod:`.attributes`,
 :mod:`.config`, :mod:`.otlp_file`, :mod:`.otlp_http` and :mod:`.otlp_proto`
 (the contract in ``pyproject.toml`` holds them to it); a walk's decisions,
 and how each was answered, are :mod:`explorer.walks.decisions`'. Import the

@@ -16,18 +16,15 @@ import json
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from opentelemetry.sdk.trace import ReadableSpan
 
-from core import WalkEvent
-
-from ...ending import WalkEnd
 from ...masking import Secrets
 from ...safe_text import escape_json, one_line
-from ...trace import TraceHeader
+from ...trace import FinishedWalk
 from .config import (
     ENDPOINT_ENV,
     EXPORT_TIMEOUT_SECONDS,
@@ -37,15 +34,11 @@ from .config import (
     traces_url,
 )
 from .evaluation_spans import EvaluationSpans
-from .observed import Observed, observed
 from .otlp_file import otlp_json
 from .otlp_http import OtlpHttpSender
 from .otlp_proto import otlp_protobuf
 from .question_facts import QuestionFacts
 from .walk_spans import SERVICE_NAME, WalkTracer
-
-if TYPE_CHECKING:
-    from ..session import SessionEnded, WalkSession
 
 __all__ = ["Report", "WalkTelemetry"]
 
@@ -124,49 +117,24 @@ class WalkTelemetry(WalkTracer):
 
     # -- sending -------------------------------------------------------------------------------------
 
-    def export_walk(
-        self,
-        header: TraceHeader,
-        events: Sequence[WalkEvent],
-        end: WalkEnd | str,
-        error: str | None = None,
-        *,
-        forced: Iterable[int] = (),
-        replayed: Iterable[int] = (),
-        times: Sequence[int] | None = None,
-        name: str = "",
-        question: QuestionFacts | None = None,
-    ) -> None:
-        """Send one walk (see :meth:`spans_for`) wherever this telemetry sends; never raises for a failed send."""
-        spans = self.spans_for(header, events, end, error, forced=forced, replayed=replayed, times=times, name=name,
-                               question=question)
-        with self._lock:
-            self._send(spans)
-            self._write(spans)
-
-    def observe(self, session: WalkSession, ended: SessionEnded, events: Sequence[WalkEvent],
-                times: Sequence[int]) -> None:
-        """A :data:`explorer.walks.session.WalkObserver`: export ``session``'s walk now that it is over."""
+    def export_walk(self, walk: FinishedWalk, question: QuestionFacts | None = None) -> None:
+        """Send one walk's spans (:meth:`spans_for`, from its one record; ``question``: what an evaluation made of
+        it) wherever this telemetry sends. A :data:`explorer.walks.wiring.WalkObserver`, and a sender of
+        ``explorer.recording.WalkRecorder``: it never raises (a failed send, or a bug, is reported once)."""
         try:
-            walk = observed(session, ended, events, times)
+            spans = self.spans_for(walk, question)
+            with self._lock:
+                self._send(spans)
+                self._write(spans)
         except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
             self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
-            return
-        self._export_observed(walk, None)
 
     def for_evaluation(self) -> EvaluationSpans:
         """The observer for an evaluation's walks, which sends each with what the evaluation made of it."""
-        spans = EvaluationSpans(self._export_observed, self.report_problem)
+        spans = EvaluationSpans(self.export_walk)
         with self._report_lock:
             self._evaluations.append(spans)
         return spans
-
-    def _export_observed(self, walk: Observed, question: QuestionFacts | None) -> None:
-        try:
-            self.export_walk(walk.header, walk.events, walk.end, walk.error, forced=walk.forced,
-                             replayed=walk.replayed, times=walk.times, name=walk.name, question=question)
-        except Exception as exc:  # telemetry never breaks a walk: say it once and carry on
-            self.report_problem("bug", f"tracing export failed: {type(exc).__name__}: {exc}")
 
     def _send(self, spans: Sequence[ReadableSpan]) -> None:
         if self._sender is None or self._endpoint_failed or not spans:

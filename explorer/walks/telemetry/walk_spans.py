@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypeVar
 
 from openinference.semconv.resource import ResourceAttributes
@@ -51,7 +51,7 @@ from core import (
 from ... import __version__
 from ...ending import WalkEnd
 from ...masking import Secrets
-from ...trace import TraceHeader
+from ...trace import FinishedWalk, TraceHeader
 from ..decisions import Decision, chosen_by, decisions_of
 from .attributes import A, Attributes, plain
 from .config import attribute_lengths
@@ -139,20 +139,9 @@ class WalkTracer:
         self._tracer = self._provider.get_tracer(TRACER_NAME, __version__)
 
     @_building_spans
-    def spans_for(
-        self,
-        header: TraceHeader,
-        events: Sequence[WalkEvent],
-        end: WalkEnd | str,
-        error: str | None = None,
-        *,
-        forced: Iterable[int] = (),
-        replayed: Iterable[int] = (),
-        times: Sequence[int] | None = None,
-        name: str = "",
-        question: QuestionFacts | None = None,
-    ) -> list[ReadableSpan]:
-        """The spans of one walk: the walk's ``RETRIEVER`` span, and one span per offer as the walk's tree.
+    def spans_for(self, walk: FinishedWalk, question: QuestionFacts | None = None) -> list[ReadableSpan]:
+        """The spans of one walk, from its one record (the events and the header its trace holds): the walk's
+        ``RETRIEVER`` span, and one span per offer as the walk's tree.
 
         The walk's span is named after its query; it is ``ERROR`` when the
         walk failed or a decision failed (a walk that went on after a failure,
@@ -164,25 +153,25 @@ class WalkTracer:
         (forced)``); ids it named that were never offered are flagged on its
         span, with an event each and a count.
 
-        ``forced`` and ``replayed`` number (1-based) the decisions a person
+        The record's ``forced`` and ``replayed`` number the decisions a person
         forced and those replayed from another walk (the decisions'
         transcripts may say so too: :mod:`explorer.navigators.answered`);
-        ``times`` stamps each event (ns since the epoch); ``name`` names the walk
+        its ``times`` stamp each event; its ``name`` names the walk
         (``walk 2 · fork of walk 1...``); ``question`` is what an evaluation made
         of it (:class:`QuestionFacts`).
         """
+        header, events, end, error = walk.header, walk.events, walk.end, walk.error
         secrets = Secrets.from_environment()
         now = time.time_ns()
-        clock = timeline(events, times, now)
+        clock = timeline(events, walk.times or None, now)
         start = clock[0] if clock else now
         finish = max(clock[-1] if clock else now, start)
-        end = WalkEnd(end)
-        decisions = decisions_of(events, frozenset(forced), frozenset(replayed))
+        decisions = decisions_of(events, walk.forced, walk.replayed)
 
-        walk = Attributes(secrets)
-        _walk_attributes(walk, self.session_id, header, events, decisions, end, error, name, question)
+        attributes = Attributes(secrets)
+        _walk_attributes(attributes, self.session_id, header, events, decisions, end, error, walk.name, question)
         root = self._tracer.start_span(secrets.mask(_root_name(header.settings.query)), context=Context(),
-                                       attributes=walk.values, start_time=start)  # a trace of its own
+                                       attributes=attributes.values, start_time=start)  # a trace of its own
         chosen_in: dict[str, Context] = {}  # each chosen id -> the context of the decision that chose it
         for decision in decisions:
             node = decision.offer.current.id if decision.offer.current is not None else None

@@ -10,8 +10,8 @@ import pytest
 
 from core import TreeNavigator
 from explorer.navigators import resolve_navigator
+from explorer.navigators.folders import Folders
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
-from explorer.navigators.prompt_variants import PROMPTS_DIR_ENV
 
 from ..http_stub import StubServer
 from .llm_stub import by_system
@@ -36,11 +36,16 @@ def resolved() -> Iterator[Callable[[str], TreeNavigator]]:
 
 
 @pytest.fixture
-def variant_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[StubServer]:
-    """The model that answers by the system message it is sent, with the explorer pointed at it and its prompt
-    variants kept under this test's folder."""
+def variant_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
+    """The model that answers by the system message it is sent, with the explorer pointed at it."""
     with StubServer(respond=by_system) as stub:
         monkeypatch.setenv(OPENAI_API_KEY_ENV, "sk-test-variants")
         monkeypatch.setenv(OPENAI_BASE_URL_ENV, stub.url)
-        monkeypatch.setenv(PROMPTS_DIR_ENV, str(tmp_path / "prompts"))
         yield stub
+
+
+@pytest.fixture
+def folders(tmp_path: Path) -> Folders:
+    """The folders an explorer is handed (``make_app(..., folders=folders)``): no response cache, and its prompt
+    variants kept under this test's folder (``tmp_path / "prompts"``)."""
+    return Folders(None, tmp_path / "prompts")

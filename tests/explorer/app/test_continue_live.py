@@ -15,10 +15,10 @@ from textual.widgets import Label
 
 from core import NavigatorChose, TreeNavigator
 from explorer.navigators.answered import Answered, answered_by
-from explorer.trace import read_trace, write_trace
+from explorer.navigators.folders import Folders
+from explorer.trace import FinishedWalk, read_trace, write_trace
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.decisions import how_answered
-from explorer.walks.session import header_for
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK, make_app, sizes, wait_for
@@ -29,8 +29,8 @@ from .reading import prompt_error
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 @pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
-        size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), max_nodes_visited=8)
+        size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders, max_nodes_visited=8)
     async with app.run_test(size=size) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
@@ -64,7 +64,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         assert continued is not None
         assert continued.name == f"walk 2 · live from step {step} · budget 20 · temperature 0.3"
         assert continued.settings.model == f"{MODEL}@temperature=0.3" and continued.settings.max_nodes_visited == 20
-        assert header_for(continued, HANDBOOK).settings.model == f"{MODEL}@temperature=0.3"
+        assert continued.finished(HANDBOOK).header.settings.model == f"{MODEL}@temperature=0.3"
         assert continued.cursor == step  # it waits where the kept part ends
         assert len(variant_server.requests) == asked_before  # keeping asks nothing
 
@@ -95,9 +95,9 @@ async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_nav
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         walked = app.walk_screen.view.history
-        header = header_for(walked, app.corpus)
+        header = walked.finished(app.corpus).header
     header = replace(header, settings=replace(header.settings, model="no-such-provider:model-7"))
-    opened = read_trace(write_trace(tmp_path / "t.jsonl", header, walked.events, "finished"))
+    opened = read_trace(write_trace(tmp_path / "t.jsonl", FinishedWalk(header, walked.events, "finished")))
     app = make_app("", opened=[opened])
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)

@@ -18,11 +18,11 @@ from textual.widgets import DataTable, Label
 from core import NavigatorChose, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.navigators.answered import Answered, answered_by
+from explorer.navigators.folders import Folders
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
 from explorer.walks.evaluation import Side
-from explorer.walks.session import header_for
 from explorer.walks.telemetry.attributes import A
 from explorer.walks.telemetry.walk_spans import WalkTracer
 
@@ -35,8 +35,8 @@ HANDBOOK_QUESTIONS = HANDBOOK_PATH.with_name("handbook.questions.yaml")
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
-        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders, tmp_path: Path) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
@@ -77,7 +77,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         history = fork.history
         assert history.name == "walk 2 · walk 1 with prompt v2 from decision 2"
         assert history.settings.model == model_id
-        assert header_for(history, HANDBOOK).settings.model == model_id
+        assert history.finished(HANDBOOK).header.settings.model == model_id
         chose = [e for e in history.events if isinstance(e, NavigatorChose)]
         # The first decision replayed from walk 1; the second and every later one asked live with v2.
         assert answered_by(chose[0].transcript) is Answered.REPLAYED
@@ -94,8 +94,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         assert history.forced == set()
 
         # Its spans say so too: the walk's metadata names it, each live decision's transcript has the variant.
-        spans = WalkTracer("variants").spans_for(header_for(history, HANDBOOK), history.events, history.end or "",
-                                                 name=history.name)
+        spans = WalkTracer("variants").spans_for(history.finished(HANDBOOK))
         metadata = json.loads(str(spans[-1].attributes[SpanAttributes.METADATA]))  # the walk's span ends last
         assert metadata["walk"] == "walk 2 · walk 1 with prompt v2 from decision 2"
         said = [json.loads(str(span.attributes[A + "transcript"])) for span in spans[:-1]
@@ -104,8 +103,8 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
 
 
 async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
-        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), allow_files=False)
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders, tmp_path: Path) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders, allow_files=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
@@ -123,8 +122,8 @@ async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flipped_questions_first(
-        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders, tmp_path: Path) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
@@ -153,10 +152,10 @@ async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flippe
 
 
 async def test_ctrl_t_on_a_corpus_with_no_question_set_beside_it_says_so_in_one_line(
-        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders, tmp_path: Path) -> None:
     copy = tmp_path / "handbook.yaml"
     copy.write_bytes(HANDBOOK_PATH.read_bytes())
-    app = make_app(QUERY, MODEL, corpus=load_corpus(copy), navigator=resolved(MODEL))
+    app = make_app(QUERY, MODEL, corpus=load_corpus(copy), navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         await step_to_answer(pilot, app.walk_screen, 1)

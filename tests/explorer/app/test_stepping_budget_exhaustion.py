@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from core import PathStopped, StopReason
-from explorer.trace import read_trace, write_trace
+from explorer.trace import FinishedWalk, read_trace, write_trace
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.walk_screen.presenting import AT_END
 from explorer.tui.widgets.answer_card import AnswerCard
@@ -83,9 +83,9 @@ async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_record
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
         walked = app.walk_screen.view.history
-        header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
+        header = walked.finished(app.corpus).header
     header = replace(header, settings=replace(header.settings, model="no-such-provider:model-7"))
-    path = write_trace(tmp_path / "t.jsonl", header, walked.events, "finished")
+    path = write_trace(tmp_path / "t.jsonl", FinishedWalk(header, walked.events, "finished"))
     opened = read_trace(path)
     app = make_app("", navigator=Counting(), opened=[opened])
     async with app.run_test(size=SIZE) as pilot:
@@ -138,9 +138,9 @@ async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_a
     async with app.run_test(size=SIZE) as pilot:
         await walk_to_the_end(pilot, app)
         walked = app.walk_screen.view.history
-        header = walked.header(str(app.corpus.path), app.corpus.sha256, app.corpus.source, app.corpus.format)
+        header = walked.finished(app.corpus).header
     header = replace(header, settings=replace(header.settings, model="no-such-provider:x"))
-    opened = read_trace(write_trace(tmp_path / "four.jsonl", header, walked.events, "finished"))
+    opened = read_trace(write_trace(tmp_path / "four.jsonl", FinishedWalk(header, walked.events, "finished")))
     app = make_app("", opened=[opened])
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)

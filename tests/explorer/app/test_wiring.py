@@ -3,15 +3,13 @@ observers, handed to the walks it starts (no module keeps them, so neither answe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from core import CancellationToken, NavigatorRequest, NodeView, WalkEvent
+from core import CancellationToken, NavigatorRequest, NodeView
 from explorer.ending import WalkEnd
 from explorer.navigators.local_model import LocalModelNavigator
 from explorer.navigators.manual import ManualNavigator, NoOneToDecide
-from explorer.walks.session import SessionEnded, WalkSession
+from explorer.trace import FinishedWalk
 
 from ..navigators.conftest import MODEL, model_missing
 from .helpers import SIZE, make_app, wait_for
@@ -40,9 +38,8 @@ async def test_two_explorers_tell_their_own_observers():
     told: dict[str, list[WalkEnd]] = {"first": [], "second": []}
 
     def observer(name: str):
-        def observe(session: WalkSession, ended: SessionEnded, events: Sequence[WalkEvent],
-                    pulled: Sequence[int]) -> None:
-            told[name].append(ended.end)
+        def observe(walk: FinishedWalk) -> None:
+            told[name].append(walk.end)
 
         return observe
 

@@ -23,6 +23,7 @@ import yaml
 from textual.widgets import DataTable, Label
 
 from core import NavigatorChose, TreeNavigator
+from explorer.navigators.folders import Folders
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.find import FindScreen
 from explorer.tui.screens.prompt import PromptScreen
@@ -60,13 +61,13 @@ def landed(history) -> list[str]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
-        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], tmp_path: Path) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders, tmp_path: Path) -> None:
     small = tmp_path / "small.questions.yaml"
     small.write_text(SMALL.format(corpus=HANDBOOK_PATH), encoding="utf-8")
     cases = tmp_path / "cases.questions.yaml"
     variant = (f"{MODEL}@system={tmp_path / 'prompts' / 'v2.system.txt'},"
                f"prompt={tmp_path / 'prompts' / 'v2.prompt.txt'}")
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
@@ -156,8 +157,8 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant(
-        variant_server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
-    app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders) -> None:
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen

@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 
 from core import NavigatorRequest, NodeView
+from explorer.navigators.folders import CACHE_DIR_ENV, Folders, folders_for, user_folders
 from explorer.navigators.llm.prompt import read_prompts, render, user_prompt
 from explorer.navigators.prompt_variants import (
-    PROMPTS_DIR_ENV,
     VariantError,
     keep_variant,
-    prompts_dir,
     template_from,
 )
 from explorer.navigators.what_if import EditedRequest
@@ -61,8 +60,9 @@ def test_a_name_taken_with_other_words_or_a_bad_name_is_refused(tmp_path: Path) 
     assert str(bad.value) == "variant name '../up': use letters, digits, '.', '_' or '-' (e.g. v2)"
 
 
-def test_the_prompts_folder_is_the_one_given_else_beside_the_cache(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert prompts_dir({PROMPTS_DIR_ENV: str(tmp_path / "p")}) == tmp_path / "p"
-    monkeypatch.setenv("REASONING_EXPLORER_CACHE_DIR", str(tmp_path / "cache" / "llm"))
-    assert prompts_dir({}) == tmp_path / "cache" / "prompts"
+def test_the_prompts_folder_is_beside_the_cache_the_users_or_the_one_a_program_was_given(tmp_path: Path) -> None:
+    assert user_folders({CACHE_DIR_ENV: str(tmp_path / "cache" / "llm")}) == Folders(
+        tmp_path / "cache" / "llm", tmp_path / "cache" / "prompts")
+    assert folders_for(tmp_path / "given" / "llm").prompts == tmp_path / "given" / "prompts"
+    assert user_folders({CACHE_DIR_ENV: "off", "XDG_CACHE_HOME": str(tmp_path / "xdg")}) == Folders(
+        None, tmp_path / "xdg" / "reasoning-explorer" / "prompts")  # the cache off: where it would be

@@ -23,7 +23,7 @@ from core import (
 from explorer.corpora import load_corpus
 from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.manual import DecisionDesk, NoOneToDecide
-from explorer.trace import TraceHeader, write_trace
+from explorer.trace import FinishedWalk, TraceHeader, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import Wiring
 
@@ -246,7 +246,7 @@ def saved_trace(tmp_path, strategy, query="q"):
     header = TraceHeader(str(HANDBOOK), corpus.sha256, corpus.source, corpus.format,
                          WalkSettings(query, strategy.model, strategy.max_nodes_visited, strategy.max_depth,
                                       strategy.on_failure))
-    return write_trace(tmp_path / "walk.jsonl", header, events, "finished"), events
+    return write_trace(tmp_path / "walk.jsonl", FinishedWalk(header, events, "finished")), events
 
 
 def test_replay_repeats_the_recorded_decisions(tmp_path):

@@ -1,0 +1,100 @@
+"""What a program hands the walks it starts (:class:`Wiring`), and the one hook a walk that ended goes through
+(:data:`WalkObserver`)."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from core import TreeNavigator
+
+from ..trace import FinishedWalk
+
+if TYPE_CHECKING:
+    from ..navigators.folders import Folders
+    from ..navigators.llm.llama_server import StatusListeners
+    from ..navigators.manual import DecisionDesk
+
+__all__ = ["UNWIRED", "WalkObserver", "Wiring"]
+
+WalkObserver = Callable[[FinishedWalk], None]
+"""The one hook a walk that ended goes through: told of each walk once it is over, with its one record
+(:class:`~explorer.trace.FinishedWalk`, made from its history by :meth:`.session.WalkSession.finish`), on the
+thread that owns the history. Whatever keeps a walk is one: the telemetry (``WalkTelemetry.export_walk``), an
+application's recorder (``WalkRecorder.keep``), the screen's ``--trace`` writer. It must not raise. Whoever makes a
+session hands it its observers: the command line its telemetry's, the explorer those of its :class:`Wiring` (and its
+own)."""
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """What a program that runs walks hands the walks it starts: the ``desk`` where a person answers the manual
+    navigator (none: it fails at once), ``hearing``, told how a local model loads (none: nobody), the ``observers``
+    told of each walk as it ends, and the ``folders`` its navigators keep what they write in (the response cache;
+    the prompt variants of the screen's ``W``). ``folders`` are read once, where the program starts (the command
+    line's ``--cache``, ``--no-cache`` and ``--prompts``, else the user's own,
+    :func:`~explorer.navigators.folders.user_folders`); ``None``: this program names none, and each navigator caches
+    where the user's environment says.
+
+    A navigator is resolved from its model id alone (``resolve_navigator``, the same for every program), so the
+    registry makes it with nothing; :meth:`wire` gives it what this program has. Each explorer makes its own
+    (``ExplorerApp.wiring``) and a command its own, and no module (and no environment variable) keeps any of it for
+    another layer to find: two explorers in one process never answer, hear or observe each other's walks, nor cache
+    in each other's folders.
+    """
+
+    desk: DecisionDesk | None = None
+    hearing: StatusListeners | None = None
+    observers: tuple[WalkObserver, ...] = ()
+    folders: Folders | None = None
+    _wired: weakref.WeakKeyDictionary[TreeNavigator, weakref.ref[TreeNavigator]] = field(
+        default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
+    """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one,
+    while anything holds it. Held weakly both ways, so that wiring never keeps a navigator (and its connections)
+    alive: a wired copy holds the navigator it was made from, and would otherwise keep it as long as the program."""
+
+    def wire(self, navigator: TreeNavigator) -> TreeNavigator:
+        """``navigator`` with this program's desk, listeners or cache folder when it needs them (else ``navigator``
+        itself): the manual navigator answers at the desk, a local model tells the listeners how it loads, and an
+        LLM navigator caches in ``folders.cache``."""
+        from ..navigators.local_model import LocalModelNavigator
+        from ..navigators.manual import ManualNavigator
+        from ..navigators.openai_compat import OpenAICompatibleNavigator
+
+        desk, hearing, folders = self.desk, self.hearing, self.folders
+        if isinstance(navigator, ManualNavigator) and desk is not None and navigator.desk is not desk:
+            return self._once(navigator, lambda: ManualNavigator(desk))
+        if isinstance(navigator, OpenAICompatibleNavigator):
+            llm = navigator
+            heard = hearing is not None and isinstance(llm, LocalModelNavigator) and llm.hearing is not hearing
+            kept = folders is not None and llm.folders != folders
+            if heard or kept:
+                def make() -> TreeNavigator:
+                    wired = llm.kept_in(folders) if folders is not None else llm
+                    return wired.heard_by(hearing) if isinstance(wired, LocalModelNavigator) else wired
+
+                return self._once(navigator, make)
+        return navigator
+
+    @property
+    def prompts(self) -> Path:
+        """Where the screen's ``W`` keeps prompt variants: this program's prompts folder (the user's default when it
+        named no folders)."""
+        from ..navigators.folders import user_folders
+
+        return (self.folders or user_folders()).prompts
+
+    def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
+        held = self._wired.get(navigator)
+        wired = held() if held is not None else None
+        if wired is None:
+            wired = make()
+            self._wired[navigator] = weakref.ref(wired)
+        return wired
+
+
+UNWIRED: Final = Wiring()
+"""A program with no desk, no listeners and no observers (a headless one)."""

@@ -1,0 +1,73 @@
+"""``--cache DIR`` and ``--prompts DIR`` travel in the command's wiring: the command line's entry, run in this
+process, hands them to the navigator (its answers cached in DIR, from a real HTTP server) and to the explorer's
+``W`` dialog (its variant kept in DIR), and the process's environment is the same after the command as before."""
+
+from __future__ import annotations
+
+import gc
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core import TreeNavigator
+from explorer.cli import explore
+from explorer.cli.main import main
+from explorer.tui.app import ExplorerApp
+from explorer.tui.screens.what_if import WhatIfScreen
+
+from ..http_stub import StubServer
+from .helpers import HANDBOOK_PATH, wait_for
+from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
+
+
+def test_walk_caches_in_the_folder_given_and_sets_no_environment(
+        variant_server: StubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cache = tmp_path / "answers"
+    argv = ["walk", str(HANDBOOK_PATH), QUERY, "--navigator", MODEL, "--cache", str(cache), "--max-visits", "4"]
+    before = dict(os.environ)
+    assert main(argv) == 0, capsys.readouterr().err
+    assert dict(os.environ) == before
+    asked = len(variant_server.requests)
+    assert asked > 0 and len(list(cache.rglob("*.json"))) == asked  # each answer kept in DIR
+    assert main(argv) == 0, capsys.readouterr().err
+    assert len(variant_server.requests) == asked  # the same walk again: every answer read from DIR
+    assert dict(os.environ) == before
+
+
+async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_sets_no_environment(
+        variant_server: StubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache, prompts = tmp_path / "answers", tmp_path / "variants"
+    made: list[ExplorerApp] = []
+    resolved: list[TreeNavigator] = []
+
+    def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
+        resolved.append(explore_navigator_for(*args, **kwargs))
+        return resolved[-1]
+
+    explore_navigator_for = explore.navigator_for
+    monkeypatch.setattr(explore, "navigator_for", navigator_for)  # closed below, as the app leaves to its maker
+    monkeypatch.setattr(explore, "check_terminal", lambda: None)  # no terminal here: the app is run below instead
+    monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # what the explorer does to the process for a large corpus
+    monkeypatch.setattr(gc, "callbacks", [])
+    before = dict(os.environ)
+    assert main([str(HANDBOOK_PATH), "--navigator", MODEL, "--query", QUERY, "--cache", str(cache),
+                 "--prompts", str(prompts)]) == 0
+    assert dict(os.environ) == before
+    (app,) = made
+    assert app.wiring.folders is not None
+    assert (app.wiring.folders.cache, app.wiring.folders.prompts) == (cache.resolve(), prompts.resolve())
+    async with app.run_test(size=(120, 40)) as pilot:
+        walk = app.walk_screen
+        await step_to_answer(pilot, walk, 2)
+        assert len(list(cache.rglob("*.json"))) == len(variant_server.requests) == 2  # the navigator caches in DIR
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+s")  # kept as v2
+        await wait_for(pilot, lambda: (prompts / "v2.system.txt").is_file())
+        assert (prompts / "v2.system.txt").read_text(encoding="utf-8").startswith(MONEY + "\n")
+    for navigator in resolved:  # its client's thread ends with it (the app closes no navigator it was handed)
+        getattr(navigator, "close", lambda: None)()
+    assert dict(os.environ) == before
