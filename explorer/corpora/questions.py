@@ -196,6 +196,45 @@ def looks_like_question_set(path: str | Path) -> bool:
     return bool(_QUESTIONS_KEY.search(head)) and not re.search(r"^nodes\s*:", head, re.MULTILINE)
 
 
+def own_questions(corpus_path: str | Path) -> Path:
+    """A corpus's own question set: ``X.questions.yaml`` beside ``X.yaml`` (beside the folder, for a folder)."""
+    path = Path(corpus_path)
+    if path.suffix.lower() in (".yaml", ".yml", ".json"):
+        return path.with_name(f"{path.stem}.questions.yaml")
+    return path.with_name(f"{path.name}.questions.yaml")
+
+
+def sets_beside(corpus: Corpus) -> list[QuestionSet]:
+    """The question sets of ``corpus`` that lie beside it: each ``*.questions.yaml`` (or ``.yml``) of its folder that
+    reads and fits it (a set that names another corpus, or expects a node it lacks, is another corpus's). Its own
+    set (:func:`own_questions`) first, the others by name; none when the folder cannot be read."""
+    own = own_questions(corpus.path)
+    try:
+        found = sorted(own.parent.glob("*.questions.y*ml")) if own.parent.is_dir() else []
+    except OSError:
+        return []
+    sets = []
+    for path in sorted(found, key=lambda p: (p != own, p.name)):
+        try:
+            questions = load_questions(path)
+        except (CorpusError, OSError):
+            continue
+        if fit_problem(questions, corpus, named_corpus=True) is None:
+            sets.append(questions)
+    return sets
+
+
+def expected_for(query: str, sets: Iterable[QuestionSet]) -> tuple[str, ...]:
+    """The nodes expected for ``query`` by the first of ``sets`` that asks it (the same words, whatever their case
+    and spacing); none when no set asks it."""
+    words = " ".join(query.split()).casefold()
+    for questions in sets:
+        for question in questions.questions:
+            if " ".join(question.query.split()).casefold() == words:
+                return question.expect
+    return ()
+
+
 # -- keeping a case as a question ------------------------------------------------------------------------
 
 _ID_PART = re.compile(r"[^a-z0-9]+")

@@ -64,7 +64,7 @@ def test_with_files_off_a_served_session_reads_no_file_whatever_is_typed(tmp_pat
             # m: the navigator prompt lists the shipped models and no file (no script, no trace nearby)
             await tab.press("m")
             listed = await tab.wait_for(lambda: "Enter accepts" in tab.dialog() and tab.dialog(), "the prompt")
-            assert listed.endswith(" ".join(SUGGESTED_MODELS) + " Enter accepts · Escape cancels"), listed
+            assert listed.endswith(" ".join(SUGGESTED_MODELS) + " Enter accepts · ↓ the list · Escape cancels"), listed
             assert "script:" not in listed and "replay:" not in listed
             await tab.press("\x1b")
             await tab.wait_for(lambda: not tab.dialog(), "the prompt to close")

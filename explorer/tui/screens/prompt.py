@@ -1,4 +1,8 @@
-"""A one-field prompt, used for settings, file names and ids; it says when it is ready for the keys held for it."""
+"""A one-field prompt, used for settings, file names and ids; it says when it is ready for the keys held for it.
+
+Its list of suggestions (when it has one) behaves as every picker of the explorer does: Down in the field enters the
+list, Up from its first row goes back to the field, a character typed on the list goes to the field, and Enter on a
+row accepts that row (checked as a typed value would be)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.events import Key
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
@@ -74,7 +79,8 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
             yield Label("", id="prompt-error")
             if self.suggestions:
                 yield OptionList(*[Text(s) for s in self.suggestions], id="prompt-suggestions")
-            yield Label("Enter accepts · Escape cancels", id="prompt-hint")
+            more = " · ↓ the list" if self.suggestions else ""
+            yield Label(f"Enter accepts{more} · Escape cancels", id="prompt-hint")
 
     def on_mount(self) -> None:
         field = self.query_one("#prompt-input", Input)
@@ -86,13 +92,37 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
         self.ready = True
         self.app.post_message(PromptReady())
 
+    def on_key(self, event: Key) -> None:
+        """Down from the field enters the list (at the row the field holds, else the first); Up from the list's
+        first row, or a character typed on the list, goes back to the field."""
+        if not self.suggestions:
+            return
+        field = self.query_one("#prompt-input", Input)
+        options = self.query_one("#prompt-suggestions", OptionList)
+        if field.has_focus and event.key == "down":
+            value = field.value.strip()
+            options.highlighted = self.suggestions.index(value) if value in self.suggestions else 0
+            options.focus()
+            event.stop()
+        elif options.has_focus and event.key == "up" and options.highlighted in (None, 0):
+            field.focus()
+            event.stop()
+        elif options.has_focus and event.is_printable and event.character and event.character != " ":
+            field.focus()
+            field.insert_text_at_cursor(event.character)
+            event.stop()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter (or a click) on a suggestion accepts it."""
         field = self.query_one("#prompt-input", Input)
         field.value = self.suggestions[event.option_index]
-        field.focus()
+        self._submit(field.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        value = event.value.strip()
+        self._submit(event.value)
+
+    def _submit(self, text: str) -> None:
+        value = text.strip()
         error = self.check(value) if self.check else None
         result: Any = value
         if not error and self.read is not None:
@@ -102,6 +132,7 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
                 error = str(exc)
         if error:
             self.query_one("#prompt-error", Label).update(Text(error))
+            self.query_one("#prompt-input", Input).focus()  # the value to mend is in the field
             self.app.post_message(PromptReady())
             return
         self.dismiss(cast("T", result))

@@ -15,7 +15,7 @@ from pathlib import Path
 from core import TreeNavigator
 
 from ...corpora import CorpusError
-from ...corpora.questions import fit_problem, load_questions
+from ...corpora.questions import fit_problem, load_questions, own_questions
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...navigators.llm.options import OptionError, join_options, split_options
 from ...walk_settings import WalkSettings
@@ -26,7 +26,6 @@ from ..messages import EvaluateQuestions
 from ..say import FILES_OFF
 from ..screens.evaluation import EVALUATION, EvaluationScreen
 from ..screens.prompt import PromptScreen
-from .keeping_case import own_questions
 from .shown import Grounds, Part
 
 PROMPT_FILES = ("system", "prompt")

@@ -12,19 +12,11 @@ from functools import partial
 from pathlib import Path
 
 from ...corpora.errors import CorpusError
-from ...corpora.questions import keep_question
+from ...corpora.questions import keep_question, own_questions, sets_beside
 from ...safe_text import clip, one_line
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
 from .shown import Grounds, Part
-
-
-def own_questions(corpus_path: str | Path) -> Path:
-    """The corpus's own question set: ``X.questions.yaml`` beside ``X.yaml`` (beside the folder, for a folder)."""
-    path = Path(corpus_path)
-    if path.suffix.lower() in (".yaml", ".yml", ".json"):
-        return path.with_name(f"{path.stem}.questions.yaml")
-    return path.with_name(f"{path.name}.questions.yaml")
 
 
 class KeepingCase(Part):
@@ -51,8 +43,9 @@ class KeepingCase(Part):
             self.say("Put the tree's cursor on the node that answers the query (g finds one), then press K.",
                      severity="warning", timeout=5)
             return
-        default = own_questions(self.corpus.path)
-        beside = sorted(str(p) for p in default.parent.glob("*.questions.y*ml")) if default.parent.is_dir() else []
+        default = str(own_questions(self.corpus.path))
+        # This corpus's sets only (a set beside it for another corpus is not offered), its own first, made if missing.
+        sets = list(dict.fromkeys([default, *(str(q.path) for q in sets_beside(self.corpus))]))
 
         def keep(value: str | None) -> None:
             if value:
@@ -60,8 +53,8 @@ class KeepingCase(Part):
 
         title = (f"Keep the case “{clip(one_line(query), 60)}” → {clip(one_line(answer), 40)} as a question in "
                  "(a question set, made if missing)")
-        self.stage.app.push_screen(PromptScreen(title, str(default), placeholder="corpus.questions.yaml",
-                                               suggestions=[s for s in beside if s != str(default)],
+        self.stage.app.push_screen(PromptScreen(title, default, placeholder="corpus.questions.yaml",
+                                               suggestions=sets,
                                                check=lambda v: None if v.strip() else "Type the path of a question "
                                                "set."), keep)
 

@@ -8,7 +8,7 @@ each event checked as it arrives, so an LLM walk run until "plans offered" makes
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from core import HierarchyIndex
 
@@ -22,17 +22,22 @@ from .shown import ShownWalk
 
 TYPE_UNTIL = f"Continue until… one of {FORMS} (the first wrong turn: wrong-turn:EXPECTED-ID; g finds an id)"
 """The prompt's title: the conditions it takes."""
+EVERY_WALK = ("never-offered", "failure", "forced")
+"""The conditions that name no node, offered in the prompt's list after the walk's own."""
 
 Ask = Callable[[PromptScreen[Until], Callable[[Until | None], None]], object]
 """Opens a prompt and hands its answer on (the app's ``push_screen``)."""
 
 
 class RunningTo:
-    """The run-to keys of the walk on screen ``view``; ``ask`` opens a prompt (the app's ``push_screen``)."""
+    """The run-to keys of the walk on screen ``view``; ``ask`` opens a prompt (the app's ``push_screen``), and
+    ``expected`` names the nodes the walk's query expects (an evaluation's question, or a question of a set beside
+    the corpus; none: it is no question), which ``u`` offers as ``wrong-turn:ID`` first."""
 
     def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, index: HierarchyIndex,
-                 ask: Ask) -> None:
+                 ask: Ask, expected: Callable[[], Sequence[str]] = tuple) -> None:
         self.view = view
+        self.expected = expected
         self.presenter = presenter
         self.say = say
         self.index = index
@@ -41,7 +46,7 @@ class RunningTo:
         """The condition a live walk runs on until (``None``: none is being run to)."""
         self._quiet = False
         """Say nothing when it holds (the visit keys: the step panel says it)."""
-        self.last = "entered:"
+        self.last = ""
         """The last condition typed, offered again."""
 
     # -- keys ----------------------------------------------------------------------------------------------------
@@ -81,7 +86,10 @@ class RunningTo:
                 self.last = until.text
                 self.run(until)
 
-        self.ask(PromptScreen(TYPE_UNTIL, self.last, read=read), chosen)
+        wrong_turns = [f"wrong-turn:{node}" for node in self.expected() if node in self.index]
+        offered = list(dict.fromkeys([*wrong_turns, *([self.last] if self.last else []), *EVERY_WALK]))
+        self.ask(PromptScreen(TYPE_UNTIL, wrong_turns[0] if wrong_turns else self.last, read=read,
+                              suggestions=offered, placeholder="entered:ID"), chosen)
 
     # -- running -------------------------------------------------------------------------------------------------
 

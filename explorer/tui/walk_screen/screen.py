@@ -32,7 +32,7 @@ from textual.widgets import Header, Input, Label, OptionList, TabbedContent, Tab
 from core import TreeNavigator
 
 from ...corpora import Corpus
-from ...corpora.questions import QuestionSet
+from ...corpora.questions import QuestionSet, expected_for, sets_beside
 from ...ending import WalkEnd
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
@@ -143,7 +143,8 @@ class WalkScreen(Screen[None]):
         self.opening = OpeningWalks(grounds, tree=tree, query=self._query, next_walk=self.next_walk,
                                     runner=self.runner)
         self.running_to = RunningTo(self.view, self.presenter, tell, index=corpus.index,
-                                    ask=lambda prompt, then: self.app.push_screen(prompt, then))
+                                    ask=lambda prompt, then: self.app.push_screen(prompt, then),
+                                    expected=self._expected)
         query = self._query
         self.stepping = Stepping(self.view, self.presenter, tell, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(query.exact_value),
@@ -257,6 +258,14 @@ class WalkScreen(Screen[None]):
         for results in self.query(ResultsPanel):  # none before the screen is composed
             results.reset()
         self.sub_title = title(self.corpus, view.walk)
+
+    def _expected(self) -> tuple[str, ...]:
+        """The nodes the walk on screen's query expects: marked on the tree (an evaluation's walk), else those of
+        the question that asks it in a set of this corpus beside it (none: its query is no question)."""
+        if self._tree.expected:
+            return tuple(sorted(self._tree.expected))
+        history = self.view.history
+        return expected_for(history.settings.query, sets_beside(self.corpus)) if history is not None else ()
 
     def _maximize(self, pane: Widget | None) -> None:
         if pane is None:
@@ -457,6 +466,7 @@ class WalkScreen(Screen[None]):
             case "next_tab" | "previous_tab":
                 index = TABS.index(tabs.active) if tabs.active in TABS else 0
                 tabs.active = TABS[(index + (1 if what == "next_tab" else -1)) % len(TABS)]
+                self.call_after_refresh(self._focus_tab)  # the keys that read a pane (z, /, PageDown) read this one
             case "more":
                 more = self.query_one(NodeDetail) if tabs.active == "tab-node" else self.query_one(ResultsPanel)
                 if not more.more():
@@ -487,6 +497,16 @@ class WalkScreen(Screen[None]):
                 say(self, "No evaluation is open: E walks a question set.", timeout=3)
             case "evaluation" if self.app.screen is self:
                 self.app.push_screen(EVALUATION)
+
+    def _focus_tab(self) -> None:
+        """The focus to the pane of the tab on show (a widget of class ``pane``, or its first that takes focus)."""
+        active = self.query_one("#tabs", TabbedContent).active_pane
+        pane = active.query(f".{PANE}").first() if active is not None and active.query(f".{PANE}") else None
+        if pane is None:
+            return
+        target = pane if pane.focusable else next((w for w in pane.query("*") if w.focusable), None)
+        if target is not None:
+            target.focus()
 
     def _found(self, node_id: str | None) -> None:
         if node_id is not None:

@@ -106,7 +106,8 @@ async def test_j_k_step_a_decision_and_l_h_a_visit_outside_presenting(size):
 
 
 def test_the_continue_until_prompt(snap_compare, monkeypatch):
-    """The run-to prompt at 80×24: every condition it takes, named in its title, and the last one typed offered."""
+    """The run-to prompt at 80×24: every condition it takes, named in its title; its field empty (the query is no
+    question of a set), and the conditions that name no node in its list."""
     from .test_snapshots import ROOT, app, no_blink
 
     monkeypatch.chdir(ROOT)  # relative corpus paths: the snapshot is the same in any checkout
