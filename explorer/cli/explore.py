@@ -254,7 +254,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--trace", metavar="FILE", type=path_text, help="save each finished walk as a trace to FILE")
     parser.add_argument("--prompts", metavar="DIR", type=path_text,
                         help="keep the prompt variants made in the W dialog in DIR (default: a prompts folder beside "
-                             "the response cache, ~/.cache/reasoning-explorer/prompts)")
+                             "the corpus; never in the response cache, which may be cleared)")
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")

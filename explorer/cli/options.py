@@ -226,8 +226,8 @@ def folders_from(args: argparse.Namespace) -> Folders:
     """The folders a command's navigators keep what they write in, for its :class:`~explorer.walks.wiring.Wiring`,
     read once, here: the response cache (``--no-cache``: none; ``--cache DIR``; else the user's own,
     ``$REASONING_EXPLORER_CACHE_DIR`` or ``~/.cache/reasoning-explorer/llm``) and the prompt variants
-    (``--prompts DIR``, else beside the cache). Nothing is set in the environment; a folder that is no folder, from an
-    option or the environment alike, is one line and exit code 2, before any walk."""
+    (``--prompts DIR``, else ``prompts`` beside the corpus). Nothing is set in the environment; a folder that is no
+    folder, from an option or the environment alike, is one line and exit code 2, before any walk."""
     try:
         if getattr(args, "no_cache", False):
             folders = folders_for(None)

@@ -3,7 +3,8 @@
 A program reads them once, where it starts (the command line from ``--cache DIR``, ``--no-cache`` and
 ``--prompts DIR``, else :func:`user_folders`), and hands them to its walks in its
 :class:`~explorer.walks.wiring.Wiring`: ``Wiring.wire`` gives an LLM navigator the cache folder, and the screen's
-``W`` dialog keeps its variants in the prompts folder. Nothing here is set in the environment for another layer to
+``W`` dialog keeps its variants in the prompts folder (``--prompts DIR``, else ``prompts`` beside the corpus, never
+the cache's folder: clearing the cache loses no variant). Nothing here is set in the environment for another layer to
 read: the user's own ``REASONING_EXPLORER_CACHE_DIR`` (and ``XDG_CACHE_HOME``) are only read, by
 :func:`user_folders`.
 """
@@ -31,10 +32,17 @@ class NotAFolder(ValueError):
 @dataclass(frozen=True, slots=True)
 class Folders:
     """Where a program's navigators keep what they write: ``cache``, the LLM response cache (``None``: no cache),
-    and ``prompts``, the prompt variants the ``W`` dialog keeps (``v2.system.txt``, ``v2.prompt.txt``)."""
+    and ``prompts``, the prompt variants the ``W`` dialog keeps (``v2.system.txt``, ``v2.prompt.txt``; ``None``: in
+    a ``prompts`` folder beside the corpus, :meth:`prompts_for`). Variants are the person's work: they are never
+    kept in the cache's folder, which may be cleared at any time."""
 
     cache: Path | None
-    prompts: Path
+    prompts: Path | None = None
+
+    def prompts_for(self, corpus_path: str | Path) -> Path:
+        """Where the variants made on the corpus at ``corpus_path`` are kept: the folder named
+        (``--prompts DIR``), else ``prompts`` beside the corpus."""
+        return self.prompts if self.prompts is not None else Path(corpus_path).expanduser().resolve().parent / "prompts"
 
 
 def not_a_folder(given: str, folder: Path, what: str = "the cache") -> str | None:
@@ -68,17 +76,13 @@ def user_cache(environ: Mapping[str, str] | None = None) -> Path | None:
     return folder
 
 
-def folders_for(cache: Path | None, environ: Mapping[str, str] | None = None) -> Folders:
-    """``cache`` (``None``: no cache) and the prompt variants' folder beside it (``prompts``; with the cache off,
-    where the user's would be: ``~/.cache/reasoning-explorer/prompts``)."""
-    if cache is not None:
-        return Folders(cache, cache.parent / "prompts")
-    beside = _root(os.environ if environ is None else environ) / "reasoning-explorer"
-    return Folders(cache, beside / "prompts")
+def folders_for(cache: Path | None) -> Folders:
+    """``cache`` (``None``: no cache), and the prompt variants beside each corpus (:meth:`Folders.prompts_for`)."""
+    return Folders(cache)
 
 
 def user_folders(environ: Mapping[str, str] | None = None) -> Folders:
     """The user's folders, read from ``environ`` (default: this process's) once, where a program starts: the cache
-    of :func:`user_cache` and the prompt variants beside it (:func:`folders_for`). :class:`NotAFolder` for a cache
-    the environment names that is no folder."""
-    return folders_for(user_cache(environ), environ)
+    of :func:`user_cache`, and the prompt variants beside each corpus (:func:`folders_for`). :class:`NotAFolder` for
+    a cache the environment names that is no folder."""
+    return folders_for(user_cache(environ))

@@ -505,7 +505,8 @@ def rewalk(
     that step are kept (replayed, their transcripts say ``kept up to step N``), and ``navigator`` (required)
     answers every later one live, each transcript ending ``("asked", "live from step N of walk M")``. ``model`` is
     the model id it asks (the new walk's settings and trace header carry it); ``changed`` says what else differs
-    (``prompt v2``, ``temperature 0.3``), in the name: ``walk 3 · live from step 7 · budget 20 · prompt v2``.
+    (``prompt v2``, ``temperature 0.3``), in the name, which keeps the walk's lineage:
+    ``walk 3 · live from step 7 of walk 2 · budget 20 · prompt v2``.
     """
     settings = source.settings.but(
         max_nodes_visited=source.settings.max_nodes_visited if max_nodes_visited is None else max_nodes_visited,
@@ -524,7 +525,7 @@ def rewalk(
         recorded = {node: answer for node, answer in kept.items() if node not in forced_nodes}
         asked = SayingVariant(navigator, f"live from step {live_from} of walk {source.number}", LIVE_FROM_LABEL)
         history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
-                              label=" · ".join([f"live from step {live_from}",
+                              label=" · ".join([f"live from step {live_from} of walk {source.number}",
                                                 f"budget {settings.max_nodes_visited}", *changed]),
                               parent=source)
         forcing = ForcingNavigator(asked, forces, recorded,

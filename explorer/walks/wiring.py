@@ -79,13 +79,12 @@ class Wiring:
                 return self._once(navigator, make)
         return navigator
 
-    @property
-    def prompts(self) -> Path:
-        """Where the screen's ``W`` keeps prompt variants: this program's prompts folder (the user's default when it
-        named no folders)."""
-        from ..navigators.folders import user_folders
+    def prompts_for(self, corpus_path: str | Path) -> Path:
+        """Where the screen's ``W`` keeps the prompt variants made on the corpus at ``corpus_path``: this program's
+        prompts folder, else ``prompts`` beside the corpus (``Folders.prompts_for``)."""
+        from ..navigators.folders import Folders
 
-        return (self.folders or user_folders()).prompts
+        return (self.folders or Folders(None)).prompts_for(corpus_path)
 
     def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
         held = self._wired.get(navigator)

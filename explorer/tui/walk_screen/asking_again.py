@@ -88,7 +88,7 @@ class AskingAgain(Part):
                     return
                 self.rewalk(decision, result.variant, navigator)
 
-        prompts = self.wiring.prompts if self.allow_files else None
+        prompts = self.wiring.prompts_for(self.corpus.path) if self.allow_files else None
         self.stage.app.push_screen(WhatIfScreen(request, recorded_answer(decision.offer, decision.answer),
                                           lambda model_id: self._navigator(walk, model_id), where=title,
                                           prompts=prompts), left)

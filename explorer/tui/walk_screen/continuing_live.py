@@ -5,7 +5,7 @@ from there (:func:`~explorer.walks.session.rewalk` with ``live_from``).
 One prompt takes the settings, prefilled with the walk's own (``budget=20 depth=6 prompt=v2 temperature=0.3
 navigator=local:smollm2``, any subset, :mod:`explorer.walks.live_settings`); a word that does not read is refused
 in the prompt in one line. With no live navigator for the model asked, it says so in one line and asks again with
-``navigator=`` to fill in. The new walk joins the list as ``walk 3 · live from step 7 · budget 20``.
+``navigator=`` to fill in. The new walk joins the list as ``walk 3 · live from step 7 of walk 2 · budget 20``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class ContinuingLive(Part):
             self.say("No walk to continue yet: walk one first.", timeout=3)
             return
         history = shown.history
-        step, folder = history.cursor, self.wiring.prompts
+        step, folder = history.cursor, self.wiring.prompts_for(self.corpus.path)
         current = LiveSettings.of(history.settings, folder)
         if typed is None and self.live_navigator(shown) is None:
             self.say(f"No live navigator for {history.settings.model} here: name one with navigator=MODEL "
@@ -88,7 +88,7 @@ class ContinuingLive(Part):
     def start(self, source: Walk, step: int, live: LiveSettings, before: LiveSettings) -> None:
         """A new walk of the list: ``source`` kept up to ``step``, then asked live with ``live``; it stops where
         the kept part ends, for n or c to go on."""
-        model = live.model_id(self.wiring.prompts)
+        model = live.model_id(self.wiring.prompts_for(self.corpus.path))
         try:
             navigator = self.navigator_for(source, model)
         except NavigatorConfigError as exc:

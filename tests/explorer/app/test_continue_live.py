@@ -62,7 +62,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.view.history is not original)
         continued = walk.view.history
         assert continued is not None
-        assert continued.name == f"walk 2 · live from step {step} · budget 20 · temperature 0.3"
+        assert continued.name == f"walk 2 · live from step {step} of walk 1 · budget 20 · temperature 0.3"
         assert continued.settings.model == f"{MODEL}@temperature=0.3" and continued.settings.max_nodes_visited == 20
         assert continued.finished(HANDBOOK).header.settings.model == f"{MODEL}@temperature=0.3"
         assert continued.cursor == step  # it waits where the kept part ends
@@ -121,7 +121,7 @@ async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_nav
         await pilot.press("end", *"lexical:default", "enter")
         await wait_for(pilot, lambda: walk.view.history is not original)
         continued = walk.view.history
-        assert continued.name == (f"walk 2 · live from step {step} · budget {original.settings.max_nodes_visited} · "
+        assert continued.name == (f"walk 2 · live from step {step} of walk 1 · budget {original.settings.max_nodes_visited} · "
                                   "navigator lexical:default")
         await pilot.press("c")
         await wait_for(pilot, lambda: continued.end is not None)

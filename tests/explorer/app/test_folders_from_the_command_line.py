@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,50 @@ async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_set
     for navigator in resolved:  # its client's thread ends with it (the app closes no navigator it was handed)
         getattr(navigator, "close", lambda: None)()
     assert dict(os.environ) == before
+
+
+async def test_variants_are_kept_beside_the_corpus_and_clearing_the_cache_loses_none(
+        variant_server: StubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``--prompts``: ``W`` keeps its variant in ``prompts`` beside the corpus, not in the cache's folder, so the
+    cache cleared (its folder gone) loses no variant, and ``C`` still walks on with ``prompt=v2``."""
+    corpus = tmp_path / "work" / "handbook.yaml"
+    corpus.parent.mkdir()
+    corpus.write_bytes(HANDBOOK_PATH.read_bytes())
+    cache = tmp_path / "cache" / "llm"
+    made: list[ExplorerApp] = []
+    resolved: list[TreeNavigator] = []
+
+    def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
+        resolved.append(explore_navigator_for(*args, **kwargs))
+        return resolved[-1]
+
+    explore_navigator_for = explore.navigator_for
+    monkeypatch.setattr(explore, "navigator_for", navigator_for)
+    monkeypatch.setattr(explore, "check_terminal", lambda: None)
+    monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    monkeypatch.setattr(gc, "callbacks", [])
+    assert main([str(corpus), "--navigator", MODEL, "--query", QUERY, "--cache", str(cache)]) == 0
+    (app,) = made
+    prompts = corpus.parent / "prompts"
+    async with app.run_test(size=(120, 40)) as pilot:
+        walk = app.walk_screen
+        await step_to_answer(pilot, walk, 1)
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+s")  # kept as v2
+        await wait_for(pilot, lambda: (prompts / "v2.system.txt").is_file())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is walk)
+        assert cache.is_dir() and not list(cache.parent.rglob("v2.*"))  # nothing of the variant in the cache's folder
+        shutil.rmtree(cache.parent)  # the cache cleared
+        assert sorted(p.name for p in prompts.iterdir()) == ["v2.prompt.txt", "v2.system.txt"]
+        await pilot.press("C")
+        await wait_for(pilot, lambda: getattr(app.screen, "ready", False))
+        await pilot.press(*"prompt=v2", "enter")
+        await wait_for(pilot, lambda: len(app.walks) == 2)
+        continued = app.walk_screen.view.history
+        assert continued.settings.model.endswith(f"@system={prompts / 'v2.system.txt'},"
+                                                 f"prompt={prompts / 'v2.prompt.txt'}")
+    for navigator in resolved:
+        getattr(navigator, "close", lambda: None)()

@@ -60,9 +60,12 @@ def test_a_name_taken_with_other_words_or_a_bad_name_is_refused(tmp_path: Path) 
     assert str(bad.value) == "variant name '../up': use letters, digits, '.', '_' or '-' (e.g. v2)"
 
 
-def test_the_prompts_folder_is_beside_the_cache_the_users_or_the_one_a_program_was_given(tmp_path: Path) -> None:
-    assert user_folders({CACHE_DIR_ENV: str(tmp_path / "cache" / "llm")}) == Folders(
-        tmp_path / "cache" / "llm", tmp_path / "cache" / "prompts")
-    assert folders_for(tmp_path / "given" / "llm").prompts == tmp_path / "given" / "prompts"
-    assert user_folders({CACHE_DIR_ENV: "off", "XDG_CACHE_HOME": str(tmp_path / "xdg")}) == Folders(
-        None, tmp_path / "xdg" / "reasoning-explorer" / "prompts")  # the cache off: where it would be
+def test_the_prompts_folder_is_beside_the_corpus_never_the_cache_unless_a_program_names_one(tmp_path: Path) -> None:
+    corpus = tmp_path / "work" / "handbook.yaml"
+    users = user_folders({CACHE_DIR_ENV: str(tmp_path / "cache" / "llm")})
+    assert users == Folders(tmp_path / "cache" / "llm")
+    assert users.prompts_for(corpus) == tmp_path / "work" / "prompts"  # the person's work, beside the corpus
+    assert folders_for(tmp_path / "given" / "llm").prompts_for(corpus) == tmp_path / "work" / "prompts"
+    assert user_folders({CACHE_DIR_ENV: "off"}).prompts_for(corpus) == tmp_path / "work" / "prompts"
+    named = Folders(None, tmp_path / "mine")  # --prompts DIR
+    assert named.prompts_for(corpus) == tmp_path / "mine"
