@@ -45,9 +45,6 @@ from .closing_once import ClosesOnce
 NavigatorFor = Callable[[str], TreeNavigator]
 """The navigator that asks a model id (called on the worker thread); ``NavigatorConfigError`` when none can."""
 
-_asks = itertools.count(1)
-
-
 @dataclass
 class WhatIfAnswered(Message):
     """The answer to ask ``ask_id`` (a stale one, from an ask since replaced, is dropped)."""
@@ -114,6 +111,8 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
         """Which decision this is, in words (``walk 1 · the decision at billing``)."""
         self.answer: WhatIfAnswer | None = None
         self.asking: int | None = None
+        self._asks = itertools.count(1)
+        """The ids of this dialog's asks: an answer carries its ask's, so a late one (Escape, asked again) is dropped."""
         """The id of the ask in flight (``None``: none)."""
         self._token = CancellationToken()
 
@@ -189,7 +188,7 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
         except WhatIfError as exc:
             self._status(str(exc), "error")
             return
-        self.asking = next(_asks)
+        self.asking = next(self._asks)
         self._status(f"Asking {edited.model_id} …", "")
         self.refresh_bindings()
         self._ask(self.asking, edited, self._token)
