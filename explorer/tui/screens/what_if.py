@@ -111,9 +111,9 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
         """Which decision this is, in words (``walk 1 · the decision at billing``)."""
         self.answer: WhatIfAnswer | None = None
         self.asking: int | None = None
-        self._asks = itertools.count(1)
-        """The ids of this dialog's asks: an answer carries its ask's, so a late one (Escape, asked again) is dropped."""
         """The id of the ask in flight (``None``: none)."""
+        self._asks = itertools.count(1)
+        """This dialog's ask ids: an answer carries its ask's, so a late one (Escape, asked again) is dropped."""
         self._token = CancellationToken()
 
     def compose(self) -> ComposeResult:
