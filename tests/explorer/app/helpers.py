@@ -48,6 +48,15 @@ async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 30.0) 
     await pilot.pause()
 
 
+async def resize(pilot, size: tuple[int, int]) -> None:
+    """The terminal resized to ``size`` in the same app (a story's second size: one app start, not two), and the
+    screen on top laid out at it. Textual takes a resize a beat later (it gathers a burst of them), so this waits
+    for the screen's size, then for what that size made its widgets post (their ``Resize``); a screen under a
+    dialog is laid out at once too, a hidden one when it is shown again."""
+    await pilot.resize_terminal(*size)
+    await wait_for(pilot, lambda: tuple(pilot.app.screen.size) == size)
+
+
 class Messages:
     """Every message the app dispatches, in order, as ``app.run_test(message_hook=messages)`` hands them over
     (Harlequin asserts through what its app posts): a test waits for one to come, e.g. the ``PromptReady`` a
