@@ -11,7 +11,7 @@ from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.history import Origin
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, make_app, script, sizes, wait_for
+from .helpers import SIZE, make_app, resize, script, wait_for
 from .reading import all_text, compare_text, option_prompts, results_summary, step_text, transcript_text, tree_row
 
 
@@ -164,11 +164,12 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
         assert tree_row(app, "refunds") == "⊘ ▶ Refunds  refunds  never entered: cancelled"
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 @pytest.mark.parametrize("key", ["n", "c", "p"])
-async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goes_on(key, size):
+async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goes_on(key):
+    """The key pressed at 80×24; the terminal resized to 120×40, where the end of walk 1 is still on screen and r
+    starts another walk."""
     app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await finish(pilot, app)
         ended = app.walk_screen.history
         end = ended.cursor
@@ -181,6 +182,9 @@ async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goe
             f"The end of walk 1, at step {end}: r restarts it · / then Enter walks a new query · b steps back · "
             "w switches walk.")
         assert f"Step {end}/{end}" in step_text(app)  # the end of walk 1 stays on screen
+        await resize(pilot, (120, 40))
+        assert app.walk_screen.history is ended and ended.cursor == end
+        assert f"Step {end}/{end}" in step_text(app)  # and at the new size
         await pilot.press("r")  # another walk takes its own key
         await wait_for(pilot, lambda: app.walk_screen.history is not ended)
         assert [h.number for h in app.walks] == [1, 2]
@@ -207,12 +211,15 @@ async def test_a_step_key_pressed_again_and_again_at_the_end_leaves_one_toast():
         assert [n.message for n in app.notes[notes + 1:]] == ["Something else."]
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
-async def test_n_with_no_walk_at_all_starts_the_first(size):
+async def test_n_with_no_walk_at_all_starts_the_first():
+    """No walk at 80×24, nor once the terminal is resized to 120×40; n there starts the first."""
     app = make_app("How are refunds issued?")
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         assert app.walk_screen.history is None
-        await pilot.press("escape", "n")  # out of the query box, then the step key
+        await pilot.press("escape")  # out of the query box
+        await resize(pilot, (120, 40))
+        assert app.walk_screen.history is None
+        await pilot.press("n")  # the step key
         await wait_for(pilot, lambda: app.walk_screen.history is not None)
         assert [h.number for h in app.walks] == [1]
 
