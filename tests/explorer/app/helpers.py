@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.widgets import Tree
@@ -90,13 +89,6 @@ def make_app(query: str = "", model: str = "lexical:default", corpus=HANDBOOK, n
     options = {k: kwargs.pop(k) for k in ("max_nodes_visited", "max_depth", "on_failure") if k in kwargs}
     settings = WalkSettings(query, model, **options)
     return Explorer(corpus, settings, navigator=navigator or resolve_navigator(model), **kwargs)
-
-
-def sizes(first: tuple[int, int], *others: tuple[int, int]) -> list[Any]:
-    """The terminal sizes a story is told at, for ``parametrize("size", ...)``. The first is in the inner loop;
-    each other size tells the whole story again, so it is marked ``slow``: ``make test`` runs it, ``make test-fast``
-    does not."""
-    return [first, *(pytest.param(size, marks=pytest.mark.slow) for size in others)]
 
 
 def script(name: str) -> str:
