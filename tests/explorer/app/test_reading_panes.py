@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from textual.widget import Widget
 from textual.widgets import Static, Tabs
 
@@ -94,15 +93,6 @@ async def tab_shows_the_focus(pilot) -> None:
     assert app.focused is strip  # the tab strip, between the step panel and the tab's content
 
 
-async def test_every_pane_tab_reaches_shows_that_it_has_the_focus():
-    app = long_app()
-    async with app.run_test(size=SIZES[0]) as pilot:
-        await first_answer(pilot)
-        for size in SIZES:
-            await resize(pilot, size)
-            await tab_shows_the_focus(pilot)
-
-
 async def page_keys_read_the_transcript(pilot, size: tuple[int, int]) -> None:
     """z gives the transcript the whole screen; PageDown goes a page on each time, End to the raw answer, PageUp
     back, Home to the top; z gives the screen back."""
@@ -129,15 +119,6 @@ async def page_keys_read_the_transcript(pilot, size: tuple[int, int]) -> None:
     await pilot.press("z")
     await wait_for(pilot, lambda: screen.maximized is None)
     assert app.notes[-1].message == "The whole screen again."
-
-
-async def test_z_gives_the_transcript_the_whole_screen_and_page_keys_read_it_to_the_raw_answer():
-    app = long_app()
-    async with app.run_test(size=SIZES[0]) as pilot:
-        await first_answer(pilot)
-        for size in SIZES:
-            await resize(pilot, size)
-            await page_keys_read_the_transcript(pilot, size)
 
 
 async def slash_searches_the_transcript(pilot) -> None:
@@ -170,15 +151,6 @@ async def slash_searches_the_transcript(pilot) -> None:
     await wait_for(pilot, lambda: screen.maximized is None)
 
 
-async def test_slash_searches_in_the_pane_on_the_whole_screen_and_enter_again_goes_to_the_next_match():
-    app = long_app()
-    async with app.run_test(size=SIZES[0]) as pilot:
-        await first_answer(pilot)
-        for size in SIZES:
-            await resize(pilot, size)
-            await slash_searches_the_transcript(pilot)
-
-
 async def slash_is_the_query_box(pilot) -> None:
     """/ with no pane on the whole screen goes to the query box (and Escape leaves it again)."""
     app = pilot.app
@@ -186,15 +158,6 @@ async def slash_is_the_query_box(pilot) -> None:
     await pilot.press("slash")
     assert app.focused is app.query_one("#query")
     await pilot.press("escape")  # out of the query box
-
-
-async def test_slash_without_a_pane_on_the_whole_screen_is_still_the_query_box():
-    app = long_app()
-    async with app.run_test(size=SIZES[0]) as pilot:
-        await first_answer(pilot)
-        for size in SIZES:
-            await resize(pilot, size)
-            await slash_is_the_query_box(pilot)
 
 
 async def json_is_pretty_and_y_copies_it(pilot) -> None:
@@ -217,7 +180,19 @@ async def json_is_pretty_and_y_copies_it(pilot) -> None:
     assert app.notes[-1].message == "No decision at this step: step to an offer's answer (n), then y or Y."
 
 
-async def test_json_is_shown_pretty_printed_and_y_and_Y_copy_it_byte_exact():
+async def test_the_first_answer_read_by_keys_at_two_sizes():
+    """One app, its first answer on the Transcript tab, read at 80×24, then again after the terminal is resized to
+    120×40 (j back from the walk's start to the answer). Each time round:
+
+    - every pane Tab reaches shows that it has the focus (``tab_shows_the_focus``);
+    - z gives the transcript the whole screen and the page keys read it to the raw answer
+      (``page_keys_read_the_transcript``);
+    - / searches in the pane on the whole screen and Enter again goes to the next match
+      (``slash_searches_the_transcript``);
+    - / without a pane on the whole screen is still the query box (``slash_is_the_query_box``);
+    - JSON is shown pretty-printed, and y and Y copy the request and the raw answer byte for byte; at the walk's
+      start there is nothing to copy (``json_is_pretty_and_y_copies_it``).
+    """
     app = long_app()
     async with app.run_test(size=SIZES[0]) as pilot:
         await first_answer(pilot)
@@ -226,6 +201,10 @@ async def test_json_is_shown_pretty_printed_and_y_and_Y_copy_it_byte_exact():
                 await resize(pilot, size)
                 await pilot.press("j")  # from the walk's start (B) to the first answer again, on the Transcript tab
                 await wait_for(pilot, lambda: app.walk_screen.history.cursor == 3 and transcript_text(app) != "")
+            await tab_shows_the_focus(pilot)
+            await page_keys_read_the_transcript(pilot, size)
+            await slash_searches_the_transcript(pilot)
+            await slash_is_the_query_box(pilot)
             await json_is_pretty_and_y_copies_it(pilot)
 
 
@@ -242,13 +221,14 @@ async def z_gives_a_pane_the_whole_screen(pilot, size: tuple[int, int], focus: s
     assert app.focused is not None and app.focused.id == focus  # the focus stays where it was
 
 
-@pytest.mark.parametrize(("focus", "pane"), [("step-scroll", "step-scroll"), ("landed-table", "results"),
-                                             ("tree", "tree")])
-async def test_z_gives_the_step_panel_the_results_and_the_tree_the_whole_screen_too(focus, pane):
+async def test_z_gives_the_step_panel_the_results_and_the_tree_the_whole_screen_too():
+    """One app at the walk's end: z on the step panel, the Results and the tree, at 80×24, then again after the
+    terminal is resized to 120×40."""
     app = long_app()
     async with app.run_test(size=SIZES[0]) as pilot:
         await pilot.press("c")  # the whole walk: the Results tab holds what landed
         await wait_for(pilot, lambda: app.walk_screen.history.ended)
         for size in SIZES:
             await resize(pilot, size)
-            await z_gives_a_pane_the_whole_screen(pilot, size, focus, pane)
+            for focus, pane in (("step-scroll", "step-scroll"), ("landed-table", "results"), ("tree", "tree")):
+                await z_gives_a_pane_the_whole_screen(pilot, size, focus, pane)
