@@ -64,26 +64,29 @@ async def summary_then_prompts(pilot) -> None:
     assert compare_text(app).splitlines() == shown
 
 
-async def test_the_compare_panel_leads_with_landings_and_costs_and_folds_the_prompts():
+def landed_open(app, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Both walks' landed nodes open on the tree, a landed branch with its children (at 120×40, their rows whole)."""
+    tree = app.query_one(WalkTree)
+    for landed in ("invoices", "refund-exceptions"):  # A's and B's: both branches, both open
+        node = tree.node_for(landed)
+        assert node is not None and node.is_expanded and node.line >= 0
+    assert tree.node_for("annual-plan-refunds").line >= 0  # a child of B's landed branch is a row of the tree
+    if size == (120, 40):
+        assert tree_row(app, "refund-exceptions") == "B ▼ Refund exceptions  B max_depth"
+        assert tree_row(app, "annual-plan-refunds") == "  ▶ Annual plan refunds  annual-plan"  # the edge
+
+
+async def test_the_compare_panel_and_the_tree_of_two_compared_walks():
+    """One app, walk 2 compared with walk 1, read at 80×24 and again after the terminal is resized to 120×40:
+
+    - the compare panel leads with what each walk landed and cost, then where they part, and folds the prompts
+      under O (``summary_then_prompts``);
+    - both walks' landed nodes are open on the tree (``landed_open``).
+    """
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), max_depth=2, start_walk=True)
     async with app.run_test(size=SIZES[0]) as pilot:
         await compared(pilot, app)
         for size in SIZES:
             await resize(pilot, size)
             await summary_then_prompts(pilot)
-
-
-async def test_both_walks_landed_nodes_are_open_on_the_tree():
-    app = make_app("annual refund formula", model=script("depth-limit.yaml"), max_depth=2, start_walk=True)
-    async with app.run_test(size=SIZES[0]) as pilot:
-        await compared(pilot, app)
-        tree = app.query_one(WalkTree)
-        for size in SIZES:
-            await resize(pilot, size)
-            for landed in ("invoices", "refund-exceptions"):  # A's and B's: both branches, both open
-                node = tree.node_for(landed)
-                assert node is not None and node.is_expanded and node.line >= 0
-            assert tree.node_for("annual-plan-refunds").line >= 0  # a child of B's landed branch is a row of the tree
-            if size == (120, 40):
-                assert tree_row(app, "refund-exceptions") == "B ▼ Refund exceptions  B max_depth"
-                assert tree_row(app, "annual-plan-refunds") == "  ▶ Annual plan refunds  annual-plan"  # the edge
+            landed_open(app, size)

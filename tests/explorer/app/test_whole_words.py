@@ -47,18 +47,6 @@ REWALK_PROMPT = {
 }
 
 
-async def test_the_rewalk_prompt_wraps_its_question_at_word_boundaries():
-    app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
-        await pilot.press("R")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
-        for size, drawn in REWALK_PROMPT.items():
-            await resize(pilot, size)  # the prompt open
-            assert lines(app.screen.query_one("#prompt-title")) == drawn, size
-
-
 async def two_walks(pilot, app):  # type: ignore[no-untyped-def]
     """Walk 1 to its end, then walk 2: a fork of it at billing (invoices instead of refunds), to its end."""
     await pilot.press("c")
@@ -77,7 +65,13 @@ CHOOSER_TITLE = {
 }
 
 
-async def test_the_walk_chooser_keeps_its_title_whole_and_highlights_a_row():
+async def test_the_walk_chooser_and_the_compare_chooser_keep_their_titles_whole():
+    """One app, two walks (walk 2 a fork of walk 1), each chooser read while open at 80×24 and at 120×40 (the
+    terminal resized with it open):
+
+    - the walk chooser (w) keeps its title whole and highlights the walk on screen;
+    - the compare chooser (D) opens on its first row, its title whole.
+    """
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await two_walks(pilot, app)
@@ -88,15 +82,11 @@ async def test_the_walk_chooser_keeps_its_title_whole_and_highlights_a_row():
             assert lines(app.screen.query_one("#walks-title")) == title, size
             options = app.screen.query_one(OptionList)
             assert options.has_focus and options.highlighted == 1  # the walk on screen: walk 2
-
-
-async def test_the_compare_chooser_opens_on_its_first_row_with_its_title_whole():
-    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await two_walks(pilot, app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, WalksScreen))
         await pilot.press("D")
         await wait_for(pilot, lambda: isinstance(app.screen, WalksScreen))
-        for size in ((80, 24), (120, 40)):
+        for size in ((120, 40), (80, 24)):
             await resize(pilot, size)  # the chooser open
             assert lines(app.screen.query_one("#walks-title")) == [
                 "Compare walk 2 · fork of walk 1: at billing chose invoices with…"]
@@ -115,16 +105,29 @@ HEADINGS = {
 }
 
 
-async def test_the_results_tables_headings_are_never_cut_at_the_edge():
-    """Too narrow for every cell, the columns shorten (the title last) and then the last ones go: every heading
-    drawn is whole (before, the stops table's `detail` was cut to `det` at 140 columns). Drawn at 80x24, then at
-    120x40 and 140x45 as the terminal is resized: the columns are fitted again each time."""
+async def test_the_results_tables_and_the_rewalk_prompt_are_never_cut_at_the_edge():
+    """One app, a walk of wide-walk-out-of-visits to its end:
+
+    - the Results tables' headings are never cut at the edge: too narrow for every cell, the columns shorten (the
+      title last) and then the last ones go; every heading drawn is whole (before, the stops table's `detail` was
+      cut to `det` at 140 columns). Drawn at 80x24, then at 120x40 and 140x45 as the terminal is resized: the
+      columns are fitted again each time;
+    - the re-walk prompt (R) wraps its question at word boundaries, at 80x24 and, resized with it open, at 120x40.
+    """
     app = make_app("refunds", model=script("wide-walk-out-of-visits.yaml"), start_walk=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.history.end is not None)
         await pilot.pause()
-        for size in HEADINGS:
+        await headings_whole(pilot, (80, 24))
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PromptScreen")
+        for size, drawn in REWALK_PROMPT.items():
+            await resize(pilot, size)  # the prompt open
+            assert lines(app.screen.query_one("#prompt-title")) == drawn, size
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.walk_screen)
+        for size in ((120, 40), (140, 45)):
             await resize(pilot, size)
             await headings_whole(pilot, size)
 
