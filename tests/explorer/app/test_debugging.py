@@ -27,9 +27,19 @@ async def finish(pilot, app):
 
 
 async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouched():
+    """One app, a walk of depth-limit to its end:
+
+    - Escape closes the fork picker without forking;
+    - a fork at a decision lands elsewhere and leaves the original untouched.
+    """
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
+        await pilot.press("b", "e")
+        assert app.walk_screen.picker is not None
+        await pilot.press("escape")
+        assert app.walk_screen.picker is None and len(app.walks) == 1 and app.walk_screen.history.at_latest
+
         original = app.walk_screen.history
         events_before = list(original.events)
         assert landed(original) == ["annual-proration-formula"]
@@ -71,19 +81,27 @@ async def test_fork_with_a_typed_id_shows_a_hallucination():
         assert "1 returned but never offered (hallucinated): ghost" in step_text(app)
 
 
-async def test_escape_closes_the_fork_picker_without_forking():
-    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await finish(pilot, app)
-        await pilot.press("b", "e")
-        assert app.walk_screen.picker is not None
-        await pilot.press("escape")
-        assert app.walk_screen.picker is None and len(app.walks) == 1 and app.walk_screen.history.at_latest
+async def test_one_walk_then_a_second_compare_transcript_and_switching():
+    """One app, a walk of "How are refunds issued?", then a second:
 
-
-async def test_switching_walks_keeps_each_ones_step():
+    - compare with a single walk says what to do;
+    - the Transcript tab shows what the navigator was sent and said at the first decision;
+    - switching walks keeps each one's step.
+    """
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("D")
+        assert app.walk_screen.comparing is None
+        assert "Only one walk so far" in app.notes[-1].message
+
+        await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
+        await wait_for(pilot, lambda: transcript_text(app) != "")  # the tab is shown
+        transcript = transcript_text(app)
+        assert "Decision at the roots  (step 3, offered at step 2)" in transcript
+        assert "terms" in transcript and "scores" in transcript
+        await pilot.press("left_square_bracket")  # back to the Results tab
+        await wait_for(pilot, lambda: transcript_text(app) == "")
+
         await finish(pilot, app)
         first = app.walk_screen.history
         await pilot.press("b", "b")
@@ -102,16 +120,6 @@ async def test_switching_walks_keeps_each_ones_step():
         await wait_for(pilot, lambda: app.walk_screen.history is first)
         assert first.cursor == first_cursor
         assert f"(as of step {first_cursor})" in results_summary(app)
-
-
-async def test_the_transcript_tab_shows_what_the_navigator_was_sent_and_said():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
-        await wait_for(pilot, lambda: transcript_text(app) != "")  # the tab is shown
-        transcript = transcript_text(app)
-        assert "Decision at the roots  (step 3, offered at step 2)" in transcript
-        assert "terms" in transcript and "scores" in transcript
 
 
 @pytest.mark.parametrize(
@@ -255,14 +263,6 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
         await wait_for(pilot, lambda: step_text(app) != "")  # the step panel is back in the comparison's place
         assert app.walk_screen.comparing is None and "First divergence" not in compare_text(app)
         assert tree.marks["invoices"] is Mark.FORCED  # the fork as of its cursor: the forced answer
-
-
-async def test_compare_with_a_single_walk_says_what_to_do():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("D")
-        assert app.walk_screen.comparing is None
-        assert "Only one walk so far" in app.notes[-1].message
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
