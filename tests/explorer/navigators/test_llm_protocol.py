@@ -44,10 +44,12 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
     monkeypatch.setenv(OPENAI_BASE_URL_ENV, URL)
     yield
-    if any(thread.name.startswith(THREAD_NAME) for thread in threading.enumerate()):
-        # A navigator held by a cycle (an exception's traceback) ends its client thread when collected. Only then:
-        # a full collection costs up to seconds in a worker whose heap holds what the app tests left.
-        gc.collect()
+    for generation in (1, 2):
+        # A navigator held by a cycle (an exception's traceback) ends its client thread when collected. Only then,
+        # the young objects first: a full collection costs up to seconds in a worker whose heap holds what the app
+        # tests left.
+        if any(thread.name.startswith(THREAD_NAME) for thread in threading.enumerate()):
+            gc.collect(generation)
 
 
 def respond(body: bytes | Iterator[bytes], status: int = 200, headers: dict[str, str] | None = None) -> httpx.Response:
