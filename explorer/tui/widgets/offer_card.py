@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
 from ...safe_text import safe, styled
@@ -30,8 +31,12 @@ class OfferCard(Static):
         "offer--dim",
     }
 
+    _shown: tuple[WalkState, str] | None = None
+    """The state and hint last shown: a resize shows them again at the new height."""
+
     def show(self, state: WalkState, *, hint: str = "") -> None:
         """The offer of ``state`` (none: ``hint``, or what the walk is doing)."""
+        self._shown = (state, hint)
         style = self.get_component_rich_style
         offer, choice = state.offer, state.choice
         if offer is None:
@@ -86,3 +91,10 @@ class OfferCard(Static):
         text = Text("\n").join(rows)
         text.no_wrap, text.overflow = True, "ellipsis"
         self.update(text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The card's height changed: the candidates that fit are chosen again. A card filled at a taller terminal
+        kept every row and ran past its bottom edge, a chosen candidate among those cut."""
+        if self._shown is not None:
+            state, hint = self._shown
+            self.show(state, hint=hint)

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.widgets import Tree
@@ -48,6 +47,15 @@ async def wait_for(pilot, predicate: Callable[[], bool], timeout: float = 30.0) 
     await pilot.pause()
 
 
+async def resize(pilot, size: tuple[int, int]) -> None:
+    """The terminal resized to ``size`` in the same app (a story's second size: one app start, not two), and the
+    screen on top laid out at it. Textual takes a resize a beat later (it gathers a burst of them), so this waits
+    for the screen's size, then for what that size made its widgets post (their ``Resize``); a screen under a
+    dialog is laid out at once too, a hidden one when it is shown again."""
+    await pilot.resize_terminal(*size)
+    await wait_for(pilot, lambda: tuple(pilot.app.screen.size) == size)
+
+
 class Messages:
     """Every message the app dispatches, in order, as ``app.run_test(message_hook=messages)`` hands them over
     (Harlequin asserts through what its app posts): a test waits for one to come, e.g. the ``PromptReady`` a
@@ -81,13 +89,6 @@ def make_app(query: str = "", model: str = "lexical:default", corpus=HANDBOOK, n
     options = {k: kwargs.pop(k) for k in ("max_nodes_visited", "max_depth", "on_failure") if k in kwargs}
     settings = WalkSettings(query, model, **options)
     return Explorer(corpus, settings, navigator=navigator or resolve_navigator(model), **kwargs)
-
-
-def sizes(first: tuple[int, int], *others: tuple[int, int]) -> list[Any]:
-    """The terminal sizes a story is told at, for ``parametrize("size", ...)``. The first is in the inner loop;
-    each other size tells the whole story again, so it is marked ``slow``: ``make test`` runs it, ``make test-fast``
-    does not."""
-    return [first, *(pytest.param(size, marks=pytest.mark.slow) for size in others)]
 
 
 def script(name: str) -> str:

@@ -1,6 +1,6 @@
 """The answer card and the Results tab rank what a walk landed: the navigator's order, what put each node there,
 the best one set apart, and the nodes that landed only because the visits ran out marked as stand-ins. Keys only,
-at 80×24 and 120×40."""
+at 80×24 and then, the terminal resized in the same app, at 120×40."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from explorer.tui.widgets.answer_card import AnswerCard
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import make_app, script, sizes, wait_for
+from .helpers import make_app, resize, script, wait_for
 from .reading import landed_rows, tree_rows
 
 OUT_OF_VISITS = "wide-walk-out-of-visits.yaml"
@@ -46,48 +46,68 @@ CARD = [
 ]
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
-async def test_the_answer_card_ranks_the_answers_and_sets_the_stand_in_apart(size):
+SIZES = ((80, 24), (120, 40))
+
+
+def card_ranks(app) -> None:  # type: ignore[no-untyped-def]
+    """The answer card as drawn at its size: the answers in the navigator's order, the stand-in set apart, each row
+    cut at the card's edge, all of them in view."""
+    card = app.walk_screen.query_one(AnswerCard)
+    width = card.content_size.width
+    words = card.words.splitlines()
+    assert [w for w in words if not w.startswith(" ") and " › " not in w and w != "Plans and pricing"] == [
+        cut(line, width) for line in CARD]
+    assert len(words) <= card.content_size.height
+    assert max(cell_len(w) for w in words) <= width
+
+
+async def test_the_answer_card_ranks_the_answers_and_sets_the_stand_in_apart():
     app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, present=True,
                    max_nodes_visited=6)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await to_the_end(pilot)
-        card = app.walk_screen.query_one(AnswerCard)
-        width = card.content_size.width
-        words = card.words.splitlines()
-        assert [w for w in words if not w.startswith(" ") and " › " not in w and w != "Plans and pricing"] == [
-            cut(line, width) for line in CARD]
-        assert len(words) <= card.content_size.height
-        assert max(cell_len(w) for w in words) <= width
+        for size in SIZES:
+            await resize(pilot, size)
+            card_ranks(app)
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
-async def test_the_results_tab_ranks_the_same_way(size):
+async def test_the_results_tab_ranks_the_same_way():
     app = make_app("everything about money", script(OUT_OF_VISITS), start_walk=True, max_nodes_visited=6)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         screen = app.walk_screen
         await wait_for(pilot, lambda: screen.view.history is not None and bool(screen.view.history.events))
         await pilot.press("c")  # continue to the end
         await wait_for(pilot, lambda: screen.view.history.ended and screen.view.history.at_latest)
-        await wait_for(pilot, lambda: bool(landed_rows(app)))
-        assert [row[:3] for row in landed_rows(app)] == [
-            ["★ 1", "Free plan", "leaf"], ["2", "Team plan", "leaf"], ["3", "Business plan", "leaf"],
-            ["4", "Enterprise plan", "leaf"], ["5", "Free trial", "leaf"],
-            ["◌", "Plans and pricing", "visit_budget_exhausted"]]
-        assert landed_rows(app)[-1][3].startswith("stand-in: 3 chosen children never entered · named 1st of 3")
+        for size in SIZES:
+            await resize(pilot, size)
+            await wait_for(pilot, lambda: bool(landed_rows(app)))
+            assert [row[:3] for row in landed_rows(app)] == [
+                ["★ 1", "Free plan", "leaf"], ["2", "Team plan", "leaf"], ["3", "Business plan", "leaf"],
+                ["4", "Enterprise plan", "leaf"], ["5", "Free trial", "leaf"],
+                ["◌", "Plans and pricing", "visit_budget_exhausted"]]
+            assert landed_rows(app)[-1][3].startswith("stand-in: 3 chosen children never entered · named 1st of 3")
 
 
-@pytest.mark.parametrize(("size", "rows"), [
-    ((80, 24), ["│  │  ├─ ■ Invoice schedu…", "│  │  └─ ■ Refund delivery"]),
-    pytest.param((120, 40), ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"], marks=pytest.mark.slow),
-])
-async def test_presenting_a_tree_row_keeps_its_title_longest(size, rows):
-    """The id shortens first, then the stop reason goes, and only then the title (the room reads the title)."""
+PRESENTED_ROWS = {
+    (80, 24): ["│  │  ├─ ■ Invoice schedu…", "│  │  └─ ■ Refund delivery"],
+    (120, 40): ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"],
+}
+
+
+async def test_presenting_a_tree_row_keeps_its_title_longest():
+    """The id shortens first, then the stop reason goes, and only then the title (the room reads the title): at
+    80×24, then drawn again at 120×40 once the terminal is resized."""
     app = make_app("How are refunds issued?", "lexical:wide", start_walk=True, present=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await to_the_end(pilot)
         tree = app.query_one(WalkTree)
-        await wait_for(pilot, lambda: [row for row in tree_rows(tree) if "■" in row] == rows)
+        for size in SIZES:
+            await resize(pilot, size)
+            await presented_rows(pilot, tree, PRESENTED_ROWS[size])
+
+
+async def presented_rows(pilot, tree: WalkTree, rows: list[str]) -> None:
+    await wait_for(pilot, lambda: [row for row in tree_rows(tree) if "■" in row] == rows)
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast

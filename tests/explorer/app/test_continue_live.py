@@ -21,17 +21,18 @@ from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.decisions import how_answered
 
 from ..http_stub import StubServer
-from .helpers import HANDBOOK, make_app, sizes, wait_for
+from .helpers import HANDBOOK, make_app, resize, wait_for
 from .llm_stub import MODEL, QUERY, step_to_answer
 from .reading import prompt_error
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
-        size: tuple[int, int], variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders) -> None:
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders) -> None:
+    """The prompt opened and refused a word at 80×24; the terminal resized to 120×40 with the prompt open (its error
+    still said), where the settings are typed and the continued walk runs to its end."""
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders, max_nodes_visited=8)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
         await step_to_answer(pilot, walk, 2)
@@ -57,6 +58,8 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
             "'budget=lots': budget is a whole number from 1 to 100,000; write budget=N depth=N prompt=NAME|FILE "
             "temperature=T navigator=MODEL")
         assert app.screen is prompt and len(walk.walks) == 1
+        await resize(pilot, (120, 40))
+        assert app.screen is prompt and prompt_error(app).startswith("'budget=lots': budget is a whole number")
 
         await pilot.press("home", "ctrl+k", *"budget=20 temperature=0.3", "enter")
         await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.view.history is not original)

@@ -11,7 +11,7 @@ from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.history import Origin
 from explorer.walks.state import Mark
 
-from .helpers import SIZE, make_app, script, sizes, wait_for
+from .helpers import SIZE, make_app, resize, script, wait_for
 from .reading import all_text, compare_text, option_prompts, results_summary, step_text, transcript_text, tree_row
 
 
@@ -27,9 +27,19 @@ async def finish(pilot, app):
 
 
 async def test_fork_at_a_decision_lands_elsewhere_and_leaves_the_original_untouched():
+    """One app, a walk of depth-limit to its end:
+
+    - Escape closes the fork picker without forking;
+    - a fork at a decision lands elsewhere and leaves the original untouched.
+    """
     app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
         await finish(pilot, app)
+        await pilot.press("b", "e")
+        assert app.walk_screen.view.picker is not None
+        await pilot.press("escape")
+        assert app.walk_screen.view.picker is None and len(app.walks) == 1 and app.walk_screen.view.history.at_latest
+
         original = app.walk_screen.view.history
         events_before = list(original.events)
         assert landed(original) == ["annual-proration-formula"]
@@ -71,19 +81,27 @@ async def test_fork_with_a_typed_id_shows_a_hallucination():
         assert "1 returned but never offered (hallucinated): ghost" in step_text(app)
 
 
-async def test_escape_closes_the_fork_picker_without_forking():
-    app = make_app("annual refund formula", model=script("depth-limit.yaml"), start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await finish(pilot, app)
-        await pilot.press("b", "e")
-        assert app.walk_screen.view.picker is not None
-        await pilot.press("escape")
-        assert app.walk_screen.view.picker is None and len(app.walks) == 1 and app.walk_screen.view.history.at_latest
+async def test_one_walk_then_a_second_compare_transcript_and_switching():
+    """One app, a walk of "How are refunds issued?", then a second:
 
-
-async def test_switching_walks_keeps_each_ones_step():
+    - compare with a single walk says what to do;
+    - the Transcript tab shows what the navigator was sent and said at the first decision;
+    - switching walks keeps each one's step.
+    """
     app = make_app("How are refunds issued?", start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("D")
+        assert app.walk_screen.view.comparing is None
+        assert "Only one walk so far" in app.notes[-1].message
+
+        await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
+        await wait_for(pilot, lambda: transcript_text(app) != "")  # the tab is shown
+        transcript = transcript_text(app)
+        assert "Decision at the roots  (step 3, offered at step 2)" in transcript
+        assert "terms" in transcript and "scores" in transcript
+        await pilot.press("left_square_bracket")  # back to the Results tab
+        await wait_for(pilot, lambda: transcript_text(app) == "")
+
         await finish(pilot, app)
         first = app.walk_screen.view.history
         await pilot.press("b", "b")
@@ -102,16 +120,6 @@ async def test_switching_walks_keeps_each_ones_step():
         await wait_for(pilot, lambda: app.walk_screen.view.history is first)
         assert first.cursor == first_cursor
         assert f"(as of step {first_cursor})" in results_summary(app)
-
-
-async def test_the_transcript_tab_shows_what_the_navigator_was_sent_and_said():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", "n", "right_square_bracket")  # the first offer and its answer; the Transcript tab
-        await wait_for(pilot, lambda: transcript_text(app) != "")  # the tab is shown
-        transcript = transcript_text(app)
-        assert "Decision at the roots  (step 3, offered at step 2)" in transcript
-        assert "terms" in transcript and "scores" in transcript
 
 
 @pytest.mark.parametrize(
@@ -164,11 +172,12 @@ async def test_cancel_says_where_and_marks_branches_never_entered():
         assert tree_row(app, "refunds") == "⊘ ▶ Refunds  refunds  never entered: cancelled"
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 @pytest.mark.parametrize("key", ["n", "c", "p"])
-async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goes_on(key, size):
+async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goes_on(key):
+    """The key pressed at 80×24; the terminal resized to 120×40, where the end of walk 1 is still on screen and r
+    starts another walk."""
     app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await finish(pilot, app)
         ended = app.walk_screen.view.history
         end = ended.cursor
@@ -181,6 +190,9 @@ async def test_one_key_too_many_after_the_end_stays_on_the_end_and_says_what_goe
             f"The end of walk 1, at step {end}: r restarts it · / then Enter walks a new query · b steps back · "
             "w switches walk.")
         assert f"Step {end}/{end}" in step_text(app)  # the end of walk 1 stays on screen
+        await resize(pilot, (120, 40))
+        assert app.walk_screen.view.history is ended and ended.cursor == end
+        assert f"Step {end}/{end}" in step_text(app)  # and at the new size
         await pilot.press("r")  # another walk takes its own key
         await wait_for(pilot, lambda: app.walk_screen.view.history is not ended)
         assert [h.number for h in app.walks] == [1, 2]
@@ -207,12 +219,15 @@ async def test_a_step_key_pressed_again_and_again_at_the_end_leaves_one_toast():
         assert [n.message for n in app.notes[notes + 1:]] == ["Something else."]
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
-async def test_n_with_no_walk_at_all_starts_the_first(size):
+async def test_n_with_no_walk_at_all_starts_the_first():
+    """No walk at 80×24, nor once the terminal is resized to 120×40; n there starts the first."""
     app = make_app("How are refunds issued?")
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         assert app.walk_screen.view.history is None
-        await pilot.press("escape", "n")  # out of the query box, then the step key
+        await pilot.press("escape")  # out of the query box
+        await resize(pilot, (120, 40))
+        assert app.walk_screen.view.history is None
+        await pilot.press("n")  # the step key
         await wait_for(pilot, lambda: app.walk_screen.view.history is not None)
         assert [h.number for h in app.walks] == [1]
 
@@ -248,14 +263,6 @@ async def test_compare_a_walk_with_its_fork_shows_both_on_the_tree_and_both_answ
         await wait_for(pilot, lambda: step_text(app) != "")  # the step panel is back in the comparison's place
         assert app.walk_screen.view.comparing is None and "First divergence" not in compare_text(app)
         assert tree.marks["invoices"] is Mark.FORCED  # the fork as of its cursor: the forced answer
-
-
-async def test_compare_with_a_single_walk_says_what_to_do():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("D")
-        assert app.walk_screen.view.comparing is None
-        assert "Only one walk so far" in app.notes[-1].message
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast

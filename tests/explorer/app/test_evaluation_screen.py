@@ -20,7 +20,7 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import compare
 from explorer.walks.evaluation import Side, evaluate
 
-from .helpers import HANDBOOK, ROOT, SIZE, make_app, sizes, wait_for
+from .helpers import HANDBOOK, ROOT, SIZE, make_app, resize, wait_for
 from .reading import (
     all_text,
     compare_text,
@@ -334,17 +334,24 @@ async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
         assert "contract.questions.yaml is a question set for" in message and "contract.yaml" in message
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
-async def test_enter_on_a_miss_opens_at_the_wrong_decision_with_the_step_panels_number(size):
+async def test_enter_on_a_miss_opens_at_the_wrong_decision_with_the_step_panels_number():
+    """At 80×24; then, resized to 120×40 on the walk screen, Escape back to the table and Enter on the same miss
+    again."""
     app = make_app()
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
         screen = await open_evaluation(pilot, app)
         await cursor_to(pilot, screen, "money-back")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is not screen)
-        history = app.walk_screen.view.history
-        assert history.cursor == 3 and isinstance(history.events[2], NavigatorChose)  # the answer at the roots
-        step = step_text(app)
-        assert step.startswith(f"Step 3/{len(history.events)}")
-        assert "turned away: at step 3, judging the roots" in step  # the verdict names the step on screen
+        for size in ((80, 24), (120, 40)):
+            if size != (80, 24):
+                await resize(pilot, size)
+                await pilot.press("escape")
+                await wait_for(pilot, lambda: app.screen is screen)
+                assert QUESTIONS.questions[screen.cursor_question()].id == "money-back"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen is not screen)
+            history = app.walk_screen.view.history
+            assert history.cursor == 3 and isinstance(history.events[2], NavigatorChose)  # the answer at the roots
+            step = step_text(app)
+            assert step.startswith(f"Step 3/{len(history.events)}")
+            assert "turned away: at step 3, judging the roots" in step  # the verdict names the step on screen

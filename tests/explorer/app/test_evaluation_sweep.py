@@ -25,12 +25,13 @@ from explorer.tui.widgets.sweep_chart import SweepChart
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run, summarize
 
-from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, sizes, wait_for
+from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, resize, wait_for
 from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
 
 SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
-SIZES = sizes((80, 24), (120, 40))
+SIZES = ((80, 24), (120, 40))
+"""A story is read at 80×24, then again after the terminal is resized to 120×40 in the same app."""
 CHART = [
     " 3 ██░░░░░░░░  7/41 (17%) · hit@3 7 · precision 14% · re-walked, no call",
     " 5 ██░░░░░░░░ 10/41 (24%) · hit@3 10 · precision 17% · re-walked, no call",
@@ -78,44 +79,51 @@ async def sweep_typed(pilot, app, budgets: str) -> SweepScreen:
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-@pytest.mark.parametrize("size", SIZES)
-async def test_b_sweeps_the_set_charts_the_hit_rate_by_budget_and_lists_the_questions_by_the_budget_they_need(size):
+async def test_b_sweeps_the_set_charts_the_hit_rate_by_budget_and_lists_the_questions_by_the_budget_they_need():
     navigator = Costly()
     app = make_app("", "costly:lexical", navigator=navigator)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         evaluation = await evaluation_open(pilot, app)
         assert navigator.calls == 105  # the evaluation's own run, at the default budget (15)
         screen = await sweep_typed(pilot, app, "8,3,15,5,3")
         await wait_for(pilot, lambda: screen.over)
-        assert text_at(screen, "#sweep-title") == ("Budget sweep: handbook.questions.yaml · 41 questions · "
-                                                   "costly:lexical · budgets 3, 5, 8, 15")
-        assert text_at(screen, "#sweep-how") == ("only the largest budget's navigator calls are made: the smaller "
-                                                 "budgets re-walk its decisions")
-        assert text_at(screen, "#sweep-progress-label") == "done 164/164"
-        assert navigator.calls == 105 + 105  # the sweep asked what one walk of the set at 15 visits asks
-        chart = screen.query_one(SweepChart)
-        assert shown(chart).splitlines() == CHART
-        assert [line.rstrip() for line in drawn_lines(chart)] == CHART  # whole at 80 columns too
-        table = screen.query_one(DataTable)
-        assert table_columns(table) == ["question", "needs", "3", "5", "8", "15", "query"]
-        rows = table_rows(table)
-        assert len(rows) == 41
-        assert rows[0] == ["purchase-order-number", "lands from 3", "✓", "✓", "✓", "✓",
-                           "How do we get our purchase order number on an invoice we pa…"]  # clipped, as the
-        # evaluation table clips its queries
-        assert [row[:6] for row in rows[7:14]] == [
-            ["saml-identity-providers", "lands from 5", "·", "✓", "✓", "✓"],
-            ["severity-1-business", "lands from 5", "·", "✓", "✓", "✓"],
-            ["sla-claim-deadline", "lands from 5", "·", "✓", "✓", "✓"],
-            ["removed-seats-refund", "lands from 8", "·", "·", "✓", "✓"],
-            ["eu-vat-number", "lands from 8", "·", "·", "✓", "✓"],
-            ["enterprise-uptime", "lands from 8", "·", "·", "✓", "✓"],
-            ["money-back", "not within 15", "·", "·", "·", "·"],
-        ]
-        assert {row[1] for row in rows[13:]} == {"not within 15"}
+        for size in SIZES:
+            await resize(pilot, size)
+            swept(screen, navigator)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is evaluation)
         assert "b budget sweep" in text_at(evaluation, "#eval-hint")
+
+
+def swept(screen: SweepScreen, navigator: Costly) -> None:
+    """The sweep screen once the sweep is over: its title, what it asked, its chart (drawn whole) and its table of
+    the questions by the budget they need."""
+    assert text_at(screen, "#sweep-title") == ("Budget sweep: handbook.questions.yaml · 41 questions · "
+                                               "costly:lexical · budgets 3, 5, 8, 15")
+    assert text_at(screen, "#sweep-how") == ("only the largest budget's navigator calls are made: the smaller "
+                                             "budgets re-walk its decisions")
+    assert text_at(screen, "#sweep-progress-label") == "done 164/164"
+    assert navigator.calls == 105 + 105  # the sweep asked what one walk of the set at 15 visits asks
+    chart = screen.query_one(SweepChart)
+    assert shown(chart).splitlines() == CHART
+    assert [line.rstrip() for line in drawn_lines(chart)] == CHART  # whole at 80 columns too
+    table = screen.query_one(DataTable)
+    assert table_columns(table) == ["question", "needs", "3", "5", "8", "15", "query"]
+    rows = table_rows(table)
+    assert len(rows) == 41
+    assert rows[0] == ["purchase-order-number", "lands from 3", "✓", "✓", "✓", "✓",
+                       "How do we get our purchase order number on an invoice we pa…"]  # clipped, as the
+    # evaluation table clips its queries
+    assert [row[:6] for row in rows[7:14]] == [
+        ["saml-identity-providers", "lands from 5", "·", "✓", "✓", "✓"],
+        ["severity-1-business", "lands from 5", "·", "✓", "✓", "✓"],
+        ["sla-claim-deadline", "lands from 5", "·", "✓", "✓", "✓"],
+        ["removed-seats-refund", "lands from 8", "·", "·", "✓", "✓"],
+        ["eu-vat-number", "lands from 8", "·", "·", "✓", "✓"],
+        ["enterprise-uptime", "lands from 8", "·", "·", "✓", "✓"],
+        ["money-back", "not within 15", "·", "·", "·", "·"],
+    ]
+    assert {row[1] for row in rows[13:]} == {"not within 15"}
 
 
 async def test_a_budget_list_that_is_not_one_is_said_under_the_field():
@@ -200,13 +208,13 @@ def kept_over(path, questions_path, corpus, model: str):
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-@pytest.mark.parametrize("size", SIZES)
-async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_questions_fixed_and_broken(
-        size, tmp_path):
+async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_questions_fixed_and_broken(tmp_path):
+    """Opened and read at 80×24, where a third of the screen holds part of it (Tab to it, End reads the rest); read
+    again after the terminal is resized to 120×40."""
     kept_path = tmp_path / "wide.run.json"
     wide = kept_over(kept_path, SET_PATH, HANDBOOK, "lexical:wide")
     app = make_app()
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         screen = await evaluation_open(pilot, app)
         panel = screen.query_one(KeptRunPanel)
         assert text_at(screen, "#eval-kept-text") == ""  # hidden until a kept run is opened
@@ -220,28 +228,30 @@ async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_ques
         expected = RunComparison(
             KeptRun.of(str(kept_path), "lexical:wide", SET_PATH, HANDBOOK, wide, summarize(wide, stats(HANDBOOK))),
             KeptRun.of("this run", "lexical:default", SET_PATH, HANDBOOK, now, summarize(now, stats(HANDBOOK))))
-        lines = text_at(screen, "#eval-kept-text").splitlines()
-        assert lines == expected.lines()  # as eval --against prints it
-        assert lines == [
-            f"Against {kept_path}: kept lexical:wide · now lexical:default",
-            "  hit        13/41 (was 15/41, -2)",
-            "  hit@3      13/41 (was 14/41, -1)",
-            "  precision  20% (was 12%, +8 points)",
-            "Fixed (0): missed then, hit now",
-            "Broken (2): hit then, missed now",
-            "  home-office-budget  now: turned away: at step 3, judging the roots, the navigator chose onboarding, "
-            "not people-policies",
-            "  part-time-after-parental-leave  now: turned away: at step 12, judging parental-leave, the navigator "
-            "chose parental-leave-pay, not returning-from-leave",
-        ]
-        if size == (80, 24):  # a third of the screen holds part of it: Tab to it, End reads the rest
-            for _ in range(4):
-                if panel.has_focus:
-                    break
-                await pilot.press("tab")
-            assert panel.has_focus and panel.max_scroll_y > 0
-            await pilot.press("end")
-            await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
+        for size in SIZES:
+            await resize(pilot, size)
+            lines = text_at(screen, "#eval-kept-text").splitlines()
+            assert lines == expected.lines()  # as eval --against prints it
+            assert lines == [
+                f"Against {kept_path}: kept lexical:wide · now lexical:default",
+                "  hit        13/41 (was 15/41, -2)",
+                "  hit@3      13/41 (was 14/41, -1)",
+                "  precision  20% (was 12%, +8 points)",
+                "Fixed (0): missed then, hit now",
+                "Broken (2): hit then, missed now",
+                "  home-office-budget  now: turned away: at step 3, judging the roots, the navigator chose "
+                "onboarding, not people-policies",
+                "  part-time-after-parental-leave  now: turned away: at step 12, judging parental-leave, the "
+                "navigator chose parental-leave-pay, not returning-from-leave",
+            ]
+            if size == (80, 24):  # a third of the screen holds part of it: Tab to it, End reads the rest
+                for _ in range(4):
+                    if panel.has_focus:
+                        break
+                    await pilot.press("tab")
+                assert panel.has_focus and panel.max_scroll_y > 0
+                await pilot.press("end")
+                await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast

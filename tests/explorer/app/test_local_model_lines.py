@@ -17,7 +17,7 @@ from explorer.navigators import resolve_navigator
 from explorer.navigators.llm.llama_server import LoadPhase, LocalModelStatus, ServerConfig
 from explorer.navigators.local_model import LocalModelNavigator
 
-from .helpers import make_app, sizes, wait_for
+from .helpers import make_app, resize, wait_for
 from .reading import meter_text, status_text
 
 CONFIG = ServerConfig(Path("/models/SmolLM2-135M-Instruct.Q4_1.gguf"), threads=1, ctx=4096, slots=2)
@@ -50,20 +50,23 @@ class Loading(LocalModelNavigator):
         pass
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 @pytest.mark.model
-async def test_the_status_line_says_the_local_model_loads_then_is_ready(size):
+async def test_the_status_line_says_the_local_model_loads_then_is_ready():
+    """The model loads at 80×24; the terminal is resized to 120×40 while it loads (the status line says so at the new
+    size too), and it is ready there."""
     navigator = Loading()
     app = make_app("How are refunds issued?", "local:smollm2", navigator=navigator, start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         try:
             await pilot.press("n", "n")  # the roots offered, then the navigator asked: its model loads
             await wait_for(pilot, lambda: status_text(app).startswith("loading"))
-            line = status_text(app)
-            seconds = line.removeprefix("loading local model smollm2… ").removesuffix(" s · x cancels")
-            assert line == f"loading local model smollm2… {seconds} s · x cancels"
-            assert float(seconds) >= 0
-            assert meter_text(app).splitlines()[-1] == line  # the status line is the meter's last line
+            for size in ((80, 24), (120, 40)):
+                await resize(pilot, size)
+                line = status_text(app)
+                seconds = line.removeprefix("loading local model smollm2… ").removesuffix(" s · x cancels")
+                assert line == f"loading local model smollm2… {seconds} s · x cancels"
+                assert float(seconds) >= 0
+                assert meter_text(app).splitlines()[-1] == line  # the status line is the meter's last line
             navigator.loaded.set()
             await wait_for(pilot, lambda: status_text(app).startswith("local model smollm2 ready"))
             line = status_text(app)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from core import Policy
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 
 from ..test_policy_cli import BEST_FIRST, SCRIPT
-from .helpers import HANDBOOK, SIZE, Explorer, sizes, wait_for
+from .helpers import HANDBOOK, SIZE, Explorer, resize, wait_for
 from .reading import next_settings
 
 
@@ -61,19 +59,18 @@ async def test_a_depth_first_walk_shows_no_frontier() -> None:
         assert "Next    " not in step_text(app)
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
-async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_and_compares_the_two(
-        size: tuple[int, int]) -> None:
+async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_and_compares_the_two() -> None:
     """The miss of a depth-first walk, put to the walk (issue 37, point 4): T re-walks it best-first from its recorded
     decisions (the scores kept with them), asks the navigator only at the node the recording never judged, and puts
-    both walks on one tree with the compare panel."""
+    both walks on one tree with the compare panel. At 80×24; then the Results tab and the compare panel are read
+    again after the terminal is resized to 120×40."""
     from .helpers import Counting
-    from .reading import landed_rows
+    from .reading import landed_rows, text_at
 
     navigator = Counting()
     settings = WalkSettings("How long do refunds take to arrive?", "lexical:default", max_nodes_visited=6)
     app = Explorer(HANDBOOK, settings, navigator=navigator, start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         source = app.walk_screen.view.walk
@@ -88,11 +85,13 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
         assert [e.node.id for e in other.events if type(e).__name__ == "NodeEntered"] == [
             "billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions", "annual-plan-refunds"]
         assert [d.id for d in other.state().result.documents] == ["refund-delivery", "requesting-a-refund"]
-        # the Results tab ranks them as core does: by path score
-        assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
         assert navigator.calls - asked == other.state().live_calls == 1  # refund-exceptions, never judged before
         assert app.walk_screen.view.partner is source  # both on the tree, the compare panel open
-        from .reading import text_at
-
-        await wait_for(pilot, lambda: "settings differ: policy best-first → depth-first" in text_at(app.walk_screen, "#compare"))
-        assert "has not ended yet" not in text_at(app.walk_screen, "#compare")  # it said so still once the re-walk had ended
+        for size in ((80, 24), (120, 40)):
+            await resize(pilot, size)
+            # the Results tab ranks them as core does: by path score
+            assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
+            await wait_for(pilot, lambda: "settings differ: policy best-first → depth-first"
+                           in text_at(app.walk_screen, "#compare"))
+            # it said "has not ended yet" still once the re-walk had ended
+            assert "has not ended yet" not in text_at(app.walk_screen, "#compare")

@@ -4,7 +4,6 @@ narration and, at the end, the answer card — read from the widgets, never from
 
 from __future__ import annotations
 
-import pytest
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -17,7 +16,7 @@ from explorer.tui.widgets.offer_card import OfferCard
 from explorer.tui.widgets.query_input import QueryInput
 from explorer.walks.decision_steps import decision_steps
 
-from .helpers import make_app, script, sizes, wait_for
+from .helpers import make_app, resize, script, wait_for
 
 QUERY = "How long do refunds take to arrive?"
 ROOTS = ("Accounts and sign-in", "Plans and pricing", "Billing", "Support and service levels", "Data and privacy",
@@ -42,14 +41,17 @@ async def settled(pilot) -> None:
     await wait_for(pilot, lambda: not screen.presenter.advancing)
 
 
-async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
-    app = pilot.app
-    screen = app.walk_screen
+SMALL, LARGE = (80, 24), (200, 60)
+SHORT = (80, 18)
+"""Too short for every candidate of the roots' offer."""
+
+
+def the_start_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Before the first decision, at ``size``: the query whole, the presenting keys only in the footer, each on
+    screen, and the narration saying what the navigator is asked."""
     width, height = size
     assert (screen.size.width, screen.size.height) == (width, height)
-    await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
     assert screen.presenting and screen.has_class(PRESENTING)
-
     # The query, whole.
     query = screen.query_one(QueryInput)
     assert query.value == QUERY and fits(query)
@@ -64,11 +66,11 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     assert narration.words == (f"The navigator (semantic:hybrid) is asked “{QUERY}”, with 15 visits to spend and a "
                                "depth limit of 6. Press n for the first decision.")
 
-    # n: the first decision, at once — the offer and the choice, not the bookkeeping.
-    await pilot.press("n")
-    await settled(pilot)
-    history = screen.view.history
-    assert isinstance(history.events[history.cursor - 1], NavigatorChose)
+
+def the_first_decision_reads(screen) -> None:  # type: ignore[no-untyped-def]
+    """At the first decision: the narration read whole, and the offer card with every candidate, one per row, all
+    of them in view."""
+    narration = screen.query_one(NarrationLine)
     assert narration.words.startswith("The navigator starts at the top. It was offered 9 sections and chose Billing, "
                                       "Onboarding and Offboarding: most similar to the query:")
     assert shown_lines(narration, narration.content) <= narration.content_size.height  # read whole
@@ -81,21 +83,22 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     for line in lines:
         assert cell_len(line) <= card.content_size.width
 
-    # n to the end, one decision a press: each lands on an answer, the last on the end.
-    steps = decision_steps(history.events) if history.ended else None
-    presses = 1
-    while not (history.ended and history.at_latest):
-        await pilot.press("n")
-        await settled(pilot)
-        presses += 1
-        event = history.events[history.cursor - 1]
-        assert isinstance(event, NavigatorChose | WalkFinished), type(event).__name__
-        assert presses < 30
-    steps = decision_steps(history.events)
-    assert presses == len(steps) - 1 < len(history.events) // 2  # a decision per press, not an event
-    assert screen.has_class(AT_END)
 
-    # The answer card: every landed node with its stop reason, path and content, all of it in view.
+def the_offer_fits_a_short_card(screen) -> None:  # type: ignore[no-untyped-def]
+    """The offer card, filled at a taller terminal, is filled again at its new height once the terminal is made
+    too short for every candidate: the chosen ones kept, the others counted, nothing past its bottom edge."""
+    card = screen.query_one(OfferCard)
+    lines = card.content.plain.splitlines()
+    assert len(lines) <= card.content_size.height and fits(card)
+    assert lines[0] == "Offered 9 sections at the top · 15 visits left"
+    assert [line for line in lines if line.startswith(" ✓ ")] == [" ✓  Billing", " ✓  Onboarding", " ✓  Offboarding"]
+    assert lines[-1] == f"   … and {9 - (len(lines) - 2)} more not chosen"  # the heading and this line aside
+
+
+def the_answer_reads(screen) -> None:  # type: ignore[no-untyped-def]
+    """At the end, the answer card: every landed node with its stop reason, path and content, all of it in view;
+    the narration says what landed."""
+    card = screen.query_one(OfferCard)
     answer = screen.query_one(AnswerCard)
     assert not card.display and fits(answer)
     words = answer.words.splitlines()
@@ -117,21 +120,57 @@ async def check_what_the_room_reads(pilot, size: tuple[int, int]) -> None:
     assert after.startswith("  Refunds go back to the payment method used")  # its content
     assert len(words) <= answer.content_size.height
     assert max(cell_len(w) for w in words) <= answer.content_size.width
-    assert narration.words == ("The walk is over: 3 landed — Refund delivery (leaf), First day (leaf) and Returning "
-                               "equipment (leaf). It used 7 of 15 visits.")
-
-    # b: back one decision (the last answer), the offer card again.
-    await pilot.press("b")
-    assert history.cursor == steps[-2].shown and not screen.has_class(AT_END) and card.display
-    await pilot.press("b", "b")
-    assert history.cursor == steps[-4].shown
+    assert screen.query_one(NarrationLine).words == (
+        "The walk is over: 3 landed — Refund delivery (leaf), First day (leaf) and Returning equipment (leaf). It "
+        "used 7 of 15 visits.")
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (200, 60)))
-async def test_presenting_a_walk_reads_whole_at_each_size(size):
+async def test_presenting_a_walk_reads_whole_at_each_size():
+    """What the room reads at 80×24 and at 200×60, in one app: at the start, at the first decision and at the
+    answer card, the terminal is resized from one size to the other and each is read at both. At the first
+    decision it is also made too short for the offer (80×18) and back: the offer card follows each resize."""
     app = make_app(QUERY, "semantic:hybrid", start_walk=True, present=True)
-    async with app.run_test(size=size) as pilot:
-        await check_what_the_room_reads(pilot, size)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = app.walk_screen
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
+        for size in (SMALL, LARGE):
+            await resize(pilot, size)
+            the_start_reads(screen, size)
+
+        # n: the first decision, at once — the offer and the choice, not the bookkeeping.
+        await pilot.press("n")
+        await settled(pilot)
+        history = screen.view.history
+        assert isinstance(history.events[history.cursor - 1], NavigatorChose)
+        for size in (LARGE, SHORT, SMALL):
+            await resize(pilot, size)
+            if size == SHORT:
+                the_offer_fits_a_short_card(screen)
+            else:
+                the_first_decision_reads(screen)
+
+        # n to the end, one decision a press: each lands on an answer, the last on the end.
+        presses = 1
+        while not (history.ended and history.at_latest):
+            await pilot.press("n")
+            await settled(pilot)
+            presses += 1
+            event = history.events[history.cursor - 1]
+            assert isinstance(event, NavigatorChose | WalkFinished), type(event).__name__
+            assert presses < 30
+        steps = decision_steps(history.events)
+        assert presses == len(steps) - 1 < len(history.events) // 2  # a decision per press, not an event
+        assert screen.has_class(AT_END)
+        for size in (SMALL, LARGE):
+            await resize(pilot, size)
+            the_answer_reads(screen)
+
+        # b: back one decision (the last answer), the offer card again.
+        await pilot.press("b")
+        assert history.cursor == steps[-2].shown and not screen.has_class(AT_END)
+        assert screen.query_one(OfferCard).display
+        await pilot.press("b", "b")
+        assert history.cursor == steps[-4].shown
 
 
 async def test_p_turns_presenting_on_and_off_and_the_footer_follows():

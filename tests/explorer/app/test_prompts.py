@@ -9,7 +9,21 @@ from .helpers import SIZE, make_app, wait_for
 from .reading import next_settings, prompt_error, text_at
 
 
-async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
+async def closed(pilot) -> None:
+    """Escape on the prompt on screen, and the walk screen back."""
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromptScreen))
+
+
+async def test_what_is_typed_in_each_prompt_is_checked(tmp_path):
+    """One app, its prompts opened one after another (each refusal leaves the settings as they were):
+
+    - a Unicode digit is refused with a reason, not a crash (v, then d);
+    - the navigator prompt's suggestions are all usable, and its errors are shown whole;
+    - markup and bad paths typed in prompts never crash the app (m, then ctrl+e);
+    - switching navigator from the prompt checks it, then takes a good one;
+    - a number prompt hands back the number it checked (a depth of 0, a budget of +0042).
+    """
     app = make_app("refund")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "v", "²", "enter")
@@ -18,12 +32,37 @@ async def test_a_unicode_digit_is_refused_with_a_reason_not_a_crash():
         assert "'²' is not a whole number." in prompt_error(app)
         await pilot.press("escape", "d", "٣", "enter")
         assert isinstance(app.screen, PromptScreen) and app.walk_screen.next_walk.settings.max_depth == 6
+        await closed(pilot)
 
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        prompt = app.screen
+        assert not any("<" in s for s in prompt.suggestions)
+        assert any(s.startswith("script:") and s.endswith("depth-limit.yaml") for s in prompt.suggestions)
+        field = prompt.query_one("#prompt-input")
+        field.value = "bogus:x"
+        await pilot.press("enter")
+        error = text_at(prompt, "#prompt-error")
+        assert "bogus:x" in error and prompt.query_one("#prompt-error").size.height >= 1
+        await closed(pilot)
 
-async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
-    app = make_app(example_query="x")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("escape", "m")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("#prompt-input").value = "script:/tmp/[/x].yaml"
+        await pilot.press("enter")
+        assert isinstance(app.screen, PromptScreen)  # refused, with the reason shown literally
+        assert "[/x].yaml: no such navigator script" in prompt_error(app)
+        await pilot.press("escape", "ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        notes = len(app.notes)
+        app.screen.query_one("#prompt-input").value = str(tmp_path / "missing" / "[b]x[/b].svg")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app.notes) > notes)
+        assert app.is_running
+        assert "Cannot save" in app.notes[-1].message
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+
+        await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"nobody:x", "enter")
         await wait_for(pilot, lambda: bool(prompt_error(app)))
@@ -34,46 +73,7 @@ async def test_switching_navigator_from_the_prompt_checks_it(tmp_path):
         assert app.walk_screen.next_walk.settings.model == "lexical:strict"
         assert "next walk: lexical:strict · budget 15" in next_settings(app)
 
-
-async def test_navigator_suggestions_are_all_usable_and_errors_are_shown_whole():
-    app = make_app("refund")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("escape", "m")
-        prompt = app.screen
-        assert isinstance(prompt, PromptScreen)
-        assert not any("<" in s for s in prompt.suggestions)
-        assert any(s.startswith("script:") and s.endswith("depth-limit.yaml") for s in prompt.suggestions)
-        field = prompt.query_one("#prompt-input")
-        field.value = "bogus:x"
-        await pilot.press("enter")
-        error = text_at(prompt, "#prompt-error")
-        assert "bogus:x" in error and prompt.query_one("#prompt-error").size.height >= 1
-
-
-async def test_markup_and_bad_paths_typed_in_prompts_never_crash_the_app(tmp_path):
-    app = make_app(example_query="x")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("escape", "m")
-        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        app.screen.query_one("#prompt-input").value = "script:/tmp/[/x].yaml"
-        await pilot.press("enter")
-        assert isinstance(app.screen, PromptScreen)  # refused, with the reason shown literally
-        assert "[/x].yaml: no such navigator script" in prompt_error(app)
-        await pilot.press("escape", "ctrl+e")
-        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        app.screen.query_one("#prompt-input").value = str(tmp_path / "missing" / "[b]x[/b].svg")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.notes) > 0)
-        assert app.is_running
-        assert "Cannot save" in app.notes[-1].message
-
-
-async def test_a_number_prompt_hands_back_the_number_it_checked():
-    """The prompt reads the number once (``numbers.whole``) and dismisses with it: a depth of 0 is a number, not
-    an empty answer, and a sign or leading zeros are read as the number they are."""
-    app = make_app("refund")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("escape", "d")
+        await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         app.screen.query_one("#prompt-input").value = "0"
         await pilot.press("enter")

@@ -1,6 +1,7 @@
 """Run-to by keys (issue 27): j / k a decision at a time and l / h a visit at a time outside presenting, and u,
 "continue until…", which runs the walk on (what is recorded, then live) and pauses where the condition holds,
-saying why — at 80×24 and at 120×40."""
+saying why — at 80×24 and at 120×40: each story starts at 80×24 and the terminal is then resized to 120×40 in the
+same app (one app start, not two)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from core import NavigatorChose, NodeEntered
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.run_to import FORMS
 
-from .helpers import make_app, script, sizes, wait_for
+from .helpers import make_app, resize, script, wait_for
 from .reading import step_text
 
 HALLUCINATED = script("hallucinated-branch.yaml")
-SIZES = sizes((80, 24), (120, 40))
+SMALL, LARGE = (80, 24), (120, 40)
 
 
 async def until(pilot, app, text: str) -> None:
@@ -25,10 +26,11 @@ async def until(pilot, app, text: str) -> None:
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-@pytest.mark.parametrize("size", SIZES)
-async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size):
+async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why():
+    """The first condition is typed at 80×24; the terminal is resized to 120×40, where the step on screen is the same
+    and the other two conditions are typed."""
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         history = app.walk_screen.view.history
         await until(pilot, app, "offered:plans")
         await wait_for(pilot, lambda: history.cursor == 2)
@@ -36,6 +38,9 @@ async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size
         assert app.notes[-1].message == "paused: plans offered at step 2"
         assert step_text(app).startswith("Step 2/2")
 
+        await resize(pilot, LARGE)
+        assert history.cursor == 2 and len(history.events) == 2
+        assert step_text(app).startswith("Step 2/2")
         await until(pilot, app, "never-offered")
         await wait_for(pilot, lambda: history.cursor == 6)
         assert len(history.events) == 6 and not history.ended
@@ -48,61 +53,77 @@ async def test_u_runs_a_live_walk_on_until_the_condition_holds_and_says_why(size
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-@pytest.mark.parametrize("size", SIZES)
-async def test_u_goes_through_what_is_recorded_without_the_navigator(size):
+async def test_u_goes_through_what_is_recorded_without_the_navigator():
+    """At 80×24, then again from the start after a resize to 120×40: the recorded walk is gone through to the same
+    wrong turn."""
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         history = app.walk_screen.view.history
         await pilot.press("c")
         await wait_for(pilot, lambda: history.ended)
-        await pilot.press("B")
-        await until(pilot, app, "wrong-turn:refund-delivery")
-        await wait_for(pilot, lambda: history.cursor == 10)
-        assert app.notes[-1].message == ("paused: wrong turn at step 10: refund-delivery not taken (toward "
-                                         "refund-delivery)")
+        for size in (SMALL, LARGE):
+            if size == LARGE:
+                await resize(pilot, LARGE)
+            await pilot.press("B")
+            await wait_for(pilot, lambda: history.cursor == 1)  # B: the first step
+            await until(pilot, app, "wrong-turn:refund-delivery")
+            await wait_for(pilot, lambda: history.cursor == 10)
+            assert app.notes[-1].message == ("paused: wrong turn at step 10: refund-delivery not taken (toward "
+                                             "refund-delivery)")
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_bad_text_is_said_in_the_prompt_which_stays_open(size):
+async def test_bad_text_is_said_in_the_prompt_which_stays_open():
+    """At 80×24, then again after a resize to 120×40: the prompt says what is wrong and stays open (through the
+    resize too), and Escape leaves the walk where it was."""
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         before = (app.walk_screen.view.history.cursor, len(app.walk_screen.view.history.events))
-        await pilot.press("u")
-        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        await pilot.press("end", "ctrl+u", *"plans", "enter")
-        await wait_for(pilot, lambda: str(app.screen.query_one("#prompt-error").render()).strip() != "")
-        assert str(app.screen.query_one("#prompt-error").render()) == (
-            f"not a condition; give one of {FORMS}")
-        assert isinstance(app.screen, PromptScreen)
-        await pilot.press("escape")
-        assert (app.walk_screen.view.history.cursor, len(app.walk_screen.view.history.events)) == before
+        for size in (SMALL, LARGE):
+            if size == LARGE:
+                await resize(pilot, LARGE)
+            await pilot.press("u")
+            await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+            await pilot.press("end", "ctrl+u", *"plans", "enter")
+            await wait_for(pilot, lambda: str(app.screen.query_one("#prompt-error").render()).strip() != "")
+            assert str(app.screen.query_one("#prompt-error").render()) == (
+                f"not a condition; give one of {FORMS}")
+            assert isinstance(app.screen, PromptScreen)
+            await pilot.press("escape")
+            assert (app.walk_screen.view.history.cursor, len(app.walk_screen.view.history.events)) == before
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_j_k_step_a_decision_and_l_h_a_visit_outside_presenting(size):
+async def test_j_k_step_a_decision_and_l_h_a_visit_outside_presenting():
+    """At 80×24 the walk is pulled on live by j and l; after a resize to 120×40 and B, the same keys go through what
+    was recorded to the same steps."""
     app = make_app("How are refunds issued?", model=HALLUCINATED, start_walk=True)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         history = app.walk_screen.view.history
         assert not app.walk_screen.presenter.on
-        await pilot.press("j")  # live: pulled on to the first answer
-        await wait_for(pilot, lambda: history.cursor >= 1 and isinstance(history.events[history.cursor - 1],
-                                                                          NavigatorChose))
-        first = history.cursor
-        assert first == 3 and step_text(app).startswith("Step 3/3  navigator chose billing")
-        await pilot.press("l")  # the next visit: billing entered
-        await wait_for(pilot, lambda: history.cursor == 4)
-        assert isinstance(history.events[3], NodeEntered) and history.events[3].node.id == "billing"
-        await pilot.press("j")
-        await wait_for(pilot, lambda: history.cursor > 4 and isinstance(history.events[history.cursor - 1],
-                                                                        NavigatorChose))
-        second = history.cursor
-        await pilot.press("k")
-        assert history.cursor == first
-        await pilot.press("h")  # no visit before the first answer
-        assert history.cursor == first and app.notes[-1].message == "No visit before this step."
-        await pilot.press("j", "h")
-        await wait_for(pilot, lambda: history.cursor == 4)
-        assert second > 4
+        for size in (SMALL, LARGE):
+            if size == LARGE:
+                await resize(pilot, LARGE)
+                await pilot.press("B")
+                await wait_for(pilot, lambda: history.cursor == 1)  # B: the first step
+            await pilot.press("j")  # live at first: pulled on to the first answer
+            await wait_for(pilot, lambda: history.cursor >= 1 and isinstance(history.events[history.cursor - 1],
+                                                                              NavigatorChose))
+            first = history.cursor
+            of = 3 if size == SMALL else len(history.events)  # live, pulled to the answer and no further; then all
+            assert first == 3 and step_text(app).startswith(f"Step 3/{of}  navigator chose billing")
+            await pilot.press("l")  # the next visit: billing entered
+            await wait_for(pilot, lambda: history.cursor == 4)
+            assert isinstance(history.events[3], NodeEntered) and history.events[3].node.id == "billing"
+            await pilot.press("j")
+            await wait_for(pilot, lambda: history.cursor > 4 and isinstance(history.events[history.cursor - 1],
+                                                                            NavigatorChose))
+            second = history.cursor
+            await pilot.press("k")
+            assert history.cursor == first
+            await pilot.press("h")  # no visit before the first answer
+            assert history.cursor == first and app.notes[-1].message == "No visit before this step."
+            await pilot.press("j", "h")
+            await wait_for(pilot, lambda: history.cursor == 4)
+            assert second > 4
 
 
 def test_the_continue_until_prompt(snap_compare, monkeypatch):

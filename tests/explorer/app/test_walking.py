@@ -26,7 +26,12 @@ from .reading import (
 EXAMPLE = "How long do refunds take to arrive?"
 
 
-async def test_the_query_box_is_focused_with_an_example_and_enter_starts_a_paused_walk():
+async def test_the_query_box_starts_a_paused_walk_and_stepping_shows_each_offer_and_choice_to_the_end():
+    """One app from its start:
+
+    - the query box is focused with an example, and Enter starts a paused walk (nothing pulled without a key);
+    - stepping shows each offer and choice, then continue runs to the end.
+    """
     app = make_app(example_query=EXAMPLE)
     async with app.run_test(size=SIZE) as pilot:
         query = app.query_one("#query")
@@ -43,12 +48,6 @@ async def test_the_query_box_is_focused_with_an_example_and_enter_starts_a_pause
         await wait_for(pilot, lambda: session.waiting)  # its worker is parked at the gate, with no permit left
         assert len(app.walk_screen.view.history.events) == 1  # paused: nothing more is pulled without a key
 
-
-async def test_stepping_shows_each_offer_and_choice_then_continue_runs_to_the_end():
-    app = make_app(example_query=EXAMPLE)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 1)
         await pilot.press("n")
         await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 2)
         step = step_text(app)
@@ -92,10 +91,21 @@ async def test_n_c_and_p_with_no_walk_running_start_one_on_the_current_query(key
             assert not app.walk_screen.view.playing
 
 
-async def test_step_back_and_forward_through_history_without_calling_the_navigator():
+async def test_one_walk_stepped_to_its_end_then_read_back_through_its_history():
+    """One app, one walk of "How are refunds issued?":
+
+    - choice events carry the rationale to the screen: how long the navigator took, beside its first choice;
+    - b, B, f, n and F step back and forward through the history without calling the navigator;
+    - continue while viewing history goes to the latest step without a new walk;
+    - the timeline lists every event, and choosing one shows that step.
+    """
     navigator = Counting()
     app = make_app("How are refunds issued?", navigator=navigator, start_walk=True)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "n")
+        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.walk_screen.view.history.events))
+        assert "0.00 s" in step_text(app)  # how long the navigator took, beside its choice
+
         await pilot.press("c")
         await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         calls, total = navigator.calls, len(app.walk_screen.view.history.events)
@@ -117,12 +127,11 @@ async def test_step_back_and_forward_through_history_without_calling_the_navigat
         assert app.walk_screen.view.history.cursor == total
         assert navigator.calls == calls and len(app.walk_screen.view.history.events) == total
 
+        session = app.walk_screen.view.session
+        await pilot.press("b", "b", "c")
+        assert app.walk_screen.view.session is session
+        assert app.walk_screen.view.history.cursor == total == len(app.walk_screen.view.history.events)
 
-async def test_the_timeline_lists_every_event_and_choosing_one_shows_that_step():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
         timeline = app.query_one("#timeline")
         assert timeline.option_count == len(app.walk_screen.view.history.events) + 1 == 13  # every event, then how it ended
         assert str(timeline.get_option_at_index(12).prompt).strip() == "end  walk finished after step 12"
@@ -202,14 +211,6 @@ async def test_depth_limit_and_follow_toggle():
         assert not app.query_one(WalkTree).follow
 
 
-async def test_choice_events_carry_the_rationale_to_the_screen():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", "n")
-        await wait_for(pilot, lambda: any(isinstance(e, NavigatorChose) for e in app.walk_screen.view.history.events))
-        assert "0.00 s" in step_text(app)  # how long the navigator took, beside its choice
-
-
 async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
     app = make_app("How are refunds issued?", start_walk=True, autoplay=0.1)
     async with app.run_test(size=SIZE) as pilot:
@@ -218,13 +219,3 @@ async def test_autoplay_plays_the_walk_by_itself_for_a_demo():
         await wait_for(pilot, lambda: not app.walk_screen.view.playing)
         assert app.walk_screen.view.history.cursor == len(app.walk_screen.view.history.events) == 12
         assert results_summary(app).startswith("finished (not cancelled)")
-
-
-async def test_continue_while_viewing_history_goes_to_the_latest_step_without_a_new_walk():
-    app = make_app("How are refunds issued?", start_walk=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("c")
-        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
-        session, total = app.walk_screen.view.session, len(app.walk_screen.view.history.events)
-        await pilot.press("b", "b", "c")
-        assert app.walk_screen.view.session is session and app.walk_screen.view.history.cursor == total == len(app.walk_screen.view.history.events)

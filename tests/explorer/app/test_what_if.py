@@ -24,7 +24,7 @@ from explorer.walks.history import Origin
 
 from ..http_stub import Reply, StubServer
 from ..navigators.conftest import model_missing
-from .helpers import SIZE, make_app, sizes, wait_for
+from .helpers import SIZE, make_app, resize, wait_for
 from .llm_stub import MODEL, QUERY, chose, completion
 from .reading import step_text, transcript_text
 
@@ -245,12 +245,13 @@ async def test_the_dialog_shows_a_hostile_node_id_in_its_title_literally() -> No
             "What if — the decision at [b]x[/b]\\x1b[2J")
 
 
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_one_numbering_of_steps_in_the_step_panel_the_transcript_and_the_w_title(
-        size: tuple[int, int], server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+        server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+    """Read at 80×24; then the terminal is resized to 120×40 with the W dialog open, its title read again, and once
+    it is closed the step panel and the transcript."""
     server.add(completion(["billing"], "Refunds are money: billing."))
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape", "n", "n", "n")  # the walk starts, the roots are offered, answered
         walk = app.walk_screen
         await wait_for(pilot, lambda: chose(walk) is not None and walk.view.history.cursor == 3)
@@ -260,5 +261,11 @@ async def test_one_numbering_of_steps_in_the_step_panel_the_transcript_and_the_w
         assert transcript_text(app).startswith("Decision at the roots  (step 3, offered at step 2)")
         await pilot.press("W")
         await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
-        assert str(app.screen.query_one("#what-if-title", Label).render()) == (
-            "What if — walk 1 · the decision at the roots (chosen, step 3)")
+        title = "What if — walk 1 · the decision at the roots (chosen, step 3)"
+        assert str(app.screen.query_one("#what-if-title", Label).render()) == title
+        await resize(pilot, (120, 40))  # the dialog open
+        assert str(app.screen.query_one("#what-if-title", Label).render()) == title
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is walk)
+        assert step_text(app).startswith("Step 3/3")
+        assert transcript_text(app).startswith("Decision at the roots  (step 3, offered at step 2)")

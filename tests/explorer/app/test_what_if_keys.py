@@ -17,7 +17,7 @@ from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_UR
 from explorer.tui.screens.what_if import WhatIfScreen
 
 from ..http_stub import Recorded, Reply, StubServer
-from .helpers import make_app, sizes, wait_for
+from .helpers import make_app, resize, wait_for
 from .llm_stub import MODEL, QUERY, chose, completion
 
 TAB_ORDER = ["what-if-system", "what-if-user", "what-if-answers-scroll", "what-if-model", "what-if-temperature",
@@ -45,12 +45,28 @@ def border(widget: Widget) -> str:
     return str(widget.styles.border_top[1])
 
 
+async def tab_goes_round(pilot, dialog: WhatIfScreen) -> None:
+    """From the system message, Tab goes down the dialog and round; the focused field's border is the accent, every
+    other one not."""
+    seen: list[str] = []
+    for number, _ in enumerate(TAB_ORDER):
+        if number:
+            await pilot.press("tab")
+        focused = pilot.app.focused
+        assert focused is not None and focused.id is not None
+        seen.append(focused.id)
+        others = [w for w in dialog.query("Input, TextArea, #what-if-answers-scroll") if w is not focused]
+        assert border(focused) not in {border(w) for w in others}, focused.id
+    assert seen == TAB_ORDER
+
+
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-@pytest.mark.parametrize("size", sizes((80, 24), (120, 40)))
 async def test_the_what_if_is_edited_and_asked_by_keys_alone(
-        server: StubServer, resolved: Callable[[str], TreeNavigator], size: tuple[int, int]) -> None:
+        server: StubServer, resolved: Callable[[str], TreeNavigator]) -> None:
+    """The dialog opened, gone round by Tab and its system message edited at 80×24; the terminal resized to 120×40
+    with it open, where Tab goes round again and the rest is typed and asked."""
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape", "n", "n", "n")
         walk = app.walk_screen
         await wait_for(pilot, lambda: chose(walk) is not None)
@@ -62,17 +78,7 @@ async def test_the_what_if_is_edited_and_asked_by_keys_alone(
         dialog = app.screen
         assert isinstance(dialog, WhatIfScreen)
 
-        # Tab goes down the dialog and round; the focused field's border is the accent, every other one not.
-        seen: list[str] = []
-        for number, _ in enumerate(TAB_ORDER):
-            if number:
-                await pilot.press("tab")
-            focused = app.focused
-            assert focused is not None and focused.id is not None
-            seen.append(focused.id)
-            others = [w for w in dialog.query("Input, TextArea, #what-if-answers-scroll") if w is not focused]
-            assert border(focused) not in {border(w) for w in others}, focused.id
-        assert seen == TAB_ORDER
+        await tab_goes_round(pilot, dialog)
 
         # The system message (focused again): a line typed at its very start and one at its very end, a slip undone.
         system = dialog.query_one("#what-if-system", TextArea)
@@ -84,6 +90,11 @@ async def test_the_what_if_is_edited_and_asked_by_keys_alone(
         assert system.text == "Think of money.\n" + sent["system"] + " Be brief."
         await pilot.press("ctrl+y", "ctrl+z")
         assert system.text == "Think of money.\n" + sent["system"] + " Be brief."
+
+        await resize(pilot, (120, 40))  # the dialog open
+        assert app.screen is dialog and app.focused is system
+        await tab_goes_round(pilot, dialog)
+        assert app.focused is system
 
         # The user message: a line added at its end.
         await pilot.press("tab", "ctrl+end", "enter", *"Refunds only.")

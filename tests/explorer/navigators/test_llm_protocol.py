@@ -19,6 +19,7 @@ import pytest
 
 from core import CancellationToken, NavigatorRequest, NodeView, RetrievalCancelled
 from explorer.navigators.llm.retry import retry_policy
+from explorer.navigators.llm.transport import THREAD_NAME
 from explorer.navigators.openai_compat import (
     CALL_DEADLINE_ENV,
     MAX_ANSWER_BYTES_ENV,
@@ -43,7 +44,12 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
     monkeypatch.setenv(OPENAI_BASE_URL_ENV, URL)
     yield
-    gc.collect()
+    for generation in (1, 2):
+        # A navigator held by a cycle (an exception's traceback) ends its client thread when collected. Only then,
+        # the young objects first: a full collection costs up to seconds in a worker whose heap holds what the app
+        # tests left.
+        if any(thread.name.startswith(THREAD_NAME) for thread in threading.enumerate()):
+            gc.collect(generation)
 
 
 def respond(body: bytes | Iterator[bytes], status: int = 200, headers: dict[str, str] | None = None) -> httpx.Response:

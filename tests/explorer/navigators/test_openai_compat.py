@@ -79,7 +79,12 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
     yield
-    gc.collect()  # a navigator held by a cycle (an exception's traceback) ends its client thread when collected
+    for generation in (1, 2):
+        # A navigator held by a cycle (an exception's traceback) ends its client thread when collected. Only then,
+        # the young objects first: a full collection costs up to seconds in a worker whose heap holds what the app
+        # tests left.
+        if _request_threads():
+            gc.collect(generation)
     deadline = time.monotonic() + 30  # only a hang-guard: a busy machine may take seconds to end a thread
     while _request_threads() and time.monotonic() < deadline:
         time.sleep(0.02)
