@@ -41,11 +41,19 @@ def app(query: str = "", model: str = "lexical:default", **options) -> ExplorerA
 
 async def no_blink(pilot) -> None:
     """Every text field's cursor shown, steadily: on every screen of the stack (a prompt's field included, which
-    ``app.query`` does not reach; on a busy machine its cursor had blinked off before the snapshot)."""
-    for screen in pilot.app.screen_stack:
-        for widget in screen.query("Input"):
-            widget.cursor_blink = False
-    await pilot.pause()
+    ``app.query`` does not reach). On a busy machine a blink already due when blinking stops still hides the
+    cursor after it (Textual's timer catches up), so this waits, with a bound, until every cursor is shown and
+    stays shown over a pause, stopping the blink again each time a late one hid it."""
+    fields = [widget for screen in pilot.app.screen_stack for widget in screen.query("Input")]
+    for _ in range(50):
+        for field in fields:
+            if field.cursor_blink or not field._cursor_visible:
+                field.cursor_blink = True
+                field.cursor_blink = False  # the timer paused, and the cursor shown
+        await pilot.pause()
+        if all(field._cursor_visible for field in fields):
+            return
+    raise AssertionError("a text field's cursor kept blinking off")
 
 
 def test_the_first_screen(snap_compare):
