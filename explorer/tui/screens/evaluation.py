@@ -37,7 +37,7 @@ from core import TreeNavigator
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
-from ...safe_text import safe, styled
+from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
     Change,
@@ -473,7 +473,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
         name, now = self._now
         self.app.push_screen(PromptScreen(
-            f"Open a kept run (ctrl+s, eval --save-run FILE) as the was side: {name} {now.label} now against it",
+            visible(f"Open a kept run (ctrl+s, eval --save-run FILE) as the was side: {name} {now.label} now against "
+                    "it"),
             beside[0] if beside else "", read=lambda text: open_kept_run(text, self.question_set.path, self.corpus),
             suggestions=beside), opened)
 

@@ -23,6 +23,7 @@ from ...corpora.questions import QuestionSet
 from ...navigators import files_read_by
 from ...navigators.prompt_variants import model_label, variant_name
 from ...outputs import Output, Read, refused, same_file
+from ...safe_text import visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
     KeptRun,
@@ -126,13 +127,13 @@ def keep_prompt(questions_path: Path, corpus: Corpus, models: Mapping[Side, str]
     if len(models) == 1:
         first = single_path(stem, models[Side.A])
         offered = single_path(unread_stem(stem, [first], read), models[Side.A])
-        return PromptScreen(f"Keep the run of {model_label(models[Side.A])} (as eval --save-run keeps it) in",
+        return PromptScreen(visible(f"Keep the run of {model_label(models[Side.A])} (as eval --save-run keeps it) in"),
                             str(offered), read=checked)
     stem = unread_stem(stem, list(pair_paths(stem, models[Side.B]).values()), read)
     a, b = (path.name.removeprefix(stem.name) for path in pair_paths(stem, models[Side.B]).values())
-    return PromptScreen(f"Keep both runs: A {model_label(models[Side.A])} as the baseline in PATH{a}, B "
-                        f"{model_label(models[Side.B])} as the candidate in PATH{b} (as eval --save-run keeps each). "
-                        "PATH", str(stem), read=checked)
+    return PromptScreen(visible(f"Keep both runs: A {model_label(models[Side.A])} as the baseline in PATH{a}, B "
+                                f"{model_label(models[Side.B])} as the candidate in PATH{b} (as eval --save-run keeps "
+                                "each). PATH"), str(stem), read=checked)
 
 
 def keep_sides(paths: Mapping[Side, Path], questions_path: Path, corpus: Corpus,
@@ -184,8 +185,8 @@ def resume_prompt(questions: QuestionSet, corpus: Corpus, settings: WalkSettings
         side = side_for(kept, models)
         if side is None:
             walks = " and ".join(f"{name} {model_label(model)}" for name, model in models.items())
-            raise RunError(f"{kept.path}: kept with {kept.label}; this evaluation walks {walks}: resume it with "
-                           f"eval --resume {kept.path}")
+            raise RunError(visible(f"{kept.path}: kept with {kept.label}; this evaluation walks {walks}: resume it "
+                                   f"with eval --resume {kept.path}"))
         check_resumable(kept, settings.but(model=models[side]))
         return Resumed(side, kept, held_outcomes(kept, questions.questions))
 

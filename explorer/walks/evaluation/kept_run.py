@@ -22,6 +22,7 @@ in one line that says which differs; a run is resumed only with the settings it 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -227,7 +228,11 @@ def read_run(path: str | Path) -> KeptRun:
         data = json.loads(file.read_text(encoding="utf-8"))
     except RunError:
         raise
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
+    except OSError as exc:
+        problem = ("the path is longer than the file system allows; give a shorter path"
+                   if exc.errno == errno.ENAMETOOLONG else f"cannot be read ({exc.strerror or type(exc).__name__})")
+        raise RunError(f"{where}: {problem}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise RunError(f"{where}: not a kept run ({type(exc).__name__}); give a file written by eval --save-run") \
             from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -270,14 +270,46 @@ async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_p
         assert text_at(screen, "#eval-kept-text") == ""
 
 
-async def test_with_files_off_o_is_refused_as_the_other_file_keys_are():
+async def test_with_files_off_o_ctrl_s_and_r_are_refused_as_the_other_file_keys_are():
     app = make_app(allow_files=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
         app.walk_screen.next_walk.evaluate_questions(QUESTIONS, None)  # E is a file key: off too
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
-        await pilot.press("o")
-        await wait_for(pilot, lambda: bool(app.notes))
-        assert app.notes[-1].message == "Opening and saving files is off in this shared session."
-        assert app.screen is screen
+        for key in ("o", "ctrl+s", "R"):
+            said = len(app.notes)
+            await pilot.press(key)
+            await wait_for(pilot, lambda said=said: len(app.notes) > said)
+            assert app.notes[-1].message == "Opening and saving files is off in this shared session."
+            assert app.screen is screen
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_r_refuses_a_run_kept_with_another_model_or_other_settings_under_the_field(tmp_path):
+    wide, short = tmp_path / "wide.run.json", tmp_path / "short.run.json"
+    kept_over(wide, SET_PATH, HANDBOOK, "lexical:wide")
+    questions = load_questions(SET_PATH)
+    settings = WalkSettings("", "lexical:default", max_nodes_visited=8)
+    keep_run(short, SET_PATH, HANDBOOK, settings, evaluate(HANDBOOK, questions.questions, settings))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await evaluation_open(pilot, app)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert prompt_title(app) == ("Resume a kept run: the questions it holds are kept, only the others walked (on "
+                                     "the side with its model)")
+        await pilot.press("home", "ctrl+k", *str(wide), "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
+        assert prompt_error(app) == (f"{wide}: kept with lexical:wide; this evaluation walks A lexical:default: resume "
+                                     f"it with eval --resume {wide}")
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: app.size == (120, 40))
+        await pilot.press("home", "ctrl+k", *str(short), "enter")
+        await wait_for(pilot, lambda: "budget 8" in prompt_error(app))
+        assert prompt_error(app) == (
+            f"{short}: kept with lexical:default · budget 8 · depth limit 6 · on failure throw, not lexical:default · "
+            "budget 15 · depth limit 6 · on failure throw; resume it with the settings it was kept with")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.sides[next(iter(screen.sides))].resumed is None
