@@ -59,10 +59,12 @@ def query_of(request: Recorded) -> str:
 
 class Gated:
     """The stub's answers (:func:`by_system`): the first two questions once ``first`` is opened, the last two never
-    while ``holding`` (a reply that waits until the walk is cancelled, which hangs up)."""
+    while ``holding`` (a reply that waits until the walk is cancelled, which hangs up), and then each once its own
+    event (``later``) is set."""
 
     def __init__(self) -> None:
         self.first = threading.Event()
+        self.later = {query: threading.Event() for query in LAST}
         self.holding = True
 
     def __call__(self, request: Recorded) -> Reply:
@@ -71,6 +73,8 @@ class Gated:
             self.first.wait(30)
         elif self.holding:
             return Reply(200, by_system(request).body, delay=60)
+        else:
+            self.later[query].wait(30)
         return by_system(request)
 
 
@@ -83,8 +87,9 @@ def gated(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[StubServer, Gated]]
         try:
             yield stub, answers
         finally:
-            answers.first.set()
             answers.holding = False
+            for event in (answers.first, *answers.later.values()):
+                event.set()
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
@@ -151,6 +156,14 @@ async def test_x_keeps_a_partial_run_ctrl_s_keeps_it_and_r_walks_only_what_it_do
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen and screen.sides[Side.A] is not a)
         resumed = screen.sides[Side.A]
+        await wait_for(pilot, lambda: {query_of(r) for r in stub.requests[before:]} == set(LAST))
+        assert (text_at(screen, "#eval-progress-label"), text_at(screen, "#eval-time-left")) == ("walking 2/4", "")
+        clock[0] = 120.0  # the third question walked 8 s after the resume started: one left
+        answers.later[LAST[0]].set()
+        await wait_for(pilot, lambda: resumed.done == 3)
+        assert (text_at(screen, "#eval-progress-label"), text_at(screen, "#eval-time-left")) == (
+            "walking 3/4", "about 8 s left")
+        answers.later[LAST[1]].set()
         await wait_for(pilot, lambda: resumed.over)
         assert {query_of(r) for r in stub.requests[before:]} == set(LAST)
         assert [o.question_id for o in resumed.outcomes if o is not None] == [
