@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from core import OnFailure
 
 from ..corpora import CorpusError
+from ..safe_text import visible
 from ..walks.session import Wiring
 from .inputs import corpus_at
 from .options import (
@@ -27,6 +31,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    policy_settings,
     read_by,
     report_local_model_loading,
     settings_from,
@@ -40,7 +45,7 @@ if TYPE_CHECKING:
     from ..corpora import Corpus
     from ..corpora.questions import Question
     from ..walk_settings import WalkSettings
-    from ..walks.evaluation import QuestionOutcome
+    from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome
     from ..walks.session import WalkObserver
 
 
@@ -64,8 +69,13 @@ def cmd_eval(argv: Sequence[str]) -> int:
                         help="keep this run in FILE: its settings, the model id with its options, the question set's "
                              "path and hash, and every question's result")
     parser.add_argument("--against", metavar="FILE", type=path_text,
-                        help="compare this run with one kept by --save-run: hit, hit@3 and precision deltas, and the "
-                             "questions fixed and broken")
+                        help="compare this run with one kept by --save-run (the kept run is the was side): on the "
+                             "questions both hold, hit, hit@3 and precision deltas, and the questions fixed and broken")
+    parser.add_argument("--resume", metavar="FILE", type=path_text,
+                        help="walk only the questions a run kept by --save-run does not hold (a partial run: a "
+                             "cancelled evaluation kept) with the settings it was kept with, and merge: no navigator "
+                             "is asked about a question it holds (--save-run keeps the whole run in another file)")
+    parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
@@ -75,11 +85,14 @@ def cmd_eval(argv: Sequence[str]) -> int:
         fail("--budgets and --compare cannot go together; sweep one navigator at a time")
     if args.budgets is not None and args.max_visits is not None:
         fail("--budgets and --max-visits cannot go together; the budgets are the visit budgets to walk with")
-    args.navigator = llm_model(args, args.navigator)
+    if args.resume is not None and (args.budgets is not None or args.compare is not None):
+        fail("--resume cannot go with --budgets or --compare; resume one navigator's run at a time")
+    resumed = _read_kept(args.resume) if args.resume is not None else None
+    args.navigator = llm_model(args, args.navigator or (resumed.navigator if resumed else "lexical:default"))
     wiring = Wiring(hearing=report_local_model_loading(), folders=folders_from(args))
     from ..corpora.questions import fit_problem, load_questions
     from ..corpora.validate import stats
-    from ..walks.evaluation import evaluate, summarize
+    from ..walks.evaluation import EvaluationRun, evaluate, summarize
 
     try:
         questions = load_questions(args.questions)
@@ -92,23 +105,18 @@ def cmd_eval(argv: Sequence[str]) -> int:
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    kept = None
-    if args.against is not None:
-        from ..walks.evaluation.kept_run import RunError, check_fit, file_sha256, read_run
-
-        try:
-            kept = read_run(args.against)
-            check_fit(kept, file_sha256(questions.path), corpus.sha256)
-        except RunError as exc:
-            fail(str(exc))
+    kept = _fit(_read_kept(args.against), questions.path, corpus) if args.against is not None else None
+    settings = _settings(args, resumed)
+    held = {}
+    if resumed is not None:  # refused before any walk: another set or corpus, other settings
+        held = _held(args.resume, _fit(resumed, questions.path, corpus), questions.questions)
     if args.save_run is not None:
         check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator, wiring=wiring)
     compare_navigator = navigator_for(args.compare, wiring=wiring) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
-                ("the kept run --against reads", args.against), *read_by(args.navigator),
-                *read_by(args.compare, "--compare"))
-    settings = settings_from(args, "", args.navigator, args.on_failure)
+                ("the kept run --against reads", args.against), ("the kept run --resume reads", args.resume),
+                *read_by(args.navigator), *read_by(args.compare, "--compare"))
     telemetry = telemetry_from(args)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
     observers = [spans.observe] if spans is not None else []
@@ -121,23 +129,20 @@ def cmd_eval(argv: Sequence[str]) -> int:
         finally:
             if telemetry is not None:
                 telemetry.close()
+    if resumed is not None:
+        count = len(questions.questions)
+        print(visible(f"Resuming {args.resume} ({resumed.label}): it holds {len(held)} of {count} questions; "
+                      f"walking the {count - len(held)} it does not hold"), file=sys.stderr)
     try:
-        if show_progress:
-            from rich.progress import Progress
-
-            with Progress(console=progress_console, transient=True) as progress:
-                task = progress.add_task("walking", total=len(questions.questions))
-
-                def done(outcome: QuestionOutcome) -> None:
-                    if scored is not None:
-                        scored(outcome)
-                    progress.advance(task)
-
-                outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                    navigator=navigator, on_done=done, observers=observers)
-        else:
-            outcomes = evaluate(corpus, questions.questions, settings, jobs=args.jobs,
-                                navigator=navigator, on_done=scored, observers=observers)
+        run = EvaluationRun(corpus, questions.questions, settings, navigator=navigator, jobs=args.jobs,
+                            observers=observers, held=held)
+        try:
+            walked = _walk(run, scored, progress_console if show_progress else None)
+        except KeyboardInterrupt:
+            if args.save_run is not None:
+                _keep_interrupted(args.save_run, questions.path, corpus, settings, run.outcomes)
+            raise
+        outcomes = [o for o in walked if o is not None]
         summary = summarize(outcomes, stats(corpus))
         compared = None
         if compare_navigator is not None:
@@ -153,17 +158,17 @@ def cmd_eval(argv: Sequence[str]) -> int:
     against = None
     if kept is not None:
         from ..walks.evaluation import KeptRun, RunComparison, RunError
+        from ..walks.evaluation.kept_run import file_sha256
 
         try:
-            against = RunComparison(kept, KeptRun.of("this run", args.navigator, questions.path, corpus, outcomes,
-                                                     summary))
+            against = RunComparison(kept, KeptRun.of("this run", settings, file_sha256(questions.path), corpus, walked))
         except RunError as exc:
             fail(str(exc))
     if args.save_run is not None:
         from ..walks.evaluation import keep_run
 
         try:
-            keep_run(args.save_run, questions.path, corpus, settings, outcomes, summary)
+            keep_run(args.save_run, questions.path, corpus, settings, walked)
         except OSError as exc:
             fail(f"cannot keep the run in {args.save_run}: {exc.strerror or exc}")
     if args.json:
@@ -185,6 +190,98 @@ def cmd_eval(argv: Sequence[str]) -> int:
         if against is not None:
             out.print("\n".join(against.lines()), markup=False, highlight=False)
     return EXIT_OK
+
+
+def _read_kept(path: str) -> KeptRun:
+    """The run kept at ``path``, or one line and exit 2."""
+    from ..walks.evaluation.kept_run import RunError, read_run
+
+    try:
+        return read_run(path)
+    except RunError as exc:
+        fail(str(exc))
+
+
+def _fit(kept: KeptRun, questions_path: Path, corpus: Corpus) -> KeptRun:
+    """``kept``, a run of this question set over this corpus; else one line and exit 2."""
+    from ..walks.evaluation.kept_run import RunError, check_fit, file_sha256
+
+    try:
+        check_fit(kept, file_sha256(questions_path), corpus.sha256)
+    except RunError as exc:
+        fail(str(exc))
+    return kept
+
+
+def _settings(args: argparse.Namespace, resumed: KeptRun | None) -> WalkSettings:
+    """The settings walked with: those given, else (``--resume``) the kept run's, else the defaults; a run resumed
+    with other settings than it was kept with is refused in one line."""
+    if resumed is None:
+        return settings_from(args, "", args.navigator, args.on_failure or OnFailure.THROW.value)
+    kept = resumed.settings
+    given = {"max_nodes_visited": args.max_visits, "max_depth": args.max_depth,
+             "on_failure": OnFailure(args.on_failure) if args.on_failure is not None else None}
+    settings = kept.but(model=args.navigator, **{key: value for key, value in given.items() if value is not None},
+                        **policy_settings(args, kept))
+    from ..walks.evaluation import RunError, check_resumable
+
+    try:
+        check_resumable(resumed, settings)
+    except RunError as exc:
+        fail(str(exc))
+    return settings
+
+
+def _held(path: str, resumed: KeptRun, questions: Sequence[Question]) -> dict[int, QuestionOutcome]:
+    """What the resumed run holds, read back (one line and exit 2 for a result that cannot be)."""
+    from ..walks.evaluation import RunError, held_outcomes
+
+    try:
+        held = held_outcomes(resumed, questions)
+    except RunError as exc:
+        fail(str(exc))
+    return held
+
+
+def _walk(run: EvaluationRun, scored: Callable[[QuestionOutcome], None] | None,
+          progress_console: Any | None) -> list[QuestionOutcome | None]:
+    """Walk the run; on a terminal, with a progress line on stderr that says the time left once a walk has ended
+    (``about 3 min left``: :func:`~explorer.walks.evaluation.time_left`)."""
+    if progress_console is None:
+        return run.run(None if scored is None else lambda _, outcome: scored(outcome))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from ..walks.evaluation import Pace, time_left
+
+    pace, left = Pace(), len(run.to_walk)
+    with Progress(TextColumn("walking"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[left]}"),
+                  console=progress_console, transient=True) as progress:
+        task = progress.add_task("walking", total=left, left="")
+
+        def done(_: int, outcome: QuestionOutcome) -> None:
+            nonlocal left
+            if scored is not None:
+                scored(outcome)
+            pace.walk_ended()
+            left -= 1
+            progress.update(task, advance=1, left=time_left([(pace, left)]), refresh=True)
+
+        return run.run(done)
+
+
+def _keep_interrupted(path: str, questions_path: Path, corpus: Corpus, settings: WalkSettings,
+                      outcomes: Sequence[QuestionOutcome | None]) -> None:
+    """Ctrl+C with ``--save-run``: what was walked is kept as a partial run, and stderr says how to go on."""
+    from ..walks.evaluation import KeptRun, keep_run
+
+    try:
+        keep_run(path, questions_path, corpus, settings, outcomes)
+    except OSError as exc:
+        print(f"{PROG}: cannot keep the run in {path}: {exc.strerror or exc}", file=sys.stderr)
+        return
+    kept = KeptRun.of(path, settings, "", corpus, outcomes)
+    print(visible(f"Kept the {len(kept.results)} of {kept.total} questions walked in {path}, a partial run: eval "
+                  f"--resume {path} walks the rest"), file=sys.stderr)
 
 
 def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],

@@ -19,7 +19,7 @@ from typing import Final
 from core import NavigatorRequest
 
 from ..atomic_file import write_atomically
-from .llm.options import OptionError, with_options
+from .llm.options import OptionError, join_options, short_model_id, split_options, with_options
 from .llm.prompt import placeholder_values
 from .what_if import EditedRequest
 
@@ -27,6 +27,9 @@ DEFAULT_VARIANT: Final = "v2"
 """The name a variant is kept under when none is typed."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+PROMPT_FILES = ("system", "prompt")
+"""The model id's options that make it a prompt variant."""
 
 
 class VariantError(ValueError):
@@ -83,3 +86,39 @@ def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVarian
     except OptionError as exc:
         raise VariantError(str(exc)) from None
     return PromptVariant(name, model_id, system_file, prompt_file)
+
+
+def without_variant(model: str) -> str | None:
+    """``model`` without its prompt files (``None``: it names none, so it is no variant)."""
+    try:
+        split = split_options(model)
+    except OptionError:
+        return None
+    rest = [(key, value) for key, value in split.written if key not in PROMPT_FILES]
+    return join_options(split.base, rest) if len(rest) < len(split.written) else None
+
+
+def variant_name(model: str) -> str | None:
+    """The prompt variant ``model`` asks with, named by its files' stem: ``v2`` for
+    ``local:smollm2@system=/p/v2.system.txt,prompt=/p/v2.prompt.txt`` (the system file's, else the prompt
+    file's); ``None`` for a model id with no prompt file."""
+    try:
+        options = dict(split_options(model).written)
+    except OptionError:
+        return None
+    for key in PROMPT_FILES:
+        name = Path(options.get(key) or "").name
+        for suffix in (f".{key}.txt", ".txt"):
+            name = name.removesuffix(suffix)
+        if name:
+            return name
+    return None
+
+
+def model_label(model: str) -> str:
+    """How a side of an evaluation or a kept run is named: by its model and its prompt variant, with no folder
+    (``local:smollm2 with prompt v2``, ``lexical:default``); the whole model id belongs in the detail."""
+    name, base = variant_name(model), without_variant(model)
+    if name is None or base is None:
+        return short_model_id(model)
+    return f"{short_model_id(base)} with prompt {name}"

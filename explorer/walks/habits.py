@@ -221,6 +221,19 @@ class HabitCounts:
         "duplicate_ids_dropped": 21}``."""
         return {"decisions": self.decisions, **self.flagged, "duplicate_ids_dropped": self.ids_dropped}
 
+    @classmethod
+    def from_json(cls, data: object) -> HabitCounts:
+        """The counts as :meth:`to_json` wrote them (a kept run's); what is missing or not a count reads as 0."""
+        if not isinstance(data, dict):
+            return cls()
+
+        def count(key: str) -> int:
+            value = data.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+        return cls(count("decisions"), {habit.value: count(habit.value) for habit in Habit},
+                   count("duplicate_ids_dropped"))
+
     def words(self) -> str:
         """``habits over 12 LLM decisions: copied the prompt 12 · repeated ids 3 (21 dropped) · first k in order
         7 · took everything 1``; ``""`` when no LLM decision was looked at."""

@@ -239,7 +239,8 @@ def test_eval_json_has_every_question_in_order_and_a_summary():
     first = doc["results"][0]
     assert set(first) == {"id", "query", "expect", "landed", "hit", "hit_at_1", "hit_at_3", "landed_count",
                           "precision", "branch_entered", "first_wrong_turn", "miss", "visits_used", "navigator_calls",
-                          "decisions", "cached", "chars_shipped", "stop_reasons", "end", "error"}
+                          "decisions", "cached", "valid_answers", "chars_shipped", "chars_saved", "stop_reasons", "end",
+                          "error"}
     money = next(r for r in doc["results"] if r["id"] == "money-back")
     assert (money["hit"], money["branch_entered"], money["first_wrong_turn"], money["visits_used"]) == (
         False, False, 0, 0)

@@ -195,6 +195,14 @@ CASES: list[tuple[list[str], str]] = [
     (["eval", "{long_questions}"], "longer than the file system allows"),
     (["eval", "{escape_questions}"], ESCAPED_NAME),
     (["eval", Q, "--otlp-file", "{fifo_out}"], "cannot write spans to {fifo_out}: it is not a regular file"),
+    # a kept run to resume or compare with: read only if it is one, refused in one line before any walk
+    (["eval", Q, "--resume", "{long}"], TOO_LONG),
+    (["eval", Q, "--resume", ""], "argument --resume: an empty path"),
+    (["eval", Q, "--resume", "{folder}"], "{folder}: no such kept run (give a file written by eval --save-run)"),
+    (["eval", Q, "--resume", "{fifo_out}"], "{fifo_out}: no such kept run"),
+    (["eval", Q, "--resume", "{big_number}"], "big-number.jsonl: not a kept run (ValueError); give a file written by eval --save-run"),
+    (["eval", Q, "--resume", "{root}/" + HOSTILE_NAME], ESCAPED_NAME + ": no such kept run"),
+    (["eval", Q, "--against", "{nested_header}"], "nested-header.jsonl: not a kept run"),
     # replay
     (["replay", "{long}"], TOO_LONG),
     (["replay", ""], "argument TRACE: an empty path"),
@@ -368,6 +376,7 @@ def test_a_saved_walk_after_a_killed_save_leaves_no_stale_temporary(files: Files
     (["validate", "a\x00b.yaml"], "argument CORPUS: 'a\\x00b.yaml': a path cannot hold a NUL character"),
     (["eval", "a\x00b.yaml"], "argument QUESTIONS: 'a\\x00b.yaml': a path cannot hold a NUL character"),
     (["eval", Q, "--corpus", "a\x00b"], "argument --corpus: 'a\\x00b': a path cannot hold a NUL character"),
+    (["eval", Q, "--resume", "a\x00b"], "argument --resume: 'a\\x00b': a path cannot hold a NUL character"),
     (["replay", "a\x00b.jsonl"], "argument TRACE: 'a\\x00b.jsonl': a path cannot hold a NUL character"),
     (["a\x00b.jsonl"], "argument CORPUS: 'a\\x00b.jsonl': a path cannot hold a NUL character"),
     (["--trace", "a\x00b"], "argument --trace: 'a\\x00b': a path cannot hold a NUL character"),

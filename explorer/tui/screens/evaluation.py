@@ -12,18 +12,23 @@ wrong turn, with the expected nodes marked on the tree (an ``OpenWalk``
 message); ``D`` on a row where the two navigators differ asks for both walks
 side by side (``CompareWalks``). The screen stays installed while the main view
 is shown, so Escape there comes back to the table as it was left.
+
+Time counts: once a walk has ended, the progress row says the time left (``about 3 min left``, from the mean
+seconds a walk took: :func:`~explorer.walks.evaluation.time_left`); ``x`` stops the walks and keeps what was walked,
+a partial run that says which questions it holds; ``ctrl+s`` keeps the runs, whole or partial, both sides when two
+are compared (A the baseline, B the candidate: :mod:`.run_saving`); ``R`` resumes a kept run, walking only the
+questions it does not hold; ``o`` compares the run now (B's, or A's alone) with a kept run, the was side. Each side
+is named by its model and prompt variant (``local:smollm2 with prompt v2``), the whole model id in the settings line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, ProgressBar
 
@@ -31,82 +36,48 @@ from core import TreeNavigator
 
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
-from ...ending import WalkEnd
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
-from ...safe_text import safe, styled
+from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
     Change,
     Difference,
     EvaluationRun,
     KeptRun,
+    Pace,
     QuestionOutcome,
     Side,
-    cached_words,
     differs,
-    miss_column,
     miss_sentence,
+    time_left,
     wrong_turn_shown,
 )
-from ...walks.habits import HabitCounts
 from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
-from ...walks.state import Cost
 from ..messages import CompareWalks, OpenWalk
 from ..say import FILES_OFF, Severity, say
 from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
 from . import run_saving
 from .closing_once import ClosesOnce
+from .evaluation_cells import (
+    CELL_WIDTHS,
+    CHANGE_STYLE,
+    COMPARED,
+    LABELS,
+    SHORT_LABELS,
+    SIDE_COLUMNS,
+    how,
+    side_cells,
+    totals,
+)
+from .evaluation_sides import EvaluationEnded, QuestionWalked, SideRun
 from .evaluation_sweep import SweepScreen, budgets_prompt
 from .prompt import PromptScreen
 
+__all__ = ["EVALUATION", "EvaluationScreen", "totals"]
+
 EVALUATION = "evaluation"
 """The name the evaluation screen is installed under (one at a time)."""
-SIDE_COLUMNS = ("hit", "why missed", "landed", "@3", "precision", "branch", "wrong turn", "visits", "calls", "chars")
-"""What decides a row comes first (hit, why it missed, how many nodes it landed), before the long query column:
-at 80×24 they are what shows."""
-CELL_WIDTHS = (9, 16, 3, 3, 4, 3, 2, 4, 8, 7)
-"""Room for any cell (``cancelled``, ``123,456``): the rows fill in later, the widths stay (or the heading's)."""
-LABELS = ("hit", "why missed", "landed", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
-SHORT_LABELS = ("hit", "why", "ld.", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
-COMPARED = frozenset({"hit", "why missed", "landed", "@3", "wrong turn"})
-"""Two navigators side by side need the room: each side shows these (``A ld.`` is A's nodes landed)."""
-"""Two navigators side by side need the room: ``A br.`` is A's branch entered, ``A turn`` its first wrong turn."""
-
-
-@dataclass
-class QuestionWalked(Message):
-    """Question ``number`` (0-based) of side ``side``'s run ``generation`` was walked."""
-
-    side: Side
-    generation: int
-    number: int
-    outcome: QuestionOutcome
-
-
-@dataclass
-class EvaluationEnded(Message):
-    """Side ``side``'s run ``generation`` is over (every question walked, or cancelled), or broke with ``error``."""
-
-    side: Side
-    generation: int
-    error: str | None = None
-
-
-@dataclass
-class SideRun:
-    """One navigator's run over the set, and what it found so far."""
-
-    model: str
-    run: EvaluationRun
-    generation: int
-    outcomes: list[QuestionOutcome | None]
-    over: bool = False
-    error: str | None = None
-
-    @property
-    def done(self) -> int:
-        return sum(o is not None for o in self.outcomes)
 
 
 _FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}
@@ -125,7 +96,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         Binding("c", "compare", "Compare navigator…", id="eval.compare"),
         Binding("D", "compare_row", "Side by side", id="eval.side_by_side"),
         Binding("x", "cancel", "Cancel walks", id="eval.cancel"),
-        Binding("ctrl+s", "save_run", "Save run…", id="eval.save_run"),
+        Binding("ctrl+s", "save_run", "Keep runs…", id="eval.save_run"),
+        Binding("R", "resume", "Resume a kept run…", id="eval.resume"),
         Binding("escape", "main_view", "Main view", id="eval.main_view"),
         Binding("q", "app.quit", "Quit", id="eval.quit"),
     ]
@@ -151,6 +123,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._compare = compare
         self._shown: list[int] = []
         """The question numbers of the rows shown, in order."""
+        self._read: list[Path] = []
+        """The kept runs read here (opened with ``o``, resumed with ``R``): never written over."""
+        self._kept: Path | None = None
+        """The last run kept or read here: what ``R`` offers first."""
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
         say(self, message, title=title, severity=severity, timeout=timeout)
@@ -164,10 +140,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             title.append(f" · {len(self.questions)} questions on ")
             title.append_text(safe(self.corpus.title, width=60))
             yield Label(title, id="eval-title")
-            yield Label(safe(describe_settings(self.settings), width=160), id="eval-settings")
+            yield Label("", id="eval-settings")
             with Horizontal(id="eval-progress-row"):
                 yield Label("", id="eval-progress-label")
                 yield ProgressBar(total=len(self.questions), show_eta=False, id="eval-progress")
+                yield Label("", id="eval-time-left")
             yield Label("", id="eval-totals")
             yield KeptRunPanel(self.question_set.path, self.corpus, id="eval-kept")
             yield DataTable(id="eval-table", cursor_type="row", zebra_stripes=True)
@@ -193,15 +170,21 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
     # -- runs -------------------------------------------------------------------------------------------------------
 
-    def _start(self, name: Side, model: str, navigator: TreeNavigator) -> None:
+    def _start(self, name: Side, model: str, navigator: TreeNavigator,
+               resumed: tuple[KeptRun, dict[int, QuestionOutcome]] | None = None) -> None:
+        """Walk the set with ``navigator`` as side ``name`` (replacing the run there); ``resumed``: a kept run and the
+        outcomes it holds, which are not walked again."""
         old = self.sides.get(name)
         if old is not None:
             old.run.cancel()
         self._generation += 1
+        kept, held = resumed if resumed is not None else (None, {})
         run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
-                            navigator=self.wiring.wire(navigator), jobs=self.jobs, observers=self.wiring.observers)
-        side = self.sides[name] = SideRun(model, run, self._generation, [None] * len(self.questions))
+                            navigator=self.wiring.wire(navigator), jobs=self.jobs, observers=self.wiring.observers,
+                            held=held)
+        side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept)
         generation = side.generation
+        self._show_settings()
 
         def walked(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionWalked(name, generation, number, outcome))
@@ -226,6 +209,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if side is None:
             return  # a run that was replaced
         side.outcomes[message.number] = message.outcome
+        side.pace.walk_ended()
         self._show_progress()
         self._show_totals()
         if self._filtering or self._flipped(message.number):
@@ -289,11 +273,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         question = self.questions[number]
         cells = [Text(str(number + 1), style="dim"), safe(question.id, width=40)]
         for name in self.sides:
-            side = _side_cells(self.sides[name].outcomes[number], self.sides[name].over)
+            side = side_cells(self.sides[name].outcomes[number], self.sides[name].over)
             cells.extend(cell for column, cell in zip(SIDE_COLUMNS, side, strict=True) if column in self._side_columns)
         if self.comparing:
             difference = self.difference(number)
-            cells.append(Text(difference.change.value, style=_CHANGE_STYLE[difference.change]) if difference
+            cells.append(Text(difference.change.value, style=CHANGE_STYLE[difference.change]) if difference
                          else Text(""))
         else:
             cells.append(safe(question.query, width=60))
@@ -339,6 +323,17 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         over = all(side.over for side in self.sides.values())
         label = "done" if over else "walking"
         self.query_one("#eval-progress-label", Label).update(f"{label} {done}/{total}")
+        left = time_left([(side.pace, side.left) for side in self.sides.values() if not side.over])
+        self.query_one("#eval-time-left", Label).update(left)
+
+    def _show_settings(self) -> None:
+        """The settings walked with, and each side's whole model id (the detail its label leaves out)."""
+        settings = describe_settings(self.settings).split(" · ", 1)[1]
+        text = Text(settings)
+        for name, side in self.sides.items():
+            text.append(f" · {name} ")
+            text.append_text(safe(side.model, width=160))
+        self.query_one("#eval-settings", Label).update(text)
 
     def _show_totals(self) -> None:
         text = Text()
@@ -346,11 +341,14 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             if text:
                 text.append("\n")
             text.append(f"{name} ", style="bold")
-            text.append_text(safe(side.model, width=60))
+            text.append_text(safe(side.label, width=60))
             text.append(f" · {side.done}/{len(self.questions)} walked")
+            if side.resumed is not None:
+                text.append_text(safe(f" ({len(side.run.held)} from {Path(side.resumed.path).name})", width=80))
             text.append(totals(side.outcomes))
-            if side.over and side.run.cancelled:
-                text.append(" · cancelled", style="bold")
+            if side.over and side.run.cancelled and len(side.held) < len(self.questions):
+                text.append(" · cancelled: ", style="bold")
+                text.append_text(safe(side.holding(), width=120))
         if self.comparing:
             differences = [d for d in (self.difference(n) for n in range(len(self.questions))) if d is not None]
             text.append(f"\n{len(differences)} question(s) where A and B land differently")
@@ -358,8 +356,15 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             worse = sum(d.change is Change.A_HITS for d in differences)
             text.append(f" · only B hits {better} · only A hits {worse}")
         self.query_one("#eval-totals", Label).update(text)
-        a = self.sides[Side.A]
-        self.query_one(KeptRunPanel).show_run(a.model, a.outcomes, over=a.over, cancelled=a.run.cancelled)
+        name, now = self._now
+        self.query_one(KeptRunPanel).show_run(name, self.settings.but(model=now.model), now.outcomes)
+
+    @property
+    def _now(self) -> tuple[Side, SideRun]:
+        """The run a kept run is compared with (the kept run is the was side): B's, the candidate, else A's."""
+        name = Side.B if self.comparing else Side.A
+        return name, self.sides[name]
+
 
     def _hint(self) -> str:
         shown = []
@@ -367,11 +372,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             shown.append("misses only")
         if self.differences_only:
             shown.append("differences only")
-        keys = ("Enter opens a walk at its first wrong turn · m misses only · c compare with another navigator · "
-                "b budget sweep · o a kept run as the other side")
+        keys = ("Enter opens a walk at its first wrong turn · m misses only · c compare another navigator · "
+                "b budget sweep · o against a kept run · R resume one")
         if self.comparing:
             keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
-        keys += " · x cancel · Escape main view (Escape there comes back)"
+        keys += " · x cancel · ctrl+s keep the runs · Escape main view"
         return (f"showing {', '.join(shown)} · " if shown else "") + keys
 
     def _show_hint(self) -> None:
@@ -406,11 +411,18 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         outcome = self.outcome(Side.A, number)
         if outcome is None or outcome.history is None:
-            self.say(f"{self.questions[number].id}: not walked yet.", timeout=3)
+            self.say(self._no_walk(number, outcome), timeout=3)
             return
         self.post_message(OpenWalk(outcome.history, wrong_turn_shown(outcome), frozenset(outcome.question.expect),
-                                   _how(outcome), miss_sentence(outcome)))
+                                   how(outcome), miss_sentence(outcome)))
         self.dismiss()
+
+    def _no_walk(self, number: int, outcome: QuestionOutcome | None) -> str:
+        """Why a question's walk cannot be opened: not walked yet, or held from a kept run (its figures, no walk)."""
+        question = self.questions[number].id
+        if outcome is None:
+            return f"{question}: not walked yet."
+        return f"{question}: held from a kept run, which keeps its figures, not its walk: nothing to open."
 
     def action_compare_row(self) -> None:
         if not self.on_top:
@@ -428,7 +440,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if not differs(a, b):
             self.say(f"{self.questions[number].id}: A and B landed the same nodes.", timeout=3)
             return
-        assert a.history is not None and b.history is not None
+        if a.history is None or b.history is None:
+            self.say(self._no_walk(number, a if a.history is None else b), timeout=4)
+            return
         self.post_message(CompareWalks(a.history, b.history, frozenset(a.question.expect)))
         self.dismiss()
 
@@ -444,7 +458,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.app.push_screen(budgets_prompt(model), sweep)
 
     def action_open_kept_run(self) -> None:
-        """Open a run kept by ``eval --save-run`` as the other side of A (:mod:`..widgets.kept_run_panel`)."""
+        """Open a kept run as the was side of the run now (:mod:`..widgets.kept_run_panel`)."""
         if not self.allow_files:
             self.say(FILES_OFF, severity="warning", timeout=4)
             return
@@ -453,12 +467,16 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
         def opened(kept: KeptRun | None) -> None:
             if kept is not None:
+                self._read.append(Path(kept.path))
                 panel.open(kept)
                 self._show_totals()
 
+        name, now = self._now
         self.app.push_screen(PromptScreen(
-            "Open a kept run (eval --save-run FILE) as the other side: A against it", beside[0] if beside else "",
-            read=lambda text: open_kept_run(text, self.question_set.path, self.corpus), suggestions=beside), opened)
+            visible(f"Open a kept run (ctrl+s, eval --save-run FILE) as the was side: {name} {now.label} now against "
+                    "it"),
+            beside[0] if beside else "", read=lambda text: open_kept_run(text, self.question_set.path, self.corpus),
+            suggestions=beside), opened)
 
     def action_toggle_misses(self) -> None:
         self.misses_only = not self.misses_only
@@ -503,97 +521,60 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             self.say("No walk is running.", timeout=2)
             return
         self.stop()
-        self.say("Evaluation cancelled: the questions walked so far stay.", timeout=3)
+        self.say("Evaluation cancelled: what was walked stays, a partial run (ctrl+s keeps it; R resumes a kept run, "
+                 "walking only what it does not hold).", timeout=5)
 
     def action_save_run(self) -> None:
-        """Keep B's run (A's when alone) at a path typed, as ``eval --save-run`` does (:mod:`.run_saving`)."""
-        side = self.sides.get(Side.B) or self.sides[Side.A]
-        problem = FILES_OFF if not self.allow_files else run_saving.not_ready(side.outcomes, side.model)
-        if problem is not None:
-            self.say(problem, severity="warning", timeout=5)
+        """Keep each side's run, whole or partial, as ``eval --save-run`` keeps it (:mod:`.run_saving`): both sides
+        when two are compared (A the baseline, B the candidate), typed as one path's stem."""
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
             return
+        if not any(side.held for side in self.sides.values()):
+            self.say("Nothing walked yet: ctrl+s keeps a run once a question is walked.", severity="warning",
+                     timeout=4)
+            return
+        models = {name: side.model for name, side in self.sides.items()}
+        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, self.corpus, models, self._read),
+                             self._keep)
 
-        def save(value: str | None) -> None:
-            if not value:
-                return
-            out, models = Path(value).expanduser(), [each.model for each in self.sides.values()]
-            problem = run_saving.refusal(out, self.question_set.path, self.corpus, models)
-            if problem is not None:  # the one rule for every file written: never over the set it was walked on
-                self.say(f"Not saved: {problem}", title="Cannot save the run", severity="error", timeout=8)
-                return
-            try:
-                kept = run_saving.save_run(out, self.question_set.path, self.corpus,
-                                           self.settings.but(model=side.model), side.outcomes)
-            except OSError as exc:
-                self.say(f"Cannot write {value}: {exc.strerror or exc}", title="Cannot save the run",
-                         severity="error", timeout=8)
-                return
-            self.say(f"Saved the run of {side.model} in {kept}: eval --against {kept} compares a later run with it.",
-                     timeout=6)
+    def _keep(self, paths: dict[Side, Path] | None) -> None:
+        """Keep each side's run at its path (none when the prompt was cancelled), or say in one line why not."""
+        if not paths:
+            return
+        runs = {name: (self.settings.but(model=self.sides[name].model), self.sides[name].outcomes) for name in paths}
+        try:
+            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs)
+        except OSError as exc:
+            self.say(f"Cannot write the run: {exc.strerror or exc}", title="Cannot keep the run", severity="error",
+                     timeout=8)
+            return
+        self._kept = Path(kept[max(kept)].path)  # B's when both were kept: the candidate is what is resumed
+        self.say(run_saving.kept_message(kept), timeout=10)
 
-        self.app.push_screen(PromptScreen(f"Save the run of {side.model} (as eval --save-run keeps it) in",
-                                          str(run_saving.default_path(self.question_set.path, side.model)),
-                                          check=lambda v: None if v.strip() else "Type the path of the run file."),
-                             save)
+    def action_resume(self) -> None:
+        """Resume a kept run on the side that walks with its model and settings: the questions it holds are kept,
+        only the others are walked (no navigator is asked about a question it holds)."""
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
+            return
+        beside = kept_runs_beside(self.question_set.path)
+        offered = ([str(self._kept)] if self._kept is not None else []) + [p for p in beside if p != str(self._kept)]
+        models = {name: side.model for name, side in self.sides.items()}
+        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered),
+                             self._resume)
+
+    def _resume(self, found: run_saving.Resumed | None) -> None:
+        if found is None:
+            return
+        self._read.append(Path(found.kept.path))
+        self._kept = Path(found.kept.path)
+        side = self.sides[found.side]
+        self._start(found.side, side.model, side.navigator, (found.kept, found.held))
+        self._rebuild()
+        self._show_progress()
+        self._show_totals()
+        self.say(found.words(len(self.questions)), timeout=6)
 
     def action_main_view(self) -> None:
         self.dismiss()
-
-
-_CHANGE_STYLE = {Change.B_HITS: "bold green", Change.A_HITS: "bold red", Change.LANDED_DIFFERENTLY: "yellow"}
-
-
-def _side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
-    if outcome is None:
-        waiting = Text("—" if over else "…", style="dim")
-        return [waiting] + [Text("") for _ in SIDE_COLUMNS[1:]]
-    if outcome.end != WalkEnd.FINISHED:
-        hit = Text(str(outcome.end), style="bold yellow" if outcome.end == WalkEnd.CANCELLED else "bold red")
-    else:
-        hit = styled("✓ hit", "bold green") if outcome.hit else styled("✗ miss", "bold red")
-    wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
-    precision = "—" if outcome.precision is None else f"{outcome.precision:.0%}"
-    return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),
-            Text("✓" if outcome.hit_at_3 else "", style="green"), Text(precision, justify="right"),
-            Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
-            Text(str(outcome.visits_used), justify="right"), Text(calls_cell(outcome.cost), justify="right"),
-            Text(f"{outcome.chars_shipped:,}", justify="right")]
-
-
-def calls_cell(cost: Cost) -> str:
-    """The calls column, whole in its width: the live calls (``3``), the kind when no answer needed one
-    (``cached``, ``replayed``), or live of all (``1/3``); the summary line says the rest."""
-    without = cost.without_call
-    if not without:
-        return f"{cost.live_calls:,}"
-    if not cost.live_calls and len(without) == 1:
-        return next(iter(without))
-    return f"{cost.live_calls:,}/{cost.answers:,}"
-
-
-def totals(outcomes: list[QuestionOutcome | None]) -> str:
-    """`` · hit rate 53% (70) · hit@3 45% (60) · 3.0 landed · precision 15% · branch-entry rate 39% · valid
-    answers 100%`` over the questions walked so far (and an LLM's habits, counted: :class:`HabitCounts`)."""
-    walked = [o for o in outcomes if o is not None]
-    if not walked:
-        return ""
-    count = len(walked)
-    hits, at_3 = sum(o.hit for o in walked), sum(o.hit_at_3 for o in walked)
-    landed = sum(o.landed_count for o in walked)
-    correct = sum(o.correct for o in walked)
-    branches = sum(o.branch_entered for o in walked)
-    answers = sum(o.answers for o in walked)
-    valid = sum(o.valid_answers for o in walked)
-    valid_rate = valid / answers if answers else 1.0
-    precision = f"{correct / landed:.0%}" if landed else "—"
-    cached = cached_words(sum(o.cached for o in walked), count, sum(o.chars_saved for o in walked) / count)
-    habits = sum((o.habits for o in walked), HabitCounts()).words()
-    return (f" · hit rate {hits / count:.0%} ({hits}) · hit@3 {at_3 / count:.0%} ({at_3}) · {landed / count:.1f} "
-            f"landed · precision {precision} · branch-entry rate {branches / count:.0%} · valid answers "
-            f"{valid_rate:.0%}" + (f" · {cached}" if cached else "") + (f" · {habits}" if habits else ""))
-
-
-def _how(outcome: QuestionOutcome) -> str:
-    """What the main view says when it opens a question's walk."""
-    how = "hit: it landed an expected node" if outcome.hit else f"missed: {miss_sentence(outcome)}"
-    return f"{outcome.question.id}: {how} · ◎ marks what it expects · Escape returns to the evaluation"

@@ -1,51 +1,194 @@
-"""Save the run (the evaluation screen's ``ctrl+s``): one side's run over the question set kept as a file, as
-``eval --save-run FILE`` keeps it (:func:`~explorer.walks.evaluation.keep_run`): its settings, model id, the question
-set's path and hash, and every question's result — B's when two navigators are compared (the variant tried), else
-A's. It is written once every question of that side was walked; ``eval --against FILE`` compares a later run with it.
+"""Keeping and resuming runs on the evaluation screen (``ctrl+s``, ``R``), as ``eval --save-run FILE`` keeps a run
+(:func:`~explorer.walks.evaluation.keep_run`) and ``eval --resume FILE`` resumes one.
+
+``ctrl+s`` keeps what each side holds so far: a run not over (cancelled, or still walking) is kept as a *partial*
+run that says which questions it holds. With two sides it keeps both: A, the original, as the baseline
+(``small-baseline.run.json``) and B, the variant, as the candidate, named by its prompt variant
+(``small-v2.run.json``; ``small-candidate.run.json`` with none). A kept run is the *was* side of a later comparison
+(``o``, ``eval --against``). ``R`` resumes a kept run on the side that walks with its model and settings: the questions
+it holds are kept, and only the others are walked.
+
+Every path goes through the one rule for every file written (:mod:`explorer.outputs`): never over the question set,
+its corpus, a navigator's file, or a kept run read on this screen (opened with ``o``, resumed with ``R``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...corpora import Corpus
-from ...corpora.validate import stats
+from ...corpora.questions import QuestionSet
 from ...navigators import files_read_by
-from ...outputs import Output, Read, refused
+from ...navigators.prompt_variants import model_label, variant_name
+from ...outputs import Output, Read, refused, same_file
+from ...safe_text import visible
 from ...walk_settings import WalkSettings
-from ...walks.evaluation import QuestionOutcome, keep_run, summarize
+from ...walks.evaluation import (
+    KeptRun,
+    QuestionOutcome,
+    RunError,
+    Side,
+    check_resumable,
+    held_outcomes,
+    keep_run,
+)
+from ...walks.evaluation.kept_run import file_sha256
+from ..widgets.kept_run_panel import open_kept_run
+from .prompt import PromptScreen
+
+BASELINE = "baseline"
+"""What A's run is called when both sides are kept."""
+CANDIDATE = "candidate"
+"""What B's run is called when both sides are kept and B asks with no prompt variant."""
+SUFFIX = ".run.json"
 
 
-def refusal(out: Path, questions_path: Path, corpus: Corpus, models: Sequence[str]) -> str | None:
-    """Why the run cannot be kept in ``out``, in one line (``None``: it can), by the one rule for every file written
-    (:mod:`explorer.outputs`): never over the question set it was walked on, its corpus, or a navigator's file."""
+def stem_of(questions_path: Path) -> Path:
+    """``/sets/small`` for ``/sets/small.questions.yaml``: what a kept run's name begins with."""
+    return questions_path.with_name(questions_path.name.split(".", 1)[0])
+
+
+def single_path(stem: Path, model: str) -> Path:
+    """One side kept: ``small.run.json``, or ``small-v2.run.json`` for a model that asks with the prompt variant v2."""
+    variant = variant_name(model)
+    return stem.with_name(f"{stem.name}-{variant}{SUFFIX}" if variant else f"{stem.name}{SUFFIX}")
+
+
+def pair_paths(stem: Path, candidate: str) -> dict[Side, Path]:
+    """Both sides kept: ``small-baseline.run.json`` (A) and ``small-v2.run.json`` (B, by its prompt variant)."""
+    name = variant_name(candidate)
+    name = name if name and name != BASELINE else CANDIDATE
+    return {Side.A: stem.with_name(f"{stem.name}-{BASELINE}{SUFFIX}"), Side.B: stem.with_name(f"{stem.name}-{name}"
+                                                                                             f"{SUFFIX}")}
+
+
+def unread_stem(stem: Path, paths: Sequence[Path], read: Sequence[Path]) -> Path:
+    """``stem``, or ``stem-2``, ``stem-3``… when a path it names is a kept run read here (never written over)."""
+    def named(candidate: Path) -> list[Path]:
+        return [candidate.with_name(candidate.name + path.name.removeprefix(stem.name)) for path in paths]
+
+    candidate, number = stem, 1
+    while any(same_file(path, kept) for path in named(candidate) for kept in read):
+        number += 1
+        candidate = stem.with_name(f"{stem.name}-{number}")
+    return candidate
+
+
+def refusal(outputs: Sequence[Output], questions_path: Path, corpus: Corpus, models: Sequence[str],
+            read: Sequence[Path] = ()) -> str | None:
+    """Why the runs cannot be kept in ``outputs``, in one line (``None``: they can), by the one rule for every file
+    written (:mod:`explorer.outputs`): never over the question set it was walked on, its corpus, a navigator's file,
+    a kept run read here, or one another."""
     reads = [Read("the question set", Path(questions_path)), Read("the corpus", Path(corpus.path))]
     reads += [Read(f"the file {model} reads", path) for model in models for path in files_read_by(model)]
-    return refused(Output("the run", out), reads, doing="save the run", example="run.json")
-
-
-def default_path(questions_path: Path, model: str) -> Path:
-    """Where a run is kept unless another path is typed: beside the question set, named for it and the model's
-    variant when it has one (``handbook.v2.run.json``), else ``handbook.run.json``."""
-    stem = questions_path.name.split(".", 1)[0]
-    variant = ""
-    if "system=" in model:
-        system = model.split("system=", 1)[1].split(",", 1)[0]
-        variant = Path(system).name.removesuffix(".system.txt").removesuffix(".txt")
-    return questions_path.with_name(f"{stem}.{variant}.run.json" if variant else f"{stem}.run.json")
-
-
-def not_ready(outcomes: Sequence[QuestionOutcome | None], model: str) -> str | None:
-    """Why the run of ``model`` cannot be kept yet (``None``: it can)."""
-    left = sum(outcome is None for outcome in outcomes)
-    if left:
-        return f"The run of {model} is not over ({left} questions left to walk): save it when it is."
+    reads += [Read("a kept run read here", path) for path in read]
+    for number, output in enumerate(outputs):
+        problem = refused(output, reads, doing="save the run", example="run.json", others=outputs[:number])
+        if problem is not None:
+            return problem
     return None
 
 
-def save_run(path: Path, questions_path: Path, corpus: Corpus, settings: WalkSettings,
-             outcomes: Sequence[QuestionOutcome | None]) -> Path:
-    """Keep the run (every outcome present) at ``path``; ``OSError`` when it cannot be written."""
-    walked = [outcome for outcome in outcomes if outcome is not None]
-    return keep_run(path, questions_path, corpus, settings, walked, summarize(walked, stats(corpus)))
+def kept_words(kept: KeptRun) -> str:
+    """What a run kept says of itself: `` (partial: holds 2 of 4 questions (a, b); R resumes it)`` or ``""``."""
+    return f" ({kept.holding_words()}; R resumes it, as eval --resume does)" if kept.partial else ""
+
+
+def side_for(kept: KeptRun, models: Mapping[Side, str]) -> Side | None:
+    """The side that walks with the kept run's model id (``None``: none does)."""
+    return next((side for side, model in models.items() if model == kept.navigator), None)
+
+
+def keep_prompt(questions_path: Path, corpus: Corpus, models: Mapping[Side, str],
+                read: Sequence[Path]) -> PromptScreen[dict[Side, Path]]:
+    """Ask where to keep the runs: one side's path (``small.run.json``), or with two sides the path both names begin
+    with (``small`` for ``small-baseline.run.json`` and ``small-v2.run.json``); a path the one rule refuses is said
+    under the field (:func:`refusal`). Offered first: a name that writes over no kept run read here."""
+    stem = stem_of(questions_path)
+
+    def paths(text: str) -> dict[Side, Path]:
+        typed = Path(text.strip()).expanduser()
+        return {Side.A: typed} if len(models) == 1 else pair_paths(typed, models[Side.B])
+
+    def checked(text: str) -> dict[Side, Path]:
+        if not text.strip():
+            raise ValueError("Type the path of the run file." if len(models) == 1
+                             else "Type the path the two run files begin with.")
+        found = paths(text)
+        roles = {Side.A: "the baseline run", Side.B: "the candidate run"} if len(found) > 1 else {Side.A: "the run"}
+        problem = refusal([Output(roles[name], path) for name, path in found.items()], questions_path, corpus,
+                          list(models.values()), read)
+        if problem is not None:
+            raise ValueError(problem)
+        return found
+
+    if len(models) == 1:
+        first = single_path(stem, models[Side.A])
+        offered = single_path(unread_stem(stem, [first], read), models[Side.A])
+        return PromptScreen(visible(f"Keep the run of {model_label(models[Side.A])} (as eval --save-run keeps it) in"),
+                            str(offered), read=checked)
+    stem = unread_stem(stem, list(pair_paths(stem, models[Side.B]).values()), read)
+    a, b = (path.name.removeprefix(stem.name) for path in pair_paths(stem, models[Side.B]).values())
+    return PromptScreen(visible(f"Keep both runs: A {model_label(models[Side.A])} as the baseline in PATH{a}, B "
+                                f"{model_label(models[Side.B])} as the candidate in PATH{b} (as eval --save-run keeps "
+                                "each). PATH"), str(stem), read=checked)
+
+
+def keep_sides(paths: Mapping[Side, Path], questions_path: Path, corpus: Corpus,
+               runs: Mapping[Side, tuple[WalkSettings, Sequence[QuestionOutcome | None]]]) -> dict[Side, KeptRun]:
+    """Keep each side's run at its path, whole or partial; ``OSError`` when one cannot be written."""
+    sha256 = file_sha256(questions_path)
+    kept: dict[Side, KeptRun] = {}
+    for name, path in paths.items():
+        settings, outcomes = runs[name]
+        keep_run(path, questions_path, corpus, settings, outcomes)
+        kept[name] = KeptRun.of(str(path), settings, sha256, corpus, outcomes)
+    return kept
+
+
+def kept_message(kept: Mapping[Side, KeptRun]) -> str:
+    """What the screen says once the runs are kept: where, as what, and whether each is partial."""
+    if len(kept) == 1:
+        (one,) = kept.values()
+        return (f"Kept the run of {one.label} in {one.path}{kept_words(one)}: o on a later evaluation, or eval "
+                f"--against {one.path}, compares with it.")
+    a, b = kept[Side.A], kept[Side.B]
+    return (f"Kept both runs: A {a.label} as the baseline in {a.path}{kept_words(a)}, B {b.label} as the candidate "
+            f"in {b.path}{kept_words(b)}. o on a later evaluation, or eval --against, compares a run with either "
+            "(was → now).")
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A kept run to resume on ``side``, and the outcomes it holds by question number."""
+
+    side: Side
+    kept: KeptRun
+    held: dict[int, QuestionOutcome]
+
+    def words(self, total: int) -> str:
+        left = total - len(self.held)
+        doing = f"walking the {left} it does not hold" if left else "it holds every question: nothing to walk"
+        return (f"Resuming {self.side} {self.kept.label} from {self.kept.path}: it holds {len(self.held)} of {total} "
+                f"questions; {doing}.")
+
+
+def resume_prompt(questions: QuestionSet, corpus: Corpus, settings: WalkSettings, models: Mapping[Side, str],
+                  offered: Sequence[str]) -> PromptScreen[Resumed]:
+    """Ask for a kept run to resume: of this set and corpus, kept with the model id of a side and these settings
+    (said under the field otherwise)."""
+
+    def read(text: str) -> Resumed:
+        kept = open_kept_run(text, questions.path, corpus)
+        side = side_for(kept, models)
+        if side is None:
+            walks = " and ".join(f"{name} {model_label(model)}" for name, model in models.items())
+            raise RunError(visible(f"{kept.path}: kept with {kept.label}; this evaluation walks {walks}: resume it "
+                                   f"with eval --resume {kept.path}"))
+        check_resumable(kept, settings.but(model=models[side]))
+        return Resumed(side, kept, held_outcomes(kept, questions.questions))
+
+    return PromptScreen("Resume a kept run: the questions it holds are kept, only the others walked (on the side "
+                        "with its model)", offered[0] if offered else "", read=read, suggestions=offered)

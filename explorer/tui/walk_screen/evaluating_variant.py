@@ -17,7 +17,7 @@ from core import TreeNavigator
 from ...corpora import CorpusError
 from ...corpora.questions import fit_problem, load_questions, own_questions
 from ...navigators import NavigatorConfigError, resolve_navigator
-from ...navigators.llm.options import OptionError, join_options, split_options
+from ...navigators.prompt_variants import without_variant
 from ...walk_settings import WalkSettings
 from ...walks.history import WalkHistory
 from ...walks.session import Wiring
@@ -27,19 +27,6 @@ from ..say import FILES_OFF
 from ..screens.evaluation import EVALUATION, EvaluationScreen
 from ..screens.prompt import PromptScreen
 from .shown import Grounds, Part
-
-PROMPT_FILES = ("system", "prompt")
-"""The model id's options that make it a prompt variant."""
-
-
-def without_variant(model: str) -> str | None:
-    """``model`` without its prompt files (``None``: it names none, so it is no variant)."""
-    try:
-        split = split_options(model)
-    except OptionError:
-        return None
-    rest = [(key, value) for key, value in split.written if key not in PROMPT_FILES]
-    return join_options(split.base, rest) if len(rest) < len(split.written) else None
 
 
 def original_of(history: WalkHistory) -> str | None:

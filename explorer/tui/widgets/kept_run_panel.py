@@ -1,7 +1,8 @@
-"""A kept run as the evaluation's other side: the screen's run (A) against a run kept by ``eval --save-run``, as
-``eval --against`` prints it: hit, hit@3 and precision deltas, then the questions fixed and broken, each with the
-first wrong turn of the walk that missed (:class:`~explorer.walks.evaluation.RunComparison`). Hidden until a kept
-run is opened; until A's run is over it says how far A has got."""
+"""A kept run as the evaluation's was side: the screen's run now (B's when two are compared, else A's) against a run
+kept by ``eval --save-run`` or ``ctrl+s``, as ``eval --against`` prints it: on the questions both hold (said with how
+many), hit, hit@3 and precision deltas, then the questions fixed (the kept run missed, now hit) and broken, each with
+the first wrong turn of the walk that missed (:class:`~explorer.walks.evaluation.RunComparison`). Hidden until a
+kept run is opened; it grows as the questions are walked."""
 
 from __future__ import annotations
 
@@ -9,15 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import RenderableType
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...corpora import Corpus
-from ...corpora.validate import stats
 from ...safe_text import safe
-from ...walks.evaluation import KeptRun, QuestionOutcome, RunComparison, RunError, summarize
+from ...walk_settings import WalkSettings
+from ...walks.evaluation import KeptRun, QuestionOutcome, RunComparison, RunError
 from ...walks.evaluation.kept_run import check_fit, file_sha256, read_run
 
 
@@ -40,8 +40,9 @@ def kept_runs_beside(questions_path: Path) -> list[str]:
 
 
 class KeptRunPanel(VerticalScroll):
-    """The screen's run against ``kept`` (set by the screen once a kept run is opened), in ``#eval-kept-text``; on
-    a small terminal it scrolls (Tab to it, then the arrow keys)."""
+    """A run on screen (now) against ``kept`` (was; set by the screen once a kept run is opened), in
+    ``#eval-kept-text``, on the questions both hold, as they are walked; on a small terminal it scrolls (Tab to it,
+    then the arrow keys)."""
 
     def __init__(self, questions_path: Path, corpus: Corpus, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -49,8 +50,8 @@ class KeptRunPanel(VerticalScroll):
         self.corpus = corpus
         self.kept: KeptRun | None = None
         self.comparison: RunComparison | None = None
-        """The comparison once A's run is over (``None`` before, or with no kept run)."""
-        self._compared: Sequence[QuestionOutcome | None] | None = None
+        """The comparison shown (``None`` with no kept run)."""
+        self._questions_sha256: str | None = None
         self.display = False
 
     def compose(self) -> ComposeResult:
@@ -61,33 +62,22 @@ class KeptRunPanel(VerticalScroll):
 
     def open(self, kept: KeptRun) -> None:
         """Compare with ``kept`` from now on (replacing any kept run opened before)."""
-        self.kept, self.comparison, self._compared = kept, None, None
+        self.kept, self.comparison = kept, None
 
-    def show_run(self, model: str, outcomes: Sequence[QuestionOutcome | None], *, over: bool,
-                 cancelled: bool) -> None:
-        """Show A's run (``model``'s ``outcomes`` so far) against the kept one."""
+    def show_run(self, name: str, settings: WalkSettings, outcomes: Sequence[QuestionOutcome | None]) -> None:
+        """Show side ``name``'s run (``outcomes`` so far, walked with ``settings``) against the kept one, on the
+        questions both hold."""
         kept = self.kept
         self.display = kept is not None
         if kept is None:
             return
-        walked = [o for o in outcomes if o is not None]
-        head = Text("Against ", style="bold")
-        head.append_text(safe(kept.path, width=80))
-        head.append(f": kept {kept.hits}/{len(kept.results)} hits with ")
-        head.append_text(safe(kept.navigator, width=60))
-        if not over or cancelled or len(walked) < len(outcomes):
-            why = "A's run was cancelled: walk the set again to compare" if over else "waiting for A's run"
-            head.append(f" · {why} ({len(walked)}/{len(outcomes)} walked)")
+        if self._questions_sha256 is None:
+            self._questions_sha256 = file_sha256(self.questions_path)
+        now = KeptRun.of(f"{name}'s run", settings, self._questions_sha256, self.corpus, outcomes)
+        try:
+            self.comparison = RunComparison(kept, now)
+        except RunError as exc:
             self.comparison = None
-            self._show(head)
+            self._show(safe(str(exc), width=200))
             return
-        if self._compared is not outcomes or self.comparison is None:
-            now = KeptRun.of("this run", model, self.questions_path, self.corpus, walked,
-                             summarize(walked, stats(self.corpus)))
-            try:
-                self.comparison = RunComparison(kept, now)
-            except RunError as exc:
-                self._show(safe(str(exc), width=200))
-                return
-            self._compared = outcomes
         self._show(safe("\n".join(self.comparison.lines()), multiline=True))

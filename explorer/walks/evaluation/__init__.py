@@ -6,10 +6,12 @@ threads), keeps each walk's :class:`~explorer.walks.history.WalkHistory` so a
 person can open it, and can be cancelled as a whole. Two navigators over the
 same set are compared question by question (:func:`compare_outcomes`).
 
-The package's modules, from the top: :mod:`.document` (the ``eval --json``
-document) over :mod:`.comparison` (two navigators) and :mod:`.run` (walking
-the set), over :mod:`.summary` (the set's figures), over :mod:`.outcome` (one
-question's), over :mod:`.misses` (why one was missed). Import the names below
+The package's modules, from the top: :mod:`.run_comparison` (a run now
+against a kept one, was → now) over :mod:`.kept_run` (a run kept as a file,
+whole or partial) over :mod:`.document` (the ``eval --json`` document) over
+:mod:`.comparison` (two navigators) and :mod:`.run` (walking the set), over
+:mod:`.summary` (the set's figures), over :mod:`.outcome` (one question's),
+over :mod:`.misses` (why one was missed) and :mod:`.pace` (the time left). Import the names below
 from here.
 """
 
@@ -18,26 +20,30 @@ from __future__ import annotations
 from ...corpora.questions import looks_like_question_set
 from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
 from .document import evaluation_to_json
-from .kept_run import KeptRun, RunComparison, RunError, keep_run, read_run
+from .kept_run import KeptRun, RunError, check_resumable, held_outcomes, holds, keep_run, read_run
 from .misses import Miss, MissReason, best_miss_path, miss_of
 from .outcome import (
     QuestionOutcome,
     miss_column,
     miss_sentence,
+    outcome_from_json,
     outcome_of,
     outcome_to_json,
     wrong_turn_shown,
     wrong_turn_step,
 )
+from .pace import Pace, time_left, time_left_words
 from .run import EvaluationRun, evaluate
+from .run_comparison import RunComparison
 from .summary import EvalSummary, cached_words, summarize, summary_to_json
 from .sweep import BudgetRow, Sweep, SweepRun, parse_budgets, reuses_answers, sweep, sweep_to_json
 
 __all__ = [
     "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "KeptRun", "Miss",
-    "MissReason", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "SweepRun", "best_miss_path",
-    "cached_words", "compare_outcomes", "comparison_lines", "differs", "evaluate", "evaluation_to_json", "keep_run",
-    "looks_like_question_set", "miss_column", "miss_of", "miss_sentence", "outcome_of", "outcome_to_json",
-    "parse_budgets", "read_run", "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json",
+    "MissReason", "Pace", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "SweepRun",
+    "best_miss_path", "cached_words", "check_resumable", "compare_outcomes", "comparison_lines", "differs", "evaluate",
+    "evaluation_to_json", "held_outcomes", "holds", "keep_run", "looks_like_question_set", "miss_column", "miss_of",
+    "miss_sentence", "outcome_from_json", "outcome_of", "outcome_to_json", "parse_budgets", "read_run",
+    "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "time_left", "time_left_words",
     "wrong_turn_shown", "wrong_turn_step",
 ]

@@ -1,63 +1,92 @@
-"""Evaluation runs kept as files and compared later: ``eval … --save-run FILE`` and ``eval … --against FILE``.
+"""Evaluation runs kept as files: ``eval … --save-run FILE`` and the evaluation screen's ``ctrl+s`` write one, ``eval
+… --against FILE`` and ``o`` compare a later run with it (:mod:`.run_comparison`), ``eval … --resume FILE`` and ``R``
+walk only the questions it does not hold.
 
-A kept run is one JSON document::
+A kept run is one JSON document (version 2)::
 
-    {"format": "reasoning-explorer-run", "version": 1, "created": "2026-12-01T12:00:00Z",
-     "questions": {"path": ..., "sha256": ...}, "corpus": {"path": ..., "sha256": ..., "source": ...},
-     "navigator": "local:smollm2@system=/p/v2-system.txt", "settings": {...},
-     "results": [...one per question, as eval --json...], "summary": {...as eval --json...}}
+    {"format": "reasoning-explorer-run", "version": 2, "created": "2026-12-01T12:00:00Z",
+     "questions": {"path": ..., "sha256": ..., "count": 41}, "corpus": {"path": ..., "sha256": ..., "source": ...},
+     "navigator": "local:smollm2@system=/p/v2.system.txt,prompt=/p/v2.prompt.txt",
+     "settings": {"max_nodes_visited": 15, "max_depth": 6, "on_failure": "throw", "policy": "depth-first"},
+     "partial": true, "holds": ["money-back", ...],
+     "results": [...one per question it holds, as eval --json...], "summary": {...over those, as eval --json...}}
 
 The navigator is the whole model id, options and all, so a kept run says which prompt files made it. A run is
-compared only with a run of the same question set and corpus (their hashes): anything else is refused in one line
-that says which differs. The comparison gives hit, hit@3 and precision deltas and the questions that flipped:
-fixed (missed then, hit now) and broken (hit then, missed now), each with the first wrong turn of the walk that
-missed.
+*partial* when it holds fewer questions than its set (``count``): a cancelled evaluation kept as it was; ``holds``
+names the questions it holds, in question order (its results' ids). A walk a cancel cut short is not held: resuming
+walks it again. Version 1 (before partial runs) is read as a whole run of its results, walked depth-first.
+
+A run is compared or resumed only over the same question set and corpus (their hashes): anything else is refused
+in one line that says which differs; a run is resumed only with the settings it was kept with.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core import OnFailure
+
 from ...atomic_file import write_atomically
 from ...corpora import Corpus
+from ...corpora.questions import Question
+from ...corpora.validate import stats
+from ...ending import WalkEnd
+from ...navigators.prompt_variants import model_label
 from ...safe_text import visible
-from ...walk_settings import WalkSettings
+from ...walk_settings import WalkSettings, policy_text, read_policy
+from ..settings import describe_settings
 from .document import evaluation_to_json
-from .outcome import QuestionOutcome
-from .summary import EvalSummary
+from .outcome import QuestionOutcome, outcome_from_json
+from .summary import summarize
 
-__all__ = ["FORMAT", "KeptQuestion", "KeptRun", "RunComparison", "RunError", "check_fit", "file_sha256", "keep_run",
-           "read_run"]
+__all__ = ["FORMAT", "KeptQuestion", "KeptRun", "RunError", "check_fit", "check_resumable", "file_sha256",
+           "held_outcomes", "holds", "keep_run", "read_run"]
 
 FORMAT = "reasoning-explorer-run"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
+"""The versions read: 1, every question of its set; 2, any of them (``partial``, ``holds``)."""
 MAX_BYTES = 50_000_000
 
 
 class RunError(ValueError):
-    """A kept run that cannot be read or compared: the message names the file and what to do."""
+    """A kept run that cannot be read, compared or resumed: the message names the file and what to do."""
 
 
 def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def holds(outcome: QuestionOutcome | None) -> bool:
+    """Whether a run holds this question's outcome: its walk ended on its own (a walk a cancel cut short is not held:
+    a run resumed walks it again)."""
+    return outcome is not None and outcome.end != WalkEnd.CANCELLED
+
+
 def keep_run(path: str | Path, questions_path: str | Path, corpus: Corpus, settings: WalkSettings,
-             outcomes: Sequence[QuestionOutcome], summary: EvalSummary) -> Path:
-    """Write the run to ``path`` (through a temporary file, renamed into place) and return the path."""
-    document = evaluation_to_json(questions_path, corpus, settings, outcomes, summary)
+             outcomes: Sequence[QuestionOutcome | None]) -> Path:
+    """Write the run to ``path`` (through a temporary file, renamed into place) and return the path. ``outcomes``:
+    one per question of the set, in its order; those it does not hold (``None``, or cut short by a cancel) make it a
+    partial run, which says so and which questions it holds."""
+    held = [outcome for outcome in outcomes if outcome is not None and holds(outcome)]
+    document = evaluation_to_json(questions_path, corpus, settings, held, summarize(held, stats(corpus)))
+    written = document["settings"]
+    assert isinstance(written, dict)
     kept: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "questions": {"path": str(questions_path), "sha256": file_sha256(questions_path)},
+        "questions": {"path": str(questions_path), "sha256": file_sha256(questions_path), "count": len(outcomes)},
         "corpus": {"path": str(corpus.path), "sha256": corpus.sha256, "source": corpus.source},
         "navigator": settings.model,
-        "settings": document["settings"],
+        "settings": {**written, "policy": policy_text(settings.policy, settings.alpha)},
+        "partial": len(held) < len(outcomes),
+        "holds": [outcome.question_id for outcome in held],
         "results": document["results"],
         "summary": document["summary"],
     }
@@ -74,23 +103,47 @@ class KeptQuestion:
     landed: tuple[str, ...]
     miss: str | None
     """What the walk's miss says (its first wrong turn, or the limit that stopped it); ``None`` for a hit."""
+    correct: int = 0
+    """How many of the nodes landed are expected (precision over any questions is their sum over nodes landed)."""
 
     @classmethod
     def of(cls, outcome: QuestionOutcome) -> KeptQuestion:
         return cls(outcome.question_id, outcome.hit, outcome.hit_at_3, outcome.landed,
-                   outcome.miss.sentence() if outcome.miss is not None else None)
+                   outcome.miss.sentence() if outcome.miss is not None else None, outcome.correct)
 
 
 @dataclass(frozen=True)
 class KeptRun:
-    """A run: where it came from, its model id, and each question's result (in question order)."""
+    """A run: where it came from, what it was walked with, and the result of each question it holds (in question
+    order; fewer than ``total`` for a partial run)."""
 
     path: str
-    navigator: str
+    settings: WalkSettings
+    """The model id (a kept run's ``navigator``) and the settings its questions were walked with."""
     questions_sha256: str
     corpus_sha256: str
+    total: int
+    """The questions of the set it was walked on."""
     results: tuple[KeptQuestion, ...]
-    precision: float | None
+    documents: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
+    """Each result as kept (for a run resumed: :func:`held_outcomes`)."""
+
+    @property
+    def navigator(self) -> str:
+        return self.settings.model
+
+    @property
+    def label(self) -> str:
+        """Its model and prompt variant, no folder (``local:smollm2 with prompt v2``): the whole id is the detail."""
+        return model_label(self.settings.model)
+
+    @property
+    def partial(self) -> bool:
+        return len(self.results) < self.total
+
+    @property
+    def holds(self) -> tuple[str, ...]:
+        return tuple(question.id for question in self.results)
 
     @property
     def hits(self) -> int:
@@ -100,12 +153,31 @@ class KeptRun:
     def hits_at_3(self) -> int:
         return sum(q.hit_at_3 for q in self.results)
 
+    @property
+    def precision(self) -> float | None:
+        landed = sum(len(q.landed) for q in self.results)
+        return sum(q.correct for q in self.results) / landed if landed else None
+
+    def holding_words(self) -> str:
+        """``partial: holds 10 of 41 questions (money-back, sign-in, … +8 more)``, or ``all 41 questions``."""
+        if not self.partial:
+            return f"all {self.total} questions"
+        return f"partial: holds {len(self.results)} of {self.total} questions" + (
+            f" ({few_ids(self.holds)})" if self.results else "")
+
     @classmethod
-    def of(cls, label: str, navigator: str, questions_path: str | Path, corpus: Corpus,
-           outcomes: Sequence[QuestionOutcome], summary: EvalSummary) -> KeptRun:
-        """The run just made, as a kept one reads."""
-        return cls(label, navigator, file_sha256(questions_path), corpus.sha256,
-                   tuple(KeptQuestion.of(o) for o in outcomes), summary.precision)
+    def of(cls, path: str, settings: WalkSettings, questions_sha256: str, corpus: Corpus,
+           outcomes: Sequence[QuestionOutcome | None]) -> KeptRun:
+        """The run in hand (``outcomes`` one per question, in order; ``None`` for one not walked) over the question
+        set whose hash is ``questions_sha256`` (:func:`file_sha256`), as a kept one reads."""
+        return cls(path, settings.but(query=""), questions_sha256, corpus.sha256, len(outcomes),
+                   tuple(KeptQuestion.of(o) for o in outcomes if o is not None and holds(o)))
+
+
+def few_ids(ids: Sequence[str], shown: int = 3) -> str:
+    """``money-back, sign-in, refunds +8 more``: the first ids, and how many more."""
+    more = len(ids) - shown
+    return ", ".join(ids[:shown]) + (f" +{more} more" if more > 0 else "")
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -113,6 +185,35 @@ def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], whe
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RunError(f"{where}: {key!r} is missing or not what a kept run holds")
     return value
+
+
+def _settings(data: Mapping[str, Any], navigator: str, where: str) -> WalkSettings:
+    """What the run was walked with; a version 1 run keeps no policy: it was walked depth-first."""
+    settings = _field(data, "settings", dict, where)
+    budget = _field(settings, "max_nodes_visited", int, f"{where}: settings")
+    depth = _field(settings, "max_depth", int, f"{where}: settings")
+    try:
+        on_failure = OnFailure(settings.get("on_failure", OnFailure.THROW.value))
+        policy, alpha = read_policy(str(settings.get("policy", "depth-first")))
+    except ValueError:
+        raise RunError(f"{where}: its settings' failure policy or walk policy is none this explorer knows") from None
+    return WalkSettings("", navigator, budget, depth, on_failure, policy, alpha)
+
+
+def _result(item: object, where: str) -> KeptQuestion:
+    if not isinstance(item, dict):
+        raise RunError(f"{where} is not an object")
+    miss = item.get("miss")
+    says = miss.get("says") if isinstance(miss, dict) else None
+    landed = tuple(str(x) for x in _field(item, "landed", list, where))
+    expect = item.get("expect")
+    if isinstance(expect, list):
+        correct = sum(node in set(map(str, expect)) for node in landed)
+    else:
+        precision = item.get("precision")
+        correct = round(precision * len(landed)) if isinstance(precision, int | float) else 0
+    return KeptQuestion(str(_field(item, "id", str, where)), bool(item.get("hit")), bool(item.get("hit_at_3")),
+                        landed, str(says) if says is not None else None, correct)
 
 
 def read_run(path: str | Path) -> KeptRun:
@@ -127,31 +228,36 @@ def read_run(path: str | Path) -> KeptRun:
         data = json.loads(file.read_text(encoding="utf-8"))
     except RunError:
         raise
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
+    except OSError as exc:
+        problem = ("the path is longer than the file system allows; give a shorter path"
+                   if exc.errno == errno.ENAMETOOLONG else f"cannot be read ({exc.strerror or type(exc).__name__})")
+        raise RunError(f"{where}: {problem}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise RunError(f"{where}: not a kept run ({type(exc).__name__}); give a file written by eval --save-run") \
             from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RunError(f"{where}: not a kept run (no \"format\": \"{FORMAT}\"); give a file written by "
                        "eval --save-run")
-    if data.get("version") != VERSION:
-        raise RunError(f"{where}: kept run version {data.get('version')!r} is not supported (this reads {VERSION})")
+    if data.get("version") not in READABLE:
+        raise RunError(f"{where}: kept run version {data.get('version')!r} is not supported (this reads "
+                       f"{' and '.join(map(str, READABLE))})")
     questions = _field(data, "questions", dict, where)
     corpus = _field(data, "corpus", dict, where)
-    results = []
-    for number, item in enumerate(_field(data, "results", list, where), start=1):
-        if not isinstance(item, dict):
-            raise RunError(f"{where}: result {number} is not an object")
-        miss = item.get("miss")
-        says = miss.get("says") if isinstance(miss, dict) else None
-        landed = _field(item, "landed", list, f"{where}: result {number}")
-        results.append(KeptQuestion(
-            str(_field(item, "id", str, f"{where}: result {number}")), bool(item.get("hit")),
-            bool(item.get("hit_at_3")), tuple(str(x) for x in landed), str(says) if says is not None else None))
-    summary = data.get("summary")
-    precision = summary.get("precision") if isinstance(summary, dict) else None
-    return KeptRun(str(path), str(_field(data, "navigator", str, where)),
-                   str(_field(questions, "sha256", str, where)), str(_field(corpus, "sha256", str, where)),
-                   tuple(results), precision if isinstance(precision, int | float) else None)
+    items = _field(data, "results", list, where)
+    results = tuple(_result(item, f"{where}: result {number}") for number, item in enumerate(items, start=1))
+    ids = [question.id for question in results]
+    if len(set(ids)) < len(ids):
+        raise RunError(f"{where}: a question is kept twice in its results; keep each question once")
+    total = len(results)
+    if data["version"] >= 2:
+        total = _field(questions, "count", int, where)
+        held = _field(data, "holds", list, where)
+        if held != ids or total < len(ids) or bool(data.get("partial")) != (len(ids) < total):
+            raise RunError(f"{where}: its \"holds\", \"partial\" and \"count\" do not match its results; keep the "
+                           "run again")
+    return KeptRun(str(path), _settings(data, str(_field(data, "navigator", str, where)), where),
+                   str(_field(questions, "sha256", str, where)), str(_field(corpus, "sha256", str, where)), total,
+                   results, tuple(items))
 
 
 def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str) -> None:
@@ -164,58 +270,27 @@ def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str) -> None:
                                "runs over the same corpus"))
 
 
-@dataclass(frozen=True)
-class RunComparison:
-    """A new run against a kept one, over the same question set and corpus."""
+def check_resumable(kept: KeptRun, settings: WalkSettings) -> None:
+    """:class:`RunError` when ``kept`` was walked with other settings than ``settings`` (its questions would not be
+    this run's): the model id, the budget, the depth limit, the failure policy and the walk policy."""
+    if kept.settings != settings.but(query=""):
+        raise RunError(visible(f"{kept.path}: kept with {describe_settings(kept.settings)}, not "
+                               f"{describe_settings(settings)}; resume it with the settings it was kept with"))
 
-    kept: KeptRun
-    now: KeptRun
 
-    def __post_init__(self) -> None:
-        check_fit(self.kept, self.now.questions_sha256, self.now.corpus_sha256)
-        if [q.id for q in self.kept.results] != [q.id for q in self.now.results]:
-            raise RunError(visible(f"{self.kept.path}: its questions are not this run's; compare runs of the same "
-                                   "question set"))
-
-    def flipped(self) -> tuple[list[tuple[KeptQuestion, KeptQuestion]], list[tuple[KeptQuestion, KeptQuestion]]]:
-        """The questions fixed (missed then, hit now) and broken (hit then, missed now): (kept, now) pairs."""
-        pairs = list(zip(self.kept.results, self.now.results, strict=True))
-        return ([p for p in pairs if not p[0].hit and p[1].hit], [p for p in pairs if p[0].hit and not p[1].hit])
-
-    def to_json(self) -> dict[str, object]:
-        fixed, broken = self.flipped()
-        return {
-            "against": self.kept.path, "kept_navigator": self.kept.navigator, "navigator": self.now.navigator,
-            "hits": {"kept": self.kept.hits, "now": self.now.hits, "delta": self.now.hits - self.kept.hits},
-            "hits_at_3": {"kept": self.kept.hits_at_3, "now": self.now.hits_at_3,
-                          "delta": self.now.hits_at_3 - self.kept.hits_at_3},
-            "precision": {"kept": self.kept.precision, "now": self.now.precision,
-                          "delta": None if self.kept.precision is None or self.now.precision is None
-                          else self.now.precision - self.kept.precision},
-            "fixed": [{"id": now.id, "then": then.miss} for then, now in fixed],
-            "broken": [{"id": now.id, "now": now.miss} for then, now in broken],
-        }
-
-    def lines(self) -> list[str]:
-        """``eval --against``: the deltas, then the questions that flipped, each with the wrong turn that missed."""
-        total = len(self.now.results)
-        fixed, broken = self.flipped()
-
-        def delta(now: int, then: int) -> str:
-            return f"{now}/{total} (was {then}/{total}, {now - then:+d})"
-
-        precision = "—"
-        if self.kept.precision is not None and self.now.precision is not None:
-            precision = (f"{self.now.precision:.0%} (was {self.kept.precision:.0%}, "
-                         f"{(self.now.precision - self.kept.precision) * 100:+.0f} points)")
-        lines = [
-            visible(f"Against {self.kept.path}: kept {self.kept.navigator} · now {self.now.navigator}"),
-            f"  hit        {delta(self.now.hits, self.kept.hits)}",
-            f"  hit@3      {delta(self.now.hits_at_3, self.kept.hits_at_3)}",
-            f"  precision  {precision}",
-            f"Fixed ({len(fixed)}): missed then, hit now",
-        ]
-        lines += [visible(f"  {now.id}  was: {then.miss or 'missed'}") for then, now in fixed]
-        lines.append(f"Broken ({len(broken)}): hit then, missed now")
-        lines += [visible(f"  {now.id}  now: {now.miss or 'missed'}") for then, now in broken]
-        return lines
+def held_outcomes(kept: KeptRun, questions: Sequence[Question]) -> dict[int, QuestionOutcome]:
+    """The outcomes ``kept`` holds, by question number in ``questions`` (its set: :func:`check_fit` first), read
+    back for a run resumed; :class:`RunError` naming the file and the result that cannot be read."""
+    numbers = {question.id: number for number, question in enumerate(questions)}
+    held: dict[int, QuestionOutcome] = {}
+    for count, (result, item) in enumerate(zip(kept.results, kept.documents, strict=True), start=1):
+        number = numbers.get(result.id)
+        if number is None:
+            raise RunError(visible(f"{kept.path}: result {count} ({result.id}) is no question of the set; keep the "
+                                   "run again"))
+        try:
+            held[number] = outcome_from_json(item, questions[number], kept.settings)
+        except ValueError as exc:
+            raise RunError(visible(f"{kept.path}: result {count} ({result.id}): {exc}; keep the run again")) \
+                from None
+    return held

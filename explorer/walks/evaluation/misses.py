@@ -7,9 +7,10 @@ happened at its parent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from core import HierarchyIndex, NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkEvent
 
@@ -108,6 +109,28 @@ class Miss:
         return {"reason": self.reason.value, "step": self.step, "node": self.node, "missed": self.missed,
                 "chose": list(self.chose), "spent": [{"branch": b, "visits": v} for b, v in self.spent],
                 "error": self.error, "says": self.sentence()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], settings: WalkSettings) -> Miss:
+        """A miss as :meth:`to_json` wrote it (a kept run's), walked with ``settings`` (its budget and depth limit,
+        which its words name); ``ValueError`` saying which field is not one."""
+        try:
+            reason = MissReason(str(data.get("reason")))
+        except ValueError:
+            raise ValueError(f"miss reason {data.get('reason')!r} is none this explorer knows") from None
+        step, node, missed, error = (data.get(key) for key in ("step", "node", "missed", "error"))
+        chose, spent = data.get("chose", []), data.get("spent", [])
+        if not (step is None or (isinstance(step, int) and not isinstance(step, bool))):
+            raise ValueError("the miss's step is not a whole number")
+        if not all(value is None or isinstance(value, str) for value in (node, missed, error)):
+            raise ValueError("the miss's node, missed node and error are not text")
+        if not isinstance(chose, list) or not all(isinstance(c, str) for c in chose):
+            raise ValueError("the miss's chose is not a list of ids")
+        if not isinstance(spent, list) or not all(isinstance(s, dict) and isinstance(s.get("branch"), str)
+                                                  and isinstance(s.get("visits"), int) for s in spent):
+            raise ValueError("the miss's spent is not a list of branches and visits")
+        return cls(reason, step, node, missed, tuple(chose), tuple((s["branch"], s["visits"]) for s in spent), error,
+                   settings.max_nodes_visited, settings.max_depth)
 
 
 def best_miss_path(index: HierarchyIndex, expected: Sequence[str],

@@ -4,8 +4,9 @@ outcome's words and JSON: the "why missed" cell, the step panel's line, ``eval -
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core import HierarchyIndex, NavigatorChose, WalkEvent
 
@@ -13,14 +14,15 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...ending import WalkEnd
 from ...navigators.answered import Answered
+from ...walk_settings import WalkSettings
 from ..decisions import decisions_of
 from ..habits import HabitCounts, count_habits, habits_by_answer
 from ..history import WalkHistory
 from ..state import Cost, WalkState
 from .misses import Miss, MissReason, best_miss_path, miss_of
 
-__all__ = ["QuestionOutcome", "miss_column", "miss_sentence", "outcome_of", "outcome_to_json", "wrong_turn_shown",
-           "wrong_turn_step"]
+__all__ = ["QuestionOutcome", "miss_column", "miss_sentence", "outcome_from_json", "outcome_of", "outcome_to_json",
+           "wrong_turn_shown", "wrong_turn_step"]
 
 
 @dataclass(frozen=True)
@@ -195,5 +197,48 @@ def outcome_to_json(o: QuestionOutcome) -> dict[str, object]:
             "landed_count": o.landed_count, "precision": o.precision, "branch_entered": o.branch_entered,
             "first_wrong_turn": o.first_wrong_turn, "miss": o.miss.to_json() if o.miss is not None else None,
             "visits_used": o.visits_used, "navigator_calls": o.calls, "decisions": o.answers, "cached": o.cached,
-            "chars_shipped": o.chars_shipped, "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error,
+            "valid_answers": o.valid_answers, "chars_shipped": o.chars_shipped, "chars_saved": o.chars_saved,
+            "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error,
             **({"habits": o.habits.to_json()} if o.habits.decisions else {})}  # only when an LLM answered
+
+
+def outcome_from_json(data: Mapping[str, Any], question: Question, settings: WalkSettings) -> QuestionOutcome:
+    """A result as :func:`outcome_to_json` wrote it (a kept run's, walked with ``settings``), read back: every figure
+    of the walk, not the walk itself (``history`` is ``None``), so a run resumed holds it without walking it again.
+    ``ValueError`` says which field is not what a result holds. A result kept before ``valid_answers`` and
+    ``chars_saved`` were written counts every answer valid and no characters saved."""
+
+    def whole(key: str, default: int | None = None) -> int:
+        value = data.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{key!r} is not a count")
+        return value
+
+    def flag(key: str) -> bool:
+        value = data.get(key)
+        if not isinstance(value, bool):
+            raise ValueError(f"{key!r} is not true or false")
+        return value
+
+    landed, stops, wrong = data.get("landed"), data.get("stop_reasons", {}), data.get("first_wrong_turn")
+    end, error, miss = data.get("end"), data.get("error"), data.get("miss")
+    if not isinstance(landed, list) or not all(isinstance(node, str) for node in landed):
+        raise ValueError("'landed' is not a list of ids")
+    if not isinstance(stops, dict) or not all(isinstance(n, int) and not isinstance(n, bool) for n in stops.values()):
+        raise ValueError("'stop_reasons' is not counts by reason")
+    if end not in {str(kind) for kind in WalkEnd}:
+        raise ValueError(f"'end' {end!r} is not finished, cancelled or failed")
+    if not (wrong is None or (isinstance(wrong, int) and not isinstance(wrong, bool))):
+        raise ValueError("'first_wrong_turn' is not a depth")
+    if not (error is None or isinstance(error, str)) or not (miss is None or isinstance(miss, dict)):
+        raise ValueError("'error' is not text, or 'miss' not an object")
+    calls, answers, cached = whole("navigator_calls"), whole("decisions"), whole("cached")
+    found = Miss.from_json(miss, settings) if miss is not None else None
+    return QuestionOutcome(
+        question=question, landed=tuple(landed), hit=flag("hit"), branch_entered=flag("branch_entered"),
+        first_wrong_turn=wrong, visits_used=whole("visits_used"), calls=calls, chars_shipped=whole("chars_shipped"),
+        stop_reasons={str(reason): count for reason, count in stops.items()}, answers=answers,
+        valid_answers=whole("valid_answers", answers), end=str(end), error=error,
+        missed=found.missed if found is not None else None, miss=found,
+        cost=Cost(whole("visits_used"), calls, cached=cached, chars=whole("chars_shipped")),
+        chars_saved=whole("chars_saved", 0), habits=HabitCounts.from_json(data.get("habits")))

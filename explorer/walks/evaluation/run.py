@@ -4,7 +4,7 @@ each walk kept so a person can open it, the whole run cancellable (:class:`Evalu
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from core import TreeNavigator
 
@@ -26,7 +26,9 @@ class EvaluationRun:
 
     ``navigator`` walks every question; threads share it unless it cannot be
     shared (:func:`~explorer.navigators.shared_across_threads`), and then each
-    thread resolves ``settings.model`` once, as it does without one. :meth:`run` returns the outcomes in question order
+    thread resolves ``settings.model`` once, as it does without one. ``held``: outcomes a run kept before holds, by
+    question number (a run resumed): they are outcomes from the start and those questions are never walked, so no
+    navigator is asked about them. :meth:`run` returns the outcomes in question order
     (``None`` for a question never walked because the run was cancelled);
     :meth:`cancel`, from any thread, trips the token of every walk under way
     and starts no other. ``on_done(number, outcome)`` (``number`` 0-based) is
@@ -42,6 +44,7 @@ class EvaluationRun:
         navigator: TreeNavigator | None = None,
         jobs: int = 1,
         observers: Sequence[WalkObserver] = (),
+        held: Mapping[int, QuestionOutcome] | None = None,
     ) -> None:
         self.corpus = corpus
         self.questions = tuple(questions)
@@ -49,7 +52,8 @@ class EvaluationRun:
         self.navigator = navigator
         self.jobs = max(1, jobs)
         self.observers = tuple(observers)
-        self.outcomes: list[QuestionOutcome | None] = [None] * len(self.questions)
+        self.held = dict(held or {})
+        self.outcomes: list[QuestionOutcome | None] = [self.held.get(n) for n in range(len(self.questions))]
         self._lock = threading.Lock()
         self._live: set[WalkSession] = set()
         self._cancelled = False
@@ -58,6 +62,11 @@ class EvaluationRun:
     @property
     def cancelled(self) -> bool:
         return self._cancelled
+
+    @property
+    def to_walk(self) -> list[int]:
+        """The questions this run walks (0-based): those it does not hold already."""
+        return [n for n in range(len(self.questions)) if n not in self.held]
 
     @property
     def done(self) -> int:
@@ -109,7 +118,7 @@ class EvaluationRun:
             if outcome is not None and on_done is not None:
                 on_done(number, outcome)
 
-        run_each(walk, range(len(self.questions)), jobs=self.jobs, cancel=self.cancel, thread_name="eval")
+        run_each(walk, self.to_walk, jobs=self.jobs, cancel=self.cancel, thread_name="eval")
         return list(self.outcomes)
 
 
@@ -122,10 +131,12 @@ def evaluate(
     navigator: TreeNavigator | None = None,
     on_done: Callable[[QuestionOutcome], None] | None = None,
     observers: Sequence[WalkObserver] = (),
+    held: Mapping[int, QuestionOutcome] | None = None,
 ) -> list[QuestionOutcome]:
-    """Walk every question (``jobs`` at a time) and return the outcomes in question order.
+    """Walk every question (``jobs`` at a time; those ``held`` already are not walked again) and return the outcomes
+    in question order.
 
     ``observers`` are told of each walk as it ends (on the thread that walked it), e.g. a tracing export."""
-    run = EvaluationRun(corpus, questions, settings, navigator=navigator, jobs=jobs, observers=observers)
+    run = EvaluationRun(corpus, questions, settings, navigator=navigator, jobs=jobs, observers=observers, held=held)
     outcomes = run.run(None if on_done is None else lambda _, outcome: on_done(outcome))
     return [o for o in outcomes if o is not None]

@@ -234,9 +234,10 @@ async def test_x_cancels_the_walks_and_the_app_quits_with_an_evaluation_under_wa
         await pilot.press("x")
         await wait_for(pilot, lambda: all_walked(screen))
         assert screen.sides[Side.A].run.cancelled
-        assert text_at(screen, "#eval-totals").endswith(" · cancelled")
+        assert text_at(screen, "#eval-totals").endswith(" · cancelled: partial: holds 0 of 41 questions")
         assert text_at(screen, "#eval-progress-label") == f"done {screen.sides[Side.A].done}/{len(EXPECTED)}"
-        assert "Evaluation cancelled: the questions walked so far stay." in app.notes[-1].message
+        assert app.notes[-1].message == ("Evaluation cancelled: what was walked stays, a partial run (ctrl+s keeps it; R "
+                                         "resumes a kept run, walking only what it does not hold).")
         app.walk_screen.next_walk.evaluate_questions(QUESTIONS)  # a new evaluation replaces it; this one is left walking when the app quits
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen) and app.screen is not screen)
         await pilot.press("q")

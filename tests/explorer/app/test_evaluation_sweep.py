@@ -15,7 +15,6 @@ from textual.widgets import DataTable, Input
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
-from explorer.corpora.validate import stats
 from explorer.navigators import resolve_navigator
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
@@ -23,7 +22,8 @@ from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.kept_run_panel import KeptRunPanel
 from explorer.tui.widgets.sweep_chart import SweepChart
 from explorer.walk_settings import WalkSettings
-from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run, summarize
+from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run
+from explorer.walks.evaluation.kept_run import file_sha256
 
 from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, resize, wait_for
 from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
@@ -173,7 +173,7 @@ async def test_the_app_quits_with_a_sweep_under_way():
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_path, monkeypatch):
+async def test_a_kept_run_opened_while_the_set_is_walked_compares_on_the_questions_both_hold(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the path typed is short whatever the test runner's temporary folder is
     kept = Path("default.run.json")
     kept_over(kept, SET_PATH, HANDBOOK, "lexical:default")
@@ -190,68 +190,73 @@ async def test_a_kept_run_opened_while_the_set_is_walked_waits_for_the_run(tmp_p
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         await pilot.press(*str(kept), "enter")
         await wait_for(pilot, lambda: app.screen is screen)
-        assert text_at(screen, "#eval-kept-text") == (f"Against {kept}: kept 13/41 hits with lexical:default · waiting for A's run "
-                                "(0/41 walked)")
+        none_yet = ["Against default.run.json: was lexical:default · now costly:lexical",
+                    "  compared on 0 of 41 questions both runs hold",
+                    "Was: default.run.json · lexical:default",
+                    "Now: A's run · costly:lexical · partial: holds 0 of 41 questions"]
+        assert text_at(screen, "#eval-kept-text").splitlines() == none_yet
         await pilot.press("x")
         await wait_for(pilot, lambda: all(side.over for side in screen.sides.values()))
-        walked = screen.sides[next(iter(screen.sides))].done
-        assert text_at(screen, "#eval-kept-text") == (f"Against {kept}: kept 13/41 hits with lexical:default · A's run was cancelled: "
-                                f"walk the set again to compare ({walked}/41 walked)")
+        assert text_at(screen, "#eval-kept-text").splitlines() == none_yet  # the walks cut short are held by neither
 
 
 def kept_over(path, questions_path, corpus, model: str):
     questions = load_questions(questions_path)
     settings = WalkSettings("", model)
     outcomes = evaluate(corpus, questions.questions, settings, navigator=resolve_navigator(model))
-    keep_run(path, questions_path, corpus, settings, outcomes, summarize(outcomes, stats(corpus)))
+    keep_run(path, questions_path, corpus, settings, outcomes)
     return outcomes
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-async def test_o_opens_a_kept_run_as_the_other_side_with_the_deltas_and_the_questions_fixed_and_broken(tmp_path):
-    """Opened and read at 80×24, where a third of the screen holds part of it (Tab to it, End reads the rest); read
-    again after the terminal is resized to 120×40."""
+async def test_o_opens_a_kept_run_as_the_was_side_with_the_deltas_and_the_questions_fixed_and_broken(tmp_path):
     kept_path = tmp_path / "wide.run.json"
     wide = kept_over(kept_path, SET_PATH, HANDBOOK, "lexical:wide")
     app = make_app()
-    async with app.run_test(size=SIZES[0]) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await evaluation_open(pilot, app)
         panel = screen.query_one(KeptRunPanel)
         assert text_at(screen, "#eval-kept-text") == ""  # hidden until a kept run is opened
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert prompt_title(app) == ("Open a kept run (ctrl+s, eval --save-run FILE) as the was side: A lexical:default "
+                                     "now against it")
         await pilot.press(*str(kept_path))
         assert app.screen.query_one(Input).value == str(kept_path)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen and bool(text_at(screen, "#eval-kept-text")))
-        now = [o for o in screen.sides[next(iter(screen.sides))].outcomes if o is not None]
-        expected = RunComparison(
-            KeptRun.of(str(kept_path), "lexical:wide", SET_PATH, HANDBOOK, wide, summarize(wide, stats(HANDBOOK))),
-            KeptRun.of("this run", "lexical:default", SET_PATH, HANDBOOK, now, summarize(now, stats(HANDBOOK))))
-        for size in SIZES:
-            await resize(pilot, size)
-            lines = text_at(screen, "#eval-kept-text").splitlines()
-            assert lines == expected.lines()  # as eval --against prints it
-            assert lines == [
-                f"Against {kept_path}: kept lexical:wide · now lexical:default",
-                "  hit        13/41 (was 15/41, -2)",
-                "  hit@3      13/41 (was 14/41, -1)",
-                "  precision  20% (was 12%, +8 points)",
-                "Fixed (0): missed then, hit now",
-                "Broken (2): hit then, missed now",
-                "  home-office-budget  now: turned away: at step 3, judging the roots, the navigator chose "
-                "onboarding, not people-policies",
-                "  part-time-after-parental-leave  now: turned away: at step 12, judging parental-leave, the "
-                "navigator chose parental-leave-pay, not returning-from-leave",
-            ]
-            if size == (80, 24):  # a third of the screen holds part of it: Tab to it, End reads the rest
-                for _ in range(4):
-                    if panel.has_focus:
-                        break
-                    await pilot.press("tab")
-                assert panel.has_focus and panel.max_scroll_y > 0
-                await pilot.press("end")
-                await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
+        now = screen.sides[next(iter(screen.sides))].outcomes
+        sha = file_sha256(SET_PATH)
+        expected = RunComparison(KeptRun.of(str(kept_path), WalkSettings("", "lexical:wide"), sha, HANDBOOK, wide),
+                                 KeptRun.of("A's run", WalkSettings("", "lexical:default"), sha, HANDBOOK, now))
+        lines = text_at(screen, "#eval-kept-text").splitlines()
+        assert lines == expected.lines()  # as eval --against prints it
+        assert lines == [
+            "Against wide.run.json: was lexical:wide · now lexical:default",
+            "  compared on 41 of 41 questions both runs hold",
+            "  hit        13/41 (was 15/41, -2)",
+            "  hit@3      13/41 (was 14/41, -1)",
+            "  precision  20% (was 12%, +8 points)",
+            "Fixed (0): missed then, hit now",
+            "Broken (2): hit then, missed now",
+            "  home-office-budget  now: turned away: at step 3, judging the roots, the navigator chose onboarding, "
+            "not people-policies",
+            "  part-time-after-parental-leave  now: turned away: at step 12, judging parental-leave, the navigator "
+            "chose parental-leave-pay, not returning-from-leave",
+            f"Was: {kept_path} · lexical:wide",
+            "Now: A's run · lexical:default",
+        ]
+        # At 80×24 a third of the screen holds part of it: Tab to it, End reads the rest.
+        for _ in range(4):
+            if panel.has_focus:
+                break
+            await pilot.press("tab")
+        assert panel.has_focus and panel.max_scroll_y > 0
+        await pilot.press("end")
+        await wait_for(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: app.size == (120, 40))
+        assert text_at(screen, "#eval-kept-text").splitlines() == lines and panel.display
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
@@ -273,14 +278,46 @@ async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_p
         assert text_at(screen, "#eval-kept-text") == ""
 
 
-async def test_with_files_off_o_is_refused_as_the_other_file_keys_are():
+async def test_with_files_off_o_ctrl_s_and_r_are_refused_as_the_other_file_keys_are():
     app = make_app(allow_files=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
         app.walk_screen.next_walk.evaluate_questions(QUESTIONS, None)  # E is a file key: off too
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
-        await pilot.press("o")
-        await wait_for(pilot, lambda: bool(app.notes))
-        assert app.notes[-1].message == "Opening and saving files is off in this shared session."
-        assert app.screen is screen
+        for key in ("o", "ctrl+s", "R"):
+            said = len(app.notes)
+            await pilot.press(key)
+            await wait_for(pilot, lambda said=said: len(app.notes) > said)
+            assert app.notes[-1].message == "Opening and saving files is off in this shared session."
+            assert app.screen is screen
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_r_refuses_a_run_kept_with_another_model_or_other_settings_under_the_field(tmp_path):
+    wide, short = tmp_path / "wide.run.json", tmp_path / "short.run.json"
+    kept_over(wide, SET_PATH, HANDBOOK, "lexical:wide")
+    questions = load_questions(SET_PATH)
+    settings = WalkSettings("", "lexical:default", max_nodes_visited=8)
+    keep_run(short, SET_PATH, HANDBOOK, settings, evaluate(HANDBOOK, questions.questions, settings))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await evaluation_open(pilot, app)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert prompt_title(app) == ("Resume a kept run: the questions it holds are kept, only the others walked (on "
+                                     "the side with its model)")
+        await pilot.press("home", "ctrl+k", *str(wide), "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
+        assert prompt_error(app) == (f"{wide}: kept with lexical:wide; this evaluation walks A lexical:default: resume "
+                                     f"it with eval --resume {wide}")
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: app.size == (120, 40))
+        await pilot.press("home", "ctrl+k", *str(short), "enter")
+        await wait_for(pilot, lambda: "budget 8" in prompt_error(app))
+        assert prompt_error(app) == (
+            f"{short}: kept with lexical:default · budget 8 · depth limit 6 · on failure throw, not lexical:default · "
+            "budget 15 · depth limit 6 · on failure throw; resume it with the settings it was kept with")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.sides[next(iter(screen.sides))].resumed is None

@@ -236,10 +236,11 @@ async def test_the_evaluations_ctrl_s_refuses_to_save_the_run_over_its_question_
     before = {path: path.read_bytes() for path in (corpus_path, questions)}
     app = make_app("", corpus=load_corpus(corpus_path))
     async with app.run_test(size=SIZE) as pilot:
-        await evaluation_open(pilot, app)
+        screen = await evaluation_open(pilot, app)
         for target, what in ((questions, "the question set"), (corpus_path, "the corpus")):
-            await typed_into_prompt(pilot, app, "ctrl+s", target)
-            line = (f"Not saved: the run {target} is {what} ({target}); an output must not overwrite an input: "
-                    "choose another file")
-            await wait_for(pilot, lambda line=line: any(n.message == line for n in app.notes))
+            await typed_into_prompt(pilot, app, "ctrl+s", target)  # refused under the field, the prompt kept open
+            line = f"the run {target} is {what} ({target}); an output must not overwrite an input: choose another file"
+            await wait_for(pilot, lambda line=line: prompt_error(app) == line)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
     assert {path: path.read_bytes() for path in before} == before

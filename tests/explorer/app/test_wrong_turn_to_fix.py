@@ -6,7 +6,8 @@
 4. evaluate the variant against the original over a small question set (`E` on the variant's walk, the path typed
    in the picker), the questions that flipped first: fixed, then broken;
 5. keep the case as a question (`K`, the right node marked with `g`);
-6. save the run (`ctrl+s` on the evaluation screen), read back as `eval --against` reads it.
+6. keep both runs (`ctrl+s` on the evaluation screen): the original as the baseline, the variant as the candidate,
+   read back as `eval --against` reads them.
 
 The navigator is an OpenAI-compatible server on 127.0.0.1 that answers by the system message it is sent: with the
 original prompt the first candidate (a wrong branch), with the edited one ("Think of money.") the candidate closest in
@@ -137,22 +138,27 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         assert yaml.safe_load(cases.read_text(encoding="utf-8"))["questions"] == [
             {"id": "how-long-do-refunds-take-to-arrive", "query": QUERY, "expect": ["refund-delivery"]}]
 
-        # 6. Back to the evaluation, ctrl+s: the variant's run kept beside the set, as eval --save-run keeps it.
+        # 6. Back to the evaluation, ctrl+s: both runs kept beside the set, as eval --save-run keeps each: the
+        # original as the baseline, the variant as the candidate.
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is evaluation)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        saved = tmp_path / "small.v2.run.json"
-        assert app.screen.initial == str(saved)
+        assert app.screen.initial == str(tmp_path / "small")
         await pilot.press("enter")
+        baseline, saved = tmp_path / "small-baseline.run.json", tmp_path / "small-v2.run.json"
         await wait_for(pilot, lambda: saved.is_file())
-        await wait_for(pilot, lambda: any(n.message.startswith("Saved the run") for n in app.notes))
-        assert [n.message for n in app.notes if n.message.startswith("Saved")] == [
-            f"Saved the run of {variant} in {saved}: eval --against {saved} compares a later run with it."]
+        await wait_for(pilot, lambda: any(n.message.startswith("Kept both runs") for n in app.notes))
+        assert [n.message for n in app.notes if n.message.startswith("Kept both")] == [
+            f"Kept both runs: A {MODEL} as the baseline in {baseline}, B {MODEL} with prompt v2 as the candidate in "
+            f"{saved}. o on a later evaluation, or eval --against, compares a run with either (was → now)."]
     kept = read_run(saved)
     assert kept.navigator == variant and kept.path == str(saved) and kept.questions_sha256 == file_sha256(small)
     assert [(q.id, q.hit) for q in kept.results] == [
         ("refunds-arrive", True), ("money-back", False), ("password-billing", False), ("sign-in", False)]
+    original_run = read_run(baseline)
+    assert original_run.navigator == MODEL and not original_run.partial
+    assert [q.hit for q in original_run.results] == [False, False, True, True]
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast

@@ -1,0 +1,81 @@
+"""The evaluation screen's cells and words (:mod:`.evaluation`): one side's cells of a question's row, the calls
+column, a side's totals over the questions walked so far, and what the main view says of a question's walk."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ...ending import WalkEnd
+from ...safe_text import styled
+from ...walks.evaluation import Change, QuestionOutcome, cached_words, miss_column, miss_sentence
+from ...walks.habits import HabitCounts
+from ...walks.state import Cost
+
+SIDE_COLUMNS = ("hit", "why missed", "landed", "@3", "precision", "branch", "wrong turn", "visits", "calls", "chars")
+"""What decides a row comes first (hit, why it missed, how many nodes it landed), before the long query column:
+at 80×24 they are what shows."""
+CELL_WIDTHS = (9, 16, 3, 3, 4, 3, 2, 4, 8, 7)
+"""Room for any cell (``cancelled``, ``123,456``): the rows fill in later, the widths stay (or the heading's)."""
+LABELS = ("hit", "why missed", "landed", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
+SHORT_LABELS = ("hit", "why", "ld.", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
+COMPARED = frozenset({"hit", "why missed", "landed", "@3", "wrong turn"})
+"""Two navigators side by side need the room: each side shows these (``A ld.`` is A's nodes landed, ``A turn`` its
+first wrong turn)."""
+
+CHANGE_STYLE = {Change.B_HITS: "bold green", Change.A_HITS: "bold red", Change.LANDED_DIFFERENTLY: "yellow"}
+
+
+def side_cells(outcome: QuestionOutcome | None, over: bool) -> list[Text]:
+    if outcome is None:
+        waiting = Text("—" if over else "…", style="dim")
+        return [waiting] + [Text("") for _ in SIDE_COLUMNS[1:]]
+    if outcome.end != WalkEnd.FINISHED:
+        hit = Text(str(outcome.end), style="bold yellow" if outcome.end == WalkEnd.CANCELLED else "bold red")
+    else:
+        hit = styled("✓ hit", "bold green") if outcome.hit else styled("✗ miss", "bold red")
+    wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
+    precision = "—" if outcome.precision is None else f"{outcome.precision:.0%}"
+    return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),
+            Text("✓" if outcome.hit_at_3 else "", style="green"), Text(precision, justify="right"),
+            Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
+            Text(str(outcome.visits_used), justify="right"), Text(calls_cell(outcome.cost), justify="right"),
+            Text(f"{outcome.chars_shipped:,}", justify="right")]
+
+
+def calls_cell(cost: Cost) -> str:
+    """The calls column, whole in its width: the live calls (``3``), the kind when no answer needed one
+    (``cached``, ``replayed``), or live of all (``1/3``); the summary line says the rest."""
+    without = cost.without_call
+    if not without:
+        return f"{cost.live_calls:,}"
+    if not cost.live_calls and len(without) == 1:
+        return next(iter(without))
+    return f"{cost.live_calls:,}/{cost.answers:,}"
+
+
+def totals(outcomes: list[QuestionOutcome | None]) -> str:
+    """`` · hit rate 53% (70) · hit@3 45% (60) · 3.0 landed · precision 15% · branch-entry rate 39% · valid
+    answers 100%`` over the questions walked so far (and an LLM's habits, counted: :class:`HabitCounts`)."""
+    walked = [o for o in outcomes if o is not None]
+    if not walked:
+        return ""
+    count = len(walked)
+    hits, at_3 = sum(o.hit for o in walked), sum(o.hit_at_3 for o in walked)
+    landed = sum(o.landed_count for o in walked)
+    correct = sum(o.correct for o in walked)
+    branches = sum(o.branch_entered for o in walked)
+    answers = sum(o.answers for o in walked)
+    valid = sum(o.valid_answers for o in walked)
+    valid_rate = valid / answers if answers else 1.0
+    precision = f"{correct / landed:.0%}" if landed else "—"
+    cached = cached_words(sum(o.cached for o in walked), count, sum(o.chars_saved for o in walked) / count)
+    habits = sum((o.habits for o in walked), HabitCounts()).words()
+    return (f" · hit rate {hits / count:.0%} ({hits}) · hit@3 {at_3 / count:.0%} ({at_3}) · {landed / count:.1f} "
+            f"landed · precision {precision} · branch-entry rate {branches / count:.0%} · valid answers "
+            f"{valid_rate:.0%}" + (f" · {cached}" if cached else "") + (f" · {habits}" if habits else ""))
+
+
+def how(outcome: QuestionOutcome) -> str:
+    """What the main view says when it opens a question's walk."""
+    how = "hit: it landed an expected node" if outcome.hit else f"missed: {miss_sentence(outcome)}"
+    return f"{outcome.question.id}: {how} · ◎ marks what it expects · Escape returns to the evaluation"

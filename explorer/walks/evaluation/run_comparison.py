@@ -1,0 +1,101 @@
+"""A run now against a kept run, which is always the *was* side (``eval --against FILE``, ``o`` on the evaluation
+screen): on the questions both runs hold (a partial run holds some), said with how many (``compared on 10 of 41
+questions both runs hold``); hit, hit@3 and precision deltas, and the questions that flipped: fixed (the kept run
+missed it, the run now hits it) and broken (hit then, missed now), each with the miss of the walk that missed. Sides
+are named by their model and prompt variant (``local:smollm2 with prompt v2``); the kept file's path and the whole
+model ids are the detail, last."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...safe_text import visible
+from .kept_run import KeptQuestion, KeptRun, check_fit
+
+__all__ = ["RunComparison"]
+
+Pair = tuple[KeptQuestion, KeptQuestion]
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """``now`` against ``kept`` (was), over the same question set and corpus, on the questions both hold."""
+
+    kept: KeptRun
+    now: KeptRun
+
+    def __post_init__(self) -> None:
+        check_fit(self.kept, self.now.questions_sha256, self.now.corpus_sha256)
+
+    def pairs(self) -> list[Pair]:
+        """(was, now) for each question both runs hold, in question order."""
+        was = {question.id: question for question in self.kept.results}
+        return [(was[question.id], question) for question in self.now.results if question.id in was]
+
+    def flipped(self) -> tuple[list[Pair], list[Pair]]:
+        """The questions fixed (missed then, hit now) and broken (hit then, missed now): (was, now) pairs."""
+        pairs = self.pairs()
+        return ([p for p in pairs if not p[0].hit and p[1].hit], [p for p in pairs if p[0].hit and not p[1].hit])
+
+    def on_both(self) -> tuple[KeptRun, KeptRun]:
+        """Each run as it reads on the questions both hold (its figures over those alone)."""
+        pairs = self.pairs()
+        return (KeptRun(self.kept.path, self.kept.settings, "", "", len(pairs), tuple(p[0] for p in pairs)),
+                KeptRun(self.now.path, self.now.settings, "", "", len(pairs), tuple(p[1] for p in pairs)))
+
+    def to_json(self) -> dict[str, object]:
+        pairs = self.pairs()
+        fixed, broken = self.flipped()
+        then, now = self.on_both()
+        return {
+            "against": self.kept.path, "kept_navigator": self.kept.navigator, "navigator": self.now.navigator,
+            "kept_label": self.kept.label, "label": self.now.label, "kept_partial": self.kept.partial,
+            "compared_on": len(pairs), "questions": self.now.total,
+            "hits": {"kept": then.hits, "now": now.hits, "delta": now.hits - then.hits},
+            "hits_at_3": {"kept": then.hits_at_3, "now": now.hits_at_3, "delta": now.hits_at_3 - then.hits_at_3},
+            "precision": {"kept": then.precision, "now": now.precision,
+                          "delta": None if then.precision is None or now.precision is None
+                          else now.precision - then.precision},
+            "fixed": [{"id": after.id, "then": before.miss} for before, after in fixed],
+            "broken": [{"id": after.id, "now": after.miss} for before, after in broken],
+        }
+
+    def lines(self) -> list[str]:
+        """``eval --against`` and ``o``: was → now, on how many questions, the deltas, the questions that flipped
+        (each with the miss of the walk that missed), then the detail: the kept file and both whole model ids."""
+        pairs = self.pairs()
+        count = len(pairs)
+        lines = [visible(f"Against {Path(self.kept.path).name}: was {self.kept.label} · now {self.now.label}"),
+                 f"  compared on {count} of {self.now.total} questions both runs hold"]
+        if pairs:
+            lines += self._figures(pairs)
+        lines.append(visible(f"Was: {self.kept.path} · {self.kept.navigator}")
+                     + (f" · {self.kept.holding_words()}" if self.kept.partial else ""))
+        lines.append(visible(f"Now: {self.now.path} · {self.now.navigator}")
+                     + (f" · {self.now.holding_words()}" if self.now.partial else ""))
+        return lines
+
+    def _figures(self, pairs: list[Pair]) -> list[str]:
+        count = len(pairs)
+        then, now = self.on_both()
+        fixed, broken = self.flipped()
+
+        def delta(after: int, before: int) -> str:
+            return f"{after}/{count} (was {before}/{count}, {after - before:+d})"
+
+        precision = "—"
+        if then.precision is not None and now.precision is not None:
+            precision = (f"{now.precision:.0%} (was {then.precision:.0%}, "
+                         f"{(now.precision - then.precision) * 100:+.0f} points)")
+        lines = [
+            f"  hit        {delta(now.hits, then.hits)}",
+            f"  hit@3      {delta(now.hits_at_3, then.hits_at_3)}",
+            f"  precision  {precision}",
+            f"Fixed ({len(fixed)}): missed then, hit now",
+        ]
+        lines += [visible(f"  {after.id}  was: {before.miss or 'missed'}") for before, after in fixed]
+        lines.append(f"Broken ({len(broken)}): hit then, missed now")
+        lines += [visible(f"  {after.id}  now: {after.miss or 'missed'}") for before, after in broken]
+        return lines
+
