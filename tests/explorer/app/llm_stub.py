@@ -61,3 +61,21 @@ async def step_to_answer(pilot, screen: WalkScreen, count: int) -> None:  # type
         await pilot.press("n")
         await wait_for(pilot, lambda at=cursor: screen.view.history is not None and screen.view.history.cursor > at)
     raise AssertionError("the walk never showed that answer")
+
+
+SMALL = """corpus: {corpus}
+questions:
+  - id: refunds-arrive
+    query: How long do refunds take to arrive?
+    expect: [refund-delivery]
+  - id: money-back
+    query: How long until I get my money back?
+    expect: [refund-delivery]
+  - id: password-billing
+    query: Which billing plans and invoices let me sign in with a password?
+    expect: [password-sign-in]
+  - id: sign-in
+    query: What should I type to sign in?
+    expect: [password-sign-in]
+"""
+"""A small question set on the handbook (format it with ``corpus=``): the stub's wrong turn, and three more."""

@@ -29,24 +29,9 @@ from tests.command_line import run_cli
 
 from ..http_stub import Recorded, Reply, StubServer
 from .helpers import HANDBOOK_PATH, make_app, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, by_system
+from .llm_stub import MODEL, MONEY, QUERY, SMALL, by_system
 from .reading import prompt_title, text_at
 
-SMALL = """corpus: {corpus}
-questions:
-  - id: refunds-arrive
-    query: How long do refunds take to arrive?
-    expect: [refund-delivery]
-  - id: money-back
-    query: How long until I get my money back?
-    expect: [refund-delivery]
-  - id: password-billing
-    query: Which billing plans and invoices let me sign in with a password?
-    expect: [password-sign-in]
-  - id: sign-in
-    query: What should I type to sign in?
-    expect: [password-sign-in]
-"""
 FIRST, LAST = ("How long do refunds take to arrive?", "How long until I get my money back?"), (
     "Which billing plans and invoices let me sign in with a password?", "What should I type to sign in?")
 

@@ -35,24 +35,8 @@ from explorer.walks.evaluation.kept_run import file_sha256
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK_PATH, make_app, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
+from .llm_stub import MODEL, MONEY, QUERY, SMALL, step_to_answer
 from .reading import text_at
-
-SMALL = """corpus: {corpus}
-questions:
-  - id: refunds-arrive
-    query: How long do refunds take to arrive?
-    expect: [refund-delivery]
-  - id: money-back
-    query: How long until I get my money back?
-    expect: [refund-delivery]
-  - id: password-billing
-    query: Which billing plans and invoices let me sign in with a password?
-    expect: [password-sign-in]
-  - id: sign-in
-    query: What should I type to sign in?
-    expect: [password-sign-in]
-"""
 
 
 def landed(history) -> list[str]:  # type: ignore[no-untyped-def]
