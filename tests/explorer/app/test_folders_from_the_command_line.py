@@ -37,22 +37,30 @@ def test_walk_caches_in_the_folder_given_and_sets_no_environment(
     assert dict(os.environ) == before
 
 
-async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_sets_no_environment(
-        variant_server: StubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cache, prompts = tmp_path / "answers", tmp_path / "variants"
+def explorer_made_here(monkeypatch: pytest.MonkeyPatch) -> tuple[list[ExplorerApp], list[TreeNavigator]]:
+    """The explorer's command line run in this process: the app it makes is kept (in the first list) instead of run
+    in a terminal, and each navigator it resolves (in the second) for the test to close, as the app leaves to its
+    maker."""
     made: list[ExplorerApp] = []
     resolved: list[TreeNavigator] = []
+    explore_navigator_for = explore.navigator_for
 
     def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
         resolved.append(explore_navigator_for(*args, **kwargs))
         return resolved[-1]
 
-    explore_navigator_for = explore.navigator_for
-    monkeypatch.setattr(explore, "navigator_for", navigator_for)  # closed below, as the app leaves to its maker
-    monkeypatch.setattr(explore, "check_terminal", lambda: None)  # no terminal here: the app is run below instead
+    monkeypatch.setattr(explore, "navigator_for", navigator_for)
+    monkeypatch.setattr(explore, "check_terminal", lambda: None)  # no terminal here: the test runs the app
     monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
     monkeypatch.setattr(gc, "freeze", lambda: None)  # what the explorer does to the process for a large corpus
     monkeypatch.setattr(gc, "callbacks", [])
+    return made, resolved
+
+
+async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_sets_no_environment(
+        variant_server: StubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache, prompts = tmp_path / "answers", tmp_path / "variants"
+    made, resolved = explorer_made_here(monkeypatch)
     before = dict(os.environ)
     assert main([str(HANDBOOK_PATH), "--navigator", MODEL, "--query", QUERY, "--cache", str(cache),
                  "--prompts", str(prompts)]) == 0
@@ -82,19 +90,7 @@ async def test_variants_are_kept_beside_the_corpus_and_clearing_the_cache_loses_
     corpus.parent.mkdir()
     corpus.write_bytes(HANDBOOK_PATH.read_bytes())
     cache = tmp_path / "cache" / "llm"
-    made: list[ExplorerApp] = []
-    resolved: list[TreeNavigator] = []
-
-    def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
-        resolved.append(explore_navigator_for(*args, **kwargs))
-        return resolved[-1]
-
-    explore_navigator_for = explore.navigator_for
-    monkeypatch.setattr(explore, "navigator_for", navigator_for)
-    monkeypatch.setattr(explore, "check_terminal", lambda: None)
-    monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
-    monkeypatch.setattr(gc, "freeze", lambda: None)
-    monkeypatch.setattr(gc, "callbacks", [])
+    made, resolved = explorer_made_here(monkeypatch)
     assert main([str(corpus), "--navigator", MODEL, "--query", QUERY, "--cache", str(cache)]) == 0
     (app,) = made
     prompts = corpus.parent / "prompts"
