@@ -48,11 +48,12 @@ def model_field(tab: Tab) -> str:
 
 async def to_the_model_field(tab: Tab) -> None:
     """In the what-if just opened, move the focus from the system message to the model field."""
-    # A key typed shows where the focus is: the system message (the dialog opens on it), its cursor at the start.
+    # A key typed shows where the focus is: the system message (the dialog opens on it; local:smollm2's is the ids
+    # prompt), its cursor at the start.
     await tab.press("#")
-    await tab.wait_for(lambda: "#You guide" in tab.flat(), "the focus in the system message")
+    await tab.wait_for(lambda: "#You pick sections" in tab.flat(), "the focus in the system message")
     await tab.press("\x7f")  # backspace
-    await tab.wait_for(lambda: "#You guide" not in tab.flat(), "the system message as it was")
+    await tab.wait_for(lambda: "#You pick sections" not in tab.flat(), "the system message as it was")
     await tab.press(TAB * 3)  # from the system message: the user message, the answers, the model
 
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from pathlib import Path, PurePath
 from typing import Final
@@ -243,6 +243,15 @@ def split_options(model: str) -> SplitModel:
             raise OptionError(f"{model!r}: option {key!r} is given twice; give it once")
         values[key] = _value(key, text)
     return SplitModel(base, ModelOptions(**values), tuple(pairs))  # type: ignore[arg-type]
+
+
+def filled(options: ModelOptions, defaults: ModelOptions) -> ModelOptions:
+    """``options`` with each option it does not give (``None``) taken from ``defaults``: a bundled model's
+    measured settings apply where its id says nothing, and what the id says wins, key by key
+    (``local:smollm2@system=v2.system.txt`` keeps the bundled template, ids cap and grammar)."""
+    taken = {field.name: getattr(defaults, field.name) for field in fields(ModelOptions)
+             if getattr(options, field.name) is None}
+    return replace(options, **taken)
 
 
 def join_options(base: str, written: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:

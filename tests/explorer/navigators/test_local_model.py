@@ -32,6 +32,7 @@ from explorer.ending import WalkEnd
 from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.llm.errors import NavigatorHTTPError
 from explorer.navigators.local_model import (
+    TUNED_PROMPTS,
     BundledModel,
     LoadPhase,
     LocalModelNavigator,
@@ -150,6 +151,30 @@ def test_the_bundled_model_is_found_among_its_packages_files() -> None:
     assert any(Path(str(f)).name == path.name for f in files)
 
 
+@needs_model
+def test_the_bundled_model_is_asked_with_its_measured_defaults_and_what_its_id_says_wins(tmp_path: Path) -> None:
+    navigator = LocalModelNavigator()
+    offered = (NodeView("billing", "Billing", "Invoices."), NodeView("plans", "Plans"))
+    request = NavigatorRequest("How long do refunds take?", MODEL, None, offered, 9, CancellationToken())
+    options = navigator.settings(MODEL).options
+    assert (options.system, options.prompt) == (TUNED_PROMPTS / "ids.system.txt", TUNED_PROMPTS / "ids.prompt.txt")
+    assert (options.rationale, options.max_items, options.grammar) == (0, 2, "compact")
+    (system, sent), (user, said) = navigator.prompt(request)
+    assert (system, user) == ("system", "user")
+    assert sent == (TUNED_PROMPTS / "ids.system.txt").read_text(encoding="utf-8")
+    assert said == ("Query: How long do refunds take?\n\nYou are at the top of the corpus: the candidates are its "
+                    "top-level sections.\n\nSections below:\n- billing: Billing. Invoices.\n- plans: Plans\n\n"
+                    "Visits left: 9.\n")
+    mine = tmp_path / "v2.system.txt"
+    mine.write_text("Pick billing.", encoding="utf-8")
+    written = navigator.settings(f"{MODEL}@system={mine},rationale=40").options
+    assert (written.system, written.prompt) == (mine, TUNED_PROMPTS / "ids.prompt.txt")
+    assert (written.rationale, written.max_items, written.grammar) == (40, 2, "compact")
+    by_path = navigator.settings(f"local:{server_config(MODEL).model}").options
+    assert (by_path.system, by_path.prompt, by_path.rationale, by_path.max_items, by_path.grammar) == (None,) * 5
+    navigator.close()
+
+
 def test_a_port_that_is_taken_is_said_before_any_walk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     gguf = tmp_path / "m.gguf"
     gguf.write_bytes(b"GGUF" + b"\0" * 64)
@@ -238,14 +263,13 @@ def test_a_walk_on_the_local_model_lands_only_offered_ids_and_keeps_the_raw_answ
         assert set(decision.selected) <= set(offered)
         pairs = dict(decision.transcript or ())
         assert pairs["provider"] == "llama.cpp"
-        raw = json.loads(pairs["answer"])  # the model's own text, which the grammar kept to the schema
-        assert set(raw["selected"]) <= set(offered) and isinstance(raw["rationale"], str)
-        sent = json.loads(pairs["schema"])["response_format"]
-        assert sent["type"] == "json_schema" and sent["json_schema"]["name"] == "navigator_choice"
-        schema = sent["json_schema"]["schema"]
-        assert schema["properties"]["selected"]["items"]["enum"] == offered
-        assert schema["properties"]["selected"]["maxItems"] == min(len(offered),
-                                                                   offers[decision.current].remaining_visits)
+        raw = json.loads(pairs["answer"])  # the model's own text, which its compact grammar kept to the offer
+        assert set(raw) == {"selected"} and 1 <= len(raw["selected"]) <= 2 and set(raw["selected"]) <= set(offered)
+        assert pairs["system"] == (TUNED_PROMPTS / "ids.system.txt").read_text(encoding="utf-8")
+        most = min(2, len(offered), offers[decision.current].remaining_visits)
+        more = f' ("," id){{0,{most - 1}}}' if most > 1 else ""
+        assert pairs["grammar"] == (f'root ::= "{{\\"selected\\":[" id{more} "]" "}}"\n'
+                                    f'id ::= {" | ".join(json.dumps(json.dumps(id_)) for id_ in offered)}\n')
         parameters = json.loads(pairs["parameters"])
         assert parameters["temperature"] == 0 and parameters["structured_output"] is True
         assert decision.usage is not None and decision.usage["prompt_tokens"] > 0

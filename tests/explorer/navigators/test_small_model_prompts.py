@@ -13,10 +13,14 @@ import pytest
 
 from core import CancellationToken, NavigatorRequest, NodeView
 from explorer.navigators.llm.prompt import check_template, render
+from explorer.navigators.local_model import TUNED_PROMPTS
 from explorer.navigators.openai_compat import OLLAMA_BASE_URL_ENV, OpenAICompatibleNavigator
 
-PROMPTS = Path(__file__).resolve().parents[3] / "bench" / "prompts"
-VARIANTS = sorted(path.name.removesuffix(".system.txt") for path in PROMPTS.glob("*.system.txt"))
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "prompts"
+FOLDERS = {path.name.removesuffix(".system.txt"): folder
+           for folder in (BENCH, TUNED_PROMPTS) for path in folder.glob("*.system.txt")}
+"""Each variant's folder: bench/prompts/ for those measured, the package's for the one local:smollm2 uses."""
+VARIANTS = sorted(FOLDERS)
 CANDIDATES = (NodeView("billing", "Billing", "Invoices and payment methods."), NodeView("accounts", "Accounts"),
               NodeView("plans", "Plans", "What each plan costs."))
 OFFERED = ["billing", "accounts", "plans"]
@@ -28,16 +32,17 @@ def offer(model: str, remaining: int = 5) -> NavigatorRequest:
 
 
 def test_there_are_variants_and_each_has_both_files() -> None:
-    assert "compact" in VARIANTS
+    assert VARIANTS == ["compact", "ids"]
+    assert FOLDERS["ids"] == TUNED_PROMPTS
     for name in VARIANTS:
-        assert (PROMPTS / f"{name}.prompt.txt").is_file()
+        assert (FOLDERS[name] / f"{name}.prompt.txt").is_file()
 
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_a_variant_uses_only_known_placeholders_and_no_copyable_placeholder_text(name: str) -> None:
-    template = (PROMPTS / f"{name}.prompt.txt").read_text(encoding="utf-8")
-    check_template(template, PROMPTS / f"{name}.prompt.txt")  # raises on an unknown placeholder
-    words = (PROMPTS / f"{name}.system.txt").read_text(encoding="utf-8") + render(template, offer("local:x"))
+    template = (FOLDERS[name] / f"{name}.prompt.txt").read_text(encoding="utf-8")
+    check_template(template, FOLDERS[name] / f"{name}.prompt.txt")  # raises on an unknown placeholder
+    words = (FOLDERS[name] / f"{name}.system.txt").read_text(encoding="utf-8") + render(template, offer("local:x"))
     assert [text for text in COPYABLE if text in words] == []
     assert "{{" not in render(template, offer("local:x"))
 
@@ -59,14 +64,14 @@ def test_a_variant_asks_with_the_enum_of_the_offered_ids_and_an_answer_names_onl
         return httpx.Response(200, json={"choices": [{"message": {"role": "assistant", "content": text}}],
                                          "usage": {"prompt_tokens": 90, "completion_tokens": 12}})
 
-    model = f"ollama:m@system={PROMPTS / f'{name}.system.txt'},prompt={PROMPTS / f'{name}.prompt.txt'}"
+    model = f"ollama:m@system={FOLDERS[name] / f'{name}.system.txt'},prompt={FOLDERS[name] / f'{name}.prompt.txt'}"
     with OpenAICompatibleNavigator(transport=httpx.MockTransport(server)) as navigator:
         decision = navigator.choose(offer(model, remaining=2))
     (body,) = bodies
     selected = body["response_format"]["json_schema"]["schema"]["properties"]["selected"]
     assert selected["items"]["enum"] == OFFERED
     assert selected["maxItems"] == 2
-    assert body["messages"][0]["content"] == (PROMPTS / f"{name}.system.txt").read_text(encoding="utf-8")
+    assert body["messages"][0]["content"] == (FOLDERS[name] / f"{name}.system.txt").read_text(encoding="utf-8")
     assert "- billing: Billing. Invoices and payment methods." in body["messages"][1]["content"]
     assert list(decision.selected) == ["plans", "billing"]
 
