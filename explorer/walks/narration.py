@@ -9,6 +9,7 @@ whoever shows the line escapes it (``safe_text.safe`` on screen). Titles come fr
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from core import (
     CandidatesOffered,
@@ -26,13 +27,27 @@ from core import (
 
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
-from ..safe_text import clip, one_line
+from ..safe_text import clip, clip_words, one_line
 from .decision_steps import DecisionStep, StepKind
 from .decisions import NEVER_JUDGED, decisions_of, how_answered, stop_reason
 from .habits import Habit, Habits, decision_habits
 
 RATIONALE_SHOWN = 150
 """Characters of a rationale the narration keeps (the step panel and the transcript have it whole)."""
+CLAUSE_ENDS = (". ", "; ", " — ", " - ", ", ")
+"""Where a long rationale may be cut, the strongest first: a room reads a whole clause, never half a word."""
+
+
+def shortened(text: str, limit: int = RATIONALE_SHOWN) -> str:
+    """``text`` whole when it fits ``limit``; else cut at the last clause end before it (a sentence's, then a
+    semicolon's, a dash's, a comma's), in its second half; else at the last space, with ``…``."""
+    if len(text) <= limit:
+        return text
+    for end in CLAUSE_ENDS:
+        cut = text.rfind(end, limit // 2, limit)
+        if cut > 0:
+            return text[:cut].rstrip(" .;,—-") + "."
+    return clip_words(text, limit)
 NAMES_SHOWN = 4
 """Nodes named in one list of the narration; the rest are counted."""
 
@@ -64,8 +79,23 @@ def titles_in(events: Sequence[WalkEvent]) -> dict[str, str]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Narration:
+    """One step said in sentences, and the same step said briefly: the navigator's reason and its habits left out
+    (what a narrow screen shows when the whole does not fit; never a sentence cut in the middle)."""
+
+    sentences: tuple[str, ...]
+    brief: tuple[str, ...]
+
+    @property
+    def words(self) -> str:
+        return " ".join(self.sentences)
+
+
 class _Narrator:
     def __init__(self, events: Sequence[WalkEvent], forced: Collection[int]) -> None:
+        self.briefly: dict[str, str] = {}
+        """A sentence said in full → the same said briefly (``""``: left out of the brief)."""
         self.events = events
         self.forced = forced
         self.titles = titles_in(events)
@@ -112,6 +142,7 @@ class _Narrator:
             others = [note for habit, note in habits.described().items() if habit is not Habit.COPIED_PROMPT]
             if others:
                 said.append(f"Its habits: {'; '.join(others)}.")
+                self.briefly[said[-1]] = ""
             if answer.hallucinated:
                 ghosts = names([one_line(i) for i in answer.hallucinated])
                 was = "was" if len(answer.hallucinated) == 1 else "were"
@@ -139,11 +170,14 @@ class _Narrator:
             text = f"It was offered {offered} and chose {names(valid)}"
         rationale = one_line(answer.rationale).strip()
         if habits.copied:  # never read out as a reason: it is the prompt's words, not the navigator's
-            return f"{text} (its reason copies the prompt)."
-        if rationale and how is not Answered.FORCED:  # a forced answer's rationale only repeats what was forced
-            rationale = clip(rationale, RATIONALE_SHOWN)
-            return f"{text}: {rationale}" + ("" if rationale[-1] in ".!?…" else ".")
-        return f"{text}."
+            said = f"{text} (its reason copies the prompt)."
+        elif rationale and how is not Answered.FORCED:  # a forced answer's rationale only repeats what was forced
+            rationale = shortened(rationale)
+            said = f"{text}: {rationale}" + ("" if rationale[-1] in ".!?…" else ".")
+        else:
+            return f"{text}."
+        self.briefly[said] = f"{text}."
+        return said
 
     def _after(self, step: DecisionStep) -> list[str]:
         """The bookkeeping folded into the step: the nodes entered, then the stops grouped by reason."""
@@ -211,6 +245,12 @@ def narrate(events: Sequence[WalkEvent], step: DecisionStep, *, forced: Collecti
             end: WalkEnd | None = None, error: str | None = None) -> str:
     """The narration of decision ``step`` of the walk ``events`` (``forced``: the 1-based numbers of the decisions
     a person forced; ``end`` and ``error``: how the walk ended, said at its last step)."""
+    return narration(events, step, forced=forced, end=end, error=error).words
+
+
+def narration(events: Sequence[WalkEvent], step: DecisionStep, *, forced: Collection[int] = (),
+              end: WalkEnd | None = None, error: str | None = None) -> Narration:
+    """:func:`narrate`'s sentences, and the brief of them."""
     narrator = _Narrator(events, forced)
     said: list[str] = []
     if step.kind is StepKind.START:
@@ -223,4 +263,5 @@ def narrate(events: Sequence[WalkEvent], step: DecisionStep, *, forced: Collecti
         finished = events[step.last - 1] if isinstance(events[step.last - 1], WalkFinished) else None
         assert finished is None or isinstance(finished, WalkFinished)
         said.extend(narrator.end(finished, end, error))
-    return " ".join(said)
+    brief = (narrator.briefly.get(sentence, sentence) for sentence in said)
+    return Narration(tuple(said), tuple(sentence for sentence in brief if sentence))

@@ -28,10 +28,14 @@ class Listening:
     :meth:`detach` (on unmount). A screen drawn in the background (the HTML export's) is given no wiring, so it
     never takes the desk or the local models from the screen a person uses."""
 
-    def __init__(self, post: Callable[[Message], bool], say: Say, wiring: Wiring) -> None:
+    def __init__(self, post: Callable[[Message], bool], say: Say, wiring: Wiring,
+                 presenting: Callable[[], bool] = lambda: False) -> None:
         self.post = post
         self.say = say
         self.wiring = wiring
+        self.presenting = presenting
+        """Whether the screen presents to a room: then a model's loading and readiness (a server's address, its
+        threads) are not toasted; the narration counts the seconds instead. A failure is still said."""
         self._stop_hearing_models: Callable[[], None] = lambda: None
         self._model: tuple[LocalModelStatus, float] | None = None  # the last status heard, and when (monotonic)
 
@@ -56,6 +60,8 @@ class Listening:
         """A local model loads on the first decision that needs it: say so, and how long it took (on the screen's
         thread)."""
         self._model = (status, time.monotonic())
+        if status.phase is not LoadPhase.FAILED and self.presenting():
+            return
         if status.phase is LoadPhase.LOADING:
             # Short: a toast cannot be taken back when the model is ready (about 2 s here); "ready" follows it.
             self.say(status.line(), title="Local model", timeout=4)

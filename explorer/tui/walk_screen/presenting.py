@@ -18,7 +18,7 @@ from ...walks.decision_steps import (
     step_at,
     step_before,
 )
-from ...walks.narration import narrate
+from ...walks.narration import Narration, narration
 from .pulling_on import Pulled, pull_on
 from .shown import ShownWalk
 
@@ -140,18 +140,20 @@ class Presenter:
 
     # -- showing -------------------------------------------------------------------------------------------------
 
-    def narration(self) -> str:
+    def narration(self) -> Narration:
         """The words for the step on screen."""
         history = self.view.history
         if history is None or not history.events:
-            return "Type a question and press Enter: the walk is shown a decision at a time."
+            invite = ("Type a question and press Enter: the walk is shown a decision at a time.",)
+            return Narration(invite, invite)
         steps = self.steps()
         step = step_at(steps, history.cursor) or steps[0]
         ended = history.end if history.at_latest else None
-        words = narrate(history.events, step, forced=history.forced, end=ended, error=history.error)
+        said = narration(history.events, step, forced=history.forced, end=ended, error=history.error)
         if step.kind is StepKind.START and not history.ended:
-            words += " Press n for the first decision."
-        return words
+            press = ("Press n for the first decision.",)
+            said = Narration(said.sentences + press, said.brief + press)
+        return said
 
     def turn(self, on: bool) -> None:
         """Presenting mode on or off (off: nothing is being advanced to)."""

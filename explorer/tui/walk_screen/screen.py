@@ -149,7 +149,7 @@ class WalkScreen(Screen[None]):
         self.stepping = Stepping(self.view, self.presenter, tell, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(query.exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
-        self.listening = Listening(self.post_message, tell, wiring)
+        self.listening = Listening(self.post_message, tell, wiring, presenting=lambda: self.presenting)
         view = self.view
         self.reading = PaneReading(Panes(lambda: self.maximized, self._maximize, lambda: self.focused), stage,
                                    lambda: view.history.decision_at() if view.history else None, tell)
@@ -533,6 +533,9 @@ class WalkScreen(Screen[None]):
                                local_model=self.listening.line(session))
             for meter in self.query(BudgetMeter):
                 meter.show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
+            if self.presenting:
+                for line in self.query(NarrationLine):
+                    line.thinking(session.busy_seconds)
 
     def _schedule_render(self, *, burst: bool = False) -> None:
         """Redraw now: what a key changed is on screen before the next key is read. With ``burst`` (a walk event
@@ -582,7 +585,9 @@ class WalkScreen(Screen[None]):
         """Presenting mode's widgets: the narration, and the offer card (the answer card once the walk is over)."""
         at_end = history is not None and history.ended and history.at_latest
         self.set_class(at_end, AT_END)
-        self.query_one(NarrationLine).show(self.presenter.narration())
+        session = self.view.session
+        busy = session.busy_seconds if session is not None and session.busy else None
+        self.query_one(NarrationLine).show(self.presenter.narration(), thinking=busy)
         if at_end and history is not None:
             self.query_one(AnswerCard).show(state, self.corpus, history.events, history.forced)
         else:

@@ -89,6 +89,8 @@ class Stepping:
         history = self.view.history
         if history is None:
             self.walk_anew()
+        elif self.presenter.on and history.ended:
+            return  # the answer card and the narration say it is over; a toast would cover the card
         elif history.ended:
             self.say(f"The end of walk {history.number}, at step {history.cursor}: {AT_THE_END}.", timeout=5)
         else:

@@ -7,6 +7,11 @@ content. The card is laid out for the rows it has: every landed node gets its li
 ranked it, its id and stop reason, cut from the end) and its path on the next, and the rows left are shared out
 for the answers' content, cut with an ellipsis. When not every node has room for its path, the best keeps its
 path and content and the others take a row each; past what fits, the rest are counted.
+
+When the best answer's content does not fit its rows, it is shown from the sentence that best matches the query
+(:func:`explorer.walks.answer_sentence.lead_sentence`), set in bold, after ``…``: the room reads "banks usually
+take 5 to 10 business days", not a first sentence cut before it. The best answer takes the rows that sentence
+needs, the others share what is left.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.widget import Widget
 
-from core import WalkEvent
+from core import WalkEvent, WalkStarted
 
 from ...corpora import Corpus
 from ...safe_text import safe, styled, visible
+from ...walks.answer_sentence import lead_sentence
 from ...walks.describe import PATH_SEPARATOR
 from ...walks.ranking import rank_landed
 from ...walks.state import WalkState
@@ -68,6 +74,7 @@ class AnswerCard(Widget):
         "answer--title",
         "answer--path",
         "answer--content",
+        "answer--lead",
         "answer--dim",
     }
 
@@ -75,6 +82,8 @@ class AnswerCard(Widget):
         super().__init__(id=id)
         self.answers: tuple[Answer, ...] = ()
         self.heading = ""
+        self.asked = ""
+        """The walk's query: the best answer's sentence that matches it best leads where the whole does not fit."""
 
     def show(self, state: WalkState, corpus: Corpus, events: Sequence[WalkEvent], forced: Collection[int] = ()) -> None:
         """The landed nodes of ``state`` (as of the walk's ``events``, ``forced`` numbering its forced answers),
@@ -93,6 +102,7 @@ class AnswerCard(Widget):
                                   ranked.reasons, ranked.stand_in))
         self.answers = tuple(answers)
         self.heading = answer_heading(self.answers)
+        self.asked = next((e.query for e in events if isinstance(e, WalkStarted)), "")
         self.refresh()
 
     def render(self) -> RenderableType:
@@ -108,6 +118,11 @@ class AnswerCard(Widget):
         room = height - _rows(answers, shown, compact)
         real = sum(1 for a in answers[:shown] if a.stand_in is None)  # a stand-in's content is no answer: none shown
         content_rows = (room if compact else room // real) if real else 0
+        best_rows = content_rows
+        if real > 1 and not compact and answers[0].best:  # the best's matching sentence first, the others after
+            needed = self._lead_rows(answers[0], width)
+            best_rows = max(content_rows, min(needed, room - (real - 1)))
+            content_rows = (room - best_rows) // (real - 1)
         for number, answer in enumerate(answers[:shown]):
             before = answers[number - 1] if number else None
             if before is not None and before.stand_in is None and answer.stand_in is not None:
@@ -119,8 +134,9 @@ class AnswerCard(Widget):
             if compact and number:
                 continue
             lines.append(safe(PATH_SEPARATOR.join(answer.path), style("answer--path"), width=400))
-            if content_rows > 0 and answer.stand_in is None:
-                lines.extend(self._content(answer.content, width, content_rows))
+            rows = best_rows if answer.best else content_rows
+            if rows > 0 and answer.stand_in is None:
+                lines.extend(self._content(answer, width, rows))
         if shown < len(answers):
             left = answers[shown:]
             stand_ins = sum(1 for a in left if a.stand_in is not None)
@@ -151,12 +167,32 @@ class AnswerCard(Widget):
         head.append_text(safe(" · ".join(t for t in tail if t), style("answer--dim"), width=300))
         return head
 
-    def _content(self, content: str, width: int, rows: int) -> list[Text]:
+    def _lead_rows(self, answer: Answer, width: int) -> int:
+        """The rows ``answer``'s sentence that best matches the query takes, after ``…`` (0: its first sentence
+        matches best, or it has none)."""
+        whole = " ".join(visible(answer.content, multiline=True).split())
+        lead = lead_sentence(whole, self.asked)
+        if lead is None or lead.number == 1:
+            return 0
+        return len(Text(f"… {lead.sentence}").wrap(self.app.console, max(10, width - 2)))
+
+    def _content(self, answer: Answer, width: int, rows: int) -> list[Text]:
+        """``answer``'s content in at most ``rows`` rows, indented; the best answer's from its sentence that best
+        matches the query when the whole does not fit (that sentence in bold, after ``…``)."""
         style = self.get_component_rich_style("answer--content")
-        body = " ".join(visible(content[: width * rows * 2], multiline=True).split())
-        if not body:
+        whole = " ".join(visible(answer.content, multiline=True).split())
+        if not whole:
             return [styled("  (no content)", self.get_component_rich_style("answer--dim"))]
-        wrapped = Text(body, style=style).wrap(self.app.console, max(10, width - 2))
+        room = max(10, width - 2)
+        body = Text(whole[: width * rows * 2], style=style)
+        lead = lead_sentence(whole, self.asked) if answer.best else None
+        if lead is not None and lead.number > 1 and len(body.wrap(self.app.console, room)) > rows:
+            body = Text("… ", style=style)
+            body.append(lead.sentence, style=self.get_component_rich_style("answer--lead"))
+            body.append(whole[lead.start + len(lead.sentence): lead.start + width * rows * 2], style=style)
+        wrapped = body.wrap(self.app.console, room)
+        for line in wrapped:
+            line.rstrip()
         kept = [Text("  ") + line for line in wrapped[:rows]]
         if len(wrapped) > rows and kept:
             last = kept[-1]

@@ -7,6 +7,7 @@ until the test lets it go: a real model's load is too slow for a test."""
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from core import NavigatorChoice, NavigatorRequest
 from explorer.navigators import resolve_navigator
 from explorer.navigators.llm.llama_server import LoadPhase, LocalModelStatus, ServerConfig
 from explorer.navigators.local_model import LocalModelNavigator
+from explorer.tui.widgets.narration_line import NarrationLine
 
 from .helpers import make_app, resize, wait_for
 from .reading import meter_text, status_text
@@ -79,3 +81,28 @@ async def test_the_status_line_says_the_local_model_loads_then_is_ready():
         await wait_for(pilot, lambda: app.walk_screen.view.history.cursor >= 3 and not app.walk_screen.view.session.busy)
         assert "local model" not in status_text(app)  # answered: the usual line
         assert status_text(app) == "paused · n next · c continue · p play · e fork"
+
+
+@pytest.mark.model
+async def test_presenting_the_load_is_no_toast_and_the_narration_counts_the_seconds():
+    """For a room: the model's loading and its readiness (a server address, threads) are not toasted while
+    presenting; the narration counts the seconds the decision takes instead, at 80×24 and resized to 120×40."""
+    navigator = Loading()
+    app = make_app("How are refunds issued?", "local:smollm2", navigator=navigator, start_walk=True, present=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.walk_screen
+        line = screen.query_one(NarrationLine)
+        try:
+            await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
+            await pilot.press("n")  # the roots offered, then the navigator asked: its model loads
+            await wait_for(pilot, lambda: re.search(r"\nthinking… [1-9]\d* s$", line.words) is not None)
+            await resize(pilot, (120, 40))
+            navigator.loaded.set()
+            assert navigator.told.wait(30)
+            await wait_for(pilot, lambda: re.search(r"\nthinking… [1-9]\d* s$", line.words) is not None)
+        finally:
+            navigator.loaded.set()
+            navigator.answer.set()
+        await wait_for(pilot, lambda: screen.view.history.cursor >= 3 and not screen.view.session.busy)
+        assert "thinking" not in line.words
+        assert [note.message for note in app.notes if "local model" in note.message] == []
