@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-__all__ = ["CACHE_DIR_ENV", "CACHE_OFF", "Folders", "NotAFolder", "folders_for", "not_a_folder", "user_cache",
+__all__ = ["CACHE_DIR_ENV", "CACHE_OFF", "UNCACHED", "Folders", "NotAFolder", "folders_for", "not_a_folder",
+           "user_cache",
            "user_folders"]
 
 CACHE_DIR_ENV: Final = "REASONING_EXPLORER_CACHE_DIR"
@@ -43,6 +44,11 @@ class Folders:
         """Where the variants made on the corpus at ``corpus_path`` are kept: the folder named
         (``--prompts DIR``), else ``prompts`` beside the corpus."""
         return self.prompts if self.prompts is not None else Path(corpus_path).expanduser().resolve().parent / "prompts"
+
+
+UNCACHED: Final = Folders(None)
+"""No response cache (``--no-cache``); also what a navigator's check of its model reads, where the cache is none of
+the model's settings."""
 
 
 def not_a_folder(given: str, folder: Path, what: str = "the cache") -> str | None:

@@ -50,7 +50,7 @@ from core import CancellationToken
 
 from ..numbers import whole
 from .errors import NavigatorConfigError
-from .folders import Folders
+from .folders import UNCACHED, Folders
 from .llm.errors import NavigatorHTTPError
 from .llm.llama_server import (
     LlamaServer,
@@ -309,7 +309,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
             _check_port(config.port)
         except NavigatorConfigError as exc:
             raise NavigatorHTTPError(str(exc)) from None
-        return self._settings(model, config, NOT_STARTED)
+        return self._settings(model, config, NOT_STARTED, self.folders or UNCACHED)  # the cache: see the base's
 
     def server(self, model: str) -> LlamaServer:
         """The (shared) server of ``model``, not started until asked for its address."""
@@ -333,7 +333,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         address = server.address(token, self.hearing)
         return replace(settings, url=f"{address}{CHAT_PATH}")
 
-    def _settings(self, model: str, config: ServerConfig, address: str) -> Settings:
+    def _settings(self, model: str, config: ServerConfig, address: str, folders: Folders | None = None) -> Settings:
         name, options = _base(model)
         bundled = BUNDLED.get(name)
         if bundled is not None:
@@ -348,7 +348,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
             base_url_env=PORT_ENV,
             api_key=None,
             options=options,
-            cache_dir=cache_dir(self.folders),
+            cache_dir=cache_dir(folders or self.folders),
             cache_identity=f"{LOCAL_PROVIDER}:{config.model} ({size} bytes)",
         )
         return with_limits(settings)

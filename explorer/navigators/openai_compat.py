@@ -44,7 +44,7 @@ from core import CancellationToken, NavigatorChoice, NavigatorRequest, Retrieval
 from ..http import Deadline, Stop, with_retries
 from .answered import Answered, answered_pair, duplicates_pair
 from .errors import NavigatorConfigError
-from .folders import Folders
+from .folders import UNCACHED, Folders
 from .llm.answer import AnswerError, keeps_secrets, read_completion, status_error
 from .llm.cache import CachedAnswer, ResponseCache
 from .llm.errors import NavigatorHTTPError, quote
@@ -305,8 +305,11 @@ class OpenAICompatibleNavigator(TreeNavigator):
             raise NavigatorConfigError(str(exc)) from None
 
     def check_settings(self, model: str) -> Settings:
-        """The settings of ``model`` as :meth:`check_model` checks them (no server is started)."""
-        return settings_for(model, self.folders)
+        """The settings of ``model`` as :meth:`check_model` checks them (no server is started). Where answers are
+        cached is no setting of the model: it is not read here (a navigator is checked before a program wires its
+        own cache folder, and ``--cache DIR`` must win over the user's variable); an unwired navigator reads it at
+        its first call."""
+        return settings_for(model, self.folders if self.folders is not None else UNCACHED)
 
     def settings(self, model: str) -> Settings:
         """The settings of one call of ``model``, read now (no server is started, no request made)."""

@@ -116,6 +116,19 @@ def test_the_cache_folder_from_the_environment_is_refused_as_cache_is() -> None:
     assert cli("walk", HANDBOOK, "refunds", "--no-cache", env=environment).returncode == 0  # the flag wins
 
 
+def test_cache_dir_wins_over_the_environments_cache_folder_that_is_a_file(tmp_path: Path) -> None:
+    """The option is the command's own folder: the user's variable is not read, even where it names a file (it
+    refused the navigator before any walk)."""
+    with StubServer() as server:
+        server.add(answer(["billing"]))
+        walked = cli("walk", HANDBOOK, "refunds", "--navigator", "openai:test-model", "--max-visits", "1",
+                     "--cache", tmp_path / "cache", "--json",
+                     env={"OPENAI_BASE_URL": server.url, "REASONING_EXPLORER_CACHE_DIR": str(HANDBOOK)})
+        assert (walked.returncode, walked.stderr) == (0, "")
+        assert len(server.requests) == 1
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 1  # cached where the option says
+
+
 def test_eval_compare_ab_tests_two_prompts_each_navigator_with_its_own(tmp_path: Path) -> None:
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("Prompt A: choose sections.")

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from core import CancellationToken, NavigatorRequest, NodeView
-from explorer.navigators import NavigatorConfigError, resolve_navigator
+from explorer.navigators import resolve_navigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.llm.cache import ResponseCache, request_key
 from explorer.navigators.llm.settings import CACHE_DIR_ENV, cache_dir
@@ -147,8 +147,9 @@ def test_a_cache_folder_that_is_a_file_is_refused_in_one_line(folder: Path) -> N
     with pytest.raises(NavigatorHTTPError) as caught:
         cache_dir()
     assert str(caught.value) == said
-    with pytest.raises(NavigatorConfigError) as refused:
-        resolve_navigator("openai:m")
+    navigator = resolve_navigator("openai:m")  # the cache is no setting of the model: a program may name its own
+    with pytest.raises(NavigatorHTTPError) as refused:
+        navigator.settings("openai:m")  # unwired, at its first call
     assert str(refused.value) == said
 
 
