@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ..corpora import Corpus
     from ..corpora.questions import Question
     from ..walk_settings import WalkSettings
-    from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome
+    from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome, Sweep
     from ..walks.session import WalkObserver
 
 
@@ -301,5 +301,18 @@ def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, quest
         document["sweep"] = found.to_json()
         write_json(document)
     else:
-        console().print("\n".join(found.lines()), markup=False, highlight=False)
+        _print_sweep(found.lines(), [(args.navigator, found)])
     return EXIT_OK
+
+
+def _print_sweep(lines: list[str], named: Sequence[tuple[str, Sweep]]) -> None:
+    """A sweep's rows, then its chart (hit@3 by budget, a line per sweep named), then each question's budget."""
+    from ..walks.evaluation import hit_at_3_chart
+    from .render import budget_chart
+
+    out = console()
+    split = lines.index("Per question:") if "Per question:" in lines else len(lines)
+    out.print("\n".join(lines[:split]), markup=False, highlight=False)
+    out.print(budget_chart(hit_at_3_chart(named), out.is_terminal))
+    if split < len(lines):
+        out.print("\n".join(lines[split:]), markup=False, highlight=False)

@@ -43,7 +43,7 @@ from ..walks.describe import (
     stop_line,
     visits_left,
 )
-from ..walks.evaluation import EvalSummary, QuestionOutcome, cached_words
+from ..walks.evaluation import BudgetChart, EvalSummary, QuestionOutcome, cached_words, draw_chart
 from ..walks.habits import walk_habits
 from ..walks.ranking import rank_landed
 from ..walks.state import WalkState
@@ -449,3 +449,14 @@ def usage_words(usage: Mapping[str, object]) -> str:
     if not parts and "total_tokens" in usage:
         words = f"{count(usage['total_tokens'])} tokens"
     return " · ".join(([words] if words else []) + rest) or "tokens: none counted"
+
+
+CHART_SIZE = (72, 18)
+"""Cells the command line's chart takes (``eval --budgets``): its width fits an 80-column terminal."""
+
+
+def budget_chart(chart: BudgetChart, terminal: bool) -> Text:
+    """``chart`` as the command line prints it: in colour on a terminal (its escapes read as styles), plain text
+    otherwise (a file, a pipe, CI: no escape code)."""
+    drawn = draw_chart(chart, *CHART_SIZE, colour=terminal)
+    return Text.from_ansi(drawn) if terminal else Text(drawn)

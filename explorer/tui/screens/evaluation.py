@@ -71,7 +71,7 @@ from .evaluation_cells import (
     totals,
 )
 from .evaluation_sides import EvaluationEnded, QuestionWalked, SideRun
-from .evaluation_sweep import SweepScreen, budgets_prompt
+from .evaluation_sweep import SweptSide, ask_and_sweep
 from .prompt import PromptScreen
 
 __all__ = ["EVALUATION", "EvaluationScreen", "totals"]
@@ -447,15 +447,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.dismiss()
 
     def action_sweep(self) -> None:
-        """Walk the set at each budget typed with A's navigator, on the sweep screen (:mod:`.evaluation_sweep`)."""
-        model, navigator = self._first
-
-        def sweep(budgets: tuple[int, ...] | None) -> None:
-            if budgets:
-                self.app.push_screen(SweepScreen(self.corpus, self.question_set, self.settings.but(model=model),
-                                                 navigator, budgets, jobs=self.jobs, wiring=self.wiring))
-
-        self.app.push_screen(budgets_prompt(model), sweep)
+        """Sweep A, B or both (asked when two are compared) at the budgets typed (:mod:`.evaluation_sweep`)."""
+        sides = [SweptSide(str(name), side.label, self.settings.but(model=side.model), side.navigator)
+                 for name, side in self.sides.items()]
+        ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
+                      allow_files=self.allow_files)
 
     def action_open_kept_run(self) -> None:
         """Open a kept run as the was side of the run now (:mod:`..widgets.kept_run_panel`)."""
