@@ -35,6 +35,7 @@ from .outcome import (
     wrong_turn_step,
 )
 from .pace import Pace, time_left, time_left_words
+from .policy_curve import PolicyCurve, PolicyPoint, curve_lines, policy_curve
 from .run import EvaluationRun, evaluate
 from .run_comparison import RunComparison
 from .summary import EvalSummary, cached_words, summarize, summary_to_json
@@ -62,6 +63,8 @@ __all__ = [
     "Miss",
     "MissReason",
     "Pace",
+    "PolicyCurve",
+    "PolicyPoint",
     "QuestionOutcome",
     "RunComparison",
     "RunError",
@@ -74,6 +77,7 @@ __all__ = [
     "check_resumable",
     "compare_outcomes",
     "comparison_lines",
+    "curve_lines",
     "differs",
     "draw_chart",
     "evaluate",
@@ -91,6 +95,7 @@ __all__ = [
     "outcome_of",
     "outcome_to_json",
     "parse_budgets",
+    "policy_curve",
     "read_run",
     "reuses_answers",
     "summarize",
