@@ -27,12 +27,12 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, ProgressBar, Static
 
-from core import TreeNavigator
+from core import Policy, TreeNavigator
 
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...safe_text import safe, styled, visible
-from ...walk_settings import WalkSettings
+from ...walk_settings import WalkSettings, policy_text
 from ...walks.evaluation import (
     QuestionOutcome,
     Sweep,
@@ -96,9 +96,9 @@ def sides_prompt(sides: Sequence[SweptSide]) -> PromptScreen[tuple[str, ...]]:
 
 
 def ask_and_sweep(screen: Screen[Any], corpus: Corpus, questions: QuestionSet, sides: Sequence[SweptSide], *,
-                  jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True) -> None:
-    """``b``: with two sides, ask which to sweep (A, B or both); then the budgets; then sweep them on the sweep
-    screen, pushed over ``screen``."""
+                  jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True, pick: bool = True) -> None:
+    """``b``: with two sides, ask which to sweep (A, B or both; ``pick=False``: both, unasked); then the budgets;
+    then sweep them on the sweep screen, pushed over ``screen``."""
     app = screen.app
 
     def budgets_for(chosen: Sequence[SweptSide]) -> Callable[[tuple[int, ...] | None], None]:
@@ -112,7 +112,7 @@ def ask_and_sweep(screen: Screen[Any], corpus: Corpus, questions: QuestionSet, s
         what = " and ".join(side.titled for side in chosen) if len(sides) > 1 else chosen[0].label
         app.push_screen(budgets_prompt(visible(what)), budgets_for(chosen))
 
-    if len(sides) == 1:
+    if len(sides) == 1 or not pick:
         ask_budgets(sides)
         return
 
@@ -121,6 +121,23 @@ def ask_and_sweep(screen: Screen[Any], corpus: Corpus, questions: QuestionSet, s
             ask_budgets([side for side in sides if side.name in names])
 
     app.push_screen(sides_prompt(sides), picked)
+
+
+def policy_sides(side: SweptSide) -> list[SweptSide]:
+    """``side`` under each walk policy, depth-first then best-first (its own alpha, when it walks best-first):
+    the two lines of the cost/quality curve, named ``DF`` and ``BF``."""
+    alpha = side.settings.alpha
+    return [SweptSide(short, f"{policy_text(policy, alpha)} · {side.label}",
+                      side.settings.but(policy=policy, alpha=alpha), side.navigator)
+            for short, policy in (("DF", Policy.DEPTH_FIRST), ("BF", Policy.BEST_FIRST))]
+
+
+def ask_policy_curve(screen: Screen[Any], corpus: Corpus, questions: QuestionSet, side: SweptSide, *,
+                     jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True) -> None:
+    """``p``: the budgets, then ``side`` swept under depth-first and under best-first (the curve ``eval
+    --compare-policy --budgets`` prints), on the sweep screen over ``screen``."""
+    ask_and_sweep(screen, corpus, questions, policy_sides(side), jobs=jobs, wiring=wiring, allow_files=allow_files,
+                  pick=False)
 
 
 def lands_words(budget: int | None, largest: int) -> str:

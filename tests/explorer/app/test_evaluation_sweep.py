@@ -325,3 +325,41 @@ async def test_r_refuses_a_run_kept_with_another_model_or_other_settings_under_t
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.sides[next(iter(screen.sides))].resumed is None
+
+
+POLICY_FIGURES = [
+    "   budget   hits  hit@3  prec.  calls",
+    "DF      3   7/41      7    14%     79",
+    "BF      3   7/41      7    20%     79",
+    "DF      5  10/41     10    17%     90",
+    "BF      5  11/41     11    19%     95",
+    "DF      8  13/41     13    20%    102",
+    "BF      8  13/41     13    14%    113",
+    "DF     15  13/41     13    20%    105",
+    "BF     15  16/41     14    11%    135",
+]
+"""The handbook's set under each policy with the lexical navigator (``eval --compare-policy best-first --budgets
+3,5,8,15`` prints the same hit@3: 7, 10, 13, 13 depth-first against 7, 11, 13, 14 best-first)."""
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_p_sweeps_a_under_depth_first_and_best_first_and_charts_the_curve():
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        evaluation = await evaluation_open(pilot, app)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert prompt_title(app) == ("Budget sweep with DF depth-first · lexical:default and BF best-first · "
+                                     "lexical:default: the visit budgets (3,5,8,15)")
+        await pilot.press("enter")  # the budgets offered
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.over)
+        screen = app.screen
+        for size in SIZES:
+            await resize(pilot, size)
+            assert text_at(screen, "#sweep-figures").splitlines() == POLICY_FIGURES
+            lines = shown(screen.query_one(BudgetChartView)).splitlines()
+            assert lines[-2:] == ["━━ DF depth-first · lexical:default", "━━ BF best-first · lexical:default"]
+            assert table_columns(screen.query_one(DataTable)) == ["question", "DF needs", "BF needs", "3", "5", "8",
+                                                                  "15", "query"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is evaluation)
