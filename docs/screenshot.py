@@ -1,6 +1,8 @@
-"""Regenerate the README's screenshot: a walk compared with its fork on the sample handbook.
+"""Regenerate the README's screenshots: a walk compared with its fork on the sample handbook (docs/explorer.svg), and
+the evaluation screen's cost/quality curve, the handbook's question set swept under depth-first and best-first with
+semantic:hybrid (docs/policy-curve.svg).
 
-Run: .venv/bin/python docs/screenshot.py  (writes docs/explorer.svg)
+Run: .venv/bin/python docs/screenshot.py  (writes both)
 """
 
 from __future__ import annotations
@@ -47,5 +49,33 @@ async def main() -> None:
         app.save_screenshot(filename="explorer.svg", path=str(ROOT / "docs"))
 
 
+async def policy_curve() -> None:
+    """E, Enter (the set beside the corpus), p, Enter (budgets 3,5,8,15): the curve, by keys."""
+    from explorer.tui.screens.evaluation import EvaluationScreen
+    from explorer.tui.screens.evaluation_sweep import SweepScreen
+
+    os.chdir(ROOT)
+    corpus = load_corpus("sample_corpora/handbook.yaml")
+    model = "semantic:hybrid"
+    app = ExplorerApp(corpus, WalkSettings("", model), navigator=resolve_navigator(model))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("escape", "E")
+        while not getattr(app.screen, "ready", False):
+            await pilot.pause(0.05)
+        await pilot.press("enter")
+        while not (isinstance(app.screen, EvaluationScreen) and app.screen.sides
+                   and all(side.over for side in app.screen.sides.values())):
+            await pilot.pause(0.05)
+        await pilot.press("p")
+        while not getattr(app.screen, "ready", False):
+            await pilot.pause(0.05)
+        await pilot.press("enter")
+        while not (isinstance(app.screen, SweepScreen) and app.screen.over):
+            await pilot.pause(0.05)
+        await pilot.pause(0.5)
+        app.save_screenshot(filename="policy-curve.svg", path=str(ROOT / "docs"))
+
+
 if __name__ == "__main__":
     asyncio.run(main())
+    asyncio.run(policy_curve())

@@ -79,6 +79,12 @@ def test_the_readme_screenshot_exists():
     assert "](docs/explorer.svg)" in text_of(README)
 
 
+def test_the_policy_curve_image_exists_and_the_readme_and_command_line_page_show_it():
+    assert (DOCS / "policy-curve.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert "](docs/policy-curve.svg)" in text_of(README)
+    assert "](policy-curve.svg)" in text_of(DOCS / "command-line.md")
+
+
 @pytest.mark.process
 @pytest.mark.slow
 def test_the_navigator_table_is_what_the_bench_prints():

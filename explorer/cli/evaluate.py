@@ -31,6 +31,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    policy_option,
     policy_settings,
     read_by,
     report_local_model_loading,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from ..corpora import Corpus
     from ..corpora.questions import Question
     from ..walk_settings import WalkSettings
-    from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome
+    from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome, Sweep
     from ..walks.session import WalkObserver
 
 
@@ -75,10 +76,15 @@ def cmd_eval(argv: Sequence[str]) -> int:
                         help="walk only the questions a run kept by --save-run does not hold (a partial run: a "
                              "cancelled evaluation kept) with the settings it was kept with, and merge: no navigator "
                              "is asked about a question it holds (--save-run keeps the whole run in another file)")
+    parser.add_argument("--compare-policy", type=policy_option, metavar="Q",
+                        help="also walk every question under walk policy Q (depth-first, best-first[@alpha=A]) with "
+                             "the same navigator and budget: per policy hit@3, landed, precision, calls and tokens, "
+                             "and whether the other policy lands each miss; with --budgets, the cost/quality curve")
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    _check_compare_policy(args)
     if args.budgets is not None and (args.save_run is not None or args.against is not None):
         fail("--budgets cannot go with --save-run or --against; keep or compare one budget's run at a time")
     if args.budgets is not None and args.compare is not None:
@@ -123,6 +129,12 @@ def cmd_eval(argv: Sequence[str]) -> int:
     scored = spans.scored if spans is not None else None
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
+    if args.compare_policy is not None:
+        try:
+            return _policies(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
+        finally:
+            if telemetry is not None:
+                telemetry.close()
     if args.budgets is not None:
         try:
             return _sweep(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
@@ -301,5 +313,73 @@ def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, quest
         document["sweep"] = found.to_json()
         write_json(document)
     else:
-        console().print("\n".join(found.lines()), markup=False, highlight=False)
+        _print_sweep(found.lines(), [(args.navigator, found)])
+    return EXIT_OK
+
+
+def _print_sweep(lines: list[str], named: Sequence[tuple[str, Sweep]]) -> None:
+    """A sweep's rows, then its chart (hit@3 by budget, a line per sweep named), then each question's budget."""
+    from ..walks.evaluation import hit_at_3_chart
+    from .render import budget_chart
+
+    out = console()
+    split = lines.index("Per question:") if "Per question:" in lines else len(lines)
+    out.print("\n".join(lines[:split]), markup=False, highlight=False)
+    out.print(budget_chart(hit_at_3_chart(named), out.is_terminal))
+    if split < len(lines):
+        out.print("\n".join(lines[split:]), markup=False, highlight=False)
+
+
+def _check_compare_policy(args: argparse.Namespace) -> None:
+    """``--compare-policy``: another policy than the one walked, and none of the options that keep or compare one
+    run; else one line and exit 2."""
+    if args.compare_policy is None:
+        return
+    for given, name in ((args.compare, "--compare"), (args.save_run, "--save-run"), (args.against, "--against"),
+                        (args.resume, "--resume")):
+        if given is not None:
+            fail(f"--compare-policy cannot go with {name}; compare the policies of one navigator's run at a time")
+    from core import Policy
+    from core.policy import DEFAULT_ALPHA
+
+    if (args.policy or (Policy.DEPTH_FIRST, DEFAULT_ALPHA)) == args.compare_policy:
+        fail("--compare-policy names the policy walked already; give the other one (--policy depth-first "
+             "--compare-policy best-first)")
+
+
+def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
+              settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
+              scored: Callable[[QuestionOutcome], None] | None) -> int:
+    """``eval --compare-policy Q``: the set walked under the policy of ``settings`` and under Q, at each budget of
+    ``--budgets`` (the curve, and its chart) or at the one budget walked (the evaluation of the first policy, each
+    miss saying whether the other lands it, and both policies' figures); ``--json``: the largest budget's evaluation
+    of the first policy with the ``policy_curve`` in it."""
+    from ..corpora.validate import stats
+    from ..walks.evaluation import evaluation_to_json, policy_curve, summarize
+    from .render import budget_chart, eval_summary, eval_table, miss_lines
+
+    budgets = args.budgets or (settings.max_nodes_visited,)
+    curve = policy_curve(corpus, questions, settings, [(settings.policy, settings.alpha), args.compare_policy],
+                         budgets, navigator=navigator, jobs=args.jobs, observers=observers, on_done=scored)
+    top = len(curve.budgets) - 1
+    first = curve.outcomes(0, top)
+    if args.json:
+        document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=curve.budgets[top]),
+                                      first, summarize(first, stats(corpus)))
+        document["policy_curve"] = curve.to_json()
+        write_json(document)
+        return EXIT_OK
+    out = console()
+    if args.budgets is None:
+        other = curve.policies[1]
+        out.print(eval_table(first, other=(other, [o.hit for o in curve.outcomes(1, top)])))
+        out.print(miss_lines(first, said=[curve.other_words(0, top, n) for n in range(len(first))]))
+        out.print(eval_summary(summarize(first, stats(corpus))))
+        second = curve.outcomes(1, top)
+        out.print(miss_lines(second, said=[curve.other_words(1, top, n) for n in range(len(second))],
+                             title=f"Why each miss of {other} is a miss"))
+    heading = f"Policies: {' against '.join(curve.policies)} · {visible(settings.model)}"
+    out.print("\n".join([heading, *curve.lines()]), markup=False, highlight=False)
+    if args.budgets is not None:
+        out.print(budget_chart(curve.chart(), out.is_terminal))
     return EXIT_OK

@@ -43,7 +43,7 @@ from ..walks.describe import (
     stop_line,
     visits_left,
 )
-from ..walks.evaluation import EvalSummary, QuestionOutcome, cached_words
+from ..walks.evaluation import BudgetChart, EvalSummary, QuestionOutcome, cached_words, draw_chart
 from ..walks.habits import walk_habits
 from ..walks.ranking import rank_landed
 from ..walks.state import WalkState
@@ -250,11 +250,13 @@ def _mark(good: bool) -> Text:
     return Text("✓", style="green") if good else Text("✗", style="red")
 
 
-def eval_table(outcomes: Sequence[QuestionOutcome]) -> Table:
-    """One row per question: hit, hit@1, hit@3, why a miss is a miss, the walk's figures, what it landed."""
+def eval_table(outcomes: Sequence[QuestionOutcome], *, other: tuple[str, Sequence[bool]] | None = None) -> Table:
+    """One row per question: hit, hit@1, hit@3, why a miss is a miss, the walk's figures, what it landed; with
+    ``other`` (a name, and whether it landed each question: ``eval --compare-policy``), whether it lands each miss."""
     table = Table(title="Evaluation", title_justify="left")
+    lands = [(f"{other[0]} lands", "center")] if other is not None else []
     for column, justify in (("question", "left"), ("hit", "center"), ("@1", "center"), ("@3", "center"),
-                            ("why missed", "left"), ("branch", "center"), ("wrong turn", "right"),
+                            ("why missed", "left"), *lands, ("branch", "center"), ("wrong turn", "right"),
                             ("visits", "right"), ("calls", "right"), ("chars", "right"), ("landed", "right"),
                             ("precision", "right"), ("landed ids", "left"), ("stops", "left")):
         # Ids are never broken mid-word: the question column is as wide as its longest id (up to 40), and the
@@ -263,14 +265,16 @@ def eval_table(outcomes: Sequence[QuestionOutcome]) -> Table:
         table.add_column(column, justify=justify,  # type: ignore[arg-type]
                          overflow="ellipsis" if column in ("question", "landed ids") else "fold",
                          min_width=whole.get(column), no_wrap=column == "question")
-    for o in outcomes:
+    for number, o in enumerate(outcomes):
         stops = ", ".join(f"{reason} {count:,}" for reason, count in o.stop_reasons.items())
         if o.error:
             stops = f"{o.end}: {o.error}"
+        landed_there = [] if other is None else [_mark(other[1][number]) if o.miss is not None else Text("")]
         table.add_row(
             safe(o.question.id, "bold", width=40),
             _mark(o.hit), _mark(o.hit_at_1), _mark(o.hit_at_3),
             Text(o.miss.reason.value if o.miss is not None else "", style="yellow"),
+            *landed_there,
             _mark(o.branch_entered),
             "-" if o.first_wrong_turn is None else str(o.first_wrong_turn),
             f"{o.visits_used:,}", calls_words(o.cost, decisions=""), f"{o.chars_shipped:,}",
@@ -280,15 +284,19 @@ def eval_table(outcomes: Sequence[QuestionOutcome]) -> Table:
     return table
 
 
-def miss_lines(outcomes: Sequence[QuestionOutcome]) -> RenderableType:
-    """Why each miss is a miss, one line each: ``money-back: turned away: at step 2, judging the roots, …``."""
-    misses = [o for o in outcomes if o.miss is not None]
+def miss_lines(outcomes: Sequence[QuestionOutcome], *, said: Sequence[str] | None = None,
+               title: str = "Why each miss is a miss") -> RenderableType:
+    """Why each miss is a miss, one line each: ``money-back: turned away: at step 2, judging the roots, …``; with
+    ``said`` (a line per question), that line under each miss (``best-first lands it at the same budget (15)``)."""
+    misses = [(number, o) for number, o in enumerate(outcomes) if o.miss is not None]
     if not misses:
         return Text("No miss.", style="bold green")
-    lines = [Text(f"Why each miss is a miss ({count_of(len(misses), 'miss', 'misses')}):", style="bold")]
-    for o in misses:
+    lines = [Text(f"{title} ({count_of(len(misses), 'miss', 'misses')}):", style="bold")]
+    for number, o in misses:
         assert o.miss is not None
         lines.append(line("  ", safe(o.question.id, "bold", width=40), ": ", safe(o.miss.sentence(), width=300)))
+        if said is not None:
+            lines.append(line("    ", safe(said[number], "italic", width=300)))
     return Group(*lines)
 
 
@@ -449,3 +457,14 @@ def usage_words(usage: Mapping[str, object]) -> str:
     if not parts and "total_tokens" in usage:
         words = f"{count(usage['total_tokens'])} tokens"
     return " · ".join(([words] if words else []) + rest) or "tokens: none counted"
+
+
+CHART_SIZE = (72, 18)
+"""Cells the command line's chart takes (``eval --budgets``): its width fits an 80-column terminal."""
+
+
+def budget_chart(chart: BudgetChart, terminal: bool) -> Text:
+    """``chart`` as the command line prints it: in colour on a terminal (its escapes read as styles), plain text
+    otherwise (a file, a pipe, CI: no escape code)."""
+    drawn = draw_chart(chart, *CHART_SIZE, colour=terminal)
+    return Text.from_ansi(drawn) if terminal else Text(drawn)

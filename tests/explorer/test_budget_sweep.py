@@ -13,7 +13,7 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
-from explorer.walks.evaluation import evaluate, sweep
+from explorer.walks.evaluation import draw_chart, evaluate, hit_at_3_chart, sweep
 from tests.command_line import run_cli
 
 from .http_stub import Recorded, Reply, StubServer
@@ -86,12 +86,17 @@ def test_over_an_llm_only_the_largest_budgets_calls_are_made() -> None:
 def test_the_human_output_has_a_row_per_budget_and_each_questions_budget() -> None:
     evaluated = cli("eval", QUESTIONS, "--budgets", "3,15")
     assert evaluated.returncode == 0, evaluated.stderr
+    found = sweep(load_corpus(HANDBOOK), load_questions(QUESTIONS).questions, WalkSettings("", "lexical:default"),
+                  [3, 15], navigator=resolve_navigator("lexical:default"))
     lines = evaluated.stdout.splitlines()
     assert lines[0] == "Budget sweep"
     assert lines[1].startswith("  budget  3  hit ") and lines[2].startswith("  budget 15  hit ")
-    assert lines[3] == "Per question:"
-    assert all(line.endswith(("lands from 3", "lands from 15", "not within 15")) for line in lines[4:])
-    assert len(lines[4:]) == len(load_questions(QUESTIONS).questions)
+    start = lines.index("Per question:")  # after the chart of hit@3 by budget, plain text in a pipe
+    assert lines[3:start] == draw_chart(hit_at_3_chart([("lexical:default", found)]), 72, 18).splitlines()
+    assert lines[3].strip() == "hit@3 of 41 questions, by visit budget" and lines[start - 1] == "•• lexical:default"
+    assert "\x1b" not in evaluated.stdout
+    assert all(line.endswith(("lands from 3", "lands from 15", "not within 15")) for line in lines[start + 1:])
+    assert len(lines[start + 1:]) == len(load_questions(QUESTIONS).questions)
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -71,7 +71,7 @@ from .evaluation_cells import (
     totals,
 )
 from .evaluation_sides import EvaluationEnded, QuestionWalked, SideRun
-from .evaluation_sweep import SweepScreen, budgets_prompt
+from .evaluation_sweep import SweptSide, ask_and_sweep, ask_policy_curve
 from .prompt import PromptScreen
 
 __all__ = ["EVALUATION", "EvaluationScreen", "totals"]
@@ -91,6 +91,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     BINDINGS = [
         Binding("m", "toggle_misses", "Misses only", id="eval.misses"),
         Binding("b", "sweep", "Budget sweep…", id="eval.sweep"),
+        Binding("p", "policy_curve", "Policy curve…", id="eval.policy_curve"),
         Binding("o", "open_kept_run", "Kept run…", id="eval.kept_run"),
         Binding("d", "toggle_differences", "Differences only", id="eval.differences"),
         Binding("c", "compare", "Compare navigator…", id="eval.compare"),
@@ -373,7 +374,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if self.differences_only:
             shown.append("differences only")
         keys = ("Enter opens a walk at its first wrong turn · m misses only · c compare another navigator · "
-                "b budget sweep · o against a kept run · R resume one")
+                "b budget sweep · p policy curve · o against a kept run · R resume one")
         if self.comparing:
             keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
         keys += " · x cancel · ctrl+s keep the runs · Escape main view"
@@ -446,16 +447,20 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.post_message(CompareWalks(a.history, b.history, frozenset(a.question.expect)))
         self.dismiss()
 
-    def action_sweep(self) -> None:
-        """Walk the set at each budget typed with A's navigator, on the sweep screen (:mod:`.evaluation_sweep`)."""
-        model, navigator = self._first
+    def action_sweep(self, policies: bool = False) -> None:
+        """Sweep A, B or both (asked when two are compared), or (``policies``) A under depth-first and best-first,
+        at the budgets typed (:mod:`.evaluation_sweep`)."""
+        sides = [SweptSide(str(name), side.label, self.settings.but(model=side.model), side.navigator)
+                 for name, side in self.sides.items()]
+        if policies:
+            ask_policy_curve(self, self.corpus, self.question_set, sides[0], jobs=self.jobs, wiring=self.wiring,
+                             allow_files=self.allow_files)
+        else:
+            ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
+                          allow_files=self.allow_files)
 
-        def sweep(budgets: tuple[int, ...] | None) -> None:
-            if budgets:
-                self.app.push_screen(SweepScreen(self.corpus, self.question_set, self.settings.but(model=model),
-                                                 navigator, budgets, jobs=self.jobs, wiring=self.wiring))
-
-        self.app.push_screen(budgets_prompt(model), sweep)
+    def action_policy_curve(self) -> None:
+        self.action_sweep(policies=True)
 
     def action_open_kept_run(self) -> None:
         """Open a kept run as the was side of the run now (:mod:`..widgets.kept_run_panel`)."""

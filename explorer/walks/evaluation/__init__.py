@@ -11,13 +11,15 @@ against a kept one, was → now) over :mod:`.kept_run` (a run kept as a file,
 whole or partial) over :mod:`.document` (the ``eval --json`` document) over
 :mod:`.comparison` (two navigators) and :mod:`.run` (walking the set), over
 :mod:`.summary` (the set's figures), over :mod:`.outcome` (one question's),
-over :mod:`.misses` (why one was missed) and :mod:`.pace` (the time left). Import the names below
+over :mod:`.misses` (why one was missed), :mod:`.pace` (the time left) and :mod:`.chart` (a figure by visit
+budget, drawn as text). Import the names below
 from here.
 """
 
 from __future__ import annotations
 
 from ...corpora.questions import looks_like_question_set
+from .chart import BudgetChart, Series, draw_chart
 from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
 from .document import evaluation_to_json
 from .kept_run import KeptRun, RunError, check_resumable, held_outcomes, holds, keep_run, read_run
@@ -33,17 +35,75 @@ from .outcome import (
     wrong_turn_step,
 )
 from .pace import Pace, time_left, time_left_words
+from .policy_curve import PolicyCurve, PolicyPoint, curve_lines, policy_curve
 from .run import EvaluationRun, evaluate
 from .run_comparison import RunComparison
 from .summary import EvalSummary, cached_words, summarize, summary_to_json
-from .sweep import BudgetRow, Sweep, SweepRun, parse_budgets, reuses_answers, sweep, sweep_to_json
+from .sweep import (
+    BudgetRow,
+    Sweep,
+    SweepRun,
+    figures_lines,
+    hit_at_3_chart,
+    parse_budgets,
+    reuses_answers,
+    sweep,
+    sweep_to_json,
+)
 
 __all__ = [
-    "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "KeptRun", "Miss",
-    "MissReason", "Pace", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "SweepRun",
-    "best_miss_path", "cached_words", "check_resumable", "compare_outcomes", "comparison_lines", "differs", "evaluate",
-    "evaluation_to_json", "held_outcomes", "holds", "keep_run", "looks_like_question_set", "miss_column", "miss_of",
-    "miss_sentence", "outcome_from_json", "outcome_of", "outcome_to_json", "parse_budgets", "read_run",
-    "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "time_left", "time_left_words",
-    "wrong_turn_shown", "wrong_turn_step",
+    "BudgetChart",
+    "BudgetRow",
+    "Change",
+    "Difference",
+    "EvalComparison",
+    "EvalSummary",
+    "EvaluationRun",
+    "KeptRun",
+    "Miss",
+    "MissReason",
+    "Pace",
+    "PolicyCurve",
+    "PolicyPoint",
+    "QuestionOutcome",
+    "RunComparison",
+    "RunError",
+    "Series",
+    "Side",
+    "Sweep",
+    "SweepRun",
+    "best_miss_path",
+    "cached_words",
+    "check_resumable",
+    "compare_outcomes",
+    "comparison_lines",
+    "curve_lines",
+    "differs",
+    "draw_chart",
+    "evaluate",
+    "evaluation_to_json",
+    "figures_lines",
+    "held_outcomes",
+    "hit_at_3_chart",
+    "holds",
+    "keep_run",
+    "looks_like_question_set",
+    "miss_column",
+    "miss_of",
+    "miss_sentence",
+    "outcome_from_json",
+    "outcome_of",
+    "outcome_to_json",
+    "parse_budgets",
+    "policy_curve",
+    "read_run",
+    "reuses_answers",
+    "summarize",
+    "summary_to_json",
+    "sweep",
+    "sweep_to_json",
+    "time_left",
+    "time_left_words",
+    "wrong_turn_shown",
+    "wrong_turn_step",
 ]

@@ -25,12 +25,13 @@ from ...ending import WalkEnd
 from ...numbers import whole
 from ...walk_settings import WalkSettings
 from ..session import WalkObserver, rewalk, run_each
+from .chart import BudgetChart, Series
 from .outcome import QuestionOutcome, outcome_of
 from .run import EvaluationRun
 from .summary import EvalSummary, summarize
 
-__all__ = ["MAX_BUDGETS", "BudgetRow", "Sweep", "SweepRun", "parse_budgets", "reuses_answers", "sweep",
-           "sweep_to_json"]
+__all__ = ["MAX_BUDGETS", "BudgetRow", "Sweep", "SweepRun", "figures_lines", "hit_at_3_chart", "parse_budgets",
+           "reuses_answers", "sweep", "sweep_to_json"]
 
 
 def reuses_answers(navigator: TreeNavigator | None) -> bool:
@@ -98,6 +99,37 @@ class Sweep:
 
     def to_json(self) -> dict[str, object]:
         return sweep_to_json(self)
+
+    def hit_at_3(self, name: str) -> Series:
+        """The sweep's hit@3 at each budget, as a line of a chart named ``name``."""
+        return Series(name, tuple((row.budget, float(row.summary.hits_at_3)) for row in self.rows))
+
+
+def figures_lines(named: Sequence[tuple[str, Sweep]]) -> list[str]:
+    """Each budget's figures, a row per sweep (named, when there are several: ``A``, ``B``) at each budget: hits of
+    all, hit@3, precision and the live calls, under a heading; the table beside the chart."""
+    if not named:
+        return []
+    side = max(len(name) for name, _ in named)
+    questions = max(len(found.questions) for _, found in named)
+    hits = max(len("hits"), 2 * len(str(questions)) + 1)
+    lead = f"{'':<{side}} " if side else ""
+    lines = [f"{lead}{'budget':>6}  {'hits':>{hits}}  hit@3  prec.  calls"]
+    for number, budget in enumerate(named[0][1].budgets):
+        for name, found in named:
+            s = found.rows[number].summary
+            precision = "—" if s.precision is None else f"{s.precision:.0%}"
+            row = f"{name:<{side}} " if side else ""
+            lines.append(f"{row}{budget:>6}  {f'{s.hits}/{s.questions}':>{hits}}  {s.hits_at_3:>5}  {precision:>5}  "
+                         f"{found.rows[number].live_calls:>5,}")
+    return lines
+
+
+def hit_at_3_chart(named: Sequence[tuple[str, Sweep]]) -> BudgetChart:
+    """hit@3 by budget, a line per sweep (a side of an A/B evaluation, each named), over the same questions."""
+    questions = max((len(found.questions) for _, found in named), default=0)
+    return BudgetChart(f"hit@3 of {questions} questions, by visit budget",
+                       tuple(found.hit_at_3(name) for name, found in named), questions)
 
 
 def sweep_to_json(found: Sweep) -> dict[str, object]:

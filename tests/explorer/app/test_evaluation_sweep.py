@@ -1,5 +1,5 @@
 """The evaluation screen's budget sweep (``b``) and a kept run as its other side (``o``), by keys at 80×24 and
-120×40 over the handbook's question set (41 questions): the chart's bars and figures, the questions by the budget
+120×40 over the handbook's question set (41 questions): the chart of hit@3 by budget and its figures, the questions by the budget
 they need, only the largest budget's calls made for a navigator whose answers cost; the kept run's deltas and the
 questions fixed and broken, as ``eval --against`` prints them; a run kept from another question set refused in one
 line (issue 26, parts 4 and 5)."""
@@ -19,8 +19,8 @@ from explorer.navigators import resolve_navigator
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.budget_chart import BudgetChartView
 from explorer.tui.widgets.kept_run_panel import KeptRunPanel
-from explorer.tui.widgets.sweep_chart import SweepChart
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run
 from explorer.walks.evaluation.kept_run import file_sha256
@@ -32,14 +32,15 @@ SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
 SIZES = ((80, 24), (120, 40))
 """A story is read at 80×24, then again after the terminal is resized to 120×40 in the same app."""
-CHART = [
-    " 3 ██░░░░░░░░  7/41 (17%) · hit@3 7 · precision 14% · re-walked, no call",
-    " 5 ██░░░░░░░░ 10/41 (24%) · hit@3 10 · precision 17% · re-walked, no call",
-    " 8 ███░░░░░░░ 13/41 (32%) · hit@3 13 · precision 20% · re-walked, no call",
-    "15 ███░░░░░░░ 13/41 (32%) · hit@3 13 · precision 20% · live calls 105",
+FIGURES = [
+    "budget   hits  hit@3  prec.  calls",
+    "     3   7/41      7    14%      0",
+    "     5  10/41     10    17%      0",
+    "     8  13/41     13    20%      0",
+    "    15  13/41     13    20%    105",
 ]
 """The handbook's set walked with the lexical navigator's answers at 3, 5, 8 and 15 visits (``eval --budgets``
-prints the same figures)."""
+prints the same figures): the live calls are the largest budget's, the smaller ones re-walked its decisions."""
 
 
 class Costly(TreeNavigator):
@@ -72,7 +73,7 @@ class Costly(TreeNavigator):
 async def sweep_typed(pilot, app, budgets: str) -> SweepScreen:
     await pilot.press("b")
     await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
-    assert prompt_title(app) == "Budget sweep with costly:lexical: the visit budgets (3,5,8,15)"
+    assert prompt_title(app) == "Budget sweep with costly:lexical: the visit budgets (3,5,8,15)"  # one side: no picker
     await pilot.press(*budgets, "enter")  # the offered budgets are selected: typing replaces them
     await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen))
     return app.screen
@@ -99,14 +100,17 @@ def swept(screen: SweepScreen, navigator: Costly) -> None:
     """The sweep screen once the sweep is over: its title, what it asked, its chart (drawn whole) and its table of
     the questions by the budget they need."""
     assert text_at(screen, "#sweep-title") == ("Budget sweep: handbook.questions.yaml · 41 questions · "
-                                               "costly:lexical · budgets 3, 5, 8, 15")
+                                               "A costly:lexical · budgets 3, 5, 8, 15")
     assert text_at(screen, "#sweep-how") == ("only the largest budget's navigator calls are made: the smaller "
                                              "budgets re-walk its decisions")
     assert text_at(screen, "#sweep-progress-label") == "done 164/164"
     assert navigator.calls == 105 + 105  # the sweep asked what one walk of the set at 15 visits asks
-    chart = screen.query_one(SweepChart)
-    assert shown(chart).splitlines() == CHART
-    assert [line.rstrip() for line in drawn_lines(chart)] == CHART  # whole at 80 columns too
+    assert text_at(screen, "#sweep-figures").splitlines() == FIGURES
+    assert [line.rstrip() for line in drawn_lines(screen.query_one("#sweep-figures"))][:5] == FIGURES  # whole at 80
+    chart = screen.query_one(BudgetChartView)
+    lines = shown(chart).splitlines()
+    assert lines[0].strip() == "hit@3 of 41 questions, by visit budget" and lines[-1] == "━━ A costly:lexical"
+    assert lines[-3].split() == ["3", "5", "8", "15"]  # the budgets on the x axis, under their ticks
     table = screen.query_one(DataTable)
     assert table_columns(table) == ["question", "needs", "3", "5", "8", "15", "query"]
     rows = table_rows(table)
@@ -153,7 +157,7 @@ async def test_x_cancels_the_sweep_under_way_and_it_draws_no_chart():
         await wait_for(pilot, lambda: screen.over)
         label = text_at(screen, "#sweep-progress-label")
         assert label.startswith("cancelled at ") and label.endswith("/82 walks: Escape, then b sweeps again")
-        assert screen.found is None and shown(screen.query_one(SweepChart)) == ""
+        assert screen.found is None and shown(screen.query_one(BudgetChartView)) == ""
         assert screen.query_one(DataTable).row_count == 0
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is evaluation)
@@ -321,3 +325,41 @@ async def test_r_refuses_a_run_kept_with_another_model_or_other_settings_under_t
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
         assert screen.sides[next(iter(screen.sides))].resumed is None
+
+
+POLICY_FIGURES = [
+    "   budget   hits  hit@3  prec.  calls",
+    "DF      3   7/41      7    14%     79",
+    "BF      3   7/41      7    20%     79",
+    "DF      5  10/41     10    17%     90",
+    "BF      5  11/41     11    19%     95",
+    "DF      8  13/41     13    20%    102",
+    "BF      8  13/41     13    14%    113",
+    "DF     15  13/41     13    20%    105",
+    "BF     15  16/41     14    11%    135",
+]
+"""The handbook's set under each policy with the lexical navigator (``eval --compare-policy best-first --budgets
+3,5,8,15`` prints the same hit@3: 7, 10, 13, 13 depth-first against 7, 11, 13, 14 best-first)."""
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_p_sweeps_a_under_depth_first_and_best_first_and_charts_the_curve():
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        evaluation = await evaluation_open(pilot, app)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert prompt_title(app) == ("Budget sweep with DF depth-first · lexical:default and BF best-first · "
+                                     "lexical:default: the visit budgets (3,5,8,15)")
+        await pilot.press("enter")  # the budgets offered
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.over)
+        screen = app.screen
+        for size in SIZES:
+            await resize(pilot, size)
+            assert text_at(screen, "#sweep-figures").splitlines() == POLICY_FIGURES
+            lines = shown(screen.query_one(BudgetChartView)).splitlines()
+            assert lines[-2:] == ["━━ DF depth-first · lexical:default", "━━ BF best-first · lexical:default"]
+            assert table_columns(screen.query_one(DataTable)) == ["question", "DF needs", "BF needs", "3", "5", "8",
+                                                                  "15", "query"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is evaluation)

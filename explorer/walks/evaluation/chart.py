@@ -1,0 +1,100 @@
+"""A figure by visit budget, one line per series (a side of a sweep, a walk policy), drawn as text by ``plotext``: the
+one chart of ``eval --budgets``, the evaluation screen's sweep and its HTML page.
+
+:func:`draw` returns what plotext's ``build()`` makes, a block of lines: plain (``colour=False``: what the command line
+prints when it writes to no terminal, and what a test reads exactly), or with ANSI colours, one per series, for a
+reader that turns them into styles (Rich's ``Text.from_ansi``), never into markup. A series' name is untrusted (a
+model id, a file name): it is made visible (:func:`~explorer.safe_text.visible`) before plotext draws it, so no escape
+sequence of its own reaches the drawing. plotext keeps one figure per process, so drawings take turns (a lock).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import plotext  # type: ignore[import-untyped]
+
+from ...safe_text import visible
+
+__all__ = ["MARKERS", "BudgetChart", "Series", "draw", "draw_chart"]
+
+MARKERS = ("•", "x", "+", "o", "*", "#")
+"""Each series' marker, in order: lines told apart without colour."""
+
+FINE = "braille"
+"""The marker of every line drawn in colour (the colour tells them apart): braille dots, four rows to a cell, so a
+short plot still shows a step of one question."""
+
+COLOURS = ("cyan+", "orange+", "magenta+", "green+", "blue+", "red+")
+"""Each series' colour, in order, when the chart is drawn in colour."""
+
+MIN_WIDTH, MIN_HEIGHT = 24, 8
+"""The smallest drawing that still holds the axes and a legend line: below it :func:`draw` draws nothing."""
+
+_ONE_FIGURE = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line: a figure at each visit budget, smallest budget first."""
+
+    name: str
+    points: tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True)
+class BudgetChart:
+    """A figure (``title``) by visit budget, up to ``top`` (the number of questions, for a count of them)."""
+
+    title: str
+    series: tuple[Series, ...]
+    top: float
+
+    @property
+    def budgets(self) -> tuple[int, ...]:
+        return tuple(sorted({budget for line in self.series for budget, _ in line.points}))
+
+
+def _ticks(top: float, height: int) -> list[float]:
+    """Whole-number ticks from 0 to ``top``: five on a tall drawing, three on a short one."""
+    parts = 4 if height >= 12 else 2
+    return sorted({round(top * part / parts) for part in range(parts + 1)})
+
+
+def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -> str:
+    """``chart`` drawn in ``width`` × ``height`` cells: the plot, then a legend line per series under it (its marker
+    and name: plotext's own legend, inside the plot, hides lines and is left out of a short plot); ``""`` when there
+    is nothing to draw or no room (under :data:`MIN_WIDTH` × :data:`MIN_HEIGHT` for the plot)."""
+    budgets = chart.budgets
+    plot_height = height - len(chart.series)
+    if not budgets or width < MIN_WIDTH or plot_height < MIN_HEIGHT:
+        return ""
+    top = max(chart.top, 1.0)
+    legend = []
+    with _ONE_FIGURE:
+        plotext.clear_figure()
+        plotext.plotsize(width, plot_height)
+        plotext.theme("clear")
+        for number, line in enumerate(chart.series):
+            xs = [budget for budget, _ in line.points]
+            ys = [value for _, value in line.points]
+            marker, shade = MARKERS[number % len(MARKERS)], COLOURS[number % len(COLOURS)]
+            plotext.plot(xs, ys, marker=FINE if colour else marker, color=shade)
+            legend.append(f"{plotext.colorize('━━', shade) if colour else marker * 2} {visible(line.name)}")
+        plotext.xticks(list(budgets))
+        plotext.yticks(_ticks(top, height))
+        if len(budgets) > 1:
+            plotext.xlim(budgets[0], budgets[-1])
+        plotext.ylim(0, top)
+        plotext.title(visible(chart.title))
+        plotext.xlabel("visit budget")
+        drawn = plotext.build()
+        plotext.clear_figure()
+    if not colour:
+        drawn = plotext.uncolorize(drawn)
+    return "\n".join([*(line.rstrip() for line in drawn.splitlines()), *legend])
+
+
+draw_chart = draw
+"""The same function, by the name the package's facade gives it."""

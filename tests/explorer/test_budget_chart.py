@@ -1,0 +1,45 @@
+"""The one chart by visit budget (``explorer/walks/evaluation/chart.py``): plotext's drawing, exact, a line per series
+with a legend under it; plain unless colour is asked; a name's escape sequence made visible, never drawn."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from explorer.walks.evaluation import BudgetChart, Series, draw_chart
+
+CHART = BudgetChart("hit@3 of 8 questions, by visit budget",
+                    (Series("depth-first", ((3, 2), (5, 4), (8, 6))),
+                     Series("best-first\x1b[2J", ((3, 3), (5, 5), (8, 8)))), 8)
+
+
+def test_a_chart_is_drawn_as_plain_text_with_a_line_per_series_and_a_legend():
+    assert draw_chart(CHART, 40, 14).splitlines() == [
+        "  hit@3 of 8 questions, by visit budget",
+        " ┌─────────────────────────────────────┐",
+        "8┤                                    x│",
+        "6┤                         xxxxxxxxxxx•│",
+        " │              xxxxxxxxxxx••••••••••• │",
+        "4┤       xxxxxxx•••••••••••            │",
+        "2┤xxxxxxx•••••••                       │",
+        " │                                     │",
+        "0┤                                     │",
+        " └┬─────────────┬─────────────────────┬┘",
+        "  3             5                     8",
+        "              visit budget",
+        "•• depth-first",
+        "xx best-first\\x1b[2J",  # the name's escape sequence shown, not sent to the terminal
+    ]
+
+
+def test_in_colour_each_line_has_its_colour_and_no_escape_of_a_name_survives():
+    drawn = draw_chart(CHART, 40, 14, colour=True)
+    text = Text.from_ansi(drawn)
+    assert "\x1b[2J" not in drawn
+    assert text.plain.splitlines()[-2:] == ["━━ depth-first", "━━ best-first\\x1b[2J"]
+    colours = {str(span.style.color.name) for span in text.spans if span.style and span.style.color}
+    assert len(colours) == 2
+
+
+def test_nothing_is_drawn_without_budgets_or_without_room():
+    assert draw_chart(BudgetChart("t", (), 4), 40, 14) == ""
+    assert draw_chart(CHART, 20, 14) == "" and draw_chart(CHART, 40, 9) == ""
