@@ -22,9 +22,10 @@ __all__ = ["MARKERS", "BudgetChart", "Series", "draw", "draw_chart"]
 MARKERS = ("•", "x", "+", "o", "*", "#")
 """Each series' marker, in order: lines told apart without colour."""
 
-FINE = "braille"
-"""The marker of every line drawn in colour (the colour tells them apart): braille dots, four rows to a cell, so a
-short plot still shows a step of one question."""
+FINE = "hd"
+"""The marker of every line drawn in colour (the colour tells them apart): quarter blocks, two rows to a cell, so a
+short plot still shows a step of one question (braille, finer, is missing from the fonts an SVG export is read in,
+and shifted the rest of its row there)."""
 
 COLOURS = ("cyan+", "orange+", "magenta+", "green+", "blue+", "red+")
 """Each series' colour, in order, when the chart is drawn in colour."""
@@ -56,10 +57,21 @@ class BudgetChart:
         return tuple(sorted({budget for line in self.series for budget, _ in line.points}))
 
 
-def _ticks(top: float, height: int) -> list[float]:
-    """Whole-number ticks from 0 to ``top``: five on a tall drawing, three on a short one."""
+def _ticks(low: float, high: float, height: int) -> list[float]:
+    """Whole-number ticks from ``low`` to ``high``: five on a tall drawing, three on a short one."""
     parts = 4 if height >= 12 else 2
-    return sorted({round(top * part / parts) for part in range(parts + 1)})
+    return sorted({round(low + (high - low) * part / parts) for part in range(parts + 1)})
+
+
+def _span(chart: BudgetChart) -> tuple[float, float]:
+    """The figures' range, widened by a step at each end (within 0 and the top): lines a question apart are drawn
+    apart, not one over the other at the scale of every question (the ticks say where the axis starts)."""
+    values = [value for line in chart.series for _, value in line.points]
+    top = max(chart.top, 1.0)
+    if not values:
+        return 0.0, top
+    pad = max(1.0, (max(values) - min(values)) / 6)
+    return max(0.0, min(values) - pad), min(top, max(values) + pad)
 
 
 def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -> str:
@@ -70,7 +82,7 @@ def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -
     plot_height = height - len(chart.series)
     if not budgets or width < MIN_WIDTH or plot_height < MIN_HEIGHT:
         return ""
-    top = max(chart.top, 1.0)
+    low, high = _span(chart)
     legend = []
     with _ONE_FIGURE:
         plotext.clear_figure()
@@ -83,10 +95,10 @@ def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -
             plotext.plot(xs, ys, marker=FINE if colour else marker, color=shade)
             legend.append(f"{plotext.colorize('━━', shade) if colour else marker * 2} {visible(line.name)}")
         plotext.xticks(list(budgets))
-        plotext.yticks(_ticks(top, height))
+        plotext.yticks(_ticks(low, high, height))
         if len(budgets) > 1:
             plotext.xlim(budgets[0], budgets[-1])
-        plotext.ylim(0, top)
+        plotext.ylim(low, high)
         plotext.title(visible(chart.title))
         plotext.xlabel("visit budget")
         drawn = plotext.build()

@@ -73,7 +73,9 @@ def charted(screen: SweepScreen, legend: list[str]) -> None:
     drawn = Text.from_ansi(draw_chart(hit_at_3_chart(screen.named()), size.width, size.height, colour=True)).plain
     lines = shown(view).splitlines()
     assert shown(view) == drawn and lines[-len(legend):] == legend
-    assert lines[0].strip() == "hit@3 of 4 questions, by visit budget" and lines[2].startswith("4┤")
+    assert lines[0].strip() == "hit@3 of 4 questions, by visit budget"
+    top = max(value for line in hit_at_3_chart(screen.named()).series for _, value in line.points)
+    assert int(lines[2].split("┤")[0]) in (top + 1, 4)  # the axis tops a question over the best figure, at most all
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
