@@ -212,6 +212,8 @@ class WalkScreen(Screen[None]):
             self._tree.focus()
         else:
             query.focus()
+            if not self._start_query and self._example_query:
+                query.select_all()  # an example, there to be walked or typed over: a first key replaces it
         self._schedule_render()
 
     def on_unmount(self) -> None:

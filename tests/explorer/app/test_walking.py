@@ -26,6 +26,22 @@ from .reading import (
 EXAMPLE = "How long do refunds take to arrive?"
 
 
+async def test_the_example_query_is_typed_over_by_a_first_key_and_kept_by_an_arrow():
+    """The example is there to walk or to replace: the first letter typed replaces it (it was appended to);
+    an arrow key first keeps it, to be edited."""
+    app = make_app(example_query=EXAMPLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        query = app.query_one("#query")
+        assert app.focused is query and query.value == EXAMPLE
+        await pilot.press(*"Who pays VAT?")
+        assert query.value == "Who pays VAT?"
+    app = make_app(example_query=EXAMPLE)
+    async with app.run_test(size=(120, 40)) as pilot:
+        query = app.query_one("#query")
+        await pilot.press("end", *" Quickly?")
+        assert query.value == EXAMPLE + " Quickly?"
+
+
 async def test_the_query_box_starts_a_paused_walk_and_stepping_shows_each_offer_and_choice_to_the_end():
     """One app from its start:
 
