@@ -6,7 +6,8 @@ threads), keeps each walk's :class:`~explorer.walks.history.WalkHistory` so a
 person can open it, and can be cancelled as a whole. Two navigators over the
 same set are compared question by question (:func:`compare_outcomes`).
 
-The package's modules, from the top: :mod:`.run_comparison` (a run now
+The package's modules, from the top: :mod:`.check_set` (the small set to verify a fix on: the cases kept with K,
+the misses and flips of the last kept run) and :mod:`.run_comparison` (a run now
 against a kept one, was → now) over :mod:`.kept_run` (a run kept as a file,
 whole or partial) over :mod:`.document` (the ``eval --json`` document) over
 :mod:`.comparison` (two navigators) and :mod:`.run` (walking the set), over
@@ -18,6 +19,7 @@ from here.
 from __future__ import annotations
 
 from ...corpora.questions import looks_like_question_set
+from .check_set import CheckSet, check_path, check_set, write_check_set
 from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
 from .document import evaluation_to_json
 from .kept_run import KeptRun, RunError, check_resumable, held_outcomes, holds, keep_run, read_run
@@ -39,11 +41,53 @@ from .summary import EvalSummary, cached_words, summarize, summary_to_json
 from .sweep import BudgetRow, Sweep, SweepRun, parse_budgets, reuses_answers, sweep, sweep_to_json
 
 __all__ = [
-    "BudgetRow", "Change", "Difference", "EvalComparison", "EvalSummary", "EvaluationRun", "KeptRun", "Miss",
-    "MissReason", "Pace", "QuestionOutcome", "RunComparison", "RunError", "Side", "Sweep", "SweepRun",
-    "best_miss_path", "cached_words", "check_resumable", "compare_outcomes", "comparison_lines", "differs", "evaluate",
-    "evaluation_to_json", "held_outcomes", "holds", "keep_run", "looks_like_question_set", "miss_column", "miss_of",
-    "miss_sentence", "outcome_from_json", "outcome_of", "outcome_to_json", "parse_budgets", "read_run",
-    "reuses_answers", "summarize", "summary_to_json", "sweep", "sweep_to_json", "time_left", "time_left_words",
-    "wrong_turn_shown", "wrong_turn_step",
+    "BudgetRow",
+    "Change",
+    "CheckSet",
+    "Difference",
+    "EvalComparison",
+    "EvalSummary",
+    "EvaluationRun",
+    "KeptRun",
+    "Miss",
+    "MissReason",
+    "Pace",
+    "QuestionOutcome",
+    "RunComparison",
+    "RunError",
+    "Side",
+    "Sweep",
+    "SweepRun",
+    "best_miss_path",
+    "cached_words",
+    "check_path",
+    "check_resumable",
+    "check_set",
+    "compare_outcomes",
+    "comparison_lines",
+    "differs",
+    "evaluate",
+    "evaluation_to_json",
+    "held_outcomes",
+    "holds",
+    "keep_run",
+    "looks_like_question_set",
+    "miss_column",
+    "miss_of",
+    "miss_sentence",
+    "outcome_from_json",
+    "outcome_of",
+    "outcome_to_json",
+    "parse_budgets",
+    "read_run",
+    "reuses_answers",
+    "summarize",
+    "summary_to_json",
+    "sweep",
+    "sweep_to_json",
+    "time_left",
+    "time_left_words",
+    "write_check_set",
+    "wrong_turn_shown",
+    "wrong_turn_step",
 ]
