@@ -67,7 +67,6 @@ def test_no_case_and_no_run_is_no_check_set_and_says_how_to_get_one(tmp_path: Pa
     with pytest.raises(CorpusError) as error:
         write_check_set(check, corpus)
     assert str(error.value) == (
-        f"{check.path}: no check set yet: no question kept with K, no kept run of this corpus with a miss, and the "
-        "walk's query is no question of its sets; keep a case with K or a run with ctrl+s (eval --save-run), or "
-        "evaluate a whole set")
+        f"{check.path}: no check set yet: no question kept with K and no kept run of this corpus with a miss; keep a "
+        "case with K or a run with ctrl+s (eval --save-run), or evaluate a whole set")
     assert not check.path.exists()

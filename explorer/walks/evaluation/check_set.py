@@ -167,9 +167,8 @@ def write_check_set(check: CheckSet, corpus: Corpus) -> QuestionSet:
     no question (say how to get some), or when a file of its name was not made here (never overwritten)."""
     path = check.path
     if not check.questions:
-        raise CorpusError(path, "no check set yet: no question kept with K, no kept run of this corpus with a miss, "
-                          "and the walk's query is no question of its sets; keep a case with K or a run with ctrl+s "
-                          "(eval --save-run), or evaluate a whole set")
+        raise CorpusError(path, "no check set yet: no question kept with K and no kept run of this corpus with a "
+                          "miss; keep a case with K or a run with ctrl+s (eval --save-run), or evaluate a whole set")
     if path.exists():
         try:
             first = path.read_text(encoding="utf-8").split("\n", 1)[0]
