@@ -3,6 +3,8 @@
 - No test reads or writes the user's response cache (a test that wants a cache gives its own folder, with
   ``REASONING_EXPLORER_CACHE_DIR`` or ``--cache``). Set in the environment, so the commands a test runs as
   subprocesses inherit it too.
+- No test reads or writes the user's data folder, where the explorer keeps its sessions: every test has its own
+  ``XDG_DATA_HOME``, an empty temporary folder (:func:`own_data_folder`), which the commands it runs inherit too.
 - No animation runs (``TEXTUAL_ANIMATIONS=none``, for the apps made here and the explorers a test starts): a
   scroll or a progress bar is where it ends at once, so what a test reads or a snapshot draws never depends on
   how far an animation got on a busy machine (a sweep's bar drawn at 90 % under load failed its snapshot).
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 import textual.constants as textual_constants
@@ -44,3 +47,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             group = item.nodeid.split("::", 1)[0]
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.fixture(autouse=True)
+def own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's ``XDG_DATA_HOME``: an empty folder of its own, so that the explorer's sessions (kept under
+    ``$XDG_DATA_HOME/reasoning-explorer/sessions`` by default) never land in the user's data folder."""
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder

@@ -52,7 +52,12 @@ if TYPE_CHECKING:
 
 def cmd_eval(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} eval", description="Walk every question of a question set and score the walks.")
-    parser.add_argument("questions", metavar="QUESTIONS", type=path_text, help="a question set (*.questions.yaml)")
+    parser.add_argument("questions", metavar="QUESTIONS", nargs="?", type=path_text,
+                        help="a question set (*.questions.yaml)")
+    parser.add_argument("--check", metavar="CORPUS", type=path_text,
+                        help="walk the check set of CORPUS instead of a question set: the questions kept with K for "
+                             "it and the misses and flips of its last kept run, written beside it as "
+                             "X.check.questions.yaml")
     parser.add_argument("--corpus", metavar="C", type=path_text,
                         help="the corpus (default: the one the question set names)")
     add_walk_options(parser)
@@ -84,6 +89,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     add_llm_options(parser)
     add_telemetry_options(parser)
     args = parser.parse_args(argv)
+    args.questions = _questions_or_check(args)
     _check_compare_policy(args)
     if args.budgets is not None and (args.save_run is not None or args.against is not None):
         fail("--budgets cannot go with --save-run or --against; keep or compare one budget's run at a time")
@@ -383,3 +389,26 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     if args.budgets is not None:
         out.print(budget_chart(curve.chart(), out.is_terminal))
     return EXIT_OK
+
+
+def _questions_or_check(args: argparse.Namespace) -> str:
+    """The question set to walk: QUESTIONS, or with ``--check CORPUS`` the corpus's check set, written beside it
+    (:mod:`explorer.walks.evaluation.check_set`) and said on stderr with how many questions and from where."""
+    if args.check is None:
+        if args.questions is None:
+            fail("give QUESTIONS (a question set), or --check CORPUS (the check set of a corpus)")
+        return str(args.questions)
+    if args.questions is not None:
+        fail(f"--check walks the check set of {args.check}: give it without {args.questions}")
+    from ..walks.evaluation import check_set, write_check_set
+
+    corpus = corpus_at(args.check)
+    check = check_set(corpus)
+    try:
+        written = write_check_set(check, corpus)
+    except CorpusError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{check.path}: cannot write the check set ({exc.strerror or exc})")
+    print(visible(f"Check set of {args.check}: {check.words()} ({written.path})"), file=sys.stderr)
+    return str(written.path)

@@ -19,6 +19,7 @@ from core import OnFailure, TreeNavigator
 from ..corpora import Corpus, CorpusError
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..safe_text import one_line
+from ..sessions import KeptSession, last_session, session_label, sessions_root, start_session
 from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk
 from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
@@ -222,6 +223,37 @@ def next_settings(args: argparse.Namespace, recorded: WalkSettings | None) -> Wa
     )
 
 
+def resumed_session(args: argparse.Namespace, root: Path | None) -> Path | None:
+    """With ``--resume``, the session folder to reopen: the newest under ``root`` that holds walks (one line and exit
+    2 when there is none, when sessions are off, or with a corpus, trace or question set given too); else ``None``."""
+    if not args.resume:
+        return None
+    if args.corpus:
+        fail(f"--resume reopens the last session's walks on their own corpus: give it without {args.corpus}")
+    if root is None:
+        fail("--resume reopens the last kept session, and --sessions off keeps none: leave --sessions off out")
+    folder = last_session(root)
+    if folder is None:
+        fail(f"no session to resume: none kept yet in {root}; walk in the explorer (each walk is kept as it ends), "
+             "quit, then --resume")
+    return folder
+
+
+def session_kept(root: Path | None, resumed: Path | None, corpus: Corpus, problems: list[str]) -> KeptSession | None:
+    """Where this session's walks are kept: the resumed session's folder, else a new one under ``root`` (``None``:
+    ``--sessions off``). One that cannot be made or written is said in one line (in ``problems``, on the screen at
+    its start and after it) and the explorer goes on, keeping none."""
+    if root is None:
+        return None
+    try:
+        return KeptSession(resumed or start_session(root), corpus, resumed=resumed is not None)
+    except OSError as exc:
+        where = resumed or root
+        problems.append(f"this session's walks are not kept: {where} cannot be written ({exc.strerror or exc}); "
+                        "give --sessions DIR, or --sessions off")
+        return None
+
+
 def first_given(*values: Any) -> Any:
     return next(value for value in values if value is not None)
 
@@ -255,6 +287,13 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--prompts", metavar="DIR", type=path_text,
                         help="keep the prompt variants made in the W dialog in DIR (default: a prompts folder beside "
                              "the corpus; never in the response cache, which may be cleared)")
+    parser.add_argument("--sessions", metavar="DIR", type=path_text,
+                        help="keep each walk of this session, as it ends, in a folder of its own under DIR (default: "
+                             "$XDG_DATA_HOME/reasoning-explorer/sessions, else ~/.local/share/reasoning-explorer/"
+                             "sessions); off keeps none")
+    parser.add_argument("--resume", action="store_true",
+                        help="reopen the last session's walks (the newest session folder that holds walks) and go on "
+                             "keeping the session there")
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
@@ -265,7 +304,9 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
     folders = folders_from(args)  # the app's wiring: its navigators cache there, and W keeps its variants there
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
-    if args.walks_corpus is not None and (questions is not None or not args.corpus or not (
+    root = sessions_root(args.sessions)
+    resumed = resumed_session(args, root)  # --resume: the newest session folder that holds walks
+    if args.walks_corpus is not None and resumed is None and (questions is not None or not args.corpus or not (
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):
         fail("--corpus names the corpus of a trace, a span file or a folder of walks: give one of those first")
     opened: list[SavedWalk] = []
@@ -273,6 +314,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:
         corpus = questions[1]
+    elif resumed is not None:
+        opened, corpus = all_walks(str(resumed), args.walks_corpus)
+        if chosen_navigator is None:
+            navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
         opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
@@ -299,6 +344,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         if telemetry is not None:
             telemetry.close()
         raise
+    keeper = session_kept(root, resumed, corpus, problems)
     from ..tui.app import ExplorerApp  # the only path that imports Textual
 
     # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's
@@ -315,11 +361,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
         trace_path=args.trace,
         example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
         opened=opened,
+        opened_from=f"from session {session_label(resumed)}" if resumed is not None else None,
         allow_files=not args.no_files,
         evaluate=(questions[0], args.compare) if questions is not None else None,
         present=args.present,
         observers=[telemetry.export_walk] if telemetry is not None else [],
         folders=folders,
+        keeper=keeper,
+        notices=list(problems),
     )
     received: signal.Signals | None = None
     try:
@@ -327,6 +376,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     finally:
         if telemetry is not None:
             telemetry.close()
+        if keeper is not None and keeper.unkept:
+            problems.append(f"{keeper.unkept} walk(s) of this session could not be kept in {keeper.folder}")
         for problem in problems:
             say_after_the_screen(f"warning: {one_line(problem)}")
     if received is not None:

@@ -6,6 +6,7 @@ questions:
   - id: money-back
     query: How long until I get my money back?
     expect: [refunds]         # the node ids that answer it
+    kept: "2026-12-05"        # optional: the day it was kept with K (the check set of E and eval --check holds it)
 ```
 """
 
@@ -20,6 +21,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -31,7 +33,7 @@ from .model import Corpus
 from .yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text
 
 TOP_KEYS = ("corpus", "questions")
-QUESTION_KEYS = ("id", "query", "expect")
+QUESTION_KEYS = ("id", "query", "expect", "kept")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class Question:
     query: str
     expect: tuple[str, ...]
     line: int
+    kept: str = ""
+    """The day it was kept with ``K`` (``2026-12-05``; empty: written by hand): a case the check set holds."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,12 @@ def _question(path: Path, item: Node, where: str, seen: dict[str, int]) -> Quest
         expected = tuple(scalar_text(e) for e in expect.value)
     else:
         raise CorpusError(path, f"question {texts['id']!r}: `expect:` must list the ids that answer it", line=line)
-    return Question(texts["id"], texts["query"], expected, line)
+    kept = fields.get("kept")
+    if kept is not None and not isinstance(kept, ScalarNode):
+        raise CorpusError(path, f"question {texts['id']!r}: `kept:` is the day it was kept (\"2026-12-05\"), not "
+                          f"{kind(kept)}", line=line_of(kept))
+    return Question(texts["id"], texts["query"], expected, line,
+                    scalar_text(kept) if kept is not None and not is_null(kept) else "")
 
 
 _QUESTIONS_KEY = re.compile(r"^questions\s*:", re.MULTILINE)
@@ -258,10 +267,24 @@ def _quoted(value: str) -> str:
     return yaml.safe_dump(value, default_style='"', width=1_000_000, allow_unicode=False).strip()
 
 
-def _entry(question_id: str, query: str, expect: Sequence[str], indent: str) -> str:
+def _entry(question_id: str, query: str, expect: Sequence[str], indent: str, kept: str = "") -> str:
     ids = ", ".join(_quoted(e) for e in expect)
     return (f"{indent}- id: {_quoted(question_id)}\n{indent}  query: {_quoted(query)}\n"
-            f"{indent}  expect: [{ids}]\n")
+            f"{indent}  expect: [{ids}]\n" + (f"{indent}  kept: {_quoted(kept)}\n" if kept else ""))
+
+
+def question_set_text(path: str | Path, corpus: Corpus, questions: Sequence[Question], comment: str = "") -> str:
+    """A question set for ``corpus`` holding ``questions`` (their ``kept:`` days kept), as it is written at
+    ``path`` (the corpus named relative to it), after ``comment`` (one ``#`` line each)."""
+    relative = os.path.relpath(Path(corpus.path).resolve(), Path(path).parent.resolve())
+    head = "".join(f"# {line}\n" for line in comment.splitlines())
+    return (head + f"corpus: {_quoted(relative)}\nquestions:\n"
+            + "".join(_entry(q.id, q.query, q.expect, "  ", q.kept) for q in questions))
+
+
+def today() -> str:
+    """The day a case is kept, as its ``kept:`` says it (UTC): ``2026-12-05``."""
+    return datetime.now(UTC).date().isoformat()
 
 
 @contextlib.contextmanager
@@ -297,12 +320,13 @@ def _writing(path: Path) -> Iterator[None]:
 
 
 def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence[str],
-                  question_id: str | None = None) -> Question:
+                  question_id: str | None = None, day: str | None = None) -> Question:
     """Append a question (``query``, answered by ``expect``) to the question set at ``path`` and return it as read
     back; the file is made (naming ``corpus``) when missing.
 
     The set keeps its comments and layout: the question is appended to its ``questions:`` list, in the list's
-    own indentation, with every value quoted (a query holding ``: `` or ``#`` stays one string). ``question_id``
+    own indentation, with every value quoted (a query holding ``: `` or ``#`` stays one string), and ``kept:`` the
+    ``day`` (default :func:`today`): a case the check set holds (``walks.evaluation.check_set``). ``question_id``
     (default: one made from the query) must not be taken: an existing question is never overwritten. A set for
     another corpus, a list that cannot be appended to (in flow style, or followed by other keys), an id taken, an
     expected id not in the corpus: each a :class:`CorpusError` naming the file, and nothing is written. The new
@@ -313,6 +337,7 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
     (:func:`_writing`) from its read to its write, so no question one of them said it kept is lost under
     another's."""
     path = Path(path)
+    day = day or today()
     missing = [e for e in expect if e not in corpus.index]
     if not expect or missing:
         raise CorpusError(path, f"{missing[0]!r} is not a node of {corpus.path}; mark a node of the corpus as the "
@@ -322,7 +347,7 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
         if not path.exists():
             relative = os.path.relpath(Path(corpus.path).resolve(), path.parent.resolve())
             chosen = question_id or question_id_for(query)
-            text = f"corpus: {_quoted(relative)}\nquestions:\n" + _entry(chosen, query, expect, "  ")
+            text = f"corpus: {_quoted(relative)}\nquestions:\n" + _entry(chosen, query, expect, "  ", day)
         else:
             mode = stat.S_IMODE(path.stat().st_mode)
             if not mode & 0o222 or not os.access(path, os.W_OK):  # the bits: root may write what os.access allows
@@ -348,7 +373,7 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
                                   "other keys follow it); add the question by hand", line=line_of(items))
             indent = " " * int(items.value[0].start_mark.column - 2) if items.value else "  "
             head = original[:items.end_mark.index]
-            text = (head + ("" if head.endswith("\n") else "\n") + _entry(chosen, query, expect, indent)
+            text = (head + ("" if head.endswith("\n") else "\n") + _entry(chosen, query, expect, indent, day)
                     + after.lstrip("\n"))
         descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check.yaml", dir=path.parent)
         try:  # a name of its own, made new: two writers never share it, and a link placed there is never followed

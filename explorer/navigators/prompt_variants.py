@@ -4,13 +4,15 @@ A variant named ``v2`` is ``v2.system.txt`` (the system message as edited) and `
 message as edited, turned back into a template: the offer's own text — the query, where the walk is, the
 numbered candidates, the ids, the visits left — put back as ``{{query}}``, ``{{position}}``, ``{{candidates}}``,
 ``{{ids}}`` and ``{{remaining_visits}}``), in a prompts folder: ``--prompts DIR``, by default ``prompts`` beside the
-response cache (the ``prompts`` of a program's :class:`~.folders.Folders`, which the screen holds in its
-``Wiring``). Its model id is the request's with ``@system=FILE,prompt=FILE``, so a later decision, a re-walk and
-``eval --compare`` all ask with the variant's words.
+corpus (the ``prompts`` of a program's :class:`~.folders.Folders`, which the screen holds in its ``Wiring``). Its
+model id is the request's with ``@system=FILE,prompt=FILE``, so a later decision, a re-walk and ``eval --compare``
+all ask with the variant's words. :func:`kept_variants` lists a folder's variants and :func:`variant_diff` says how
+one differs from the built-in prompt, as a unified diff.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from core import NavigatorRequest
 
 from ..atomic_file import write_atomically
 from .llm.options import OptionError, join_options, short_model_id, split_options, with_options
-from .llm.prompt import placeholder_values
+from .llm.prompt import SYSTEM_PROMPT, placeholder_values, user_prompt
 from .what_if import EditedRequest
 
 DEFAULT_VARIANT: Final = "v2"
@@ -122,3 +124,46 @@ def model_label(model: str) -> str:
     if name is None or base is None:
         return short_model_id(model)
     return f"{short_model_id(base)} with prompt {name}"
+
+
+def kept_variants(folder: Path | None) -> list[str]:
+    """The names of the variants kept in ``folder`` (``v2`` for ``v2.system.txt`` or ``v2.prompt.txt``), by name;
+    none when there is no folder, or it cannot be read."""
+    if folder is None:
+        return []
+    try:
+        names = {path.name.rsplit(".", 2)[0] for key in PROMPT_FILES for path in folder.glob(f"*.{key}.txt")
+                 if path.is_file()}
+    except OSError:
+        return []
+    return sorted(name for name in names if _NAME.fullmatch(name))
+
+
+def builtin_prompt(request: NavigatorRequest) -> tuple[str, str]:
+    """The built-in system prompt, and the built-in user message as a template (as a variant's is kept: the offer's
+    own text put back as placeholders, :func:`template_from`), for ``request``'s offer."""
+    return SYSTEM_PROMPT, template_from(user_prompt(request), request)
+
+
+def variant_diff(folder: Path, name: str, request: NavigatorRequest) -> str:
+    """How the variant ``name`` kept in ``folder`` differs from the built-in prompt: a unified diff (difflib) of
+    its system file against the built-in system prompt, then of its prompt file against the built-in user template
+    (:func:`builtin_prompt`); a file not kept, the same as the built-in, or that cannot be read says so in a line."""
+    parts: list[str] = []
+    for key, builtin in zip(PROMPT_FILES, builtin_prompt(request), strict=True):
+        path = folder / f"{name}.{key}.txt"
+        what = "system prompt" if key == "system" else "user template"
+        try:
+            text = path.read_text(encoding="utf-8") if path.is_file() else None
+        except (OSError, UnicodeDecodeError) as exc:
+            parts.append(f"{path.name}: cannot be read ({getattr(exc, 'strerror', None) or type(exc).__name__})\n")
+            continue
+        if text is None:
+            parts.append(f"{path.name}: not kept; the built-in {what} is used\n")
+        elif text.rstrip("\n") == builtin.rstrip("\n"):
+            parts.append(f"{path.name}: the built-in {what}, unchanged\n")
+        else:
+            lines = difflib.unified_diff(builtin.rstrip("\n").splitlines(), text.rstrip("\n").splitlines(),
+                                         f"the built-in {what}", path.name, lineterm="")
+            parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)

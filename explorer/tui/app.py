@@ -30,6 +30,7 @@ from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk
 from ..walks.session import WalkObserver, Wiring
 from ..walks.walk_list import WalkList
+from ..walks.wiring import WalkKeeper
 from .commands import palette_commands
 from .key_holding import KeyHolder
 from .keymap import PROMPT_KEYS
@@ -62,20 +63,25 @@ class ExplorerApp(App[int]):
         trace_path: str | None = None,
         example_query: str | None = None,
         opened: Sequence[SavedWalk] = (),
+        opened_from: str | None = None,
         allow_files: bool = True,
         evaluate: tuple[QuestionSet, str | None] | None = None,
         present: bool = False,
         observers: Sequence[WalkObserver] = (),
         folders: Folders | None = None,
+        keeper: WalkKeeper | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = WalkList()
         self.allow_files = allow_files
         self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers),
-                             folders if folders is not None else user_folders())
-        """This explorer's own desk (the manual navigator's), local-model listeners, observers (the telemetry's) and
-        folders (``folders``, the command line's, else the user's, read once now), handed to the walks it starts."""
+                             folders if folders is not None else user_folders(), keeper)
+        """This explorer's own desk (the manual navigator's), local-model listeners, observers (the telemetry's),
+        folders (``folders``, the command line's, else the user's, read once now) and keeper (the session folder
+        its walk list is kept in, closed as it quits), handed to the walks it starts."""
+        self._notices = tuple(notices)
         self.said = Said()
         """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""
         self._walk_screen = self.WALK_SCREEN(
@@ -84,6 +90,7 @@ class ExplorerApp(App[int]):
             autoplay=autoplay, trace_path=trace_path, allow_files=allow_files,
             start_query=settings.query if start_walk else None,
             example_query=None if start_walk else (settings.query or example_query), opened=opened,
+            opened_from=opened_from,
             present=present, wiring=self.wiring)
         self._evaluate_at_start = evaluate
         self._keys = KeyHolder(PROMPT_KEYS, self.post_message)
@@ -97,6 +104,8 @@ class ExplorerApp(App[int]):
         return self._walk_screen
 
     def on_ready(self) -> None:
+        for notice in self._notices:  # what the command line has to say before the first walk (a session not kept)
+            say(self.walk_screen, notice, severity="warning", timeout=10)
         if self._evaluate_at_start is not None:
             questions, compare = self._evaluate_at_start
             self._evaluate_at_start = None
@@ -123,6 +132,8 @@ class ExplorerApp(App[int]):
 
     def on_unmount(self) -> None:
         self.close_walks()
+        if self.wiring.keeper is not None:
+            self.wiring.keeper.close()  # the walks told at once as the app quits are written before it is gone
 
     def close_walks(self) -> None:
         """Quitting cancels every live walk: its session is closed (its token trips, its worker leaves at once), then

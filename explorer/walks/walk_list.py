@@ -33,7 +33,7 @@ class Walk:
     of a span file), whose history is read the first time it is needed (:meth:`read`), once, and kept."""
 
     def __init__(self, history: WalkHistory | None = None, walked_in: WalkSession | None = None, *,
-                 saved: SavedWalk | None = None) -> None:
+                 saved: SavedWalk | None = None, came_from: str | None = None) -> None:
         if (history is None) == (saved is None):
             raise ValueError("a walk has a history, or is a saved walk to read when it is needed")
         if walked_in is not None and walked_in.history is not history:
@@ -43,6 +43,7 @@ class Walk:
         self._unreadable: str | None = None
         self.saved = saved
         """The file it is read from (``None``: made in this session)."""
+        self._came_from = came_from
         self.walked_in = walked_in
         """The session it is walked in, whose history is :attr:`history` (``None``: read from a trace, or made
         elsewhere); kept once the walk is over, for the navigator it was walked with."""
@@ -109,6 +110,14 @@ class Walk:
         if self._history is None and self.saved is not None:
             return self.saved.header.settings
         return self.history.settings
+
+    @property
+    def came_from(self) -> str:
+        """Where it came from, as the walk list says it: what its maker said (``from session 2026-12-05 10:31``,
+        ``from the evaluation``), else ``opened from FILE`` for a saved walk, ``live`` for one walked here."""
+        if self._came_from is not None:
+            return self._came_from
+        return f"opened from {self.saved.path.name}" if self.saved is not None else "live"
 
     @property
     def session(self) -> WalkSession | None:

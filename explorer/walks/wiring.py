@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from core import TreeNavigator
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..navigators.llm.llama_server import StatusListeners
     from ..navigators.manual import DecisionDesk
 
-__all__ = ["UNWIRED", "WalkObserver", "Wiring"]
+__all__ = ["UNWIRED", "WalkKeeper", "WalkObserver", "Wiring"]
 
 WalkObserver = Callable[[FinishedWalk], None]
 """The one hook a walk that ended goes through: told of each walk once it is over, with its one record
@@ -29,13 +29,24 @@ session hands it its observers: the command line its telemetry's, the explorer t
 own)."""
 
 
+class WalkKeeper(Protocol):
+    """Where the walks of a program's walk list are kept as they end (the explorer's session folder, a
+    :class:`~explorer.recording.WalkRecorder`): :meth:`keep` is told of each, as an observer is, and :meth:`close`
+    writes what is waiting as the program ends."""
+
+    def keep(self, walk: FinishedWalk) -> None: ...
+
+    def close(self, timeout: float | None = ...) -> None: ...
+
+
 @dataclass(frozen=True)
 class Wiring:
     """What a program that runs walks hands the walks it starts: the ``desk`` where a person answers the manual
     navigator (none: it fails at once), ``hearing``, told how a local model loads (none: nobody), the ``observers``
-    told of each walk as it ends, and the ``folders`` its navigators keep what they write in (the response cache;
-    the prompt variants of the screen's ``W``). ``folders`` are read once, where the program starts (the command
-    line's ``--cache``, ``--no-cache`` and ``--prompts``, else the user's own,
+    told of each walk as it ends, the ``folders`` its navigators keep what they write in (the response cache; the
+    prompt variants of the screen's ``W``), and the ``keeper`` of the walks of its walk list (the explorer's session
+    folder; none: none kept; only those walks, never an evaluation's). ``folders`` are read once, where the program
+    starts (the command line's ``--cache``, ``--no-cache`` and ``--prompts``, else the user's own,
     :func:`~explorer.navigators.folders.user_folders`); ``None``: this program names none, and each navigator caches
     where the user's environment says.
 
@@ -50,6 +61,7 @@ class Wiring:
     hearing: StatusListeners | None = None
     observers: tuple[WalkObserver, ...] = ()
     folders: Folders | None = None
+    keeper: WalkKeeper | None = None
     _wired: weakref.WeakKeyDictionary[TreeNavigator, weakref.ref[TreeNavigator]] = field(
         default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
     """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one,

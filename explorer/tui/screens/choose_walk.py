@@ -22,17 +22,19 @@ class WalksScreen(ClosesOnce, ModalScreen[int | None]):
     """Pick one of the session's walks by name; returns its place in ``names`` (1-based).
 
     Typing filters the list: a walk stays when every word typed is in its query (``queries``, one per name), or
-    every one in its name, in any case. A walk whose name does not say its query (a trace's) shows it after the name."""
+    every one in its name, in any case. A walk whose name does not say its query (a trace's) shows it after the name,
+    and then where it came from (``sources``, one per name: ``live``, ``from session 2026-12-05 10:31``)."""
 
     CSS_PATH = Path(__file__).with_name("choose_walk.tcss")
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="walks.close")]
 
-    def __init__(self, names: Sequence[str], current: int, *, queries: Sequence[str] = (),
+    def __init__(self, names: Sequence[str], current: int, *, queries: Sequence[str] = (), sources: Sequence[str] = (),
                  title: str = "Walks of this session — Enter switches, type to filter, Escape closes") -> None:
         super().__init__()
         self.names = list(names)
         self.queries = list(queries) + [""] * (len(self.names) - len(queries))
+        self.sources = list(sources) + [""] * (len(self.names) - len(sources))
         self.current = current
         self.title_text = title
         self.shown: list[int] = []
@@ -55,6 +57,8 @@ class WalksScreen(ClosesOnce, ModalScreen[int | None]):
         text = safe(("▶ " if number == self.current else "  ") + name, width=160)
         if query and " ".join(query.split()) not in name:
             text.append_text(safe(f"  “{' '.join(query.split())}”", "dim", width=100))
+        if self.sources[number - 1]:
+            text.append_text(safe(f"  · {self.sources[number - 1]}", "dim italic", width=100))
         return text
 
     def _list(self, typed: str) -> None:

@@ -3,7 +3,8 @@
 The dialog holds an :class:`~explorer.navigators.what_if.EditedRequest`: the model and its sampling settings in
 fields, the system and user messages in text areas, all as they were sent. ``ctrl+r`` sends the edited request
 once, live, on a thread worker (the response cache is neither read nor written), and the two answers show side
-by side, a row that differs in bold. ``ctrl+f`` closes the dialog with the new answer's ids: the walk screen
+by side, a row that differs in bold; ``ctrl+l`` lists the variants kept, each with its diff against the built-in
+prompt (:mod:`.variants`). ``ctrl+f`` closes the dialog with the new answer's ids: the walk screen
 forks the walk from them, as ``e`` does (the original walk is untouched). Escape closes it and cancels a request
 in flight. The models' text is shown literally, never as markup.
 """
@@ -25,11 +26,18 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static, TextArea
 
-from core import CancellationToken, RetrievalCancelled, Transcript, TreeNavigator
+from core import CancellationToken, NavigatorRequest, RetrievalCancelled, Transcript, TreeNavigator
 
 from ...navigators import NavigatorConfigError
 from ...navigators.forcing import VARIANT_LABEL
-from ...navigators.prompt_variants import DEFAULT_VARIANT, PromptVariant, VariantError, keep_variant
+from ...navigators.prompt_variants import (
+    DEFAULT_VARIANT,
+    PromptVariant,
+    VariantError,
+    keep_variant,
+    kept_variants,
+    variant_diff,
+)
 from ...navigators.what_if import (
     EDITABLE_KEYS,
     EditedRequest,
@@ -41,6 +49,7 @@ from ...navigators.what_if import (
 from ...safe_text import safe, visible
 from ..widgets.editing import EditableField, EditableText
 from .closing_once import ClosesOnce
+from .variants import VariantsScreen
 
 NavigatorFor = Callable[[str], TreeNavigator]
 """The navigator that asks a model id (called on the worker thread); ``NavigatorConfigError`` when none can."""
@@ -95,6 +104,7 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
         Binding("ctrl+s", "keep", "Keep as a variant", id="what_if.keep"),
         Binding("ctrl+g", "rewalk", "Re-walk from here with this prompt", id="what_if.rewalk"),
         Binding("ctrl+t", "evaluate", "Evaluate with this prompt", id="what_if.evaluate"),
+        Binding("ctrl+l", "variants", "The variants kept", id="what_if.variants"),
         Binding("escape", "close", "Close", id="what_if.close"),
     ]
 
@@ -139,7 +149,8 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
             user.border_title = "user"
             yield user
             yield Label(Text("ctrl+r asks the edited request once, live (no cache) · ctrl+s keeps it as a variant · "
-                             "ctrl+g re-walks from here with it · ctrl+t evaluates it · Escape closes"),
+                             "ctrl+g re-walks from here with it · ctrl+t evaluates it · ctrl+l lists the variants "
+                             "kept · Escape closes"),
                         id="what-if-status")
             with VerticalScroll(id="what-if-answers-scroll") as answers:
                 answers.border_title = "answers"
@@ -287,6 +298,17 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
         if variant is not None:
             self._token.cancel()
             self.dismiss(EvaluateWith(variant))
+
+    def action_variants(self) -> None:
+        """The variants kept in the prompts folder, each with its unified diff against the built-in prompt."""
+        if self.prompts is None:
+            self._status(FILES_OFF, "error")
+            return
+        request = self.request
+        offer = NavigatorRequest(request.query, request.model, request.current, request.candidates,
+                                 request.remaining_visits)
+        self.app.push_screen(VariantsScreen([(name, variant_diff(self.prompts, name, offer))
+                                             for name in kept_variants(self.prompts)], self.prompts))
 
     def action_close(self) -> None:
         self._token.cancel()  # a request in flight is abandoned (its server stops generating)

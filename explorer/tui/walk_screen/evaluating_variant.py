@@ -2,8 +2,10 @@
 ``W`` dialog (``ctrl+t``) and, with ``E``, from a walk made with a variant (a re-walk with a prompt, or a walk
 continued live with ``prompt=``).
 
-A short picker asks for the question set: the one open in the evaluation screen, the corpus's own
-(``X.questions.yaml`` beside ``X.yaml``), or a path typed. The evaluation screen then walks it with the original
+A short picker asks for the question set: first the check set (the cases kept with ``K``, the misses and flips of
+the last kept run, the walk's own question: :mod:`explorer.walks.evaluation.check_set`), written beside the corpus
+when it is chosen; one key away (↓) the one open in the evaluation screen and the corpus's own (``X.questions.yaml``
+beside ``X.yaml``); or a path typed. The evaluation screen then walks it with the original
 model id as A and the variant as B, the questions that flipped first (fixed, then broken); the response cache
 makes the original side free when it was walked before.
 """
@@ -19,6 +21,7 @@ from ...corpora.questions import fit_problem, load_questions, own_questions
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...navigators.prompt_variants import without_variant
 from ...walk_settings import WalkSettings
+from ...walks.evaluation import check_set
 from ...walks.history import WalkHistory
 from ...walks.session import Wiring
 from ...walks.walk_list import Walk
@@ -26,6 +29,7 @@ from ..messages import EvaluateQuestions
 from ..say import FILES_OFF
 from ..screens.evaluation import EVALUATION, EvaluationScreen
 from ..screens.prompt import PromptScreen
+from .next_walk import written_check
 from .shown import Grounds, Part
 
 
@@ -79,14 +83,25 @@ class EvaluatingVariant(Part):
             self.say(FILES_OFF, severity="warning", timeout=4)
             return
         choices = self.choices()
+        title = (f"Evaluate {variant} against {original} over a question set (the open one, the corpus's own, or type "
+                 "a path)")
+        initial = choices[0]
+        check = check_set(self.corpus, walk.history.settings.query)
+        if check.questions:  # the check set first, written when it is chosen; the full sets one key away (↓)
+            title = (f"Evaluate {variant} against {original} on the check set, {check.words()} (↓ the corpus's full "
+                     "set, or type a path)")
+            initial = str(check.path)
 
         def picked(value: str | None) -> None:
-            if value:
-                self.evaluate(walk, settings, Path(value).expanduser(), original, variant)
+            path = Path(value).expanduser() if value else None
+            problem = written_check(check, self.corpus) if path is not None and path == check.path else None
+            if problem is not None:
+                self.say(problem, title="Cannot walk the check set", severity="error", timeout=8)
+            elif path is not None:
+                self.evaluate(walk, settings, path, original, variant)
 
         self.stage.app.push_screen(PromptScreen(
-            f"Evaluate {variant} against {original} over a question set (the open one, the corpus's own, or type "
-            "a path)", choices[0], placeholder="corpus.questions.yaml", suggestions=choices,
+            title, initial, placeholder="corpus.questions.yaml", suggestions=choices,
             check=lambda v: None if v.strip() else "Type the path of a question set."), picked)
 
     def evaluate(self, walk: Walk, settings: WalkSettings, path: Path, original: str, variant: str) -> None:

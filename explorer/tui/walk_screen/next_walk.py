@@ -14,12 +14,13 @@ from rich.text import Text
 
 from core import OnFailure, TreeNavigator
 
-from ...corpora import CorpusError
+from ...corpora import Corpus, CorpusError
 from ...corpora.questions import QuestionSet, fit_problem, load_questions
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...numbers import whole
-from ...safe_text import clip_words, visible
+from ...safe_text import clip_words, one_line, visible
 from ...walk_settings import WalkSettings
+from ...walks.evaluation import CheckSet, check_set, write_check_set
 from ...walks.session import JOBS
 from ...walks.settings import describe_settings
 from ...walks.stability import Stability, StabilityRun
@@ -41,6 +42,18 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
             raise ValueError(f"{exc}.") from None
 
     return read
+
+
+def written_check(check: CheckSet, corpus: Corpus) -> str | None:
+    """``check`` written beside the corpus, to be evaluated as any set (``None``), or the one line that says why not
+    (a file of its name someone else made, a folder not writable)."""
+    try:
+        write_check_set(check, corpus)
+    except CorpusError as exc:
+        return one_line(str(exc))
+    except OSError as exc:
+        return f"{check.path}: cannot write the check set ({exc.strerror or exc})"
+    return None
 
 
 class NextWalk(Part):
@@ -200,13 +213,23 @@ class NextWalk(Part):
             if named is not None and named == corpus_path.resolve():
                 suggestions.append(str(path))
 
-        def open_(value: str | None) -> None:
-            if value:
-                self.evaluate_file(Path(value).expanduser())
+        title = "Evaluate: walk a question set (a .questions.yaml for this corpus)"
+        initial = suggestions[0] if suggestions else ""
+        check = check_set(self.corpus, self.view.history.settings.query if self.view.history is not None else "")
+        if check.questions:  # the check set first, written when it is chosen; the full sets one key away (↓)
+            title = f"Evaluate on the check set, {check.words()} (↓ the corpus's full set, or type a path)"
+            initial = str(check.path)
 
-        self.stage.app.push_screen(PromptScreen("Evaluate: walk a question set (a .questions.yaml for this corpus)",
-                                               suggestions[0] if suggestions else "",
-                                               placeholder="corpus.questions.yaml", suggestions=suggestions,
+        def open_(value: str | None) -> None:
+            path = Path(value).expanduser() if value else None
+            problem = written_check(check, self.corpus) if path is not None and path == check.path else None
+            if problem is not None:
+                self.say(problem, title="Cannot walk the check set", severity="error", timeout=8)
+            elif path is not None:
+                self.evaluate_file(path)
+
+        self.stage.app.push_screen(PromptScreen(title, initial, placeholder="corpus.questions.yaml",
+                                               suggestions=suggestions,
                                                check=lambda v: None if v else "Type the path of a question set."),
                                   open_)
 

@@ -59,7 +59,7 @@ class OpeningWalks(Part):
         walk = self.walks.holding(history)
         if walk is None:
             self.runner.park()
-            walk = self.walks.add(Walk(history))
+            walk = self.walks.add(Walk(history, came_from="from the evaluation"))
         walk.verdict = verdict or walk.verdict
         if step is None:
             history.latest()
@@ -74,16 +74,17 @@ class OpeningWalks(Part):
         tree.focus()  # the step keys, and Escape back to the evaluation, work at once
         return walk
 
-    def load_traces(self, saved: Sequence[SavedWalk], *, adopt: bool = True) -> None:
+    def load_traces(self, saved: Sequence[SavedWalk], *, adopt: bool = True, came_from: str | None = None) -> None:
         """Saved walks (a trace, a folder of recorded traces, a span file's walks) join the list in the order given,
         each read when it is first shown; the first that can be read is shown, from its first event, and no
         navigator is called (those before it that cannot be read are said in one line). With ``adopt``, the next
         walk takes the first one's budget, depth limit and policy; without, the screen was made with the settings
-        it is to keep (the command line's, which took the walks' own where it gave none)."""
+        it is to keep (the command line's, which took the walks' own where it gave none). ``came_from``: what the
+        walk list says of them (default: ``opened from FILE``; a resumed session's, ``from session …``)."""
         if not saved:
             return
         self.runner.park()
-        walks = [self.walks.add(Walk(saved=each)) for each in saved]
+        walks = [self.walks.add(Walk(saved=each, came_from=came_from)) for each in saved]
         settings = saved[0].header.settings
         if adopt:
             self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
@@ -96,7 +97,10 @@ class OpeningWalks(Part):
                 unreadable.append(str(exc))
                 continue
             self.view.walk = walk
-            if len(walks) == 1:
+            if came_from is not None:
+                self.say(f"Reopened {len(walks)} walk{'s' if len(walks) != 1 else ''} {came_from}, newest first: w "
+                         f"lists them, {walk.name} is shown", timeout=6)
+            elif len(walks) == 1:
                 self.say(f"Opened {saved[0].path} as {walk.name} ({len(history.events)} events)", timeout=4)
             else:
                 self.say(f"Opened {len(walks)} walks, newest first: w lists them (type to filter), {walk.name} is "

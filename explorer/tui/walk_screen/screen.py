@@ -114,7 +114,7 @@ class WalkScreen(Screen[None]):
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
                  *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
-                 opened: Sequence[SavedWalk] = (), present: bool = False) -> None:
+                 opened: Sequence[SavedWalk] = (), opened_from: str | None = None, present: bool = False) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = walks
@@ -157,7 +157,7 @@ class WalkScreen(Screen[None]):
         self.set_reactive(WalkScreen.pace, autoplay or 1.0)
         self._start_query = start_query
         self._example_query = example_query
-        self._opened = tuple(opened)
+        self._opened, self._opened_from = tuple(opened), opened_from
         self._player = Player(self.set_interval, self.stepping.tick)
         self._render_pending = False
         self._picking = False
@@ -205,7 +205,7 @@ class WalkScreen(Screen[None]):
         query = self._query
         query.value = self._start_query or self._example_query or ""
         if self._opened:
-            self.opening.load_traces(self._opened, adopt=False)
+            self.opening.load_traces(self._opened, adopt=False, came_from=self._opened_from)
             self._tree.focus()
         elif self._start_query and self._start_query.strip():
             self.start_walk(self._start_query)
@@ -429,8 +429,8 @@ class WalkScreen(Screen[None]):
                         self.opening.switch_to(picked)
 
                 current = self.view.walk.number if self.view.walk is not None else 0
-                self.app.push_screen(WalksScreen([w.name for w in self.walks], current,
-                                                 queries=[w.settings.query for w in self.walks]), chosen)
+                self.app.push_screen(WalksScreen([w.name for w in self.walks], current, queries=[
+                    w.settings.query for w in self.walks], sources=[w.came_from for w in self.walks]), chosen)
 
     def action_setting(self, which: str, value: str = "") -> None:
         """``setting(...)``: the next walk's settings (:mod:`.next_walk`); ``setting('policy', 'empty')`` sets one."""

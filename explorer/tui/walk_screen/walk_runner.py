@@ -31,7 +31,7 @@ class WalkRunner(Part):
     """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on the screen (the
     ``stage``), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
     with the explorer's ``wiring`` (its desk, listeners and folders), and one that ends is handed, as its one record,
-    to ``files`` (``--trace``) and to the wiring's observers."""
+    to ``files`` (``--trace``), to the wiring's observers and to its keeper (the session folder)."""
 
     def __init__(self, grounds: Grounds, *, next_walk: NextWalk, files: WalkFiles, autoplay: bool) -> None:
         super().__init__(grounds)
@@ -86,11 +86,13 @@ class WalkRunner(Part):
 
     def _over(self, walk: Walk, finished: FinishedWalk) -> None:
         """``walk`` is over, told by its session on this thread (which owns its history): its one record goes to
-        ``--trace`` and to the explorer's observers (the telemetry's), on workers, so that no sink holds the screen;
-        as the app quits (the session closed), at once, since no worker outlives the app."""
+        ``--trace``, to the explorer's observers (the telemetry's) and to its keeper (the session folder), on workers,
+        so that no sink holds the screen; as the app quits (the session closed), at once, since no worker outlives
+        the app."""
         at_once = walk.walked_in is not None and walk.walked_in.closed
         self.files.walk_ended(walk, finished, at_exit=at_once)
-        observers = self.wiring.observers
+        keeper = self.wiring.keeper  # the session folder keeps the walks of the list: these, and only these
+        observers = self.wiring.observers + ((keeper.keep,) if keeper is not None else ())
 
         def tell() -> None:
             for observer in observers:

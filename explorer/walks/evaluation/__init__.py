@@ -6,7 +6,8 @@ threads), keeps each walk's :class:`~explorer.walks.history.WalkHistory` so a
 person can open it, and can be cancelled as a whole. Two navigators over the
 same set are compared question by question (:func:`compare_outcomes`).
 
-The package's modules, from the top: :mod:`.run_comparison` (a run now
+The package's modules, from the top: :mod:`.check_set` (the small set to verify a fix on: the cases kept with K,
+the misses and flips of the last kept run) and :mod:`.run_comparison` (a run now
 against a kept one, was → now) over :mod:`.kept_run` (a run kept as a file,
 whole or partial) over :mod:`.document` (the ``eval --json`` document) over
 :mod:`.comparison` (two navigators) and :mod:`.run` (walking the set), over
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from ...corpora.questions import looks_like_question_set
 from .chart import BudgetChart, Series, draw_chart
+from .check_set import CheckSet, check_path, check_set, write_check_set
 from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
 from .document import evaluation_to_json
 from .kept_run import KeptRun, RunError, check_resumable, held_outcomes, holds, keep_run, read_run
@@ -55,6 +57,7 @@ __all__ = [
     "BudgetChart",
     "BudgetRow",
     "Change",
+    "CheckSet",
     "Difference",
     "EvalComparison",
     "EvalSummary",
@@ -74,7 +77,9 @@ __all__ = [
     "SweepRun",
     "best_miss_path",
     "cached_words",
+    "check_path",
     "check_resumable",
+    "check_set",
     "compare_outcomes",
     "comparison_lines",
     "curve_lines",
@@ -104,6 +109,7 @@ __all__ = [
     "sweep_to_json",
     "time_left",
     "time_left_words",
+    "write_check_set",
     "wrong_turn_shown",
     "wrong_turn_step",
 ]

@@ -127,6 +127,10 @@ class KeptRun:
     results: tuple[KeptQuestion, ...]
     documents: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
     """Each result as kept (for a run resumed: :func:`held_outcomes`)."""
+    questions_path: str = field(default="", compare=False)
+    """The question set's path as it was given when the run was kept (relative to where it was kept from, maybe)."""
+    created: str = field(default="", compare=False)
+    """When it was kept (``2026-12-01T12:00:00Z``; empty: not said)."""
 
     @property
     def navigator(self) -> str:
@@ -257,7 +261,7 @@ def read_run(path: str | Path) -> KeptRun:
                            "run again")
     return KeptRun(str(path), _settings(data, str(_field(data, "navigator", str, where)), where),
                    str(_field(questions, "sha256", str, where)), str(_field(corpus, "sha256", str, where)), total,
-                   results, tuple(items))
+                   results, tuple(items), str(questions.get("path", "")), str(data.get("created", "")))
 
 
 def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str) -> None:

@@ -4,17 +4,20 @@ What the screen shows is read widget by widget in :mod:`.reading`."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.widgets import Tree
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
+from explorer.cli import explore
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
@@ -162,3 +165,24 @@ async def typed_into_prompt(pilot, app: ExplorerApp, key: str, text: object) -> 
     await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
     app.screen.query_one("#prompt-input").value = str(text)
     await pilot.press("enter")
+
+
+def explorer_made_here(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Explorer], list[TreeNavigator]]:
+    """The explorer's command line run in this process: the app it makes (an :class:`Explorer`, which keeps its
+    notes) is kept (in the first list) instead of run in a terminal, and each navigator it resolves (in the second)
+    for the test to close, as the app leaves to its maker."""
+    made: list[Explorer] = []
+    resolved: list[TreeNavigator] = []
+    explore_navigator_for = explore.navigator_for
+
+    def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
+        resolved.append(explore_navigator_for(*args, **kwargs))
+        return resolved[-1]
+
+    monkeypatch.setattr(explore, "navigator_for", navigator_for)
+    monkeypatch.setattr(explore, "check_terminal", lambda: None)  # no terminal here: the test runs the app
+    monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
+    monkeypatch.setattr("explorer.tui.app.ExplorerApp", Explorer)  # the class the command line imports when it runs
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # what the explorer does to the process for a large corpus
+    monkeypatch.setattr(gc, "callbacks", [])
+    return made, resolved

@@ -4,22 +4,17 @@ process, hands them to the navigator (its answers cached in DIR, from a real HTT
 
 from __future__ import annotations
 
-import gc
 import os
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from core import TreeNavigator
-from explorer.cli import explore
 from explorer.cli.main import main
-from explorer.tui.app import ExplorerApp
 from explorer.tui.screens.what_if import WhatIfScreen
 
 from ..http_stub import StubServer
-from .helpers import HANDBOOK_PATH, wait_for
+from .helpers import HANDBOOK_PATH, explorer_made_here, wait_for
 from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
 
 
@@ -35,26 +30,6 @@ def test_walk_caches_in_the_folder_given_and_sets_no_environment(
     assert main(argv) == 0, capsys.readouterr().err
     assert len(variant_server.requests) == asked  # the same walk again: every answer read from DIR
     assert dict(os.environ) == before
-
-
-def explorer_made_here(monkeypatch: pytest.MonkeyPatch) -> tuple[list[ExplorerApp], list[TreeNavigator]]:
-    """The explorer's command line run in this process: the app it makes is kept (in the first list) instead of run
-    in a terminal, and each navigator it resolves (in the second) for the test to close, as the app leaves to its
-    maker."""
-    made: list[ExplorerApp] = []
-    resolved: list[TreeNavigator] = []
-    explore_navigator_for = explore.navigator_for
-
-    def navigator_for(*args: Any, **kwargs: Any) -> TreeNavigator:
-        resolved.append(explore_navigator_for(*args, **kwargs))
-        return resolved[-1]
-
-    monkeypatch.setattr(explore, "navigator_for", navigator_for)
-    monkeypatch.setattr(explore, "check_terminal", lambda: None)  # no terminal here: the test runs the app
-    monkeypatch.setattr(explore, "run_quitting_on_signals", made.append)
-    monkeypatch.setattr(gc, "freeze", lambda: None)  # what the explorer does to the process for a large corpus
-    monkeypatch.setattr(gc, "callbacks", [])
-    return made, resolved
 
 
 async def test_the_explorer_hands_both_folders_to_its_navigator_and_to_w_and_sets_no_environment(

@@ -13,6 +13,7 @@ import yaml
 from textual.widgets import Input
 
 from explorer.corpora import load_corpus
+from explorer.corpora.questions import today
 from explorer.tui.screens.find import FindScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
@@ -68,7 +69,8 @@ async def test_k_keeps_the_case_in_the_corpus_own_question_set_made_new(tmp_path
         assert [n.message for n in app.notes if n.message.startswith("Kept")] == [
             f"Kept question 'how-are-refunds-issued' in {kept}: “How are refunds issued?” → refund-exceptions"]
     assert kept.read_text() == ('corpus: "handbook.yaml"\nquestions:\n  - id: "how-are-refunds-issued"\n'
-                                '    query: "How are refunds issued?"\n    expect: ["refund-exceptions"]\n')
+                                '    query: "How are refunds issued?"\n    expect: ["refund-exceptions"]\n'
+                                f'    kept: "{today()}"\n')  # the day it was kept with K: the check set holds it
     checked = validate(kept)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
@@ -95,7 +97,8 @@ async def test_k_appends_to_an_existing_set_keeping_its_comments_and_never_its_i
     assert text.startswith("# Refund questions, kept by hand.\n") and "# the first one" in text
     assert yaml.safe_load(text)["questions"] == [
         {"id": "how-are-refunds-issued", "query": "how are refunds issued", "expect": ["refunds"]},
-        {"id": "how-are-refunds-issued-2", "query": "How are refunds issued?", "expect": ["refund-exceptions"]}]
+        {"id": "how-are-refunds-issued-2", "query": "How are refunds issued?", "expect": ["refund-exceptions"],
+         "kept": today()}]
     checked = validate(named)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 

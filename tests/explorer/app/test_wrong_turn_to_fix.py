@@ -24,6 +24,7 @@ import yaml
 from textual.widgets import DataTable, Label
 
 from core import NavigatorChose, TreeNavigator
+from explorer.corpora.questions import today
 from explorer.navigators.folders import Folders
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.find import FindScreen
@@ -120,7 +121,8 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         await pilot.press("home", "ctrl+k", *str(cases), "enter")
         await wait_for(pilot, lambda: any(n.message.startswith("Kept question") for n in app.notes))
         assert yaml.safe_load(cases.read_text(encoding="utf-8"))["questions"] == [
-            {"id": "how-long-do-refunds-take-to-arrive", "query": QUERY, "expect": ["refund-delivery"]}]
+            {"id": "how-long-do-refunds-take-to-arrive", "query": QUERY, "expect": ["refund-delivery"],
+             "kept": today()}]
 
         # 6. Back to the evaluation, ctrl+s: both runs kept beside the set, as eval --save-run keeps each: the
         # original as the baseline, the variant as the candidate.

@@ -9,11 +9,14 @@ import pytest
 
 from core import NavigatorRequest, NodeView
 from explorer.navigators.folders import CACHE_DIR_ENV, Folders, folders_for, user_folders
-from explorer.navigators.llm.prompt import read_prompts, render, user_prompt
+from explorer.navigators.llm.prompt import SYSTEM_PROMPT, read_prompts, render, user_prompt
 from explorer.navigators.prompt_variants import (
     VariantError,
+    builtin_prompt,
     keep_variant,
+    kept_variants,
     template_from,
+    variant_diff,
 )
 from explorer.navigators.what_if import EditedRequest
 
@@ -69,3 +72,27 @@ def test_the_prompts_folder_is_beside_the_corpus_never_the_cache_unless_a_progra
     assert user_folders({CACHE_DIR_ENV: "off"}).prompts_for(corpus) == tmp_path / "work" / "prompts"
     named = Folders(None, tmp_path / "mine")  # --prompts DIR
     assert named.prompts_for(corpus) == tmp_path / "mine"
+
+
+def test_the_variants_kept_are_listed_by_name_each_with_its_unified_diff_against_the_built_in(tmp_path: Path) -> None:
+    folder = tmp_path / "prompts"
+    assert kept_variants(folder) == [] and kept_variants(None) == []
+    keep_variant(edited(user_prompt(REQUEST) + "\nPrefer money.", "Be brief.\n" + SYSTEM_PROMPT), "v2", folder)
+    keep_variant(edited(user_prompt(REQUEST), SYSTEM_PROMPT), "same", folder)
+    (folder / "v10.system.txt").write_text("Only this.\n")  # a system file alone: the built-in template is used
+    (folder / "notes.txt").write_text("not a variant\n")
+    assert kept_variants(folder) == ["same", "v10", "v2"]
+    system, template = builtin_prompt(LATER)
+    assert system == SYSTEM_PROMPT and render(template, LATER) == user_prompt(LATER)
+    assert variant_diff(folder, "v2", LATER) == (
+        "--- the built-in system prompt\n+++ v2.system.txt\n@@ -1 +1,2 @@\n+Be brief.\n " + SYSTEM_PROMPT + "\n\n"
+        "--- the built-in user template\n+++ v2.prompt.txt\n@@ -8,3 +8,4 @@\n"
+        " Remaining visits: {{remaining_visits}}. Entering a section costs one visit, and so does every section below "
+        "it that you enter later, so select only the sections worth it.\n \n"
+        ' Answer with JSON only: {"selected": ["<id>", ...], "rationale": "..."}. Use only the ids listed above, '
+        "most promising first; an empty list stops here.\n+Prefer money.\n")
+    assert variant_diff(folder, "same", LATER) == ("same.system.txt: the built-in system prompt, unchanged\n\n"
+                                                   "same.prompt.txt: the built-in user template, unchanged\n")
+    assert variant_diff(folder, "v10", LATER) == (
+        "--- the built-in system prompt\n+++ v10.system.txt\n@@ -1 +1 @@\n-" + SYSTEM_PROMPT + "\n+Only this.\n\n"
+        "v10.prompt.txt: not kept; the built-in user template is used\n")

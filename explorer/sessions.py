@@ -1,0 +1,111 @@
+"""The explorer's sessions kept on disk: every walk of a session, kept as it ends, in a folder of its own.
+
+Each explorer keeps its session's walks (those of its walk list: walked, forked, re-walked, continued) in a session
+folder, one trace each, written by a :class:`~explorer.recording.WalkRecorder`: the same files ``reasoning-explorer
+FOLDER`` opens. The session folders live under one root (:func:`sessions_root`): ``--sessions DIR``, else
+``$XDG_DATA_HOME/reasoning-explorer/sessions`` (``~/.local/share/reasoning-explorer/sessions``), each named for when
+its session started (``2026-12-05T10-31-07``, local time). ``--resume`` reopens the newest that holds walks
+(:func:`last_session`) and goes on keeping the session there. ``--sessions off`` keeps none.
+
+The user's ``XDG_DATA_HOME`` is only read, once, where the explorer starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+from .corpora import Corpus
+from .recording import PATTERN, WalkRecorder
+from .trace import FinishedWalk
+
+__all__ = ["SESSIONS_OFF", "KeptSession", "last_session", "session_label", "sessions_root", "start_session"]
+
+SESSIONS_OFF: Final = "off"
+"""``--sessions off``: this explorer keeps no walk."""
+_NAME_FORMAT: Final = "%Y-%m-%dT%H-%M-%S"
+"""A session folder's name: when it started, local time, to the second (names sort by time)."""
+
+
+def sessions_root(given: str | None = None, environ: Mapping[str, str] | None = None) -> Path | None:
+    """Where the session folders are: ``given`` (``--sessions DIR``; ``off``: ``None``, none kept), else
+    ``$XDG_DATA_HOME/reasoning-explorer/sessions`` (an absolute ``XDG_DATA_HOME``: the spec says to ignore a relative
+    one), else ``~/.local/share/reasoning-explorer/sessions``."""
+    if given is not None:
+        return None if given.strip().lower() == SESSIONS_OFF else Path(given).expanduser()
+    environ = os.environ if environ is None else environ
+    base = environ.get("XDG_DATA_HOME", "").strip()
+    data = Path(base).expanduser() if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return data / "reasoning-explorer" / "sessions"
+
+
+def start_session(root: Path, started: datetime | None = None) -> Path:
+    """A new session folder under ``root``, named for ``started`` (default: now); a second session started in the
+    same second gets ``-2``, ``-3``… ``OSError`` when it cannot be made (the caller says so in one line)."""
+    name = (started or datetime.now()).strftime(_NAME_FORMAT)
+    root.mkdir(parents=True, exist_ok=True)
+    for count in range(1, 1000):
+        folder = root / (name if count == 1 else f"{name}-{count}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"{root}: a thousand sessions started at {name}; remove some")
+
+
+def holds_walks(folder: Path) -> bool:
+    """Whether ``folder`` holds a kept walk (a trace named as the recorder names them)."""
+    try:
+        return any(path.is_file() for path in folder.glob(PATTERN))
+    except OSError:
+        return False
+
+
+def last_session(root: Path) -> Path | None:
+    """The newest session folder under ``root`` that holds walks (``None``: none does, or there is no ``root``)."""
+    try:
+        folders = sorted((path for path in root.iterdir() if path.is_dir()), key=lambda path: path.name, reverse=True)
+    except OSError:
+        return None
+    return next((folder for folder in folders if holds_walks(folder)), None)
+
+
+def session_label(folder: Path) -> str:
+    """When the session kept in ``folder`` started, as a person reads it (``2026-12-05 10:31``); a folder not named
+    by :func:`start_session` is named as it is."""
+    try:
+        started = datetime.strptime(folder.name[:len("2026-12-05T10-31-07")], _NAME_FORMAT)
+    except ValueError:
+        return folder.name
+    return started.strftime("%Y-%m-%d %H:%M")
+
+
+class KeptSession:
+    """A session's walks kept in ``folder`` as they end (a :class:`~explorer.walks.wiring.WalkKeeper`): each a
+    trace, written by a :class:`~explorer.recording.WalkRecorder` on its own thread, never holding the screen. A new
+    session's folder that kept no walk is removed as it closes (a session that walked nothing leaves nothing)."""
+
+    def __init__(self, folder: Path, corpus: Corpus, *, resumed: bool = False) -> None:
+        """``OSError`` when ``folder`` cannot be made or read."""
+        self.folder = folder
+        self.resumed = resumed
+        self.recorder = WalkRecorder(folder, corpus)
+
+    def keep(self, walk: FinishedWalk) -> None:
+        self.recorder.keep(walk)
+
+    def close(self, timeout: float | None = 30.0) -> None:
+        self.recorder.close(timeout)
+        if not self.resumed:
+            with contextlib.suppress(OSError):  # not empty (it kept walks), or gone: either way, left as it is
+                self.folder.rmdir()
+
+    @property
+    def unkept(self) -> int:
+        """Walks that could not be written (the folder removed, the disk full) or were dropped."""
+        return self.recorder.failed + self.recorder.dropped

@@ -1,0 +1,195 @@
+"""Work that lasts (issue 36, point 5): every walk of an explorer session is kept as it ends, in a session folder
+under the user's data folder (here the test's own ``XDG_DATA_HOME``, conftest.py), or ``--sessions DIR``;
+``--resume`` reopens the last session's walks, the walk list says where each came from, and a resumed walk is stepped,
+forked and continued as any. The command line runs in this process; the app it makes is driven by keys."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from core import CandidatesOffered, NavigatorChose
+from explorer.cli.main import main
+from explorer.sessions import last_session, session_label, sessions_root
+from explorer.trace import read_trace
+from explorer.tui.screens.choose_walk import WalksScreen
+from explorer.tui.screens.prompt import PromptScreen
+from tests.command_line import run_cli
+
+from .helpers import HANDBOOK_PATH, explorer_made_here, resize, wait_for
+
+QUERY = "How long do refunds take to arrive?"
+NAVIGATOR = "lexical:default"
+STARTED = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d")
+
+
+def kept_in(folder: Path) -> list[Path]:
+    return sorted(folder.glob("walk-*.jsonl"))
+
+
+def rows(app) -> list[str]:  # type: ignore[no-untyped-def]
+    chooser = app.screen
+    assert isinstance(chooser, WalksScreen)
+    return [chooser._row(number).plain for number in chooser.shown]
+
+
+def test_the_default_root_is_the_data_folder_then_the_home_share_and_off_is_none(tmp_path: Path) -> None:
+    assert sessions_root(None, {"XDG_DATA_HOME": str(tmp_path)}) == tmp_path / "reasoning-explorer" / "sessions"
+    assert sessions_root(None, {"XDG_DATA_HOME": "relative/data"}) == (
+        Path.home() / ".local" / "share" / "reasoning-explorer" / "sessions")  # a relative one is ignored
+    assert sessions_root(None, {}) == Path.home() / ".local" / "share" / "reasoning-explorer" / "sessions"
+    assert sessions_root(str(tmp_path / "mine"), {}) == tmp_path / "mine"
+    assert sessions_root("off", {"XDG_DATA_HOME": str(tmp_path)}) is None
+
+
+def test_the_last_session_is_the_newest_folder_that_holds_walks(tmp_path: Path) -> None:
+    for name in ("2026-12-04T09-00-00", "2026-12-05T10-31-07", "2026-12-05T11-00-00"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "2026-12-04T09-00-00" / "walk-1.jsonl").write_text("{}\n")
+    (tmp_path / "2026-12-05T10-31-07" / "walk-2.jsonl").write_text("{}\n")
+    (tmp_path / "2026-12-05T11-00-00" / "notes.txt").write_text("no walk\n")  # newest, but it kept no walk
+    assert last_session(tmp_path) == tmp_path / "2026-12-05T10-31-07"
+    assert session_label(tmp_path / "2026-12-05T10-31-07") == "2026-12-05 10:31"
+    assert session_label(tmp_path / "my-session") == "my-session"
+    assert last_session(tmp_path / "none") is None
+
+
+@pytest.mark.slow  # two explorers, one story: make test, not make test-fast
+async def test_walks_are_kept_in_the_data_folder_and_resume_reopens_them_to_step_fork_and_continue(
+        tmp_path: Path, own_data_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY]) == 0
+    first = made[-1]
+    async with first.run_test(size=(80, 24)) as pilot:
+        screen = first.walk_screen
+        await pilot.press("c")  # the walk, to its end
+        await wait_for(pilot, lambda: screen.view.history is not None and screen.view.history.end is not None)
+        walked = screen.view.history
+    root = own_data_folder / "reasoning-explorer" / "sessions"
+    (session,) = root.iterdir()
+    assert STARTED.fullmatch(session.name)
+    (kept,) = kept_in(session)
+    trace = read_trace(kept)
+    assert (trace.header.settings.query, trace.header.settings.model, trace.end) == (QUERY, NAVIGATOR, "finished")
+    assert list(trace.events) == list(walked.events)  # the walk as it was walked, in the trace the explorer opens
+
+    assert main(["--resume"]) == 0
+    again = made[-1]
+    label = f"from session {session_label(session)}"
+    async with again.run_test(size=(80, 24)) as pilot:
+        screen = again.walk_screen
+        await wait_for(pilot, lambda: screen.view.walk is not None)
+        resumed = screen.view.walk
+        assert resumed.came_from == label and list(resumed.history.events) == list(walked.events)
+        assert any(f"Reopened 1 walk {label}" in str(note.message) for note in again.notes)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(again.screen, WalksScreen))
+        assert rows(again) == [f"▶ walk 1 · trace {kept.name} · {NAVIGATOR}  “{QUERY}”  · {label}"]
+        await pilot.press("escape")
+        await resize(pilot, (120, 40))
+        # Stepped: to the first step, then on to the offer at the roots.
+        await pilot.press("B", "n")
+        assert resumed.history.cursor == 2
+        # Forked there: the picker opens with the recorded answer ticked; billing alone is given instead.
+        await pilot.press("e")
+        picker = screen.view.picker
+        assert picker is not None and picker.forking
+        offer = resumed.history.events[1]
+        assert isinstance(offer, CandidatesOffered)
+        ids = [candidate.id for candidate in offer.candidates]
+        untick = [str(ids.index(node) + 1) for node in picker.picked if node != "billing"]
+        await pilot.press(*untick, *([] if "billing" in picker.picked else ["3"]), "a")
+        await wait_for(pilot, lambda: len(screen.walks) == 2)
+        forked = screen.view.walk
+        assert forked.came_from == "live" and forked.name == "walk 2 · fork of walk 1: at the start chose billing"
+        await pilot.press("c")
+        await wait_for(pilot, lambda: forked.history.end is not None)
+        # Continued live: the resumed walk again, from its last step, with a budget of 20.
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(again.screen, WalksScreen))
+        await pilot.press(*"trace", "enter")  # the resumed walk, by its name
+        await wait_for(pilot, lambda: screen.view.walk is resumed)
+        await pilot.press("C")
+        await wait_for(pilot, lambda: isinstance(again.screen, PromptScreen))
+        await pilot.press("home", "ctrl+k", *"budget=20", "enter")
+        await wait_for(pilot, lambda: len(screen.walks) == 3)
+        continued = screen.view.walk
+        assert continued.name.startswith(f"walk 3 · live from step {resumed.history.cursor} of walk 1")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: continued.history.end is not None)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(again.screen, WalksScreen))
+        assert [row.rsplit("  · ", 1)[1] for row in rows(again)] == [label, "live", "live"]
+        await pilot.press("escape")
+    # The resumed session goes on in its own folder: the fork and the continued walk are kept beside the first.
+    assert [read_trace(path).header.settings.max_nodes_visited for path in kept_in(session)] == [15, 15, 20]
+    assert list(root.iterdir()) == [session]
+    chose = [e for e in read_trace(kept_in(session)[1]).events if isinstance(e, NavigatorChose)]
+    assert chose[0].selected == ("billing",)  # the fork, kept as it was forked
+
+
+async def test_sessions_off_keeps_nothing_and_a_dir_given_keeps_there(
+        tmp_path: Path, own_data_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made, _ = explorer_made_here(monkeypatch)
+    mine = tmp_path / "my sessions"
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY, "--sessions", str(mine)]) == 0
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY, "--sessions", "off"]) == 0
+    kept, not_kept = made
+    for app in (kept, not_kept):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("c")
+            await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)  # noqa: B023
+    (session,) = mine.iterdir()
+    assert len(kept_in(session)) == 1
+    assert not_kept.wiring.keeper is None
+    assert list(own_data_folder.iterdir()) == []  # neither wrote in the data folder
+
+
+async def test_a_session_that_walked_nothing_leaves_no_folder(own_data_folder: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR]) == 0
+    (app,) = made
+    root = own_data_folder / "reasoning-explorer" / "sessions"
+    async with app.run_test(size=(80, 24)):
+        assert len(list(root.iterdir())) == 1  # made as the explorer starts
+    assert list(root.iterdir()) == []
+
+
+async def test_a_sessions_folder_that_cannot_be_written_is_one_line_and_the_explorer_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    in_the_way = tmp_path / "sessions"
+    in_the_way.write_text("a file, not a folder\n")
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY, "--sessions", str(in_the_way)]) == 0
+    (app,) = made
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.notes))
+        assert [str(note.message) for note in app.notes if note.severity == "warning"] == [
+            f"this session's walks are not kept: {in_the_way} cannot be written (File exists); give --sessions DIR, "
+            "or --sessions off"]
+        await pilot.press("c")  # the explorer goes on
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+    assert in_the_way.read_text() == "a file, not a folder\n"
+
+
+def test_resume_with_no_session_yet_says_so_and_how_to_get_one(own_data_folder: Path, tmp_path: Path) -> None:
+    root = own_data_folder / "reasoning-explorer" / "sessions"
+    result = run_cli("--resume")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (f"reasoning-explorer: error: no session to resume: none kept yet in {root}; walk in the "
+                             "explorer (each walk is kept as it ends), quit, then --resume\n")
+    result = run_cli("--resume", "--sessions", "off")
+    assert (result.returncode, result.stderr) == (2, "reasoning-explorer: error: --resume reopens the last kept "
+                                                     "session, and --sessions off keeps none: leave --sessions off out\n")
+    result = run_cli("--resume", HANDBOOK_PATH)
+    assert (result.returncode, result.stderr) == (2, "reasoning-explorer: error: --resume reopens the last session's "
+                                                     f"walks on their own corpus: give it without {HANDBOOK_PATH}\n")
+    empty = tmp_path / "empty"
+    (empty / "2026-12-05T10-31-07").mkdir(parents=True)
+    result = run_cli("--resume", "--sessions", empty)
+    assert (result.returncode, result.stderr) == (2, f"reasoning-explorer: error: no session to resume: none kept yet "
+                                                     f"in {empty}; walk in the explorer (each walk is kept as it ends), "
+                                                     "quit, then --resume\n")
