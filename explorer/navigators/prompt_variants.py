@@ -48,17 +48,27 @@ class PromptVariant:
     prompt_file: Path
 
 
+TEMPLATED = ("candidates", "candidates_compact", "position", "query", "ids")
+"""The placeholders whose text an edited user message has put back (a node's title alone is too short to tell from
+the person's own words: "under Billing" stays literal)."""
+VISITS = re.compile(r"((?:Remaining visits|Visits left): )(\d+)\b")
+"""The visits left as the built-in template and the small models' ``ids`` template write them."""
+
+
 def template_from(user: str, request: NavigatorRequest) -> str:
     """The edited user message ``user`` as a template for every offer: this offer's own texts put back as
-    placeholders (the longest first, so a query inside a candidate's title stays literal text)."""
+    placeholders (the longest first, so a query inside a candidate's title stays literal text), in the generic
+    template's words and in the ``ids`` template's (``local:smollm2``'s own: one line per candidate, ``Visits
+    left: N``)."""
     template = user.replace("{{", "{ {")  # a literal pair of braces can never read as a placeholder
     values = placeholder_values(request)
-    pieces = [(name, values[name]) for name in ("candidates", "position", "query", "ids")]
+    pieces = [(name, values[name]) for name in TEMPLATED]
     for name, text in sorted(pieces, key=lambda piece: -len(piece[1])):
         if text:
             template = template.replace(text, "{{" + name + "}}")
-    return re.sub(r"(Remaining visits: )" + str(request.remaining_visits) + r"\b",
-                  lambda match: match.group(1) + "{{remaining_visits}}", template)
+    left = str(request.remaining_visits)
+    return VISITS.sub(lambda match: match.group(1) + ("{{remaining_visits}}" if match.group(2) == left
+                                                      else match.group(2)), template)
 
 
 def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVariant:

@@ -20,13 +20,16 @@ from ..navigators.embeddings import bundled_embeddings
 from ..navigators.errors import NavigatorConfigError
 from ..navigators.text_terms import terms
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])([\"”')\]]*)\s+(?=[\"“'(\[]?[A-Z0-9])")
-"""Where one sentence ends and the next begins: a full stop, question or exclamation mark (a closing quote or
-bracket kept with it), space, and a capital or a digit (so ``e.g. the`` does not split), unless the word before
-is an abbreviation (:data:`ABBREVIATIONS`)."""
+_STOP = re.compile(r"(?<=[.!?…。！？])([\"”')\]]*)(\s*)")
+"""A full stop, question or exclamation mark (a closing quote or bracket kept with it) and the space after it."""
+_WIDE_STOPS = frozenset("。！？")
+"""Stops that end a sentence with no space after them (Chinese and Japanese text)."""
 ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "no.", "mr.", "mrs.", "ms.", "dr.", "st.", "approx.",
                            "incl.", "art.", "sec.", "fig.", "p.", "pp."})
 """Words whose full stop ends no sentence."""
+SCORED_CHARACTERS = 20_000
+"""How much of an answer's text its sentences are looked for in: a long section's lead is near its start, and a
+card is drawn on the screen's thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,17 +43,32 @@ class Lead:
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
-    """The sentences of ``text`` with the offset each starts at (one sentence: the whole text, stripped)."""
+    """The sentences of ``text`` with the offset each starts at (one sentence: the whole text, stripped). A stop
+    ends a sentence where a capital letter or a digit follows it after a space (any script's capital, ``Über``, or a
+    letter of a script with no case),
+    or where it is a wide stop (``。``), unless the word before it is an abbreviation (``e.g.``)."""
     found: list[tuple[int, str]] = []
     at = 0
-    ends = [match.end(1) for match in _SENTENCE_END.finditer(text)
-            if _word_before(text, match.start()) not in ABBREVIATIONS]
-    for end in (*ends, len(text)):
-        part = text[at:end]
-        if part.strip():
-            found.append((at + len(part) - len(part.lstrip()), part.strip()))
+    for stop in _STOP.finditer(text):
+        end, after = stop.end(1), stop.end()
+        following = text[after:after + 2].lstrip("\"“'([")[:1]
+        wide = text[stop.start() - 1] in _WIDE_STOPS
+        # A digit, a capital, or a letter of a script with no case (払) starts the next sentence.
+        starts = following.isdigit() or (following.isalpha() and not following.islower())
+        if not wide and (not stop.group(2) or not starts):
+            continue
+        if not wide and _word_before(text, stop.start()) in ABBREVIATIONS:
+            continue
+        _add(found, text, at, end)
         at = end
+    _add(found, text, at, len(text))
     return found
+
+
+def _add(found: list[tuple[int, str]], text: str, start: int, end: int) -> None:
+    part = text[start:end]
+    if part.strip():
+        found.append((start + len(part) - len(part.lstrip()), part.strip()))
 
 
 def _word_before(text: str, end: int) -> str:
@@ -74,10 +92,11 @@ def _by_meaning(query: str) -> Callable[[str], float] | None:
 
 
 def lead_sentence(text: str, query: str, *, score: Callable[[str], float] | None = None) -> Lead | None:
-    """The sentence of ``text`` that best matches ``query`` (``None``: no text, or no query to match). ``score``
-    rates a sentence (higher is better); by default by meaning, else by the query's terms."""
-    found = sentences(text)
-    if not found or not query.strip():
+    """The sentence of ``text`` (of its first :data:`SCORED_CHARACTERS`) that best matches ``query`` (``None``: no
+    text, or no content word in the query to match). ``score`` rates a sentence (higher is better); by default by
+    meaning, else by the query's terms."""
+    found = sentences(text[:SCORED_CHARACTERS])
+    if not found or not terms(query):  # a query of stop words only matches nothing: no sentence leads
         return None
     rate = score or _by_meaning(query) or _by_terms(query)
     best = _best([rate(sentence) for _, sentence in found])

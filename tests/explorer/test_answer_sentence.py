@@ -16,6 +16,8 @@ def test_sentences_end_at_a_stop_before_a_capital_and_not_after_an_abbreviation(
     assert sentences(text) == [(0, "Refunds go back."), (17, "After we issue it (e.g. Visa), banks take 5 days."),
                                (67, '"Is it late?"'), (81, "Ask us."), (89, "Done!")]
     assert sentences("  one line, no stop  ") == [(2, "one line, no stop")]
+    assert sentences("Erstattung. Über fünf Tage. 払い戻し。次に来ます。") == [
+        (0, "Erstattung."), (12, "Über fünf Tage."), (28, "払い戻し。"), (33, "次に来ます。")]
     assert sentences("") == [] and sentences("   ") == []
 
 
@@ -34,8 +36,9 @@ def test_the_answer_to_how_long_is_the_sentence_with_the_days_not_the_first() ->
 def test_a_given_score_decides_and_a_tie_goes_to_the_earlier_sentence() -> None:
     text = "Alpha beta. Gamma delta. Beta gamma."
     assert lead_sentence(text, "gamma", score=lambda s: float("Gamma" in s or "gamma" in s)) == Lead(12, "Gamma delta.", 2)
-    assert lead_sentence(text, "anything", score=lambda s: 0.0) == Lead(0, "Alpha beta.", 1)
+    assert lead_sentence(text, "delta", score=lambda s: 0.0) == Lead(0, "Alpha beta.", 1)
     assert lead_sentence(text, "   ") is None and lead_sentence("", "gamma") is None
+    assert lead_sentence(text, "what is it?") is None  # stop words only: no sentence leads
 
 
 def test_a_long_reason_is_cut_at_its_last_clause_in_the_second_half_else_at_a_word() -> None:

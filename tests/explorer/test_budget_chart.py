@@ -51,3 +51,12 @@ def test_in_colour_each_line_has_its_colour_and_no_escape_of_a_name_survives():
 def test_nothing_is_drawn_without_budgets_or_without_room():
     assert draw_chart(BudgetChart("t", (), 4), 40, 14) == ""
     assert draw_chart(CHART, 20, 14) == "" and draw_chart(CHART, 40, 9) == ""
+
+
+def test_the_size_asked_is_drawn_whatever_terminal_the_process_has(monkeypatch):
+    """plotext limits a figure to the process's terminal (COLUMNS, LINES; 80×24 with none): a served session's
+    screen, a wide evaluation screen and the HTML page draw at their own size."""
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("LINES", "10")
+    rows = draw_chart(CHART, 120, 30).splitlines()
+    assert len(rows) == 30 and max(len(row) for row in rows[:-2]) == 120

@@ -29,11 +29,16 @@ Keys:
 ``rationale`` (``off``, or the most characters from 1 to 240; default 240)
     How long the rationale the schema allows may be; ``off`` asks for the ids alone (a short answer for a small
     model).
-``max_items`` (a whole number from 1 to 64; default: as many as offered, within the visits left)
+``max_items`` (a whole number from 1 to 64, or ``all``; default: as many as offered, within the visits left)
     The most ids the schema lets one answer hold (a small model asked for fewer ids answers in fewer tokens).
-``grammar`` (``compact``; ``local:`` models only)
+``grammar`` (``compact`` or ``off``; ``local:`` models only)
     Ask llama.cpp for the answer by a grammar of its JSON written with no whitespace, holding at least one id
     (:func:`.schema.compact_grammar`), in place of the JSON schema: a small model's answer in half the tokens.
+
+``local:smollm2`` is asked with ``rationale=off,max_items=2,grammar=compact`` and the ``ids`` prompt files unless its
+id says otherwise, key by key (``explorer.navigators.local_model.SMALL_MODEL_DEFAULTS``): ``rationale=240``,
+``max_items=all`` and ``grammar=off`` ask it as any LLM is asked; ``local:PATH.gguf``, the same file by its path,
+gets the generic prompt.
 ``system``, ``prompt``
     A file holding the system prompt, and a file holding the user message's template (:mod:`.prompt`).
 ``threads``, ``ctx``, ``slots``
@@ -75,6 +80,8 @@ LOCAL_KEYS: Final = ("threads", "ctx", "slots")
 KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", "grammar", *PROMPT_KEYS, *LOCAL_KEYS)
 FILE_KEYS: Final = PROMPT_KEYS
 MAX_SEED: Final = 2**63 - 1
+ALL_ITEMS: Final = 1_000_000
+"""``max_items=all``: as many ids as offered (within the visits left), said where a default caps them."""
 MAX_TOKENS_LIMIT: Final = 100_000
 
 
@@ -92,7 +99,8 @@ class ModelOptions:
     max_items: int | None = None
     """The most ids the schema lets an answer hold (``None``: as many as offered, within the visits left)."""
     grammar: str | None = None
-    """``compact``: a ``local:`` model is asked by :func:`.schema.compact_grammar` (``None``: by the schema)."""
+    """``compact``: a ``local:`` model is asked by :func:`.schema.compact_grammar` (``None`` or ``off``: by the
+    schema)."""
     system: Path | None = None
     """A file holding the system prompt."""
     prompt: Path | None = None
@@ -158,16 +166,18 @@ def _value(key: str, text: str) -> object:
     if key == "slots":
         return _whole(key, text, low=1, high=64, example="2")
     if key == "max_items":
+        if text.strip().lower() == "all":
+            return ALL_ITEMS
         return _whole(key, text, low=1, high=64, example="2")
     if key == "rationale":
         if text.strip().lower() == "off":
             return 0
         return _whole(key, text, low=1, high=240, example="off")
     if key == "grammar":
-        if text.strip().lower() != "compact":
+        if text.strip().lower() not in ("compact", "off"):
             raise OptionError(f"grammar={text}: grammar must be compact (the answer's JSON with no whitespace, "
-                              "at least one id); leave it out for the JSON schema")
-        return "compact"
+                              "at least one id) or off (the JSON schema)")
+        return text.strip().lower()
     if key == "schema":
         try:
             return StructuredOutput(text.lower())

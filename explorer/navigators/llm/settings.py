@@ -249,7 +249,7 @@ def settings_for(model: str, folders: Folders | None = None) -> Settings:
     provider, name = split
     options = model_options(model)
     given = [key for key in LOCAL_KEYS if getattr(options, key) is not None]
-    if options.grammar is not None:
+    if options.grammar == "compact":
         raise NavigatorHTTPError(f"model {model!r}: grammar={options.grammar} is llama.cpp's (a local: model); a "
                                  f"{provider}: server is asked for a JSON schema")
     if given:

@@ -28,7 +28,7 @@ from core import WalkEvent, WalkStarted
 
 from ...corpora import Corpus
 from ...safe_text import safe, styled, visible
-from ...walks.answer_sentence import lead_sentence
+from ...walks.answer_sentence import SCORED_CHARACTERS, Lead, lead_sentence
 from ...walks.describe import PATH_SEPARATOR
 from ...walks.ranking import rank_landed
 from ...walks.state import WalkState
@@ -48,6 +48,8 @@ class Answer:
     """1: the best answer; ``None``: a stand-in."""
     why: str = ""
     stand_in: str | None = None
+    lead: Lead | None = None
+    """The best answer's sentence that best matches the query, in its content as shown (:func:`shown_content`)."""
 
     @property
     def best(self) -> bool:
@@ -82,14 +84,14 @@ class AnswerCard(Widget):
         super().__init__(id=id)
         self.answers: tuple[Answer, ...] = ()
         self.heading = ""
-        self.asked = ""
-        """The walk's query: the best answer's sentence that matches it best leads where the whole does not fit."""
 
     def show(self, state: WalkState, corpus: Corpus, events: Sequence[WalkEvent], forced: Collection[int] = ()) -> None:
         """The landed nodes of ``state`` (as of the walk's ``events``, ``forced`` numbering its forced answers),
         ranked (:func:`~explorer.walks.ranking.rank_landed`)."""
         def title(node: str) -> str:
             return corpus.title_of(node) if node in corpus.index else node
+
+        asked = next((e.query for e in events if isinstance(e, WalkStarted)), "")
 
         answers = []
         for ranked in rank_landed(state, events, forced):
@@ -98,11 +100,11 @@ class AnswerCard(Widget):
             if not record.path or record.path.last != node:
                 path.append(title(node))
             content = corpus.index[node].content if node in corpus.index else ""
+            lead = lead_sentence(shown_content(content), asked) if ranked.place == 1 else None
             answers.append(Answer(node, title(node), state.reason_of(record), tuple(path), content, ranked.place,
-                                  ranked.reasons, ranked.stand_in))
+                                  ranked.reasons, ranked.stand_in, lead))
         self.answers = tuple(answers)
         self.heading = answer_heading(self.answers)
-        self.asked = next((e.query for e in events if isinstance(e, WalkStarted)), "")
         self.refresh()
 
     def render(self) -> RenderableType:
@@ -170,8 +172,7 @@ class AnswerCard(Widget):
     def _lead_rows(self, answer: Answer, width: int) -> int:
         """The rows ``answer``'s sentence that best matches the query takes, after ``…`` (0: its first sentence
         matches best, or it has none)."""
-        whole = " ".join(visible(answer.content, multiline=True).split())
-        lead = lead_sentence(whole, self.asked)
+        lead = answer.lead
         if lead is None or lead.number == 1:
             return 0
         return len(Text(f"… {lead.sentence}").wrap(self.app.console, max(10, width - 2)))
@@ -180,12 +181,12 @@ class AnswerCard(Widget):
         """``answer``'s content in at most ``rows`` rows, indented; the best answer's from its sentence that best
         matches the query when the whole does not fit (that sentence in bold, after ``…``)."""
         style = self.get_component_rich_style("answer--content")
-        whole = " ".join(visible(answer.content, multiline=True).split())
+        whole = shown_content(answer.content)
         if not whole:
             return [styled("  (no content)", self.get_component_rich_style("answer--dim"))]
         room = max(10, width - 2)
         body = Text(whole[: width * rows * 2], style=style)
-        lead = lead_sentence(whole, self.asked) if answer.best else None
+        lead = answer.lead
         if lead is not None and lead.number > 1 and len(body.wrap(self.app.console, room)) > rows:
             body = Text("… ", style=style)
             body.append(lead.sentence, style=self.get_component_rich_style("answer--lead"))
@@ -204,6 +205,12 @@ class AnswerCard(Widget):
     def words(self) -> str:
         """What the card says as plain text, as it fits its size now (what a test reads)."""
         return str(self.render())
+
+
+def shown_content(content: str) -> str:
+    """A node's content as the card shows it: control characters made visible, all space one space, and no more
+    of it than a card or its leading sentence can use (a section of a megabyte is read by its start)."""
+    return " ".join(visible(content[: 2 * SCORED_CHARACTERS], multiline=True).split())
 
 
 def _rows(answers: Sequence[Answer], shown: int, compact: bool) -> int:

@@ -46,7 +46,7 @@ class NarrationLine(Widget):
 
     def _fitted(self, width: int) -> Text:
         width = max(10, width)
-        rows = ROWS - (self._thinking is not None)
+        rows = ROWS - 1  # a row kept for thinking…: the words do not change when the count appears
         style = self.get_component_rich_style("narration--text")
         console = self.app.console
         said: tuple[str, ...] = ()

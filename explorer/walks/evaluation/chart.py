@@ -86,6 +86,7 @@ def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -
     legend = []
     with _ONE_FIGURE:
         plotext.clear_figure()
+        plotext.limit_size(False, False)  # the size asked, not the process's terminal's (COLUMNS, LINES, or 80×24)
         plotext.plotsize(width, plot_height)
         plotext.theme("clear")
         for number, line in enumerate(chart.series):

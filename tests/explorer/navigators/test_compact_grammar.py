@@ -45,7 +45,9 @@ def test_a_bad_value_and_a_server_that_is_not_llama_cpp_are_one_line_each() -> N
     with pytest.raises(OptionError) as caught:
         split_options(f"{MODEL}@grammar=json")
     assert str(caught.value) == ("grammar=json: grammar must be compact (the answer's JSON with no whitespace, at "
-                                 "least one id); leave it out for the JSON schema")
+                                 "least one id) or off (the JSON schema)")
+    assert split_options(f"{MODEL}@grammar=off,max_items=all").options.grammar == "off"
+    assert settings_for("vllm:m@grammar=off").options.grammar == "off"  # the JSON schema, as without it
     with pytest.raises(NavigatorHTTPError) as refused:
         settings_for("vllm:m@grammar=compact")
     assert str(refused.value) == ("model 'vllm:m@grammar=compact': grammar=compact is llama.cpp's (a local: model); "

@@ -31,6 +31,8 @@ from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
 from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.llm.errors import NavigatorHTTPError
+from explorer.navigators.llm.options import ALL_ITEMS
+from explorer.navigators.llm.schema import choice_schema
 from explorer.navigators.local_model import (
     TUNED_PROMPTS,
     BundledModel,
@@ -170,6 +172,10 @@ def test_the_bundled_model_is_asked_with_its_measured_defaults_and_what_its_id_s
     written = navigator.settings(f"{MODEL}@system={mine},rationale=40").options
     assert (written.system, written.prompt) == (mine, TUNED_PROMPTS / "ids.prompt.txt")
     assert (written.rationale, written.max_items, written.grammar) == (40, 2, "compact")
+    generic = navigator.settings(f"{MODEL}@rationale=240,max_items=all,grammar=off").options
+    assert (generic.rationale, generic.max_items, generic.grammar) == (240, ALL_ITEMS, "off")
+    schema = choice_schema(offered, 9, generic.rationale, generic.max_items)
+    assert schema["properties"]["selected"]["maxItems"] == 2  # all offered: no cap of its own
     by_path = navigator.settings(f"local:{server_config(MODEL).model}").options
     assert (by_path.system, by_path.prompt, by_path.rationale, by_path.max_items, by_path.grammar) == (None,) * 5
     navigator.close()

@@ -10,6 +10,7 @@ import pytest
 from core import NavigatorRequest, NodeView
 from explorer.navigators.folders import CACHE_DIR_ENV, Folders, folders_for, user_folders
 from explorer.navigators.llm.prompt import SYSTEM_PROMPT, read_prompts, render, user_prompt
+from explorer.navigators.local_model import TUNED_PROMPTS
 from explorer.navigators.prompt_variants import (
     VariantError,
     builtin_prompt,
@@ -37,6 +38,17 @@ def test_the_edited_user_message_becomes_a_template_that_renders_every_later_off
     assert render(template, REQUEST) == user
     assert render(template, LATER) == user_prompt(LATER) + "\nPrefer money."
     assert "Remaining visits: {{remaining_visits}}." in template and "{{candidates}}" in template
+
+
+def test_the_small_models_ids_template_edited_renders_every_later_offer_too() -> None:
+    """local:smollm2 is asked with the ids template (one line per candidate, "Visits left: N"): an edit of its
+    request becomes a template, not the first offer frozen into the variant."""
+    ids = (TUNED_PROMPTS / "ids.prompt.txt").read_text(encoding="utf-8")
+    user = render(ids, REQUEST) + "Money paid back is a refund, under Billing."
+    template = template_from(user, REQUEST)
+    assert template == ("Query: {{query}}\n\n{{position}}\n\nSections below:\n{{candidates_compact}}\n\n"
+                        "Visits left: {{remaining_visits}}.\nMoney paid back is a refund, under Billing.")
+    assert render(template, LATER) == render(ids, LATER) + "Money paid back is a refund, under Billing."
 
 
 def test_a_variant_is_kept_as_two_files_and_a_model_id_that_reads_them(tmp_path: Path) -> None:
