@@ -78,6 +78,7 @@ __all__ = [
     "LocalModelStatus",
     "StatusListeners",
     "bundled_file",
+    "bundled_prompts",
     "local_servers",
     "model_file",
     "refuse_sizes",
@@ -145,6 +146,21 @@ def _base(model: str) -> tuple[str, ModelOptions]:
     except OptionError as exc:
         raise NavigatorConfigError(str(exc)) from None
     return split.base[len(PREFIX):].strip(), split.options
+
+
+def bundled_prompts(model: str) -> tuple[Path, Path] | None:
+    """The system and template files a bundled model is asked with when its id names none (``local:smollm2``: the
+    ``ids`` prompt), ``None`` for any other model (it is asked with the built-in prompt)."""
+    if not model.startswith(PREFIX):
+        return None
+    try:
+        name, _ = _base(model)
+    except NavigatorConfigError:
+        return None
+    bundled = BUNDLED.get(name)
+    if bundled is None or bundled.defaults.system is None or bundled.defaults.prompt is None:
+        return None
+    return bundled.defaults.system, bundled.defaults.prompt
 
 
 def bundled_file(name: str, bundled: BundledModel) -> Path:
@@ -276,13 +292,16 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
 
     def files_read(self, model: str) -> tuple[Path, ...]:
         """The files ``model`` names: a model file given by its path (a bundled model is no file of the user's),
-        and the prompt files of its options. No output may be written over them."""
+        and the prompt files it is asked with (its options', else a bundled model's own). No output may be written
+        over them."""
         try:
             name, options = _base(model)
         except NavigatorConfigError:
             return ()
         named = (Path(name).expanduser(),) if name and name not in BUNDLED else ()
-        return named + tuple(path for path in (options.system, options.prompt) if path is not None)
+        bundled = BUNDLED.get(name)
+        asked = filled(options, bundled.defaults) if bundled is not None else options  # its shipped prompt files too
+        return named + tuple(path for path in (asked.system, asked.prompt) if path is not None)
 
     def reads_file(self, model: str) -> bool:
         """Whether ``model`` names a file on this machine: a model path, or a prompt file in its options (a

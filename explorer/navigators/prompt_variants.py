@@ -23,6 +23,7 @@ from core import NavigatorRequest
 from ..atomic_file import write_atomically
 from .llm.options import OptionError, join_options, short_model_id, split_options, with_options
 from .llm.prompt import SYSTEM_PROMPT, placeholder_values, user_prompt
+from .local_model import bundled_prompts
 from .what_if import EditedRequest
 
 DEFAULT_VARIANT: Final = "v2"
@@ -150,8 +151,14 @@ def kept_variants(folder: Path | None) -> list[str]:
 
 
 def builtin_prompt(request: NavigatorRequest) -> tuple[str, str]:
-    """The built-in system prompt, and the built-in user message as a template (as a variant's is kept: the offer's
-    own text put back as placeholders, :func:`template_from`), for ``request``'s offer."""
+    """The original prompt of ``request``'s model, what its variants are diffed against: its system prompt, and its
+    user message as a template. For most models the built-in one (the user message's offer put back as placeholders,
+    as a variant's is kept, :func:`template_from`); for a bundled model asked with prompt files of its own
+    (``local:smollm2``'s ``ids`` prompt), those files."""
+    shipped = bundled_prompts(request.model)
+    if shipped is not None:
+        system, template = shipped
+        return system.read_text(encoding="utf-8"), template.read_text(encoding="utf-8")
     return SYSTEM_PROMPT, template_from(user_prompt(request), request)
 
 

@@ -176,6 +176,9 @@ def test_the_bundled_model_is_asked_with_its_measured_defaults_and_what_its_id_s
     assert (generic.rationale, generic.max_items, generic.grammar) == (240, ALL_ITEMS, "off")
     schema = choice_schema(offered, 9, generic.rationale, generic.max_items)
     assert schema["properties"]["selected"]["maxItems"] == 2  # all offered: no cap of its own
+    shipped = (TUNED_PROMPTS / "ids.system.txt", TUNED_PROMPTS / "ids.prompt.txt")
+    assert navigator.files_read(MODEL) == shipped  # no output is written over them
+    assert navigator.files_read(f"{MODEL}@system={mine}") == (mine, shipped[1])
     by_path = navigator.settings(f"local:{server_config(MODEL).model}").options
     assert (by_path.system, by_path.prompt, by_path.rationale, by_path.max_items, by_path.grammar) == (None,) * 5
     navigator.close()

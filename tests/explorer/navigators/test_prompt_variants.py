@@ -108,3 +108,17 @@ def test_the_variants_kept_are_listed_by_name_each_with_its_unified_diff_against
     assert variant_diff(folder, "v10", LATER) == (
         "--- the built-in system prompt\n+++ v10.system.txt\n@@ -1 +1 @@\n-" + SYSTEM_PROMPT + "\n+Only this.\n\n"
         "v10.prompt.txt: not kept; the built-in user template is used\n")
+
+
+def test_local_smollm2s_variants_are_diffed_against_the_ids_prompt_it_is_asked_with(tmp_path: Path) -> None:
+    folder = tmp_path / "prompts"
+    later = NavigatorRequest(LATER.query, "local:smollm2", LATER.current, LATER.candidates, LATER.remaining_visits)
+    ids_system = (TUNED_PROMPTS / "ids.system.txt").read_text(encoding="utf-8")
+    ids_template = (TUNED_PROMPTS / "ids.prompt.txt").read_text(encoding="utf-8")
+    assert builtin_prompt(later) == (ids_system, ids_template)
+    folder.mkdir()
+    (folder / "v2.system.txt").write_text("Money back is a refund.\n" + ids_system, encoding="utf-8")
+    (folder / "v2.prompt.txt").write_text(ids_template, encoding="utf-8")
+    assert variant_diff(folder, "v2", later) == (
+        "--- the built-in system prompt\n+++ v2.system.txt\n@@ -1 +1,2 @@\n+Money back is a refund.\n "
+        + ids_system.rstrip("\n") + "\n\nv2.prompt.txt: the built-in user template, unchanged\n")
