@@ -559,7 +559,7 @@ class WalkScreen(Screen[None]):
             tree.set_marks(*tree_marks(comparison))
             self.query_one(ComparePanel).show(comparison, prompts=self.view.unfolded)
         else:
-            tree.set_marks(state.marks(), state.reasons())
+            tree.set_marks(state.marks(), state.reasons(), state.visit_numbers())
         tree.follow_state(shown.number if shown is not None else 0, state, comparison)
         settings = self.next_walk.settings
         self.query_one(BudgetMeter).show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
