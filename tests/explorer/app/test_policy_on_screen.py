@@ -135,3 +135,44 @@ async def test_scores_are_bars_beside_the_offer_and_in_the_transcript_and_entere
         lines = transcript_text(app).splitlines()
         start = lines.index("scores  the navigator's, 0 to 1, highest first")
         assert lines[start + 1] == "██████ 1.00  Refunds  refunds"
+
+
+async def test_a_sets_the_next_walk_s_order_and_the_header_says_it() -> None:
+    """Issue 37, point 3: A opens a prompt with the next walk's order (depth-first); a word that is no order is refused
+    in the prompt in one line; policy=best-first@alpha=0.5 is taken (as the settings line writes it), the query bar's
+    note says it, and the walk started next is walked best-first, its header saying so. At 80×24, and the prompt
+    again after a resize to 120×40."""
+    from textual.widgets import Input
+
+    from explorer.tui.screens.prompt import PromptScreen
+
+    from .helpers import make_app
+    from .reading import prompt_error
+
+    app = make_app("How long do refunds take to arrive?", max_nodes_visited=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "A")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        field = app.screen.query_one("#prompt-input", Input)
+        assert field.value == "depth-first"
+        await pilot.press("end", *["backspace"] * len(field.value), *"sideways", "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
+        assert prompt_error(app) == ("'sideways' is no walk policy; write depth-first or best-first "
+                                     "(best-first@alpha=0.7)")
+        await pilot.press(*["backspace"] * len("sideways"), *"policy=best-first@alpha=0.5", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert next_settings(app) == ("next walk: lexical:default · budget 6 · depth limit 6 · on failure throw · "
+                                      "best-first")
+        await pilot.press("slash", "enter")  # the query box, then the walk
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)
+        assert app.walk_screen.view.history.settings.policy is Policy.BEST_FIRST
+        shown = app.walk_screen.view.walk
+        assert "best-first" not in shown.name  # the header adds it
+        assert app.walk_screen.sub_title == f"{HANDBOOK.title} · {shown.name} · best-first"
+        await resize(pilot, (120, 40))
+        await pilot.press("escape", "A")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert app.screen.query_one("#prompt-input", Input).value == "best-first"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert app.walk_screen.next_walk.settings.policy is Policy.BEST_FIRST
