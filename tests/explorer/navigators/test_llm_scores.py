@@ -177,3 +177,18 @@ def test_a_best_first_walk_comes_back_to_a_sibling_the_model_scored_but_did_not_
     # sign-in: 0.5 × 0.4 + 0.5 × 0.6
     assert [(s.landed, round(s.score or 0, 3)) for s in result.result.stops] == [("refunds", 0.95), ("sign-in", 0.5)]
     assert len(server.requests) == 3
+
+
+@pytest.mark.parametrize(("model", "said"), [
+    ("openai:m@scores=yes", "scores=yes: scores must be on (a score from 0 to 100 per offered id) or off"),
+    ("local:smollm2@scores=on,grammar=compact",
+     "'local:smollm2@scores=on,grammar=compact': scores=on needs the JSON schema, and grammar=compact asks for ids "
+     "alone; leave out one of them"),
+])
+def test_scores_that_cannot_be_asked_for_are_refused_in_one_line(model: str, said: str) -> None:
+    from explorer.navigators.llm.options import OptionError, split_options
+
+    with pytest.raises(OptionError) as caught:
+        split_options(model)
+    assert str(caught.value) == said
+    assert split_options("openai:m@scores=OFF").options.scores is False
