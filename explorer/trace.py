@@ -42,7 +42,6 @@ from core import (
     NavigatorChose,
     NavigatorFailed,
     OnFailure,
-    Policy,
     WalkEvent,
     WalkFinished,
     WalkResult,
@@ -65,7 +64,7 @@ from .event_json import (
 )
 from .masking import Secrets
 from .safe_text import json_text, one_line
-from .walk_settings import WalkSettings
+from .walk_settings import WalkSettings, policy_fields
 
 FORMAT = "reasoning-explorer-trace"
 VERSION = 1
@@ -157,13 +156,6 @@ class FinishedWalk:
 # -- writing -----------------------------------------------------------------------------------------
 
 
-def _policy_fields(settings: WalkSettings) -> dict[str, Any]:
-    """A best-first walk's policy and alpha; nothing for depth-first (a trace without them was walked so)."""
-    if settings.policy is Policy.DEPTH_FIRST:
-        return {}
-    return {"policy": settings.policy.value, "alpha": settings.alpha}
-
-
 def header_to_json(header: TraceHeader) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -175,7 +167,7 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
         "max_nodes_visited": header.settings.max_nodes_visited,
         "max_depth": header.settings.max_depth,
         "on_failure": header.settings.on_failure.value,
-        **_policy_fields(header.settings),
+        **policy_fields(header.settings),
         "sources": None if header.sources is None else list(header.sources),
         "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

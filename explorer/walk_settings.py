@@ -51,6 +51,15 @@ def policy_text(policy: Policy, alpha: float = DEFAULT_ALPHA) -> str:
     return name
 
 
+def policy_fields(settings: WalkSettings) -> dict[str, str | float]:
+    """A best-first walk's policy and alpha as a JSON document's settings hold them (``"policy": "best_first"``);
+    nothing for depth-first, so a depth-first walk's document reads as it always did (and one without them was
+    walked so)."""
+    if settings.policy is Policy.DEPTH_FIRST:
+        return {}
+    return {"policy": settings.policy.value, "alpha": settings.alpha}
+
+
 def policy_note(policy: Policy, alpha: float) -> str:
     """What a line of settings adds for a walk that is not depth-first (`` · best-first``); nothing for one that
     is, so a depth-first walk reads as it always did."""

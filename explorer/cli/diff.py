@@ -5,10 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core import Policy
 
 from ..trace import Trace
+from ..walk_settings import policy_text
 from .inputs import looks_like_spans, open_trace, walk_and_corpus
-from .options import EXIT_FOUND, EXIT_OK, PROG, Parser, console, path_text, write_json
+from .options import EXIT_FOUND, EXIT_OK, PROG, Parser, console, fail, path_text, policy_option, write_json
+
+if TYPE_CHECKING:
+    from ..walks.history import WalkHistory
 
 
 def cmd_diff(argv: Sequence[str]) -> int:
@@ -17,16 +24,29 @@ def cmd_diff(argv: Sequence[str]) -> int:
                                 "each cost. Exit 0 when they made the same decisions, 1 when they differ.")
     parser.add_argument("a", metavar="A.jsonl", type=path_text,
                         help="a trace (walk A), or an OTLP JSON file of walk spans (FILE#N: its Nth walk)")
-    parser.add_argument("b", metavar="B.jsonl", type=path_text, help="another trace or span file (walk B)")
+    parser.add_argument("b", metavar="B.jsonl", type=path_text, nargs="?",
+                        help="another trace or span file (walk B); with --policy, leave it out to compare walk A with "
+                             "itself re-walked in that order")
+    parser.add_argument("--policy", type=policy_option, default=None, metavar="P",
+                        help="re-walk each walk from its recorded decisions in this order first (depth-first, or "
+                             "best-first[@alpha=A]): no navigator call; a node its recording never judged stops there")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     args = parser.parse_args(argv)
+    if args.b is None and args.policy is None:
+        fail("name walk B (a trace or span file), or compare walk A with itself in another order: --policy P")
     from ..walks.compare import compare, comparison_to_json
     from ..walks.history import WalkHistory
 
-    traces = [open_any(args.a), open_any(args.b)]
-    a, b = (WalkHistory.from_trace(trace, number=n) for n, trace in enumerate(traces, start=1))
+    names = [f"A: {Path(args.a).name}", f"B: {Path(args.b).name}" if args.b else f"B: {Path(args.a).name}"]
+    if args.policy is None:
+        traces = [open_any(args.a), open_any(args.b)]
+        a, b = (WalkHistory.from_trace(trace, number=n) for n, trace in enumerate(traces, start=1))
+    else:
+        a, b, traces = _in_order(args.a, args.b, args.policy)
+        said = policy_text(*args.policy)
+        names = [names[0] + ("" if args.b is None else f", re-walked {said}"), f"{names[1]}, re-walked {said}"]
     comparison = compare(a, b, a_corpus=traces[0].header.corpus_sha256, b_corpus=traces[1].header.corpus_sha256)
-    comparison = replace(comparison, a_name=f"A: {Path(args.a).name}", b_name=f"B: {Path(args.b).name}")
+    comparison = replace(comparison, a_name=names[0], b_name=names[1])
     if args.json:
         write_json(comparison_to_json(comparison))
     else:
@@ -34,6 +54,24 @@ def cmd_diff(argv: Sequence[str]) -> int:
 
         console().print(comparison_report(comparison))
     return EXIT_OK if comparison.same_decisions else EXIT_FOUND
+
+
+def _in_order(a: str, b: str | None, order: tuple[Policy, float]) -> tuple[WalkHistory, WalkHistory, list[Trace]]:
+    """Walks A and B re-walked from their recorded decisions in ``order`` (``replay --policy``'s walk: no navigator
+    call); without B, walk A as recorded and A re-walked."""
+    from ..walks.history import WalkHistory
+    from ..walks.session import rewalk
+
+    loaded = [walk_and_corpus(path) for path in ([a] if b is None else [a, b])]
+    walked: list[WalkHistory] = []
+    for number, (trace, corpus) in enumerate(loaded, start=1):
+        recorded = WalkHistory.from_trace(trace, number=number)
+        session = rewalk(recorded, corpus, number=number, policy=order[0], alpha=order[1])
+        session.run_headless()
+        walked.append(session.history)
+    if b is None:
+        return WalkHistory.from_trace(loaded[0][0], number=1), walked[0], [loaded[0][0]] * 2
+    return walked[0], walked[1], [trace for trace, _ in loaded]
 
 
 def open_any(path: str) -> Trace:

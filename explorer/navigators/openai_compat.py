@@ -206,7 +206,7 @@ def _sampling(settings: Settings, request: NavigatorRequest) -> dict[str, Any]:
         fields["top_p"] = options.top_p
     fields["max_tokens"] = (options.max_tokens if options.max_tokens is not None
                             else default_max_tokens(request.candidates, request.remaining_visits,
-                                                    _rationale_chars(options)))
+                                                    _rationale_chars(options), options.scores))
     if settings.streams:
         fields["stream"] = True
         fields["stream_options"] = {"include_usage": True}
@@ -339,7 +339,7 @@ class OpenAICompatibleNavigator(TreeNavigator):
             prompts = read_prompts(settings.options.system, settings.options.prompt)
         except PromptFileError as exc:
             raise NavigatorHTTPError(str(exc)) from None
-        return messages(request, prompts)
+        return messages(request, prompts, settings.options.scores)
 
     def ask(
         self, request: NavigatorRequest, sent: Messages | None = None, *, use_cache: bool = True
@@ -395,7 +395,7 @@ class OpenAICompatibleNavigator(TreeNavigator):
             call.notes.append(("structured output", f"off: the server refused it earlier ({refused})"))
         else:
             schema = choice_schema(request.candidates, request.remaining_visits, _rationale_chars(settings.options),
-                                   settings.options.max_items)
+                                   settings.options.max_items, settings.options.scores)
             if settings.options.grammar == "compact":
                 fields["grammar"] = compact_grammar(schema)
             else:
@@ -405,8 +405,11 @@ class OpenAICompatibleNavigator(TreeNavigator):
 
     @staticmethod
     def _where(settings: Settings) -> str:
-        """What the cache key names as the server: its base URL (or a local model's file)."""
-        return settings.cache_identity or settings.base_url
+        """What the cache key names as the server: its base URL (or a local model's file); with ``scores=on``, said
+        too, so that an answer read for its scores is never one kept without them (whatever the prompt and the
+        schema sent)."""
+        where = settings.cache_identity or settings.base_url
+        return f"{where} scores=on" if settings.options.scores else where
 
     def _from_cache(self, cache: ResponseCache | None, call: _Call) -> Reply | None:
         """The cached answer to this call's request as a reply (a refusal of the schema is acted on here)."""
@@ -513,9 +516,10 @@ class OpenAICompatibleNavigator(TreeNavigator):
             notes.append(("ids", note))
         if answer.duplicates:  # the walk keeps each id once: counted here, where the answer is read
             notes.append(duplicates_pair(answer.duplicates))
+        notes += answer.score_notes
         _log.debug("model %r selected %r (usage %r)", settings.model, answer.selected, answer.usage)
         transcript = call.transcript(("answer", _cut(answer.content)), *notes, http)
-        return NavigatorChoice(answer.selected, rationale, answer.usage, transcript)
+        return NavigatorChoice(answer.selected, rationale, answer.usage, transcript, scores=answer.scores)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -145,6 +145,9 @@ MORE_KEYS = (
         footer=False, prompt=True),
     Key("m", "setting('navigator')", "Navigator", "Switch navigator", "settings.navigator",
         "Settings: switch navigator…", footer=False, prompt=True),
+    Key("A", "setting('order')", "Walk order", "Set the walk order of the next walk: depth-first, or best-first "
+        "(a frontier by path score; best-first@alpha=0.7 weighs a node's own score)", "settings.order",
+        "Settings: set the walk order (depth-first, best-first@alpha=A)…", footer=False, prompt=True),
     Key("o", "setting('policy')", "On failure", "Cycle the failure policy: throw, empty, partial", "settings.policy",
         "Settings: cycle the failure policy (throw, empty, partial)", footer=False),
     Key("ctrl+s", "file('save_trace')", "Save trace", "Save the walk as a trace file", "trace.save",

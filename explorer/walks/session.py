@@ -39,7 +39,7 @@ from ..ending import WalkEnd
 from ..navigators import shared_across_threads
 from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
 from ..trace import FinishedWalk, event_to_json, write_trace
-from ..walk_settings import WalkSettings, policy_text
+from ..walk_settings import WalkSettings, policy_fields, policy_text
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
 from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
@@ -344,8 +344,7 @@ class WalkSession:
             "navigator": settings.model,
             "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
                          "on_failure": settings.on_failure.value,
-                         **({"policy": settings.policy.value, "alpha": settings.alpha}
-                            if settings.policy is not Policy.DEPTH_FIRST else {})},
+                         **policy_fields(settings)},
             "events": [{**event_to_json(e), **({"forced": True} if seq in forced else {}),
                         **({"habits": habits_to_json(habits[seq])} if seq in habits else {})}
                        for seq, e in enumerate(history.events, start=1)],
@@ -492,10 +491,12 @@ def rewalk(
     model: str | None = None,
     changed: Sequence[str] = (),
     policy: Policy | None = None,
+    alpha: float | None = None,
 ) -> WalkSession:
     """A new walk: ``source`` run again from its recorded decisions with another budget, depth limit or ``policy``
-    (the order the walk enters what was chosen) — the explorer's ``replay --max-visits``: "where would this walk
-    have stopped with 8 visits?", or ``replay --policy``: "would best-first have found it?".
+    (the order the walk enters what was chosen, with ``alpha`` for best-first) — the explorer's ``replay
+    --max-visits``: "where would this walk have stopped with 8 visits?", or ``replay --policy``: "would best-first
+    have found it?"
 
     Every decision ``source`` recorded is replayed (no navigator call; a forced one stays forced). A node it
     never judged (reachable now with more visits or depth) stops there, unless ``navigator`` is given to ask
@@ -513,6 +514,7 @@ def rewalk(
         max_depth=source.settings.max_depth if max_depth is None else max_depth,
         **({"model": model} if model is not None else {}),
         **({"policy": policy} if policy is not None else {}),
+        **({"alpha": alpha} if alpha is not None else {}),
     )
     decisions = [d for d in source.decisions()
                  if live_from is None or (d.answer_seq is not None and d.answer_seq <= live_from)]
@@ -537,7 +539,7 @@ def rewalk(
         ("budget", settings.max_nodes_visited, source.settings.max_nodes_visited),
         ("depth limit", settings.max_depth, source.settings.max_depth),
     ) if now != then]
-    if settings.policy is not source.settings.policy:
+    if (settings.policy, settings.alpha) != (source.settings.policy, source.settings.alpha):
         said.append(policy_text(settings.policy, settings.alpha))
     said = said or ["the same settings"]
     history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,

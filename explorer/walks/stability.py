@@ -31,7 +31,7 @@ from ..ending import WalkEnd
 from ..navigators import resolve_navigator, shared_across_threads
 from ..navigators.forcing import Force
 from ..safe_text import clip, visible
-from ..walk_settings import WalkSettings
+from ..walk_settings import WalkSettings, policy_fields
 from .compare import DivergenceKind, first_divergence
 from .decisions import Decision
 from .history import WalkHistory
@@ -409,7 +409,7 @@ def stability_to_json(stability: Stability) -> dict[str, object]:
         "query": s.settings.query,
         "navigator": s.settings.model,
         "settings": {"max_nodes_visited": s.settings.max_nodes_visited, "max_depth": s.settings.max_depth,
-                     "on_failure": s.settings.on_failure.value},
+                     "on_failure": s.settings.on_failure.value, **policy_fields(s.settings)},
         "runs": {"asked": s.asked, "measured": s.runs, "finished": s.finished, "failed": s.failed,
                  "cancelled": s.cancelled},
         "nodes": [{"node": f.node, "chosen": f.chosen, "entered": f.entered, "landed": f.landed} for f in s.nodes],

@@ -270,6 +270,10 @@ class WalkState:
             ids.add(self.current)
         return {node_id: mark for node_id in ids if (mark := self.mark_of(node_id)) is not None}
 
+    def visit_numbers(self) -> dict[str, int]:
+        """Each node entered so far, with its place in the visit order (the first entered is 1)."""
+        return {node_id: number for number, node_id in enumerate(self.entered, start=1)}
+
     def reason_of(self, record: StopRecord, *, brief: bool = False) -> str:
         """How the explorer says why ``record``'s path stopped (:func:`~.decisions.stop_reason`)."""
         return stop_reason(record, self.never_judged, brief=brief)

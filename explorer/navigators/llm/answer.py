@@ -18,6 +18,7 @@ from core import NodeView
 
 from ..answer_size import ids_kept
 from .errors import NavigatorHTTPError, quote
+from .schema import SCORE_MAX
 from .settings import MAX_RETRIES_ENV, OPENAI_API_KEY_ENV, Settings
 from .transport import Reply
 
@@ -42,6 +43,11 @@ class Answer:
     duplicates: int = 0
     """How many of the kept ids repeat an earlier one (as resolved: ``"plans"`` and ``"Plans"`` are one id); the
     walk keeps each id once, so these are dropped there. Ids past the kept ones are not looked at."""
+    scores: dict[str, float] | None = None
+    """With ``scores=on``, each offered id's score as given (0 to 100), divided by 100; ``None``: none asked for, or
+    none given."""
+    score_notes: tuple[tuple[str, str], ...] = ()
+    """What the transcript says of the scores read: none given, ids not offered left out."""
 
     @property
     def dropped(self) -> int:
@@ -151,7 +157,8 @@ def read_completion(reply: Reply, candidates: Sequence[NodeView], settings: Sett
     content = settings.scrub(raw_content)
     selected, given, rationale = _selection(content, candidates, settings)
     duplicates = len(selected) - len(set(selected))
-    return Answer(content, selected, rationale, _usage(body.get("usage")), given, duplicates)
+    scores, notes = _scores(content, candidates, settings) if settings.options.scores else (None, ())
+    return Answer(content, selected, rationale, _usage(body.get("usage")), given, duplicates, scores, notes)
 
 
 def _json(text: str) -> Any:
@@ -296,3 +303,50 @@ def _selection(
     kept = tuple(settings.scrub(resolve(item)) for item in items[: ids_kept(len(candidates))])
     text = rationale if isinstance(rationale, str) else json.dumps(rationale, ensure_ascii=False)
     return kept, len(items), settings.scrub(text.strip())
+
+
+def _scores(content: str, candidates: Sequence[NodeView],
+            settings: Settings) -> tuple[dict[str, float] | None, tuple[tuple[str, str], ...]]:
+    """The scores of an answer asked for them (``scores=on``), each id resolved as a selected one is and its score
+    divided by :data:`~.schema.SCORE_MAX`, and the transcript's notes on them; an ``AnswerError`` for scores that are
+    not a list of ids with a whole or decimal number from 0 to 100 (``{"id": score}`` is read too)."""
+    found = answer_object(content)
+    raw = _get(found, "scores") if isinstance(found, dict) else None
+    if raw is None:
+        return None, (("scores", "none given (asked with scores=on): the walk scores the chosen ids by their order"),)
+
+    def malformed(what: str) -> AnswerError:
+        return AnswerError(f"the answer of model {settings.model!r} has {what}; scores=on asks for "
+                           f'[{{"id": "<id>", "score": <0 to 100>}}, ...]; it starts {quote(content)}', content)
+
+    if isinstance(raw, dict):
+        items: list[tuple[object, object]] = list(raw.items())
+    elif isinstance(raw, list):
+        items = []
+        for item in raw:
+            if not isinstance(item, dict) or _find_key(item, "id") is None or _find_key(item, "score") is None:
+                raise malformed(f'a "scores" item that is no id with a score ({quote(_shown(item), 60)})')
+            items.append((_get(item, "id"), _get(item, "score")))
+    else:
+        raise malformed('a "scores" that is not a list')
+    resolve, offered = _Resolver(candidates), {view.id for view in candidates}
+    scores: dict[str, float] = {}
+    not_offered: list[str] = []
+    for written, value in items[: ids_kept(len(candidates))]:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= SCORE_MAX:
+            raise malformed(f"a score that is no number from 0 to {SCORE_MAX} ({quote(_shown(value), 60)} for "
+                            f"{quote(_shown(written), 60)})")
+        node_id = settings.scrub(resolve(written))
+        if node_id not in offered:
+            not_offered.append(node_id)
+        else:
+            scores.setdefault(node_id, value / SCORE_MAX)
+    notes: tuple[tuple[str, str], ...] = ()
+    if not_offered:
+        named = ", ".join(quote(i, 60) for i in not_offered[:5]) + (" …" if len(not_offered) > 5 else "")
+        notes = (("scores", f"{len(not_offered):,} scored ids not offered, left out: {named}"),)
+    return scores or None, notes
+
+
+def _shown(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

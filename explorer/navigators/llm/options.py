@@ -31,6 +31,11 @@ Keys:
     model).
 ``max_items`` (a whole number from 1 to 64, or ``all``; default: as many as offered, within the visits left)
     The most ids the schema lets one answer hold (a small model asked for fewer ids answers in fewer tokens).
+``scores`` (``on``, ``off``; default ``off``)
+    Ask for a score from 0 to 100 for every offered id beside the ids chosen, inside the same structured output
+    (:func:`.schema.choice_schema`): the answer's scores, scaled to 0-1, are the choice's, so a best-first walk
+    (``--policy best-first``) can come back to a sibling the model scored but did not choose. Not with
+    ``grammar=compact``, whose grammar holds ids alone.
 ``grammar`` (``compact`` or ``off``; ``local:`` models only)
     Ask llama.cpp for the answer by a grammar of its JSON written with no whitespace, holding at least one id
     (:func:`.schema.compact_grammar`), in place of the JSON schema: a small model's answer in half the tokens.
@@ -77,7 +82,7 @@ class StructuredOutput(StrEnum):
 SAMPLING_KEYS: Final = ("temperature", "seed", "top_p", "max_tokens")
 PROMPT_KEYS: Final = ("system", "prompt")
 LOCAL_KEYS: Final = ("threads", "ctx", "slots")
-KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", "grammar", *PROMPT_KEYS, *LOCAL_KEYS)
+KEYS: Final = (*SAMPLING_KEYS, "schema", "rationale", "max_items", "scores", "grammar", *PROMPT_KEYS, *LOCAL_KEYS)
 FILE_KEYS: Final = PROMPT_KEYS
 MAX_SEED: Final = 2**63 - 1
 ALL_ITEMS: Final = 1_000_000
@@ -98,6 +103,8 @@ class ModelOptions:
     """The most characters the schema lets a rationale hold (0: ``rationale=off``, no rationale asked for)."""
     max_items: int | None = None
     """The most ids the schema lets an answer hold (``None``: as many as offered, within the visits left)."""
+    scores: bool = False
+    """Whether the answer is asked for a score from 0 to 100 per offered id (``scores=on``)."""
     grammar: str | None = None
     """``compact``: a ``local:`` model is asked by :func:`.schema.compact_grammar` (``None`` or ``off``: by the
     schema)."""
@@ -173,6 +180,10 @@ def _value(key: str, text: str) -> object:
         if text.strip().lower() == "off":
             return 0
         return _whole(key, text, low=1, high=240, example="off")
+    if key == "scores":
+        if text.strip().lower() not in ("on", "off"):
+            raise OptionError(f"scores={text}: scores must be on (a score from 0 to 100 per offered id) or off")
+        return text.strip().lower() == "on"
     if key == "grammar":
         if text.strip().lower() not in ("compact", "off"):
             raise OptionError(f"grammar={text}: grammar must be compact (the answer's JSON with no whitespace, "
@@ -252,6 +263,9 @@ def split_options(model: str) -> SplitModel:
         if key in values:
             raise OptionError(f"{model!r}: option {key!r} is given twice; give it once")
         values[key] = _value(key, text)
+    if values.get("scores") and values.get("grammar") == "compact":
+        raise OptionError(f"{model!r}: scores=on needs the JSON schema, and grammar=compact asks for ids alone; "
+                          "leave out one of them")
     return SplitModel(base, ModelOptions(**values), tuple(pairs))  # type: ignore[arg-type]
 
 

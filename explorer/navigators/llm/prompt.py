@@ -103,8 +103,17 @@ def _candidates_compact(request: NavigatorRequest) -> str:
     return "\n".join(lines)
 
 
-def user_prompt(request: NavigatorRequest) -> str:
-    """The user message: the query, where the walk is, the numbered candidates and the remaining visits."""
+SCORES_ASKED: Final = (
+    'With it, "scores": [{"id": "<id>", "score": <0 to 100>}, ...], one for every id listed: how likely the '
+    "section holds what answers the query, 0 for surely not, 100 for surely."
+)
+"""What the built-in user message adds when the model id says ``scores=on`` (a template of one's own says it in its
+own words; the schema asks for the scores either way)."""
+
+
+def user_prompt(request: NavigatorRequest, scores: bool = False) -> str:
+    """The user message: the query, where the walk is, the numbered candidates and the remaining visits (and, with
+    ``scores``, the scores asked for: :data:`SCORES_ASKED`)."""
     lines = [
         f"Query: {request.query}",
         "",
@@ -119,6 +128,8 @@ def user_prompt(request: NavigatorRequest) -> str:
         'Answer with JSON only: {"selected": ["<id>", ...], "rationale": "..."}. Use only the ids listed '
         "above, most promising first; an empty list stops here.",
     ]
+    if scores:
+        lines.append(SCORES_ASKED)
     return "\n".join(lines)
 
 
@@ -154,9 +165,10 @@ def render(template: str, request: NavigatorRequest) -> str:
     return _PLACEHOLDER.sub(fill, template)
 
 
-def messages(request: NavigatorRequest, prompts: Prompts = DEFAULT_PROMPTS) -> Messages:
-    """The chat messages for one offer, as ``(role, content)`` pairs."""
-    user = user_prompt(request) if prompts.template is None else render(prompts.template, request)
+def messages(request: NavigatorRequest, prompts: Prompts = DEFAULT_PROMPTS, scores: bool = False) -> Messages:
+    """The chat messages for one offer, as ``(role, content)`` pairs (``scores``: the answer is asked for a score
+    per offered id)."""
+    user = user_prompt(request, scores) if prompts.template is None else render(prompts.template, request)
     return (("system", prompts.system), ("user", user))
 
 

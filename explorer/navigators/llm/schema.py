@@ -6,6 +6,9 @@ and whose ``rationale`` is a string of at most :data:`RATIONALE_MAX_CHARS` chara
 the schema into a grammar (llama.cpp, vLLM, Ollama) can then only write an answer that parses and names
 offered ids; OpenAI's strict mode holds the model to the same enum.
 
+With ``scores=on`` the schema also holds ``scores``: one ``{"id", "score"}`` item per offered id, the id from
+the same ``enum`` and the score a whole number from 0 to :data:`SCORE_MAX` (:func:`scores_property`).
+
 Each server takes it in its own shape (:func:`request_fields`):
 
 - llama.cpp (``local:``): ``response_format`` ``{"type": "json_schema", "json_schema": {"name", "schema"}}``,
@@ -28,6 +31,10 @@ from typing import Any, Final
 from core import NodeView
 
 RATIONALE_MAX_CHARS: Final = 240
+SCORE_MAX: Final = 100
+"""A score is asked for as a whole number from 0 to this; the walk counts it divided by this (0 to 1)."""
+_SCORE_TOKENS: Final = 10
+"""Tokens of one score item beside its id: ``{"id":"…","score":85},``."""
 SCHEMA_NAME: Final = "navigator_choice"
 _BASE_TOKENS: Final = 48
 
@@ -38,41 +45,49 @@ def max_selected(candidates: Sequence[NodeView], remaining_visits: int) -> int:
 
 
 def choice_schema(candidates: Sequence[NodeView], remaining_visits: int,
-                  rationale_chars: int = RATIONALE_MAX_CHARS, max_items: int | None = None) -> dict[str, Any]:
+                  rationale_chars: int = RATIONALE_MAX_CHARS, max_items: int | None = None,
+                  scores: bool = False) -> dict[str, Any]:
     """The schema of one answer to this offer (the whole of it; :func:`request_fields` trims it per server):
     ``selected`` first (at most ``max_items`` ids, when given), then a rationale of at most ``rationale_chars``
-    characters (0: none asked for)."""
+    characters (0: none asked for), then, with ``scores``, a score per offered id (:func:`scores_property`)."""
     ids = list(dict.fromkeys(view.id for view in candidates))
     most = max_selected(candidates, remaining_visits)
     most = most if max_items is None else min(most, max_items)
-    if rationale_chars == 0:
-        return {"type": "object",
-                "properties": {"selected": {"type": "array", "items": {"type": "string", "enum": ids},
-                                            "uniqueItems": True,
-                                            "maxItems": most}},
-                "required": ["selected"], "additionalProperties": False}
+    properties: dict[str, Any] = {
+        "selected": {"type": "array", "items": {"type": "string", "enum": ids}, "uniqueItems": True, "maxItems": most},
+    }
+    if rationale_chars:
+        properties["rationale"] = {"type": "string", "maxLength": rationale_chars}
+    if scores:
+        properties["scores"] = scores_property(ids)
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def scores_property(ids: list[str]) -> dict[str, Any]:
+    """``scores`` in the schema: one item per offered id (each id from the offer's ``enum``, at most once), with a
+    whole-number score from 0 to :data:`SCORE_MAX`."""
     return {
-        "type": "object",
-        "properties": {
-            "selected": {
-                "type": "array",
-                "items": {"type": "string", "enum": ids},
-                "uniqueItems": True,
-                "maxItems": most,
-            },
-            "rationale": {"type": "string", "maxLength": rationale_chars},
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "enum": ids},
+                           "score": {"type": "integer", "minimum": 0, "maximum": SCORE_MAX}},
+            "required": ["id", "score"],
+            "additionalProperties": False,
         },
-        "required": ["selected", "rationale"],
-        "additionalProperties": False,
+        "uniqueItems": True,
+        "maxItems": len(ids),
     }
 
 
 def default_max_tokens(candidates: Sequence[NodeView], remaining_visits: int,
-                       rationale_chars: int = RATIONALE_MAX_CHARS) -> int:
+                       rationale_chars: int = RATIONALE_MAX_CHARS, scores: bool = False) -> int:
     """Enough tokens for the longest ids an answer may give and the whole rationale (counted as one token per
-    character, the worst case), so that the limit never cuts a well-formed answer short."""
+    character, the worst case), and with ``scores`` a score item for every id offered, so that the limit never
+    cuts a well-formed answer short."""
     ids = sorted((len(view.id) // 2 + 4 for view in candidates), reverse=True)
-    return _BASE_TOKENS + sum(ids[: max_selected(candidates, remaining_visits)]) + rationale_chars
+    scored = sum(size + _SCORE_TOKENS for size in ids) if scores else 0
+    return _BASE_TOKENS + sum(ids[: max_selected(candidates, remaining_visits)]) + rationale_chars + scored
 
 
 def _without(schema: Any, *keywords: str) -> Any:

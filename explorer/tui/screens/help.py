@@ -45,7 +45,8 @@ class HelpScreen(ClosesOnce, ModalScreen[None]):
                 yield Static(Text(
                     "Tree marks, for the walk on screen: ◆ current · ? offered · ✓ chosen · ⚑ chosen by a forced "
                     "decision · ✗ not chosen · • visited · ■ landed (with its stop reason) · ⊘ chosen but never "
-                    "entered. Comparing two walks: A / B only in one, = in both, ⑂ where they part. ◎ expected by a "
+                    "entered; a number after the mark is the node's place in the visit order (■ 3: the third entered). "
+                    "Comparing two walks: A / B only in one, = in both, ⑂ where they part. ◎ expected by a "
                     "question. After S, \"chosen 7/10 walks\" at a row's end (and its heat colour) counts the "
                     "stability run's walks, not the one on screen: a ✗ row can say \"chosen 3/3 walks\".\n"
                     "Every action is also in the command palette (ctrl+p).", style="dim"))

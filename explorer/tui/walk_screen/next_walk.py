@@ -12,14 +12,14 @@ from pathlib import Path
 
 from rich.text import Text
 
-from core import OnFailure, TreeNavigator
+from core import OnFailure, Policy, TreeNavigator
 
 from ...corpora import Corpus, CorpusError
 from ...corpora.questions import QuestionSet, fit_problem, load_questions
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...numbers import whole
 from ...safe_text import clip_words, one_line, visible
-from ...walk_settings import WalkSettings
+from ...walk_settings import WalkSettings, policy_text, read_policy
 from ...walks.evaluation import CheckSet, check_set, write_check_set
 from ...walks.session import JOBS
 from ...walks.settings import describe_settings
@@ -54,6 +54,13 @@ def written_check(check: CheckSet, corpus: Corpus) -> str | None:
     except OSError as exc:
         return f"{check.path}: cannot write the check set ({exc.strerror or exc})"
     return None
+
+
+def read_order(text: str) -> tuple[Policy, float]:
+    """A prompt's reader: a walk policy as ``--policy`` reads it (:func:`explorer.walk_settings.read_policy`), with or
+    without ``policy=`` before it; a ``ValueError`` says what to write."""
+    given = text.strip()
+    return read_policy(given[len("policy="):] if given.lower().startswith("policy=") else given)
 
 
 class NextWalk(Part):
@@ -114,6 +121,20 @@ class NextWalk(Part):
 
         self.stage.app.push_screen(PromptScreen("Depth limit (roots are depth 0)", str(self.settings.max_depth),
                                                read=whole_number(0, 100_000)), apply)
+
+    def ask_order(self) -> None:
+        """The walk order of the next walk: ``depth-first``, or ``best-first@alpha=A`` (``policy=`` before it is read
+        too, as the settings line writes it)."""
+        def apply(value: tuple[Policy, float] | None) -> None:
+            if value is not None:
+                self.settings = self.settings.but(policy=value[0], alpha=value[1])
+                self._changed(f"Walk order {policy_text(*value)}")
+
+        settings = self.settings
+        self.stage.app.push_screen(PromptScreen(
+            "Walk order: depth-first, or best-first@alpha=A (the frontier by path score; alpha above 0, at most 1, "
+            "default 0.5)", policy_text(settings.policy, settings.alpha), read=read_order,
+            suggestions=["depth-first", "best-first", "best-first@alpha=0.7"]), apply)
 
     def cycle_policy(self) -> None:
         policies = list(OnFailure)

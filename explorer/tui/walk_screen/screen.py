@@ -35,7 +35,7 @@ from ...corpora import Corpus
 from ...corpora.questions import QuestionSet, expected_for, sets_beside
 from ...ending import WalkEnd
 from ...safe_text import visible
-from ...walk_settings import WalkSettings
+from ...walk_settings import WalkSettings, policy_note
 from ...walks.compare import tree_marks
 from ...walks.describe import capped_note, ending_text
 from ...walks.habits import habit_notes
@@ -94,8 +94,14 @@ TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 
 
 def title(corpus: Corpus, shown: Walk | None) -> str:
-    """The screen's sub-title: the corpus, and the walk on screen."""
-    return visible(f"{corpus.title} · {shown.name}" if shown is not None else corpus.title)
+    """The screen's sub-title: the corpus, and the walk on screen with its order when it is not depth-first (unless
+    its name says it already: ``walk 2 · walk 1 re-walked with best-first``)."""
+    if shown is None:
+        return visible(corpus.title)
+    settings = shown.settings  # a saved walk's header's: read without reading the walk
+    order = policy_note(settings.policy, settings.alpha)
+    said = order.removeprefix(" · ") in shown.name
+    return visible(f"{corpus.title} · {shown.name}{'' if said else order}")
 
 
 class WalkScreen(Screen[None]):
@@ -441,6 +447,8 @@ class WalkScreen(Screen[None]):
                 self.next_walk.ask_depth()
             case "navigator":
                 self.next_walk.ask_navigator(self.files.recent())
+            case "order":
+                self.next_walk.ask_order()
             case "policy" if value:
                 self.next_walk.set_policy(value)
             case "policy":
@@ -564,7 +572,7 @@ class WalkScreen(Screen[None]):
             tree.set_marks(*tree_marks(comparison))
             self.query_one(ComparePanel).show(comparison, prompts=self.view.unfolded)
         else:
-            tree.set_marks(state.marks(), state.reasons())
+            tree.set_marks(state.marks(), state.reasons(), state.visit_numbers())
         tree.follow_state(shown.number if shown is not None else 0, state, comparison)
         settings = self.next_walk.settings
         self.query_one(BudgetMeter).show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)

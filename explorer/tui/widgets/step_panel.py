@@ -17,6 +17,7 @@ from ...safe_text import safe, styled
 from ...walks.describe import PATH_SEPARATOR, count_candidates, event_summary, stop_line, visits_left
 from ...walks.picking import Pick
 from ...walks.state import WalkState
+from .score_bar import scored
 
 TITLE_WIDTH = 60
 SUMMARY_WIDTH = 160
@@ -230,6 +231,9 @@ class StepPanel(Static):
             return []
         parts: list[Text] = []
         chosen = set(choice.selected) if choice else set()
+        # The navigator's score for each candidate, a bar and its figure, when it gave scores (a person picking
+        # anew sees the boxes instead).
+        scores = choice.scores if choice is not None and pick is None else None
         for number, candidate in enumerate(offer.candidates[:MAX_ROWS], start=1):
             row = Text(no_wrap=True, overflow="ellipsis")
             if pick is not None:
@@ -242,6 +246,8 @@ class StepPanel(Static):
             else:
                 mark, mark_style = "✗  ", "step--rejected"
             row.append(mark)
+            if scores is not None:
+                row.append(scored(scores.get(candidate.id)) + "  ")  # in the row's colour: chosen or rejected
             row.append_text(safe(candidate.title, width=TITLE_WIDTH))
             row.append("  ")
             row.append_text(safe(candidate.id, width=40))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,6 +14,7 @@ from ...corpora import Corpus
 from ...safe_text import safe
 from ...walks.decisions import Decision
 from ...walks.transcripts import pretty_json
+from .score_bar import scored
 
 SHOWN_CHARS = 100_000
 """Characters of one transcript entry drawn; the rest is counted (the trace keeps it all)."""
@@ -53,6 +54,8 @@ class TranscriptView(Static):
             text.append("\n\nNo answer yet: the navigator has not answered this offer.", style=style("transcript--dim"))
             self.update(text)
             return
+        if isinstance(answer, NavigatorChose) and answer.scores:
+            text.append_text(self._scores(decision, answer.scores))
         if answer.transcript is None:
             kind = "an answer" if isinstance(answer, NavigatorChose) else "a failure"
             text.append(f"\n\nThe navigator gave {kind} with no transcript.", style=style("transcript--dim"))
@@ -76,3 +79,17 @@ class TranscriptView(Static):
                 text.append(f"\n… {len(body) - SHOWN_CHARS:,} more characters (a saved trace keeps them all)",
                             style=style("transcript--dim"))
         self.update(text)
+
+    def _scores(self, decision: Decision, scores: Mapping[str, float]) -> Text:
+        """The navigator's score for each candidate it scored, highest first, as a bar and its figure."""
+        style = self.get_component_rich_style
+        titles = {candidate.id: candidate.title for candidate in decision.offer.candidates}
+        text = Text("\n\n")
+        text.append("scores", style=style("transcript--label"))
+        text.append("  the navigator's, 0 to 1, highest first", style=style("transcript--dim"))
+        for node_id, score in sorted(scores.items(), key=lambda pair: -pair[1]):
+            text.append(f"\n{scored(score)}  ")
+            text.append_text(safe(titles.get(node_id, node_id), width=60))
+            text.append("  ")
+            text.append_text(safe(node_id, style("transcript--dim"), width=40))
+        return text

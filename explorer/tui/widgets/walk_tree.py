@@ -83,6 +83,7 @@ class WalkTree(Tree[str | None]):
         "walk-tree--more",
         "walk-tree--expected",
         "walk-tree--count",
+        "walk-tree--visit",
         *(f"walk-tree--{mark.value}" for mark in Mark),
         *(f"walk-tree--heat-{level}" for level in range(1, 5)),
     }
@@ -95,6 +96,9 @@ class WalkTree(Tree[str | None]):
         self.corpus = corpus
         self.marks: dict[str, Mark] = {}
         self.reasons: dict[str, str] = {}
+        self.visits: dict[str, int] = {}
+        """Each entered node's place in the walk's visit order (1 for the first entered), drawn after its mark: a
+        best-first walk's jumps between branches read off the tree."""
         self.expected: frozenset[str] = frozenset()
         """Nodes a question set expects (an evaluation's walk): marked ◎."""
         self.counts: dict[str, str] = {}
@@ -347,12 +351,14 @@ class WalkTree(Tree[str | None]):
         node = self.cursor_node
         return node.data if node is not None else None
 
-    def set_marks(self, marks: dict[str, Mark], reasons: dict[str, str] | None = None) -> None:
-        """Show a new set of marks and stop reasons, repainting only the nodes that changed."""
-        reasons = reasons or {}
+    def set_marks(self, marks: dict[str, Mark], reasons: dict[str, str] | None = None,
+                  visits: dict[str, int] | None = None) -> None:
+        """Show a new set of marks, stop reasons and visit numbers, repainting only the nodes that changed."""
+        reasons, visits = reasons or {}, visits or {}
         changed = {k for k in self.marks.keys() | marks.keys() if self.marks.get(k) != marks.get(k)}
         changed |= {k for k in self.reasons.keys() | reasons.keys() if self.reasons.get(k) != reasons.get(k)}
-        self.marks, self.reasons = marks, reasons
+        changed |= {k for k in self.visits.keys() | visits.keys() if self.visits.get(k) != visits.get(k)}
+        self.marks, self.reasons, self.visits = marks, reasons, visits
         for node_id in changed:
             node = self._by_id.get(node_id)
             if node is not None:
@@ -395,6 +401,9 @@ class WalkTree(Tree[str | None]):
             label, id_width, reason = self._fit(label, node_id, id_width, reason, kept)
         if id_width:
             label.stylize(self.get_component_rich_style("walk-tree--id", partial=True), len(label) - id_width)
+        visit = self.visits.get(node_id)
+        if visit is not None:  # after the mark, before the toggle: "■ 3 ▶ Refunds"
+            label = Text(f"{visit} ", style=self.get_component_rich_style("walk-tree--visit", partial=True)) + label
         mark = self.marks.get(node_id)
         if mark is None:
             label = Text("  ") + label
@@ -420,8 +429,13 @@ class WalkTree(Tree[str | None]):
         """Whether the row's title stays whole beside ``kept`` cells (with the id and the reason gone)."""
         room = self._room()
         depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
-        title_cells = label[: len(label) - id_width - 2].cell_len
+        title_cells = label[: len(label) - id_width - 2].cell_len + self._visit_cells(node_id)
         return room <= 0 or room - ((depth + 1) * self.guide_depth + 2 + title_cells + kept) >= 0
+
+    def _visit_cells(self, node_id: str) -> int:
+        """Cells the node's visit number takes with its space (none for a node not entered)."""
+        visit = self.visits.get(node_id)
+        return 0 if visit is None else len(str(visit)) + 1
 
     def _fit(self, label: Text, node_id: str, id_width: int, reason: str | None,
              expected: int) -> tuple[Text, int, str | None]:
@@ -435,7 +449,7 @@ class WalkTree(Tree[str | None]):
         if room <= 0:
             return label, id_width, reason
         depth = self.corpus.index.depth(node_id) if node_id in self.corpus.index else 0
-        indent = (depth + 1) * self.guide_depth + 2  # guides, then the glyph
+        indent = (depth + 1) * self.guide_depth + 2 + self._visit_cells(node_id)  # guides, the glyph, the number
         title_end = len(label) - id_width - 2
         title = label[:title_end]
 
@@ -479,6 +493,7 @@ class WalkTree(Tree[str | None]):
             width = self._label_cells[node.id] = label.cell_len if isinstance(label, Text) else len(label)
         extra = len(reason) + 2 if reason else 0
         if node_id is not None:
+            extra += self._visit_cells(node_id)
             count = self.counts.get(node_id)
             extra += len(count) + 2 if count else 0
             extra += len(EXPECTED) if node_id in self.expected else 0

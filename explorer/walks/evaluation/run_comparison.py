@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...safe_text import visible
+from ...walk_settings import policy_text
 from .kept_run import KeptQuestion, KeptRun, check_fit
 
 __all__ = ["RunComparison"]
@@ -52,6 +53,7 @@ class RunComparison:
             "against": self.kept.path, "kept_navigator": self.kept.navigator, "navigator": self.now.navigator,
             "kept_label": self.kept.label, "label": self.now.label, "kept_partial": self.kept.partial,
             "compared_on": len(pairs), "questions": self.now.total,
+            "policy": {"kept": self._order(self.kept), "now": self._order(self.now)},
             "hits": {"kept": then.hits, "now": now.hits, "delta": now.hits - then.hits},
             "hits_at_3": {"kept": then.hits_at_3, "now": now.hits_at_3, "delta": now.hits_at_3 - then.hits_at_3},
             "precision": {"kept": then.precision, "now": now.precision,
@@ -68,6 +70,9 @@ class RunComparison:
         count = len(pairs)
         lines = [visible(f"Against {Path(self.kept.path).name}: was {self.kept.label} · now {self.now.label}"),
                  f"  compared on {count} of {self.now.total} questions both runs hold"]
+        was, now = self._order(self.kept), self._order(self.now)
+        if was != now:  # a flip may be the walk's order, not the navigator's answers
+            lines.append(f"  walked in other orders: was {was} · now {now}")
         if pairs:
             lines += self._figures(pairs)
         lines.append(visible(f"Was: {self.kept.path} · {self.kept.navigator}")
@@ -75,6 +80,11 @@ class RunComparison:
         lines.append(visible(f"Now: {self.now.path} · {self.now.navigator}")
                      + (f" · {self.now.holding_words()}" if self.now.partial else ""))
         return lines
+
+    @staticmethod
+    def _order(run: KeptRun) -> str:
+        """The order a run was walked in, as ``--policy`` writes it (``best-first@alpha=0.7``)."""
+        return policy_text(run.settings.policy, run.settings.alpha)
 
     def _figures(self, pairs: list[Pair]) -> list[str]:
         count = len(pairs)

@@ -22,7 +22,7 @@ from opentelemetry import trace as otel_trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Status, StatusCode
 
-from core import NavigatorChose, NavigatorFailed
+from core import NavigatorChose, NavigatorFailed, Policy
 
 from ...masking import Secrets
 from ...navigators.answered import Answered
@@ -106,6 +106,8 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
         span.set(A + "seconds", answer.seconds)
         if answer.scores is not None:  # the navigator's score of each offered id, in [0, 1]
             span.json(A + "scores", dict(answer.scores))
+        if header.settings.policy is not Policy.DEPTH_FIRST:  # the nodes waiting after this answer, best first
+            span.json(A + "frontier", [list(waiting) for waiting in answer.frontier])
         habits = decision_habits(decision, header.settings.query)
         if habits is not None:  # an LLM's answer: its habits named, [] for none, and each one's figure
             span.set(A + "habits", [habit.value for habit in habits.flagged])

@@ -28,11 +28,13 @@ from core import (
     NavigatorFailed,
     NavigatorRequest,
     OnFailure,
+    Policy,
     ReasoningRAGStrategy,
     RetrievalCancelled,
     TreeNavigator,
     WalkEvent,
 )
+from core.policy import DEFAULT_ALPHA
 
 from ...corpora import Corpus
 from ...ending import WalkEnd
@@ -467,6 +469,10 @@ def _header(root: Mapping[str, Any], attributes: Mapping[str, Any]) -> TraceHead
     """The header a trace of the walk whose own span is ``root`` (with its ``attributes``) would have."""
     sources = attributes.get(A + "sources")
     on_failure = _text(attributes, A + "on_failure", OnFailure.THROW.value)
+    policy = _text(attributes, A + "walk_policy", Policy.DEPTH_FIRST.value)
+    alpha = attributes.get(A + "alpha")
+    best_first = policy == Policy.BEST_FIRST.value and isinstance(alpha, int | float) and not isinstance(alpha, bool) \
+        and 0 < alpha <= 1  # a walk span without them (or with ones that do not read) was walked depth-first
     return TraceHeader(
         corpus_path=_text(attributes, A + "corpus.path"), corpus_sha256=_text(attributes, A + "corpus.sha256"),
         corpus_source=_text(attributes, A + "corpus.source"), corpus_format=_text(attributes, A + "corpus.format"),
@@ -474,7 +480,9 @@ def _header(root: Mapping[str, Any], attributes: Mapping[str, Any]) -> TraceHead
             query=_text(attributes, "input.value"), model=_text(attributes, A + "navigator"),
             max_nodes_visited=max(1, _whole(attributes, A + "max_nodes_visited", 15)),
             max_depth=_whole(attributes, A + "max_depth", 6),
-            on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW),
+            on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW,
+            policy=Policy.BEST_FIRST if best_first else Policy.DEPTH_FIRST,
+            alpha=float(alpha) if best_first and isinstance(alpha, int | float) else DEFAULT_ALPHA),
         sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root))
 
 
@@ -521,7 +529,7 @@ class _Recorded(TreeNavigator):
             raise RetrievalCancelled()
         if isinstance(recorded, NavigatorFailed):
             raise _raised(recorded.error)
-        return NavigatorChoice(recorded.selected[:ids_kept(len(request.candidates))])
+        return NavigatorChoice(recorded.selected[:ids_kept(len(request.candidates))], scores=recorded.scores)
 
 
 def _raised(error: str) -> Exception:
@@ -538,7 +546,8 @@ def rebuild(walk: SpanWalk, corpus: Corpus, path: str | Path) -> Trace:
     header, settings = walk.header, walk.header.settings
     strategy = ReasoningRAGStrategy(corpus.index, navigator, settings.model,
                                     max_nodes_visited=settings.max_nodes_visited, max_depth=settings.max_depth,
-                                    on_failure=settings.on_failure, sources=header.sources)
+                                    on_failure=settings.on_failure, sources=header.sources,
+                                    policy=settings.policy, alpha=settings.alpha)
     events: list[WalkEvent] = []
     end, error = walk.end, walk.error
     try:

@@ -44,6 +44,7 @@ from core import (
     NavigatorFailed,
     NodeEntered,
     PathStopped,
+    Policy,
     WalkEvent,
     WalkFinished,
 )
@@ -52,6 +53,7 @@ from ... import __version__
 from ...ending import WalkEnd
 from ...masking import Secrets
 from ...trace import FinishedWalk, TraceHeader
+from ...walk_settings import policy_fields
 from ..decisions import Decision, chosen_by, decisions_of
 from .attributes import A, Attributes, plain
 from .config import attribute_lengths
@@ -182,6 +184,7 @@ class WalkTracer:
                 context = otel_trace.set_span_in_context(span, Context())
                 for chosen in decision.answer.selected:
                     chosen_in.setdefault(chosen, context)
+        best_first = header.settings.policy is not Policy.DEPTH_FIRST
         for seq, event in enumerate(events):
             if isinstance(event, NodeEntered):
                 entered = Attributes(secrets)
@@ -190,6 +193,9 @@ class WalkTracer:
                 entered.set(A + "path", list(event.path))
                 entered.set(A + "depth", event.depth)
                 entered.set(A + "remaining_visits", event.remaining_visits)
+                if best_first:  # the node's path score, and the frontier left waiting once it was entered
+                    entered.set(A + "score", event.score)
+                    entered.json(A + "frontier", [list(waiting) for waiting in event.frontier])
                 root.add_event("enter", entered.values, timestamp=clock[seq])
             elif isinstance(event, PathStopped):
                 record = event.record
@@ -200,6 +206,7 @@ class WalkTracer:
                 stop.set(A + "stop.branch", record.branch)
                 stop.set(A + "stop.landed", record.landed)
                 stop.set(A + "stop.detail", record.detail or None)
+                stop.set(A + "stop.score", record.score)
                 root.add_event(f"stop: {record.reason.value}", stop.values, timestamp=clock[seq])
         failure = next((d for d in decisions if isinstance(d.answer, NavigatorFailed)), None)
         if end is WalkEnd.FAILED:
@@ -230,7 +237,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     walk.set(SpanAttributes.SESSION_ID, session_id)
     walked = header.settings
     settings = {"navigator": walked.model, "max_nodes_visited": walked.max_nodes_visited,
-                "max_depth": walked.max_depth, "on_failure": walked.on_failure.value,
+                "max_depth": walked.max_depth, "on_failure": walked.on_failure.value, **policy_fields(walked),
                 "sources": None if header.sources is None else list(header.sources)}
     corpus = {"path": header.corpus_path, "source": header.corpus_source, "format": header.corpus_format,
               "sha256": header.corpus_sha256}
@@ -241,6 +248,9 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     walk.set(A + "max_nodes_visited", header.settings.max_nodes_visited)
     walk.set(A + "max_depth", header.settings.max_depth)
     walk.set(A + "on_failure", header.settings.on_failure.value)
+    if walked.policy is not Policy.DEPTH_FIRST:  # a walk span without them was walked depth-first
+        walk.set(A + "walk_policy", walked.policy.value)
+        walk.set(A + "alpha", walked.alpha)
     walk.set(A + "sources", None if header.sources is None else list(header.sources))
     for key, value in corpus.items():
         walk.set(f"{A}corpus.{key}", value or None)

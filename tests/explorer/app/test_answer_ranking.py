@@ -89,8 +89,8 @@ async def test_the_results_tab_ranks_the_same_way():
 
 
 PRESENTED_ROWS = {
-    (80, 24): ["│  │  ├─ ■ Invoice schedu…", "│  │  └─ ■ Refund delivery"],
-    (120, 40): ["│  │  ├─ ■ Invoice schedule  invoic…  leaf", "│  │  └─ ■ Refund delivery  refund-…  leaf"],
+    (80, 24): ["│  │  ├─ ■ 5 Invoice sche…", "│  │  └─ ■ 3 Refund deliv…"],
+    (120, 40): ["│  │  ├─ ■ 5 Invoice schedule  invo…  leaf", "│  │  └─ ■ 3 Refund delivery  refun…  leaf"],
 }
 
 

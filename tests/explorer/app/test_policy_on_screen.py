@@ -95,3 +95,84 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
                            in text_at(app.walk_screen, "#compare"))
             # it said "has not ended yet" still once the re-walk had ended
             assert "has not ended yet" not in text_at(app.walk_screen, "#compare")
+
+
+async def test_scores_are_bars_beside_the_offer_and_in_the_transcript_and_entered_nodes_are_numbered() -> None:
+    """Issue 37, points 2 and 4: each candidate the navigator scored shows its score as a bar with its figure (one it
+    left unscored reads –), in the step panel and, highest first, in the transcript; the tree numbers the nodes
+    entered in the order they were entered, so a best-first walk's jumps read off it. lexical:default scores what it
+    matched, scaled by the best of the offer. At 80×24, then again after a resize to 120×40."""
+    from .reading import step_text, transcript_text, tree_row
+
+    settings = WalkSettings("How long do refunds take to arrive?", "lexical:default", max_nodes_visited=6,
+                            policy=Policy.BEST_FIRST)
+    app = Explorer(HANDBOOK, settings, navigator=resolve_navigator("lexical:default"), start_walk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "n")  # the roots offered, then answered: lexical matched billing alone
+        await wait_for(pilot, lambda: "Chose   billing" in step_text(app))
+        rows = step_text(app).splitlines()
+        assert "✓  ██████ 1.00  Billing  billing  Invoices, payment methods, failed payments, taxes, refunds and " \
+            "account credits." in rows
+        assert "✗    –          Plans and pricing  plans  The Free, Team, Business and Enterprise plans, trials, " \
+            "seats, plan changes, cancellation and discounts." in rows
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        for size in ((80, 24), (120, 40)):
+            await resize(pilot, size)
+            await wait_for(pilot, lambda: (tree_row(app, "billing"), tree_row(app, "refunds")) == (
+                "• 1 ▼ Billing  billing", "• 2 ▼ Refunds  refunds"))
+            # best-first took Refund delivery (3) before Requesting a refund (4), listed above it
+            assert (tree_row(app, "refund-delivery") or "").startswith("■ 3 Refund delivery")
+            assert (tree_row(app, "requesting-a-refund") or "").startswith("■ 4 Requesting a refund")
+            assert (tree_row(app, "refund-exceptions") or "").startswith("• 5 ▶ Refund exceptions")
+            assert tree_row(app, "plans") == "✗ ▶ Plans and pricing  plans"  # never entered: no number
+        await pilot.press("B", "n", "n", "n", "n", "n")  # the start; the roots offered, answered; Billing entered, its
+        # children offered, answered
+        await wait_for(pilot, lambda: "Chose   refunds" in step_text(app))
+        assert "✓  ██████ 1.00  Refunds  refunds" in step_text(app)
+        await pilot.press("right_square_bracket")  # the Transcript tab
+        await wait_for(pilot, lambda: "scores  the navigator's, 0 to 1, highest first" in transcript_text(app))
+        lines = transcript_text(app).splitlines()
+        start = lines.index("scores  the navigator's, 0 to 1, highest first")
+        assert lines[start + 1] == "██████ 1.00  Refunds  refunds"
+
+
+async def test_a_sets_the_next_walk_s_order_and_the_header_says_it() -> None:
+    """Issue 37, point 3: A opens a prompt with the next walk's order (depth-first); a word that is no order is refused
+    in the prompt in one line; policy=best-first@alpha=0.5 is taken (as the settings line writes it), the query bar's
+    note says it, and the walk started next is walked best-first, its header saying so. At 80×24, and the prompt
+    again after a resize to 120×40."""
+    from textual.widgets import Input
+
+    from explorer.tui.screens.prompt import PromptScreen
+
+    from .helpers import make_app
+    from .reading import prompt_error
+
+    app = make_app("How long do refunds take to arrive?", max_nodes_visited=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "A")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        field = app.screen.query_one("#prompt-input", Input)
+        assert field.value == "depth-first"
+        await pilot.press("end", *["backspace"] * len(field.value), *"sideways", "enter")
+        await wait_for(pilot, lambda: bool(prompt_error(app)))
+        assert prompt_error(app) == ("'sideways' is no walk policy; write depth-first or best-first "
+                                     "(best-first@alpha=0.7)")
+        await pilot.press(*["backspace"] * len("sideways"), *"policy=best-first@alpha=0.5", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert next_settings(app) == ("next walk: lexical:default · budget 6 · depth limit 6 · on failure throw · "
+                                      "best-first")
+        await pilot.press("slash", "enter")  # the query box, then the walk
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)
+        assert app.walk_screen.view.history.settings.policy is Policy.BEST_FIRST
+        shown = app.walk_screen.view.walk
+        assert "best-first" not in shown.name  # the header adds it
+        assert app.walk_screen.sub_title == f"{HANDBOOK.title} · {shown.name} · best-first"
+        await resize(pilot, (120, 40))
+        await pilot.press("escape", "A")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert app.screen.query_one("#prompt-input", Input).value == "best-first"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
+        assert app.walk_screen.next_walk.settings.policy is Policy.BEST_FIRST

@@ -26,12 +26,12 @@ async def test_at_80x24_the_status_stays_and_titles_outlast_ids_and_stop_reasons
         # "no visits"), then it goes; every title stays whole.
         assert tree_rows(tree)[1:12] == [
             "├─ ⊘ ▶ Accounts and sign-in",
-            "├─ ■ ▼ Plans and pricing",
-            "│  ├─ ■ Free plan  free-plan  leaf",
-            "│  ├─ ■ Team plan  team-plan  leaf",
-            "│  ├─ ■ Business plan  busi…  leaf",
-            "│  ├─ ■ Enterprise plan  leaf",
-            "│  ├─ ■ Free trial  free-tr…  leaf",
+            "├─ ■ 1 ▼ Plans and pricing",  # entered first (1), then its children (2 to 6)
+            "│  ├─ ■ 2 Free plan  free-p…  leaf",
+            "│  ├─ ■ 3 Team plan  team-p…  leaf",
+            "│  ├─ ■ 4 Business plan  leaf",
+            "│  ├─ ■ 5 Enterprise plan  leaf",
+            "│  ├─ ■ 6 Free trial  free-…  leaf",
             "│  ├─ ⊘ ▶ Seats  no visits",
             "│  ├─ ⊘ ▶ Changing plans",
             "│  └─ ⊘ Discounts  no visits",

@@ -72,7 +72,7 @@ async def counts_and_legend(pilot, plans: str) -> None:
     app = pilot.app
     assert tree_row(app, "plans") == plans
     billing = tree_row(app, "billing")
-    assert billing is not None and billing.startswith("• ▼ Billing") and "chosen" not in billing
+    assert billing is not None and billing.startswith("• 1 ▼ Billing") and "chosen" not in billing
     await pilot.press("question_mark")
     await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
     legend = " ".join(all_text(app.screen).split())

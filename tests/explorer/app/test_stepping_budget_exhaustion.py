@@ -108,7 +108,7 @@ async def test_r_on_a_trace_whose_navigator_cannot_be_had_stops_where_the_record
         assert [d.never_judged for d in rewalked.decisions()] == [d.node not in judged for d in rewalked.decisions()]
         assert unjudged[0].node == "refunds" and list(state.landed) == ["refunds"]
         # Walk 1 never judged refunds and no navigator can be had: never judged, never navigator_stopped.
-        assert tree_row(app, "refunds") == "■ ▼ Refunds  refunds  never judged (not in the recording)"
+        assert tree_row(app, "refunds") == "■ 2 ▼ Refunds  refunds  never judged (not in the recording)"
         assert [row for row in timeline_rows(app) if "refunds" in row][-1].endswith(
             "never judged (not in the recording) at refunds")
         await pilot.press("2")
@@ -155,9 +155,9 @@ async def test_r_to_20_on_a_trace_with_no_navigator_marks_what_it_never_judged_a
                                       "business-plan", "billing"]
         assert state.never_judged == {"billing"} and state.live_calls == 0
         # (whether Billing is open depends on whether a redraw fell while it was offered: not what this is about)
-        assert tree_row(app, "billing") in {f"■ {fold} Billing  billing  never judged (not in the recording)"
+        assert tree_row(app, "billing") in {f"■ 9 {fold} Billing  billing  never judged (not in the recording)"
                                             for fold in "▶▼"}
-        assert tree_row(app, "upgrades") == "■ Upgrades  upgrades  leaf"
+        assert tree_row(app, "upgrades") == "■ 4 Upgrades  upgrades  leaf"
         await pilot.press("2")
         assert results_summary(app).endswith("\nFinished: 7 landed — leaf ×6, never judged ×1")
         assert [row[2] for row in landed_rows(app)] == ["leaf"] * 6 + ["never judged (not in the recording)"]

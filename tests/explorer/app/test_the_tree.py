@@ -24,7 +24,7 @@ async def test_every_stop_shows_on_the_tree_with_its_reason():
         assert tree.marks["billing"] is Mark.LANDED and tree.reasons["billing"] == "visit_budget_exhausted"
         assert tree.reasons["free-plan"] == "leaf"
         assert tree_row(app, "accounts") == "⊘ ▶ Accounts and sign-in  accounts  visit_budget_exhausted"
-        assert tree_row(app, "free-plan") == "■ Free plan  free-plan  leaf"
+        assert tree_row(app, "free-plan") == "■ 2 Free plan  free-plan  leaf"  # the second node entered
 
 
 async def test_a_branch_waiting_its_turn_keeps_its_chosen_mark():

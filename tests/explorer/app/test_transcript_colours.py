@@ -26,6 +26,7 @@ async def test_the_transcript_labels_are_coloured_and_the_bodies_are_not():
         bodies = [line for line in text.plain.split("\n") if line and not line.startswith("Decision at")]
         labels = {str(pair[0]) for pair in app.walk_screen.view.history.decision_at().answer.transcript}
         labels |= {f"{label}  JSON, pretty-printed" for label in labels}  # a JSON body's label says it is shown so
+        labels.add("scores  the navigator's, 0 to 1, highest first")  # the scores' heading (its rows are bodies)
         body_lines = [line for line in bodies if line not in labels]
         assert body_lines  # the terms and scores lexical:default sends
         for line in body_lines:

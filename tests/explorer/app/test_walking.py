@@ -76,7 +76,8 @@ async def test_the_query_box_starts_a_paused_walk_and_stepping_shows_each_offer_
         await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) == 3)
         step = step_text(app)
         assert "navigator chose billing" in step
-        assert "✓  Billing  billing  Invoices" in step and "✗  Plans and pricing  plans" in step
+        # lexical scored billing alone: its bar and figure; the rest unscored
+        assert "✓  ██████ 1.00  Billing  billing  Invoices" in step and "✗    –          Plans and pricing  plans" in step
         assert "Why     matched billing 1.99 (refund)" in step
         assert tree.marks["billing"] is Mark.CHOSEN and tree.marks["plans"] is Mark.REJECTED
         await pilot.press("c")
