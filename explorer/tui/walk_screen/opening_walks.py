@@ -16,6 +16,7 @@ from ...walks.history import WalkHistory
 from ...walks.saved import SavedWalk
 from ...walks.stability import Stability
 from ...walks.walk_list import Walk, WalkUnreadable
+from ..screens.choose_walk import WalksScreen
 from .shown import Grounds, Part
 
 if TYPE_CHECKING:
@@ -36,6 +37,21 @@ class OpeningWalks(Part):
         self.query = query
         self.next_walk = next_walk
         self.runner = runner
+
+    def ask_switch(self) -> None:
+        """``w``: the walk list, each walk with its query and where it came from; the one picked is shown."""
+        if not self.walks:
+            self.say("No walk yet.", timeout=2)
+            return
+
+        def chosen(picked: int | None) -> None:
+            if picked is not None:
+                self.switch_to(picked)
+
+        walks = list(self.walks)
+        current = self.view.walk.number if self.view.walk is not None else 0
+        self.stage.app.push_screen(WalksScreen([w.name for w in walks], current, queries=[
+            w.settings.query for w in walks], sources=[w.came_from for w in walks]), chosen)
 
     def switch_to(self, number: int) -> None:
         """Show walk ``number`` of the list, at the step it was left at (a saved walk is read now, the first time:

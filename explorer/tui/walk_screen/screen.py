@@ -48,7 +48,6 @@ from ...walks.walk_list import Walk, WalkList
 from ..keymap import PRESENTING_ACTIONS, WHEN, When, bindings, footer_rules
 from ..messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from ..say import Severity, say
-from ..screens.choose_walk import WalksScreen
 from ..screens.evaluation import EVALUATION
 from ..screens.find import FindScreen
 from ..screens.help import HelpScreen
@@ -427,16 +426,8 @@ class WalkScreen(Screen[None]):
                 self.next_walk.ask_evaluation()
             case "switch" if number:
                 self.opening.switch_to(number)
-            case "switch" if not self.walks:
-                say(self, "No walk yet.", timeout=2)
             case "switch":
-                def chosen(picked: int | None) -> None:
-                    if picked is not None:
-                        self.opening.switch_to(picked)
-
-                current = self.view.walk.number if self.view.walk is not None else 0
-                self.app.push_screen(WalksScreen([w.name for w in self.walks], current, queries=[
-                    w.settings.query for w in self.walks], sources=[w.came_from for w in self.walks]), chosen)
+                self.opening.ask_switch()
 
     def action_setting(self, which: str, value: str = "") -> None:
         """``setting(...)``: the next walk's settings (:mod:`.next_walk`); ``setting('policy', 'empty')`` sets one."""
@@ -589,15 +580,14 @@ class WalkScreen(Screen[None]):
         self.query_one(TranscriptView).show(decision, self.corpus, habits)
         self.query_one(Timeline).show(history)
         if self.presenting:
-            self._present(state, history)
+            self._present(state, history, moment.busy_seconds)
 
-    def _present(self, state: WalkState, history: WalkHistory | None) -> None:
-        """Presenting mode's widgets: the narration, and the offer card (the answer card once the walk is over)."""
+    def _present(self, state: WalkState, history: WalkHistory | None, thinking: float | None) -> None:
+        """Presenting mode's widgets: the narration (``thinking``: the seconds the navigator has been deciding), and
+        the offer card (the answer card once the walk is over)."""
         at_end = history is not None and history.ended and history.at_latest
         self.set_class(at_end, AT_END)
-        session = self.view.session
-        busy = session.busy_seconds if session is not None and session.busy else None
-        self.query_one(NarrationLine).show(self.presenter.narration(), thinking=busy)
+        self.query_one(NarrationLine).show(self.presenter.narration(), thinking=thinking)
         if at_end and history is not None:
             self.query_one(AnswerCard).show(state, self.corpus, history.events, history.forced)
         else:
