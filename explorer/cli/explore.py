@@ -290,7 +290,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--sessions", metavar="DIR", type=path_text,
                         help="keep each walk of this session, as it ends, in a folder of its own under DIR (default: "
                              "$XDG_DATA_HOME/reasoning-explorer/sessions, else ~/.local/share/reasoning-explorer/"
-                             "sessions); off keeps none")
+                             "sessions); off keeps none, and so does --no-files")
     parser.add_argument("--resume", action="store_true",
                         help="reopen the last session's walks (the newest session folder that holds walks) and go on "
                              "keeping the session there")
@@ -304,7 +304,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
     folders = folders_from(args)  # the app's wiring: its navigators cache there, and W keeps its variants there
     questions = question_set_for(args)  # QUESTIONS.yaml opens the evaluation screen on its corpus
-    root = sessions_root(args.sessions)
+    # Files off (--no-files, a served session shared beyond this machine): no walk is kept on this machine's disk.
+    if args.no_files and args.resume:
+        fail("--resume opens the last session's files, and --no-files turns files off: leave one of them out")
+    root = None if args.no_files else sessions_root(args.sessions)
     resumed = resumed_session(args, root)  # --resume: the newest session folder that holds walks
     if args.walks_corpus is not None and resumed is None and (questions is not None or not args.corpus or not (
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):

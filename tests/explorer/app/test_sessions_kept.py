@@ -136,8 +136,12 @@ async def test_sessions_off_keeps_nothing_and_a_dir_given_keeps_there(
     mine = tmp_path / "my sessions"
     assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY, "--sessions", str(mine)]) == 0
     assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY, "--sessions", "off"]) == 0
-    kept, not_kept = made
-    for app in (kept, not_kept):
+    # Files off (a served session shared beyond this machine): nothing is kept on its disk, whatever --sessions says.
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY, "--no-files", "--sessions",
+                 str(mine)]) == 0
+    kept, not_kept, files_off = made
+    assert files_off.wiring.keeper is None
+    for app in (kept, not_kept, files_off):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("c")
             await wait_for(pilot, lambda: app.walk_screen.view.history.end is not None)  # noqa: B023
@@ -184,6 +188,9 @@ def test_resume_with_no_session_yet_says_so_and_how_to_get_one(own_data_folder: 
     result = run_cli("--resume", "--sessions", "off")
     assert (result.returncode, result.stderr) == (2, "reasoning-explorer: error: --resume reopens the last kept "
                                                      "session, and --sessions off keeps none: leave --sessions off out\n")
+    result = run_cli("--resume", "--no-files")
+    assert (result.returncode, result.stderr) == (2, "reasoning-explorer: error: --resume opens the last session's "
+                                                     "files, and --no-files turns files off: leave one of them out\n")
     result = run_cli("--resume", HANDBOOK_PATH)
     assert (result.returncode, result.stderr) == (2, "reasoning-explorer: error: --resume reopens the last session's "
                                                      f"walks on their own corpus: give it without {HANDBOOK_PATH}\n")
