@@ -46,8 +46,13 @@ SUFFIX = ".run.json"
 
 
 def stem_of(questions_path: Path) -> Path:
-    """``/sets/small`` for ``/sets/small.questions.yaml``: what a kept run's name begins with."""
-    return questions_path.with_name(questions_path.name.split(".", 1)[0])
+    """``/sets/small`` for ``/sets/small.questions.yaml``: what a kept run's name begins with. A check set's
+    (``handbook.check.questions.yaml``) is ``handbook.check``: its runs are not named as the full set's are."""
+    name = questions_path.name
+    for suffix in (".questions.yaml", ".questions.yml", ".yaml", ".yml"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return questions_path.with_name(name[: -len(suffix)])
+    return questions_path.with_name(name.split(".", 1)[0])
 
 
 def single_path(stem: Path, model: str) -> Path:

@@ -16,6 +16,7 @@ so, and with which variant."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,7 @@ import yaml
 from textual.widgets import DataTable, Label
 
 from core import NavigatorChose, TreeNavigator
+from explorer.corpora import load_corpus
 from explorer.corpora.questions import today
 from explorer.navigators.folders import Folders
 from explorer.tui.screens.evaluation import EvaluationScreen
@@ -35,7 +37,7 @@ from explorer.walks.evaluation import Side, read_run
 from explorer.walks.evaluation.kept_run import file_sha256
 
 from ..http_stub import StubServer
-from .helpers import HANDBOOK_PATH, make_app, wait_for
+from .helpers import HANDBOOK_PATH, make_app, resize, wait_for
 from .llm_stub import MODEL, MONEY, QUERY, SMALL, step_to_answer
 from .reading import text_at
 
@@ -172,3 +174,82 @@ async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant
         assert str(app.screen.query_one("#what-if-title", Label).render()) == (
             f"What if — walk 2 · the decision at the roots (taken from a what-if with prompt v2, step "
             f"{decision.step})")
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_from_a_wrong_turn_to_a_verified_fix_on_the_check_set_by_keys_only(
+        variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders, tmp_path: Path) -> None:
+    """Issue 36's loop, as README's "From a wrong turn to a fix" tells it, at 80×24 and then resized to 120×40:
+    the wrong turn, the variant (W, ctrl+g), the case kept (K), the variant checked against the original on the
+    check set (E: the case kept, no set typed), both runs kept (ctrl+s) and compared was → now (o)."""
+    corpus_path = tmp_path / "handbook.yaml"
+    shutil.copy(HANDBOOK_PATH, corpus_path)
+    variant = (f"{MODEL}@system={tmp_path / 'prompts' / 'v2.system.txt'},"
+               f"prompt={tmp_path / 'prompts' / 'v2.prompt.txt'}")
+    app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders, corpus=load_corpus(corpus_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+        # The wrong turn: the roots answered with accounts; it lands no refund.
+        await pilot.press("c")
+        await wait_for(pilot, lambda: walk.view.history is not None and walk.view.history.end is not None)
+        assert landed(walk.view.history) == ["password-sign-in"]
+        await pilot.press("B")
+        await step_to_answer(pilot, walk, 1)
+        # The variant: W, the system message edited, ctrl+g re-walks from that decision with it.
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+g")
+        await wait_for(pilot, lambda: len(walk.walks) == 2)
+        fixed = walk.view.history
+        assert fixed.settings.model == variant
+        await pilot.press("c")
+        await wait_for(pilot, lambda: fixed.end is not None)
+        assert landed(fixed) == ["refund-delivery"]
+        # The case kept: the right node found with g, K keeps it in the corpus's own set (made, beside it).
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
+        await pilot.press(*"Refund delivery")
+        await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: walk.query_one(WalkTree).cursor_id == "refund-delivery")
+        await pilot.press("K")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.initial == str(tmp_path / "handbook.questions.yaml")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(n.message.startswith("Kept question") for n in app.notes))
+
+        # Checked: E offers the check set (the case kept), Enter walks the original (A) against v2 (B) on it.
+        await resize(pilot, (120, 40))
+        await pilot.press("E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        check = tmp_path / "handbook.check.questions.yaml"
+        assert app.screen.initial == str(check)
+        assert app.screen.prompt_title.startswith(f"Evaluate {variant} against {MODEL} on the check set, 1 question: "
+                                                  "1 kept with K")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        evaluation = app.screen
+        await wait_for(pilot, lambda: all(side.over for side in evaluation.sides.values()), timeout=120)
+        a, b = (evaluation.sides[side].outcomes for side in (Side.A, Side.B))
+        assert [(o.question.id, o.hit) for o in a] == [("how-long-do-refunds-take-to-arrive", False)]
+        assert [(o.question.id, o.hit) for o in b] == [("how-long-do-refunds-take-to-arrive", True)]
+
+        # Both runs kept, the original as the baseline and v2 as the candidate.
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert app.screen.initial == str(tmp_path / "handbook.check")  # not the full set's name: its runs are apart
+        await pilot.press("enter")
+        baseline, candidate = tmp_path / "handbook.check-baseline.run.json", tmp_path / "handbook.check-v2.run.json"
+        await wait_for(pilot, lambda: candidate.is_file() and app.screen is evaluation)
+        # Compared was → now: the baseline kept is the was side, v2 the run now; the case is fixed.
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press("home", "ctrl+k", *str(baseline), "enter")
+        await wait_for(pilot, lambda: app.screen is evaluation and bool(text_at(evaluation, "#eval-kept-text")))
+        lines = text_at(evaluation, "#eval-kept-text").splitlines()
+        assert lines[:3] == [f"Against handbook.check-baseline.run.json: was {MODEL} · now {MODEL} with prompt v2",
+                             "  compared on 1 of 1 questions both runs hold", "  hit        1/1 (was 0/1, +1)"]
+        assert "Fixed (1): missed then, hit now" in lines and "Broken (0): hit then, missed now" in lines
+    assert [q.hit for q in read_run(baseline).results] == [False]
+    assert [q.hit for q in read_run(candidate).results] == [True]
