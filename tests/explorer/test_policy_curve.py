@@ -117,3 +117,15 @@ def test_a_compare_policy_that_cannot_be_is_one_line_and_exit_2(args, message):
     done = run_cli("eval", CONTRACT, *args)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == [f"reasoning-explorer: error: {message}"]
+
+
+def test_a_best_first_evaluations_document_says_its_policy_in_its_settings():
+    """A document without a policy reads as depth-first (docs/formats.md): a best-first run's must say so, and
+    --compare-policy's document is that of the first policy walked."""
+    done = run_cli("eval", CONTRACT, "--navigator", "lexical:default", "--policy", "best-first@alpha=0.7",
+                   "--compare-policy", "depth-first", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["settings"] == {"max_nodes_visited": 15, "max_depth": 6, "on_failure": "throw",
+                                                   "policy": "best_first", "alpha": 0.7}
+    done = run_cli("eval", CONTRACT, "--navigator", "lexical:default", "--json")
+    assert json.loads(done.stdout)["settings"] == {"max_nodes_visited": 15, "max_depth": 6, "on_failure": "throw"}

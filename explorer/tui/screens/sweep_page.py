@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ...walk_settings import WalkSettings
 
 PAGE_WIDTH = 110
-"""Cells a line of the page holds: the chart is drawn to fit beside nothing, with room for a question's query."""
+"""Cells a line of the page holds: the chart (:data:`CHART_SIZE`) and the tables of figures and questions under it."""
 CHART_SIZE = (76, 20)
 
 
