@@ -6,8 +6,8 @@ LLM navigators are) is asked only for the largest budget's walks; every smaller 
 those walks' recorded decisions (:func:`~explorer.walks.session.rewalk`), with no call. Under either policy the
 order nodes are entered in does not depend on the budget (depth-first: the navigator's order; best-first: the
 frontier's path scores, from the same answers), and a smaller budget stops that walk sooner, so every node a
-smaller walk judges was judged by the largest one. What a re-walk cannot know is whether the navigator would have answered
-differently when told fewer visits were left (an LLM asked for at most that many ids); each re-walked outcome
+smaller walk judges was judged by the largest one. What a re-walk cannot know is whether the navigator would have
+answered differently when told fewer visits were left (an LLM asked for at most that many ids); each re-walked outcome
 counts as replayed, never as a live call. Any other navigator answers for free and is walked live at every budget.
 """
 
