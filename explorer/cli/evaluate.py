@@ -117,7 +117,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    kept = _fit(_read_kept(args.against), questions.path, corpus) if args.against is not None else None
+    kept = _fit(_read_kept(args.against), questions.path, corpus, comparing=True) if args.against is not None else None
     settings = _settings(args, resumed)
     held = {}
     if resumed is not None:  # refused before any walk: another set or corpus, other settings
@@ -179,7 +179,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from ..walks.evaluation.kept_run import file_sha256
 
         try:
-            against = RunComparison(kept, KeptRun.of("this run", settings, file_sha256(questions.path), corpus, walked))
+            against = RunComparison(kept, KeptRun.of("this run", settings, file_sha256(questions.path), corpus, walked,
+                                                     questions.path))
         except RunError as exc:
             fail(str(exc))
     if args.save_run is not None:
@@ -220,12 +221,13 @@ def _read_kept(path: str) -> KeptRun:
         fail(str(exc))
 
 
-def _fit(kept: KeptRun, questions_path: Path, corpus: Corpus) -> KeptRun:
-    """``kept``, a run of this question set over this corpus; else one line and exit 2."""
+def _fit(kept: KeptRun, questions_path: Path, corpus: Corpus, *, comparing: bool = False) -> KeptRun:
+    """``kept``, a run of this question set over this corpus (``comparing``: or of its check set as it was); else
+    one line and exit 2."""
     from ..walks.evaluation.kept_run import RunError, check_fit, file_sha256
 
     try:
-        check_fit(kept, file_sha256(questions_path), corpus.sha256)
+        check_fit(kept, file_sha256(questions_path), corpus.sha256, compared_on=questions_path if comparing else None)
     except RunError as exc:
         fail(str(exc))
     return kept

@@ -213,13 +213,20 @@ def own_questions(corpus_path: str | Path) -> Path:
     return path.with_name(f"{path.name}.questions.yaml")
 
 
+CHECK_SET_SUFFIX = ".check.questions.yaml"
+"""The end of a check set's name (``X.check.questions.yaml``, ``walks.evaluation.check_set``): a set made again each
+time from the cases kept, so never one to keep a case in, nor one of the sets a check set is made of."""
+
+
 def sets_beside(corpus: Corpus) -> list[QuestionSet]:
     """The question sets of ``corpus`` that lie beside it: each ``*.questions.yaml`` (or ``.yml``) of its folder that
-    reads and fits it (a set that names another corpus, or expects a node it lacks, is another corpus's). Its own
-    set (:func:`own_questions`) first, the others by name; none when the folder cannot be read."""
+    reads and fits it (a set that names another corpus, or expects a node it lacks, is another corpus's), its check
+    set aside (:data:`CHECK_SET_SUFFIX`). Its own set (:func:`own_questions`) first, the others by name; none when
+    the folder cannot be read."""
     own = own_questions(corpus.path)
     try:
-        found = sorted(own.parent.glob("*.questions.y*ml")) if own.parent.is_dir() else []
+        found = sorted(p for p in own.parent.glob("*.questions.y*ml") if not p.name.endswith(CHECK_SET_SUFFIX)) \
+            if own.parent.is_dir() else []
     except OSError:
         return []
     sets = []
@@ -338,6 +345,9 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
     another's."""
     path = Path(path)
     day = day or today()
+    if path.name.endswith(CHECK_SET_SUFFIX):
+        raise CorpusError(path, f"this is the check set, made again each time from the cases kept: keep the case in "
+                          f"another set, such as {own_questions(corpus.path).name}")
     missing = [e for e in expect if e not in corpus.index]
     if not expect or missing:
         raise CorpusError(path, f"{missing[0]!r} is not a node of {corpus.path}; mark a node of the corpus as the "

@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 
 from explorer.corpora import CorpusError, load_corpus
-from explorer.corpora.questions import load_questions
+from explorer.corpora.questions import keep_question, load_questions, sets_beside
+from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
+from explorer.walks.evaluation import KeptRun, RunComparison, RunError, evaluate, keep_run, read_run
 from explorer.walks.evaluation.check_set import CHECK_MARK, check_path, check_set, write_check_set
+from explorer.walks.evaluation.kept_run import check_fit, file_sha256
 
 from .check_set_helpers import CHECK_IDS, TRIAL, check_set_folder
 
@@ -70,3 +74,41 @@ def test_no_case_and_no_run_is_no_check_set_and_says_how_to_get_one(tmp_path: Pa
         f"{check.path}: no check set yet: no question kept with K and no kept run of this corpus with a miss; keep a "
         "case with K or a run with ctrl+s (eval --save-run), or evaluate a whole set")
     assert not check.path.exists()
+
+
+def test_no_case_is_kept_in_the_check_set_and_k_does_not_offer_it(corpus_path: Path) -> None:
+    """A case kept in the check set was lost: the next E made the set again without it."""
+    corpus = load_corpus(corpus_path)
+    path = write_check_set(check_set(corpus, TRIAL), corpus).path
+    assert path not in [s.path for s in sets_beside(corpus)]  # K lists this corpus's sets: not its check set
+    before = path.read_text(encoding="utf-8")
+    with pytest.raises(CorpusError) as refused:
+        keep_question(path, corpus, "Who approves refunds?", ["refund-exceptions"])
+    assert str(refused.value) == (f"{path}: this is the check set, made again each time from the cases kept: keep "
+                                  "the case in another set, such as handbook.questions.yaml")
+    assert path.read_text(encoding="utf-8") == before
+
+
+def test_a_run_of_the_check_set_kept_leaves_the_set_as_it_was_and_compares_after_a_case_is_kept(
+        corpus_path: Path) -> None:
+    """The check set's own run is not 'the last kept run': the set made again is the same, so the run kept compares
+    (o, --against) and resumes (R); after a case kept with K, two runs of it compare on the questions both hold."""
+    corpus = load_corpus(corpus_path)
+    written = write_check_set(check_set(corpus), corpus)
+    settings = WalkSettings("", "lexical:default")
+    outcomes = evaluate(corpus, written.questions, settings, navigator=resolve_navigator("lexical:default"))
+    was = read_run(keep_run(corpus_path.parent / "handbook.check-baseline.run.json", written.path, corpus, settings,
+                            outcomes))
+    again = check_set(corpus)
+    assert [q.id for q in again.questions] == CHECK_IDS and again.run == corpus_path.parent / "small-candidate.run.json"
+    check_fit(was, file_sha256(write_check_set(again, corpus).path), corpus.sha256)  # the same set: it fits
+    keep_question(corpus_path.parent / "cases.questions.yaml", corpus, "Who approves refunds?", ["refund-exceptions"])
+    grown = write_check_set(check_set(corpus), corpus)
+    assert len(grown.questions) == len(CHECK_IDS) + 1
+    with pytest.raises(RunError):  # a resume needs the set it was kept from
+        check_fit(was, file_sha256(grown.path), corpus.sha256)
+    now = KeptRun.of("this run", settings, file_sha256(grown.path), corpus,
+                     evaluate(corpus, grown.questions, settings, navigator=resolve_navigator("lexical:default")),
+                     grown.path)
+    compared = RunComparison(was, now)  # a comparison: on the questions both hold
+    assert [was_q.id for was_q, _ in compared.pairs()] == CHECK_IDS

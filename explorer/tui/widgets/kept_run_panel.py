@@ -27,7 +27,7 @@ def open_kept_run(text: str, questions_path: Path, corpus: Corpus) -> KeptRun:
     if not text.strip():
         raise RunError("Type the path of a kept run (a file written by eval --save-run).")
     kept = read_run(Path(text.strip()).expanduser())
-    check_fit(kept, file_sha256(questions_path), corpus.sha256)
+    check_fit(kept, file_sha256(questions_path), corpus.sha256, compared_on=questions_path)
     return kept
 
 
@@ -73,7 +73,7 @@ class KeptRunPanel(VerticalScroll):
             return
         if self._questions_sha256 is None:
             self._questions_sha256 = file_sha256(self.questions_path)
-        now = KeptRun.of(f"{name}'s run", settings, self._questions_sha256, self.corpus, outcomes)
+        now = KeptRun.of(f"{name}'s run", settings, self._questions_sha256, self.corpus, outcomes, self.questions_path)
         try:
             self.comparison = RunComparison(kept, now)
         except RunError as exc:

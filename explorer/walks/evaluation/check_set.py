@@ -4,12 +4,14 @@ It holds, for one corpus, in this order and each question once (by its words):
 
 1. the questions kept with ``K`` (``kept:`` in a question set of this corpus beside it);
 2. the misses and flips of the last kept run of this corpus (``*.run.json`` beside its sets, the newest by when it
-   was kept): the questions it missed, and those where it and the run kept before it on the same set differ (a
+   was kept; not a run of the check set itself, so the set stays the same between checks): the questions it
+   missed, and those where it and the run kept before it on the same set differ (a
    baseline and its candidate, kept together by ``ctrl+s``);
 3. the walk's own query, when it is a question of one of this corpus's sets.
 
 It is written beside the corpus as ``X.check.questions.yaml`` (made again each time: a file of that name not made
-here is never overwritten), so that it is evaluated, kept and compared as any question set.
+here is never overwritten), so that it is evaluated, kept and compared as any question set; two runs of it compare on
+the questions both hold though cases were kept between them (:func:`.kept_run.check_fit`). No case is kept in it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from ...atomic_file import write_atomically
 from ...corpora import Corpus, CorpusError
 from ...corpora.questions import (
+    CHECK_SET_SUFFIX,
     Question,
     QuestionSet,
     fit_problem,
@@ -41,7 +44,7 @@ CHECK_MARK = "The check set of reasoning-explorer (E, eval --check): made again 
 def check_path(corpus_path: str | Path) -> Path:
     """Where the check set of the corpus at ``corpus_path`` is written: ``X.check.questions.yaml`` beside it."""
     own = own_questions(corpus_path)
-    return own.with_name(own.name.removesuffix(".questions.yaml") + ".check.questions.yaml")
+    return own.with_name(own.name.removesuffix(".questions.yaml") + CHECK_SET_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,11 @@ def check_set(corpus: Corpus, query: str = "") -> CheckSet:
         return count
 
     kept = add(q for s in sets for q in s.questions if q.kept)
-    runs = kept_runs(corpus, own_questions(corpus.path).parent)
+    # The last run kept over the corpus's sets, not over its check set: a run of the check set holds only what the
+    # set already holds, and taking its misses would make the set again without the rest, so that a run just kept
+    # could no longer be compared with (o, --against) or resumed (R).
+    runs = [run for run in kept_runs(corpus, own_questions(corpus.path).parent)
+            if not Path(run.questions_path).name.endswith(CHECK_SET_SUFFIX)]
     missed, run = 0, None
     if runs:
         by_id = _questions_of(runs[-1], [*sets, *_check_file(path, corpus)], corpus)

@@ -35,7 +35,7 @@ from core import OnFailure
 
 from ...atomic_file import write_atomically
 from ...corpora import Corpus
-from ...corpora.questions import Question
+from ...corpora.questions import CHECK_SET_SUFFIX, Question
 from ...corpora.validate import stats
 from ...ending import WalkEnd
 from ...navigators.prompt_variants import model_label
@@ -171,11 +171,12 @@ class KeptRun:
 
     @classmethod
     def of(cls, path: str, settings: WalkSettings, questions_sha256: str, corpus: Corpus,
-           outcomes: Sequence[QuestionOutcome | None]) -> KeptRun:
+           outcomes: Sequence[QuestionOutcome | None], questions_path: str | Path = "") -> KeptRun:
         """The run in hand (``outcomes`` one per question, in order; ``None`` for one not walked) over the question
         set whose hash is ``questions_sha256`` (:func:`file_sha256`), as a kept one reads."""
         return cls(path, settings.but(query=""), questions_sha256, corpus.sha256, len(outcomes),
-                   tuple(KeptQuestion.of(o) for o in outcomes if o is not None and holds(o)))
+                   tuple(KeptQuestion.of(o) for o in outcomes if o is not None and holds(o)), (),
+                   str(questions_path))
 
 
 def few_ids(ids: Sequence[str], shown: int = 3) -> str:
@@ -264,9 +265,14 @@ def read_run(path: str | Path) -> KeptRun:
                    results, tuple(items), str(questions.get("path", "")), str(data.get("created", "")))
 
 
-def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str) -> None:
-    """:class:`RunError` when ``kept`` is not a run of this question set over this corpus (said before walking)."""
-    if kept.questions_sha256 != questions_sha256:
+def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str, *,
+              compared_on: str | Path | None = None) -> None:
+    """:class:`RunError` when ``kept`` is not a run of this question set over this corpus (said before walking).
+    ``compared_on``: the set now, for a comparison (never a resume): two runs of a corpus's check set compare on the
+    questions both hold, though the set grew between them (a case kept with ``K``)."""
+    check_sets = (compared_on is not None and Path(compared_on).name.endswith(CHECK_SET_SUFFIX)
+                  and Path(kept.questions_path).name == Path(compared_on).name)
+    if kept.questions_sha256 != questions_sha256 and not check_sets:
         raise RunError(visible(f"{kept.path}: kept from another question set (or the set has changed since); "
                                "compare runs of the same question set"))
     if kept.corpus_sha256 != corpus_sha256:

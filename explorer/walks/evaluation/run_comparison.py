@@ -27,7 +27,8 @@ class RunComparison:
     now: KeptRun
 
     def __post_init__(self) -> None:
-        check_fit(self.kept, self.now.questions_sha256, self.now.corpus_sha256)
+        check_fit(self.kept, self.now.questions_sha256, self.now.corpus_sha256,
+                  compared_on=self.now.questions_path or None)
 
     def pairs(self) -> list[Pair]:
         """(was, now) for each question both runs hold, in question order."""
