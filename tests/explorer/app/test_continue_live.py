@@ -213,6 +213,11 @@ async def test_c_with_policy_best_first_continues_the_walk_best_first_from_the_s
             "billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions", "annual-plan-refunds"]
         assert [d.id for d in continued.state().result.documents] == ["refund-delivery", "requesting-a-refund"]
         assert original.settings.policy is Policy.DEPTH_FIRST  # the original is untouched
+        await pilot.press("C")  # the best-first walk's own prompt says its order
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert app.screen.initial == "budget=6 depth=6 policy=best-first navigator=lexical:default"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is walk and len(walk.walks) == 2)
     header = json.loads(write_trace(tmp_path / "continued.jsonl", continued.finished(HANDBOOK)).read_text()
                         .splitlines()[0])
     assert (header["policy"], header["alpha"]) == ("best_first", 0.5)
