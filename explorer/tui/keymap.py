@@ -114,8 +114,9 @@ MORE_KEYS = (
         "walk.other_policy", "Walk: re-walk in the other order (depth-first / best-first) and compare", footer=False),
     Key("C", "walk('continue_live')", "Continue live",
         "Continue live from here: this walk's decisions kept up to the step on screen, the live navigator asked "
-        "after, with the settings typed (budget=N depth=N prompt=NAME|FILE temperature=T navigator=MODEL)",
-        "walk.continue_live", "Walk: continue live from this step (budget, depth, prompt, temperature, navigator)…",
+        "after, with the settings typed (budget=N depth=N policy=P prompt=NAME|FILE temperature=T navigator=MODEL)",
+        "walk.continue_live",
+        "Walk: continue live from this step (budget, depth, policy, prompt, temperature, navigator)…",
         footer=False, prompt=True),
     Key("plus,equals_sign", "pace(-1)", "Faster", "Play faster", "play.faster", "Play: faster", footer=False),
     Key("minus", "pace(1)", "Slower", "Play slower", "play.slower", "Play: slower", footer=False),

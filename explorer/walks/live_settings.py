@@ -1,5 +1,7 @@
-"""What a walk continued live from a step is asked with, typed in one line: ``budget=20 depth=6 prompt=v2
-temperature=0.3 navigator=local:smollm2`` (any subset; the rest stay as they are).
+"""What a walk continued live from a step is asked with, typed in one line: ``budget=20 depth=6 policy=best-first
+prompt=v2 temperature=0.3 navigator=local:smollm2`` (any subset; the rest stay as they are). The policy is the order
+the walk enters what was chosen, read as ``--policy`` reads it (:func:`explorer.walk_settings.read_policy`); it is
+written only when it is not depth-first, so a depth-first walk's line reads as it did before walks had an order.
 
 :meth:`LiveSettings.of` reads the walk's own settings (its prompt variant and temperature out of its model id),
 :func:`read_live` what a person typed over them (a :class:`LiveSettingsError` names the word and the accepted
@@ -14,13 +16,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+from core import Policy
+from core.policy import DEFAULT_ALPHA
+
 from ..navigators.llm.options import OptionError, join_options, split_options, with_options
 from ..numbers import whole
-from ..walk_settings import WalkSettings
+from ..walk_settings import WalkSettings, policy_text, read_policy
 
 __all__ = ["ACCEPTED", "LiveSettings", "LiveSettingsError", "read_live", "variant_options"]
 
-ACCEPTED: Final = "budget=N depth=N prompt=NAME|FILE temperature=T navigator=MODEL"
+ACCEPTED: Final = ("budget=N depth=N policy=depth-first|best-first[@alpha=A] prompt=NAME|FILE temperature=T "
+                   "navigator=MODEL")
 """The forms :func:`read_live` accepts, said with every refusal."""
 _OWN: Final = ("system", "prompt", "temperature")
 """The model id's options these settings set themselves."""
@@ -34,22 +40,26 @@ class LiveSettingsError(ValueError):
 @dataclass(frozen=True)
 class LiveSettings:
     """The budget, the depth limit, the prompt (``""``: the navigator's own; a variant kept in the prompts folder,
-    or a file), the temperature (``""``: the navigator's default) and the navigator (a model id without those)."""
+    or a file), the temperature (``""``: the navigator's default), the navigator (a model id without those) and the
+    walk's order (best-first's ``alpha`` kept, and unused, under depth-first)."""
 
     budget: int
     depth: int
     navigator: str
     prompt: str = ""
     temperature: str = ""
+    policy: Policy = Policy.DEPTH_FIRST
+    alpha: float = DEFAULT_ALPHA
 
     @classmethod
     def of(cls, settings: WalkSettings, folder: Path) -> LiveSettings:
-        """A walk's own: its budget and depth limit, and its model id taken apart (a model id that does not read
-        is kept whole as the navigator)."""
+        """A walk's own: its budget, depth limit and order, and its model id taken apart (a model id that does not
+        read is kept whole as the navigator)."""
         try:
             split = split_options(settings.model)
         except OptionError:
-            return cls(settings.max_nodes_visited, settings.max_depth, settings.model)
+            return cls(settings.max_nodes_visited, settings.max_depth, settings.model, policy=settings.policy,
+                       alpha=settings.alpha)
         written = dict(split.written)
         rest = [(key, value) for key, value in split.written if key not in _OWN]
         system = written.get("system", "")
@@ -61,14 +71,21 @@ class LiveSettings:
                 folder / f"{named}.prompt.txt")
             prompt = named if kept else system
         return cls(settings.max_nodes_visited, settings.max_depth, join_options(split.base, rest), prompt,
-                   written.get("temperature", ""))
+                   written.get("temperature", ""), settings.policy, settings.alpha)
 
     def text(self) -> str:
-        """As a person types it: ``budget=20 depth=6 prompt=v2 temperature=0.3 navigator=MODEL``."""
+        """As a person types it: ``budget=20 depth=6 policy=best-first prompt=v2 temperature=0.3 navigator=MODEL``
+        (the policy only when it is not depth-first; the navigator last)."""
         words = [f"budget={self.budget}", f"depth={self.depth}"]
+        words += [f"policy={self.order}"] if self.policy is not Policy.DEPTH_FIRST else []
         words += [f"prompt={self.prompt}"] if self.prompt else []
         words += [f"temperature={self.temperature}"] if self.temperature else []
         return " ".join([*words, f"navigator={self.navigator}"])
+
+    @property
+    def order(self) -> str:
+        """The walk's order as ``--policy`` writes it: ``depth-first``, ``best-first``, ``best-first@alpha=0.7``."""
+        return policy_text(self.policy, self.alpha)
 
     def model_id(self, folder: Path) -> str:
         """The model id these settings ask: the navigator with the temperature and the prompt's files
@@ -84,6 +101,8 @@ class LiveSettings:
     def changes(self, before: LiveSettings) -> list[str]:
         """What differs from ``before``, in words for a walk's name (the budget apart: the name always says it)."""
         said = [f"depth {self.depth}"] if self.depth != before.depth else []
+        if self.order != before.order:
+            said.append(self.order)
         if self.prompt != before.prompt:
             said.append(f"prompt {Path(self.prompt).name}" if self.prompt else "the navigator's own prompt")
         if self.temperature != before.temperature:
@@ -118,7 +137,7 @@ def read_live(text: str, current: LiveSettings) -> LiveSettings:
     for word in text.split():
         key, equals, value = word.partition("=")
         key = key.strip().lower()
-        if not equals or key not in ("budget", "depth", "prompt", "temperature", "navigator"):
+        if not equals or key not in ("budget", "depth", "policy", "prompt", "temperature", "navigator"):
             raise LiveSettingsError(f"{word!r}: not a setting; write {ACCEPTED} (any of them)")
         if key in ("budget", "depth"):
             low, high = (1, MAX_BUDGET) if key == "budget" else (0, MAX_DEPTH)
@@ -138,6 +157,12 @@ def read_live(text: str, current: LiveSettings) -> LiveSettings:
                 raise LiveSettingsError(f"{word!r}: temperature is a number from 0 to 2 (blank: the default); "
                                         f"write {ACCEPTED}")
             settings = replace(settings, temperature=value)
+        elif key == "policy":
+            try:
+                policy, alpha = read_policy(value)
+            except ValueError as exc:
+                raise LiveSettingsError(f"{word!r}: {str(exc).removeprefix(f'{value!r}: ')}") from None
+            settings = replace(settings, policy=policy, alpha=alpha)
         elif key == "navigator":
             if not value:
                 raise LiveSettingsError(f"{word!r}: name the model to ask, e.g. navigator=lexical:default; "

@@ -2,10 +2,12 @@
 walked again from the step on screen: its recorded decisions kept up to that step, the live navigator answering
 from there (:func:`~explorer.walks.session.rewalk` with ``live_from``).
 
-One prompt takes the settings, prefilled with the walk's own (``budget=20 depth=6 prompt=v2 temperature=0.3
-navigator=local:smollm2``, any subset, :mod:`explorer.walks.live_settings`); a word that does not read is refused
-in the prompt in one line. With no live navigator for the model asked, it says so in one line and asks again with
-``navigator=`` to fill in. The new walk joins the list as ``walk 3 · live from step 7 of walk 2 · budget 20``.
+One prompt takes the settings, prefilled with the walk's own (``budget=20 depth=6 policy=best-first prompt=v2
+temperature=0.3 navigator=local:smollm2``, any subset, :mod:`explorer.walks.live_settings`; the policy said when it is
+not depth-first); a word that does not read is refused in the prompt in one line. The continued walk is walked in
+the order typed from the step on screen (``policy=best-first``: a frontier by path score). With no live navigator
+for the model asked, it says so in one line and asks again with ``navigator=`` to fill in. The new walk joins the
+list as ``walk 3 · live from step 7 of walk 2 · budget 20`` (``· best-first`` when the order was changed).
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ class ContinuingLive(Part):
             return
         session = rewalk(source.history, self.corpus, max_nodes_visited=live.budget, max_depth=live.depth,
                          navigator=navigator, number=self.walks.next_number, live_from=step, model=model,
-                         changed=live.changes(before))
+                         changed=live.changes(before), policy=live.policy, alpha=live.alpha)
         self.runner.park()
         self.runner.launch(Walk(session.history, session), steps=max(step, 1))
         self.say(f"{session.history.name} — kept up to step {step}; n or c asks {model} from there.", timeout=5)

@@ -7,13 +7,14 @@ candidate, or with a prompt that speaks of money the closest in words), so each 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 from textual.widgets import Label
 
-from core import NavigatorChose, TreeNavigator
+from core import NavigatorChose, NodeEntered, PathStopped, Policy, StopReason, TreeNavigator
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.folders import Folders
 from explorer.trace import FinishedWalk, read_trace, write_trace
@@ -23,7 +24,7 @@ from explorer.walks.decisions import how_answered
 from ..http_stub import StubServer
 from .helpers import HANDBOOK, make_app, resize, wait_for
 from .llm_stub import MODEL, QUERY, step_to_answer
-from .reading import prompt_error
+from .reading import prompt_error, step_text
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
@@ -50,13 +51,14 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
         assert prompt.initial == f"budget=8 depth={original.settings.max_depth} navigator={MODEL}"
         assert prompt.prompt_title == (
             f"Continue {original.name} live from step {step} (its decisions up to it kept, the navigator asked "
-            "after): budget=N depth=N prompt=NAME|FILE temperature=T navigator=MODEL")
+            "after): budget=N depth=N policy=depth-first|best-first[@alpha=A] prompt=NAME|FILE temperature=T "
+            "navigator=MODEL")
 
         # A word that does not read: one line naming it and the accepted forms; the prompt stays.
         await pilot.press(*"budget=lots", "enter")
         assert str(prompt.query_one("#prompt-error", Label).render()) == (
-            "'budget=lots': budget is a whole number from 1 to 100,000; write budget=N depth=N prompt=NAME|FILE "
-            "temperature=T navigator=MODEL")
+            "'budget=lots': budget is a whole number from 1 to 100,000; write budget=N depth=N "
+            "policy=depth-first|best-first[@alpha=A] prompt=NAME|FILE temperature=T navigator=MODEL")
         assert app.screen is prompt and len(walk.walks) == 1
         await resize(pilot, (120, 40))
         assert app.screen is prompt and prompt_error(app).startswith("'budget=lots': budget is a whole number")
@@ -120,7 +122,7 @@ async def test_c_on_a_trace_whose_model_cannot_be_had_says_so_and_asks_for_a_nav
         await pilot.press("enter")
         assert str(prompt.query_one("#prompt-error", Label).render()) == (
             "'navigator=': name the model to ask, e.g. navigator=lexical:default; write budget=N depth=N "
-            "prompt=NAME|FILE temperature=T navigator=MODEL")
+            "policy=depth-first|best-first[@alpha=A] prompt=NAME|FILE temperature=T navigator=MODEL")
         await pilot.press("end", *"lexical:default", "enter")
         await wait_for(pilot, lambda: walk.view.history is not original)
         continued = walk.view.history
@@ -157,3 +159,65 @@ async def test_with_files_off_a_prompt_typed_in_c_is_refused_without_looking_at_
                            "the walk's own prompt" for typed in ("/etc/passwd", str(tmp_path / "no-such-file.txt"),
                                                                  "v2")]
         assert len(app.walks) == 1
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_c_with_policy_best_first_continues_the_walk_best_first_from_the_step_on_screen(tmp_path) -> None:
+    """Issue 37, point 3: the walk's order is one of C's settings. A depth-first lexical:default walk's prompt reads as
+    it always did; a policy that does not read is refused in one line at 80×24 (and still said after a resize to
+    120×40); ``policy=best-first`` continues it best-first from the step on screen: its settings, its name and header,
+    the frontier line on the step panel, the order it enters nodes, and its trace's header say so."""
+    app = make_app("How long do refunds take to arrive?", max_nodes_visited=6, start_walk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        walk = app.walk_screen
+        await pilot.press("n", "n")  # the roots offered, then answered: lexical chose Billing
+        await wait_for(pilot, lambda: "Chose   billing" in step_text(app))
+        original = walk.view.history
+        step = original.cursor
+        assert original.settings.policy is Policy.DEPTH_FIRST and "Next    " not in step_text(app)
+
+        await pilot.press("C")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        prompt = app.screen
+        assert isinstance(prompt, PromptScreen)
+        assert prompt.initial == "budget=6 depth=6 navigator=lexical:default"  # depth-first: no policy= word
+        assert prompt.prompt_title.endswith(
+            "after): budget=N depth=N policy=depth-first|best-first[@alpha=A] prompt=NAME|FILE temperature=T "
+            "navigator=MODEL")
+        await pilot.press("end", *" policy=sideways", "enter")
+        await wait_for(pilot, lambda: prompt_error(app) != "")
+        assert prompt_error(app) == ("'policy=sideways': 'sideways' is no walk policy; write depth-first or "
+                                     "best-first (best-first@alpha=0.7)")
+        assert app.screen is prompt and len(walk.walks) == 1
+        await resize(pilot, (120, 40))
+        assert app.screen is prompt and prompt_error(app).startswith("'policy=sideways': 'sideways' is no walk policy")
+
+        await pilot.press("home", "ctrl+k", *"policy=best-first", "enter")
+        await wait_for(pilot, lambda: len(walk.walks) == 2 and walk.view.history is not original)
+        continued = walk.view.history
+        assert (continued.settings.policy, continued.settings.alpha) == (Policy.BEST_FIRST, 0.5)
+        assert continued.settings.max_nodes_visited == 6 and continued.settings.model == "lexical:default"
+        assert continued.name == f"walk 2 · live from step {step} of walk 1 · budget 6 · best-first"
+        assert walk.sub_title == f"{HANDBOOK.title} · {continued.name}"  # the name says the order: once
+        assert continued.cursor == step  # it waits where the kept part ends, Billing first in the frontier
+        await wait_for(pilot, lambda: "Next    Billing 1.00" in step_text(app).splitlines())
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: continued.end is not None)
+        assert continued.end == "finished"
+        assert [(e.record.node, e.record.reason) for e in continued.events if isinstance(e, PathStopped)] == [
+            ("refund-delivery", StopReason.LEAF), ("requesting-a-refund", StopReason.LEAF),
+            ("annual-plan-refunds", StopReason.VISIT_BUDGET_EXHAUSTED), ("refunds", StopReason.VISIT_BUDGET_EXHAUSTED)]
+        # best-first: the siblings lexical scored entered by path score, not each branch to its end first
+        assert [e.node.id for e in continued.events if isinstance(e, NodeEntered)] == [
+            "billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions", "annual-plan-refunds"]
+        assert [d.id for d in continued.state().result.documents] == ["refund-delivery", "requesting-a-refund"]
+        assert original.settings.policy is Policy.DEPTH_FIRST  # the original is untouched
+        await pilot.press("C")  # the best-first walk's own prompt says its order
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        assert app.screen.initial == "budget=6 depth=6 policy=best-first navigator=lexical:default"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is walk and len(walk.walks) == 2)
+    header = json.loads(write_trace(tmp_path / "continued.jsonl", continued.finished(HANDBOOK)).read_text()
+                        .splitlines()[0])
+    assert (header["policy"], header["alpha"]) == ("best_first", 0.5)
