@@ -148,6 +148,14 @@ def _base(model: str) -> tuple[str, ModelOptions]:
     return split.base[len(PREFIX):].strip(), split.options
 
 
+def defaults_for(bundled: BundledModel, options: ModelOptions) -> ModelOptions:
+    """What ``bundled`` is asked with where ``options`` say nothing: its defaults, but with ``scores=on`` the JSON
+    schema (its compact grammar holds ids alone: the scores asked for could never be written)."""
+    if options.scores and options.grammar is None:
+        return replace(bundled.defaults, grammar=None)
+    return bundled.defaults
+
+
 def bundled_prompts(model: str) -> tuple[Path, Path] | None:
     """The system and template files a bundled model is asked with when its id names none (``local:smollm2``: the
     ``ids`` prompt), ``None`` for any other model (it is asked with the built-in prompt)."""
@@ -300,7 +308,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
             return ()
         named = (Path(name).expanduser(),) if name and name not in BUNDLED else ()
         bundled = BUNDLED.get(name)
-        asked = filled(options, bundled.defaults) if bundled is not None else options  # its shipped prompt files too
+        asked = filled(options, defaults_for(bundled, options)) if bundled is not None else options  # its shipped prompt files too
         return named + tuple(path for path in (asked.system, asked.prompt) if path is not None)
 
     def reads_file(self, model: str) -> bool:
@@ -356,7 +364,7 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         name, options = _base(model)
         bundled = BUNDLED.get(name)
         if bundled is not None:
-            options = filled(options, bundled.defaults)
+            options = filled(options, defaults_for(bundled, options))
         size = config.model.stat().st_size
         settings = Settings(
             provider=LOCAL_PROVIDER,

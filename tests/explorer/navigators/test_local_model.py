@@ -172,6 +172,8 @@ def test_the_bundled_model_is_asked_with_its_measured_defaults_and_what_its_id_s
     written = navigator.settings(f"{MODEL}@system={mine},rationale=40").options
     assert (written.system, written.prompt) == (mine, TUNED_PROMPTS / "ids.prompt.txt")
     assert (written.rationale, written.max_items, written.grammar) == (40, 2, "compact")
+    scored = navigator.settings(f"{MODEL}@scores=on").options  # asked by the schema: its grammar holds ids alone
+    assert (scored.scores, scored.grammar, scored.max_items, scored.rationale) == (True, None, 2, 0)
     generic = navigator.settings(f"{MODEL}@rationale=240,max_items=all,grammar=off").options
     assert (generic.rationale, generic.max_items, generic.grammar) == (240, ALL_ITEMS, "off")
     schema = choice_schema(offered, 9, generic.rationale, generic.max_items)
