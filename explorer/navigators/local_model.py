@@ -308,7 +308,8 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
             return ()
         named = (Path(name).expanduser(),) if name and name not in BUNDLED else ()
         bundled = BUNDLED.get(name)
-        asked = filled(options, defaults_for(bundled, options)) if bundled is not None else options  # its shipped prompt files too
+        # Its shipped prompt files too, where a bundled model is asked with them.
+        asked = filled(options, defaults_for(bundled, options)) if bundled is not None else options
         return named + tuple(path for path in (asked.system, asked.prompt) if path is not None)
 
     def reads_file(self, model: str) -> bool:
