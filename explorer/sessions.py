@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Final
@@ -23,12 +26,18 @@ from .corpora import Corpus
 from .recording import PATTERN, WalkRecorder
 from .trace import FinishedWalk
 
-__all__ = ["SESSIONS_OFF", "KeptSession", "last_session", "session_label", "sessions_root", "start_session"]
+__all__ = ["KEPT_SESSIONS", "SESSIONS_OFF", "KeptSession", "last_session", "prune_sessions", "session_label",
+           "sessions_root", "start_session"]
 
 SESSIONS_OFF: Final = "off"
 """``--sessions off``: this explorer keeps no walk."""
 _NAME_FORMAT: Final = "%Y-%m-%dT%H-%M-%S"
 """A session folder's name: when it started, local time, to the second (names sort by time)."""
+_SESSION_NAME: Final = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:-\d{1,3})?")
+_STAMP: Final = len("2026-12-05T10-31-07")
+KEPT_SESSIONS: Final = 50
+"""Session folders kept under a root: a new session removes the oldest beyond these (each holds at most the
+recorder's 100 MB), so that a year of sessions does not fill the disk unseen."""
 
 
 def sessions_root(given: str | None = None, environ: Mapping[str, str] | None = None) -> Path | None:
@@ -43,9 +52,10 @@ def sessions_root(given: str | None = None, environ: Mapping[str, str] | None = 
     return data / "reasoning-explorer" / "sessions"
 
 
-def start_session(root: Path, started: datetime | None = None) -> Path:
+def start_session(root: Path, started: datetime | None = None, keep: int = KEPT_SESSIONS) -> Path:
     """A new session folder under ``root``, named for ``started`` (default: now); a second session started in the
-    same second gets ``-2``, ``-3``… ``OSError`` when it cannot be made (the caller says so in one line)."""
+    same second gets ``-2``, ``-3``… The oldest sessions beyond ``keep`` are removed (:func:`prune_sessions`).
+    ``OSError`` when it cannot be made (the caller says so in one line)."""
     name = (started or datetime.now()).strftime(_NAME_FORMAT)
     root.mkdir(parents=True, exist_ok=True)
     for count in range(1, 1000):
@@ -54,8 +64,37 @@ def start_session(root: Path, started: datetime | None = None) -> Path:
             folder.mkdir()
         except FileExistsError:
             continue
+        prune_sessions(root, keep)
         return folder
     raise FileExistsError(f"{root}: a thousand sessions started at {name}; remove some")
+
+
+def _started(folder: Path) -> tuple[str, int]:
+    """What orders session folders: when each started, then its count in that second (``-10`` after ``-9``)."""
+    stamp, count = folder.name[:_STAMP], folder.name[_STAMP + 1:]
+    return stamp, int(count) if count.isdigit() else 1
+
+
+def prune_sessions(root: Path, keep: int = KEPT_SESSIONS) -> list[Path]:
+    """Remove the oldest session folders under ``root`` beyond the newest ``keep``, and return them. Only a folder
+    named as :func:`start_session` names them and holding nothing but kept walks (``walk-*.jsonl`` and the
+    recorder's temporary files) is ever removed: anything else under ``root`` is left as it is."""
+    try:
+        sessions = sorted((p for p in root.iterdir() if p.is_dir() and _SESSION_NAME.fullmatch(p.name)), key=_started)
+    except OSError:
+        return []
+    removed = []
+    for folder in sessions[:max(0, len(sessions) - keep)]:
+        try:
+            ours = all(path.is_file() and (path.match(PATTERN) or path.name.startswith(".walk-"))
+                       for path in folder.iterdir())
+        except OSError:
+            continue
+        if ours:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(folder)
+                removed.append(folder)
+    return removed
 
 
 def holds_walks(folder: Path) -> bool:
@@ -69,7 +108,7 @@ def holds_walks(folder: Path) -> bool:
 def last_session(root: Path) -> Path | None:
     """The newest session folder under ``root`` that holds walks (``None``: none does, or there is no ``root``)."""
     try:
-        folders = sorted((path for path in root.iterdir() if path.is_dir()), key=lambda path: path.name, reverse=True)
+        folders = sorted((path for path in root.iterdir() if path.is_dir()), key=_started, reverse=True)
     except OSError:
         return None
     return next((folder for folder in folders if holds_walks(folder)), None)
@@ -97,6 +136,11 @@ class KeptSession:
         self.recorder = WalkRecorder(folder, corpus)
 
     def keep(self, walk: FinishedWalk) -> None:
+        """Keep ``walk``, its corpus named by its absolute path: the session folder is no place a path given
+        relative to where the explorer was started (``c/handbook.yaml``) reads from (``--resume`` runs anywhere)."""
+        corpus = Path(walk.header.corpus_path)
+        if walk.header.corpus_path and not corpus.is_absolute():
+            walk = replace(walk, header=replace(walk.header, corpus_path=str(corpus.resolve())))
         self.recorder.keep(walk)
 
     def close(self, timeout: float | None = 30.0) -> None:

@@ -85,14 +85,16 @@ class WalkRunner(Part):
         self.view.fork = None
 
     def _over(self, walk: Walk, finished: FinishedWalk) -> None:
-        """``walk`` is over, told by its session on this thread (which owns its history): its one record goes to
-        ``--trace``, to the explorer's observers (the telemetry's) and to its keeper (the session folder), on workers,
-        so that no sink holds the screen; as the app quits (the session closed), at once, since no worker outlives
-        the app."""
+        """``walk`` is over, told by its session on this thread (which owns its history): its one record goes to its
+        keeper (the session folder, whose writer has a thread of its own) at once, and to ``--trace`` and the
+        explorer's observers (the telemetry's) on workers, so that no sink holds the screen; as the app quits (the
+        session closed), at once, since no worker outlives the app."""
         at_once = walk.walked_in is not None and walk.walked_in.closed
         self.files.walk_ended(walk, finished, at_exit=at_once)
         keeper = self.wiring.keeper  # the session folder keeps the walks of the list: these, and only these
-        observers = self.wiring.observers + ((keeper.keep,) if keeper is not None else ())
+        if keeper is not None:
+            keeper.keep(finished)  # here, at once: it only queues the walk, and a quit right after must not lose it
+        observers = self.wiring.observers
 
         def tell() -> None:
             for observer in observers:

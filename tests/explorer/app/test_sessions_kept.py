@@ -6,19 +6,23 @@ forked and continued as any. The command line runs in this process; the app it m
 from __future__ import annotations
 
 import re
+import threading
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from core import CandidatesOffered, NavigatorChose
 from explorer.cli.main import main
-from explorer.sessions import last_session, session_label, sessions_root
+from explorer.sessions import KEPT_SESSIONS, KeptSession, last_session, session_label, sessions_root, start_session
 from explorer.trace import read_trace
 from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.tui.screens.prompt import PromptScreen
 from tests.command_line import run_cli
 
-from .helpers import HANDBOOK_PATH, explorer_made_here, resize, wait_for
+from .helpers import HANDBOOK, HANDBOOK_PATH, explorer_made_here, make_app, resize, wait_for
+from .reading import option_prompts
 
 QUERY = "How long do refunds take to arrive?"
 NAVIGATOR = "lexical:default"
@@ -30,9 +34,10 @@ def kept_in(folder: Path) -> list[Path]:
 
 
 def rows(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """The walk list's rows, as its options show them."""
     chooser = app.screen
     assert isinstance(chooser, WalksScreen)
-    return [chooser._row(number).plain for number in chooser.shown]
+    return option_prompts(chooser.query_one("#walks-list", OptionList))
 
 
 def test_the_default_root_is_the_data_folder_then_the_home_share_and_off_is_none(tmp_path: Path) -> None:
@@ -200,3 +205,64 @@ def test_resume_with_no_session_yet_says_so_and_how_to_get_one(own_data_folder: 
     assert (result.returncode, result.stderr) == (2, f"reasoning-explorer: error: no session to resume: none kept yet "
                                                      f"in {empty}; walk in the explorer (each walk is kept as it ends), "
                                                      "quit, then --resume\n")
+
+
+async def test_a_session_started_with_a_relative_corpus_resumes_from_another_folder(
+        tmp_path: Path, own_data_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session folder is far from where the explorer started: its traces name the corpus by its absolute path,
+    so --resume reads it from anywhere (it said the trace's corpus c/handbook.yaml is not here)."""
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "handbook.yaml").write_bytes(HANDBOOK_PATH.read_bytes())
+    (tmp_path / "elsewhere").mkdir()
+    made, _ = explorer_made_here(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    assert main(["c/handbook.yaml", "--navigator", NAVIGATOR, "--query", QUERY]) == 0
+    async with made[-1].run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: made[-1].walk_screen.view.history.end is not None)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert main(["--resume"]) == 0
+    again = made[-1]
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: again.walk_screen.view.walk is not None)
+        assert again.walk_screen.corpus.path.resolve() == (tmp_path / "c" / "handbook.yaml").resolve()
+        assert len(again.walk_screen.view.walk.history.events) > 1
+
+
+def test_a_new_session_removes_the_oldest_beyond_fifty_and_only_folders_of_kept_walks(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    names = [f"2026-11-{day:02d}T09-00-00" for day in range(1, 29)] + [f"2026-11-29T09-00-00-{n}" for n in range(2, 26)]
+    for name in names:  # 52 sessions, the last 24 started in the same second (-2 … -25: -10 after -9)
+        (root / name).mkdir(parents=True)
+        (root / name / "walk-20261101T090000-000001.jsonl").write_text("{}\n")
+    (root / names[0] / "notes.txt").write_text("mine\n")  # the oldest holds a file of the user's: never removed
+    (root / "my-things").mkdir()  # not a session's name: never removed
+    new = start_session(root, datetime(2026, 12, 5, 10, 31, 7))
+    left = sorted(path.name for path in root.iterdir())
+    assert new.name == "2026-12-05T10-31-07" and new.is_dir()
+    assert names[0] in left and "my-things" in left  # not ours to remove
+    assert names[1] not in left and names[2] not in left  # the oldest two sessions of kept walks, gone
+    assert len([name for name in left if name.startswith("2026")]) == KEPT_SESSIONS + 1  # 50, and the user's
+    assert "2026-11-29T09-00-00-10" in left and last_session(root) == root / "2026-11-29T09-00-00-25"
+
+
+async def test_a_walk_that_ends_just_before_quitting_is_kept_though_a_slow_observer_holds_its_worker(
+        tmp_path: Path) -> None:
+    """The keeper only queues a walk, on the screen's thread, as it ends: it waited behind the observers (the
+    telemetry's export, up to seconds) on a worker, and a quit closed the keeper before it was handed the walk."""
+    held = threading.Event()
+
+    def slow_export(walk) -> None:  # type: ignore[no-untyped-def]
+        held.wait(30)
+
+    keeper = KeptSession(start_session(tmp_path / "sessions"), HANDBOOK)
+    app = make_app(QUERY, NAVIGATOR, observers=[slow_export], keeper=keeper)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("escape", "c")
+            await wait_for(pilot, lambda: app.walk_screen.view.history is not None
+                           and app.walk_screen.view.history.end is not None)
+            await pilot.press("q")  # at once: the slow observer still holds its worker
+    finally:
+        held.set()
+    assert len(kept_in(keeper.folder)) == 1 and keeper.unkept == 0
