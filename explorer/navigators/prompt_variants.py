@@ -22,7 +22,7 @@ from core import NavigatorRequest
 
 from ..atomic_file import write_atomically
 from .llm.options import OptionError, join_options, short_model_id, split_options, with_options
-from .llm.prompt import SYSTEM_PROMPT, placeholder_values, user_prompt
+from .llm.prompt import SYSTEM_PROMPT, PromptFileError, placeholder_values, read_prompt_file, user_prompt
 from .local_model import bundled_prompts
 from .what_if import EditedRequest
 
@@ -170,10 +170,10 @@ def variant_diff(folder: Path, name: str, request: NavigatorRequest) -> str:
     for key, builtin in zip(PROMPT_FILES, builtin_prompt(request), strict=True):
         path = folder / f"{name}.{key}.txt"
         what = "system prompt" if key == "system" else "user template"
-        try:
-            text = path.read_text(encoding="utf-8") if path.is_file() else None
-        except (OSError, UnicodeDecodeError) as exc:
-            parts.append(f"{path.name}: cannot be read ({getattr(exc, 'strerror', None) or type(exc).__name__})\n")
+        try:  # as a prompt file is read: a regular file, and no more than a prompt's limit (a FIFO is not waited on)
+            text = read_prompt_file(path, what) if path.exists() else None
+        except PromptFileError as exc:
+            parts.append(f"{path.name}: cannot be read ({str(exc).removeprefix(f'{path}: ')})\n")
             continue
         if text is None:
             parts.append(f"{path.name}: not kept; the built-in {what} is used\n")

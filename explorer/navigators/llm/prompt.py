@@ -187,7 +187,7 @@ def payload(model: str, sent: Messages, fields: Mapping[str, Any] | None = None)
 # -- prompt files ------------------------------------------------------------------------------------------
 
 
-def _read(path: Path, what: str) -> str:
+def read_prompt_file(path: Path, what: str) -> str:
     """The prompt file's text. Only a regular file is read, and at most one byte past the limit
     (:func:`..regular_file.read_regular`), so a FIFO with no writer or ``/dev/zero`` is refused at once."""
     try:
@@ -240,7 +240,7 @@ class _PromptFiles:
             cached = self._texts.get((path, what))
         if cached is not None and cached[0] == mtime:
             return cached[1]
-        text = _read(path, what)
+        text = read_prompt_file(path, what)
         if what == "prompt template":
             check_template(text, path)
         with self._lock:

@@ -20,6 +20,7 @@ from ...corpora import CorpusError
 from ...corpora.questions import fit_problem, load_questions, own_questions
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...navigators.prompt_variants import without_variant
+from ...safe_text import visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import check_set
 from ...walks.history import WalkHistory
@@ -91,6 +92,7 @@ class EvaluatingVariant(Part):
             title = (f"Evaluate {variant} against {original} on the check set, {check.words()} (↓ the corpus's full "
                      "set, or type a path)")
             initial = str(check.path)
+        title = visible(title)  # model ids and file names: their control characters shown, never sent
 
         def picked(value: str | None) -> None:
             path = Path(value).expanduser() if value else None

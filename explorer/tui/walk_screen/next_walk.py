@@ -15,7 +15,7 @@ from rich.text import Text
 from core import OnFailure, Policy, TreeNavigator
 
 from ...corpora import Corpus, CorpusError
-from ...corpora.questions import QuestionSet, fit_problem, load_questions
+from ...corpora.questions import QuestionSet, fit_problem, load_questions, sets_beside
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...numbers import whole
 from ...safe_text import clip_words, one_line, visible
@@ -220,25 +220,13 @@ class NextWalk(Part):
         if not self.allow_files:
             self.say(FILES_OFF, severity="warning", timeout=4)
             return
-        corpus_path = Path(self.corpus.path)
-        suggestions: list[str] = []
-        try:
-            beside = sorted(corpus_path.parent.glob("*.questions.y*ml"))
-        except OSError:
-            beside = []
-        for path in beside:
-            try:
-                named = load_questions(path).corpus_path
-            except (CorpusError, OSError):
-                continue
-            if named is not None and named == corpus_path.resolve():
-                suggestions.append(str(path))
-
+        # This corpus's sets beside it, its own first (its check set is not one: it is offered as itself, below).
+        suggestions = [str(questions.path) for questions in sets_beside(self.corpus)]
         title = "Evaluate: walk a question set (a .questions.yaml for this corpus)"
         initial = suggestions[0] if suggestions else ""
         check = check_set(self.corpus, self.view.history.settings.query if self.view.history is not None else "")
         if check.questions:  # the check set first, written when it is chosen; the full sets one key away (↓)
-            title = f"Evaluate on the check set, {check.words()} (↓ the corpus's full set, or type a path)"
+            title = visible(f"Evaluate on the check set, {check.words()} (↓ the corpus's full set, or type a path)")
             initial = str(check.path)
 
         def open_(value: str | None) -> None:

@@ -19,6 +19,7 @@ from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import WhatIfScreen
 from explorer.walks.evaluation import Side
+from explorer.walks.evaluation.check_set import check_set, write_check_set
 
 from ..check_set_helpers import CHECK_IDS, TRIAL, check_set_folder
 from ..http_stub import StubServer
@@ -67,3 +68,26 @@ async def test_e_walks_the_original_against_the_variant_on_the_check_set_and_the
         assert (evaluation.sides[Side.A].model, evaluation.sides[Side.B].model) == (MODEL, variant)
         await wait_for(pilot, lambda: all(side.over for side in evaluation.sides.values()), timeout=120)
         assert [len([o for o in evaluation.sides[side].outcomes if o is not None]) for side in Side] == [5, 5]
+
+
+async def test_plain_e_offers_the_check_set_and_down_reaches_the_corpuss_own_set_not_the_check_set_again(
+        tmp_path: Path) -> None:
+    """Once a check set has been written beside the corpus, it sorts before the corpus's own set: it was offered
+    again as 'the full set'. Its title's file names are shown literally."""
+    corpus_path = check_set_folder(tmp_path)
+    corpus = load_corpus(corpus_path)
+    write_check_set(check_set(corpus), corpus)  # an earlier E wrote it
+    app = make_app("", "lexical:default", corpus=corpus)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        picker = app.screen
+        assert isinstance(picker, PromptScreen)
+        check, own = tmp_path / "handbook.check.questions.yaml", tmp_path / "handbook.questions.yaml"
+        assert picker.initial == str(check)
+        assert picker.suggestions == [str(own), str(tmp_path / "cases.questions.yaml"),
+                                      str(tmp_path / "small.questions.yaml")]
+        await resize(pilot, (120, 40))
+        await pilot.press("down")
+        options = picker.query_one(OptionList)
+        assert str(options.get_option_at_index(options.highlighted).prompt) == str(own)

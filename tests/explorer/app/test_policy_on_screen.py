@@ -1,5 +1,5 @@
 """A best-first walk on the explorer (issue 37, point 3): its setting in the next walk's note, its walk ranked by path
-score. The frontier drawn beside the offer is not built yet."""
+score, and the frontier (the nodes waiting, with their path scores) drawn on the step panel beside the offer."""
 
 from __future__ import annotations
 
