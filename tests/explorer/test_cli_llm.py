@@ -148,6 +148,29 @@ def test_eval_compare_ab_tests_two_prompts_each_navigator_with_its_own(tmp_path:
     assert [r["landed"] for r in document["results"]] == [["billing"]]
 
 
+def test_eval_compare_names_each_side_by_its_label_and_its_files_in_the_detail(tmp_path: Path) -> None:
+    """A side asked with a prompt variant reads as the model with its variant (``with prompt v2``); the whole id,
+    its files' paths, comes after, as the evaluation screen and --against say them."""
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    (folder / "v2.system.txt").write_text("Think of money.")
+    (folder / "v2.prompt.txt").write_text("Query: {{query}}\n{{candidates}}")
+    variant = f"openai:test-model@system={folder / 'v2.system.txt'},prompt={folder / 'v2.prompt.txt'}"
+    questions = tmp_path / "one.questions.yaml"
+    questions.write_text(f"corpus: {HANDBOOK}\nquestions:\n  - id: q1\n    query: refunds\n    expect: [billing]\n")
+    with StubServer() as server:
+        server.add(answer(["billing"]), answer(["accounts"]))
+        evaluated = cli("eval", questions, "--navigator", "openai:test-model", "--compare", variant,
+                        "--max-visits", "1", env={"OPENAI_BASE_URL": server.url})
+    assert evaluated.returncode == 0, evaluated.stderr
+    lines = evaluated.stdout.splitlines()
+    start = lines.index("Compared: A openai:test-model · B openai:test-model with prompt v2")
+    assert lines[start + 4:start + 6] == [
+        "1 question(s) where they differ (✓ hit, ✗ miss; what each landed):",
+        "  q1  only A hits         A ✓ billing · B ✗ accounts"]
+    assert "".join(lines[start + 6:]) == f"B: {variant}"  # the detail (folded where the terminal is narrow)
+
+
 def test_cache_makes_the_second_walk_free_and_no_cache_asks_again(tmp_path: Path) -> None:
     cache = tmp_path / "answers"
     with StubServer() as server:

@@ -19,7 +19,7 @@ from core import TreeNavigator
 from ...corpora import CorpusError
 from ...corpora.questions import fit_problem, load_questions, own_questions
 from ...navigators import NavigatorConfigError, resolve_navigator
-from ...navigators.prompt_variants import without_variant
+from ...navigators.prompt_variants import model_label, without_variant
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import check_set
@@ -84,12 +84,14 @@ class EvaluatingVariant(Part):
             self.say(FILES_OFF, severity="warning", timeout=4)
             return
         choices = self.choices()
-        title = (f"Evaluate {variant} against {original} over a question set (the open one, the corpus's own, or type "
+        # Each side by its label (``local:smollm2 with prompt v2``): the files are in the evaluation's detail.
+        named, against = model_label(variant), model_label(original)
+        title = (f"Evaluate {named} against {against} over a question set (the open one, the corpus's own, or type "
                  "a path)")
         initial = choices[0]
         check = check_set(self.corpus, walk.history.settings.query)
         if check.questions:  # the check set first, written when it is chosen; the full sets one key away (↓)
-            title = (f"Evaluate {variant} against {original} on the check set, {check.words()} (↓ the corpus's full "
+            title = (f"Evaluate {named} against {against} on the check set, {check.words()} (↓ the corpus's full "
                      "set, or type a path)")
             initial = str(check.path)
         title = visible(title)  # model ids and file names: their control characters shown, never sent

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ...navigators.prompt_variants import model_label
 from ...safe_text import visible
 from .outcome import QuestionOutcome, outcome_to_json
 from .summary import EvalSummary, summary_to_json
@@ -61,9 +62,13 @@ def compare_outcomes(a: Sequence[QuestionOutcome | None], b: Sequence[QuestionOu
 
 def comparison_lines(a_model: str, b_model: str, a: EvalSummary, b: EvalSummary,
                      differences: Sequence[Difference]) -> list[str]:
-    """``eval --compare``: both hit rates and the questions where the navigators differ, as plain lines."""
+    """``eval --compare``: both hit rates and the questions where the navigators differ, as plain lines; each side
+    named by its label (``local:smollm2 with prompt v2``), its whole model id (the variant's files) in the detail
+    after."""
+    detail = [visible(f"{name}: {model}") for name, model in (("A", a_model), ("B", b_model))
+              if model_label(model) != model]
     lines = [
-        visible(f"Compared: A {a_model} · B {b_model}"),
+        visible(f"Compared: A {model_label(a_model)} · B {model_label(b_model)}"),
         f"  hit rate           A {a.hit_rate:.0%} ({a.hits}/{a.questions}) · "
         f"B {b.hit_rate:.0%} ({b.hits}/{b.questions})",
         f"  branch-entry rate  A {a.branch_rate:.0%} · B {b.branch_rate:.0%}",
@@ -71,13 +76,13 @@ def comparison_lines(a_model: str, b_model: str, a: EvalSummary, b: EvalSummary,
     ]
     if not differences:
         lines.append("The two navigators landed the same nodes on every question.")
-        return lines
+        return lines + detail
     lines.append(f"{len(differences)} question(s) where they differ (✓ hit, ✗ miss; what each landed):")
     width = max(len(visible(d.a.question.id)) for d in differences)
     for d in differences:
         lines.append(f"  {visible(d.a.question.id):<{width}}  {d.change.value:<18}  "
                      f"A {_landed_briefly(d.a)} · B {_landed_briefly(d.b)}")
-    return lines
+    return lines + detail
 
 
 def _landed_briefly(outcome: QuestionOutcome, shown: int = 3) -> str:

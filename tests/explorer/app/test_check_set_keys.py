@@ -52,7 +52,7 @@ async def test_e_walks_the_original_against_the_variant_on_the_check_set_and_the
         check = tmp_path / "handbook.check.questions.yaml"
         own = tmp_path / "handbook.questions.yaml"
         assert picker.prompt_title == (
-            f"Evaluate {variant} against {MODEL} on the check set, 5 questions: 2 kept with K, 2 missed or flipped in "
+            f"Evaluate {MODEL} with prompt v2 against {MODEL} on the check set, 5 questions: 2 kept with K, 2 missed or flipped in "
             "small-candidate.run.json, 1 this walk's query (↓ the corpus's full set, or type a path)")
         assert (picker.initial, picker.suggestions) == (str(check), [str(own)])
         await resize(pilot, (120, 40))

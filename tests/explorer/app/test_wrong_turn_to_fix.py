@@ -93,7 +93,7 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         picker = app.screen
         own = str(HANDBOOK_PATH.with_name("handbook.questions.yaml"))
-        assert picker.prompt_title == (f"Evaluate {variant} against {MODEL} over a question set (the open one, the "
+        assert picker.prompt_title == (f"Evaluate {MODEL} with prompt v2 against {MODEL} over a question set (the open one, the "
                                        "corpus's own, or type a path)")
         assert (picker.initial, picker.suggestions) == (own, [own])
         await pilot.press("home", "ctrl+k", *str(small), "enter")
@@ -225,7 +225,7 @@ async def test_from_a_wrong_turn_to_a_verified_fix_on_the_check_set_by_keys_only
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         check = tmp_path / "handbook.check.questions.yaml"
         assert app.screen.initial == str(check)
-        assert app.screen.prompt_title.startswith(f"Evaluate {variant} against {MODEL} on the check set, 1 question: "
+        assert app.screen.prompt_title.startswith(f"Evaluate {MODEL} with prompt v2 against {MODEL} on the check set, 1 question: "
                                                   "1 kept with K")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
