@@ -10,6 +10,7 @@ import gc
 import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,6 +109,8 @@ def freeze_after_full_collection(phase: str, info: dict[str, int]) -> None:
 
 HANG_UP_CHECK_SECONDS = 1.0
 """How often the explorer checks that its terminal is still there."""
+HANG_UP_GRACE_SECONDS = 5.0
+"""How long a quit after the terminal hung up may take before the process leaves without it (:func:`leave_if_stuck`)."""
 
 
 def check_terminal() -> None:
@@ -144,6 +147,20 @@ def hung_up(terminals: Sequence[int]) -> bool:
     return False
 
 
+def leave_if_stuck(code: int, done: threading.Event, grace: float = HANG_UP_GRACE_SECONDS) -> None:
+    """After the terminal hung up, a quit that is not ``done`` within ``grace`` seconds ends the process with
+    ``code``. Textual writes the screen through a thread and a queue of 30 writes: a write to the dead terminal ends
+    that thread, the writes after it fill the queue, and the driver's close then waits on it for ever (the explorer
+    and its local model were left running after a tmux pane was killed). By then the quit has done its work (the
+    walk cancelled, the trace and the session kept, as the screens unmounted); the local model's server never
+    outlives its parent."""
+    def wait() -> None:
+        if not done.wait(grace):
+            os._exit(code)
+
+    threading.Thread(target=wait, name="hang-up-grace", daemon=True).start()
+
+
 def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
     """Run ``app``; SIGINT, SIGTERM and SIGHUP quit it as ``q`` does, and return which one came (``None``: none).
 
@@ -154,12 +171,15 @@ def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
     terminal that hangs up without a SIGHUP reaching the explorer (:func:`hung_up`) quits it as SIGHUP does."""
     received: list[signal.Signals] = []
     quitting: list[asyncio.Future[bool]] = []  # held, so the quit is not collected before it has run
+    done = threading.Event()
 
     def quit_on(number: signal.Signals) -> None:
         if received:
             app.exit(128 + number)
             return
         received.append(number)
+        if number is signal.SIGHUP:  # no terminal to draw on: a quit stuck on it must not keep the process
+            leave_if_stuck(128 + number, done)
         quitting.append(asyncio.ensure_future(app.run_action("quit")))
 
     with asyncio.Runner() as runner:
@@ -174,18 +194,20 @@ def run_quitting_on_signals(app: App[int]) -> signal.Signals | None:
         terminals = terminals_of_this_process()
 
         def watch_the_terminal() -> None:
-            if received:
-                return
-            if hung_up(terminals):
-                quit_on(signal.SIGHUP)
-                return
-            loop.call_later(HANG_UP_CHECK_SECONDS, watch_the_terminal)
+            """On a thread of its own: the loop itself may be stuck, writing to the terminal that hung up."""
+            while not done.wait(HANG_UP_CHECK_SECONDS):
+                if hung_up(terminals):
+                    leave_if_stuck(128 + signal.SIGHUP, done)
+                    with contextlib.suppress(RuntimeError):  # the loop closed as it was told
+                        loop.call_soon_threadsafe(quit_on, signal.SIGHUP)
+                    return
 
         if terminals and signal.SIGHUP in handled:
-            loop.call_later(HANG_UP_CHECK_SECONDS, watch_the_terminal)
+            threading.Thread(target=watch_the_terminal, name="terminal-watch", daemon=True).start()
         try:
             runner.run(app.run_async())
         finally:
+            done.set()
             for number in handled:
                 loop.remove_signal_handler(number)
     return received[0] if received else None

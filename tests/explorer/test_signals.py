@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import signal
+import subprocess
+import sys
 import termios
 from pathlib import Path
 
@@ -161,3 +163,25 @@ def test_q_with_a_navigator_that_ignores_the_token_quits_and_the_process_exits(t
         assert_the_terminal_is_as_it_was(terminal)
     finally:
         terminal.close()
+
+
+
+LEFT_STUCK = """
+import sys, threading, time
+from explorer.cli.explore import leave_if_stuck
+done = threading.Event()
+leave_if_stuck(129, done, grace=float(sys.argv[1]))
+if sys.argv[2] == "done":
+    done.set()
+time.sleep(float(sys.argv[3]))  # a quit stuck (as on Textual's writer queue, after the terminal hung up)
+"""
+
+
+@pytest.mark.parametrize(("finished", "code"), [("stuck", 129), ("done", 0)])
+def test_a_quit_after_the_terminal_hung_up_that_does_not_finish_leaves_with_129(finished: str, code: int) -> None:
+    """Seen after a tmux pane was killed: the quit began (SIGHUP) and then waited for ever in Textual's driver,
+    on its queue of writes to the dead terminal, the explorer and its local model left running. A quit not done
+    within the grace ends the process with 129; one done in time is left to end as it would."""
+    ran = subprocess.run([sys.executable, "-c", LEFT_STUCK, "0.3", finished, "60" if finished == "stuck" else "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert (ran.returncode, ran.stderr) == (code, "")
