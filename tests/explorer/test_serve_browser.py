@@ -107,14 +107,14 @@ def test_a_walk_in_the_browser_shows_the_tree_the_budget_and_the_stop_reason(bro
         # The tree and the Results tab repaint in frames of their own: wait for the tree's landed row and the
         # Results tab's stop row (its path is shown nowhere else) before reading the whole screen. Under load, the
         # screen was once read between the two, its stop table still empty.
-        wait_for_screen(page, "■ Refund delivery  refund-delivery  leaf")
+        wait_for_screen(page, "■ 3 Refund delivery  refund-delivery  leaf")  # entered third
         end = wait_for_match(page, STOP_ROW)
         page.screenshot(path=str(tmp_path / "walk-finished.png"))
 
         # The tree: the branch taken, the node landed with its stop reason, a branch left.
-        assert re.search(r"├─ • ▼ Billing  billing", end), end
-        assert re.search(r"│  ├─ • ▼ Refunds  refunds", end), end
-        assert re.search(r"│  └─ ■ Refund delivery  refund-delivery  leaf", end), end
+        assert re.search(r"├─ • 1 ▼ Billing  billing", end), end  # each node entered numbered in visit order
+        assert re.search(r"│  ├─ • 2 ▼ Refunds  refunds", end), end
+        assert re.search(r"│  └─ ■ 3 Refund delivery  refund-delivery  leaf", end), end
         assert re.search(r"├─ ✗ ▶ Accounts and sign-in  accounts", end), end
         # The budget, spent and left.
         assert "3/15 used · 12 left" in end
