@@ -3,6 +3,7 @@ score, and the frontier (the nodes waiting, with their path scores) drawn on the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from core import Policy
@@ -124,7 +125,8 @@ async def test_scores_are_bars_beside_the_offer_and_in_the_transcript_and_entere
             # best-first took Refund delivery (3) before Requesting a refund (4), listed above it
             assert (tree_row(app, "refund-delivery") or "").startswith("■ 3 Refund delivery")
             assert (tree_row(app, "requesting-a-refund") or "").startswith("■ 4 Requesting a refund")
-            assert (tree_row(app, "refund-exceptions") or "").startswith("• 5 ▶ Refund exceptions")
+            # Open or folded as the repaints of `c` fell (a burst of events is one repaint): its number either way.
+            assert re.match(r"• 5 [▶▼] Refund exceptions", tree_row(app, "refund-exceptions") or "")
             assert tree_row(app, "plans") == "✗ ▶ Plans and pricing  plans"  # never entered: no number
         await pilot.press("B", "n", "n", "n", "n", "n")  # the start; the roots offered, answered; Billing entered, its
         # children offered, answered
