@@ -135,15 +135,10 @@ def cmd_eval(argv: Sequence[str]) -> int:
     scored = spans.scored if spans is not None else None
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
-    if args.compare_policy is not None:
+    curve = _policies if args.compare_policy is not None else _sweep if args.budgets is not None else None
+    if curve is not None:  # the policies compared (at one budget or several), or the budgets swept
         try:
-            return _policies(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
-        finally:
-            if telemetry is not None:
-                telemetry.close()
-    if args.budgets is not None:
-        try:
-            return _sweep(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
+            return curve(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
         finally:
             if telemetry is not None:
                 telemetry.close()

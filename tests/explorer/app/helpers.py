@@ -186,3 +186,20 @@ def explorer_made_here(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Explorer],
     monkeypatch.setattr(gc, "freeze", lambda: None)  # what the explorer does to the process for a large corpus
     monkeypatch.setattr(gc, "callbacks", [])
     return made, resolved
+
+
+async def cursor_to(pilot, node_id: str, find: str) -> None:  # type: ignore[no-untyped-def]
+    """Put the tree's cursor on ``node_id`` as a person does: ``g``, ``find`` typed (one match), Enter."""
+    from explorer.tui.screens.find import FindScreen
+    from explorer.tui.widgets.walk_tree import WalkTree
+
+    from .reading import text_at
+
+    app = pilot.app
+    await pilot.press("g")
+    await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
+    await pilot.press(*find)
+    await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
+    await pilot.press("enter")
+    tree = app.walk_screen.query_one(WalkTree)
+    await wait_for(pilot, lambda: tree.cursor_id == node_id)

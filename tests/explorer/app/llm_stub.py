@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from core import NavigatorChose
 from explorer.tui.walk_screen import WalkScreen
 
 from ..http_stub import Recorded, Reply
-from .helpers import wait_for
+from .helpers import HANDBOOK_PATH, wait_for
 
 MODEL = "openai:test-model"
 QUERY = "How long do refunds take to arrive?"
@@ -79,3 +80,25 @@ questions:
     expect: [password-sign-in]
 """
 """A small question set on the handbook (format it with ``corpus=``): the stub's wrong turn, and three more."""
+
+
+async def what_if_at_first_answer(pilot):  # type: ignore[no-untyped-def]
+    """Step the walk on screen to its first answer and open ``W`` on it; the dialog, once it shows."""
+    from explorer.tui.screens.what_if import WhatIfScreen
+
+    app = pilot.app
+    await step_to_answer(pilot, app.walk_screen, 1)
+    await pilot.press("W")
+    await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+    return app.screen
+
+
+def small_set_and_money_variant(folder: Path) -> tuple[Path, str]:
+    """:data:`SMALL` over the handbook in ``folder``, and the model asked with a variant's system message that speaks
+    of money (``prompts/v2.system.txt`` there): the sides of an evaluation that flips questions."""
+    small = folder / "small.questions.yaml"
+    small.write_text(SMALL.format(corpus=HANDBOOK_PATH), encoding="utf-8")
+    system = folder / "prompts" / "v2.system.txt"
+    system.parent.mkdir()
+    system.write_text(MONEY, encoding="utf-8")
+    return small, f"{MODEL}@system={system}"

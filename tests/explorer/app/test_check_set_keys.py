@@ -17,14 +17,13 @@ from explorer.corpora import load_corpus
 from explorer.navigators.folders import Folders
 from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
-from explorer.tui.screens.what_if import WhatIfScreen
 from explorer.walks.evaluation import Side
 from explorer.walks.evaluation.check_set import check_set, write_check_set
 
 from ..check_set_helpers import CHECK_IDS, TRIAL, check_set_folder
 from ..http_stub import StubServer
 from .helpers import make_app, resize, wait_for
-from .llm_stub import MODEL, MONEY, step_to_answer
+from .llm_stub import MODEL, MONEY, what_if_at_first_answer
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
@@ -38,9 +37,7 @@ async def test_e_walks_the_original_against_the_variant_on_the_check_set_and_the
         await pilot.press("escape")
         walk = app.walk_screen
         await pilot.press("n")
-        await step_to_answer(pilot, walk, 1)
-        await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await what_if_at_first_answer(pilot)
         await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+g")  # kept as v2, walk 1 re-walked with it
         await wait_for(pilot, lambda: len(walk.walks) == 2)
         assert walk.view.history is not None and walk.view.history.settings.model == variant

@@ -25,7 +25,7 @@ from explorer.walks.evaluation import Side, draw_chart, hit_at_3_chart
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK_PATH, make_app, resize, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, SMALL
+from .llm_stub import MODEL, QUERY, SMALL, small_set_and_money_variant
 from .reading import option_prompts, prompt_title, shown, table_columns, table_rows, text_at
 
 A, B = f"A {MODEL}", f"B {MODEL} with prompt v2"
@@ -82,13 +82,9 @@ def charted(screen: SweepScreen, legend: list[str]) -> None:
 async def test_b_sweeps_a_b_or_both_with_a_line_per_side_and_h_writes_the_chart_as_a_page(
         variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders,
         tmp_path: Path) -> None:
-    small = tmp_path / "small.questions.yaml"
-    small.write_text(SMALL.format(corpus=HANDBOOK_PATH), encoding="utf-8")
-    system = tmp_path / "prompts" / "v2.system.txt"
-    system.parent.mkdir()
-    system.write_text(MONEY, encoding="utf-8")
+    small, variant = small_set_and_money_variant(tmp_path)
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders,
-                   evaluate=(load_questions(small), f"{MODEL}@system={system}"))
+                   evaluate=(load_questions(small), variant))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         evaluation = app.screen

@@ -29,7 +29,7 @@ from tests.command_line import run_cli
 
 from ..http_stub import Recorded, Reply, StubServer
 from .helpers import HANDBOOK_PATH, make_app, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, SMALL, by_system
+from .llm_stub import MODEL, QUERY, SMALL, by_system, small_set_and_money_variant
 from .reading import prompt_title, text_at
 
 FIRST, LAST = ("How long do refunds take to arrive?", "How long until I get my money back?"), (
@@ -184,12 +184,7 @@ async def test_x_keeps_a_partial_run_ctrl_s_keeps_it_and_r_walks_only_what_it_do
 async def test_ctrl_s_keeps_a_and_b_as_baseline_and_candidate_and_a_kept_run_is_the_was_side(
         variant_server: StubServer, resolved: Callable[[str], TreeNavigator], folders: Folders,
         tmp_path: Path) -> None:
-    small = tmp_path / "small.questions.yaml"
-    small.write_text(SMALL.format(corpus=HANDBOOK_PATH), encoding="utf-8")
-    system = tmp_path / "prompts" / "v2.system.txt"
-    system.parent.mkdir()
-    system.write_text(MONEY, encoding="utf-8")
-    variant = f"{MODEL}@system={system}"
+    small, variant = small_set_and_money_variant(tmp_path)
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders,
                    evaluate=(load_questions(small), variant))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -15,7 +15,7 @@ from explorer.tui.screens.what_if import WhatIfScreen
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK_PATH, explorer_made_here, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
+from .llm_stub import MODEL, MONEY, QUERY, step_to_answer, what_if_at_first_answer
 
 
 def test_walk_caches_in_the_folder_given_and_sets_no_environment(
@@ -71,9 +71,7 @@ async def test_variants_are_kept_beside_the_corpus_and_clearing_the_cache_loses_
     prompts = corpus.parent / "prompts"
     async with app.run_test(size=(120, 40)) as pilot:
         walk = app.walk_screen
-        await step_to_answer(pilot, walk, 1)
-        await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await what_if_at_first_answer(pilot)
         await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+s")  # kept as v2
         await wait_for(pilot, lambda: (prompts / "v2.system.txt").is_file())
         await pilot.press("escape")

@@ -14,13 +14,11 @@ from textual.widgets import Input
 
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import today
-from explorer.tui.screens.find import FindScreen
 from explorer.tui.screens.prompt import PromptScreen
-from explorer.tui.widgets.walk_tree import WalkTree
 from tests.command_line import run_cli
 
-from .helpers import HANDBOOK_PATH, SIZE, make_app, wait_for
-from .reading import prompt_title, text_at
+from .helpers import HANDBOOK_PATH, SIZE, cursor_to, make_app, wait_for
+from .reading import prompt_title
 
 QUERY = "How are refunds issued?"
 
@@ -39,13 +37,7 @@ async def walked_and_marked(pilot, node_id: str, find: str) -> None:
     await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
     await pilot.press("c")
     await wait_for(pilot, lambda: screen.view.history.ended)
-    await pilot.press("g")
-    await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
-    await pilot.press(*find)
-    await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
-    await pilot.press("enter")
-    tree = app.query_one(WalkTree)
-    await wait_for(pilot, lambda: tree.cursor_id == node_id)
+    await cursor_to(pilot, node_id, find)
 
 
 def validate(path) -> subprocess.CompletedProcess[str]:

@@ -28,7 +28,7 @@ from explorer.walks.telemetry.walk_spans import WalkTracer
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK, HANDBOOK_PATH, make_app, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
+from .llm_stub import MODEL, MONEY, QUERY, step_to_answer, what_if_at_first_answer
 
 HANDBOOK_QUESTIONS = HANDBOOK_PATH.with_name("handbook.questions.yaml")
 
@@ -108,9 +108,7 @@ async def test_keeping_a_variant_with_files_off_is_refused_in_one_line(
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
-        await step_to_answer(pilot, walk, 1)
-        await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await what_if_at_first_answer(pilot)
         dialog = app.screen
         assert isinstance(dialog, WhatIfScreen)
         await pilot.press("ctrl+s")
@@ -126,10 +124,7 @@ async def test_ctrl_t_evaluates_the_variant_against_the_original_with_the_flippe
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
-        walk = app.walk_screen
-        await step_to_answer(pilot, walk, 1)
-        await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await what_if_at_first_answer(pilot)
         await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+t")
         # A short picker: the corpus's own question set first (no evaluation is open), or a path typed.
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))

@@ -13,11 +13,10 @@ from core import TreeNavigator
 from explorer.navigators.folders import Folders
 from explorer.navigators.llm.prompt import SYSTEM_PROMPT
 from explorer.tui.screens.variants import VariantsScreen
-from explorer.tui.screens.what_if import WhatIfScreen
 
 from ..http_stub import StubServer
 from .helpers import make_app, resize, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, step_to_answer
+from .llm_stub import MODEL, MONEY, QUERY, what_if_at_first_answer
 from .reading import text_at
 
 
@@ -31,10 +30,7 @@ async def test_ctrl_l_lists_the_variants_kept_each_with_its_diff_against_the_bui
     app = make_app(QUERY, MODEL, navigator=resolved(MODEL), folders=folders)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
-        walk = app.walk_screen
-        await step_to_answer(pilot, walk, 1)
-        await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await what_if_at_first_answer(pilot)
         dialog = app.screen
         await pilot.press("ctrl+l")  # none kept yet
         await wait_for(pilot, lambda: isinstance(app.screen, VariantsScreen))

@@ -29,16 +29,14 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import today
 from explorer.navigators.folders import Folders
 from explorer.tui.screens.evaluation import EvaluationScreen
-from explorer.tui.screens.find import FindScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import WhatIfScreen
-from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walks.evaluation import Side, read_run
 from explorer.walks.evaluation.kept_run import file_sha256
 
 from ..http_stub import StubServer
-from .helpers import HANDBOOK_PATH, make_app, resize, wait_for
-from .llm_stub import MODEL, MONEY, QUERY, SMALL, step_to_answer
+from .helpers import HANDBOOK_PATH, cursor_to, make_app, resize, wait_for
+from .llm_stub import MODEL, MONEY, QUERY, SMALL, step_to_answer, what_if_at_first_answer
 from .reading import text_at
 
 
@@ -112,12 +110,7 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is walk)
         assert walk.view.history is fixed
-        await pilot.press("g")
-        await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
-        await pilot.press(*"Refund delivery")
-        await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: walk.query_one(WalkTree).cursor_id == "refund-delivery")
+        await cursor_to(pilot, "refund-delivery", "Refund delivery")
         await pilot.press("K")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("home", "ctrl+k", *str(cases), "enter")
@@ -156,9 +149,7 @@ async def test_w_on_an_answer_taken_from_a_what_if_says_so_and_names_the_variant
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
         walk = app.walk_screen
-        await step_to_answer(pilot, walk, 1)
-        await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        await what_if_at_first_answer(pilot)
         dialog = app.screen
         assert isinstance(dialog, WhatIfScreen)
         await pilot.press("ctrl+home", *MONEY, "enter", "ctrl+s", "ctrl+r")
@@ -207,12 +198,7 @@ async def test_from_a_wrong_turn_to_a_verified_fix_on_the_check_set_by_keys_only
         await wait_for(pilot, lambda: fixed.end is not None)
         assert landed(fixed) == ["refund-delivery"]
         # The case kept: the right node found with g, K keeps it in the corpus's own set (made, beside it).
-        await pilot.press("g")
-        await wait_for(pilot, lambda: isinstance(app.screen, FindScreen))
-        await pilot.press(*"Refund delivery")
-        await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: walk.query_one(WalkTree).cursor_id == "refund-delivery")
+        await cursor_to(pilot, "refund-delivery", "Refund delivery")
         await pilot.press("K")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         assert app.screen.initial == str(tmp_path / "handbook.questions.yaml")
