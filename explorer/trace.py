@@ -2,7 +2,7 @@
 
 Line 1, the header::
 
-    {"format": "reasoning-explorer-trace", "version": 1,
+    {"format": "reasoning-explorer-trace", "version": 2,
      "corpus": {"path": ..., "sha256": ..., "source": ..., "format": ...},
      "query": ..., "navigator": "lexical:default", "max_nodes_visited": 15, "max_depth": 6,
      "on_failure": "throw", "sources": null, "created": "2026-11-30T12:00:00Z"}
@@ -13,7 +13,9 @@ KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
 (the fields of the ``core.events`` type of that name; a ``navigator_chose``
 or ``navigator_failed`` carries the provider's ``transcript`` as a list of
 ``[label, text]`` pairs or null, and ``"forced": true`` when a person forced
-that decision). The last line is the
+that decision; a best-first walk's offer, answer and entry carry what changed
+in its frontier, ``"joined"`` and ``"left"``, :mod:`explorer.event_json`). The
+last line is the
 end: ``{"end": "finished" | "cancelled" | "failed", "error": ...}``; a file
 without it was cut short. Files are written to a temporary name and renamed
 into place, so an interrupted save never leaves a broken trace; the
@@ -50,6 +52,7 @@ from core import (
 from .atomic_file import write_atomically
 from .ending import WalkEnd
 from .event_json import (
+    EventReader,
     _field,
     _ids,
     _policy_from,
@@ -67,7 +70,10 @@ from .safe_text import json_text, one_line
 from .walk_settings import WalkSettings, policy_fields
 
 FORMAT = "reasoning-explorer-trace"
-VERSION = 1
+VERSION = 2
+"""The trace format written. Version 2 (issue 47) writes a best-first event's change to the frontier where version 1
+wrote the whole frontier; both read (:data:`READ_VERSIONS`)."""
+READ_VERSIONS: Final = (1, 2)
 ENDS = tuple(end.value for end in WalkEnd)
 
 
@@ -98,6 +104,8 @@ class TraceHeader:
     settings: WalkSettings
     sources: tuple[str, ...] | None = None
     created: str = ""
+    version: int = VERSION
+    """The format the trace was read in (:data:`READ_VERSIONS`); one written now is :data:`VERSION`."""
 
 
 @dataclass(frozen=True)
@@ -318,9 +326,9 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TraceError(f"{path}:1: not a reasoning-explorer trace (no \"format\": \"{FORMAT}\" header)")
     version = data.get("version")
-    if version != VERSION:
-        raise TraceError(f"{path}:1: trace format version {version!r} is not supported (this reads version "
-                         f"{VERSION}); save the walk again with this version")
+    if type(version) is not int or version not in READ_VERSIONS:
+        raise TraceError(f"{path}:1: trace format version {version!r} is not supported (this reads versions "
+                         f"{', '.join(map(str, READ_VERSIONS))}); save the walk again with this version")
     try:
         corpus = _field(data, "corpus")
         if not isinstance(corpus, dict):
@@ -334,6 +342,7 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
                                   max_depth=_whole(data, "max_depth"), on_failure=OnFailure(_text(data, "on_failure")),
                                   **_policy_from(data)),
             sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
+            version=version,
         )
     except ValueError as exc:
         raise TraceError(f"{path}:1: the trace header is damaged ({exc}); save the walk again") from None
@@ -401,6 +410,7 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
             "it was made on"
         )
     events: list[WalkEvent] = []
+    reader = EventReader(header.version)
     forced: set[int] = set()
     end: WalkEnd | None = None
     error: str | None = None
@@ -422,7 +432,7 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
             end, error = WalkEnd(data["end"]), data.get("error")
             continue
         try:
-            events.append(event_from_json(data))
+            events.append(reader.read(data))
             if data.get("forced") is True:
                 forced.add(len(events))
         except ValueError as exc:

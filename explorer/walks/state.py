@@ -33,6 +33,7 @@ from core.policy import DEFAULT_ALPHA
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from .decisions import how_answered, judged_never, stop_reason
+from .waiting import WaitingNodes
 
 
 class Mark(StrEnum):
@@ -74,9 +75,9 @@ class WalkState:
     on_failure: OnFailure = OnFailure.THROW
     policy: Policy = Policy.DEPTH_FIRST
     alpha: float = DEFAULT_ALPHA
-    frontier: tuple[tuple[str, float], ...] = ()
-    """A best-first walk's nodes waiting to be entered, with their path scores, best first, as of the last offer,
-    answer or entry (empty for a depth-first walk)."""
+    frontier: WaitingNodes = field(default_factory=WaitingNodes)
+    """A best-first walk's nodes waiting to be entered, with their path scores, as of the last offer, answer or
+    entry (empty for a depth-first walk): rebuilt from the change each of them says (``joined``, ``left``)."""
     step: int = 0
     visits_used: int = 0
     live_calls: int = 0
@@ -165,7 +166,7 @@ class WalkState:
         self.step += 1
         self.last = event
         if self.policy is not Policy.DEPTH_FIRST and isinstance(event, _WITH_FRONTIER):
-            self.frontier = event.frontier
+            self.frontier.change(event.joined, event.left)
         if isinstance(event, WalkStarted):
             self.query, self.model = event.query, event.model
             self.budget, self.max_depth, self.on_failure = event.max_nodes_visited, event.max_depth, event.on_failure
