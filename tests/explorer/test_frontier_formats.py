@@ -29,8 +29,8 @@ from ..core.test_frontier_changes import walk
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-OLD_TRACE = FIXTURES / "best_first_v1.trace.jsonl"
-OLD_SPANS = FIXTURES / "best_first_v1.spans.jsonl"
+OLD_TRACE = FIXTURES / "best_first_v1_trace.jsonl"
+OLD_SPANS = FIXTURES / "best_first_v1_spans.jsonl"
 WITH_FRONTIER = (CandidatesOffered, NavigatorChose, NodeEntered)
 
 
