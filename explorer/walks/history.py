@@ -28,6 +28,11 @@ from .decisions import Decision, decisions_of
 from .settings import short_model
 from .state import WalkState
 
+CHECKPOINT_EVERY = 2_000
+"""A walk history keeps the state after every this many events once a step past it is looked at again: stepping back
+folds the events since the last one, whatever the walk's length (issue 47; a best-first state rebuilds its frontier
+from the changes its events say)."""
+
 
 class Origin(StrEnum):
     """Where a walk came from."""
@@ -102,6 +107,8 @@ class WalkHistory:
         self.error: str | None = None
         self._live = WalkState()
         self._cached: tuple[int, WalkState] | None = None
+        self._checkpoints: dict[int, WalkState] = {}
+        """The state after every :data:`CHECKPOINT_EVERY`-th event, kept once a step before it was looked at."""
         self._watchers: list[Watcher] = []
 
     def watch(self, watcher: Watcher) -> Callable[[], None]:
@@ -197,10 +204,24 @@ class WalkHistory:
             state = self._live
         else:
             if self._cached is None or self._cached[0] != self.cursor:
-                self._cached = (self.cursor, WalkState.from_events(self.events[: self.cursor], self.forced))
+                self._cached = (self.cursor, self._state_at(self.cursor))
             state = self._cached[1]
         if state is self._live and self.end is not None and state.ended is None:
             state.close(self.end, self.error)
+        return state
+
+    def _state_at(self, step: int) -> WalkState:
+        """The state after ``step`` events, folded from the last checkpoint before it (keeping those it passes), so
+        stepping back through a long walk folds at most :data:`CHECKPOINT_EVERY` events, not the whole walk."""
+        base = step - step % CHECKPOINT_EVERY
+        while base and base not in self._checkpoints:
+            base -= CHECKPOINT_EVERY
+        state = self._checkpoints[base].copy() if base else WalkState()
+        forced = self.forced
+        for seq in range(base + 1, step + 1):
+            state.apply(self.events[seq - 1], forced=seq in forced)
+            if seq % CHECKPOINT_EVERY == 0 and seq not in self._checkpoints:
+                self._checkpoints[seq] = state.copy()
         return state
 
     def decisions(self) -> Iterator[Decision]:

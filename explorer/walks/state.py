@@ -8,6 +8,7 @@ calls the navigator again.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -62,6 +63,11 @@ class Mark(StrEnum):
 
 _WITH_FRONTIER = (CandidatesOffered, NavigatorChose, NodeEntered)
 """The events a best-first walk says its frontier on."""
+
+
+_CONTAINERS = ("frontier", "entered", "stops", "landed", "stopped_branches", "ever_rejected", "waiting_branches",
+               "forced_nodes", "never_judged", "_entered_set")
+"""The fields of a state that change in place as events are applied (:meth:`WalkState.copy` copies them)."""
 
 
 @dataclass
@@ -156,6 +162,14 @@ class WalkState:
         for event in events:
             state.apply(event, forced=state.step + 1 in forced)
         return state
+
+    def copy(self) -> WalkState:
+        """A copy that folds further events apart from this one (a checkpoint of the walk history)."""
+        twin = copy.copy(self)
+        for name in _CONTAINERS:
+            value = getattr(self, name)
+            setattr(twin, name, value.copy())
+        return twin
 
     def close(self, end: WalkEnd, error: str | None = None) -> None:
         """The walk ended after the last event applied: branches still waiting will never be entered."""

@@ -20,7 +20,8 @@ from core import CandidatesOffered, NavigatorChose, NodeEntered, Policy, WalkEve
 from explorer.corpora import load_corpus
 from explorer.event_json import event_to_json
 from explorer.trace import FinishedWalk, read_trace, write_trace
-from explorer.walks.history import WalkHistory
+from explorer.walk_settings import WalkSettings
+from explorer.walks.history import CHECKPOINT_EVERY, WalkHistory
 from explorer.walks.state import WalkState
 from explorer.walks.telemetry.span_walks import read_span_walks, rebuild
 from explorer.walks.waiting import WaitingNodes
@@ -128,3 +129,19 @@ def test_waiting_nodes_keep_the_walks_order_through_any_changes():
     copy = waiting.copy()
     copy.change((), [reference[0][2]])
     assert len(copy) == len(waiting) - 1 and waiting.all()[0][0] == reference[0][2]
+
+
+def test_stepping_back_through_a_long_walk_folds_from_checkpoints_to_the_same_state():
+    events = walk(Policy.BEST_FIRST, visits=1800)
+    assert len(events) > 2 * CHECKPOINT_EVERY + 100
+    history = WalkHistory(WalkSettings("q", "m", policy=Policy.BEST_FIRST))
+    for event in events:
+        history.append(event)
+    every = CHECKPOINT_EVERY
+    for step in (len(events) - 1, 2 * every + 7, every, every - 1, 3, 2 * every + 6, every + 1, len(events) - 2):
+        history.go(step)
+        state, folded = history.state(), WalkState.from_events(events[:step])
+        assert (state.step, state.frontier.all(), state.marks(), state.reasons(), state.entered, state.stops,
+                state.cost()) == (folded.step, folded.frontier.all(), folded.marks(), folded.reasons(), folded.entered,
+                                  folded.stops, folded.cost())
+    assert sorted(history._checkpoints) == [every * n for n in range(1, (len(events) - 1) // every + 1)]
