@@ -11,7 +11,7 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 
 from ..test_policy_cli import BEST_FIRST, SCRIPT
-from .helpers import HANDBOOK, SIZE, Explorer, resize, wait_for
+from .helpers import HANDBOOK, SIZE, Explorer, make_app, resize, wait_for
 from .reading import next_settings
 
 
@@ -178,3 +178,31 @@ async def test_a_sets_the_next_walk_s_order_and_the_header_says_it() -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
         assert app.walk_screen.next_walk.settings.policy is Policy.BEST_FIRST
+
+
+async def test_an_old_best_first_trace_shows_the_best_five_waiting_and_how_many_wait_behind_them() -> None:
+    """A trace of the format before issue 47 (each event its whole frontier) opens, and the step panel rebuilds the
+    frontier from the changes read from it, stepping forward and back: the best five, then the count of the rest."""
+    from explorer.trace import read_trace
+
+    from ..test_frontier_formats import OLD_TRACE
+    from .reading import step_text
+
+    app = make_app("", opened=[read_trace(OLD_TRACE)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not None)
+        title = app.corpus.title_of
+
+        def next_line(*waiting: tuple[str, float], more: int) -> str:
+            names = " · ".join(f"{title(node)} {score:.2f}" for node, score in waiting)
+            return f"Next    {names} · and {more} more waiting"
+
+        await pilot.press("B", *["f"] * 17)  # step 18: Plans answered, 17 waiting
+        await wait_for(pilot, lambda: app.walk_screen.view.history.cursor == 18)
+        said = next_line(("free-plan", 0.8), ("team-plan", 0.8), ("discounts", 0.8), ("billing", 0.7),
+                         ("people-policies", 0.7), more=12)
+        await wait_for(pilot, lambda: said in step_text(app).splitlines())
+        await pilot.press("b")  # back to the offer before it: 10 waiting
+        said = next_line(("billing", 0.7), ("people-policies", 0.7), ("device-security", 0.65), ("support", 0.6),
+                         ("data-privacy", 0.6), more=5)
+        await wait_for(pilot, lambda: said in step_text(app).splitlines())
