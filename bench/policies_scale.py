@@ -14,6 +14,10 @@ A case that would take the machine down is cut short: the child's address space 
 what capped it instead of figures. The machine is shared: wall times vary with other processes' load; each figure
 is one run's. It asserts nothing.
 
+Then, in this process, stepping back through each policy's walk at the largest budget as the explorer does
+(``WalkHistory.go`` and ``state()``): the first step back folds from the start (keeping a checkpoint every
+``CHECKPOINT_EVERY`` events), the next ones from the last checkpoint (``--no-stepping`` leaves this out).
+
 Targets (issue 47): best-first's wall time at most 2x depth-first's, peak memory at most 1.5x, ``--json`` and trace
 bytes within 2x, at the same budget.
 """
@@ -110,6 +114,38 @@ def ratios(depth: dict[str, Any], best: dict[str, Any]) -> str:
     return "    best-first / depth-first: " + ", ".join(parts)
 
 
+def stepping(corpus: Path, budget: int) -> None:
+    """Milliseconds to show a step back in each policy's walk, as the explorer's walk history folds it."""
+    from core import NavigatorRequest, Policy, ReasoningRAGStrategy, TreeNavigator
+    from explorer.corpora import load_corpus
+    from explorer.walk_settings import WalkSettings
+    from explorer.walks.history import CHECKPOINT_EVERY, WalkHistory
+
+    class ChooseAll(TreeNavigator):
+        def supports(self, model: str) -> bool:
+            return True
+
+        def choose(self, request: NavigatorRequest) -> tuple[str, ...]:
+            return tuple(view.id for view in request.candidates)
+
+    index = load_corpus(corpus).index
+    print(f"  stepping back, budget {budget:,} (a checkpoint every {CHECKPOINT_EVERY:,} events):")
+    for policy in (Policy.DEPTH_FIRST, Policy.BEST_FIRST):
+        strategy = ReasoningRAGStrategy(index, ChooseAll(), "m", max_nodes_visited=budget, max_depth=8, policy=policy)
+        history = WalkHistory(WalkSettings(QUERY, "m", policy=policy))
+        for event in strategy.walk(QUERY):
+            history.append(event)
+        total = len(history.events)
+        timings = []
+        middle = total // 2 - total // 2 % CHECKPOINT_EVERY  # a checkpoint; the step before the next is the farthest
+        for step in (total - 1, total - 2, middle, middle + CHECKPOINT_EVERY - 1):
+            started = time.perf_counter()
+            history.go(step)
+            state = history.state()
+            timings.append(f"to {step:,}: {(time.perf_counter() - started) * 1000:.0f} ms")
+        print(f"    {policy.value:<12} {total:,} events, {len(state.frontier):,} waiting; " + ", ".join(timings))
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--case":
         corpus, navigator, budget, policy, out, trace, cap = sys.argv[2:9]
@@ -122,6 +158,7 @@ def main() -> None:
     parser.add_argument("--policies", default=",".join(POLICIES))
     parser.add_argument("--cap-seconds", type=float, default=240.0)
     parser.add_argument("--cap-mb", type=int, default=5_000)
+    parser.add_argument("--no-stepping", action="store_true", help="leave out stepping back")
     args = parser.parse_args()
     from bench.tui_large import synthetic_pageindex
 
@@ -138,6 +175,8 @@ def main() -> None:
                 print(line(policy, budget, found[policy]), flush=True)
             if set(found) == set(POLICIES):
                 print(ratios(found["depth-first"], found["best-first"]), flush=True)
+        if not args.no_stepping:
+            stepping(corpus, max(int(b) for b in args.budgets.split(",")))
 
 
 if __name__ == "__main__":
