@@ -34,6 +34,14 @@ class WaitingNodes:
     def __bool__(self) -> bool:
         return bool(self._order)
 
+    def __eq__(self, other: object) -> bool:
+        """The same nodes waiting, with the same path scores, in the same order (two states compare by it)."""
+        if not isinstance(other, WaitingNodes):
+            return NotImplemented
+        return self.all() == other.all()
+
+    __hash__ = None  # type: ignore[assignment]  # changes in place: no hash
+
     def __contains__(self, node_id: object) -> bool:
         return node_id in self._order
 

@@ -129,6 +129,9 @@ def test_waiting_nodes_keep_the_walks_order_through_any_changes():
     copy = waiting.copy()
     copy.change((), [reference[0][2]])
     assert len(copy) == len(waiting) - 1 and waiting.all()[0][0] == reference[0][2]
+    assert copy != waiting and waiting.copy() == waiting  # two states compare by what waits, in order
+    waiting.change((), [reference[0][2]])
+    assert copy == waiting
 
 
 def test_stepping_back_through_a_long_walk_folds_from_checkpoints_to_the_same_state():
