@@ -10,11 +10,12 @@ from .files import check_corpus_path
 from .model import Corpus
 from .progress import CallbackFailed, Progress, ProgressCallback, collector_paused
 
-__all__ = ["JSON_SUFFIXES", "MARKDOWN_SUFFIXES", "YAML_SUFFIXES", "load_corpus"]
+__all__ = ["JSON_SUFFIXES", "MARKDOWN_SUFFIXES", "PDF_SUFFIXES", "YAML_SUFFIXES", "load_corpus"]
 
 YAML_SUFFIXES = (".yaml", ".yml")
 JSON_SUFFIXES = (".json",)
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+PDF_SUFFIXES = (".pdf",)
 
 
 def load_corpus(
@@ -23,7 +24,8 @@ def load_corpus(
     """Load a corpus by path, choosing the reader by what the path is.
 
     ``.yaml``/``.yml``: the YAML corpus format; ``.json``: PageIndex tree
-    JSON; ``.md``/``.markdown``: one Markdown file; a folder: its Markdown
+    JSON; ``.md``/``.markdown``: one Markdown file; ``.pdf``: a PDF, its tree
+    built from its outline or its layout (:mod:`.pdf_corpus`); a folder: its Markdown
     files (symlinks leading out of the folder are skipped unless
     ``follow_outside_links``). Every failure is a :class:`CorpusError` with
     one clear line: a missing path, a path the file system refuses (too long,
@@ -56,10 +58,14 @@ def load_corpus(
                 from .markdown_corpus import read_markdown
 
                 return read_markdown(path, progress=reporter)
+            if suffix in PDF_SUFFIXES:
+                from .pdf_corpus import read_pdf
+
+                return read_pdf(path, progress=reporter)
             raise CorpusError(
                 path,
-                f"unknown corpus type {suffix or '(no suffix)'!r}; use .yaml/.yml, .json (PageIndex) or .md, "
-                "or a folder",
+                f"unknown corpus type {suffix or '(no suffix)'!r}; use .yaml/.yml, .json (PageIndex), .md "
+                "or .pdf, or a folder",
             )
     except CallbackFailed as failed:
         raise failed.error from None

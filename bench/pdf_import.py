@@ -1,0 +1,93 @@
+"""How much of PageIndex's tree a PDF import holds: its node titles, their pages, and the time per page.
+
+    PYTHONPATH=. .venv/bin/python bench/pdf_import.py [FIXTURES]
+
+FIXTURES defaults to ../shared/fixtures/pageindex: each pdfs/NAME.pdf there with a NAME_structure.json (PageIndex's
+tree, made with an LLM) is imported by ``explorer.corpora.pdf_corpus`` (no LLM), and the bench prints, per PDF:
+whether the PDF has an outline, the share of PageIndex's titles the imported tree holds (compared without case,
+numbering, punctuation or a final colon; a title also counts when one holds the other and the shorter has at least
+12 letters), the share of the titles found whose first page agrees (exactly, and within one page), and the import
+time per page (best of three).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from explorer.corpora.pdf_corpus import pdf_tree
+from explorer.corpora.pdf_headings import numbering
+from explorer.corpora.pdf_pages import read_pdf_text
+
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures" / "pageindex"
+
+
+def key(title: str) -> str:
+    label = numbering(title)
+    if label is not None:
+        title = title[title.find(label) + len(label):].lstrip(".): ")
+    return re.sub(r"[^0-9a-z]", "", title.casefold())
+
+
+def nodes(tree: Any) -> list[dict[str, Any]]:
+    out, stack = [], list(reversed(tree["structure"] if isinstance(tree, dict) else tree))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(node.get("nodes") or []))
+    return out
+
+
+def found(wanted: str, ours: dict[str, int]) -> int | None:
+    if wanted in ours:
+        return ours[wanted]
+    for title, page in ours.items():
+        shorter = min(len(title), len(wanted))
+        if shorter >= 12 and (wanted in title or title in wanted):
+            return page
+    return None
+
+
+def main() -> int:
+    fixtures = Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURES
+    pdfs = sorted((fixtures / "pdfs").glob("*.pdf"))
+    if not pdfs:
+        print(f"no PDFs in {fixtures / 'pdfs'}", file=sys.stderr)
+        return 2
+    print(f"{'PDF':48} {'pages':>5} {'outline':>7} {'titles held':>13} {'page =':>7} {'page ±1':>7} {'ms/page':>8}")
+    for pdf in pdfs:
+        structure = fixtures / f"{pdf.stem}_structure.json"
+        if not structure.is_file():
+            continue
+        theirs = [n for n in nodes(json.loads(structure.read_text(encoding="utf-8"))) if n.get("title")]
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            text = read_pdf_text(pdf)
+            tree = pdf_tree(text, pdf)
+            best = min(best, time.perf_counter() - started)
+        ours = {}
+        for node in reversed(nodes(tree)):
+            ours[key(node["title"])] = node["start_index"]
+        held = exact = near = 0
+        for node in theirs:
+            page = found(key(node["title"]), ours)
+            if page is None:
+                continue
+            held += 1
+            start = node.get("start_index")
+            exact += page == start
+            near += isinstance(start, int) and abs(page - start) <= 1
+        share = f"{held}/{len(theirs)} {held * 100 // len(theirs):3d}%"
+        print(f"{pdf.stem[:48]:48} {len(text.pages):5d} {'yes' if text.outline else 'no':>7} {share:>13} "
+              f"{exact * 100 // max(held, 1):6d}% {near * 100 // max(held, 1):6d}% "
+              f"{best * 1000 / len(text.pages):8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
