@@ -81,7 +81,8 @@ def pdf_tree(text: PdfText, path: Path, progress: Progress | None = None) -> dic
         progress.tick(number + 1)
     for node, _ in nodes:
         children = [child["title"] for child in node.get("nodes", ())]
-        node["summary"] = extractive_summary(node["text"], title=node["title"], children=children)
+        node["summary"] = extractive_summary(_without_titles(node["text"], children), title=node["title"],
+                                             children=children)
     progress.finish(len(headings))
     return {"doc_name": text.title or path.name, "structure": roots}
 
@@ -138,17 +139,16 @@ class _Flat:
         return "\n".join(parts).strip()
 
 
-def _without_title(text: str, title: str) -> str:
-    """The text without the lines that are the title (numbered or not): a summary that opens with the title says
-    nothing the title does not."""
-    wanted = "".join(ch for ch in title.casefold() if ch.isalnum())
+def _without_titles(text: str, titles: list[str]) -> str:
+    """The text with a blank line for each line that is one of the titles (numbered or not): a heading is no
+    sentence of a summary, and it ends the sentence before it."""
+    wanted = [key for key in ("".join(ch for ch in title.casefold() if ch.isalnum()) for title in titles) if key]
     if not wanted:
         return text
     kept = []
     for line in text.split("\n"):
         key = "".join(ch for ch in line.casefold() if ch.isalnum())
-        if not (key.endswith(wanted) and len(key) <= len(wanted) + 8):
-            kept.append(line)
+        kept.append("" if any(key.endswith(w) and len(key) <= len(w) + 8 for w in wanted) else line)
     return "\n".join(kept)
 
 
@@ -174,7 +174,7 @@ def fill_pageindex(tree: Any, text: PdfText, path: Path) -> int:
             if not str(node.get("summary") or "").strip():
                 children = [str(child.get("title", "")) for child in node.get("nodes") or () if isinstance(child, dict)]
                 title = str(node.get("title", ""))
-                node["summary"] = extractive_summary(_without_title(node["text"], title), title=title,
+                node["summary"] = extractive_summary(_without_titles(node["text"], [title, *children]), title=title,
                                                      children=children)
             filled += 1
         stack.extend(reversed(node.get("nodes") or []))
