@@ -4,9 +4,10 @@ Outline: each bookmark is a heading at its depth, on the page its destination na
 found by its title (a heading whose line is not found starts at the top of its page).
 
 Layout: a line is a heading when it is short, holds letters, does not end like a sentence, and stands out: larger
-than the body text, or bold, or numbered (``1.``, ``1.2``, ``A.``, ``IV.``, ``Article 7``, ``Chapter 3``,
-``Appendix B``) at the body's size. Its level comes from its look: the larger, then the bold, then the one in
-capitals, then the less deeply numbered, the higher; at most :data:`MAX_LEVELS` levels.
+than the body text, or bold, or in capitals, or italic and a few words, or numbered (``1.``, ``1.2``, ``A.``,
+``IV.``, ``Article 7``, ``Chapter 3``, ``Appendix B``) at the body's size. Its level comes from its look: the larger,
+then the bold, then the one in capitals, then the less deeply numbered, the higher; at most :data:`MAX_LEVELS`
+levels. In a document numbered ``1``, ``1.2``, ``1.2.3``, the numbering gives the level.
 """
 
 from __future__ import annotations
@@ -151,8 +152,12 @@ def _style(line: PdfLine, body: float) -> tuple[float, bool, bool, int] | None:
     ends_like_a_sentence = line.text.endswith(".") and not line.text.endswith("..")
     if ends_like_a_sentence and label is None:
         return None
-    if bigger or (line.bold and (label is not None or len(line.text.split()) <= 10)):
+    words = len(line.text.split())
+    if bigger or (line.bold and (label is not None or words <= 10)):
         return (round(line.size) if bigger else body, line.bold, _capitals(line.text), depth)
+    if (line.italic and words <= 6 and not line.text.endswith((".", ":", ")")))\
+            or (_capitals(line.text) and words <= 8 and sum(ch.isalpha() for ch in line.text) >= 6):
+        return (body, False, _capitals(line.text), depth)
     if label is not None and depth >= 1 and len(line.text.split()) <= 10 and not ends_like_a_sentence \
             and (body <= 0 or line.size >= body * 0.9) and _title_after(line.text):
         return (body, line.bold, _capitals(line.text), depth)

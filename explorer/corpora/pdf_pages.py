@@ -38,18 +38,20 @@ _PAGE_NUMBER = re.compile(r"(?i)^(page\s+)?(\d+|[ivxlcdm]+)(\s*(of|/)\s*\d+)?$|^
 _LIGATURES = str.maketrans({"\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl", "\ufffe": "",
                             "\t": " ", "\x02": ""})
 _FORCE_BOLD = 1 << 18
+_ITALIC = 1 << 6
 
 
 @dataclass(frozen=True, slots=True)
 class PdfLine:
-    """One line of a page: its text (spaces collapsed), its size in points, bold or not, and how far down the page
-    it sits (0 the top, 1 the bottom)."""
+    """One line of a page: its text (spaces collapsed), its size in points, bold or not, how far down the page
+    it sits (0 the top, 1 the bottom), and italic or not (its first letter's font says both)."""
 
     page: int
     text: str
     size: float
     bold: bool
     down: float
+    italic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +149,7 @@ def _lines(textpage: pdfium.PdfTextPage, index: int, height: float) -> list[PdfL
         end = start + len(line)
         clean = " ".join(line.translate(_LIGATURES).split())
         if clean:
-            size, bold, top, measured = 0.0, False, None, 0
+            size, bold, italic, top, measured = 0.0, False, False, None, 0
             for position in range(start, end):
                 if not line[position - start].isalnum():
                     continue
@@ -156,12 +158,12 @@ def _lines(textpage: pdfium.PdfTextPage, index: int, height: float) -> list[PdfL
                 size = max(size, box.top - box.bottom)
                 top = box.top if top is None else max(top, box.top)
                 if measured == 0:
-                    bold = _is_bold(raw, position)
+                    bold, italic = _look(raw, position)
                 measured += 1
                 if measured >= _MEASURED:
                     break
             down = 1.0 - (top / height) if top is not None else 0.5
-            lines.append(PdfLine(index, clean, round(size, 1), bold, min(max(down, 0.0), 1.0)))
+            lines.append(PdfLine(index, clean, round(size, 1), bold, min(max(down, 0.0), 1.0), italic))
         start = end + 2
     return lines
 
@@ -169,13 +171,15 @@ def _lines(textpage: pdfium.PdfTextPage, index: int, height: float) -> list[PdfL
 _NAME = ctypes.create_string_buffer(128)
 
 
-def _is_bold(raw: object, position: int) -> bool:
-    if pdfium_c.FPDFText_GetFontWeight(raw, position) >= 600:
-        return True
+def _look(raw: object, position: int) -> tuple[bool, bool]:
+    """Bold, italic: by the font's weight, flags and name (``Calibri-Bold``, ``CMBX12``, ``Times-Italic``)."""
     flags = ctypes.c_int()
     pdfium_c.FPDFText_GetFontInfo(raw, position, _NAME, len(_NAME), ctypes.byref(flags))
     name = _NAME.value.decode("latin-1").lower()
-    return bool(flags.value & _FORCE_BOLD) or any(word in name for word in ("bold", "black", "heavy", "cmbx"))
+    bold = (pdfium_c.FPDFText_GetFontWeight(raw, position) >= 600 or bool(flags.value & _FORCE_BOLD)
+            or any(word in name for word in ("bold", "black", "heavy", "cmbx")))
+    italic = bool(flags.value & _ITALIC) or "italic" in name or "oblique" in name
+    return bold, italic
 
 
 def _outline(document: pdfium.PdfDocument) -> tuple[OutlineEntry, ...]:
