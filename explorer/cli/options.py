@@ -48,6 +48,7 @@ SUBCOMMANDS = {
     "diff": "two traces compared: every divergence, every forced decision, what each landed and cost",
     "serve": "the explorer in a browser",
     "export": "a saved walk as one self-contained HTML file that replays it",
+    "import": "a PDF as a corpus file (a PageIndex tree with each node's text), or a PageIndex tree given its text",
 }
 """Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
 dispatch table is checked against it by a test)."""
