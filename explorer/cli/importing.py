@@ -48,7 +48,7 @@ def cmd_import(argv: Sequence[str]) -> int:
         fail(problem)
     if is_there(output) and not args.force:
         fail(f"{output} exists; add --force to replace it, or give another file with -o")
-    from ..corpora.pdf_corpus import fill_pageindex, pdf_tree
+    from ..corpora.pdf_corpus import fill_pageindex, pdf_tree, read_tree
     from ..corpora.pdf_pages import read_pdf_text
 
     reporter = LoadProgress(pdf) if sys.stderr.isatty() else None
@@ -59,7 +59,7 @@ def cmd_import(argv: Sequence[str]) -> int:
             tree = pdf_tree(text, pdf, Progress(reporter))
             how = "its outline" if text.outline else "its layout"
         else:
-            tree = _read_tree(source)
+            tree = read_tree(source)
             filled = fill_pageindex(tree, text, source)
             how = f"the text of {filled:,} nodes"
     except CorpusError as exc:
@@ -75,19 +75,6 @@ def cmd_import(argv: Sequence[str]) -> int:
     print(f"wrote {one_line(str(output))}: {nodes:,} nodes from {len(text.pages):,} pages ({how}); "
           f"walk it: {PROG} walk {one_line(str(output))} \"your question\"")
     return EXIT_OK
-
-
-def _read_tree(path: Path) -> object:
-    from ..corpora import read_text
-
-    content, _ = read_text(path)
-    try:
-        return json.loads(content)
-    except json.JSONDecodeError as exc:
-        raise CorpusError(path, f"malformed JSON: {exc.msg} (column {exc.colno}); fix the JSON there",
-                          line=exc.lineno) from None
-    except RecursionError:
-        raise CorpusError(path, "JSON nested too deeply to read; flatten it") from None
 
 
 def _count(tree: object) -> int:

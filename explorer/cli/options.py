@@ -282,6 +282,12 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
                              "node whose id is start")
 
 
+def add_pdf_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pdf", metavar="FILE.pdf", type=path_text,
+                        help="with a PageIndex tree (.json): the PDF it was made from; each node gets the text of its "
+                             "pages")
+
+
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--otlp-endpoint", metavar="URL",
                         help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "

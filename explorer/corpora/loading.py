@@ -19,7 +19,8 @@ PDF_SUFFIXES = (".pdf",)
 
 
 def load_corpus(
-    path: str | Path, *, progress: ProgressCallback | None = None, follow_outside_links: bool = False
+    path: str | Path, *, progress: ProgressCallback | None = None, follow_outside_links: bool = False,
+    pdf: str | Path | None = None,
 ) -> Corpus:
     """Load a corpus by path, choosing the reader by what the path is.
 
@@ -32,6 +33,9 @@ def load_corpus(
     a NUL in it), something that is not a regular file or a folder (a FIFO, a
     device: never read), unreadable or malformed content.
 
+    ``pdf``, with a PageIndex tree: the PDF it was made from, whose pages give
+    each node its content (:func:`.pdf_corpus.read_pageindex_with_pdf`).
+
     ``progress``, when given, is called as ``progress(stage, done, total)``
     while the load runs (see :mod:`explorer.corpora.progress`). A
     ``KeyboardInterrupt`` propagates and leaves nothing behind.
@@ -41,6 +45,10 @@ def load_corpus(
     try:
         with collector_paused():
             mode = check_corpus_path(path).st_mode
+            if pdf is not None:
+                from .pdf_corpus import read_pageindex_with_pdf
+
+                return read_pageindex_with_pdf(path, Path(pdf), reporter)
             if stat.S_ISDIR(mode):
                 from .markdown_corpus import read_markdown
 

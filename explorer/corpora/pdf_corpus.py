@@ -13,17 +13,20 @@ PDF opens as the tree ``reasoning-explorer import`` writes, and both load throug
 - ``node_id``: a slug of its title, numbering included (``1-2-dol-rulemaking``), unique in document order, so an
   import of the same PDF gives the same ids.
 
-:func:`fill_pageindex` gives a PageIndex tree made elsewhere the text of its pages.
+:func:`fill_pageindex` gives a PageIndex tree made elsewhere the text of its pages, and
+:func:`read_pageindex_with_pdf` opens such a tree with its PDF (``--pdf``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import CorpusError
+from .files import decode_text, read_bytes
 from .markdown_ids import Ids
 from .model import Corpus
 from .pageindex import build_pageindex
@@ -32,7 +35,7 @@ from .pdf_pages import PdfText, read_pdf_text
 from .progress import Progress, Stage
 from .summaries import extractive_summary
 
-__all__ = ["FORMAT", "fill_pageindex", "pdf_tree", "read_pdf"]
+__all__ = ["FORMAT", "fill_pageindex", "pdf_tree", "read_pageindex_with_pdf", "read_pdf", "read_tree"]
 
 FORMAT = "pdf"
 FRONT_MATTER = "Front matter"
@@ -179,3 +182,29 @@ def fill_pageindex(tree: Any, text: PdfText, path: Path) -> int:
             filled += 1
         stack.extend(reversed(node.get("nodes") or []))
     return filled
+
+
+def read_tree(path: Path) -> Any:
+    """A PageIndex tree JSON as ``json`` reads it, or a CorpusError with the line and column of what is wrong."""
+    data = read_bytes(path)
+    try:
+        return json.loads(decode_text(path, data))
+    except json.JSONDecodeError as exc:
+        raise CorpusError(path, f"malformed JSON: {exc.msg} (column {exc.colno}); fix the JSON there",
+                          line=exc.lineno) from None
+    except RecursionError:
+        raise CorpusError(path, "JSON nested too deeply to read; flatten it") from None
+
+
+def read_pageindex_with_pdf(path: Path, pdf: Path, progress: Progress | None = None) -> Corpus:
+    """A PageIndex tree JSON opened with the PDF it was made from: each node's content is the text of its pages
+    (format ``"pageindex"``; ``sha256`` covers both files)."""
+    if path.suffix.lower() != ".json":
+        raise CorpusError(path, f"--pdf gives a PageIndex tree (.json) its pages' text, and this is no .json; open "
+                                f"{pdf} itself, or give the tree")
+    progress = progress or Progress(None)
+    text = read_pdf_text(pdf, progress)
+    tree = read_tree(path)
+    fill_pageindex(tree, text, path)
+    return build_pageindex(tree, path, read_bytes(path) + text.data, progress)
+

@@ -124,3 +124,33 @@ def test_layout_only_pdf_imports_from_its_layout(tmp_path: Path) -> None:
     assert "(its layout)" in out.stdout
     corpus = load_corpus(tmp_path / "terms.json")
     assert list(corpus.index.ids()) == ["terms-of-service", "1-billing", "2-shipping"]
+
+
+def test_walk_gives_a_pageindex_tree_its_pages_with_pdf(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "guide.pdf", [BILLING, REFUNDS, SHIPPING])
+    tree = tmp_path / "guide_structure.json"
+    tree.write_text(json.dumps({"structure": [
+        {"title": "Billing", "node_id": "b", "start_index": 1, "end_index": 2,
+         "nodes": [{"title": "Refunds", "node_id": "r", "start_index": 2, "end_index": 2}]},
+        {"title": "Shipping", "node_id": "s", "start_index": 3, "end_index": 3},
+    ]}), encoding="utf-8")
+    walked = run_cli("walk", tree, "how long does a refund take", "--pdf", pdf, "--navigator", "lexical:default",
+                     "--json")
+    assert walked.returncode == 0, walked.stderr
+    landed = json.loads(walked.stdout)["results"]
+    assert [(r["id"], r["content"]) for r in landed] == [("r", (
+        "1.1 Refunds\nA refund is paid within ten days of the request.\n"
+        "Refunds go back to the card that paid the invoice."))]
+    assert landed[0]["metadata"]["reasoningSummary"] == ("A refund is paid within ten days of the request. Refunds go "
+                                                         "back to the card that paid the invoice.")
+    assert load_corpus(tree).index["r"].content == "Covers page 2 of the source document."  # without the PDF
+
+
+def test_pdf_option_on_a_corpus_that_is_no_tree_is_one_line(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "guide.pdf", [BILLING])
+    corpus = tmp_path / "notes.md"
+    corpus.write_text("# Notes\n\nSome words here.\n", encoding="utf-8")
+    out = run_cli("walk", corpus, "words", "--pdf", pdf, "--navigator", "lexical:default")
+    assert (out.returncode, out.stderr) == (2, f"reasoning-explorer: error: {corpus}: --pdf gives a PageIndex tree "
+                                               f"(.json) its pages' text, and this is no .json; open {pdf} itself, "
+                                               "or give the tree\n")
