@@ -3,7 +3,8 @@
 Outline: each bookmark is a heading at its depth, on the page its destination names; its line on that page is
 found by its title (a heading whose line is not found starts at the top of its page).
 
-Layout: a line is a heading when it is short, holds letters, does not end like a sentence, and stands out: larger
+Layout: a line is a heading when it is short, holds letters, does not end like a sentence (nor lead dots to a page
+number, as a table of contents does), and stands out: larger
 than the body text, or bold, or in capitals, or italic and a few words, or numbered (``1.``, ``1.2``, ``A.``,
 ``IV.``, ``Article 7``, ``Chapter 3``, ``Appendix B``) at the body's size. Its level comes from its look: the larger,
 then the bold, then the one in capitals, then the less deeply numbered, the higher; at most :data:`MAX_LEVELS`
@@ -27,6 +28,7 @@ _NUMBERED = re.compile(
     re.IGNORECASE,
 )
 _MAX_WORDS = 14
+_LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){3,}")  # a table of contents' dots to a page number
 _MAX_CHARS = 120
 
 
@@ -94,6 +96,7 @@ def _could_be_heading(line: PdfLine) -> bool:
         and sum(ch.isalpha() for ch in line.text) >= 2
         and not line.text.endswith((",", ";", "-"))
         and (line.text[0].isupper() or line.text[0].isdigit())
+        and _LEADER.search(line.text) is None
     )
 
 

@@ -154,3 +154,11 @@ def test_pdf_option_on_a_corpus_that_is_no_tree_is_one_line(tmp_path: Path) -> N
     assert (out.returncode, out.stderr) == (2, f"reasoning-explorer: error: {corpus}: --pdf gives a PageIndex tree "
                                                f"(.json) its pages' text, and this is no .json; open {pdf} itself, "
                                                "or give the tree\n")
+
+
+def test_import_of_a_tree_without_its_pdf_says_to_add_it(tmp_path: Path) -> None:
+    tree = tmp_path / "tree.json"
+    tree.write_text("[]", encoding="utf-8")
+    out = run_cli("import", tree)
+    assert (out.returncode, out.stderr) == (2, f"reasoning-explorer: error: {tree}: a PageIndex tree gets its text "
+                                               "from its PDF; add --pdf FILE.pdf\n")

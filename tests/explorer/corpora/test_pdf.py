@@ -178,3 +178,22 @@ def test_published_pdf_outline_holds_pageindex_titles() -> None:
         stack.extend(node.get("nodes") or [])
     assert len(theirs) == 9 and sum(title in ours for title in theirs) >= 8
     assert all(corpus.index[node_id].content for node_id in corpus.index.ids())
+
+
+def test_a_pdf_load_reports_its_pages_as_it_reads_them(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "long.pdf", [BILLING, REFUNDS, SHIPPING] * 40)
+    seen: list[tuple[str, int, int | None]] = []
+    load_corpus(path, progress=lambda stage, done, total: seen.append((stage, done, total)))
+    pages = [(done, total) for stage, done, total in seen if stage == "reading pages"]
+    assert pages[0] == (0, 120) and pages[-1] == (120, 120)
+    assert [done for done, _ in pages] == sorted(done for done, _ in pages) and len(pages) > 10
+    assert [stage for stage, _, _ in seen if stage != "reading pages"][0] == "reading"  # the file's bytes first
+    assert seen[-1][0] == "indexing"
+
+
+def test_a_table_of_contents_lines_are_no_headings(tmp_path: Path) -> None:
+    contents = [Line("Contents", 16, True), Line("1 Billing .................... 2"),
+                Line("2 Shipping ................... 3")]
+    path = make_pdf(tmp_path / "toc.pdf", [contents, BILLING, SHIPPING])
+    assert [(i, t, s) for i, _, t, s, _ in shape(path)] == [
+        ("contents", "Contents", 1), ("1-billing", "1 Billing", 2), ("2-shipping", "2 Shipping", 3)]
