@@ -28,7 +28,10 @@ _WORTH = 0.5  # a further sentence is taken only if it covers at least this shar
 _WORD = re.compile(r"[^\W_]{3,}")
 _FEWEST_WORDS = 4
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+# A sentence's end: its mark, a closing quote or bracket, then spaces; it ends there when a capital or a digit
+# (perhaps after an opening quote or bracket) follows, which is checked outside the pattern (lookarounds cost).
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s+")
+_OPENING = "\"'([“‘"
 _STOP = frozenset(
     "the and for are but not you all any can had her was one our out has have this that with from they them then "
     "than their there these those which while what when where who whom will would shall should could may might "
@@ -43,10 +46,18 @@ def sentences(text: str) -> list[str]:
     sentence (a paragraph, a list item, a page)."""
     found: list[str] = []
     for paragraph in _PARAGRAPH_BREAK.split(text) if "\n" in text else (text,):
-        flat = " ".join(paragraph.split())
-        if flat:
-            found.extend(part.strip() for part in _SENTENCE_END.split(flat) if part.strip())
-    return found
+        flat = paragraph.strip() if "  " not in paragraph and "\n" not in paragraph and "\t" not in paragraph \
+            else " ".join(paragraph.split())
+        start = 0
+        for end in _SENTENCE_END.finditer(flat):
+            after = end.end()
+            following = flat[after + 1] if flat[after:after + 1] in _OPENING else flat[after:after + 1]
+            if following.isupper() or following.isdigit():
+                found.append(flat[start:end.end()].rstrip())
+                start = after
+        if start < len(flat):
+            found.append(flat[start:])
+    return [sentence for sentence in found if sentence]
 
 
 def _words(text: str) -> list[str]:

@@ -187,7 +187,7 @@ def test_a_pdf_load_reports_its_pages_as_it_reads_them(tmp_path: Path) -> None:
     pages = [(done, total) for stage, done, total in seen if stage == "reading pages"]
     assert pages[0] == (0, 120) and pages[-1] == (120, 120)
     assert [done for done, _ in pages] == sorted(done for done, _ in pages) and len(pages) > 10
-    assert [stage for stage, _, _ in seen if stage != "reading pages"][0] == "reading"  # the file's bytes first
+    assert next(stage for stage, _, _ in seen if stage != "reading pages") == "reading"  # the file's bytes first
     assert seen[-1][0] == "indexing"
 
 
