@@ -58,7 +58,9 @@ Summaries are the document's own where it wrote one: a file's front matter
 ``description:`` is its node's summary (metadata ``summaryDerived: false``).
 Otherwise they are extractive (:mod:`.summaries`, as for PDFs): the sentences
 of the node's prose that best cover it and its children's titles, within 300
-characters. Prose is the section's paragraphs, list items and quotes as
+characters (a section of at most 300 characters has no choice to make: its
+first sentences, up to half that, whatever lies under it; only longer
+sections are summarised again once their children are known). Prose is the section's paragraphs, list items and quotes as
 plain text (:mod:`.markdown_prose`): code, HTML, headings, tables and
 markup-only lines (mkdocs admonition markers ``!!!``, snippet includes
 ``--8<--``, ``{% include %}``) are left out. A section whose prose has no
