@@ -60,14 +60,15 @@ Otherwise they are extractive (:mod:`.summaries`, as for PDFs): the sentences
 of the node's prose that best cover it and its children's titles, within 300
 characters (a section of at most 300 characters has no choice to make: its
 first sentences, up to half that, whatever lies under it; only longer
-sections are summarised again once their children are known). Prose is the section's paragraphs, list items and quotes as
-plain text (:mod:`.markdown_prose`): code, HTML, headings, tables and
-markup-only lines (mkdocs admonition markers ``!!!``, snippet includes
-``--8<--``, ``{% include %}``) are left out. A section whose prose has no
-sentence of four words or more takes the first sentence of its first
-paragraph instead (of a list, quote or table that comes first, its first
-item's first line), cut to 300 characters. Derived summaries carry metadata
-``summaryDerived: true``.
+sections are summarised again once their children are known). Prose is
+the section's paragraphs, list items and quotes as plain text
+(:mod:`.markdown_prose`): code, HTML, headings, tables and markup-only lines
+(mkdocs admonition markers ``!!!``, snippet includes ``--8<--``,
+``{% include %}``) are left out. A section whose prose has no sentence of four
+words or more takes its first paragraph of prose instead; one with no prose
+at all, the first sentence of its first block (of a list, quote or table, its
+first item's first line), never a markup-only line; each cut to 300
+characters. Derived summaries carry metadata ``summaryDerived: true``.
 
 Metadata: ``file`` (the path relative to the folder, or the file's name) and
 ``line`` (1-based, the heading's line; ``1`` for a file node without a lent
