@@ -19,6 +19,7 @@ from .options import (
     PROG,
     Parser,
     add_llm_options,
+    add_pdf_option,
     add_telemetry_options,
     add_walk_options,
     budget_list,
@@ -60,6 +61,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
                              "X.check.questions.yaml")
     parser.add_argument("--corpus", metavar="C", type=path_text,
                         help="the corpus (default: the one the question set names)")
+    add_pdf_option(parser)
     add_walk_options(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
@@ -113,7 +115,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     corpus_path = args.corpus or questions.corpus_path
     if corpus_path is None:
         fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
-    corpus = corpus_at(corpus_path)
+    corpus = corpus_at(corpus_path, pdf=args.pdf)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)

@@ -35,6 +35,7 @@ from .options import (
     Parser,
     UsageError,
     add_llm_options,
+    add_pdf_option,
     add_telemetry_options,
     add_walk_options,
     check_apart,
@@ -286,13 +287,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
                     formatter_class=argparse.RawDescriptionHelpFormatter,
                     epilog=f"sub-commands (see `{PROG} COMMAND --help`):\n{commands}")
     parser.add_argument("corpus", metavar="CORPUS", nargs="?", type=path_text,
-                        help="a corpus (.yaml, PageIndex .json, .md or a folder), a trace (.jsonl) to step "
+                        help="a corpus (.yaml, PageIndex .json, .md, .pdf or a folder), a trace (.jsonl) to step "
                              "through, an OTLP JSON file of walk spans or a folder of recorded traces (every walk in "
                              "the walk list, newest first), or a question set (*.questions.yaml) to evaluate "
                              "(default: the sample handbook)")
     parser.add_argument("--corpus", dest="walks_corpus", metavar="C", type=path_text,
                         help="with a trace, a span file or a folder of walks: the corpus they were made on, when it "
                              "is not where they say")
+    add_pdf_option(parser)
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     # None: not given. Walks opened from files then go on with their own navigator and policy (their budget and
@@ -352,7 +354,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
-        corpus = corpus_at(path, show_progress=True)
+        corpus = corpus_at(path, show_progress=True, pdf=args.pdf)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
     settings = next_settings(args, opened[0].header.settings if opened else None)

@@ -48,6 +48,7 @@ SUBCOMMANDS = {
     "diff": "two traces compared: every divergence, every forced decision, what each landed and cost",
     "serve": "the explorer in a browser",
     "export": "a saved walk as one self-contained HTML file that replays it",
+    "import": "a PDF as a corpus file (a PageIndex tree with each node's text), or a PageIndex tree given its text",
 }
 """Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
 dispatch table is checked against it by a test)."""
@@ -279,6 +280,12 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
                              "holding = or a comma, with spaces around it, or starting with a quote goes in double "
                              "quotes, with \"\" for a quote inside: '\"a=b\"=x,\" pad \"'; '\"start\"=x' forces a "
                              "node whose id is start")
+
+
+def add_pdf_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pdf", metavar="FILE.pdf", type=path_text,
+                        help="with a PageIndex tree (.json): the PDF it was made from; each node gets the text of its "
+                             "pages")
 
 
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:

@@ -25,6 +25,7 @@ from .options import (
     Parser,
     add_force_option,
     add_llm_options,
+    add_pdf_option,
     add_telemetry_options,
     add_walk_options,
     budget_list,
@@ -188,10 +189,11 @@ def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator
 def cmd_walk(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} walk", description="Run one walk headless and print it.")
     parser.add_argument("corpus", metavar="CORPUS", type=path_text,
-                        help="a .yaml, PageIndex .json or .md corpus, or a folder")
+                        help="a .yaml, PageIndex .json, .md or .pdf corpus, or a folder")
     parser.add_argument("query", metavar="QUERY", type=query_text, help="the question to walk for")
     add_walk_options(parser)
     add_force_option(parser)
+    add_pdf_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", type=path_text,
                         help="also save the walk as a trace file (JSON Lines)")
@@ -219,8 +221,8 @@ def cmd_walk(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
     navigator = navigator_for(args.navigator, wiring=wiring)
-    check_apart(args, ("the corpus", args.corpus), *read_by(args.navigator))
-    corpus = corpus_at(args.corpus)
+    check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), *read_by(args.navigator))
+    corpus = corpus_at(args.corpus, pdf=args.pdf)
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:
         fail(visible(f"--expect {args.expect}: no node {args.expect!r} in {args.corpus}; give a node id of the corpus"))
