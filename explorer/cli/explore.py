@@ -35,6 +35,7 @@ from .options import (
     Parser,
     UsageError,
     add_llm_options,
+    add_overwrite_option,
     add_telemetry_options,
     add_walk_options,
     check_apart,
@@ -321,6 +322,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
                              "columns (the questions where the two differ open side by side)")
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
     chosen_navigator = args.navigator
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
