@@ -176,10 +176,10 @@ class Refused(OSError):
 
 
 def is_there(path: Path) -> bool:
-    """``path`` names something (a file, or a link, even one that points nowhere); a name the file system refuses
-    (too long, a NUL) names nothing."""
+    """``path`` names something a write would replace (a file, or what a link points to; a link that points nowhere
+    replaces nothing); a name the file system refuses (too long, a NUL) names nothing."""
     try:
-        return os.path.lexists(path)
+        return os.path.exists(path)
     except (OSError, ValueError):
         return False
 
