@@ -361,10 +361,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
+    ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
                 *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
-    telemetry = telemetry_from(args, report=problems.append)
+    telemetry = telemetry_from(args, report=problems.append, ledger=ledger)
     try:
         check_terminal()  # the last check: every problem with what was asked is said first
     except UsageError:
@@ -396,6 +396,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         folders=folders,
         keeper=keeper,
         notices=list(problems),
+        ledger=ledger,
     )
     received: signal.Signals | None = None
     try:

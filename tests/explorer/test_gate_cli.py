@@ -99,3 +99,17 @@ def test_an_output_through_a_symlink_to_a_fifo_or_onto_the_corpus_is_refused_and
                            "overwrite an input: choose another file\n")
     assert corpus.read_bytes() == HANDBOOK.read_bytes()
     assert to_fifo.is_symlink() and to_corpus.is_symlink()
+
+
+def test_the_explorer_export_and_serve_refuse_an_output_that_is_there_before_anything_starts(tmp_path: Path):
+    there = tmp_path / "there.jsonl"
+    there.write_text("kept\n")
+    for argv, option in (([HANDBOOK, "--trace", there], "--trace"), ([HANDBOOK, "--otlp-file", there], "--otlp-file"),
+                         (["serve", HANDBOOK, "--trace", there], "--trace"),
+                         (["export", there, "--html", there], "--html")):
+        done = run_cli(*argv, columns=None)
+        assert done.returncode == 2, done.stderr
+        if option != "--html":
+            assert done.stderr == (f"{PROG}: error: {option} {there} exists and would be replaced; pass --overwrite "
+                                   "to replace it, or name another file\n")
+    assert there.read_text() == "kept\n"

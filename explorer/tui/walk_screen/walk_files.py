@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...navigators import files_read_by
-from ...outputs import Ledger, Output, Read, refused, write
+from ...outputs import Ledger, Output, Read, free_name, refused, same_file, write
 from ...trace import FinishedWalk, Trace, TraceError, read_trace, write_trace
 from ...walks.walk_list import Walk, WalkList
 from ..say import FILES_OFF
@@ -74,6 +74,8 @@ class WalkFiles(Part):
         path = Path(self.trace_path)
         if walk.number != 1:
             path = path.with_name(f"{path.stem}.walk{walk.number}{path.suffix or '.jsonl'}")
+            if not any(same_file(path, written.path) for written in self.ledger.written):
+                path = free_name(path)  # a file there before this session is someone's: never replaced unasked
         self._save(finished, path, walk.history.suggested_file_name(), quiet=walk.number == 1, at_once=at_exit)
 
     @property
