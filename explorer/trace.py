@@ -35,6 +35,7 @@ import re
 import stat
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,7 +50,6 @@ from core import (
     WalkResult,
 )
 
-from .atomic_file import write_atomically
 from .ending import WalkEnd
 from .event_json import (
     EventReader,
@@ -66,6 +66,7 @@ from .event_json import (
     event_to_json as event_to_json,
 )
 from .masking import Secrets
+from .outputs import Output, Read, write
 from .safe_text import json_text, one_line
 from .walk_settings import WalkSettings, policy_fields
 
@@ -244,11 +245,14 @@ def remove_stale_temporaries(path: str | Path, *, older_than: float = STALE_SECO
     return removed
 
 
-def write_trace(path: str | Path, walk: FinishedWalk) -> Path:
-    """Write ``walk`` as a trace, atomically: to a temporary file in the same folder, then renamed into place.
+def write_trace(path: str | Path, walk: FinishedWalk, reads: Iterable[Read | None] = (), *, replace: bool = True,
+                name: str = "the trace") -> Path:
+    """Write ``walk`` as a trace through the one gate (:func:`explorer.outputs.write`): never over what is in
+    ``reads`` (a :class:`~explorer.outputs.Ledger`, or the files read), over an existing file unless ``replace``,
+    through a symlink to its regular target, atomically (a temporary file beside it renamed into place).
 
     The temporary file is ``.NAME.PID.XXXXXXXX.tmp``; those a killed save left are removed first
-    (:func:`remove_stale_temporaries`).
+    (:func:`remove_stale_temporaries`). ``OSError`` (:class:`~explorer.outputs.Refused` when the gate refuses).
     """
     path = Path(path)
     text = "\n".join(trace_lines(walk)) + "\n"
@@ -257,7 +261,8 @@ def write_trace(path: str | Path, walk: FinishedWalk) -> Path:
         raise FileExistsError(errno.EEXIST, "it is not a regular file (a folder, a pipe or a device); name a new "
                               "file or a trace to overwrite", str(path))
     remove_stale_temporaries(path)
-    return write_atomically(path, text, prefix=f".{_stem(path)}.{os.getpid()}")
+    return write(Output(name, path), text, reads, doing="save the trace", example="walk.jsonl", replace=replace,
+                 prefix=f".{_stem(path)}.{os.getpid()}")
 
 
 # -- reading -----------------------------------------------------------------------------------------

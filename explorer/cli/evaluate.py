@@ -11,14 +11,17 @@ from typing import TYPE_CHECKING, Any
 from core import OnFailure
 
 from ..corpora import CorpusError
+from ..outputs import Ledger
 from ..safe_text import visible
 from ..walks.session import Wiring
 from .inputs import corpus_at
 from .options import (
     EXIT_OK,
     PROG,
+    Input,
     Parser,
     add_llm_options,
+    add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
     add_walk_options,
@@ -90,8 +93,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
-    args.questions = _questions_or_check(args)
+    args.questions, check_sources = _questions_or_check(args)
     _check_compare_policy(args)
     if args.budgets is not None and (args.save_run is not None or args.against is not None):
         fail("--budgets cannot go with --save-run or --against; keep or compare one budget's run at a time")
@@ -128,10 +132,10 @@ def cmd_eval(argv: Sequence[str]) -> int:
         check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator, wiring=wiring)
     compare_navigator = navigator_for(args.compare, wiring=wiring) if args.compare is not None else None
-    check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
+    check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path), ("the PDF", args.pdf),
                 ("the kept run --against reads", args.against), ("the kept run --resume reads", args.resume),
-                *read_by(args.navigator), *read_by(args.compare, "--compare"))
-    telemetry = telemetry_from(args)
+                *read_by(args.navigator), *read_by(args.compare, "--compare"), *check_sources, ledger=wiring.ledger)
+    telemetry = telemetry_from(args, ledger=wiring.ledger)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
     observers = [spans.observe] if spans is not None else []
     scored = spans.scored if spans is not None else None
@@ -155,7 +159,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
             walked = _walk(run, scored, progress_console if show_progress else None)
         except KeyboardInterrupt:
             if args.save_run is not None:
-                _keep_interrupted(args.save_run, questions.path, corpus, settings, run.outcomes)
+                _keep_interrupted(args.save_run, questions.path, corpus, settings, run.outcomes, wiring.ledger)
             raise
         outcomes = [o for o in walked if o is not None]
         summary = summarize(outcomes, stats(corpus))
@@ -184,7 +188,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from ..walks.evaluation import keep_run
 
         try:
-            keep_run(args.save_run, questions.path, corpus, settings, walked)
+            keep_run(args.save_run, questions.path, corpus, settings, walked, wiring.ledger)
         except OSError as exc:
             fail(f"cannot keep the run in {args.save_run}: {exc.strerror or exc}")
     if args.json:
@@ -287,12 +291,12 @@ def _walk(run: EvaluationRun, scored: Callable[[QuestionOutcome], None] | None,
 
 
 def _keep_interrupted(path: str, questions_path: Path, corpus: Corpus, settings: WalkSettings,
-                      outcomes: Sequence[QuestionOutcome | None]) -> None:
+                      outcomes: Sequence[QuestionOutcome | None], ledger: Ledger) -> None:
     """Ctrl+C with ``--save-run``: what was walked is kept as a partial run, and stderr says how to go on."""
     from ..walks.evaluation import KeptRun, keep_run
 
     try:
-        keep_run(path, questions_path, corpus, settings, outcomes)
+        keep_run(path, questions_path, corpus, settings, outcomes, ledger)
     except OSError as exc:
         print(f"{PROG}: cannot keep the run in {path}: {exc.strerror or exc}", file=sys.stderr)
         return
@@ -390,13 +394,14 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     return EXIT_OK
 
 
-def _questions_or_check(args: argparse.Namespace) -> str:
+def _questions_or_check(args: argparse.Namespace) -> tuple[str, list[Input]]:
     """The question set to walk: QUESTIONS, or with ``--check CORPUS`` the corpus's check set, written beside it
-    (:mod:`explorer.walks.evaluation.check_set`) and said on stderr with how many questions and from where."""
+    (:mod:`explorer.walks.evaluation.check_set`) and said on stderr with how many questions and from where; and what
+    the check set was built from (question sets and kept runs: inputs, which no output of the command replaces)."""
     if args.check is None:
         if args.questions is None:
             fail("give QUESTIONS (a question set), or --check CORPUS (the check set of a corpus)")
-        return str(args.questions)
+        return str(args.questions), []
     if args.questions is not None:
         fail(f"--check walks the check set of {args.check}: give it without {args.questions}")
     from ..walks.evaluation import check_set, write_check_set
@@ -410,4 +415,4 @@ def _questions_or_check(args: argparse.Namespace) -> str:
     except OSError as exc:
         fail(f"{check.path}: cannot write the check set ({exc.strerror or exc})")
     print(visible(f"Check set of {args.check}: {check.words()} ({written.path})"), file=sys.stderr)
-    return str(written.path)
+    return str(written.path), [(read.what, read.path) for read in check.sources]

@@ -35,6 +35,7 @@ from .options import (
     Parser,
     UsageError,
     add_llm_options,
+    add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
     add_walk_options,
@@ -323,6 +324,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
                              "columns (the questions where the two differ open side by side)")
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
     chosen_navigator = args.navigator
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
@@ -361,10 +363,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
-                *(questions[2] if questions is not None else ()))
+    ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus.path), ("the PDF", args.pdf),
+                         *read_by(args.navigator), *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
-    telemetry = telemetry_from(args, report=problems.append)
+    telemetry = telemetry_from(args, report=problems.append, ledger=ledger)
     try:
         check_terminal()  # the last check: every problem with what was asked is said first
     except UsageError:
@@ -396,6 +398,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         folders=folders,
         keeper=keeper,
         notices=list(problems),
+        ledger=ledger,
     )
     received: signal.Signals | None = None
     try:

@@ -1,12 +1,13 @@
 """``reasoning-explorer import``: a PDF becomes a corpus file, and a PageIndex tree gets its pages' text.
 
-    reasoning-explorer import FILE.pdf [-o CORPUS.json] [--force]
-    reasoning-explorer import TREE.json --pdf FILE.pdf [-o CORPUS.json] [--force]
+    reasoning-explorer import FILE.pdf [-o CORPUS.json] [--overwrite]
+    reasoning-explorer import TREE.json --pdf FILE.pdf [-o CORPUS.json] [--overwrite]
 
 The corpus written is a PageIndex tree JSON (``{"doc_name", "structure": [...]}``, each node with ``node_id``,
 ``title``, ``start_index``/``end_index``, ``summary``, ``text`` and ``nodes``): the format a PDF's tree already has
 here, which loads fastest and keeps the page ranges. Without ``-o`` it is ``FILE.json`` beside the PDF (a tree:
-``TREE.text.json``). An existing file is replaced only with ``--force``, and never the PDF or the tree read.
+``TREE.text.json``). An existing file is replaced only with ``--overwrite`` (``--force`` says the same here), and
+never the PDF or the tree read: the corpus is written through the one gate (:mod:`explorer.outputs`).
 A bad PDF (encrypted, damaged, scanned, no pages, not a PDF) is one line and exit 2.
 """
 
@@ -17,12 +18,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..atomic_file import write_atomically
 from ..corpora import CorpusError, Progress
-from ..outputs import Output, Read, refused
+from ..outputs import Ledger, Output, Read, Refused, judge, write
 from ..safe_text import one_line
 from .inputs import LoadProgress
-from .options import EXIT_OK, PROG, Parser, fail, is_there, path_text
+from .options import EXIT_OK, PROG, Parser, fail, path_text
 
 
 def cmd_import(argv: Sequence[str]) -> int:
@@ -34,7 +34,8 @@ def cmd_import(argv: Sequence[str]) -> int:
                         help="the PDF a PageIndex tree was made from: each node gets the text of its pages")
     parser.add_argument("-o", "--output", type=path_text, metavar="CORPUS.json",
                         help="the corpus to write (default: FILE.json beside a PDF, TREE.text.json for a tree)")
-    parser.add_argument("--force", action="store_true", help="replace the output file when it exists")
+    parser.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
+                        help="replace the output file when it exists (never the PDF or the tree read)")
     args = parser.parse_args(argv)
     source = Path(args.source)
     pdf = Path(args.pdf) if args.pdf else source
@@ -42,12 +43,12 @@ def cmd_import(argv: Sequence[str]) -> int:
         fail(f"{source}: a PageIndex tree gets its text from its PDF; add --pdf FILE.pdf")
     default = source.with_suffix(".json") if args.pdf is None else source.with_name(f"{source.stem}.text.json")
     output = Path(args.output).expanduser() if args.output else default
-    reads = [Read.of("the PDF", pdf), Read.of("the PageIndex tree", source if args.pdf else None)]
-    problem = refused(Output("the corpus", output), reads, doing="write the corpus", example="corpus.json")
-    if problem is not None:
-        fail(problem)
-    if is_there(output) and not args.force:
-        fail(f"{output} exists; add --force to replace it, or give another file with -o")
+    ledger = Ledger(Read.of("the PDF", pdf), Read.of("the PageIndex tree", source if args.pdf else None))
+    corpus_out = Output("the corpus", output)
+    verdict = judge(corpus_out, ledger, doing="write the corpus", example="corpus.json", replace=args.overwrite)
+    if verdict is not None:  # before the PDF is read: a long import must not end in a refusal
+        fail(f"{output} exists; add --overwrite to replace it, or give another file with -o" if verdict.exists
+             else verdict.line)
     from ..corpora.pdf_corpus import fill_pageindex, pdf_tree, read_tree
     from ..corpora.pdf_pages import read_pdf_text
 
@@ -69,7 +70,10 @@ def cmd_import(argv: Sequence[str]) -> int:
             reporter.clear()
     nodes = _count(tree)
     try:
-        write_atomically(output, json.dumps(tree, ensure_ascii=False, indent=1) + "\n")
+        write(corpus_out, json.dumps(tree, ensure_ascii=False, indent=1) + "\n", ledger, doing="write the corpus",
+              example="corpus.json", replace=args.overwrite)
+    except Refused as exc:  # the file appeared while the PDF was read
+        fail(exc.line)
     except OSError as exc:
         fail(f"cannot write the corpus to {output}: {exc.strerror or exc}")
     print(f"wrote {one_line(str(output))}: {nodes:,} nodes from {len(text.pages):,} pages ({how}); "

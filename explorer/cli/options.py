@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from core import OnFailure, Policy, TreeNavigator
 
@@ -22,7 +22,7 @@ from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
 from ..navigators.quoting import quoted
 from ..numbers import whole
-from ..outputs import Output, Read, overwrites
+from ..outputs import Ledger, Output, existing, judge
 from ..safe_text import clip, json_text, one_line
 from ..walk_settings import WalkSettings, read_policy
 from ..walks.session import UNWIRED, Wiring
@@ -296,8 +296,10 @@ def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
                         help="write each walk's spans to FILE as OTLP/JSON lines")
 
 
-def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None) -> WalkTelemetry | None:
-    """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2."""
+def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None,
+                   ledger: Ledger | None = None) -> WalkTelemetry | None:
+    """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2.
+    ``ledger``: what the command read (:func:`check_apart`), which the span file never replaces."""
     if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
         return None
     if args.otlp_file is not None:
@@ -305,7 +307,8 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
     from ..walks.telemetry import TelemetryConfigError, WalkTelemetry
 
     try:
-        return WalkTelemetry.from_options(args.otlp_endpoint, args.otlp_file, report=report)
+        return WalkTelemetry.from_options(args.otlp_endpoint, args.otlp_file, report=report,
+                                          reads=ledger if ledger is not None else ())
     except TelemetryConfigError as exc:
         fail(str(exc))
 
@@ -384,19 +387,39 @@ def read_by(model: str | None, option: str = "--navigator") -> list[Input]:
     return [(f"the file {option} reads", path) for path in files_read_by(model)]
 
 
-def check_apart(args: argparse.Namespace, *inputs: Input) -> None:
+OUTPUT_DOING: Final = {"--trace": ("save the trace", "walk.jsonl"), "--otlp-file": ("write spans", "spans.jsonl"),
+                       "--html": ("write the HTML", "walk.html"), "--save-run": ("write the kept run", "run.json")}
+"""What each output option's file is for, and a name to suggest, as its one line says them."""
+
+
+def add_overwrite_option(parser: argparse.ArgumentParser) -> None:
+    """``--overwrite``: an output (``--trace``, ``--otlp-file``, ``--html``, ``--save-run``) may replace a file that
+    is there (never one the command reads)."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let an output file (--trace, --otlp-file, --html, --save-run) replace a file that "
+                             "exists; without it such a command is refused (an input is never replaced)")
+
+
+def check_apart(args: argparse.Namespace, *inputs: Input, ledger: Ledger | None = None) -> Ledger:
     """Refuse, before anything is written, an output (``--trace``, ``--otlp-file``, ``--html``, ``--save-run``)
-    that is one of ``inputs`` or another output, by the one rule for every file written (:mod:`explorer.outputs`:
+    that is one of ``inputs`` or another output, by the one gate for every file written (:mod:`explorer.outputs`:
     the same path once symlinks are resolved, the same file through a hard link, or a Markdown file inside a corpus
-    folder). One line and exit 2: writing would destroy what the command reads, or lose one output under the
-    other."""
+    folder), that cannot be written (a FIFO, a device, no folder), or that is a file there already unless
+    ``--overwrite``. One line and exit 2: writing would destroy what the command reads, or lose one output under the
+    other. Returns the command's ledger (``ledger``, or a new one) holding ``inputs``, for its wiring."""
     outputs = [Output(option, Path(value).expanduser()) for option in OUTPUT_OPTIONS
                if (value := getattr(args, option[2:].replace("-", "_"), None))]
-    reads = [Read.of(what, source) for what, source in inputs]
+    ledger = ledger if ledger is not None else Ledger()
+    for what, source in inputs:
+        ledger.read(what, source)
     for number, output in enumerate(outputs):
-        problem = overwrites(output, reads, outputs[:number])
-        if problem is not None:
-            fail(problem)
+        doing, example = OUTPUT_DOING[output.name]
+        verdict = judge(output, ledger, doing=doing, example=example, others=outputs[:number],
+                        replace=bool(getattr(args, "overwrite", False)))
+        if verdict is not None:
+            fail(existing(output, then="pass --overwrite to replace it, or name another file") or verdict.line
+                 if verdict.exists else verdict.line)
+    return ledger
 
 
 def is_there(path: Path) -> bool:

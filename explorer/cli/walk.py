@@ -25,6 +25,7 @@ from .options import (
     Parser,
     add_force_option,
     add_llm_options,
+    add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
     add_walk_options,
@@ -210,6 +211,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     parser.add_argument("--expect", metavar="ID", help="with --budgets: also say the smallest budget that lands ID")
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
@@ -221,7 +223,8 @@ def cmd_walk(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
     navigator = navigator_for(args.navigator, wiring=wiring)
-    check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), *read_by(args.navigator))
+    check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), *read_by(args.navigator),
+                ledger=wiring.ledger)
     corpus = corpus_at(args.corpus, pdf=args.pdf)
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:
@@ -232,7 +235,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
             until = parse_until(args.until, corpus.index)
         except UntilError as exc:
             fail(visible(f"--until {args.until}: {exc}"))
-    telemetry = telemetry_from(args)
+    telemetry = telemetry_from(args, ledger=wiring.ledger)
     try:
         if args.budgets is not None:
             return run_budgets(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,

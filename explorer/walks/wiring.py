@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from core import TreeNavigator
 
+from ..outputs import Ledger
 from ..trace import FinishedWalk
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class Wiring:
     observers: tuple[WalkObserver, ...] = ()
     folders: Folders | None = None
     keeper: WalkKeeper | None = None
+    ledger: Ledger = field(default_factory=Ledger, compare=False)
+    """The files this program read and wrote, which every file it writes asks about (:mod:`explorer.outputs`)."""
     _wired: weakref.WeakKeyDictionary[TreeNavigator, weakref.ref[TreeNavigator]] = field(
         default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
     """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one,

@@ -35,7 +35,7 @@ def test_import_refuses_an_existing_corpus_without_force(tmp_path: Path) -> None
     existing.write_text("[]", encoding="utf-8")
     out = run_cli("import", pdf, "-o", existing)
     assert (out.returncode, out.stdout) == (2, "")
-    assert out.stderr == (f"reasoning-explorer: error: {existing} exists; add --force to replace it, or give another "
+    assert out.stderr == (f"reasoning-explorer: error: {existing} exists; add --overwrite to replace it, or give another "
                           "file with -o\n")
     assert existing.read_text(encoding="utf-8") == "[]"
     assert run_cli("import", pdf, "-o", existing, "--force").returncode == 0

@@ -109,6 +109,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         super().__init__()
         self.corpus = corpus
         self.wiring = wiring
+        wiring.ledger.read("the question set", questions.path)
         """The explorer's listeners (a local model loading) and observers, handed to the walks run here."""
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
@@ -473,6 +474,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def opened(kept: KeptRun | None) -> None:
             if kept is not None:
                 self._read.append(Path(kept.path))
+                self.wiring.ledger.read("a kept run read here", kept.path)
                 panel.open(kept)
                 self._show_totals()
 
@@ -540,8 +542,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                      timeout=4)
             return
         models = {name: side.model for name, side in self.sides.items()}
-        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, self.corpus, models, self._read),
-                             self._keep)
+        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, self.corpus, models, self._read,
+                                                    self.wiring.ledger), self._keep)
 
     def _keep(self, paths: dict[Side, Path] | None) -> None:
         """Keep each side's run at its path (none when the prompt was cancelled), or say in one line why not."""
@@ -549,7 +551,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         runs = {name: (self.settings.but(model=self.sides[name].model), self.sides[name].outcomes) for name in paths}
         try:
-            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs)
+            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs, self.wiring.ledger)
         except OSError as exc:
             self.say(f"Cannot write the run: {exc.strerror or exc}", title="Cannot keep the run", severity="error",
                      timeout=8)
@@ -573,6 +575,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if found is None:
             return
         self._read.append(Path(found.kept.path))
+        self.wiring.ledger.read("a kept run read here", found.kept.path)
         self._kept = Path(found.kept.path)
         side = self.sides[found.side]
         self._start(found.side, side.model, side.navigator, (found.kept, found.held))

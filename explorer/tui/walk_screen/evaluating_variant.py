@@ -98,7 +98,8 @@ class EvaluatingVariant(Part):
 
         def picked(value: str | None) -> None:
             path = Path(value).expanduser() if value else None
-            problem = written_check(check, self.corpus) if path is not None and path == check.path else None
+            chosen = path is not None and path == check.path
+            problem = written_check(check, self.corpus, self.wiring.ledger) if chosen else None
             if problem is not None:
                 self.say(problem, title="Cannot walk the check set", severity="error", timeout=8)
             elif path is not None:
