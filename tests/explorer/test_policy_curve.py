@@ -18,9 +18,10 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import curve_lines, draw_chart, policy_curve
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT = ROOT / "sample_corpora" / "contract.questions.yaml"
+CONTRACT = SAMPLES / "contract.questions.yaml"
 
 ROWS = [  # budget, policy, hit@3, nodes landed, expected nodes landed, the navigator's answers (31 questions)
     (3, "depth-first", 4, 48, 4, 62),
@@ -65,7 +66,7 @@ def test_the_curve_is_printed_as_a_table_and_a_chart_of_hit_at_3_by_budget_with_
         "    15  best-first    9/31    4.00       0.08    3.7       0",
     ]
     questions = load_questions(CONTRACT)
-    curve = policy_curve(load_corpus(ROOT / "sample_corpora" / "contract.yaml"), questions.questions,
+    curve = policy_curve(load_corpus(SAMPLES / "contract.yaml"), questions.questions,
                          WalkSettings("", "lexical:default"),
                          [(Policy.DEPTH_FIRST, DEFAULT_ALPHA), (Policy.BEST_FIRST, DEFAULT_ALPHA)], [3, 8, 15],
                          navigator=resolve_navigator("lexical:default"))
