@@ -71,10 +71,19 @@ def the_first_decision_reads(screen) -> None:  # type: ignore[no-untyped-def]
     """At the first decision: the narration read whole, and the offer card with every candidate, one per row, all
     of them in view."""
     narration = screen.query_one(NarrationLine)
+    if screen.size.width < 100:  # the reason would not fit with what the decision entered: said briefly
+        assert narration.words == ("The navigator starts at the top. It was offered 9 sections and chose Billing, "
+                                   "Onboarding and Offboarding. It entered Billing (visit 1 of 15).")
+        return the_offer_card_reads(screen)
     assert narration.words.startswith("The navigator starts at the top. It was offered 9 sections and chose Billing, "
                                       "Onboarding and Offboarding: most similar to the query:")
-    assert narration.words.endswith(", onboarding 0.30, offboarding 0.20.")  # the reason cut at a clause, not a word
+    # the reason cut at a clause, not a word; then what the decision entered
+    assert narration.words.endswith(", onboarding 0.30, offboarding 0.20. It entered Billing (visit 1 of 15).")
     assert shown_lines(narration, Text(narration.words)) <= narration.content_size.height  # read whole
+    the_offer_card_reads(screen)
+
+
+def the_offer_card_reads(screen) -> None:  # type: ignore[no-untyped-def]
     card = screen.query_one(OfferCard)
     lines = card.content.plain.splitlines()
     assert lines[0] == "Offered 9 sections at the top · 15 visits left"
@@ -241,3 +250,32 @@ async def test_quick_presses_are_each_a_decision_none_lost():
         assert screen.has_class(AT_END)
         assert screen.query_one(NarrationLine).words == ("The walk is over: 1 landed — Refund delivery (leaf). It used "
                                                           "3 of 15 visits.")
+
+
+async def test_a_live_walk_is_told_with_what_each_decision_entered_and_landed_before_the_end_card():
+    """The room heard of an answer first on the end card (issue 45, tried as three kinds of user, point 4): a live
+    walk stopped at each answer, before the nodes it entered and what landed had arrived. Each decision is now told
+    with them, as docs/explorer.md promises, and only the next n asks the navigator again."""
+    app = make_app(QUERY, "lexical:default", start_walk=True, present=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.walk_screen
+        narration = screen.query_one(NarrationLine)
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
+        told = []
+        for _ in range(3):
+            await pilot.press("n")
+            await wait_for(pilot, lambda: not screen.presenter.advancing and narration.words.startswith(
+                "The navigator") and narration.words not in told)
+            told.append(narration.words)
+            assert not screen.has_class(AT_END)
+        assert told[0].startswith("The navigator starts at the top. It was offered 9 sections and chose Billing")
+        assert told[0].endswith(" It entered Billing (visit 1 of 15).")
+        assert told[1] == ("The navigator is at Billing. It was offered 6 sections and chose Refunds: matched refunds "
+                           "2.64 (refund). It entered Refunds (visit 2 of 15).")
+        assert told[2].endswith(" It entered Refund delivery (visit 3 of 15). Refund delivery has no children: it "
+                                "lands (leaf).")
+        history = screen.view.history
+        assert sum(isinstance(e, NavigatorChose) for e in history.events) == 3
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.has_class(AT_END))
+        assert narration.words == "The walk is over: 1 landed — Refund delivery (leaf). It used 3 of 15 visits."
