@@ -115,8 +115,10 @@ def the_answer_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-
     words = answer.words.splitlines()
     assert words[0] == "The answer: Refund delivery, and 2 more"
 
-    def cut(line: str) -> str:  # a row as the card cuts it: its end first, so the title stays whole
-        return line if cell_len(line) <= answer.content_size.width else line[: answer.content_size.width - 1] + "…"
+    def cut(line: str) -> str:  # a row as the card cuts it: its end first, after a whole word (issue 45, point 4)
+        if cell_len(line) <= answer.content_size.width:
+            return line
+        return line[: line.rfind(" ", 0, answer.content_size.width - 1)].rstrip(" ·") + "…"
 
     kind = "cosine similarity + BM25 share"
     assert [w for w in words if w[:2] in ("★ ", "■ ", "◌ ")] == [
@@ -131,7 +133,7 @@ def the_answer_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-
     if size == SMALL:  # its content from the sentence that answers the query, each of its words in view
         assert words[at + 1: at + 5] == [
             "  … After we issue a card refund, banks", "  usually take 5 to 10 business days to show",
-            "  it on the statement; ACH and SEPA refunds", "  take 3 to 5 business days. If the origina…"]
+            "  it on the statement; ACH and SEPA refunds", "  take 3 to 5 business days. If the…"]
     else:
         assert words[at + 1].startswith("  Refunds go back to the payment method used")  # its content, whole
     assert len(words) <= answer.content_size.height
@@ -235,7 +237,7 @@ async def test_play_in_presenting_mode_goes_a_decision_a_beat_to_the_answer_card
                        and screen.view.history.at_latest and screen.has_class(AT_END))
         await wait_for(pilot, lambda: not screen.view.playing)  # play stops at the end
         assert screen.query_one(AnswerCard).words.splitlines()[:3] == [
-            "The answer: Refund delivery", "★ 1. Refund delivery  score 2.73 · bm25 · r…",
+            "The answer: Refund delivery", "★ 1. Refund delivery  score 2.73 · bm25…",
             "Billing › Refunds › Refund delivery"]
 
 
