@@ -130,3 +130,20 @@ def test_a_best_first_evaluations_document_says_its_policy_in_its_settings():
                                                    "policy": "best_first", "alpha": 0.7}
     done = run_cli("eval", CONTRACT, "--navigator", "lexical:default", "--json")
     assert json.loads(done.stdout)["settings"] == {"max_nodes_visited": 15, "max_depth": 6, "on_failure": "throw"}
+
+
+def test_in_a_pipe_the_per_question_table_is_plain_columns_each_row_one_line():
+    """Into a pipe (no terminal, no COLUMNS), the table was squeezed to 160 columns and its headings wrapped
+    (``best-fir`` over ``st lands``, issue 45, tried as three kinds of user, point 10): now each heading is whole on
+    one line and each question is one row."""
+    questions = SAMPLES / "handbook.questions.yaml"
+    done = run_cli("eval", questions, "--compare-policy", "best-first", "--navigator", "lexical:default", columns=None)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    headers = [line for line in lines if line.startswith("┃")]
+    assert len(headers) == 1
+    assert [cell.strip() for cell in headers[0].strip("┃").split("┃")] == [
+        "question", "hit", "@1", "@3", "why missed", "best-first lands", "branch", "wrong turn", "visits", "calls",
+        "chars", "landed", "precision", "landed ids", "stops"]
+    rows = [line for line in lines if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == [q.id for q in load_questions(questions).questions]
