@@ -5,7 +5,14 @@ Line 1, the header::
     {"format": "reasoning-explorer-trace", "version": 2,
      "corpus": {"path": ..., "sha256": ..., "source": ..., "format": ...},
      "query": ..., "navigator": "lexical:default", "max_nodes_visited": 15, "max_depth": 6,
-     "on_failure": "throw", "sources": null, "created": "2026-11-30T12:00:00Z"}
+     "on_failure": "throw", "sources": null, "created": "2026-11-30T12:00:00Z",
+     "walk": {"version": 1, "number": 2, "label": "fork of walk 1: …", "origin": "fork", "parent": 1,
+              "fork_seq": 7, "cursor": 12}}
+
+``walk`` (optional; its own format version) is the walk's place in the explorer session that kept it: its number,
+its name after the number, where it came from (``walk``, ``restart``, ``fork``, ``re-walk``; ``parent`` and
+``fork_seq``: the walk and the step it came from) and the step it was shown at. ``--resume`` brings each walk back
+with them; a reader that does not know the block ignores it.
 
 Then one line per walk event, ``{"seq": N, "event": KIND, ...fields}``, with
 KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
@@ -90,6 +97,53 @@ class TraceError(ValueError):
         super().__init__(one_line(message))
 
 
+WALK_PLACE_VERSION: Final = 1
+"""The version of a header's ``walk`` block (:class:`WalkPlace`)."""
+
+
+@dataclass(frozen=True)
+class WalkPlace:
+    """A walk's place in the explorer session that kept it (a trace header's ``walk`` block): what ``--resume``
+    brings back as it was. ``origin`` is the value of ``explorer.walks.history.Origin``; ``parent`` the number of the
+    walk it came from, ``fork_seq`` the step there; ``cursor`` the step it was shown at (0: none yet)."""
+
+    number: int
+    label: str
+    origin: str
+    parent: int | None = None
+    fork_seq: int | None = None
+    cursor: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": WALK_PLACE_VERSION, "number": self.number, "label": self.label, "origin": self.origin,
+                "parent": self.parent, "fork_seq": self.fork_seq, "cursor": self.cursor}
+
+    @classmethod
+    def from_json(cls, data: Any) -> WalkPlace | None:
+        """The block read back; ``None`` for one of another version (a later explorer's: the walk opens as a trace
+        does); ``ValueError`` for a damaged one."""
+        if not isinstance(data, dict):
+            raise ValueError("'walk' must be an object")
+        if data.get("version") != WALK_PLACE_VERSION:
+            return None
+
+        def whole(name: str, least: int) -> int | None:
+            value = data.get(name)
+            if value is None:
+                return None
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"'walk.{name}' must be a whole number of at least {least}")
+            return value
+
+        number = whole("number", 1)
+        if number is None:
+            raise ValueError("'walk.number' is missing")
+        label, origin = data.get("label"), data.get("origin")
+        if not isinstance(label, str) or not isinstance(origin, str):
+            raise ValueError("'walk.label' and 'walk.origin' must be text")
+        return cls(number, label, origin, whole("parent", 1), whole("fork_seq", 1), whole("cursor", 0) or 0)
+
+
 @dataclass(frozen=True)
 class TraceHeader:
     """A trace's first line: the corpus walked, the walk's settings, and when it was saved.
@@ -107,6 +161,8 @@ class TraceHeader:
     created: str = ""
     version: int = VERSION
     """The format the trace was read in (:data:`READ_VERSIONS`); one written now is :data:`VERSION`."""
+    walk: WalkPlace | None = None
+    """The walk's place in the session that kept it (``None``: not kept by an explorer session, or before this)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +207,8 @@ class FinishedWalk:
     replayed: frozenset[int] = frozenset()
     times: tuple[int, ...] = ()
     name: str = ""
+    place: WalkPlace | None = None
+    """Its place in the explorer session that walked it; a session folder keeps it in the header (``walk``)."""
 
     def __post_init__(self) -> None:
         if self.end not in ENDS:
@@ -179,6 +237,7 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
         **policy_fields(header.settings),
         "sources": None if header.sources is None else list(header.sources),
         "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        **({"walk": header.walk.to_json()} if header.walk is not None else {}),
     }
 
 
@@ -348,6 +407,7 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
                                   **_policy_from(data)),
             sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
             version=version,
+            walk=WalkPlace.from_json(data["walk"]) if data.get("walk") is not None else None,
         )
     except ValueError as exc:
         raise TraceError(f"{path}:1: the trace header is damaged ({exc}); save the walk again") from None

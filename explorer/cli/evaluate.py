@@ -37,6 +37,7 @@ from .options import (
     path_text,
     policy_option,
     policy_settings,
+    print_whole,
     read_by,
     report_local_model_loading,
     settings_from,
@@ -202,7 +203,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from .render import eval_summary, eval_table, miss_lines
 
         out = console()
-        out.print(eval_table(outcomes))
+        print_whole(out, eval_table(outcomes))
         out.print(miss_lines(outcomes))
         out.print(eval_summary(summary))
         if compared is not None:
@@ -381,7 +382,7 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     out = console()
     if args.budgets is None:
         other = curve.policies[1]
-        out.print(eval_table(first, other=(other, [o.hit for o in curve.outcomes(1, top)])))
+        print_whole(out, eval_table(first, other=(other, [o.hit for o in curve.outcomes(1, top)])))
         out.print(miss_lines(first, said=[curve.other_words(0, top, n) for n in range(len(first))]))
         out.print(eval_summary(summarize(first, stats(corpus))))
         second = curve.outcomes(1, top)

@@ -20,9 +20,15 @@ from core import OnFailure, TreeNavigator
 from ..corpora import Corpus, CorpusError
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..safe_text import one_line
-from ..sessions import KeptSession, last_session, session_label, sessions_root, start_session
+from ..sessions import (
+    KeptSession,
+    last_session,
+    session_label,
+    sessions_root,
+    start_session,
+)
 from ..walk_settings import WalkSettings
-from ..walks.saved import SavedWalk
+from ..walks.saved import SavedWalk, in_session_order, resumed_settings
 from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
@@ -339,14 +345,18 @@ def cmd_explore(argv: Sequence[str]) -> int:
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):
         fail("--corpus names the corpus of a trace, a span file or a folder of walks: give one of those first")
     opened: list[SavedWalk] = []
+    recorded: WalkSettings | None = None  # a resumed session's next walk goes on as its last walk walked anew
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:
         corpus = questions[1]
     elif resumed is not None:
         opened, corpus = all_walks(str(resumed), args.walks_corpus)
+        opened = in_session_order(opened)  # walk 1 first, as numbered when they were walked
+        carried = resumed_settings(opened)  # the last walk walked anew: not a fork's, a re-walk's or a variant's
+        recorded = carried[0] if carried is not None else opened[0].header.settings
         if chosen_navigator is None:
-            navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
+            navigator = recorded_navigator(args, recorded.model, navigator)
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
         opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
@@ -359,7 +369,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         corpus = corpus_at(path, show_progress=True, pdf=args.pdf)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
-    settings = next_settings(args, opened[0].header.settings if opened else None)
+    settings = next_settings(args, recorded if recorded is not None else opened[0].header.settings if opened else None)
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"

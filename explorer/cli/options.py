@@ -474,6 +474,23 @@ def console(stderr: bool = False) -> Any:
     return out
 
 
+def print_whole(out: Any, renderable: Any) -> None:
+    """Print ``renderable`` (a table) on ``out``; into a pipe or a file (no terminal, no ``COLUMNS``), as wide as it
+    needs: plain columns, each row one line, no heading broken (``best-fir st lands``) for a reader or a script."""
+    if out.is_terminal or "COLUMNS" in os.environ:
+        out.print(renderable)
+        return
+    from rich.measure import Measurement
+
+    needed = Measurement.get(out, out.options.update(width=100_000), renderable).maximum
+    width = out.width
+    out.width = max(width, needed)  # print's own width is capped at the console's
+    try:
+        out.print(renderable)
+    finally:
+        out.width = width
+
+
 def write_json(document: object) -> None:
     """One JSON document on stdout; characters that could reorder or hijack a terminal, and lone surrogates, are
     \\u-escaped (:func:`safe_text.json_text`)."""

@@ -25,10 +25,10 @@ from explorer.walks.history import CHECKPOINT_EVERY, WalkHistory
 from explorer.walks.state import WalkState
 from explorer.walks.telemetry.span_walks import read_span_walks, rebuild
 from explorer.walks.waiting import WaitingNodes
+from tests.samples import SAMPLES
 
 from ..core.test_frontier_changes import walk
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 OLD_TRACE = FIXTURES / "best_first_v1_trace.jsonl"
 OLD_SPANS = FIXTURES / "best_first_v1_spans.jsonl"
@@ -95,7 +95,7 @@ def test_a_new_best_first_walk_round_trips_through_its_trace_with_every_frontier
 
 def test_an_old_span_file_reads_and_rebuilds_the_same_walk_with_its_frontiers():
     (span_walk,) = read_span_walks(OLD_SPANS)
-    rebuilt = rebuild(span_walk, load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), OLD_SPANS)
+    rebuilt = rebuild(span_walk, load_corpus(SAMPLES / "handbook.yaml"), OLD_SPANS)
     assert frontiers_of(rebuilt.events) == frontiers_written(OLD_TRACE)
 
 

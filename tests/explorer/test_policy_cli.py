@@ -12,9 +12,10 @@ import pytest
 
 from explorer.trace import read_trace
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPT = """decisions:
   start: {select: [accounts, plans]}
   accounts: {select: [sign-in-methods, account-recovery]}

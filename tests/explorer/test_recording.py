@@ -29,9 +29,10 @@ from explorer.navigators import resolve_navigator
 from explorer.recording import WalkRecorder
 from explorer.trace import read_trace
 from explorer.walk_settings import WalkSettings
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 HANG_GUARD = 60.0
 
 

@@ -15,11 +15,12 @@ from explorer.navigators import resolve_navigator
 from explorer.recording import WalkRecorder
 from explorer.walks.telemetry import WalkTelemetry
 from explorer.walks.telemetry.span_walks import read_span_walks, rebuild
+from tests.samples import SAMPLES
 
 from .otlp_receiver import OtlpReceiver, closed_port
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 HANG_GUARD = 60.0
 
 

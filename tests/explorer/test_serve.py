@@ -19,12 +19,13 @@ import aiohttp
 import pytest
 
 from explorer.cli.serve import app_argv, local_model_environment, make_parser, shell_command
+from tests.samples import SAMPLES
 
 from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
 
 pytestmark = [pytest.mark.process]
 
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:

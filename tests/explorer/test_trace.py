@@ -21,9 +21,10 @@ from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.trace import FinishedWalk, TraceError, TraceHeader, read_trace, trace_lines, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'provider-failure.yaml'}"
 
 

@@ -128,6 +128,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._read: list[Path] = []
         """The kept runs read here (opened with ``o``, resumed with ``R``): never written over."""
         self._kept: Path | None = None
+        self._kept_said = ""
+        """What was said when runs were kept here (where, as what, how to compare): the hint line's first line."""
         """The last run kept or read here: what ``R`` offers first."""
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
@@ -150,7 +152,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             yield Label("", id="eval-totals")
             yield KeptRunPanel(self.question_set.path, self.corpus, id="eval-kept")
             yield DataTable(id="eval-table", cursor_type="row", zebra_stripes=True)
-            yield Label(self._hint(), id="eval-hint")
+            yield Label(Text(visible(self._hint(), multiline=True)), id="eval-hint")
 
     def on_mount(self) -> None:
         self._start(Side.A, *self._first)
@@ -379,10 +381,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if self.comparing:
             keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
         keys += " · x cancel · ctrl+s keep the runs · Escape main view"
-        return (f"showing {', '.join(shown)} · " if shown else "") + keys
+        kept = f"{self._kept_said}\n" if self._kept_said else ""
+        return kept + (f"showing {', '.join(shown)} · " if shown else "") + keys
 
     def _show_hint(self) -> None:
-        self.query_one("#eval-hint", Label).update(self._hint())
+        self.query_one("#eval-hint", Label).update(Text(visible(self._hint(), multiline=True)))
 
     # -- reading the table ------------------------------------------------------------------------------------------
 
@@ -557,7 +560,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                      timeout=8)
             return
         self._kept = Path(kept[max(kept)].path)  # B's when both were kept: the candidate is what is resumed
-        self.say(run_saving.kept_message(kept), timeout=10)
+        # A short toast; the whole (where, as what, how to compare) in the hint line, over neither table nor footer.
+        self._kept_said = run_saving.kept_message(kept)
+        self._show_hint()
+        self.say(run_saving.kept_toast(kept), timeout=4)
 
     def action_resume(self) -> None:
         """Resume a kept run on the side that walks with its model and settings: the questions it holds are kept,

@@ -174,6 +174,15 @@ def kept_message(kept: Mapping[Side, KeptRun]) -> str:
             "(was → now).")
 
 
+def kept_toast(kept: Mapping[Side, KeptRun]) -> str:
+    """The toast once the runs are kept: one short line (the whole of :func:`kept_message` stays in the hint
+    line above the footer, where it covers nothing)."""
+    if len(kept) == 1:
+        (one,) = kept.values()
+        return f"Kept the run in {Path(one.path).name}{' (partial)' if one.partial else ''}."
+    return f"Kept both runs: A in {Path(kept[Side.A].path).name}, B in {Path(kept[Side.B].path).name}."
+
+
 @dataclass(frozen=True)
 class Resumed:
     """A kept run to resume on ``side``, and the outcomes it holds by question number."""

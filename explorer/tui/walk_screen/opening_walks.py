@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...trace import Trace
 from ...walks.history import WalkHistory
-from ...walks.saved import SavedWalk
+from ...walks.saved import SavedWalk, resumed_settings
 from ...walks.stability import Stability
 from ...walks.walk_list import Walk, WalkUnreadable
 from ..screens.choose_walk import WalksScreen
@@ -92,7 +92,8 @@ class OpeningWalks(Part):
 
     def load_traces(self, saved: Sequence[SavedWalk], *, adopt: bool = True, came_from: str | None = None) -> None:
         """Saved walks (a trace, a folder of recorded traces, a span file's walks) join the list in the order given,
-        each read when it is first shown; the first that can be read is shown, from its first event, and no
+        each read when it is first shown; the first that can be read is shown (a resumed session's, in the order
+        walked: the last), from its first event (a session's kept walk: where it was left), and no
         navigator is called (those before it that cannot be read are said in one line). With ``adopt``, the next
         walk takes the first one's budget, depth limit and policy; without, the screen was made with the settings
         it is to keep (the command line's, which took the walks' own where it gave none). ``came_from``: what the
@@ -106,7 +107,8 @@ class OpeningWalks(Part):
             self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
         self.query.value = settings.query
         unreadable: list[str] = []
-        for walk in walks:
+        # A resumed session's walks come in the order walked: the last one walked is shown, where it was left.
+        for walk in reversed(walks) if came_from is not None else walks:
             try:
                 history = walk.read()
             except WalkUnreadable as exc:
@@ -114,8 +116,11 @@ class OpeningWalks(Part):
                 continue
             self.view.walk = walk
             if came_from is not None:
-                self.say(f"Reopened {len(walks)} walk{'s' if len(walks) != 1 else ''} {came_from}, newest first: w "
-                         f"lists them, {walk.name} is shown", timeout=6)
+                carried = resumed_settings(saved)
+                goes_on = f" (as {carried[1]} was walked)" if carried is not None else ""
+                self.say(f"Reopened {len(walks)} walk{'s' if len(walks) != 1 else ''} {came_from}: w lists them, "
+                         f"{walk.name} is shown at step {history.cursor}. {self.next_walk.describe().plain}"
+                         f"{goes_on}", timeout=8)
             elif len(walks) == 1:
                 self.say(f"Opened {saved[0].path} as {walk.name} ({len(history.events)} events)", timeout=4)
             else:

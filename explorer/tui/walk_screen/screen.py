@@ -413,9 +413,9 @@ class WalkScreen(Screen[None]):
             case "rewalk":
                 self.rewalking.ask()
             case "other_policy":
-                source = self.rewalking.other_policy()
-                if source is not None:
-                    self.comparing_walks.start(source)
+                made = self.rewalking.other_policy()
+                if made is not None:
+                    self.comparing_walks.start(made)  # the original stays A, as everywhere; the re-walk is B
             case "continue_live":
                 self.continuing.ask()
             case "stability":

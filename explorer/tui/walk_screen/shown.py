@@ -55,6 +55,7 @@ class ShownWalk:
         self._stop_watching: Callable[[], None] = _nothing
         self._fork: Pick | None = None
         self._partner: Walk | None = None
+        self._stop_watching_partner: Callable[[], None] = _nothing
         self._unfolded = False
         self._playing = False
 
@@ -107,7 +108,15 @@ class ShownWalk:
     def partner(self, partner: Walk | None) -> None:
         """Compare the walk on screen with ``partner`` (``None``: no more), the prompts where they part folded."""
         if partner is not self._partner:
+            self._stop_watching_partner()
+            # A partner still walking (T's re-walk, run to its end beside the original) redraws the comparison
+            # as it grows and when it ends; its cursor is not shown, so its moves are not told.
+            self._stop_watching_partner = partner.watch(self._partner_changed) if partner is not None else _nothing
             self._partner, self._unfolded = partner, False
+            self._changed(Aspect.PARTNER)
+
+    def _partner_changed(self, change: Change) -> None:
+        if change is not Change.MOVED:
             self._changed(Aspect.PARTNER)
 
     @property
