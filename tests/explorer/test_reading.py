@@ -111,7 +111,7 @@ def guarded(read: Callable[[], object], fifo: Path | None = None, timeout: float
     def run() -> None:
         try:
             outcome.append(("returned", read()))
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
+        except BaseException as exc:  # handed to the test
             outcome.append(("raised", exc))
 
     thread = threading.Thread(target=run, daemon=True)
