@@ -155,7 +155,7 @@ def scores_from(value: object) -> Mapping[str, float]:
         try:
             number = float(score)
         except OverflowError:  # an int (or a fraction) too large for a float: finite, so above 1 it counts as 1
-            number = sys.float_info.max if score > 0 else -sys.float_info.max
+            number = -sys.float_info.max if score < 0 else sys.float_info.max
         if not math.isfinite(number):
             raise ValueError(f"the score of {key!r} must be a finite number in [0, 1], got {_describe(score)}")
         checked[key] = number
