@@ -200,6 +200,11 @@ def _settings(data: Mapping[str, Any], navigator: str, where: str) -> WalkSettin
     settings = _field(data, "settings", dict, where)
     budget = _field(settings, "max_nodes_visited", int, f"{where}: settings")
     depth = _field(settings, "max_depth", int, f"{where}: settings")
+    # What --budget and --depth take (1 to 100,000 visits, a depth of 0 to 100,000): a run walked is one of those.
+    for key, value, low in (("max_nodes_visited", budget, 1), ("max_depth", depth, 0)):
+        if not low <= value <= 100_000:
+            raise RunError(f"{where}: its settings' {key} is {value}, which no walk takes (from {low} to 100,000); "
+                           "give a run kept by eval --save-run")
     try:
         on_failure = OnFailure(settings.get("on_failure", OnFailure.THROW.value))
         policy, alpha = read_policy(str(settings.get("policy", "depth-first")))
