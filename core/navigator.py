@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -139,8 +140,9 @@ def scores_from(value: object) -> Mapping[str, float]:
     ``TypeError``) and whose values are real numbers (``int``, ``float`` or
     any ``numbers.Real``; not a ``bool``, which is more likely a mistake than
     a score: ``TypeError``) that are finite (NaN or an infinity is a
-    ``ValueError``). Values are kept as given, not clamped: how a score
-    counts is the walk's rule.
+    ``ValueError``; an integer too large for a float, ``10**400``, is finite,
+    and is kept as the largest float of its sign). Values are kept as given,
+    not clamped: how a score counts is the walk's rule.
     """
     if not isinstance(value, Mapping):
         raise TypeError(f"scores must be a mapping of node ids to numbers, got {_describe(value)}")
@@ -152,8 +154,8 @@ def scores_from(value: object) -> Mapping[str, float]:
             raise TypeError(f"the score of {key!r} must be a number in [0, 1], got {_describe(score)}")
         try:
             number = float(score)
-        except OverflowError:  # an int too large for a float
-            number = math.inf
+        except OverflowError:  # an int (or a fraction) too large for a float: finite, so above 1 it counts as 1
+            number = -sys.float_info.max if score < 0 else sys.float_info.max
         if not math.isfinite(number):
             raise ValueError(f"the score of {key!r} must be a finite number in [0, 1], got {_describe(score)}")
         checked[key] = number

@@ -74,6 +74,7 @@ from .event_json import (
 )
 from .masking import Secrets
 from .outputs import Output, Read, write
+from .reading import NotARegularFile, TooLarge, open_regular, problem, read_file
 from .safe_text import json_text, one_line
 from .walk_settings import WalkSettings, policy_fields
 
@@ -341,30 +342,26 @@ def _too_large(path: Path, size: int) -> TraceError:
 
 def _read_text(path: Path) -> str:
     """The file's text; a folder, a pipe or a device (which could be read forever) is refused before reading, and
-    so is a file past :data:`MAX_TRACE_BYTES`."""
+    so is a file past :data:`MAX_TRACE_BYTES` (:mod:`.reading`)."""
     try:
-        info = path.stat()
-        mode = info.st_mode
-        if stat.S_ISDIR(mode):
-            raise TraceError(f"{path}: a folder, not a trace file; give a trace (.jsonl) saved by a walk")
-        if not stat.S_ISREG(mode):
-            raise TraceError(f"{path}: not a regular file (a pipe or a device); give a trace (.jsonl) saved by a walk")
-        if info.st_size > MAX_TRACE_BYTES:
-            raise _too_large(path, info.st_size)
-        return path.read_text(encoding="utf-8")
-    except TraceError:
-        raise
+        return read_file(path, MAX_TRACE_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise TraceError(f"{path}: no such trace file") from None
+    except IsADirectoryError:
+        raise TraceError(f"{path}: a folder, not a trace file; give a trace (.jsonl) saved by a walk") from None
+    except NotARegularFile as exc:
+        raise TraceError(f"{path}: {exc.kind}, not a regular file; give a trace (.jsonl) saved by a walk") from None
+    except TooLarge as exc:
+        raise _too_large(path, exc.size) from None
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
             raise TraceError(f"{path}: the path is longer than the file system allows; give a shorter path") from None
-        raise TraceError(f"{path}: cannot read the trace: {exc.strerror or exc}") from None
+        if "\0" in str(path):
+            raise TraceError(f"{path}: a file name cannot hold a NUL character") from None
+        raise TraceError(f"{path}: cannot read the trace: {problem(exc)}") from None
     except UnicodeDecodeError as exc:
         raise TraceError(f"{path}: cannot read the trace: not UTF-8 text (byte {exc.start}); give a trace saved "
                          "by a walk") from None
-    except ValueError:  # a NUL in the name
-        raise TraceError(f"{path}: a file name cannot hold a NUL character") from None
 
 
 def _no_constant(name: str) -> Any:
@@ -419,19 +416,17 @@ def read_trace_header(path: str | Path) -> TraceHeader:
     path = Path(path)
     first: str | None = None
     try:
-        info = path.stat()
-        if stat.S_ISREG(info.st_mode):
-            if info.st_size > MAX_TRACE_BYTES:
-                raise _too_large(path, info.st_size)
-            with path.open("rb") as handle:
-                line = handle.readline(MAX_HEADER_BYTES + 1)
-            if len(line) > MAX_HEADER_BYTES:
-                raise TraceError(f"{path}:1: not a reasoning-explorer trace (its first line is longer than "
-                                 f"{MAX_HEADER_BYTES:,} bytes, far past any header)")
-            first = line.decode("utf-8")
+        with open_regular(path, MAX_TRACE_BYTES) as handle:
+            line = handle.readline(MAX_HEADER_BYTES + 1)
+        if len(line) > MAX_HEADER_BYTES:
+            raise TraceError(f"{path}:1: not a reasoning-explorer trace (its first line is longer than "
+                             f"{MAX_HEADER_BYTES:,} bytes, far past any header)")
+        first = line.decode("utf-8")
     except TraceError:
         raise
-    except (OSError, UnicodeDecodeError, ValueError):
+    except TooLarge as exc:
+        raise _too_large(path, exc.size) from None
+    except (OSError, UnicodeDecodeError):
         first = None
     if first is None:  # a folder, a pipe, no such file, not UTF-8...: reading it says what is wrong
         return _header_line(path, _read_text(path).splitlines())

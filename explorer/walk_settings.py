@@ -47,7 +47,8 @@ def policy_text(policy: Policy, alpha: float = DEFAULT_ALPHA) -> str:
     ``--policy`` reads it back."""
     name = POLICY_NAMES[policy]
     if policy is Policy.BEST_FIRST and alpha != DEFAULT_ALPHA:
-        return f"{name}@alpha={alpha:g}"
+        short = f"{alpha:g}"  # 0.7, not 0.7000000000000001; but never rounded (0.3333333 read back as 0.333333)
+        return f"{name}@alpha={short if float(short) == alpha else repr(float(alpha))}"
     return name
 
 
@@ -69,12 +70,16 @@ def policy_note(policy: Policy, alpha: float) -> str:
 def read_policy(text: str) -> tuple[Policy, float]:
     """``depth-first`` or ``best-first[@alpha=A]`` (A in (0, 1], default 0.5) as a policy and its alpha;
     ``ValueError`` saying what to write."""
-    name, _, options = text.strip().partition("@")
+    name, at, options = text.strip().partition("@")
     policies = {written: policy for policy, written in POLICY_NAMES.items()}
     policy = policies.get(name.strip().lower().replace("_", "-"))
     if policy is None:
         raise ValueError(f"{text!r} is no walk policy; write depth-first or best-first (best-first@alpha=0.7)")
     alpha = DEFAULT_ALPHA
+    if at and not options.strip():
+        raise ValueError(f"{text!r}: nothing after @; write {name.strip()} alone, or best-first@alpha=0.7")
+    if options.count("alpha") > 1:
+        raise ValueError(f"{text!r}: alpha is given more than once; give it once (best-first@alpha=0.7)")
     if options:
         key, equals, value = options.partition("=")
         if key.strip() != "alpha" or not equals:

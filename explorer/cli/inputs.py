@@ -4,13 +4,13 @@ corpus it was made on)."""
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
 from ..ending import WalkEnd
+from ..reading import read_head
 from ..safe_text import one_line
 from ..trace import Trace, TraceError, read_trace, read_trace_header
 from ..walks.saved import SavedWalk, TraceFile
@@ -93,11 +93,8 @@ def looks_like_spans(path: str | Path) -> bool:
     so that opening a trace never loads OpenTelemetry. Only a regular file is read (a FIFO would block the open):
     anything else is no span file, and the trace reader says what it is."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
-        with Path(path).open("rb") as handle:
-            head = handle.read(4096)
-    except (OSError, ValueError):
+        head = read_head(path, 4096)
+    except OSError:
         return False
     return b'"resourceSpans"' in head
 

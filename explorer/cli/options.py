@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -469,8 +470,11 @@ def console(stderr: bool = False) -> Any:
     from rich.console import Console
 
     out = Console(stderr=stderr, highlight=False, soft_wrap=False)
-    if not out.is_terminal and "COLUMNS" not in os.environ:
-        out.width = 160  # piped into a file or CI log: tables need room more than a screen does
+    columns = os.environ.get("COLUMNS", "")
+    if not (columns.isascii() and columns.isdigit() and int(columns) > 0):
+        # No width given, or none to use (COLUMNS=0 made Rich print nothing at all): the terminal's, and in a pipe
+        # or a CI log 160, since tables need room more than a screen does.
+        out.width = shutil.get_terminal_size((160, 24)).columns if out.is_terminal else 160
     return out
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import codecs
 import errno
-import io
 import os
 import stat
 from pathlib import Path
 
+from ..reading import NotARegularFile, TooLarge, kind, problem, read_file
 from .errors import CorpusError
 from .progress import Progress, Stage
 
@@ -30,7 +30,7 @@ def check_corpus_path(path: str | Path) -> os.stat_result:
     path = Path(path)
     result = _stat(path)
     if not (stat.S_ISREG(result.st_mode) or stat.S_ISDIR(result.st_mode)):
-        raise CorpusError(path, _not_a_file(result.st_mode))
+        raise CorpusError(path, _not_a_file(kind(result.st_mode)))
     return result
 
 
@@ -50,18 +50,13 @@ def _os_problem(exc: OSError) -> str:
         return "the path is longer than the file system allows; give a shorter path"
     if exc.errno == errno.ELOOP:
         return "the path goes round a loop of symlinks; give the file's real path"
-    return f"cannot read: {exc.strerror or exc}"
+    if exc.errno == errno.EINVAL and "\0" in str(exc.filename):
+        return "the path holds a NUL character; give the file's real name"
+    return f"cannot read: {problem(exc)}"
 
 
-def _not_a_file(mode: int) -> str:
-    kind = (
-        "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-        else "a character device" if stat.S_ISCHR(mode)
-        else "a block device" if stat.S_ISBLK(mode)
-        else "a socket" if stat.S_ISSOCK(mode)
-        else "not a regular file"
-    )  # fmt: skip
-    return f"is {kind}, not a file that can be read to its end; give a .yaml, .json or .md file, or a folder"
+def _not_a_file(what: str) -> str:
+    return f"is {what}, not a file that can be read to its end; give a .yaml, .json or .md file, or a folder"
 
 
 def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]:
@@ -75,26 +70,40 @@ def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]
     return decode_text(path, data), data
 
 
+MAX_FILE_BYTES = 2_000_000_000
+"""The largest corpus, question set or script read (a corpus of 1,000,000 nodes as JSON is about 200 MB)."""
+
+
 def read_bytes(path: Path, progress: Progress | None = None) -> bytes:
-    """The file's bytes, read as :func:`read_text` reads them (a regular file only), for a parser that takes bytes."""
-    if "\0" in str(path):
-        raise CorpusError(path, "the path holds a NUL character; give the file's real name")
+    """The file's bytes, read as :func:`read_text` reads them (a regular file only, up to :data:`MAX_FILE_BYTES`,
+    through :mod:`explorer.reading`), for a parser that takes bytes."""
+    started = False
+
+    def told(done: int, size: int) -> None:
+        nonlocal started
+        if progress is None or not progress.active:
+            return
+        if not started:
+            started = True
+            progress.start(Stage.READING, size)
+        progress.tick(done)
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        data = read_file(path, MAX_FILE_BYTES, progress=told)
     except FileNotFoundError as exc:
         raise CorpusError(path, f"cannot read: {exc.strerror or exc}") from None
+    except IsADirectoryError:
+        raise CorpusError(path, "is a folder, not a file") from None
+    except NotARegularFile as exc:
+        raise CorpusError(path, _not_a_file(exc.kind)) from None
+    except TooLarge as exc:
+        raise CorpusError(path, f"is {exc.strerror}; a corpus, question set or script is far smaller: give "
+                          "a smaller file") from None
     except OSError as exc:
         raise CorpusError(path, _os_problem(exc)) from None
-    with open(fd, "rb", closefd=True) as stream:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise CorpusError(path, "is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            raise CorpusError(path, _not_a_file(mode))
-        try:
-            return _read_all(stream, os.fstat(fd).st_size, progress)
-        except OSError as exc:
-            raise CorpusError(path, f"cannot read: {exc.strerror or exc}") from None
+    if started and progress is not None:
+        progress.finish(len(data))
+    return data
 
 
 def decode_text(path: Path, data: bytes) -> str:
@@ -127,17 +136,3 @@ def check_utf8(path: Path, data: bytes) -> None:
         decode_text(path, data)  # the same codec refuses the same bytes: it raises, naming the byte and the line
     finally:
         view.release()
-
-
-def _read_all(stream: io.BufferedReader, size: int, progress: Progress | None) -> bytes:
-    if progress is None or not progress.active:
-        return stream.read()
-    progress.start(Stage.READING, size)
-    chunks: list[bytes] = []
-    done = 0
-    while chunk := stream.read(_READ_CHUNK):
-        chunks.append(chunk)
-        done += len(chunk)
-        progress.tick(done)
-    progress.finish(done)
-    return b"".join(chunks)

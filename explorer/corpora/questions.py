@@ -27,7 +27,9 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..outputs import Output, Read, lock_descriptor, scratch, write
+from ..reading import read_head
 from .errors import CorpusError
+from .files import read_text
 from .model import Corpus
 from .yaml_source import did_you_mean, is_null, kind, line_of, pairs, read_mapping, scalar_text
 
@@ -195,11 +197,8 @@ def looks_like_question_set(path: str | Path) -> bool:
     if not name.endswith((".yaml", ".yml")):
         return False
     try:
-        if not path.is_file():  # a folder, or a FIFO that would block the read
-            return False
-        with path.open("rb") as handle:
-            head = handle.read(SNIFF_BYTES).decode("utf-8", errors="replace")
-    except (OSError, ValueError):
+        head = read_head(path, SNIFF_BYTES).decode("utf-8", errors="replace")  # a folder or a FIFO: refused at once
+    except OSError:
         return False
     return bool(_QUESTIONS_KEY.search(head)) and not re.search(r"^nodes\s*:", head, re.MULTILINE)
 
@@ -374,7 +373,7 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
                 raise CorpusError(path, f"question id {chosen!r} is taken; give another id (a question is never "
                                   "overwritten)")
             items = next(value for key, _, value in pairs(existing) if key == "questions")
-            original = path.read_text(encoding="utf-8")
+            original, _ = read_text(path)
             after = original[items.end_mark.index:]
             trailing = [line for line in after.splitlines() if line.strip() and not line.lstrip().startswith("#")]
             if not isinstance(items, SequenceNode) or items.flow_style or trailing:

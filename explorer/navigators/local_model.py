@@ -49,6 +49,7 @@ import httpx
 from core import CancellationToken
 
 from ..numbers import whole
+from ..reading import NotARegularFile, read_head
 from .errors import NavigatorConfigError
 from .folders import UNCACHED, Folders
 from .llm.errors import NavigatorHTTPError
@@ -66,7 +67,6 @@ from .llm.llama_server import (
 from .llm.options import ModelOptions, OptionError, filled, split_options
 from .llm.settings import LOCAL_PROVIDER, Settings, cache_dir, with_limits
 from .openai_compat import OpenAICompatibleNavigator
-from .regular_file import NotARegularFile, read_regular
 
 __all__ = [
     "BUNDLED",
@@ -196,7 +196,7 @@ def model_file(name: str) -> Path:
     bundled = BUNDLED.get(name)
     path = bundled_file(name, bundled) if bundled is not None else Path(name).expanduser()
     try:
-        magic = read_regular(path, len(GGUF_MAGIC))  # a FIFO is refused, not waited on
+        magic = read_head(path, len(GGUF_MAGIC))  # a FIFO is refused, not waited on
     except FileNotFoundError:
         known = f"; or a bundled model: {', '.join(f'local:{n}' for n in BUNDLED)}" if bundled is None else ""
         raise NavigatorConfigError(f"local:{name}: no such model file {path}; give the path of a .gguf "

@@ -22,8 +22,16 @@ from typing import Final
 from core import NavigatorRequest
 
 from ..outputs import Output, Read, write
+from ..reading import read_file
 from .llm.options import OptionError, join_options, short_model_id, split_options, with_options
-from .llm.prompt import SYSTEM_PROMPT, PromptFileError, placeholder_values, read_prompt_file, user_prompt
+from .llm.prompt import (
+    MAX_PROMPT_FILE_BYTES,
+    SYSTEM_PROMPT,
+    PromptFileError,
+    placeholder_values,
+    read_prompt_file,
+    user_prompt,
+)
 from .local_model import bundled_prompts
 from .what_if import EditedRequest
 
@@ -48,6 +56,13 @@ class PromptVariant:
     model_id: str
     system_file: Path
     prompt_file: Path
+
+    def system(self) -> str | None:
+        """The system message kept in :attr:`system_file`, or ``None`` when it no longer reads as one."""
+        try:
+            return read_prompt_file(self.system_file, "system prompt")
+        except PromptFileError:
+            return None
 
 
 TEMPLATED = ("candidates", "candidates_compact", "position", "query", "ids")
@@ -87,7 +102,13 @@ def keep_variant(edited: EditedRequest, name: str, folder: Path, reads: Iterable
              folder / f"{name}.prompt.txt": template_from(edited.user, request)}
     kept = set()
     for path, text in texts.items():
-        if path.exists() and (not path.is_file() or path.read_text(encoding="utf-8") != text):
+        try:
+            kept = read_file(path, MAX_PROMPT_FILE_BYTES).decode("utf-8", "replace")
+        except FileNotFoundError:
+            continue
+        except OSError:  # a folder, a FIFO, a loop of links...: no variant of these words
+            kept = None
+        if kept != text:
             raise VariantError(f"{path}: a variant {name} with other words is kept there; type another name")
         if path.exists():
             kept.add(path)  # the same words there already: nothing to write (it may be read now, by system=)
@@ -166,7 +187,7 @@ def builtin_prompt(request: NavigatorRequest) -> tuple[str, str]:
     shipped = bundled_prompts(request.model)
     if shipped is not None:
         system, template = shipped
-        return system.read_text(encoding="utf-8"), template.read_text(encoding="utf-8")
+        return read_prompt_file(system, "system prompt"), read_prompt_file(template, "prompt template")
     return SYSTEM_PROMPT, template_from(user_prompt(request), request)
 
 

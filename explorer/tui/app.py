@@ -162,7 +162,9 @@ class ExplorerApp(App[int]):
         bubbled_back = event.is_forwarded  # forwarding marks this very event, so read it first
         # A prompt key opens a prompt only on the walk screen, and only when no text field takes it as a character.
         typing = isinstance(self.focused, (Input, TextArea)) or self.screen is not self._walk_screen
-        if not bubbled_back and self._keys.hold(event, typing=typing):
+        prompt_on_top = isinstance(self.screen, PromptScreen)
+        covered = not prompt_on_top and self.screen is not self._walk_screen
+        if not bubbled_back and self._keys.hold(event, typing=typing, prompt_on_top=prompt_on_top, covered=covered):
             return
         await super().on_event(event)
         if bubbled_back:

@@ -8,6 +8,14 @@ app routes every key through :meth:`KeyHolder.hold` and tells it when a prompt i
 Keys are handed over (or typed anew) by posting copies, which join the back of the app's queue: a key the
 terminal sent meanwhile is already in the queue ahead of them. So until the last copy has come back, any other
 key waits behind the copies, and is handed over (or typed anew) after them, in the order it was typed.
+
+The keys after a closing key typed into an open prompt wait the same way, until the prompt has closed (or refused
+the value): sent on, they would reach the closing prompt's field (Escape then ``q`` typed fast lost the ``q``).
+
+Holding never outlives the prompt it waits for: a prompt that another screen covered (a held ctrl+p opened the
+command palette over it, and the held Enter went to the palette) says it is ready again once back on top, and a key
+that comes while a screen other than a prompt covers it lets every held key go, in order, to that screen. So
+whatever the keys and their pace, Escape closes what is open and ``q`` quits.
 """
 
 from __future__ import annotations
@@ -39,19 +47,25 @@ class KeyHolder:
     def holding(self) -> bool:
         return self._held is not None
 
-    def hold(self, event: events.Key, *, typing: bool) -> bool:
-        """Whether ``event`` (not yet handled) is held back; a prompt key starts holding those after it.
-        ``typing``: the focus is in a text field, where a prompt key is just a character."""
+    def hold(self, event: events.Key, *, typing: bool, prompt_on_top: bool = False, covered: bool = False) -> bool:
+        """Whether ``event`` (not yet handled) is held back; a prompt key starts holding those after it, and so does
+        a closing key typed into a prompt. ``typing``: the focus is in a text field, where a prompt key is just a
+        character; ``prompt_on_top``: the screen on top is a prompt; ``covered``: the screen on top is neither a
+        prompt nor the screen a prompt opens from (the command palette): no prompt can answer now."""
         key = id(event)
         if key in self._released:
             self._released.discard(key)
             if key == self._last:  # the prompt has all it was handed: now what came meanwhile
                 self._last = None
-                self.ready()
+                if self._held is not None:
+                    self.ready()
+                else:  # let go to a screen over the prompt: what came meanwhile is typed anew after it
+                    later, self._later = self._later, []
+                    self._type_anew(later)
             return False
         if key in self._replayed:
             self._replayed.discard(key)
-            held = self._hold_fresh(event, typing=typing)
+            held = self._hold_fresh(event, typing=typing, prompt_on_top=prompt_on_top, covered=covered)
             if key == self._last:  # every key typed anew is in: the ones that came meanwhile follow them
                 self._last = None
                 later, self._later = self._later, []
@@ -63,13 +77,15 @@ class KeyHolder:
         if self._last is not None and self._held is None:
             self._later.append(event)
             return True
-        return self._hold_fresh(event, typing=typing)
+        return self._hold_fresh(event, typing=typing, prompt_on_top=prompt_on_top, covered=covered)
 
-    def _hold_fresh(self, event: events.Key, *, typing: bool) -> bool:
+    def _hold_fresh(self, event: events.Key, *, typing: bool, prompt_on_top: bool, covered: bool) -> bool:
         if self._held is not None:
             self._held.append(event)
+            if covered:  # the prompt is under another screen, which takes the keys: all of them, in order
+                self.closed()
             return True
-        if event.key in self.prompt_keys and not typing:
+        if (event.key in self.prompt_keys and not typing) or (event.key in CLOSING_KEYS and prompt_on_top):
             self._held = []
         return False
 

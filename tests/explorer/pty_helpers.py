@@ -13,6 +13,7 @@ import sys
 import termios
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pyte
@@ -69,6 +70,17 @@ class Terminal:
                 return shown
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"the screen never showed {text!r} (exit code {self.process.poll()}):\n{shown}")
+            time.sleep(0.05)
+
+    def wait_until(self, holds: Callable[[str], bool], what: str, timeout: float = 60.0) -> str:
+        """Wait until ``holds(screen text)``, ``what`` saying what is awaited (a hang guard, not a pause)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.text()
+            if holds(shown):
+                return shown
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed {what} (exit code {self.process.poll()}):\n{shown}")
             time.sleep(0.05)
 
     def press(self, keys: str) -> None:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GATE = {"explorer/outputs.py", "explorer/atomic_file.py"}
 """The only modules that may write a file: the gate and its primitives."""
 WRITE_MODES = set("wax+")
-CALLS = {("os", "replace"), ("os", "rename"), ("os", "renames"), ("os", "fdopen"), ("shutil", "move"),
+CALLS = {("os", "replace"), ("os", "rename"), ("os", "renames"), ("shutil", "move"),
          ("shutil", "copy"), ("shutil", "copy2"), ("shutil", "copyfile"), ("shutil", "copytree"),
          ("shutil", "copyfileobj"), ("tempfile", "mkstemp"), ("tempfile", "NamedTemporaryFile"),
          ("tempfile", "mkdtemp")}
@@ -56,6 +56,8 @@ def writers_in(source: str) -> list[tuple[int, str]]:
         owner = func.value.id if isinstance(func.value, ast.Name) else None
         if (owner, func.attr) in CALLS:
             found.append((node.lineno, f"{owner}.{func.attr}"))
+        elif owner == "os" and func.attr == "fdopen" and set(_mode(node, 1) or "w") & WRITE_MODES:
+            found.append((node.lineno, "os.fdopen(..., write mode)"))  # a mode not written as a literal: a writer
         elif owner == "os" and func.attr == "open":
             flags = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr.startswith("O_")}
             if flags & OPEN_FLAGS:
@@ -77,7 +79,7 @@ def test_the_finder_finds_each_kind_of_writer():
         "os.open(p, os.O_WRONLY | os.O_CREAT)",
         # not writers:
         "open(p)", "open(p, 'rb')", "p.open('rb')", "s.replace('a', 'b')", "d.replace(tzinfo=u)",
-        "os.open(p, os.O_RDONLY)",
+        "os.open(p, os.O_RDONLY)", "os.fdopen(d, 'rb')",
     ])
     assert [line for line, _ in writers_in(source)] == list(range(1, 16))
 

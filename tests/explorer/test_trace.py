@@ -204,7 +204,7 @@ def test_a_fifo_is_refused_without_reading_it(tmp_path):
             pass
         pytest.fail("read_trace waited on a FIFO")
     assert isinstance(outcome[0], TraceError)
-    assert str(outcome[0]) == (f"{fifo}: not a regular file (a pipe or a device); give a trace (.jsonl) saved by "
+    assert str(outcome[0]) == (f"{fifo}: a FIFO (named pipe), not a regular file; give a trace (.jsonl) saved by "
                                "a walk")
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ...outputs import Output, write
-from ..regular_file import read_regular
+from ...reading import read_file
 
 _log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class ResponseCache:
         try:
             # Not followed through a symlink, not waited on (a FIFO), never more than the limit read: an entry is
             # a regular file this cache wrote, and anything else at its path is foreign.
-            data = read_regular(self.path(key), MAX_ENTRY_BYTES + 1, follow_symlinks=False)
+            data = read_file(self.path(key), MAX_ENTRY_BYTES, follow_symlinks=False)
         except OSError:
             return None
         if len(data) > MAX_ENTRY_BYTES:

@@ -40,7 +40,7 @@ from typing import Any, Final
 from core import NavigatorRequest
 
 from ...corpora.yaml_source import did_you_mean
-from ..regular_file import NotARegularFile, read_regular
+from ...reading import NotARegularFile, TooLarge, problem, read_file
 from .errors import one_line
 from .schema import max_selected
 
@@ -188,22 +188,21 @@ def payload(model: str, sent: Messages, fields: Mapping[str, Any] | None = None)
 
 
 def read_prompt_file(path: Path, what: str) -> str:
-    """The prompt file's text. Only a regular file is read, and at most one byte past the limit
-    (:func:`..regular_file.read_regular`), so a FIFO with no writer or ``/dev/zero`` is refused at once."""
+    """The prompt file's text. Only a regular file is read, and only up to the cap (:mod:`explorer.reading`), so a
+    FIFO with no writer or ``/dev/zero`` is refused at once."""
     try:
-        data = read_regular(path, MAX_PROMPT_FILE_BYTES + 1)
+        data = read_file(path, MAX_PROMPT_FILE_BYTES)
     except FileNotFoundError:
         raise PromptFileError(f"{path}: no such {what} file; check the path") from None
     except IsADirectoryError:
         raise PromptFileError(f"{path}: a folder, not a {what} file; name a text file") from None
     except NotARegularFile as exc:
         raise PromptFileError(f"{path}: {exc.kind}, not a regular file; name a text file for the {what}") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise PromptFileError(f"{path}: cannot read the {what} file: {problem}") from None
-    if len(data) > MAX_PROMPT_FILE_BYTES:
+    except TooLarge:
         raise PromptFileError(f"{path}: the {what} file is over {MAX_PROMPT_FILE_BYTES:,} bytes; a prompt is "
-                              "a few kB")
+                              "a few kB") from None
+    except OSError as exc:
+        raise PromptFileError(f"{path}: cannot read the {what} file: {problem(exc)}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -68,6 +68,8 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
         super().__init__()
         self.ready = False
         """Whether the field has the focus (the app holds keys typed while the prompt opens until then)."""
+        self._covered = False
+        """Whether a screen (the command palette) was opened over this prompt since it last said it was ready."""
         self.prompt_title = title
         self.initial = value
         self.check = check
@@ -98,12 +100,27 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
         self.ready = True
         self.app.post_message(PromptReady())
 
+    def on_screen_suspend(self) -> None:
+        self._covered = True
+
+    def on_screen_resume(self) -> None:
+        """Back on top after a screen over it (the palette, opened by a key held for this prompt) closed: the keys
+        that screen took were never this prompt's to answer, so the keys held behind them are handed over now."""
+        if self._covered:
+            self._covered = False
+            self.call_after_refresh(self._ready)
+
     def on_key(self, event: Key) -> None:
         """Down from the field enters the list (at the row the field holds, else the first); Up from the list's
-        first row, or a character typed on the list, goes back to the field."""
+        first row, or a character typed on the list, goes back to the field. Enter always answers, wherever the
+        focus is: the app holds the keys typed after it until the prompt closes or refuses the value."""
+        field = self.query_one("#prompt-input", Input)
+        if event.key == "enter" and not field.has_focus and not self._on_a_row():
+            event.stop()
+            self._submit(field.value)
+            return
         if not self.suggestions:
             return
-        field = self.query_one("#prompt-input", Input)
         options = self.query_one("#prompt-suggestions", OptionList)
         if field.has_focus and event.key == "down":
             value = field.value.strip()
@@ -117,6 +134,11 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
             field.focus()
             field.insert_text_at_cursor(event.character)
             event.stop()
+
+    def _on_a_row(self) -> bool:
+        """Whether the focus is on a highlighted row of the suggestions (Enter there accepts that row)."""
+        focused = self.focused
+        return isinstance(focused, OptionList) and focused.highlighted is not None
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter (or a click) on a suggestion accepts it."""

@@ -266,11 +266,7 @@ class WhatIfScreen(ClosesOnce, ModalScreen[ForkFrom | RewalkWith | EvaluateWith 
         """``transcript`` saying the variant that asked it (``("variant", "prompt v2")``), when the variant kept here
         has the system message it was sent with."""
         variant = self.variant
-        try:
-            kept = variant is not None and variant.system_file.read_text(encoding="utf-8") == dict(transcript).get(
-                "system")
-        except OSError:
-            kept = False
+        kept = variant is not None and variant.system() == dict(transcript).get("system")
         return (*transcript, (VARIANT_LABEL, f"prompt {variant.name}")) if kept and variant is not None else transcript
 
     def action_keep(self) -> PromptVariant | None:

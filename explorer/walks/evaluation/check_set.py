@@ -16,6 +16,7 @@ the questions both hold though cases were kept between them (:func:`.kept_run.ch
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from ...corpora.questions import (
     sets_beside,
 )
 from ...outputs import Output, Read, write
+from ...reading import problem, read_head
 from .kept_run import KeptRun, RunError, file_sha256, read_run
 
 __all__ = ["CHECK_MARK", "CheckSet", "check_path", "check_set", "write_check_set"]
@@ -132,7 +134,7 @@ def _missed_or_flipped(runs: Sequence[KeptRun]) -> list[str]:
 def check_set(corpus: Corpus, query: str = "") -> CheckSet:
     """The check set of ``corpus`` (the module docstring says what it holds), for a walk of ``query``."""
     path = check_path(corpus.path)
-    sets = [s for s in sets_beside(corpus) if s.path.resolve() != path.resolve()]
+    sets = [s for s in sets_beside(corpus) if os.path.realpath(s.path) != os.path.realpath(path)]  # a loop: no error
     chosen: list[Question] = []
     seen: set[str] = set()
     taken: set[str] = set()
@@ -181,12 +183,14 @@ def write_check_set(check: CheckSet, corpus: Corpus) -> QuestionSet:
     if not check.questions:
         raise CorpusError(path, "no check set yet: no question kept with K and no kept run of this corpus with a "
                           "miss; keep a case with K or a run with ctrl+s (eval --save-run), or evaluate a whole set")
-    if path.exists():
-        try:
-            first = path.read_text(encoding="utf-8").split("\n", 1)[0]
-        except (OSError, UnicodeDecodeError):
-            first = ""
-        if first != f"# {CHECK_MARK}":
+    if path.is_symlink() or path.exists():
+        mark = f"# {CHECK_MARK}\n".encode()
+        try:  # its first line alone, from a regular file: a FIFO, a device or a loop of links there is refused at once
+            first = read_head(path, len(mark))
+        except OSError as exc:
+            raise CorpusError(path, f"{problem(exc)}, where the check set is written; move it away (a check set "
+                              "is written only over one reasoning-explorer made)") from None
+        if first != mark:
             raise CorpusError(path, "a file of the check set's name that reasoning-explorer did not make: it is "
                               "never overwritten; move it, or evaluate it as a set of its own")
     write(Output("the check set", path), question_set_text(path, corpus, check.questions, CHECK_MARK),

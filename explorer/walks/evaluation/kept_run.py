@@ -34,11 +34,13 @@ from typing import Any
 from core import OnFailure
 
 from ...corpora import Corpus
+from ...corpora.files import MAX_FILE_BYTES
 from ...corpora.questions import CHECK_SET_SUFFIX, Question
 from ...corpora.validate import stats
 from ...ending import WalkEnd
 from ...navigators.prompt_variants import model_label
 from ...outputs import Output, Read, write
+from ...reading import NotARegularFile, TooLarge, problem, read_file
 from ...safe_text import visible
 from ...walk_settings import WalkSettings, policy_text, read_policy
 from ..settings import describe_settings
@@ -61,7 +63,8 @@ class RunError(ValueError):
 
 
 def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The sha256 of a question set's file (a regular file, as large as a corpus may be: :mod:`explorer.reading`)."""
+    return hashlib.sha256(read_file(path, MAX_FILE_BYTES)).hexdigest()
 
 
 def holds(outcome: QuestionOutcome | None) -> bool:
@@ -202,6 +205,11 @@ def _settings(data: Mapping[str, Any], navigator: str, where: str) -> WalkSettin
     settings = _field(data, "settings", dict, where)
     budget = _field(settings, "max_nodes_visited", int, f"{where}: settings")
     depth = _field(settings, "max_depth", int, f"{where}: settings")
+    # What --budget and --depth take (1 to 100,000 visits, a depth of 0 to 100,000): a run walked is one of those.
+    for key, value, low in (("max_nodes_visited", budget, 1), ("max_depth", depth, 0)):
+        if not low <= value <= 100_000:
+            raise RunError(f"{where}: its settings' {key} is {value}, which no walk takes (from {low} to 100,000); "
+                           "give a run kept by eval --save-run")
     try:
         on_failure = OnFailure(settings.get("on_failure", OnFailure.THROW.value))
         policy, alpha = read_policy(str(settings.get("policy", "depth-first")))
@@ -231,17 +239,19 @@ def read_run(path: str | Path) -> KeptRun:
     where = visible(str(path))
     file = Path(path)
     try:
-        if not file.is_file():
-            raise RunError(f"{where}: no such kept run (give a file written by eval --save-run)")
-        if file.stat().st_size > MAX_BYTES:
-            raise RunError(f"{where}: larger than {MAX_BYTES:,} bytes; not a kept run")
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except RunError:
-        raise
+        data = json.loads(read_file(file, MAX_BYTES).decode("utf-8"))
+    except FileNotFoundError:
+        raise RunError(f"{where}: no such kept run (give a file written by eval --save-run)") from None
+    except TooLarge:
+        raise RunError(f"{where}: larger than {MAX_BYTES:,} bytes; not a kept run") from None
+    except (IsADirectoryError, NotARegularFile) as exc:
+        raise RunError(f"{where}: {problem(exc)}; give a kept run (a file written by eval --save-run)") from None
     except OSError as exc:
-        problem = ("the path is longer than the file system allows; give a shorter path"
-                   if exc.errno == errno.ENAMETOOLONG else f"cannot be read ({exc.strerror or type(exc).__name__})")
-        raise RunError(f"{where}: {problem}") from None
+        if exc.errno == errno.ELOOP:
+            raise RunError(f"{where}: {problem(exc)}; give the kept run's real path") from None
+        said = ("the path is longer than the file system allows; give a shorter path"
+                if exc.errno == errno.ENAMETOOLONG else f"cannot be read ({exc.strerror or type(exc).__name__})")
+        raise RunError(f"{where}: {said}") from None
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise RunError(f"{where}: not a kept run ({type(exc).__name__}); give a file written by eval --save-run") \
             from None

@@ -39,6 +39,7 @@ from core.policy import DEFAULT_ALPHA
 from ...corpora import Corpus
 from ...ending import WalkEnd
 from ...navigators.answer_size import ids_kept
+from ...reading import TooLarge, open_regular, problem
 from ...safe_text import one_line
 from ...trace import Trace, TraceHeader
 from ...walk_settings import WalkSettings
@@ -104,9 +105,7 @@ def _documents(path: Path) -> Iterator[tuple[int, int | None, Any]]:
     line at a time so that a file of 10,000 walks is never held whole; or one document (a tracing tool's
     download)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise SpanError(f"{path}: larger than {MAX_BYTES:,} bytes; split the export")
-        with path.open("rb") as handle:
+        with open_regular(path, MAX_BYTES) as handle:
             first = handle.readline().decode("utf-8")
             try:
                 document = _loads(first) if first.strip() else None
@@ -137,7 +136,11 @@ def _documents(path: Path) -> Iterator[tuple[int, int | None, Any]]:
         raise
     except FileNotFoundError:
         raise SpanError(f"{path}: no such span file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except TooLarge:
+        raise SpanError(f"{path}: larger than {MAX_BYTES:,} bytes; split the export") from None
+    except OSError as exc:
+        raise SpanError(f"{path}: {problem(exc)}; give an OTLP JSON file") from None
+    except UnicodeDecodeError as exc:
         raise SpanError(f"{path}: cannot read the spans ({type(exc).__name__}); give an OTLP JSON file") from None
 
 
@@ -396,7 +399,7 @@ def read_span_walk(path: str | Path, place: SpanWalkPlace) -> SpanWalk:
     else:
         spans = []
         try:
-            with path.open("rb") as handle:
+            with open_regular(path, MAX_BYTES) as handle:
                 for where in place.lines:
                     handle.seek(where)
                     document = _loads(handle.readline().decode("utf-8"))

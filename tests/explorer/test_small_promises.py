@@ -1,0 +1,66 @@
+"""The medium and low defects of issue 45, each held by a test that failed before its fix: the command line in this
+process on real files (tests/command_line.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.command_line import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
+PROG = "reasoning-explorer"
+
+
+@pytest.mark.parametrize("args", [("walk", HANDBOOK, "How are refunds issued?", "--navigator", "lexical:default"),
+                                  ("validate", HANDBOOK),
+                                  ("eval", QUESTIONS, "--navigator", "lexical:default")],
+                         ids=["walk", "validate", "eval"])
+def test_columns_0_prints_what_no_columns_prints(args: tuple[object, ...]) -> None:
+    """COLUMNS=0 (a width Rich took as given) printed nothing and exited 0: it is no width, as none is."""
+    zero = run_cli(*args, columns=0)
+    unset = run_cli(*args, columns=None)
+    assert (zero.returncode, zero.stderr) == (0, unset.stderr)
+    assert zero.stdout == unset.stdout and len(zero.stdout.splitlines()) > 3
+
+
+def test_alpha_is_kept_as_typed_so_a_resume_with_the_same_policy_is_taken(tmp_path: Path) -> None:
+    """Kept as best-first@alpha=0.333333 (rounded), the run refused a resume with the --policy it was kept with."""
+    run = tmp_path / "r.run.json"
+    policy = "best-first@alpha=0.3333333"
+    kept = run_cli("eval", QUESTIONS, "--navigator", "lexical:default", "--policy", policy, "--save-run", run)
+    assert kept.returncode == 0
+    assert json.loads(run.read_text())["settings"]["policy"] == policy
+    resumed = run_cli("eval", QUESTIONS, "--navigator", "lexical:default", "--policy", policy, "--resume", run)
+    assert (resumed.returncode, resumed.stderr.splitlines()[0]) == (
+        0, f"Resuming {run} (lexical:default): it holds 41 of 41 questions; walking the 0 it does not hold")
+
+
+@pytest.mark.parametrize(("policy", "said"), [
+    ("best-first@", "'best-first@': nothing after @; write best-first alone, or best-first@alpha=0.7"),
+    ("best-first@alpha=0.3@alpha=0.5",
+     "'best-first@alpha=0.3@alpha=0.5': alpha is given more than once; give it once (best-first@alpha=0.7)"),
+    ("best-first@alpha=0.3,alpha=0.5",
+     "'best-first@alpha=0.3,alpha=0.5': alpha is given more than once; give it once (best-first@alpha=0.7)"),
+])
+def test_a_policy_with_nothing_after_at_or_alpha_twice_is_refused_saying_so(policy: str, said: str) -> None:
+    done = run_cli("walk", HANDBOOK, "refunds", "--navigator", "lexical:default", "--policy", policy)
+    assert (done.returncode, done.stderr) == (
+        2, f"{PROG}: error: argument --policy: {said} (see `{PROG} walk --help`)\n")
+
+
+def test_a_kept_run_whose_settings_no_walk_takes_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A kept run saying max_depth: -3 gave a ValueError traceback when resumed."""
+    run = tmp_path / "r.run.json"
+    assert run_cli("eval", QUESTIONS, "--navigator", "lexical:default", "--save-run", run).returncode == 0
+    document = json.loads(run.read_text())
+    document["settings"]["max_depth"] = -3
+    run.write_text(json.dumps(document))
+    resumed = run_cli("eval", QUESTIONS, "--navigator", "lexical:default", "--resume", run)
+    assert (resumed.returncode, resumed.stdout) == (2, "")
+    assert resumed.stderr == (f"{PROG}: error: {run}: its settings' max_depth is -3, which no walk takes (from 0 to "
+                              "100,000); give a run kept by eval --save-run\n")
