@@ -35,8 +35,10 @@ _DESCRIPTION = re.compile(r"^description:\s*(?P<value>.*?)\s*$", re.MULTILINE)
 
 def prose(markdown: str) -> str:
     """The section's prose as plain text, paragraphs apart by a blank line, at most :data:`PROSE_SCAN` characters."""
-    if not any(line and line[0] in _MARKUP_FIRST for line in markdown.split("\n")):  # most: prose, nothing else
-        return "\n\n".join(plain_text(_REFERENCE.sub(r"\1", part))
+    if "\n" not in markdown and markdown[:1] not in _MARKUP_FIRST:  # one line of prose: most sections of a big corpus
+        return plain_text(_unreferenced(markdown[:PROSE_SCAN]))
+    if not any(line and line[0] in _MARKUP_FIRST for line in markdown.split("\n")):  # prose, nothing else
+        return "\n\n".join(plain_text(_unreferenced(part))
                              for part in _BLANK_LINE.split(markdown[:PROSE_SCAN]) if part.strip())
     paragraphs: list[str] = []
     current: list[str] = []
@@ -46,7 +48,7 @@ def prose(markdown: str) -> str:
     def close() -> None:
         nonlocal size
         if current:
-            text = plain_text(_REFERENCE.sub(r"\1", " ".join(current)))
+            text = plain_text(_unreferenced(" ".join(current)))
             if text:
                 paragraphs.append(text)
                 size += len(text)
@@ -88,6 +90,10 @@ def prose(markdown: str) -> str:
             break
     close()
     return "\n\n".join(paragraphs)[:PROSE_SCAN]
+
+
+def _unreferenced(text: str) -> str:
+    return _REFERENCE.sub(r"\1", text) if "][" in text else text
 
 
 def is_markup(line: str) -> bool:

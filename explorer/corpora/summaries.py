@@ -69,6 +69,10 @@ def _says_something(sentence: str) -> bool:
     lead-in to what follows it (``Here is the CSS file:``)."""
     if sentence.endswith(":") or sentence.count(" ") < _FEWEST_WORDS - 1:
         return False
+    first = sentence.split(None, _FEWEST_WORDS)
+    if len(first) >= _FEWEST_WORDS and first[0][0].isalnum() and first[1][0].isalnum() and first[2][0].isalnum() \
+            and first[3][0].isalnum():  # most sentences: four words first
+        return True
     return len([token for token in sentence.split(None, 2 * _FEWEST_WORDS) if token[0].isalnum()]) >= _FEWEST_WORDS
 
 
@@ -77,7 +81,7 @@ def extractive_summary(text: str, *, title: str = "", children: Sequence[str] = 
     """The sentences of ``text`` that best cover it, its ``title`` and its ``children``'s titles, within ``limit``
     characters (a single sentence longer than that is cut at a word, with ``…``); ``""`` when it has none."""
     if len(text) <= limit and not children:  # all of it fits and nothing under it to cover: the first sentences
-        return _first([s for s in sentences(text) if _says_something(s)], limit)
+        return _first(text, limit)
     candidates = [s for s in sentences(text) if _says_something(s)]
     if len(candidates) <= 1:
         return _cut(candidates[0], limit) if candidates else ""
@@ -118,13 +122,15 @@ def extractive_summary(text: str, *, title: str = "", children: Sequence[str] = 
     return _cut(summary, limit)
 
 
-def _first(candidates: list[str], limit: int) -> str:
+def _first(text: str, limit: int) -> str:
+    """The text's first sentences that say something, up to half of ``limit``."""
     taken, used = [], 0
-    for sentence in candidates:
-        taken.append(sentence)
-        used += len(sentence) + 1
-        if used >= limit // 2:
-            break
+    for sentence in sentences(text):
+        if _says_something(sentence):
+            taken.append(sentence)
+            used += len(sentence) + 1
+            if used >= limit // 2:
+                break
     return _cut(" ".join(taken), limit)
 
 
