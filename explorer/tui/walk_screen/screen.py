@@ -139,22 +139,19 @@ class WalkScreen(Screen[None]):
         self.rewalking = Rewalking(grounds, runner=self.runner, next_walk=self.next_walk)
         self.continuing = ContinuingLive(grounds, runner=self.runner, live_navigator=self.rewalking.live_navigator)
         self.comparing_walks = Comparing(grounds)
-        self.presenter = Presenter(self.view)
+        self.presenter = Presenter(grounds)
         self.export = WalkExport(grounds, WalkScreen)
         tree = self._tree
         self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
         self.opening = OpeningWalks(grounds, focus_tree=tree.focus, next_walk=self.next_walk, runner=self.runner)
-        self.running_to = RunningTo(self.view, self.presenter, tell, index=corpus.index,
-                                    ask=lambda prompt, then: self.app.push_screen(prompt, then),
-                                    expected=self._expected)
+        self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
         query = self._query
-        self.stepping = Stepping(self.view, self.presenter, tell, running_to=self.running_to,
+        self.stepping = Stepping(grounds, presenter=self.presenter, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(query.exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
         view = self.view
-        self.listening = Listening(self.post_message, tell, wiring, presenting=lambda: view.presenting)
-        self.reading = PaneReading(Panes(lambda: self.maximized, self._maximize, lambda: self.focused), stage,
-                                   lambda: view.history.decision_at() if view.history else None, tell)
+        self.listening = Listening(grounds)
+        self.reading = PaneReading(grounds, panes=Panes(lambda: self.maximized, self._maximize, lambda: self.focused))
         self._present_at_start = present
         self.board = Board(Scene(view, corpus, lambda: self.next_walk.settings, self.comparing_walks.current,
                                  self.listening.line, self.presenter.narration), self.call_later)
