@@ -470,18 +470,23 @@ def console(stderr: bool = False) -> Any:
     from rich.console import Console
 
     out = Console(stderr=stderr, highlight=False, soft_wrap=False)
-    columns = os.environ.get("COLUMNS", "")
-    if not (columns.isascii() and columns.isdigit() and int(columns) > 0):
+    if not columns_given():
         # No width given, or none to use (COLUMNS=0 made Rich print nothing at all): the terminal's, and in a pipe
         # or a CI log 160, since tables need room more than a screen does.
         out.width = shutil.get_terminal_size((160, 24)).columns if out.is_terminal else 160
     return out
 
 
+def columns_given() -> bool:
+    """``COLUMNS`` names a width to use: a whole number above 0 (``COLUMNS=0`` or ``COLUMNS=x`` is none, as unset)."""
+    columns = os.environ.get("COLUMNS", "")
+    return columns.isascii() and columns.isdigit() and int(columns) > 0
+
+
 def print_whole(out: Any, renderable: Any) -> None:
     """Print ``renderable`` (a table) on ``out``; into a pipe or a file (no terminal, no ``COLUMNS``), as wide as it
     needs: plain columns, each row one line, no heading broken (``best-fir st lands``) for a reader or a script."""
-    if out.is_terminal or "COLUMNS" in os.environ:
+    if out.is_terminal or columns_given():
         out.print(renderable)
         return
     from rich.measure import Measurement

@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from core import TreeNavigator
 
@@ -38,6 +38,16 @@ class WalkKeeper(Protocol):
     def keep(self, walk: FinishedWalk) -> None: ...
 
     def close(self, timeout: float | None = ...) -> None: ...
+
+
+@runtime_checkable
+class Wirable(Protocol):
+    """A navigator that takes something of the program that runs it: it says what it becomes, wired."""
+
+    def wired_with(self, desk: DecisionDesk | None, hearing: StatusListeners | None,
+                   folders: Folders | None) -> TreeNavigator | None:
+        """This navigator with the program's ``desk``, ``hearing`` or ``folders`` (``None``: it needs none)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -73,26 +83,19 @@ class Wiring:
 
     def wire(self, navigator: TreeNavigator) -> TreeNavigator:
         """``navigator`` with this program's desk, listeners or cache folder when it needs them (else ``navigator``
-        itself): the manual navigator answers at the desk, a local model tells the listeners how it loads, and an
-        LLM navigator caches in ``folders.cache``."""
-        from ..navigators.local_model import LocalModelNavigator
-        from ..navigators.manual import ManualNavigator
-        from ..navigators.openai_compat import OpenAICompatibleNavigator
-
-        desk, hearing, folders = self.desk, self.hearing, self.folders
-        if isinstance(navigator, ManualNavigator) and desk is not None and navigator.desk is not desk:
-            return self._once(navigator, lambda: ManualNavigator(desk))
-        if isinstance(navigator, OpenAICompatibleNavigator):
-            llm = navigator
-            heard = hearing is not None and isinstance(llm, LocalModelNavigator) and llm.hearing is not hearing
-            kept = folders is not None and llm.folders != folders
-            if heard or kept:
-                def make() -> TreeNavigator:
-                    wired = llm.kept_in(folders) if folders is not None else llm
-                    return wired.heard_by(hearing) if isinstance(wired, LocalModelNavigator) else wired
-
-                return self._once(navigator, make)
-        return navigator
+        itself): a navigator that takes any says so with a method of its own, ``wired_with(desk, hearing,
+        folders)`` (:class:`Wirable`) — the manual navigator answers at the desk, a local model tells the listeners
+        how it loads, and an LLM navigator caches in ``folders.cache`` — and no class is switched on here."""
+        held = self._wired.get(navigator)
+        wired = held() if held is not None else None
+        if wired is not None:
+            return wired
+        wired = navigator.wired_with(self.desk, self.hearing, self.folders) if isinstance(
+            navigator, Wirable) else None
+        if wired is None:
+            return navigator
+        self._wired[navigator] = weakref.ref(wired)
+        return wired
 
     def prompts_for(self, corpus_path: str | Path) -> Path:
         """Where the screen's ``W`` keeps the prompt variants made on the corpus at ``corpus_path``: this program's
@@ -101,13 +104,6 @@ class Wiring:
 
         return (self.folders or Folders(None)).prompts_for(corpus_path)
 
-    def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
-        held = self._wired.get(navigator)
-        wired = held() if held is not None else None
-        if wired is None:
-            wired = make()
-            self._wired[navigator] = weakref.ref(wired)
-        return wired
 
 
 UNWIRED: Final = Wiring()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -74,10 +74,16 @@ from .evaluation_sides import EvaluationEnded, QuestionWalked, SideRun
 from .evaluation_sweep import SweptSide, ask_and_sweep, ask_policy_curve
 from .prompt import PromptScreen
 
-__all__ = ["EVALUATION", "EvaluationScreen", "totals"]
+__all__ = ["EVALUATION", "EvaluationScreen", "open_question_set", "totals"]
 
 EVALUATION = "evaluation"
 """The name the evaluation screen is installed under (one at a time)."""
+
+
+def open_question_set(app: App[int]) -> Path | None:
+    """The question set the evaluation open in ``app`` walks (``None``: no evaluation is open)."""
+    screen = app.get_screen(EVALUATION) if app.is_screen_installed(EVALUATION) else None
+    return screen.question_set.path if isinstance(screen, EvaluationScreen) else None
 
 
 _FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}

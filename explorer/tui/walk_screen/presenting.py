@@ -23,7 +23,7 @@ from ...walks.decision_steps import (
 from ...walks.history import WalkHistory
 from ...walks.narration import Narration, narration
 from .pulling_on import Pulled, pull_on
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 PRESENTING = "presenting"
 """The walk screen's class while presenting (``presenting.tcss`` styles it)."""
@@ -31,11 +31,11 @@ AT_END = "at-end"
 """Also set while presenting the end of a walk that ended: the answer card takes the offer card's place."""
 
 
-class Presenter:
+class Presenter(Part):
     """Moves the walk on screen (``view``) by decision steps, and says each step in words."""
 
-    def __init__(self, view: ShownWalk) -> None:
-        self.view = view
+    def __init__(self, grounds: Grounds) -> None:
+        super().__init__(grounds)
         self.on = False
         """Whether presenting mode is on (:meth:`turn`)."""
         self.advancing = False
