@@ -94,7 +94,11 @@ class FrontierLog:
         return mark
 
     def at(self, mark: int) -> Frontier:
-        """The frontier after the event given ``mark``: ``(id, path score)`` pairs, best first, ties by joining."""
+        """The frontier after the event given ``mark``: ``(id, path score)`` pairs, best first, ties by joining.
+
+        Made when asked, from the nodes that joined up to the mark (a scan and a sort): for one event's frontier.
+        Whoever follows a walk event by event keeps the frontier from the changes instead, as the explorer does.
+        """
         ids, scores, left_at = self._ids, self._scores, self._left_at
         end = bisect_right(self._joined_at, mark)  # joined at or before the mark: a prefix, in joining order
         waiting = [i for i in range(end) if left_at[i] > mark]

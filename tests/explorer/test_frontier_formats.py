@@ -16,10 +16,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from core import CandidatesOffered, NavigatorChose, NodeEntered, Policy, WalkEvent
 from explorer.corpora import load_corpus
 from explorer.event_json import event_to_json
-from explorer.trace import FinishedWalk, read_trace, write_trace
+from explorer.trace import FinishedWalk, TraceError, read_trace, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.history import CHECKPOINT_EVERY, WalkHistory
 from explorer.walks.state import WalkState
@@ -148,3 +150,22 @@ def test_stepping_back_through_a_long_walk_folds_from_checkpoints_to_the_same_st
                 state.cost()) == (folded.step, folded.frontier.all(), folded.marks(), folded.reasons(), folded.entered,
                                   folded.stops, folded.cost())
     assert sorted(history._checkpoints) == [every * n for n in range(1, (len(events) - 1) // every + 1)]
+
+
+@pytest.mark.parametrize(("field", "value", "said"), [
+    ("left", ["ghost"], "'ghost' left the frontier without waiting in it"),
+    ("left", "ghost", "'left' must be a list of ids"),
+    ("joined", [["a", "high"]], "'joined' must be a list of [id, path score] pairs"),
+])
+def test_a_damaged_change_is_refused_in_one_line_naming_the_line(tmp_path, field, value, said):
+    old = read_trace(OLD_TRACE)
+    path = write_trace(tmp_path / "bf.jsonl", FinishedWalk(old.header, old.events, old.end))
+    lines = path.read_text().splitlines()
+    number = next(n for n, line in enumerate(lines, start=1) if '"node_entered"' in line)
+    data = json.loads(lines[number - 1])
+    data[field] = value
+    lines[number - 1] = json.dumps(data)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TraceError) as caught:
+        read_trace(path)
+    assert str(caught.value) == f"{path}:{number}: a malformed event ({said}); the file is damaged"
