@@ -162,7 +162,7 @@ class ShownWalk:
 
     def _partner_changed(self, change: Change) -> None:
         if change is not Change.MOVED:
-            self._changed(Aspect.PARTNER)
+            self._tell(Aspect.PARTNER)
 
     @property
     def unfolded(self) -> bool:
