@@ -82,7 +82,7 @@ from .shown import Aspect, Grounds, ShownWalk, Stage
 from .status import moment_of, results_summary, status_line
 from .stepping import Stepping
 from .walk_export import WalkExport
-from .walk_files import WalkFiles
+from .walk_files import WalkFiles, ledgered
 from .walk_runner import WalkRunner
 
 NARROW, SHORT, COMPACT = 80, 24, 100
@@ -130,6 +130,7 @@ class WalkScreen(Screen[None]):
         self._tree = WalkTree(corpus, id="tree")
         self._query = QueryInput(placeholder="Ask a question, then press Enter", id="query")
         tell, stage = partial(say, self), Stage.of(self)
+        wiring = ledgered(wiring, corpus, walks)  # its ledger: the corpus, and what each walk of the list read
         grounds = Grounds(self.view, stage, corpus, walks, wiring, tell, allow_files)
         self.next_walk = NextWalk(grounds, settings, navigator, shown=self.settings_changed)
         self.files = WalkFiles(grounds, trace_path)
