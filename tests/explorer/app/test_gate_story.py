@@ -121,3 +121,24 @@ async def test_the_evaluations_ctrl_s_refuses_what_the_check_set_was_built_from(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.walk_screen)
     assert {path: path.read_bytes() for path in before} == before
+
+
+async def test_h_and_ctrl_s_refuse_the_trace_another_walk_of_the_list_was_read_from(tmp_path):
+    """The export's list of files read left out the other walks' traces: H on walk 1 wrote over walk 2's."""
+    from explorer.trace import read_trace as read
+    from tests.command_line import run_cli
+
+    corpus, _ = corpus_folder(tmp_path)
+    traces = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    for path, query in zip(traces, ("refunds", "single sign-on"), strict=True):
+        assert run_cli("walk", corpus, query, "--trace", path, columns=None).returncode == 0
+    before = [path.read_bytes() for path in traces]
+    app = make_app("", corpus=load_corpus(corpus), opened=[read(path) for path in traces])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.walks) == 2 and app.walk_screen.view.walk is not None)
+        shown = app.walk_screen.view.walk.number
+        other = traces[1] if app.walk_screen.view.history.settings.query == "refunds" else traces[0]
+        for key, output in (("H", "the HTML"), ("ctrl+s", "the trace")):
+            await refused_under_the_field(pilot, app, key, other, f"{output} {other} is the file walk {3 - shown} "
+                                                                  f"was read from ({other}); {INPUT}")
+    assert [path.read_bytes() for path in traces] == before
