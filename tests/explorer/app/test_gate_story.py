@@ -10,6 +10,7 @@ from pathlib import Path
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
 from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.kept_run_panel import KeptRunPanel
 
@@ -60,6 +61,11 @@ async def test_the_corpus_typed_into_every_save_screenshot_and_export_dialog_is_
         await refused_under_the_field(pilot, app, "ctrl+s", corpus, f"the run {corpus} is the corpus ({corpus}); "
                                                                     f"{INPUT}")
         assert app.screen is screen
+        await pilot.press("b")  # a budget sweep, then its page (H)
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*"2,3", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.over)
+        await refused_under_the_field(pilot, app, "H", corpus, f"the HTML {corpus} is the corpus ({corpus}); {INPUT}")
     assert {path: path.read_bytes() for path in before} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["handbook.questions.yaml", "handbook.yaml"]
 
