@@ -148,3 +148,20 @@ async def test_h_and_ctrl_s_refuse_the_trace_another_walk_of_the_list_was_read_f
             await refused_under_the_field(pilot, app, key, other, f"{output} {other} is the file walk {3 - shown} "
                                                                   f"was read from ({other}); {INPUT}")
     assert [path.read_bytes() for path in traces] == before
+
+
+async def test_the_trace_options_later_walks_never_replace_a_file_there_before_the_session(tmp_path):
+    """``--trace FILE`` (the command line checks FILE itself) keeps walk 2 in ``FILE.walk2.jsonl``: one that was
+    there before is someone's, and walk 2 goes to a free name beside it."""
+    path, there = tmp_path / "auto.jsonl", tmp_path / "auto.walk2.jsonl"
+    there.write_text("kept before this session\n")
+    app = make_app("refunds", start_walk=True, trace_path=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: path.exists())
+        await pilot.press("r", "c")
+        free = tmp_path / "auto-2.walk2.jsonl"
+        await wait_for(pilot, lambda: free.exists())
+        await wait_for(pilot, lambda: any(n.message == f"Trace saved to {free}" for n in app.notes))
+    assert there.read_text() == "kept before this session\n"
+    assert read_trace(free).end == "finished"
