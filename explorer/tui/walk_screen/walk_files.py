@@ -37,16 +37,15 @@ def walks_read(walks: WalkList) -> list[Read]:
     """What the walks of an explorer's walk list read, which its ledger follows: the file each walk was read from,
     and the files its navigator reads (a script, a trace, a ``py:`` source, prompt files)."""
     reads: list[Read] = []
+    models: dict[str, None] = {}
     for walk in walks:
         source = walk.saved.path if walk.saved is not None else None
         if source is None and walk.history is not None and walk.history.trace is not None:
             source = walk.history.trace.path
         if source is not None:
             reads.append(Read(f"the file walk {walk.number} was read from", Path(source)))
-        if walk.history is not None:
-            model = walk.history.settings.model
-            reads.extend(Read(f"the file {model} reads", path) for path in files_read_by(model))
-    return reads
+        models.setdefault(walk.settings.model)  # a saved walk's from its header: no trace is read here
+    return reads + [Read(f"the file {model} reads", path) for model in models for path in files_read_by(model)]
 
 
 def ledgered(wiring: Wiring, corpus: Corpus, walks: WalkList) -> Wiring:

@@ -147,6 +147,7 @@ async def test_h_and_ctrl_s_refuse_the_trace_another_walk_of_the_list_was_read_f
         for key, output in (("H", "the HTML"), ("ctrl+s", "the trace")):
             await refused_under_the_field(pilot, app, key, other, f"{output} {other} is the file walk {3 - shown} "
                                                                   f"was read from ({other}); {INPUT}")
+        assert app.walks.number(3 - shown).loaded is None  # its file named from the list: the walk is not read
     assert [path.read_bytes() for path in traces] == before
 
 
