@@ -11,7 +11,6 @@ two walks to compare, a question set to evaluate. Everything about the walk on s
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import partial
 from typing import Any
 
 from textual import events
@@ -42,7 +41,6 @@ from .screens.closing_once import Palette
 from .screens.evaluation import EVALUATION, EvaluationScreen
 from .screens.prompt import PromptClosed, PromptReady, PromptScreen
 from .walk_screen import WalkScreen
-from .walk_screen.walk_files import walks_read
 
 
 class ExplorerApp(App[int]):
@@ -87,10 +85,8 @@ class ExplorerApp(App[int]):
         folders (``folders``, the command line's, else the user's, read once now) and keeper (the session folder
         its walk list is kept in, closed as it quits), handed to the walks it starts; and its ledger of the files it
         read and wrote, which every file it writes asks about (:mod:`explorer.outputs`): ``ledger`` (the command
-        line's, holding what it read to start the explorer), the corpus, and what each walk of its list was read
-        from and its navigator reads (followed as the list changes)."""
-        self.wiring.ledger.read("the corpus", corpus.path)
-        self.wiring.ledger.follow(partial(walks_read, self.walks))
+        line's, holding what it read to start the explorer); its walk screen adds the corpus and follows what each
+        walk of its list was read from and its navigator reads."""
         self._notices = tuple(notices)
         self.said = Said()
         """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""

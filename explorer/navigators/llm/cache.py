@@ -107,6 +107,8 @@ class ResponseCache:
             return False
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink() or (target.exists() and not target.is_file() and not target.is_dir()):
+                target.unlink()  # an entry is a file this cache wrote, never a link (never written through) or a FIFO
             write(Output("the response cache entry", target), data.decode("utf-8"), doing="cache the answer",
                   example="entry.json", replace=True, prefix=f".{key[:16]}")  # its own file, named by its key
         except OSError as exc:

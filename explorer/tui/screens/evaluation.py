@@ -114,9 +114,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                  allow_files: bool = True, wiring: Wiring = UNWIRED) -> None:
         super().__init__()
         self.corpus = corpus
-        self.wiring = wiring
-        wiring.ledger.read("the question set", questions.path)
-        """The explorer's listeners (a local model loading) and observers, handed to the walks run here."""
+        self.wiring = wiring if wiring is not UNWIRED else Wiring()  # a ledger of its own, never the shared one's
+        """The explorer's listeners (a local model loading) and observers, handed to the walks run here, and its
+        ledger of the files read, which every file written here asks about (the corpus, this set, kept runs)."""
+        self.wiring.ledger.read("the corpus", corpus.path)
+        self.wiring.ledger.read("the question set", questions.path)
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
         self.question_set = questions
@@ -551,8 +553,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                      timeout=4)
             return
         models = {name: side.model for name, side in self.sides.items()}
-        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, self.corpus, models, self._read,
-                                                    self.wiring.ledger), self._keep)
+        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, models, self._read, self.wiring.ledger),
+                             self._keep)
 
     def _keep(self, paths: dict[Side, Path] | None) -> None:
         """Keep each side's run at its path (none when the prompt was cancelled), or say in one line why not."""

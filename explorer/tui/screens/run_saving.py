@@ -20,9 +20,8 @@ from pathlib import Path
 
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
-from ...navigators import files_read_by
 from ...navigators.prompt_variants import model_label, variant_name
-from ...outputs import Output, Read, existing, free_name, refused, same_file
+from ...outputs import Ledger, Output, Read, existing, free_name, refused, same_file
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
@@ -37,7 +36,7 @@ from ...walks.evaluation import (
 from ...walks.evaluation.kept_run import file_sha256
 from ..widgets.kept_run_panel import open_kept_run
 from .prompt import PromptScreen
-from .save_prompt import ASK_AGAIN
+from .save_prompt import ASK_AGAIN, model_reads
 
 BASELINE = "baseline"
 """What A's run is called when both sides are kept."""
@@ -82,15 +81,12 @@ def unread_stem(stem: Path, paths: Sequence[Path], read: Sequence[Path]) -> Path
     return candidate
 
 
-def refusal(outputs: Sequence[Output], questions_path: Path, corpus: Corpus, models: Sequence[str],
-            read: Sequence[Path] = (), ledger: Iterable[Read] = ()) -> str | None:
-    """Why the runs cannot be kept in ``outputs``, in one line (``None``: they can), by the one rule for every file
-    written (:mod:`explorer.outputs`): never over the question set it was walked on, its corpus, a navigator's file,
-    a kept run read here, or one another."""
-    reads = [Read("the question set", Path(questions_path)), Read("the corpus", Path(corpus.path))]
-    reads += [Read(f"the file {model} reads", path) for model in models for path in files_read_by(model)]
-    reads += [Read("a kept run read here", path) for path in read]
-    reads += ledger  # what the program read elsewhere: a walk's trace, a check set's sources
+def refusal(outputs: Sequence[Output], ledger: Ledger, models: Sequence[str]) -> str | None:
+    """Why the runs cannot be kept in ``outputs``, in one line (``None``: they can), by the one gate for every file
+    written (:mod:`explorer.outputs`): never over what the program read (its ``ledger``: the question set walked,
+    its corpus, a kept run read here with ``o`` or ``R``, a walk's trace, what a check set is built from), a file
+    the navigators of ``models`` read, or one another."""
+    reads = model_reads(ledger, *models)
     for number, output in enumerate(outputs):
         problem = refused(output, reads, doing="save the run", example="run.json", others=outputs[:number])
         if problem is not None:
@@ -108,8 +104,8 @@ def side_for(kept: KeptRun, models: Mapping[Side, str]) -> Side | None:
     return next((side for side, model in models.items() if model == kept.navigator), None)
 
 
-def keep_prompt(questions_path: Path, corpus: Corpus, models: Mapping[Side, str],
-                read: Sequence[Path], ledger: Iterable[Read] = ()) -> PromptScreen[dict[Side, Path]]:
+def keep_prompt(questions_path: Path, models: Mapping[Side, str], read: Sequence[Path],
+                ledger: Ledger) -> PromptScreen[dict[Side, Path]]:
     """Ask where to keep the runs: one side's path (``small.run.json``), or with two sides the path both names begin
     with (``small`` for ``small-baseline.run.json`` and ``small-v2.run.json``); a path the one rule refuses is said
     under the field (:func:`refusal`), and one that exists is said, Enter again on it replacing it. Offered first: a
@@ -126,8 +122,7 @@ def keep_prompt(questions_path: Path, corpus: Corpus, models: Mapping[Side, str]
                              else "Type the path the two run files begin with.")
         found = paths(text)
         roles = {Side.A: "the baseline run", Side.B: "the candidate run"} if len(found) > 1 else {Side.A: "the run"}
-        problem = refusal([Output(roles[name], path) for name, path in found.items()], questions_path, corpus,
-                          list(models.values()), read, ledger)
+        problem = refusal([Output(roles[name], path) for name, path in found.items()], ledger, list(models.values()))
         if problem is not None:
             raise ValueError(problem)
         return found

@@ -61,11 +61,12 @@ class KeepingCase(Part):
     def keep(self, path: Path, query: str, answer: str) -> None:
         """Append the question on a worker; say which file and id it wrote, or why not, in one line."""
         app, corpus = self.stage.app, self.corpus
+        reads = list(self.wiring.ledger)  # here: the walk list it follows is this thread's
 
         def work() -> None:
             tell = partial(app.call_from_thread, self.say)
             try:
-                kept = keep_question(path, corpus, query, [answer], reads=self.wiring.ledger)
+                kept = keep_question(path, corpus, query, [answer], reads=reads)
             except CorpusError as exc:
                 tell(one_line(str(exc)), title="Cannot keep the case", severity="error", timeout=8)
                 return

@@ -83,7 +83,7 @@ from .running_to import RunningTo
 from .shown import Aspect, Grounds, ShownWalk, Stage
 from .stepping import Stepping
 from .walk_export import WalkExport
-from .walk_files import WalkFiles
+from .walk_files import WalkFiles, ledgered
 from .walk_runner import WalkRunner
 
 NARROW, SHORT, COMPACT = 80, 24, 100
@@ -128,6 +128,7 @@ class WalkScreen(Screen[None]):
         self._tree = TreePane(corpus, id="tree")
         self._query = QueryPane(placeholder="Ask a question, then press Enter", id="query")
         tell, stage = partial(say, self), Stage.of(self)
+        wiring = ledgered(wiring, corpus, walks)  # its ledger: the corpus, and what each walk of the list read
         grounds = Grounds(self.view, stage, corpus, walks, wiring, tell, allow_files)
         self.next_walk = NextWalk(grounds, settings, navigator, shown=self.settings_changed)
         self.files = WalkFiles(grounds, trace_path)

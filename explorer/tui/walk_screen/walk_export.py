@@ -101,6 +101,7 @@ class WalkExport(Part):
         unfinished = history.end is None
         fork_of = history.parent.number if history.origin is Origin.FORK and history.parent is not None else None
         credit = app.title
+        reads = model_reads(self.wiring.ledger, history.settings.model)  # here: the walk list is this thread's
 
         def work() -> None:
             worker = get_current_worker()
@@ -113,7 +114,6 @@ class WalkExport(Part):
                     app.call_from_thread(say, one_line(why), title="Cannot export the walk", severity="error",
                                          timeout=8)
 
-            reads = model_reads(self.wiring.ledger, history.settings.model)
             problem = refusal(out, reads)
             if problem is not None:
                 fails(problem)

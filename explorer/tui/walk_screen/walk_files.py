@@ -20,13 +20,14 @@ from ...navigators import files_read_by
 from ...outputs import Ledger, Output, Read, free_name, refused, same_file, write
 from ...trace import FinishedWalk, Trace, TraceError, read_trace, write_trace
 from ...walks.walk_list import Walk, WalkList
+from ...walks.wiring import UNWIRED, Wiring
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
 from ..screens.save_prompt import model_reads, save_prompt
 from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    pass
+    from ...corpora import Corpus
 
 SCREENSHOTS = Path("screenshots")
 """Where ``ctrl+e`` offers to save, under the folder the explorer runs in."""
@@ -36,16 +37,25 @@ def walks_read(walks: WalkList) -> list[Read]:
     """What the walks of an explorer's walk list read, which its ledger follows: the file each walk was read from,
     and the files its navigator reads (a script, a trace, a ``py:`` source, prompt files)."""
     reads: list[Read] = []
+    models: dict[str, None] = {}
     for walk in walks:
         source = walk.saved.path if walk.saved is not None else None
         if source is None and walk.history is not None and walk.history.trace is not None:
             source = walk.history.trace.path
         if source is not None:
             reads.append(Read(f"the file walk {walk.number} was read from", Path(source)))
-        if walk.history is not None:
-            model = walk.history.settings.model
-            reads.extend(Read(f"the file {model} reads", path) for path in files_read_by(model))
-    return reads
+        models.setdefault(walk.settings.model)  # a saved walk's from its header: no trace is read here
+    return reads + [Read(f"the file {model} reads", path) for model in models for path in files_read_by(model)]
+
+
+def ledgered(wiring: Wiring, corpus: Corpus, walks: WalkList) -> Wiring:
+    """``wiring`` (or, for the shared unwired default, one of the screen's own), its ledger holding the corpus and
+    following what each walk of ``walks`` reads (:func:`walks_read`)."""
+    if wiring is UNWIRED:
+        wiring = Wiring()
+    wiring.ledger.read("the corpus", corpus.path)
+    wiring.ledger.follow(partial(walks_read, walks))
+    return wiring
 
 
 class WalkFiles(Part):

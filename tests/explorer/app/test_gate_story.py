@@ -10,6 +10,7 @@ from pathlib import Path
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
 from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.kept_run_panel import KeptRunPanel
 
@@ -60,6 +61,11 @@ async def test_the_corpus_typed_into_every_save_screenshot_and_export_dialog_is_
         await refused_under_the_field(pilot, app, "ctrl+s", corpus, f"the run {corpus} is the corpus ({corpus}); "
                                                                     f"{INPUT}")
         assert app.screen is screen
+        await pilot.press("b")  # a budget sweep, then its page (H)
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*"2,3", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.over)
+        await refused_under_the_field(pilot, app, "H", corpus, f"the HTML {corpus} is the corpus ({corpus}); {INPUT}")
     assert {path: path.read_bytes() for path in before} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["handbook.questions.yaml", "handbook.yaml"]
 
@@ -121,3 +127,42 @@ async def test_the_evaluations_ctrl_s_refuses_what_the_check_set_was_built_from(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.walk_screen)
     assert {path: path.read_bytes() for path in before} == before
+
+
+async def test_h_and_ctrl_s_refuse_the_trace_another_walk_of_the_list_was_read_from(tmp_path):
+    """The export's list of files read left out the other walks' traces: H on walk 1 wrote over walk 2's."""
+    from explorer.trace import read_trace as read
+    from tests.command_line import run_cli
+
+    corpus, _ = corpus_folder(tmp_path)
+    traces = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    for path, query in zip(traces, ("refunds", "single sign-on"), strict=True):
+        assert run_cli("walk", corpus, query, "--trace", path, columns=None).returncode == 0
+    before = [path.read_bytes() for path in traces]
+    app = make_app("", corpus=load_corpus(corpus), opened=[read(path) for path in traces])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.walks) == 2 and app.walk_screen.view.walk is not None)
+        shown = app.walk_screen.view.walk.number
+        other = traces[1] if app.walk_screen.view.history.settings.query == "refunds" else traces[0]
+        for key, output in (("H", "the HTML"), ("ctrl+s", "the trace")):
+            await refused_under_the_field(pilot, app, key, other, f"{output} {other} is the file walk {3 - shown} "
+                                                                  f"was read from ({other}); {INPUT}")
+        assert app.walks.number(3 - shown).loaded is None  # its file named from the list: the walk is not read
+    assert [path.read_bytes() for path in traces] == before
+
+
+async def test_the_trace_options_later_walks_never_replace_a_file_there_before_the_session(tmp_path):
+    """``--trace FILE`` (the command line checks FILE itself) keeps walk 2 in ``FILE.walk2.jsonl``: one that was
+    there before is someone's, and walk 2 goes to a free name beside it."""
+    path, there = tmp_path / "auto.jsonl", tmp_path / "auto.walk2.jsonl"
+    there.write_text("kept before this session\n")
+    app = make_app("refunds", start_walk=True, trace_path=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: path.exists())
+        await pilot.press("r", "c")
+        free = tmp_path / "auto-2.walk2.jsonl"
+        await wait_for(pilot, lambda: free.exists())
+        await wait_for(pilot, lambda: any(n.message == f"Trace saved to {free}" for n in app.notes))
+    assert there.read_text() == "kept before this session\n"
+    assert read_trace(free).end == "finished"
