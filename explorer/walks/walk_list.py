@@ -11,6 +11,7 @@ is the screen's business, not the list's.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from core import CancellationToken, TreeNavigator, WalkEvent
 
@@ -21,6 +22,10 @@ from .history import Change, WalkHistory, Watcher, label_for, trace_label, walk_
 from .picking import Pick
 from .saved import SavedWalk
 from .session import WalkSession
+
+if TYPE_CHECKING:
+    from ..corpora import Corpus
+    from ..trace import FinishedWalk
 
 
 class WalkUnreadable(ValueError):
@@ -177,6 +182,14 @@ class Walk:
         if pinned:
             history.go(cursor)
         return True
+
+    def finished(self, corpus: Corpus) -> FinishedWalk:
+        """Its one record: the one its session made as it ended (the trace, the spans and the session folder took
+        that one), else what its history holds now (a walk still going, as cancelled; a saved walk's own header)."""
+        session = self.walked_in
+        if session is not None and session.finished is not None:
+            return session.finished
+        return self.history.finished(corpus)
 
     def end(self, end: WalkEnd, error: str | None = None) -> None:
         """The walk ended (its worker says so, or it was cancelled here): its session finishes it (the history says

@@ -70,7 +70,7 @@ class Scene:
         history = self.view.history
         if history is None:
             return WalkState()
-        key = (id(history), history.cursor, len(history.events), history.end)
+        key = (history, history.cursor, len(history.events), history.end)  # the history itself: an id is reused
         if self._state is None or self._state[0] != key:
             self._state = (key, history.state())
         return self._state[1]

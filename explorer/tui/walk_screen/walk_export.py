@@ -22,7 +22,7 @@ from textual.worker import get_current_worker
 
 from ...outputs import Output, Read, refused
 from ...safe_text import one_line
-from ...trace import Trace, parse_trace, trace_lines
+from ...trace import FinishedWalk, Trace, parse_trace, trace_lines
 from ...walks.history import Origin, WalkHistory
 from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
 from ..say import FILES_OFF
@@ -38,10 +38,9 @@ STOP_WAIT = 10.0
 """Seconds a quit waits for a drawing to stop (one step takes well under one)."""
 
 
-def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
-    """``history`` as its saved trace would read back (an unfinished walk as cancelled, secrets masked), without
-    a file."""
-    return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(history.finished(corpus))))
+def recorded(walk: FinishedWalk) -> Trace:
+    """A walk's one record as its saved trace would read back (secrets masked), without a file."""
+    return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(walk)))
 
 
 def refusal(out: Path, reads: Iterable[Read]) -> str | None:
@@ -97,7 +96,8 @@ class WalkExport(Part):
     def write(self, history: WalkHistory, out: Path) -> None:
         """Write ``history`` to ``out`` on a worker; say where it went, or the one line that says why not."""
         app, corpus, say = self.stage.app, self.corpus, self.say
-        snapshot = history.snapshot()  # what the history holds now, copied on this thread for the worker
+        held = self.walks.holding(history)  # its one record; a walk still going: what it holds now, as cancelled
+        record = held.finished(corpus) if held is not None else history.finished(corpus)
         unfinished = history.end is None
         fork_of = history.parent.number if history.origin is Origin.FORK and history.parent is not None else None
         credit = app.title
@@ -125,7 +125,7 @@ class WalkExport(Part):
                 self._drawings.add(ended)
             try:
                 try:
-                    exported = export_walk(self.screen_class, recorded(snapshot, corpus), corpus, credit=credit,
+                    exported = export_walk(self.screen_class, recorded(record), corpus, credit=credit,
                                            cancelled=cancelled, fork_of=fork_of)
                 finally:
                     ended.set()

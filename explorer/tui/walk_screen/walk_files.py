@@ -110,14 +110,15 @@ class WalkFiles(Part):
     def ask_save(self) -> None:
         if not self._allowed():
             return
-        history = self.view.history
-        if history is None or not history.events:
+        walk = self.view.walk
+        history = walk.history if walk is not None else None
+        if walk is None or history is None or not history.events:
             self.say("No walk to save yet.", severity="warning")
             return
 
         def save(value: str | None) -> None:
-            if value:  # what the history holds now, as its record (a walk still going, as cancelled)
-                self._save(history.finished(self.corpus), Path(value).expanduser(), history.suggested_file_name())
+            if value:  # its one record (a walk still going: what it holds now, as cancelled)
+                self._save(walk.finished(self.corpus), Path(value).expanduser(), history.suggested_file_name())
 
         model = history.settings.model
         self.stage.app.push_screen(save_prompt("Save the trace to", Path(history.suggested_file_name()), "the trace",
