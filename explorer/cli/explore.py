@@ -36,6 +36,7 @@ from .options import (
     DEFAULT_CORPUS,
     DEFAULT_QUERY,
     EXIT_OK,
+    EXIT_USAGE,
     EXPLORER_MODEL,
     PROG,
     SUBCOMMANDS,
@@ -460,5 +461,6 @@ def cmd_explore(argv: Sequence[str]) -> int:
         say_after_the_screen(QUIT_SIGNALS[received])
         return 128 + received
     if app.load_failed is not None:  # said on the screen, and here as for any corpus that cannot be loaded
-        say_after_the_screen(app.load_failed)
+        say_after_the_screen(f"error: {one_line(app.load_failed)}")
+        return EXIT_USAGE
     return app.return_code or EXIT_OK

@@ -3,6 +3,7 @@ many, ``q`` quits mid-load, the walk screen follows the load, and a damaged PDF 
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import time
@@ -124,3 +125,26 @@ def test_a_pdf_that_is_not_there_fails_before_any_screen(tmp_path: Path, monkeyp
     assert made == []
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "gone.pdf" in err
+
+
+def test_the_command_line_says_the_line_again_after_the_screen_and_exits_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    damaged = tmp_path / "notes.pdf"
+    damaged.write_bytes(b"these are notes, not a PDF\n")
+    with pytest.raises(CorpusError) as caught:
+        load_corpus(damaged)
+    made, _ = explorer_made_here(monkeypatch)
+    ran: list[Explorer] = []
+
+    def run_here(app: Explorer) -> None:  # the app run as in a terminal, a person pressing q once the line shows
+        async def run() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                await wait_for(pilot, lambda: app.load_failed is not None)
+                await pilot.press("q")
+        asyncio.run(run())
+        ran.append(app)
+
+    monkeypatch.setattr("explorer.cli.explore.run_quitting_on_signals", run_here)
+    assert main([str(damaged), "--navigator", "lexical:default", "--sessions", "off"]) == 2
+    assert made == [] and len(ran) == 1 and ran[0].return_code == 2
+    assert capsys.readouterr().err == f"reasoning-explorer: error: {caught.value}\n"
