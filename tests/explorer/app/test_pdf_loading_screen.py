@@ -148,3 +148,24 @@ def test_the_command_line_says_the_line_again_after_the_screen_and_exits_2(
     assert main([str(damaged), "--navigator", "lexical:default", "--sessions", "off"]) == 2
     assert made == [] and len(ran) == 1 and ran[0].return_code == 2
     assert capsys.readouterr().err == f"reasoning-explorer: error: {caught.value}\n"
+
+
+async def test_a_big_corpus_file_loads_on_the_screen_too_and_a_small_one_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from explorer.cli import explore
+
+    from .helpers import HANDBOOK_PATH
+
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(HANDBOOK_PATH), "--navigator", "lexical:default", "--sessions", "off"]) == 0
+    assert made[-1].loaded  # read before the app, as always
+    monkeypatch.setattr(explore, "LOADS_ON_SCREEN_BYTES", HANDBOOK_PATH.stat().st_size - 1)
+    assert main([str(HANDBOOK_PATH), "--navigator", "lexical:default", "--sessions", "off"]) == 0
+    app = made[-1]
+    assert not app.loaded
+    shown = Shown(app)
+    async with app.run_test(size=SIZE, message_hook=shown) as pilot:
+        await wait_for(pilot, lambda: app.loaded and app.screen is app.walk_screen)
+        assert app.corpus.path == HANDBOOK_PATH
+        assert list(app.corpus.index.ids()) == list(load_corpus(HANDBOOK_PATH).index.ids())
+    assert any(line.startswith("building: ") for line, _ in shown.lines), shown.lines
