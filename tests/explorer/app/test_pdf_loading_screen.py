@@ -169,3 +169,19 @@ async def test_a_big_corpus_file_loads_on_the_screen_too_and_a_small_one_before_
         assert app.corpus.path == HANDBOOK_PATH
         assert list(app.corpus.index.ids()) == list(load_corpus(HANDBOOK_PATH).index.ids())
     assert any(line.startswith("building: ") for line, _ in shown.lines), shown.lines
+
+
+async def test_a_session_that_cannot_be_kept_is_said_on_the_walk_screen_once_the_pdf_is_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pdf = many_pages(tmp_path / "report.pdf", 3)
+    not_a_folder = tmp_path / "sessions"
+    not_a_folder.write_text("a file where the sessions would go\n", encoding="utf-8")
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(pdf), "--navigator", "lexical:default", "--sessions", str(not_a_folder)]) == 0
+    (app,) = made
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.loaded and any("walks are not kept" in str(n.message) for n in app.notes))
+        (note,) = [n for n in app.notes if "walks are not kept" in str(n.message)]
+        assert note.severity == "warning"
+        assert str(note.message).startswith(f"this session's walks are not kept: {not_a_folder} cannot be written")
+        assert app.wiring.keeper is None
