@@ -182,6 +182,10 @@ class ExplorerApp(App[int]):
                 yield command
         yield from palette_commands(self.walks, self._run_on_walk_screen)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While the corpus loads nothing is there to command: the palette's key is not offered.
+        return self.loaded or action != "command_palette"
+
     def action_command_palette(self) -> None:
         """Textual's command palette, as a screen that closes once (:mod:`.screens.closing_once`)."""
         if self.use_command_palette and self.loaded and not isinstance(self.screen, Palette):

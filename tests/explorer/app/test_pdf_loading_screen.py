@@ -90,6 +90,9 @@ async def test_q_quits_during_the_load_and_its_thread_leaves(tmp_path: Path) -> 
                                           for m in progressed))
         (thread,) = load_threads()
         assert thread.daemon  # whatever happens, it never keeps the process alive
+        await pilot.press("ctrl+p")  # nothing to command yet: no palette over the load
+        await pilot.pause()
+        assert isinstance(app.screen, LoadingScreen) and len(app.screen_stack) == 1
         await pilot.press("q")
     assert app.return_code == 0
     assert not app.loaded  # quit mid-load: the walk screen was never made
