@@ -57,7 +57,7 @@ class ExplorerApp(App[int]):
 
     TITLE = "reasoning-explorer"
     # Textual reads a screen's CSS_PATH when the screen is pushed or installed, not for the screen that
-    # get_default_screen() returns: the app reads the walk screen's for it.
+    # get_default_screen() returns: the app reads the walk screen's and the loading screen's for them.
     CSS_PATH = [*WalkScreen.CSS_PATH, LoadingScreen.CSS_PATH]
     WALK_SCREEN: type[WalkScreen] = WalkScreen
     """The main view's class (a benchmark times a subclass of it)."""
