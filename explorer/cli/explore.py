@@ -9,6 +9,7 @@ import errno
 import gc
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Sequence
@@ -17,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from core import OnFailure, TreeNavigator
 
-from ..corpora import Corpus, CorpusError
+from ..corpora import JSON_SUFFIXES, PDF_SUFFIXES, Corpus, CorpusError
+from ..corpora.files import check_corpus_path
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..safe_text import one_line
 from ..sessions import (
@@ -34,6 +36,7 @@ from .options import (
     DEFAULT_CORPUS,
     DEFAULT_QUERY,
     EXIT_OK,
+    EXIT_USAGE,
     EXPLORER_MODEL,
     PROG,
     SUBCOMMANDS,
@@ -284,6 +287,25 @@ def session_kept(root: Path | None, resumed: Path | None, corpus: Corpus, proble
         return None
 
 
+LOADS_ON_SCREEN_BYTES = 8 << 20
+"""A corpus file bigger than this loads on the explorer's loading screen (a YAML corpus of about 100,000 nodes)."""
+
+
+def loads_on_screen(path: Path, pdf: str | None) -> bool:
+    """Whether the explorer opens at once and loads the corpus on its loading screen, showing how far: a PDF, or a
+    PageIndex tree given its PDF (their pages take seconds to read), or a corpus file over
+    :data:`LOADS_ON_SCREEN_BYTES`. A path that cannot be a corpus at all (not there, a FIFO...) fails first, in one
+    line and exit 2, before any screen."""
+    try:
+        mode = check_corpus_path(path)
+    except CorpusError as exc:
+        fail(str(exc))
+    suffix = path.suffix.lower()
+    if suffix in PDF_SUFFIXES or (pdf is not None and suffix in JSON_SUFFIXES):  # else --pdf is refused here
+        return True
+    return stat.S_ISREG(mode.st_mode) and mode.st_size > LOADS_ON_SCREEN_BYTES
+
+
 def first_given(*values: Any) -> Any:
     return next(value for value in values if value is not None)
 
@@ -348,6 +370,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     recorded: WalkSettings | None = None  # a resumed session's next walk goes on as its last walk walked anew
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
+    corpus: Corpus | Path  # a Path: a corpus the explorer loads on its loading screen, once open
     if questions is not None:
         corpus = questions[1]
     elif resumed is not None:
@@ -366,14 +389,16 @@ def cmd_explore(argv: Sequence[str]) -> int:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
-        corpus = corpus_at(path, show_progress=True, pdf=args.pdf)
+        # A PDF (or a big file) is read on the explorer's loading screen, once open: only a path kept here.
+        corpus = path if loads_on_screen(path, args.pdf) else corpus_at(path, show_progress=True, pdf=args.pdf)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
     settings = next_settings(args, recorded if recorded is not None else opened[0].header.settings if opened else None)
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus.path), ("the PDF", args.pdf),
+    corpus_path = corpus.path if isinstance(corpus, Corpus) else corpus
+    ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus_path), ("the PDF", args.pdf),
                          *read_by(args.navigator), *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
     telemetry = telemetry_from(args, report=problems.append, ledger=ledger)
@@ -383,8 +408,18 @@ def cmd_explore(argv: Sequence[str]) -> int:
         if telemetry is not None:
             telemetry.close()
         raise
-    keeper = session_kept(root, resumed, corpus, problems)
+    keeper = session_kept(root, resumed, corpus, problems) if isinstance(corpus, Corpus) else None
+
+    def keeper_for(loaded: Corpus) -> tuple[KeptSession | None, list[str]]:
+        """Once the loading screen has the corpus: frozen as one loaded here would be, and the session's keeper."""
+        gc.freeze()
+        said: list[str] = []
+        made = session_kept(root, resumed, loaded, said)
+        problems.extend(said)
+        return made, said
+
     from ..tui.app import ExplorerApp  # the only path that imports Textual
+    from ..tui.screens.loading import CorpusLoad
 
     # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's
     # reach, so a full collection never stalls a step on a large corpus (bench/tui_large.py).
@@ -392,13 +427,13 @@ def cmd_explore(argv: Sequence[str]) -> int:
     gc.callbacks.append(freeze_after_full_collection)
 
     app = ExplorerApp(
-        corpus,
+        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf),
         settings,
         navigator=navigator,
         start_walk=args.query is not None,
         autoplay=args.autoplay,
         trace_path=args.trace,
-        example_query=DEFAULT_QUERY if corpus.path.resolve() == DEFAULT_CORPUS.resolve() else None,
+        example_query=DEFAULT_QUERY if corpus_path.resolve() == DEFAULT_CORPUS.resolve() else None,
         opened=opened,
         opened_from=f"from session {session_label(resumed)}" if resumed is not None else None,
         allow_files=not args.no_files,
@@ -409,6 +444,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         keeper=keeper,
         notices=list(problems),
         ledger=ledger,
+        keeper_for=None if isinstance(corpus, Corpus) else keeper_for,
     )
     received: signal.Signals | None = None
     try:
@@ -416,6 +452,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     finally:
         if telemetry is not None:
             telemetry.close()
+        keeper = app.wiring.keeper if isinstance(app.wiring.keeper, KeptSession) else None
         if keeper is not None and keeper.unkept:
             problems.append(f"{keeper.unkept} walk(s) of this session could not be kept in {keeper.folder}")
         for problem in problems:
@@ -423,4 +460,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     if received is not None:
         say_after_the_screen(QUIT_SIGNALS[received])
         return 128 + received
+    if app.load_failed is not None:  # said on the screen, and here as for any corpus that cannot be loaded
+        say_after_the_screen(f"error: {one_line(app.load_failed)}")
+        return EXIT_USAGE
     return app.return_code or EXIT_OK

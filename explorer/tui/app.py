@@ -5,12 +5,16 @@
 installs) and the command palette. It holds the keys typed after a key that opens a prompt until the prompt
 can take them (:mod:`.key_holding`), and routes the messages screens answer with: an evaluation's walk to show,
 two walks to compare, a question set to evaluate. Everything about the walk on screen is the
-:class:`~.walk_screen.WalkScreen`'s.
+:class:`~.walk_screen.WalkScreen`'s. Given a corpus still to load (a :class:`~.screens.loading.CorpusLoad`: a
+PDF, a big file), it opens at once on the :class:`~.screens.loading.LoadingScreen`, and the walk screen follows
+when the corpus is in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -35,12 +39,16 @@ from ..walks.wiring import WalkKeeper
 from .commands import palette_commands
 from .key_holding import KeyHolder
 from .keymap import PROMPT_KEYS
-from .messages import CompareWalks, EvaluateQuestions, OpenWalk
+from .messages import CompareWalks, CorpusLoaded, CorpusLoadFailed, EvaluateQuestions, OpenWalk
 from .say import Said, say
 from .screens.closing_once import Palette
 from .screens.evaluation import EVALUATION, EvaluationScreen
+from .screens.loading import CorpusLoad, LoadingScreen
 from .screens.prompt import PromptClosed, PromptReady, PromptScreen
 from .walk_screen import WalkScreen
+
+EXIT_CANNOT_LOAD = 2
+"""The explorer's exit code after a corpus it was given to load could not be (the command line's for a bad corpus)."""
 
 
 class ExplorerApp(App[int]):
@@ -48,14 +56,17 @@ class ExplorerApp(App[int]):
 
     TITLE = "reasoning-explorer"
     # Textual reads a screen's CSS_PATH when the screen is pushed or installed, not for the screen that
-    # get_default_screen() returns: the app reads the walk screen's for it.
-    CSS_PATH = WalkScreen.CSS_PATH
+    # get_default_screen() returns: the app reads the walk screen's and the loading screen's for them.
+    CSS_PATH = [*WalkScreen.CSS_PATH, LoadingScreen.CSS_PATH]
     WALK_SCREEN: type[WalkScreen] = WalkScreen
     """The main view's class (a benchmark times a subclass of it)."""
 
+    corpus: Corpus
+    """The corpus walked (set once it is loaded, when the app was given one to load)."""
+
     def __init__(
         self,
-        corpus: Corpus,
+        corpus: Corpus | CorpusLoad,
         settings: WalkSettings,
         *,
         navigator: TreeNavigator | None = None,
@@ -73,9 +84,11 @@ class ExplorerApp(App[int]):
         keeper: WalkKeeper | None = None,
         notices: Sequence[str] = (),
         ledger: Ledger | None = None,
+        keeper_for: Callable[[Corpus], tuple[WalkKeeper | None, Sequence[str]]] | None = None,
     ) -> None:
+        """``keeper_for``, with a corpus to load: what makes the keeper once it is loaded, and what it has to say (a
+        session not kept), in place of ``keeper``."""
         super().__init__()
-        self.corpus = corpus
         self.walks = WalkList()
         self.allow_files = allow_files
         self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers),
@@ -90,26 +103,69 @@ class ExplorerApp(App[int]):
         self._notices = tuple(notices)
         self.said = Said()
         """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""
-        self._walk_screen = self.WALK_SCREEN(
-            corpus, self.walks, settings,
-            self.wiring.wire(navigator or resolve_navigator(settings.model, allow_files=allow_files)),
+        self._open_walk_screen = partial(
+            self.WALK_SCREEN, walks=self.walks, settings=settings,
             autoplay=autoplay, trace_path=trace_path, allow_files=allow_files,
             start_query=settings.query if start_walk else None,
             example_query=None if start_walk else (settings.query or example_query), opened=opened,
-            opened_from=opened_from,
-            present=present, wiring=self.wiring)
+            opened_from=opened_from, present=present)
+        self._navigator = navigator or resolve_navigator(settings.model, allow_files=allow_files)
+        self._keeper_for = keeper_for
         self._evaluate_at_start = evaluate
         self._keys = KeyHolder(PROMPT_KEYS, self.post_message)
+        self._walk_screen: WalkScreen | None = None
+        self._loading: LoadingScreen | None = None
+        self.load_failed: str | None = None
+        """The one line on why the corpus given to load could not be (the command line says it after the screen)."""
+        if isinstance(corpus, CorpusLoad):
+            self._loading = LoadingScreen(corpus)
+        else:
+            self._walk_screen = self._walk_screen_on(corpus)
+
+    def _walk_screen_on(self, corpus: Corpus) -> WalkScreen:
+        self.corpus = corpus
+        self.wiring.ledger.read("the corpus", corpus.path)
+        return self._open_walk_screen(corpus, navigator=self.wiring.wire(self._navigator), wiring=self.wiring)
 
     def get_default_screen(self) -> Screen[Any]:
-        return self._walk_screen
+        return self._walk_screen or self._loading or super().get_default_screen()
 
     @property
     def walk_screen(self) -> WalkScreen:
-        """The screen the explorer opens on (the main view), wherever the screen stack is."""
+        """The screen the explorer opens on (the main view), wherever the screen stack is; once the corpus is
+        loaded (:attr:`loaded`)."""
+        if self._walk_screen is None:
+            raise LookupError("the corpus is still loading: there is no walk screen yet")
         return self._walk_screen
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the corpus is in, and the walk screen made."""
+        return self._walk_screen is not None
+
     def on_ready(self) -> None:
+        if self._walk_screen is not None:
+            self._walk_screen_shown()
+
+    def on_corpus_loaded(self, message: CorpusLoaded) -> None:
+        """The corpus given to load is in: the walk screen in place of the loading screen, as if it had opened on
+        it."""
+        if self._walk_screen is not None or not self.is_running:
+            return
+        if self._keeper_for is not None:
+            keeper, notices = self._keeper_for(message.corpus)
+            self._notices = (*self._notices, *notices)
+            self.wiring = replace(self.wiring, keeper=keeper)
+        self._walk_screen = self._walk_screen_on(message.corpus)
+        # Over the loading screen, which stays under it for good (Textual cannot switch away from the screen an app
+        # opened on); nothing in the explorer pops the walk screen.
+        self.push_screen(self._walk_screen)
+        self.call_after_refresh(self._walk_screen_shown)
+
+    def on_corpus_load_failed(self, message: CorpusLoadFailed) -> None:
+        self.load_failed = message.problem
+
+    def _walk_screen_shown(self) -> None:
         for notice in self._notices:  # what the command line has to say before the first walk (a session not kept)
             say(self.walk_screen, notice, severity="warning", timeout=10)
         if self._evaluate_at_start is not None:
@@ -124,9 +180,13 @@ class ExplorerApp(App[int]):
                 yield command
         yield from palette_commands(self.walks, self._run_on_walk_screen)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While the corpus loads nothing is there to command: the palette's key is not offered.
+        return self.loaded or action != "command_palette"
+
     def action_command_palette(self) -> None:
         """Textual's command palette, as a screen that closes once (:mod:`.screens.closing_once`)."""
-        if self.use_command_palette and not isinstance(self.screen, Palette):
+        if self.use_command_palette and self.loaded and not isinstance(self.screen, Palette):
             self.push_screen(Palette(id="--command-palette"))
 
     def _run_on_walk_screen(self, action: str) -> None:
@@ -134,7 +194,8 @@ class ExplorerApp(App[int]):
 
     async def action_quit(self) -> None:
         self.close_walks()
-        self.exit(0)
+        failed = self.load_failed is not None
+        self.exit(EXIT_CANNOT_LOAD if failed else 0, return_code=EXIT_CANNOT_LOAD if failed else 0)
 
     def on_unmount(self) -> None:
         self.close_walks()
@@ -145,7 +206,8 @@ class ExplorerApp(App[int]):
         """Quitting cancels every live walk: its session is closed (its token trips, its worker leaves at once), then
         the walk ends cancelled, and its one record goes to its observers at once (``--trace`` keeps it, cancelled).
         An HTML export being drawn stops first (its app hands back the process's streams before this one does)."""
-        self.walk_screen.close_walks()
+        if self._walk_screen is not None:
+            self._walk_screen.close_walks()
 
     # -- keys that belong to a prompt -----------------------------------------------------------------------------
 

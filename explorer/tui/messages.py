@@ -3,7 +3,8 @@
 Workers post the first four to the walk screen. Screens answer upward with the rest: the evaluation screen
 asks for a question's walk to be shown (``OpenWalk``) or two walks compared (``CompareWalks``), the walk
 screen asks for a question set to be evaluated (``EvaluateQuestions``); the app routes each. No screen calls
-the app's methods.
+the app's methods. The loading screen's thread posts the last three while a corpus loads; the app opens the walk
+screen on the corpus loaded.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from textual.message import Message
 
 from core import TreeNavigator
 
+from ..corpora import Corpus
 from ..corpora.questions import QuestionSet
 from ..navigators.llm.llama_server import LocalModelStatus
 from ..navigators.manual import PendingDecision
@@ -80,3 +82,26 @@ class EvaluateQuestions(Message):
     settings: WalkSettings
     navigator: TreeNavigator
     compare: tuple[str, TreeNavigator] | None = None
+
+
+@dataclass
+class CorpusLoadProgressed(Message):
+    """The loading screen's thread: how far the corpus load has got (:mod:`explorer.corpora.progress`)."""
+
+    stage: str
+    done: int
+    total: int | None
+
+
+@dataclass
+class CorpusLoaded(Message):
+    """The loading screen's thread: the corpus is loaded; the app opens the walk screen on it."""
+
+    corpus: Corpus
+
+
+@dataclass
+class CorpusLoadFailed(Message):
+    """The loading screen's thread: the corpus cannot be loaded, said in one line (the loader's own)."""
+
+    problem: str

@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
@@ -28,9 +27,6 @@ from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_p
 from ..say import FILES_OFF
 from ..screens.save_prompt import model_reads, save_prompt
 from .shown import Grounds, Part
-
-if TYPE_CHECKING:
-    from ...corpora import Corpus
 
 TRACE_NAME = "walk.trace.jsonl"
 """The name the walk's trace has in the export (the screen names a trace's walk after its file)."""

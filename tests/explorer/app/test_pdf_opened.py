@@ -25,8 +25,9 @@ async def test_a_pdf_opens_and_the_answer_card_reads_its_pages(tmp_path: Path,
     assert main([str(pdf), "--navigator", "lexical:default", "--query", "how long does a refund take",
                  "--present"]) == 0
     (app,) = made
-    assert [app.corpus.title_of(i) for i in app.corpus.index.ids()] == ["1 Billing", "1.1 Refunds", "2 Shipping"]
     async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.loaded and app.screen is app.walk_screen)  # read on the loading screen
+        assert [app.corpus.title_of(i) for i in app.corpus.index.ids()] == ["1 Billing", "1.1 Refunds", "2 Shipping"]
         screen = app.walk_screen
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.view.history is not None and bool(screen.view.history.events))
