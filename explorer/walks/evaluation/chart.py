@@ -11,7 +11,6 @@ sequence of its own reaches the drawing. plotext keeps one figure per process, s
 from __future__ import annotations
 
 import math
-
 import threading
 from dataclasses import dataclass
 
