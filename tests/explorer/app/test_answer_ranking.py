@@ -32,7 +32,7 @@ def cut(line: str, width: int) -> str:
     half word, issue 45), a separator left hanging dropped too."""
     if cell_len(line) <= width:
         return line
-    space = line.rfind(" ", 0, width - 1)
+    space = line.rfind(" ", 0, width)
     while space > 0 and line[space - 1] in " ·›,;:":
         space -= 1
     return line[:space].rstrip() + "…"

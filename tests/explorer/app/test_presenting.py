@@ -118,7 +118,7 @@ def the_answer_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-
     def cut(line: str) -> str:  # a row as the card cuts it: its end first, after a whole word (issue 45, point 4)
         if cell_len(line) <= answer.content_size.width:
             return line
-        return line[: line.rfind(" ", 0, answer.content_size.width - 1)].rstrip(" ·") + "…"
+        return line[: line.rfind(" ", 0, answer.content_size.width)].rstrip(" ·") + "…"
 
     kind = "cosine similarity + BM25 share"
     assert [w for w in words if w[:2] in ("★ ", "■ ", "◌ ")] == [
