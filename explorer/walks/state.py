@@ -97,8 +97,11 @@ class WalkState:
     what_if_answers: int = 0
     """Decisions taken from a what-if (another navigator's answer, chosen by a person): no call of this walk's."""
     chars_shipped: int = 0
-    """Title and summary characters really sent: those of the offers put to the navigator, less those of the
-    offers answered without a call."""
+    """Title and summary characters really sent: those of the offers the navigator answered with a call, counted
+    when the answer says so (a replayed walk's figure never rises at an offer to fall back at its answer: issue
+    45), and those of an offer left unanswered when the walk was cancelled or failed (:meth:`close`)."""
+    unanswered_chars: int = 0
+    """The characters of the offer on show while its answer is not in yet (sent only if a call answers it)."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     """Tokens of live calls only (a replayed or cached answer's recorded usage cost nothing now)."""
@@ -175,6 +178,9 @@ class WalkState:
         """The walk ended after the last event applied: branches still waiting will never be entered."""
         self.ended, self.error = end, error
         self.current = None
+        if end is not WalkEnd.FINISHED:  # a call cut short by the cancel (or the failure) sent them
+            self.chars_shipped += self.unanswered_chars
+            self.unanswered_chars = 0
 
     def apply(self, event: WalkEvent, *, forced: bool = False) -> None:
         self.step += 1
@@ -190,9 +196,8 @@ class WalkState:
             self._offered = frozenset(c.id for c in event.candidates)
             self.current = event.current.id if event.current else None
             self.current_path = tuple(event.path)
-            # Sent as the navigator is asked (a live call in flight, or cut short by a cancel, sent them);
-            # taken back if the answer needed no call (forced, replayed, cached).
-            self.chars_shipped += event.chars_shipped
+            # Counted once the answer says a call sent them (not forced, replayed or cached).
+            self.unanswered_chars = event.chars_shipped
         elif isinstance(event, NavigatorChose):
             self.choice = event
             self.choice_forced = forced
@@ -233,6 +238,9 @@ class WalkState:
             if record.branch is not None:
                 self.stopped_branches.setdefault(record.branch, record)
                 self.waiting_branches.discard(record.branch)
+                # A best-first walk drains its frontier with stops (no visit left) and says no frontier with them:
+                # a branch stopped waits no more (``Next`` listed it still, issue 45).
+                self.frontier = tuple(entry for entry in self.frontier if entry[0] != record.branch)
         elif isinstance(event, WalkFinished):
             self.result = event.result
             self.current = None
@@ -241,6 +249,8 @@ class WalkState:
         """Count one answer by how it was given; whether it was a live call (its offer's characters were sent)."""
         if how is Answered.LIVE:
             self.live_calls += 1
+            self.chars_shipped += self.unanswered_chars
+            self.unanswered_chars = 0
             return True
         if how is Answered.FORCED:
             self.forced_answers += 1
@@ -250,8 +260,7 @@ class WalkState:
             self.what_if_answers += 1
         else:
             self.cached_answers += 1
-        if self.offer is not None:
-            self.chars_shipped -= self.offer.chars_shipped
+        self.unanswered_chars = 0
         return False
 
     def mark_of(self, node_id: str) -> Mark | None:

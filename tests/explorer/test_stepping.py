@@ -153,3 +153,40 @@ def test_re_walking_with_more_visits_stops_where_the_record_ends_unless_a_naviga
     fewer = rewalk(original, HANDBOOK, max_nodes_visited=8, navigator=Refusing())
     fewer.run_headless()
     assert fewer.history.end == "finished" and fewer.history.state().live_calls == 0
+
+
+def test_characters_shipped_never_flicker_as_a_walk_is_stepped():
+    """Characters shipped rose at each offer and fell back at a replayed answer (1,003 → 0 → 580 → 0, issue 45, tried
+    as three kinds of user, point 7): they count once the answer says a call sent them. Stepped through, a replayed
+    walk ships none at any step, and a live walk's figure only grows, to the total core says it shipped."""
+    original = walked()
+    session = rewalk(original, HANDBOOK, max_nodes_visited=8)
+    session.run_headless()
+    replayed = session.history
+    shipped = []
+    for step in range(1, len(replayed.events) + 1):
+        replayed.go(step)
+        shipped.append(replayed.state().chars_shipped)
+    assert set(shipped) == {0}
+    live = []
+    for step in range(1, len(original.events) + 1):
+        original.go(step)
+        live.append(original.state().chars_shipped)
+    assert live == sorted(live) and live[-1] == original.state().result.chars_shipped > 0
+
+
+def test_a_best_first_walk_draining_its_frontier_lists_no_branch_that_stopped():
+    """At step 15, Next still listed a node that stopped at step 13 (issue 45, tried as three kinds of user, point
+    6): a best-first walk out of visits stops each branch still waiting, and says no frontier with those stops."""
+    from core import PathStopped, Policy, StopReason
+
+    history = walked("lexical:default", "How long do refunds take to arrive?", max_nodes_visited=4,
+                     policy=Policy.BEST_FIRST)
+    drained = [seq for seq, event in enumerate(history.events, start=1) if isinstance(event, PathStopped)
+               and event.record.reason is StopReason.VISIT_BUDGET_EXHAUSTED]
+    assert len(drained) == 2
+    waiting = []
+    for seq in drained:
+        history.go(seq)
+        waiting.append([node for node, _ in history.state().frontier])
+    assert waiting == [["satisfaction-guarantee"], []]

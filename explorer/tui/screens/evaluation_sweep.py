@@ -213,7 +213,8 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
         with Vertical(id="sweep-dialog"):
             yield Label(self.title_text(), id="sweep-title")
             how = ("only the largest budget's navigator calls are made: the smaller budgets re-walk its decisions"
-                   if self.reused else "every budget walked live (this navigator's answers cost no call)")
+                   if self.reused else
+                   "every budget walked live (this navigator asks no model: its calls cost nothing to make again)")
             yield Label(how, id="sweep-how")
             with Horizontal(id="sweep-progress-row"):
                 yield Label("", id="sweep-progress-label")

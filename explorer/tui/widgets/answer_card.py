@@ -249,7 +249,7 @@ def cut_at_a_word(line: Text, width: int, *, always: bool = False) -> None:
     if line.cell_len <= width and not always:
         return
     plain = line.plain
-    space = plain.rfind(" ", 0, max(1, width - 1))
+    space = plain.rfind(" ", 0, max(1, width))  # a space at width - 1: the word before it ends there
     while space > 0 and plain[space - 1] in " ·›,;:":  # not after a separator left hanging
         space -= 1
     if space <= 0 or not plain[:space].strip():

@@ -2,7 +2,8 @@
 
 It wraps, and it never stops in the middle of a sentence: where the whole narration does not fit its rows (at
 80×24, a long reason), the brief is shown (the navigator's reason and habits left out), and where even that does
-not fit, its last sentences go. While the navigator decides, a last row counts the seconds (``thinking… 4 s``),
+not fit, sentences between what it chose and what landed go (the room hears where the walk is, what it chose and
+what landed). While the navigator decides, a last row counts the seconds (``thinking… 4 s``),
 so that a room waiting on an LLM sees that something happens.
 """
 
@@ -55,8 +56,13 @@ class NarrationLine(Widget):
 
         brief = self._said.brief
         whole = [sentences for sentences in (self._said.sentences, brief) if fits(sentences)]
-        # Not even the brief fits: its first sentences, as many as fit whole (at least one).
-        said = whole[0] if whole else next(
+        # Not even the brief fits: where the walk is and what it chose, then the later sentences that fit, the last
+        # first (what landed, what stopped: what a room must hear), said in their order; else its first sentences.
+        head, kept = brief[:2], set[int]()
+        for number in range(len(brief) - 1, len(head) - 1, -1):
+            if fits(head + tuple(brief[n] for n in sorted(kept | {number}))):
+                kept.add(number)
+        said = whole[0] if whole else head + tuple(brief[n] for n in sorted(kept)) if kept and fits(head) else next(
             (brief[:count] for count in range(len(brief) - 1, 0, -1) if fits(brief[:count])), brief[:1])
         text = safe(" ".join(said), style)
         if self._thinking is not None:

@@ -10,6 +10,7 @@ sequence of its own reaches the drawing. plotext keeps one figure per process, s
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -57,10 +58,23 @@ class BudgetChart:
         return tuple(sorted({budget for line in self.series for budget, _ in line.points}))
 
 
+_STEPS = (1, 2, 4, 5)
+"""A tick step is one of these times a power of ten: ticks a person reads at a glance."""
+
+
 def _ticks(low: float, high: float, height: int) -> list[float]:
-    """Whole-number ticks from ``low`` to ``high``: five on a tall drawing, three on a short one."""
-    parts = 4 if height >= 12 else 2
-    return sorted({round(low + (high - low) * part / parts) for part in range(parts + 1)})
+    """Evenly spaced whole-number ticks between ``low`` and ``high``: at most five on a tall drawing, three on a
+    short one, a step of 1, 2, 4 or 5 times a power of ten (``10, 15, 20`` rather than the uneven ``9, 13, 16, 20, 24``
+    of ticks rounded from equal parts of the span: issue 45)."""
+    most = (4 if height >= 12 else 2) + 1
+
+    def ticks(step: int) -> list[float]:
+        first, last = math.ceil(low / step) * step, math.floor(high / step) * step
+        return [float(first + step * n) for n in range(int((last - first) // step) + 1)]
+
+    # The smallest step whose ticks fit the drawing's rows (as many as read apart, none drawn over another).
+    return next(found for step in (s * 10**power for power in range(12) for s in _STEPS)
+                if 0 < len(found := ticks(step)) <= most or step > high - low)
 
 
 def _span(chart: BudgetChart) -> tuple[float, float]:
@@ -95,8 +109,9 @@ def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -
             marker, shade = MARKERS[number % len(MARKERS)], COLOURS[number % len(COLOURS)]
             plotext.plot(xs, ys, marker=FINE if colour else marker, color=shade)
             legend.append(f"{plotext.colorize('━━', shade) if colour else marker * 2} {visible(line.name)}")
+        ticks = _ticks(low, high, height)
         plotext.xticks(list(budgets))
-        plotext.yticks(_ticks(low, high, height))
+        plotext.yticks(ticks, [f"{tick:g}" for tick in ticks])
         if len(budgets) > 1:
             plotext.xlim(budgets[0], budgets[-1])
         plotext.ylim(low, high)

@@ -28,8 +28,14 @@ async def to_the_end(pilot) -> None:
 
 
 def cut(line: str, width: int) -> str:
-    """A row as the card cuts it: its end first, so that the title stays whole."""
-    return line if cell_len(line) <= width else line[: width - 1] + "…"
+    """A row as the card cuts it: its end first, so that the title stays whole, after a whole word (a room reads no
+    half word, issue 45), a separator left hanging dropped too."""
+    if cell_len(line) <= width:
+        return line
+    space = line.rfind(" ", 0, width)
+    while space > 0 and line[space - 1] in " ·›,;:":
+        space -= 1
+    return line[:space].rstrip() + "…"
 
 
 CARD = [

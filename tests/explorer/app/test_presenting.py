@@ -118,7 +118,7 @@ def the_answer_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-
     def cut(line: str) -> str:  # a row as the card cuts it: its end first, after a whole word (issue 45, point 4)
         if cell_len(line) <= answer.content_size.width:
             return line
-        return line[: line.rfind(" ", 0, answer.content_size.width - 1)].rstrip(" ·") + "…"
+        return line[: line.rfind(" ", 0, answer.content_size.width)].rstrip(" ·") + "…"
 
     kind = "cosine similarity + BM25 share"
     assert [w for w in words if w[:2] in ("★ ", "■ ", "◌ ")] == [
@@ -226,6 +226,11 @@ async def test_a_hallucinated_id_and_a_forced_look_in_presenting_mode(tmp_path):
         assert lines[0] == "Offered 6 sections under Billing · 14 visits left"
         assert " ✓  Refunds" in lines
         assert " ✗  refund-policy — never offered (hallucinated)" in lines
+        # At 80×24 the brief does not fit: what landed is said, the sentence naming the id given up for it (the
+        # offer card says hallucinated); with room, every sentence.
+        assert screen.query_one(NarrationLine).words.endswith(" refund-policy was never offered. Billing lands "
+                                                              "(invalid_choice).")
+        await resize(pilot, LARGE)
         assert "It named refund-policy, which was never offered (hallucinated)" in screen.query_one(NarrationLine).words
 
 
@@ -281,3 +286,26 @@ async def test_a_live_walk_is_told_with_what_each_decision_entered_and_landed_be
         await pilot.press("n")
         await wait_for(pilot, lambda: screen.has_class(AT_END))
         assert narration.words == "The walk is over: 1 landed — Refund delivery (leaf). It used 3 of 15 visits."
+
+
+async def test_at_80x24_a_decision_too_long_to_say_keeps_what_landed_and_drops_what_lies_between():
+    """At 80×24 a decision whose brief narration does not fit said its first sentences and lost its last ones, what
+    landed (issue 45, tried as three kinds of user, point 4): where the walk is and what it chose are said, then
+    what landed and stopped, whole sentences all; what lies between goes first."""
+    app = make_app("everything about money", script("wide-walk-out-of-visits.yaml"), start_walk=True, present=True,
+                   max_nodes_visited=6)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = app.walk_screen
+        narration = screen.query_one(NarrationLine)
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
+        for _ in range(2):
+            await pilot.press("n")
+            await settled(pilot)
+        said = narration.words
+        # Before, the brief's first sentences: "… It entered Free plan, … (visit 6 of 6)." and no word of a landing.
+        assert said == ("The navigator is at Plans and pricing. It was offered 8 sections and chose Free plan, Team "
+                        "plan, Business plan, Enterprise plan and 4 more. Plans and pricing lands "
+                        "(visit_budget_exhausted).")
+        assert shown_lines(narration, Text(said)) <= narration.content_size.height  # read whole, nothing cut
+        await resize(pilot, LARGE)  # room for the whole: every sentence, what it entered and the leaves it landed
+        assert "have no children: they land (leaf)." in narration.words and "It entered Free plan" in narration.words

@@ -108,7 +108,9 @@ async def test_j_k_step_a_decision_and_l_h_a_visit_outside_presenting():
             await wait_for(pilot, lambda: history.cursor >= 1 and isinstance(history.events[history.cursor - 1],
                                                                               NavigatorChose))
             first = history.cursor
-            of = 3 if size == SMALL else len(history.events)  # live, pulled to the answer and no further; then all
+            # live, pulled on to the next offer (its navigator not asked: what the decision entered is in, issue 45),
+            # shown at the answer; then all
+            of = 5 if size == SMALL else len(history.events)
             assert first == 3 and step_text(app).startswith(f"Step 3/{of}  navigator chose billing")
             await pilot.press("l")  # the next visit: billing entered
             await wait_for(pilot, lambda: history.cursor == 4)
