@@ -64,3 +64,26 @@ def test_a_kept_run_whose_settings_no_walk_takes_is_refused_in_one_line(tmp_path
     assert (resumed.returncode, resumed.stdout) == (2, "")
     assert resumed.stderr == (f"{PROG}: error: {run}: its settings' max_depth is -3, which no walk takes (from 0 to "
                               "100,000); give a run kept by eval --save-run\n")
+
+
+def test_a_trace_named_with_a_walks_number_says_it_holds_one_walk(tmp_path: Path) -> None:
+    """``replay t.jsonl#2`` said "no such trace file"; #1 names its one walk."""
+    trace = tmp_path / "t.jsonl"
+    assert run_cli("walk", HANDBOOK, "refunds", "--navigator", "lexical:default", "--trace", trace).returncode == 0
+    second = run_cli("replay", f"{trace}#2")
+    assert (second.returncode, second.stderr) == (
+        2, f"{PROG}: error: {trace} is a trace: it holds one walk; name it as {trace} (FILE#N names a walk of a span "
+           "file)\n")
+    first = run_cli("replay", f"{trace}#1")
+    assert first.returncode == 0 and first.stdout == run_cli("replay", trace).stdout
+
+
+def test_one_question_is_said_as_one_question(tmp_path: Path) -> None:
+    one = tmp_path / "one.questions.yaml"
+    one.write_text(f"corpus: {HANDBOOK}\nquestions:\n  - id: money-back\n    query: How long until I get my money "
+                   "back?\n    expect: [refund-delivery]\n")
+    run = tmp_path / "one.run.json"
+    assert run_cli("eval", one, "--navigator", "lexical:default", "--save-run", run).returncode == 0
+    resumed = run_cli("eval", one, "--navigator", "lexical:default", "--resume", run)
+    assert resumed.stderr.splitlines()[0] == (
+        f"Resuming {run} (lexical:default): it holds 1 of 1 question; walking the 0 it does not hold")

@@ -37,6 +37,7 @@ from core import TreeNavigator
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ...numbers import counted
 from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
@@ -138,7 +139,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         with Vertical(id="eval-dialog"):
             title = styled("Evaluation: ", "bold")
             title.append_text(safe(self.question_set.path.name, width=80))
-            title.append(f" · {len(self.questions)} questions on ")
+            title.append(f" · {counted(len(self.questions), 'question')} on ")
             title.append_text(safe(self.corpus.title, width=60))
             yield Label(title, id="eval-title")
             yield Label("", id="eval-settings")
