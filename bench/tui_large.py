@@ -1,6 +1,7 @@
 """Benchmark of the explorer on synthetic corpora of 100,000 and 1,000,000 nodes, headless.
 
 Run: .venv/bin/python bench/tui_large.py [--nodes N ...] [--steps S] [--gc {cli,freeze-once}]
+                                        [--policy {depth-first,best-first}]
 
 Each size (default 100,000 and 1,000,000) is written as PageIndex JSON by one
 child process and measured in a fresh one, so one size's memory (or the
@@ -25,6 +26,9 @@ Prints, each with its target (issue 12) and whether it is met:
   with a "… N more" row for each run of children not shown);
 - steps again with those rows open (every change rebuilds the lines);
 - resident memory: after loading (the corpus alone), at the end, and the peak.
+
+``--policy best-first`` walks best-first (issue 47): the navigator (``lexical:wide``) chooses several children at
+each offer, so the frontier the step panel reads its best few from grows with every step.
 
 Full collections: the command line freezes the corpus before the app starts
 (``--gc cli``, the default: the corpus frozen once, then whatever survives
@@ -98,11 +102,12 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
+async def measure(path: Path, steps: int, policy: str, walk_policy: str = "depth-first") -> dict[str, Any]:
     from textual.widgets import Tree
     from textual.widgets.tree import TreeNode
 
     import explorer.tui.walk_screen.screen
+    from core import Policy
     from explorer.cli.explore import freeze_after_full_collection
     from explorer.corpora import load_corpus
     from explorer.navigators import resolve_navigator
@@ -189,7 +194,8 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
 
     explorer.tui.walk_screen.screen.WalkTree = TimedTree  # type: ignore[attr-defined]  # the app composes the timed tree
     query = " ".join(WORDS)  # matches everywhere: a long walk with many offers
-    settings = WalkSettings(query, "lexical:wide", max_nodes_visited=steps + 40, max_depth=8)
+    settings = WalkSettings(query, "lexical:wide", max_nodes_visited=steps + 40, max_depth=8,
+                            policy=Policy(walk_policy.replace("-", "_")))
     started, started_cpu = time.perf_counter(), time.process_time()
     app = TimedApp(corpus, settings, navigator=resolve_navigator("lexical:wide"))
     figures: dict[str, Any] = {"load": load_seconds, "corpus_mb": loaded - before_load, "loaded_mb": loaded}
@@ -248,6 +254,7 @@ async def measure(path: Path, steps: int, policy: str) -> dict[str, Any]:
         figures["steps_wide"] = await step(20)
         figures["built"] = len(tree._by_id)
         figures["events"] = len(app.walk_screen.view.history.events) if app.walk_screen.view.history else 0
+        figures["frontier"] = len(app.walk_screen.view.history.state().frontier) if app.walk_screen.view.history else 0
         await pilot.press("q")
     figures["end_mb"] = resident_mb()
     figures["peak_mb"] = peak_mb()
@@ -258,7 +265,7 @@ def verdict(value: float, limit: float) -> str:
     return f"{'met' if value < limit else 'NOT met'}"
 
 
-def report(nodes: int, f: dict[str, Any], policy: str) -> None:
+def report(nodes: int, f: dict[str, Any], policy: str, walk_policy: str = "depth-first") -> None:
     def timed(wall: float, cpu: float, limit: float, unit: str = "ms") -> str:
         return (f"{wall:7.1f} {unit} wall ({verdict(wall, limit)}), {cpu:6.1f} {unit} CPU ({verdict(cpu, limit)})"
                 f"   target < {limit:g} {unit}")
@@ -281,7 +288,8 @@ def report(nodes: int, f: dict[str, Any], policy: str) -> None:
         note = f"  ({figures[2]:.0f} ms of it a full garbage collection)" if figures[2] >= 1 else ""
         print(f"  {name}\n    {timed(figures[0], figures[1], STEP_MS)}{note}")
 
-    print(f"Explorer on a synthetic {nodes:,}-node corpus (headless, 170x50; full collections: --gc {policy})")
+    print(f"Explorer on a synthetic {nodes:,}-node corpus (headless, 170x50; full collections: --gc {policy}; "
+          f"walked {walk_policy})")
     print(f"  corpus load (PageIndex JSON): {f['load']:.1f} s wall (bench/corpus_load.py measures loading)")
     wall, cpu = f["interactive"]
     print(f"  start to interactive screen, once the index is ready:\n    {timed(wall, cpu, START_S, 's')}")
@@ -293,7 +301,8 @@ def report(nodes: int, f: dict[str, Any], policy: str) -> None:
     case(f"jump to the 10,000th child of a wide node, 51 rows created (cursor on it: {f['jump_10k_ok']})",
          f["jump_10k"])
     steps_line(f"per step with {f['lines']:,} rows shown", f["steps_wide"])
-    print(f"  tree nodes built: {f['built']:,} of {nodes:,}; walk of {f['events']:,} events")
+    print(f"  tree nodes built: {f['built']:,} of {nodes:,}; walk of {f['events']:,} events"
+          + (f", {f['frontier']:,} nodes waiting in its frontier at the end" if walk_policy == "best-first" else ""))
     print(f"  resident memory: the corpus alone {f['corpus_mb']:.0f} MB, after loading {f['loaded_mb']:.0f} MB,"
           f" at the end {f['end_mb']:.0f} MB ({verdict(f['end_mb'], RESIDENT_MB)}),"
           f" peak {f['peak_mb']:.0f} MB ({verdict(f['peak_mb'], RESIDENT_MB)})   target < {RESIDENT_MB:.0f} MB")
@@ -304,6 +313,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--gc", choices=("cli", "freeze-once"), default="cli")
+    parser.add_argument("--policy", choices=("depth-first", "best-first"), default="depth-first",
+                        help="the walk order of the walk stepped")
     parser.add_argument("--write", type=Path, help=argparse.SUPPRESS)  # child: write the corpus of --nodes here
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # child: measure on this corpus
     args = parser.parse_args()
@@ -311,16 +322,17 @@ def main() -> None:
         args.write.write_text(json.dumps(synthetic_pageindex(args.nodes[0])))
         return
     if args.measure:
-        print(json.dumps(asyncio.run(measure(args.measure, args.steps, args.gc))))
+        print(json.dumps(asyncio.run(measure(args.measure, args.steps, args.gc, args.policy))))
         return
     script = str(Path(__file__).resolve())
     for nodes in args.nodes:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "synthetic.json"
             subprocess.run([sys.executable, script, "--nodes", str(nodes), "--write", str(path)], check=True)
-            command = [sys.executable, script, "--steps", str(args.steps), "--gc", args.gc, "--measure", str(path)]
+            command = [sys.executable, script, "--steps", str(args.steps), "--gc", args.gc, "--policy", args.policy,
+                       "--measure", str(path)]
             done = subprocess.run(command, check=True, capture_output=True, text=True)
-        report(nodes, json.loads(done.stdout.strip().splitlines()[-1]), args.gc)
+        report(nodes, json.loads(done.stdout.strip().splitlines()[-1]), args.gc, args.policy)
 
 
 if __name__ == "__main__":

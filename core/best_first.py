@@ -2,13 +2,13 @@
 
 Written apart from the depth-first loop (:mod:`core.walk`), which stays exactly as it was (and as fast): the two
 share the offer, the checks, the stops and the failure policy (:mod:`core.walk_parts`, and the strategy's own
-``_stop`` and ``_failed``), but not the order, and the depth-first loop's order lives in its frame stack.
+``_stop`` and ``_failed``), but not the order, and the depth-first loop's order lives in its frame stack. The
+strategy is read through :class:`core.walk_parts._Strategy`, so this module needs nothing of :mod:`core.walk`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from .cancellation import CancellationToken
 from .errors import RetrievalCancelled
@@ -31,16 +31,12 @@ from .walk_parts import (
     _node_entered,
     _read_answer,
     _Record,
+    _Strategy,
     _walk_started,
 )
 
-if TYPE_CHECKING:
-    from .walk import ReasoningRAGStrategy
 
-
-def best_first_walk(
-    strategy: ReasoningRAGStrategy, query: str, token: CancellationToken
-) -> Generator[WalkEvent, None, None]:
+def best_first_walk(strategy: _Strategy, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
     """The walk under ``Policy.BEST_FIRST`` (SPEC.md, "Walk policies"), step by step.
 
     1. The roots are offered and answered as in depth-first. The ids that
@@ -71,6 +67,11 @@ def best_first_walk(
 
     The token is checked before each offer is shown, before and after
     each navigator call and before each entry, as in depth-first.
+
+    Each offer, choice and entry says what changed in the frontier (an
+    offer: nothing; a choice: the pairs that joined; an entry: the node
+    that left) and keeps its mark in the frontier's log, which gives the
+    frontier after it when asked.
     """
     token.raise_if_cancelled()
     alpha = strategy.alpha
@@ -88,6 +89,8 @@ def best_first_walk(
     visits = calls = chars = 0
     record = _Record()
     frontier = FrontierQueue()
+    log = frontier.log
+    record_change = log.record
     best: tuple[float, str, NodePath] | None = None  # the entered node with the best path score
     offer = views.roots(strategy.sources)  # the pending offer
     node_id: str | None = None  # whose children are offered (None: the roots)
@@ -100,7 +103,7 @@ def best_first_walk(
                 raise RetrievalCancelled()
             chars += offer.chars
             yield _candidates_offered(
-                offer.current, path, offer.views, remaining, depth, offer.chars, frontier.snapshot()
+                offer.current, path, offer.views, remaining, depth, offer.chars, (), (), log, log.marks
             )
             if cancelled():
                 raise RetrievalCancelled()
@@ -132,13 +135,14 @@ def best_first_walk(
             rejected = tuple([i for i in offer.ids if i not in chosen])
             scores = counted_scores(given, offer.ids)
             joined = joining(selected, offered, scores)
+            if node_score is not None:
+                joined = [(child, alpha * score + (1 - alpha) * node_score) for child, score in joined]
             for child, score in joined:
-                frontier.add(
-                    child, score if node_score is None else alpha * score + (1 - alpha) * node_score, path, depth
-                )
+                frontier.add(child, score, path, depth)
+            change = tuple(joined)
             yield _navigator_chose(
                 node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores,
-                frontier.snapshot(),
+                change, (), log, record_change(change),
             )
             for branch in hallucinated:
                 yield strategy._stop(
@@ -154,12 +158,15 @@ def best_first_walk(
             raise RetrievalCancelled()
         if remaining == 0:
             break
-        node_score, _, entered, parent, entered_depth = frontier.pop()
+        rank, _, entered, parent, entered_depth = frontier.pop()
+        node_score = -rank
         remaining -= 1
         visits += 1
         path = parent.child(entered)
+        left = (entered,)
         yield _node_entered(
-            views.view(entered), path, entered_depth, remaining, visits, node_score, frontier.snapshot()
+            views.view(entered), path, entered_depth, remaining, visits, node_score, (), left, log,
+            record_change((), left),
         )
         if best is None or node_score > best[0]:
             best = (node_score, entered, path)

@@ -13,33 +13,50 @@ the walk raises (``RetrievalError`` under ``OnFailure.THROW``, which comes
 right after its ``NavigatorFailed``, or ``RetrievalCancelled``).
 
 A best-first walk (``Policy.BEST_FIRST``) yields the same kinds of event.
-Each of its offer, choice and entry events carries the frontier after it
-(:data:`Frontier`), its entries carry their path score, its stop records the
-path score of what stopped, and its result the policy, ``alpha`` and the
-stand-in, if any. These fields came with walk policies; a depth-first walk
-leaves them at their defaults, where they stay out of the repr (see
+Each of its offer, choice and entry events says what changed in the frontier
+(``joined``: the ``(id, path score)`` pairs that joined, in order; ``left``:
+the ids that left it) and gives the frontier after it when asked
+(``frontier``, a property read from the walk's :class:`~core.frontier.FrontierLog`:
+no event holds its own copy). Its entries carry their path score, its stop
+records the path score of what stopped, and its result the policy, ``alpha``
+and the stand-in, if any. These fields came with walk policies; a depth-first
+walk leaves them at their defaults, where they stay out of the repr (see
 :mod:`core.reprs`), so its events read, compare and serialise as before.
+Two events compare by their fields, the change included, not by the log
+behind ``frontier``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any
 
 from .documents import RetrievedDocument
+from .frontier import Frontier as Frontier
+from .frontier import FrontierLog
 from .navigator import NodeView, Transcript
 from .path import NodePath
 from .policy import DEFAULT_ALPHA, OnFailure, Policy
 from .reprs import quiet_repr
 
-Frontier: TypeAlias = tuple[tuple[str, float], ...]
-"""A best-first walk's frontier as an event shows it: ``(id, path score)`` pairs, best first.
+_CHANGE = ("joined", "left", "frontier_log")
+"""The fields of a best-first event's frontier: out of the repr while they hold their defaults (depth-first)."""
 
-Ties in path score are in the order the nodes joined (the first to join is
-entered first). Empty in every event of a depth-first walk.
-"""
+
+_DEPTH_FIRST_HIDDEN = ("joined", "left")
+"""Never in a depth-first event's repr: it reads as before walk policies said the frontier's change."""
+
+
+def _repr(event: CandidatesOffered | NavigatorChose | NodeEntered, quiet: tuple[str, ...]) -> str:
+    """The event's :func:`quiet_repr`, its ``frontier`` after its fields once it belongs to a best-first walk."""
+    return quiet_repr(event, (*quiet, *_CHANGE), ("frontier", lambda: event.frontier),
+                      hide=_DEPTH_FIRST_HIDDEN if event.frontier_log is None else ())
+
+
+def _frontier_at(log: FrontierLog | None, mark: int) -> Frontier:
+    return () if log is None else log.at(mark)
 
 
 class StopReason(StrEnum):
@@ -158,8 +175,10 @@ class CandidatesOffered:
     the depth the candidates sit at (0 for the roots). ``remaining_visits`` is
     what the navigator is told is left. ``chars_shipped`` counts the
     characters of title and summary in the request: the current node's and
-    every candidate's. ``frontier`` is a best-first walk's frontier after
-    this event (an offer does not change it); empty in a depth-first walk.
+    every candidate's. An offer does not change a best-first walk's
+    frontier: ``joined`` and ``left`` stay empty, and ``frontier`` gives the
+    frontier as the offer is made (read from the walk's log); empty in a
+    depth-first walk.
     """
 
     current: NodeView | None
@@ -168,10 +187,18 @@ class CandidatesOffered:
     remaining_visits: int
     depth: int
     chars_shipped: int
-    frontier: Frontier = ()
+    joined: Frontier = ()
+    left: tuple[str, ...] = ()
+    frontier_log: FrontierLog | None = field(default=None, compare=False, repr=False)
+    frontier_mark: int = field(default=0, compare=False, repr=False)
 
     def __repr__(self) -> str:
-        return quiet_repr(self, ("frontier",))
+        return _repr(self, ())
+
+    @property
+    def frontier(self) -> Frontier:
+        """A best-first walk's frontier after this event, best first (read from its log; ``()`` for depth-first)."""
+        return _frontier_at(self.frontier_log, self.frontier_mark)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +215,9 @@ class NavigatorChose:
     policy records them): only the offered ids it scored, in the order
     offered, each clamped to [0, 1]; ``None`` when it scored none of them.
     A rejected id may still join a best-first frontier, by a score above 0.
-    ``frontier`` is a best-first walk's frontier after this choice (with
-    the ids that joined it); empty in a depth-first walk.
+    ``joined`` holds the ``(id, path score)`` pairs that joined a best-first
+    walk's frontier by this answer, in the order they joined; ``frontier``
+    gives the frontier after it. Empty in a depth-first walk.
     """
 
     current: str | None
@@ -201,10 +229,18 @@ class NavigatorChose:
     seconds: float
     transcript: Transcript | None = None
     scores: Mapping[str, float] | None = None
-    frontier: Frontier = ()
+    joined: Frontier = ()
+    left: tuple[str, ...] = ()
+    frontier_log: FrontierLog | None = field(default=None, compare=False, repr=False)
+    frontier_mark: int = field(default=0, compare=False, repr=False)
 
     def __repr__(self) -> str:
-        return quiet_repr(self, ("scores", "frontier"))
+        return _repr(self, ("scores",))
+
+    @property
+    def frontier(self) -> Frontier:
+        """A best-first walk's frontier after this answer, best first (read from its log; ``()`` for depth-first)."""
+        return _frontier_at(self.frontier_log, self.frontier_mark)
 
     @property
     def valid(self) -> tuple[str, ...]:
@@ -239,8 +275,9 @@ class NodeEntered:
 
     ``remaining_visits`` is what is left after this visit; ``visits_used``
     counts this one. In a best-first walk, ``score`` is the node's path
-    score and ``frontier`` the frontier after it left it; ``None`` and empty
-    in a depth-first walk.
+    score, ``left`` holds its id (it left the frontier) and ``frontier``
+    gives the frontier after it left; ``None`` and empty in a depth-first
+    walk.
     """
 
     node: NodeView
@@ -249,10 +286,18 @@ class NodeEntered:
     remaining_visits: int
     visits_used: int
     score: float | None = None
-    frontier: Frontier = ()
+    joined: Frontier = ()
+    left: tuple[str, ...] = ()
+    frontier_log: FrontierLog | None = field(default=None, compare=False, repr=False)
+    frontier_mark: int = field(default=0, compare=False, repr=False)
 
     def __repr__(self) -> str:
-        return quiet_repr(self, ("score", "frontier"))
+        return _repr(self, ("score",))
+
+    @property
+    def frontier(self) -> Frontier:
+        """A best-first walk's frontier after this entry, best first (read from its log; ``()`` for depth-first)."""
+        return _frontier_at(self.frontier_log, self.frontier_mark)
 
 
 @dataclass(frozen=True, slots=True)

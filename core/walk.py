@@ -284,7 +284,7 @@ class ReasoningRAGStrategy:
                 current = offer.current
                 candidates = offer.views
                 chars += offer.chars
-                yield _candidates_offered(current, path, candidates, remaining, depth, offer.chars, ())
+                yield _candidates_offered(current, path, candidates, remaining, depth, offer.chars, (), (), None, 0)
 
                 if cancelled():
                     raise RetrievalCancelled()
@@ -339,7 +339,8 @@ class ReasoningRAGStrategy:
                 if scores is not None:  # recorded, and ignored: depth-first follows the navigator's order
                     scores = counted_scores(scores, ids)
                 yield _navigator_chose(
-                    node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores, ()
+                    node_id, selected, hallucinated, rejected, rationale, usage, seconds, transcript, scores, (), (),
+                    None, 0,
                 )
                 offer = None
                 if selected:
@@ -381,7 +382,7 @@ class ReasoningRAGStrategy:
             path = from_path.child(branch)
             yield _node_entered(
                 view(branch) if entered_view is None else entered_view, path, entered_depth, remaining, visits,
-                None, (),
+                None, (), (), None, 0,
             )
             if not has_children(branch):
                 yield self._stop(record, _LEAF, path, branch)

@@ -4,8 +4,8 @@ reading an answer, and finishing a walk."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final
+from collections.abc import Callable, Generator, Iterable, Mapping
+from typing import Any, Final, Protocol
 
 from .cancellation import CancellationToken
 from .documents import HierarchyMetadata, RetrievedDocument
@@ -17,14 +17,26 @@ from .events import (
     PathStopped,
     StopReason,
     StopRecord,
+    WalkEvent,
     WalkFinished,
     WalkResult,
     WalkStarted,
 )
+from .frontier import FrontierLog
 from .frozen import fast_constructor
-from .navigator import NavigatorChoice, NavigatorRequest, NodeView, Transcript, ids_from, transcript_from
+from .hierarchy import HierarchyIndex
+from .navigator import (
+    NavigatorChoice,
+    NavigatorRequest,
+    NodeView,
+    Transcript,
+    TreeNavigator,
+    ids_from,
+    transcript_from,
+)
 from .path import NodePath
 from .policy import OnFailure, Policy
+from .views import NodeViews
 
 _NEVER: Final = CancellationToken.none()
 _clock: Final = time.perf_counter
@@ -41,7 +53,11 @@ _walk_started: Final[
     Callable[[str, str, int, int, tuple[str, ...] | None, OnFailure, Policy, float], WalkStarted]
 ] = fast_constructor(WalkStarted)
 _candidates_offered: Final[
-    Callable[[NodeView | None, NodePath, tuple[NodeView, ...], int, int, int, Frontier], CandidatesOffered]
+    Callable[
+        [NodeView | None, NodePath, tuple[NodeView, ...], int, int, int, Frontier, tuple[str, ...],
+         FrontierLog | None, int],
+        CandidatesOffered,
+    ]
 ] = fast_constructor(CandidatesOffered)
 _navigator_request: Final[
     Callable[[str, str, NodeView | None, tuple[NodeView, ...], int, CancellationToken], NavigatorRequest]
@@ -49,12 +65,15 @@ _navigator_request: Final[
 _navigator_chose: Final[
     Callable[
         [str | None, tuple[str, ...], tuple[str, ...], tuple[str, ...], str, Mapping[str, Any] | None, float,
-         Transcript | None, Mapping[str, float] | None, Frontier],
+         Transcript | None, Mapping[str, float] | None, Frontier, tuple[str, ...], FrontierLog | None, int],
         NavigatorChose,
     ]
 ] = fast_constructor(NavigatorChose)
 _node_entered: Final[
-    Callable[[NodeView, NodePath, int, int, int, float | None, Frontier], NodeEntered]
+    Callable[
+        [NodeView, NodePath, int, int, int, float | None, Frontier, tuple[str, ...], FrontierLog | None, int],
+        NodeEntered,
+    ]
 ] = fast_constructor(NodeEntered)
 _stop_record: Final[
     Callable[[StopReason, NodePath, str | None, str | None, str, float | None], StopRecord]
@@ -67,6 +86,33 @@ _walk_result: Final[
     ]
 ] = fast_constructor(WalkResult)
 _walk_finished: Final[Callable[[WalkResult], WalkFinished]] = fast_constructor(WalkFinished)
+
+
+class _Strategy(Protocol):
+    """What a walk reads of its strategy (:class:`core.walk.ReasoningRAGStrategy`): its settings, its index and
+    navigator, and how it records a stop and a failure. Here, below both walks, so that the best-first walk
+    (:mod:`core.best_first`) needs nothing of :mod:`core.walk`, which calls it."""
+
+    index: HierarchyIndex
+    navigator: TreeNavigator
+    model: str
+    max_nodes_visited: int
+    max_depth: int
+    sources: tuple[str, ...] | None
+    on_failure: OnFailure
+    alpha: float
+
+    def node_views(self) -> NodeViews: ...
+
+    def _failed(
+        self, exc: Exception, seconds: float, record: _Record, current: str | None, path: NodePath,
+        score: float | None = None,
+    ) -> Generator[WalkEvent, None, bool]: ...
+
+    def _stop(
+        self, record: _Record, reason: StopReason, path: NodePath, land: str | None, branch: str | None = None,
+        detail: str = "", score: float | None = None,
+    ) -> PathStopped: ...
 
 
 class _Frame:

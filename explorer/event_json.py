@@ -1,7 +1,13 @@
 """A walk's events as JSON and back: one dict per event, with an ``event`` kind (the lines of a trace, the events
-of ``walk --json``). A best-first walk's fields (its policy, each event's frontier, the scores and path scores) are
-written only when the walk has them, so a depth-first walk's JSON is as it always was; a dict without them reads
-as depth-first. Reading checks every field and raises ``ValueError`` naming the bad one."""
+of ``walk --json``). A best-first walk's fields (its policy, what each event changed in the frontier, the scores and
+path scores) are written only when the walk has them, so a depth-first walk's JSON is as it always was; a dict
+without them reads as depth-first. Reading checks every field and raises ``ValueError`` naming the bad one.
+
+A best-first event says the frontier's change (``"joined"``: ``[id, path score]`` pairs, ``"left"``: ids; each only
+when not empty), never the whole frontier: a walk's events are read in order by one :class:`EventReader`, which
+keeps the walk's :class:`core.frontier.FrontierLog` so each event read gives its frontier after it as the walk's own
+did. Events written before (trace format version 1) carried the whole frontier (``"frontier"``, absent when empty);
+a reader of that version takes each event's change from the frontier before it and the frontier it carries."""
 
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from core import (
     WalkResult,
     WalkStarted,
 )
+from core.frontier import Frontier, FrontierLog
 from core.policy import DEFAULT_ALPHA
 
 from .safe_text import json_safe
@@ -71,20 +78,20 @@ def event_to_json(event: WalkEvent) -> dict[str, Any]:
     if isinstance(event, CandidatesOffered):
         return {"event": "candidates_offered", "current": _view(event.current), "path": list(event.path),
                 "candidates": [_view(c) for c in event.candidates], "remaining_visits": event.remaining_visits,
-                "depth": event.depth, "chars_shipped": event.chars_shipped, **_frontier(event)}
+                "depth": event.depth, "chars_shipped": event.chars_shipped, **_change(event)}
     if isinstance(event, NavigatorChose):
         return {"event": "navigator_chose", "current": event.current, "selected": list(event.selected),
                 "hallucinated": list(event.hallucinated), "rejected": list(event.rejected),
                 "rationale": event.rationale, "usage": None if event.usage is None else json_safe(dict(event.usage)),
                 "seconds": event.seconds, "transcript": _transcript(event.transcript),
-                **({"scores": dict(event.scores)} if event.scores is not None else {}), **_frontier(event)}
+                **({"scores": dict(event.scores)} if event.scores is not None else {}), **_change(event)}
     if isinstance(event, NavigatorFailed):
         return {"event": "navigator_failed", "current": event.current, "error": event.error,
                 "policy": event.policy.value, "seconds": event.seconds, "transcript": _transcript(event.transcript)}
     if isinstance(event, NodeEntered):
         return {"event": "node_entered", "node": _view(event.node), "path": list(event.path), "depth": event.depth,
                 "remaining_visits": event.remaining_visits, "visits_used": event.visits_used,
-                **({"score": event.score} if event.score is not None else {}), **_frontier(event)}
+                **({"score": event.score} if event.score is not None else {}), **_change(event)}
     if isinstance(event, PathStopped):
         return {"event": "path_stopped", **_stop(event.record)}
     if isinstance(event, WalkFinished):
@@ -216,17 +223,24 @@ def _policy_from(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"policy": policy, "alpha": float(alpha)}
 
 
-def _frontier(event: CandidatesOffered | NavigatorChose | NodeEntered) -> dict[str, Any]:
-    """A best-first event's frontier, ``[[id, path score], ...]`` best first (depth-first events carry none)."""
-    return {"frontier": [[node, score] for node, score in event.frontier]} if event.frontier else {}
+def _change(event: CandidatesOffered | NavigatorChose | NodeEntered) -> dict[str, Any]:
+    """A best-first event's change to the frontier: ``"joined"`` (``[[id, path score], ...]``, in the order they
+    joined) and ``"left"`` (ids), each only when not empty (a depth-first event has neither)."""
+    change: dict[str, Any] = {}
+    if event.joined:
+        change["joined"] = [[node, score] for node, score in event.joined]
+    if event.left:
+        change["left"] = list(event.left)
+    return change
 
 
-def _frontier_from(data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
-    pairs = data.get("frontier", [])
+def _pairs(data: Mapping[str, Any], key: str) -> Frontier:
+    """``[[id, path score], ...]`` under ``key`` (absent: none)."""
+    pairs = data.get(key, [])
     if not isinstance(pairs, list) or not all(
             isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and not isinstance(p[1], bool)
             and isinstance(p[1], int | float) for p in pairs):
-        raise ValueError("'frontier' must be a list of [id, path score] pairs")
+        raise ValueError(f"{key!r} must be a list of [id, path score] pairs")
     return tuple((node, float(score)) for node, score in pairs)
 
 
@@ -241,40 +255,96 @@ def _scores_from(data: Mapping[str, Any]) -> dict[str, float] | None:
 
 
 def event_from_json(data: Mapping[str, Any]) -> WalkEvent:
-    """The walk event a dict from :func:`event_to_json` describes; ``ValueError`` naming the bad field."""
-    if not isinstance(data, dict):
-        raise ValueError("an event must be a JSON object")
+    """The walk event one dict describes, read alone (a best-first event's ``frontier`` then holds only what it says
+    joined); a walk's events are read by one :class:`EventReader`. ``ValueError`` naming the bad field."""
+    return EventReader().read(data)
+
+
+class EventReader:
+    """Reads one walk's events, in order, keeping its frontier's log (see the module's note).
+
+    ``version`` is the trace format the events were written in: 1 carried each best-first event's whole frontier,
+    2 (and ``walk --json`` now) its change.
+    """
+
+    def __init__(self, version: int = 2) -> None:
+        self.version = version
+        self._log: FrontierLog | None = None
+        self._before: dict[str, float] = {}  # version 1: the frontier the last event carried
+
+    def read(self, data: Mapping[str, Any]) -> WalkEvent:
+        """The walk event ``data`` describes; ``ValueError`` naming the bad field."""
+        if not isinstance(data, dict):
+            raise ValueError("an event must be a JSON object")
+        kind = data.get("event")
+        if kind == "walk_started":
+            event = _started(data)
+            self._log = FrontierLog() if event.policy is not Policy.DEPTH_FIRST else None
+            self._before = {}
+            return event
+        if kind == "candidates_offered":
+            candidates = _field(data, "candidates")
+            if not isinstance(candidates, list):
+                raise ValueError("'candidates' must be a list of nodes")
+            views = tuple(view for view in (_view_from(c, "candidates") for c in candidates) if view is not None)
+            return CandidatesOffered(_view_from(_field(data, "current"), "current"),
+                                     NodePath(_ids(_field(data, "path"), "path")), views,
+                                     _whole(data, "remaining_visits"), _whole(data, "depth"),
+                                     _whole(data, "chars_shipped"), *self._change(data))
+        if kind == "navigator_chose":
+            return NavigatorChose(_maybe_text(data, "current"), _ids(_field(data, "selected"), "selected"),
+                                  _ids(_field(data, "hallucinated"), "hallucinated"),
+                                  _ids(_field(data, "rejected"), "rejected"), _text(data, "rationale"), _usage(data),
+                                  _seconds(data, "seconds"), _transcript_from(data), _scores_from(data),
+                                  *self._change(data))
+        if kind == "node_entered":
+            node = _view_from(_field(data, "node"), "node")
+            if node is None:
+                raise ValueError("'node' must be a node")
+            return NodeEntered(node, NodePath(_ids(_field(data, "path"), "path")), _whole(data, "depth"),
+                               _whole(data, "remaining_visits"), _whole(data, "visits_used"),
+                               _maybe_number(data, "score"), *self._change(data))
+        return _other_event(data)
+
+    def _change(self, data: Mapping[str, Any]) -> tuple[Frontier, tuple[str, ...], FrontierLog | None, int]:
+        """An offer, answer or entry's change to the frontier, the walk's log and the event's mark in it."""
+        if self.version < 2:
+            joined, left = self._change_from_frontier(_pairs(data, "frontier"))
+        else:
+            joined = _pairs(data, "joined")
+            left = _ids(data.get("left", []), "left")
+        if self._log is None:
+            if not joined and not left:
+                return (), (), None, 0
+            self._log = FrontierLog()  # a change with no walk_started before it: read it as best-first
+        mark = self._log.record(joined, left) if joined or left else self._log.marks
+        return joined, left, self._log, mark
+
+    def _change_from_frontier(self, frontier: Frontier) -> tuple[Frontier, tuple[str, ...]]:
+        """Version 1: what changed between the frontier the last event carried and ``frontier``. The nodes that
+        joined come in the frontier's order, which keeps the order of joining among equal path scores."""
+        if self._log is None and not frontier:
+            return (), ()
+        now = dict(frontier)
+        left = tuple(node for node in self._before if node not in now)
+        joined = tuple((node, score) for node, score in frontier if node not in self._before)
+        self._before = now
+        return joined, left
+
+
+def _started(data: Mapping[str, Any]) -> WalkStarted:
+    sources = _field(data, "sources")
+    return WalkStarted(_text(data, "query"), _text(data, "model"), _whole(data, "max_nodes_visited", 1),
+                       _whole(data, "max_depth"), None if sources is None else _ids(sources, "sources"),
+                       OnFailure(_text(data, "on_failure")), **_policy_from(data))
+
+
+def _other_event(data: Mapping[str, Any]) -> WalkEvent:
+    """A failure, a stop or the end (none of them holds a frontier)."""
     kind = data.get("event")
-    if kind == "walk_started":
-        sources = _field(data, "sources")
-        return WalkStarted(_text(data, "query"), _text(data, "model"), _whole(data, "max_nodes_visited", 1),
-                           _whole(data, "max_depth"), None if sources is None else _ids(sources, "sources"),
-                           OnFailure(_text(data, "on_failure")), **_policy_from(data))
-    if kind == "candidates_offered":
-        candidates = _field(data, "candidates")
-        if not isinstance(candidates, list):
-            raise ValueError("'candidates' must be a list of nodes")
-        views = tuple(view for view in (_view_from(c, "candidates") for c in candidates) if view is not None)
-        return CandidatesOffered(_view_from(_field(data, "current"), "current"),
-                                 NodePath(_ids(_field(data, "path"), "path")), views,
-                                 _whole(data, "remaining_visits"), _whole(data, "depth"), _whole(data, "chars_shipped"),
-                                 frontier=_frontier_from(data))
-    if kind == "navigator_chose":
-        return NavigatorChose(_maybe_text(data, "current"), _ids(_field(data, "selected"), "selected"),
-                              _ids(_field(data, "hallucinated"), "hallucinated"),
-                              _ids(_field(data, "rejected"), "rejected"), _text(data, "rationale"), _usage(data),
-                              _seconds(data, "seconds"), _transcript_from(data), scores=_scores_from(data),
-                              frontier=_frontier_from(data))
     if kind == "navigator_failed":
         return NavigatorFailed(_maybe_text(data, "current"), _text(data, "error"), OnFailure(_text(data, "policy")),
                                _seconds(data, "seconds"), _transcript_from(data))
-    if kind == "node_entered":
-        node = _view_from(_field(data, "node"), "node")
-        if node is None:
-            raise ValueError("'node' must be a node")
-        return NodeEntered(node, NodePath(_ids(_field(data, "path"), "path")), _whole(data, "depth"),
-                           _whole(data, "remaining_visits"), _whole(data, "visits_used"),
-                           score=_maybe_number(data, "score"), frontier=_frontier_from(data))
     if kind == "path_stopped":
         return PathStopped(_stop_from(data))
     if kind == "walk_finished":

@@ -164,6 +164,8 @@ class KeptSession:
         corpus = Path(walk.header.corpus_path)
         if walk.header.corpus_path and not corpus.is_absolute():
             walk = replace(walk, header=replace(walk.header, corpus_path=str(corpus.resolve())))
+        if walk.place is not None:  # its number, name, lineage and cursor: --resume brings it back as it was
+            walk = replace(walk, header=replace(walk.header, walk=walk.place))
         self.recorder.keep(walk)
 
     def close(self, timeout: float | None = 30.0) -> None:

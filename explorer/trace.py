@@ -2,10 +2,17 @@
 
 Line 1, the header::
 
-    {"format": "reasoning-explorer-trace", "version": 1,
+    {"format": "reasoning-explorer-trace", "version": 2,
      "corpus": {"path": ..., "sha256": ..., "source": ..., "format": ...},
      "query": ..., "navigator": "lexical:default", "max_nodes_visited": 15, "max_depth": 6,
-     "on_failure": "throw", "sources": null, "created": "2026-11-30T12:00:00Z"}
+     "on_failure": "throw", "sources": null, "created": "2026-11-30T12:00:00Z",
+     "walk": {"version": 1, "number": 2, "label": "fork of walk 1: …", "origin": "fork", "parent": 1,
+              "fork_seq": 7, "cursor": 12}}
+
+``walk`` (optional; its own format version) is the walk's place in the explorer session that kept it: its number,
+its name after the number, where it came from (``walk``, ``restart``, ``fork``, ``re-walk``; ``parent`` and
+``fork_seq``: the walk and the step it came from) and the step it was shown at. ``--resume`` brings each walk back
+with them; a reader that does not know the block ignores it.
 
 Then one line per walk event, ``{"seq": N, "event": KIND, ...fields}``, with
 KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
@@ -13,7 +20,9 @@ KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
 (the fields of the ``core.events`` type of that name; a ``navigator_chose``
 or ``navigator_failed`` carries the provider's ``transcript`` as a list of
 ``[label, text]`` pairs or null, and ``"forced": true`` when a person forced
-that decision). The last line is the
+that decision; a best-first walk's offer, answer and entry carry what changed
+in its frontier, ``"joined"`` and ``"left"``, :mod:`explorer.event_json`). The
+last line is the
 end: ``{"end": "finished" | "cancelled" | "failed", "error": ...}``; a file
 without it was cut short. Files are written to a temporary name and renamed
 into place, so an interrupted save never leaves a broken trace; the
@@ -33,6 +42,7 @@ import re
 import stat
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,9 +57,9 @@ from core import (
     WalkResult,
 )
 
-from .atomic_file import write_atomically
 from .ending import WalkEnd
 from .event_json import (
+    EventReader,
     _field,
     _ids,
     _policy_from,
@@ -63,12 +73,16 @@ from .event_json import (
     event_to_json as event_to_json,
 )
 from .masking import Secrets
+from .outputs import Output, Read, write
 from .reading import NotARegularFile, TooLarge, open_regular, problem, read_file
 from .safe_text import json_text, one_line
 from .walk_settings import WalkSettings, policy_fields
 
 FORMAT = "reasoning-explorer-trace"
-VERSION = 1
+VERSION = 2
+"""The trace format written. Version 2 (issue 47) writes a best-first event's change to the frontier where version 1
+wrote the whole frontier; both read (:data:`READ_VERSIONS`)."""
+READ_VERSIONS: Final = (1, 2)
 ENDS = tuple(end.value for end in WalkEnd)
 
 
@@ -82,6 +96,53 @@ class TraceError(ValueError):
 
     def __init__(self, message: str) -> None:
         super().__init__(one_line(message))
+
+
+WALK_PLACE_VERSION: Final = 1
+"""The version of a header's ``walk`` block (:class:`WalkPlace`)."""
+
+
+@dataclass(frozen=True)
+class WalkPlace:
+    """A walk's place in the explorer session that kept it (a trace header's ``walk`` block): what ``--resume``
+    brings back as it was. ``origin`` is the value of ``explorer.walks.history.Origin``; ``parent`` the number of the
+    walk it came from, ``fork_seq`` the step there; ``cursor`` the step it was shown at (0: none yet)."""
+
+    number: int
+    label: str
+    origin: str
+    parent: int | None = None
+    fork_seq: int | None = None
+    cursor: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": WALK_PLACE_VERSION, "number": self.number, "label": self.label, "origin": self.origin,
+                "parent": self.parent, "fork_seq": self.fork_seq, "cursor": self.cursor}
+
+    @classmethod
+    def from_json(cls, data: Any) -> WalkPlace | None:
+        """The block read back; ``None`` for one of another version (a later explorer's: the walk opens as a trace
+        does); ``ValueError`` for a damaged one."""
+        if not isinstance(data, dict):
+            raise ValueError("'walk' must be an object")
+        if data.get("version") != WALK_PLACE_VERSION:
+            return None
+
+        def whole(name: str, least: int) -> int | None:
+            value = data.get(name)
+            if value is None:
+                return None
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"'walk.{name}' must be a whole number of at least {least}")
+            return value
+
+        number = whole("number", 1)
+        if number is None:
+            raise ValueError("'walk.number' is missing")
+        label, origin = data.get("label"), data.get("origin")
+        if not isinstance(label, str) or not isinstance(origin, str):
+            raise ValueError("'walk.label' and 'walk.origin' must be text")
+        return cls(number, label, origin, whole("parent", 1), whole("fork_seq", 1), whole("cursor", 0) or 0)
 
 
 @dataclass(frozen=True)
@@ -99,6 +160,10 @@ class TraceHeader:
     settings: WalkSettings
     sources: tuple[str, ...] | None = None
     created: str = ""
+    version: int = VERSION
+    """The format the trace was read in (:data:`READ_VERSIONS`); one written now is :data:`VERSION`."""
+    walk: WalkPlace | None = None
+    """The walk's place in the session that kept it (``None``: not kept by an explorer session, or before this)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +208,8 @@ class FinishedWalk:
     replayed: frozenset[int] = frozenset()
     times: tuple[int, ...] = ()
     name: str = ""
+    place: WalkPlace | None = None
+    """Its place in the explorer session that walked it; a session folder keeps it in the header (``walk``)."""
 
     def __post_init__(self) -> None:
         if self.end not in ENDS:
@@ -171,6 +238,7 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
         **policy_fields(header.settings),
         "sources": None if header.sources is None else list(header.sources),
         "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        **({"walk": header.walk.to_json()} if header.walk is not None else {}),
     }
 
 
@@ -237,11 +305,14 @@ def remove_stale_temporaries(path: str | Path, *, older_than: float = STALE_SECO
     return removed
 
 
-def write_trace(path: str | Path, walk: FinishedWalk) -> Path:
-    """Write ``walk`` as a trace, atomically: to a temporary file in the same folder, then renamed into place.
+def write_trace(path: str | Path, walk: FinishedWalk, reads: Iterable[Read | None] = (), *, replace: bool = True,
+                name: str = "the trace") -> Path:
+    """Write ``walk`` as a trace through the one gate (:func:`explorer.outputs.write`): never over what is in
+    ``reads`` (a :class:`~explorer.outputs.Ledger`, or the files read), over an existing file unless ``replace``,
+    through a symlink to its regular target, atomically (a temporary file beside it renamed into place).
 
     The temporary file is ``.NAME.PID.XXXXXXXX.tmp``; those a killed save left are removed first
-    (:func:`remove_stale_temporaries`).
+    (:func:`remove_stale_temporaries`). ``OSError`` (:class:`~explorer.outputs.Refused` when the gate refuses).
     """
     path = Path(path)
     text = "\n".join(trace_lines(walk)) + "\n"
@@ -250,7 +321,8 @@ def write_trace(path: str | Path, walk: FinishedWalk) -> Path:
         raise FileExistsError(errno.EEXIST, "it is not a regular file (a folder, a pipe or a device); name a new "
                               "file or a trace to overwrite", str(path))
     remove_stale_temporaries(path)
-    return write_atomically(path, text, prefix=f".{_stem(path)}.{os.getpid()}")
+    return write(Output(name, path), text, reads, doing="save the trace", example="walk.jsonl", replace=replace,
+                 prefix=f".{_stem(path)}.{os.getpid()}")
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -315,9 +387,9 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TraceError(f"{path}:1: not a reasoning-explorer trace (no \"format\": \"{FORMAT}\" header)")
     version = data.get("version")
-    if version != VERSION:
-        raise TraceError(f"{path}:1: trace format version {version!r} is not supported (this reads version "
-                         f"{VERSION}); save the walk again with this version")
+    if type(version) is not int or version not in READ_VERSIONS:
+        raise TraceError(f"{path}:1: trace format version {version!r} is not supported (this reads versions "
+                         f"{', '.join(map(str, READ_VERSIONS))}); save the walk again with this version")
     try:
         corpus = _field(data, "corpus")
         if not isinstance(corpus, dict):
@@ -331,6 +403,8 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
                                   max_depth=_whole(data, "max_depth"), on_failure=OnFailure(_text(data, "on_failure")),
                                   **_policy_from(data)),
             sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
+            version=version,
+            walk=WalkPlace.from_json(data["walk"]) if data.get("walk") is not None else None,
         )
     except ValueError as exc:
         raise TraceError(f"{path}:1: the trace header is damaged ({exc}); save the walk again") from None
@@ -396,6 +470,7 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
             "it was made on"
         )
     events: list[WalkEvent] = []
+    reader = EventReader(header.version)
     forced: set[int] = set()
     end: WalkEnd | None = None
     error: str | None = None
@@ -417,7 +492,7 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
             end, error = WalkEnd(data["end"]), data.get("error")
             continue
         try:
-            events.append(event_from_json(data))
+            events.append(reader.read(data))
             if data.get("forced") is True:
                 forced.add(len(events))
         except ValueError as exc:

@@ -14,6 +14,9 @@
   servers (each takes a core while it answers) and the served explorers (each a server process with sessions).
   A module whose tests share a module-scoped fixture is one group too, so that fixture is made once, not once
   per worker.
+- The sample corpora are read from one copy per run (:mod:`tests.samples`), made here in the first process before
+  pytest-xdist starts its workers, which inherit where it is: a test id that names a sample's path is then the same
+  on every worker (xdist refuses to run when its workers collect different ids).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import textual.constants as textual_constants
 os.environ["REASONING_EXPLORER_CACHE_DIR"] = "off"
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 textual_constants.TEXTUAL_ANIMATIONS = "none"  # read when Textual was imported (a plugin imports it first)
+
+import tests.samples  # noqa: E402, F401  (the one copy of the sample corpora, made before the workers start)
 
 _GROUPS = (("model", "local-model"), ("browser", "served"), ("pty", "terminal"))
 """A marker, and the group its tests run in, the first that applies."""

@@ -12,14 +12,18 @@ from core import OnFailure
 
 from ..corpora import CorpusError
 from ..numbers import counted
+from ..outputs import Ledger
 from ..safe_text import visible
 from ..walks.session import Wiring
 from .inputs import corpus_at
 from .options import (
     EXIT_OK,
     PROG,
+    Input,
     Parser,
     add_llm_options,
+    add_overwrite_option,
+    add_pdf_option,
     add_telemetry_options,
     add_walk_options,
     budget_list,
@@ -34,6 +38,7 @@ from .options import (
     path_text,
     policy_option,
     policy_settings,
+    print_whole,
     read_by,
     report_local_model_loading,
     settings_from,
@@ -61,6 +66,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
                              "X.check.questions.yaml")
     parser.add_argument("--corpus", metavar="C", type=path_text,
                         help="the corpus (default: the one the question set names)")
+    add_pdf_option(parser)
     add_walk_options(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
@@ -89,8 +95,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
-    args.questions = _questions_or_check(args)
+    args.questions, check_sources = _questions_or_check(args)
     _check_compare_policy(args)
     if args.budgets is not None and (args.save_run is not None or args.against is not None):
         fail("--budgets cannot go with --save-run or --against; keep or compare one budget's run at a time")
@@ -114,7 +121,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     corpus_path = args.corpus or questions.corpus_path
     if corpus_path is None:
         fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
-    corpus = corpus_at(corpus_path)
+    corpus = corpus_at(corpus_path, pdf=args.pdf)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
@@ -127,10 +134,10 @@ def cmd_eval(argv: Sequence[str]) -> int:
         check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator, wiring=wiring)
     compare_navigator = navigator_for(args.compare, wiring=wiring) if args.compare is not None else None
-    check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path),
+    check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path), ("the PDF", args.pdf),
                 ("the kept run --against reads", args.against), ("the kept run --resume reads", args.resume),
-                *read_by(args.navigator), *read_by(args.compare, "--compare"))
-    telemetry = telemetry_from(args)
+                *read_by(args.navigator), *read_by(args.compare, "--compare"), *check_sources, ledger=wiring.ledger)
+    telemetry = telemetry_from(args, ledger=wiring.ledger)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
     observers = [spans.observe] if spans is not None else []
     scored = spans.scored if spans is not None else None
@@ -155,7 +162,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
             walked = _walk(run, scored, progress_console if show_progress else None)
         except KeyboardInterrupt:
             if args.save_run is not None:
-                _keep_interrupted(args.save_run, questions.path, corpus, settings, run.outcomes)
+                _keep_interrupted(args.save_run, questions.path, corpus, settings, run.outcomes, wiring.ledger)
             raise
         outcomes = [o for o in walked if o is not None]
         summary = summarize(outcomes, stats(corpus))
@@ -184,7 +191,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from ..walks.evaluation import keep_run
 
         try:
-            keep_run(args.save_run, questions.path, corpus, settings, walked)
+            keep_run(args.save_run, questions.path, corpus, settings, walked, wiring.ledger)
         except OSError as exc:
             fail(f"cannot keep the run in {args.save_run}: {exc.strerror or exc}")
     if args.json:
@@ -198,7 +205,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from .render import eval_summary, eval_table, miss_lines
 
         out = console()
-        out.print(eval_table(outcomes))
+        print_whole(out, eval_table(outcomes))
         out.print(miss_lines(outcomes))
         out.print(eval_summary(summary))
         if compared is not None:
@@ -287,12 +294,12 @@ def _walk(run: EvaluationRun, scored: Callable[[QuestionOutcome], None] | None,
 
 
 def _keep_interrupted(path: str, questions_path: Path, corpus: Corpus, settings: WalkSettings,
-                      outcomes: Sequence[QuestionOutcome | None]) -> None:
+                      outcomes: Sequence[QuestionOutcome | None], ledger: Ledger) -> None:
     """Ctrl+C with ``--save-run``: what was walked is kept as a partial run, and stderr says how to go on."""
     from ..walks.evaluation import KeptRun, keep_run
 
     try:
-        keep_run(path, questions_path, corpus, settings, outcomes)
+        keep_run(path, questions_path, corpus, settings, outcomes, ledger)
     except OSError as exc:
         print(f"{PROG}: cannot keep the run in {path}: {exc.strerror or exc}", file=sys.stderr)
         return
@@ -377,7 +384,7 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     out = console()
     if args.budgets is None:
         other = curve.policies[1]
-        out.print(eval_table(first, other=(other, [o.hit for o in curve.outcomes(1, top)])))
+        print_whole(out, eval_table(first, other=(other, [o.hit for o in curve.outcomes(1, top)])))
         out.print(miss_lines(first, said=[curve.other_words(0, top, n) for n in range(len(first))]))
         out.print(eval_summary(summarize(first, stats(corpus))))
         second = curve.outcomes(1, top)
@@ -390,13 +397,14 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     return EXIT_OK
 
 
-def _questions_or_check(args: argparse.Namespace) -> str:
+def _questions_or_check(args: argparse.Namespace) -> tuple[str, list[Input]]:
     """The question set to walk: QUESTIONS, or with ``--check CORPUS`` the corpus's check set, written beside it
-    (:mod:`explorer.walks.evaluation.check_set`) and said on stderr with how many questions and from where."""
+    (:mod:`explorer.walks.evaluation.check_set`) and said on stderr with how many questions and from where; and what
+    the check set was built from (question sets and kept runs: inputs, which no output of the command replaces)."""
     if args.check is None:
         if args.questions is None:
             fail("give QUESTIONS (a question set), or --check CORPUS (the check set of a corpus)")
-        return str(args.questions)
+        return str(args.questions), []
     if args.questions is not None:
         fail(f"--check walks the check set of {args.check}: give it without {args.questions}")
     from ..walks.evaluation import check_set, write_check_set
@@ -410,4 +418,4 @@ def _questions_or_check(args: argparse.Namespace) -> str:
     except OSError as exc:
         fail(f"{check.path}: cannot write the check set ({exc.strerror or exc})")
     print(visible(f"Check set of {args.check}: {check.words()} ({written.path})"), file=sys.stderr)
-    return str(written.path)
+    return str(written.path), [(read.what, read.path) for read in check.sources]

@@ -20,9 +20,15 @@ from core import OnFailure, TreeNavigator
 from ..corpora import Corpus, CorpusError
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..safe_text import one_line
-from ..sessions import KeptSession, last_session, session_label, sessions_root, start_session
+from ..sessions import (
+    KeptSession,
+    last_session,
+    session_label,
+    sessions_root,
+    start_session,
+)
 from ..walk_settings import WalkSettings
-from ..walks.saved import SavedWalk
+from ..walks.saved import SavedWalk, in_session_order, resumed_settings
 from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
@@ -35,6 +41,8 @@ from .options import (
     Parser,
     UsageError,
     add_llm_options,
+    add_overwrite_option,
+    add_pdf_option,
     add_telemetry_options,
     add_walk_options,
     check_apart,
@@ -290,13 +298,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
                     formatter_class=argparse.RawDescriptionHelpFormatter,
                     epilog=f"sub-commands (see `{PROG} COMMAND --help`):\n{commands}")
     parser.add_argument("corpus", metavar="CORPUS", nargs="?", type=path_text,
-                        help="a corpus (.yaml, PageIndex .json, .md or a folder), a trace (.jsonl) to step "
+                        help="a corpus (.yaml, PageIndex .json, .md, .pdf or a folder), a trace (.jsonl) to step "
                              "through, an OTLP JSON file of walk spans or a folder of recorded traces (every walk in "
                              "the walk list, newest first), or a question set (*.questions.yaml) to evaluate "
                              "(default: the sample handbook)")
     parser.add_argument("--corpus", dest="walks_corpus", metavar="C", type=path_text,
                         help="with a trace, a span file or a folder of walks: the corpus they were made on, when it "
                              "is not where they say")
+    add_pdf_option(parser)
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     # None: not given. Walks opened from files then go on with their own navigator and policy (their budget and
@@ -325,6 +334,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
                              "columns (the questions where the two differ open side by side)")
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
     chosen_navigator = args.navigator
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
@@ -339,14 +349,18 @@ def cmd_explore(argv: Sequence[str]) -> int:
             args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus) or is_walks_folder(args.corpus))):
         fail("--corpus names the corpus of a trace, a span file or a folder of walks: give one of those first")
     opened: list[SavedWalk] = []
+    recorded: WalkSettings | None = None  # a resumed session's next walk goes on as its last walk walked anew
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
     if questions is not None:
         corpus = questions[1]
     elif resumed is not None:
         opened, corpus = all_walks(str(resumed), args.walks_corpus)
+        opened = in_session_order(opened)  # walk 1 first, as numbered when they were walked
+        carried = resumed_settings(opened)  # the last walk walked anew: not a fork's, a re-walk's or a variant's
+        recorded = carried[0] if carried is not None else opened[0].header.settings
         if chosen_navigator is None:
-            navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
+            navigator = recorded_navigator(args, recorded.model, navigator)
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
         opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
@@ -356,17 +370,17 @@ def cmd_explore(argv: Sequence[str]) -> int:
         path = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
-        corpus = corpus_at(path, show_progress=True)
+        corpus = corpus_at(path, show_progress=True, pdf=args.pdf)
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
-    settings = next_settings(args, opened[0].header.settings if opened else None)
+    settings = next_settings(args, recorded if recorded is not None else opened[0].header.settings if opened else None)
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
-                *(questions[2] if questions is not None else ()))
+    ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus.path), ("the PDF", args.pdf),
+                         *read_by(args.navigator), *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
-    telemetry = telemetry_from(args, report=problems.append)
+    telemetry = telemetry_from(args, report=problems.append, ledger=ledger)
     try:
         check_terminal()  # the last check: every problem with what was asked is said first
     except UsageError:
@@ -398,6 +412,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         folders=folders,
         keeper=keeper,
         notices=list(problems),
+        ledger=ledger,
     )
     received: signal.Signals | None = None
     try:

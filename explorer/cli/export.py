@@ -16,7 +16,16 @@ from pathlib import Path
 
 from ..safe_text import visible
 from .inputs import walk_and_corpus
-from .options import EXIT_OK, PROG, Parser, check_apart, check_writable, fail, path_text
+from .options import (
+    EXIT_OK,
+    PROG,
+    Parser,
+    add_overwrite_option,
+    check_apart,
+    check_writable,
+    fail,
+    path_text,
+)
 
 
 def cmd_export(argv: Sequence[str]) -> int:
@@ -28,12 +37,13 @@ def cmd_export(argv: Sequence[str]) -> int:
                         help="a trace saved by `walk --trace` or the explorer, or an OTLP JSON file of walk spans "
                              "(FILE#N: its Nth walk)")
     parser.add_argument("--html", metavar="OUT.html", type=path_text, required=True,
-                        help="the HTML file to write (replaced if it exists)")
+                        help="the HTML file to write (a file there is replaced only with --overwrite)")
+    add_overwrite_option(parser)
     parser.add_argument("--corpus", metavar="C", type=path_text, help="the corpus, when it is not where the trace says")
     args = parser.parse_args(argv)
     trace, corpus = walk_and_corpus(args.walk, args.corpus)  # a trace, or a span file's walk (FILE#N)
     check_writable(args.html, "write the HTML", "walk.html")
-    check_apart(args, ("the trace", args.walk), ("the corpus", corpus.path))
+    ledger = check_apart(args, ("the trace", args.walk), ("the corpus", corpus.path))
     if not trace.events:
         fail(f"{args.walk}: the trace holds no event; there is no walk to export")
     started = time.monotonic()
@@ -43,7 +53,7 @@ def cmd_export(argv: Sequence[str]) -> int:
     exported = export_walk(WalkScreen, trace, corpus, credit=PROG)  # no navigator: the walk is drawn from its record
     out = Path(args.html).expanduser()
     try:
-        write_page(out, exported.text)
+        write_page(out, exported.text, ledger, replace=args.overwrite)
     except OSError as exc:
         fail(f"cannot write the HTML to {out}: {exc.strerror or exc}")
     size = len(exported.text.encode("utf-8"))

@@ -17,11 +17,12 @@ from ..walks.saved import SavedWalk, TraceFile
 from .options import PROG, fail, is_there
 
 
-def corpus_at(path: str | Path, *, show_progress: bool = False) -> Corpus:
-    """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr."""
+def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None) -> Corpus:
+    """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr; with
+    ``pdf``, a PageIndex tree gets the text of its pages from that PDF."""
     reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
     try:
-        return load_corpus(path) if reporter is None else load_corpus(path, progress=reporter)
+        return load_corpus(path, progress=reporter, pdf=pdf)
     except CorpusError as exc:
         fail(str(exc))
     except KeyboardInterrupt:

@@ -8,6 +8,7 @@
     reasoning-explorer diff A.jsonl B.jsonl [--json]                             (cli.diff)
     reasoning-explorer serve [CORPUS | TRACE] [...]   (in a browser)             (cli.serve)
     reasoning-explorer export TRACE --html OUT.html   (a walk as one file)       (cli.export)
+    reasoning-explorer import FILE.pdf [-o CORPUS]    (a PDF as a corpus)        (cli.importing)
 
 Each sub-command is a module of its own; what they share (argument types, walk options, exit codes) is
 ``cli.options``, and the files they read ``cli.inputs``. Exit codes: 0 success; 1 the command ran but found
@@ -27,6 +28,7 @@ from ..safe_text import one_line
 from .diff import cmd_diff
 from .evaluate import cmd_eval
 from .explore import cmd_explore
+from .importing import cmd_import
 from .options import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, UsageError
 from .replay import cmd_replay
 from .validate import cmd_validate
@@ -53,6 +55,7 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "diff": cmd_diff,
     "serve": cmd_serve,
     "export": cmd_export,
+    "import": cmd_import,
 }
 
 

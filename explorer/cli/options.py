@@ -11,7 +11,7 @@ import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from core import OnFailure, Policy, TreeNavigator
 
@@ -23,7 +23,7 @@ from ..navigators.forcing import START, Force, ForceError, parse_force, quote_id
 from ..navigators.llm.options import OptionError, StructuredOutput, split_options, with_options
 from ..navigators.quoting import quoted
 from ..numbers import whole
-from ..outputs import Output, Read, overwrites
+from ..outputs import Ledger, Output, existing, judge
 from ..safe_text import clip, json_text, one_line
 from ..walk_settings import WalkSettings, read_policy
 from ..walks.session import UNWIRED, Wiring
@@ -49,6 +49,7 @@ SUBCOMMANDS = {
     "diff": "two traces compared: every divergence, every forced decision, what each landed and cost",
     "serve": "the explorer in a browser",
     "export": "a saved walk as one self-contained HTML file that replays it",
+    "import": "a PDF as a corpus file (a PageIndex tree with each node's text), or a PageIndex tree given its text",
 }
 """Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
 dispatch table is checked against it by a test)."""
@@ -282,6 +283,12 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
                              "node whose id is start")
 
 
+def add_pdf_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pdf", metavar="FILE.pdf", type=path_text,
+                        help="with a PageIndex tree (.json): the PDF it was made from; each node gets the text of its "
+                             "pages")
+
+
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--otlp-endpoint", metavar="URL",
                         help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "
@@ -290,8 +297,10 @@ def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
                         help="write each walk's spans to FILE as OTLP/JSON lines")
 
 
-def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None) -> WalkTelemetry | None:
-    """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2."""
+def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | None = None,
+                   ledger: Ledger | None = None) -> WalkTelemetry | None:
+    """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2.
+    ``ledger``: what the command read (:func:`check_apart`), which the span file never replaces."""
     if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
         return None
     if args.otlp_file is not None:
@@ -299,7 +308,8 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
     from ..walks.telemetry import TelemetryConfigError, WalkTelemetry
 
     try:
-        return WalkTelemetry.from_options(args.otlp_endpoint, args.otlp_file, report=report)
+        return WalkTelemetry.from_options(args.otlp_endpoint, args.otlp_file, report=report,
+                                          reads=ledger if ledger is not None else ())
     except TelemetryConfigError as exc:
         fail(str(exc))
 
@@ -378,19 +388,39 @@ def read_by(model: str | None, option: str = "--navigator") -> list[Input]:
     return [(f"the file {option} reads", path) for path in files_read_by(model)]
 
 
-def check_apart(args: argparse.Namespace, *inputs: Input) -> None:
+OUTPUT_DOING: Final = {"--trace": ("save the trace", "walk.jsonl"), "--otlp-file": ("write spans", "spans.jsonl"),
+                       "--html": ("write the HTML", "walk.html"), "--save-run": ("write the kept run", "run.json")}
+"""What each output option's file is for, and a name to suggest, as its one line says them."""
+
+
+def add_overwrite_option(parser: argparse.ArgumentParser) -> None:
+    """``--overwrite``: an output (``--trace``, ``--otlp-file``, ``--html``, ``--save-run``) may replace a file that
+    is there (never one the command reads)."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let an output file (--trace, --otlp-file, --html, --save-run) replace a file that "
+                             "exists; without it such a command is refused (an input is never replaced)")
+
+
+def check_apart(args: argparse.Namespace, *inputs: Input, ledger: Ledger | None = None) -> Ledger:
     """Refuse, before anything is written, an output (``--trace``, ``--otlp-file``, ``--html``, ``--save-run``)
-    that is one of ``inputs`` or another output, by the one rule for every file written (:mod:`explorer.outputs`:
+    that is one of ``inputs`` or another output, by the one gate for every file written (:mod:`explorer.outputs`:
     the same path once symlinks are resolved, the same file through a hard link, or a Markdown file inside a corpus
-    folder). One line and exit 2: writing would destroy what the command reads, or lose one output under the
-    other."""
+    folder), that cannot be written (a FIFO, a device, no folder), or that is a file there already unless
+    ``--overwrite``. One line and exit 2: writing would destroy what the command reads, or lose one output under the
+    other. Returns the command's ledger (``ledger``, or a new one) holding ``inputs``, for its wiring."""
     outputs = [Output(option, Path(value).expanduser()) for option in OUTPUT_OPTIONS
                if (value := getattr(args, option[2:].replace("-", "_"), None))]
-    reads = [Read.of(what, source) for what, source in inputs]
+    ledger = ledger if ledger is not None else Ledger()
+    for what, source in inputs:
+        ledger.read(what, source)
     for number, output in enumerate(outputs):
-        problem = overwrites(output, reads, outputs[:number])
-        if problem is not None:
-            fail(problem)
+        doing, example = OUTPUT_DOING[output.name]
+        verdict = judge(output, ledger, doing=doing, example=example, others=outputs[:number],
+                        replace=bool(getattr(args, "overwrite", False)))
+        if verdict is not None:
+            fail(existing(output, then="pass --overwrite to replace it, or name another file") or verdict.line
+                 if verdict.exists else verdict.line)
+    return ledger
 
 
 def is_there(path: Path) -> bool:
@@ -440,12 +470,34 @@ def console(stderr: bool = False) -> Any:
     from rich.console import Console
 
     out = Console(stderr=stderr, highlight=False, soft_wrap=False)
-    columns = os.environ.get("COLUMNS", "")
-    if not (columns.isascii() and columns.isdigit() and int(columns) > 0):
+    if not columns_given():
         # No width given, or none to use (COLUMNS=0 made Rich print nothing at all): the terminal's, and in a pipe
         # or a CI log 160, since tables need room more than a screen does.
         out.width = shutil.get_terminal_size((160, 24)).columns if out.is_terminal else 160
     return out
+
+
+def columns_given() -> bool:
+    """``COLUMNS`` names a width to use: a whole number above 0 (``COLUMNS=0`` or ``COLUMNS=x`` is none, as unset)."""
+    columns = os.environ.get("COLUMNS", "")
+    return columns.isascii() and columns.isdigit() and int(columns) > 0
+
+
+def print_whole(out: Any, renderable: Any) -> None:
+    """Print ``renderable`` (a table) on ``out``; into a pipe or a file (no terminal, no ``COLUMNS``), as wide as it
+    needs: plain columns, each row one line, no heading broken (``best-fir st lands``) for a reader or a script."""
+    if out.is_terminal or columns_given():
+        out.print(renderable)
+        return
+    from rich.measure import Measurement
+
+    needed = Measurement.get(out, out.options.update(width=100_000), renderable).maximum
+    width = out.width
+    out.width = max(width, needed)  # print's own width is capped at the console's
+    try:
+        out.print(renderable)
+    finally:
+        out.width = width
 
 
 def write_json(document: object) -> None:

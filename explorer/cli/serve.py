@@ -60,6 +60,7 @@ from .options import (
     EXPLORER_MODEL,
     PROG,
     Parser,
+    add_overwrite_option,
     add_telemetry_options,
     add_walk_options,
     check_apart,
@@ -143,6 +144,8 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
         argv.append(f"--otlp-endpoint={args.otlp_endpoint}")
     if args.otlp_file is not None:
         argv.append(f"--otlp-file={tab_file(args.otlp_file, tab)}")
+    if args.trace is not None or args.otlp_file is not None:
+        argv.append("--overwrite")  # this server checked FILE (--overwrite, or not there); each tab's files are its own
     if files_off(args):
         argv.append("--no-files")
     return argv
@@ -234,6 +237,7 @@ def make_parser() -> argparse.ArgumentParser:
                         help="each tab saves its finished walks as traces: the first tab to FILE, the Nth to "
                              "FILE.tabN beside it")
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     local = parser.add_argument_group(
         "the local model (local:)", f"Sized here for every tab; a model id's threads, ctx or slots is refused. "
                                     f"Memory: {MEMORY_NOTE}.")

@@ -25,6 +25,8 @@ from .options import (
     Parser,
     add_force_option,
     add_llm_options,
+    add_overwrite_option,
+    add_pdf_option,
     add_telemetry_options,
     add_walk_options,
     budget_list,
@@ -188,10 +190,11 @@ def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator
 def cmd_walk(argv: Sequence[str]) -> int:
     parser = Parser(prog=f"{PROG} walk", description="Run one walk headless and print it.")
     parser.add_argument("corpus", metavar="CORPUS", type=path_text,
-                        help="a .yaml, PageIndex .json or .md corpus, or a folder")
+                        help="a .yaml, PageIndex .json, .md or .pdf corpus, or a folder")
     parser.add_argument("query", metavar="QUERY", type=query_text, help="the question to walk for")
     add_walk_options(parser)
     add_force_option(parser)
+    add_pdf_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", type=path_text,
                         help="also save the walk as a trace file (JSON Lines)")
@@ -208,6 +211,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     parser.add_argument("--expect", metavar="ID", help="with --budgets: also say the smallest budget that lands ID")
     add_llm_options(parser)
     add_telemetry_options(parser)
+    add_overwrite_option(parser)
     args = parser.parse_args(argv)
     if not args.query.strip():
         fail("the query is blank; ask a question")
@@ -219,8 +223,9 @@ def cmd_walk(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
     navigator = navigator_for(args.navigator, wiring=wiring)
-    check_apart(args, ("the corpus", args.corpus), *read_by(args.navigator))
-    corpus = corpus_at(args.corpus)
+    check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), *read_by(args.navigator),
+                ledger=wiring.ledger)
+    corpus = corpus_at(args.corpus, pdf=args.pdf)
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:
         fail(visible(f"--expect {args.expect}: no node {args.expect!r} in {args.corpus}; give a node id of the corpus"))
@@ -230,7 +235,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
             until = parse_until(args.until, corpus.index)
         except UntilError as exc:
             fail(visible(f"--until {args.until}: {exc}"))
-    telemetry = telemetry_from(args)
+    telemetry = telemetry_from(args, ledger=wiring.ledger)
     try:
         if args.budgets is not None:
             return run_budgets(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,

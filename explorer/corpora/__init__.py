@@ -1,4 +1,4 @@
-"""Loading corpora: YAML (our format), PageIndex tree JSON and Markdown, chosen by what the path is.
+"""Loading corpora: YAML (our format), PageIndex tree JSON, Markdown and PDF, chosen by what the path is.
 
 Import these names from here: :func:`load_corpus` (:mod:`.loading`), the
 file readers every loader shares (:mod:`.files`), :class:`Corpus`
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .errors import CorpusError
 from .files import MISSING, check_corpus_path, check_utf8, decode_text, read_bytes, read_text
-from .loading import JSON_SUFFIXES, MARKDOWN_SUFFIXES, YAML_SUFFIXES, load_corpus
+from .loading import JSON_SUFFIXES, MARKDOWN_SUFFIXES, PDF_SUFFIXES, YAML_SUFFIXES, load_corpus
 from .model import Corpus
 from .progress import CallbackFailed, Progress, ProgressCallback, Stage, collector_paused
 
@@ -20,6 +20,7 @@ __all__ = [
     "JSON_SUFFIXES",
     "MARKDOWN_SUFFIXES",
     "MISSING",
+    "PDF_SUFFIXES",
     "YAML_SUFFIXES",
     "CallbackFailed",
     "Corpus",

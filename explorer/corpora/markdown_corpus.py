@@ -54,13 +54,21 @@ accents dropped, at most 80 characters. When a slug is already taken the parent'
 (``linux-usage``), then ``-2``, ``-3``... are added; ids are given in
 document order, so the same input always gives the same ids.
 
-Summaries are derived, not written: the first sentence of the node's first
-paragraph (up to ``.``, ``!`` or ``?`` followed by a space or the end; a
-paragraph with no such end gives its first line); of a list, quote or table
-that comes first, its first item's first line. Headings, code, HTML blocks
-and thematic breaks are passed over. The text is Markdown's plain text
-(emphasis, code and link syntax gone, as the inline parser reads it), cut to
-300 characters. Every node has metadata ``summaryDerived: true``.
+Summaries are the document's own where it wrote one: a file's front matter
+``description:`` is its node's summary (metadata ``summaryDerived: false``).
+Otherwise they are extractive (:mod:`.summaries`, as for PDFs): the sentences
+of the node's prose that best cover it and its children's titles, within 300
+characters (a section of at most 300 characters has no choice to make: its
+first sentences, up to half that, whatever lies under it; only longer
+sections are summarised again once their children are known). Prose is
+the section's paragraphs, list items and quotes as plain text
+(:mod:`.markdown_prose`): code, HTML, headings, tables and markup-only lines
+(mkdocs admonition markers ``!!!``, snippet includes ``--8<--``,
+``{% include %}``) are left out. A section whose prose has no sentence of four
+words or more takes its first paragraph of prose instead; one with no prose
+at all, the first sentence of its first block (of a list, quote or table, its
+first item's first line), never a markup-only line; each cut to 300
+characters. Derived summaries carry metadata ``summaryDerived: true``.
 
 Metadata: ``file`` (the path relative to the folder, or the file's name) and
 ``line`` (1-based, the heading's line; ``1`` for a file node without a lent
@@ -81,7 +89,7 @@ turned into ids.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,11 +101,13 @@ from .files import read_text
 from .markdown_folder import FolderScan
 from .markdown_ids import Ids, slugify
 from .markdown_plain import atx_title, parse_plain
+from .markdown_prose import is_markup, prose
 from .markdown_sections import MAX_TITLE, Heading, ParsedFile, Section, split_lines
-from .markdown_text import plain_text
+from .markdown_text import MAX_SUMMARY, cut, plain_text
 from .markdown_tokens import derive_summary, parse_by_tokens
 from .model import HEADING_LENGTH, Corpus, make_document, sha256_of_bytes
 from .progress import CallbackFailed, Progress, Stage
+from .summaries import extractive_summary
 
 # The reader, and the parts of it a caller (or a test holding the plain path to markdown-it's reading) imports from
 # here, where they were written before the loader was split by idea.
@@ -166,6 +176,30 @@ def _parse(text: str) -> ParsedFile:
 # Building the corpus
 
 
+@dataclass(slots=True)
+class _Chosen:
+    """A node whose prose is longer than a summary: its summary is chosen again, once its children are known, to
+    cover their titles too (its document is then made again)."""
+
+    position: int
+    parent: str | None
+    title: str
+    section: Section
+    metadata: dict[str, Any]
+    children: list[str] = field(default_factory=list)
+
+
+def summarise(section: Section, title: str, children: Sequence[str] = ()) -> str:
+    """The sentences of the section's prose that best cover it and its children's titles; its first paragraph when
+    it has no sentence to take, the first block's summary when it has no prose (a heading in a quote), never a
+    markup-only line (``!!!``)."""
+    text = prose(section.content)
+    if not text:
+        return "" if is_markup(section.summary) else section.summary
+    return (extractive_summary(text, title=title, children=children, limit=MAX_SUMMARY)
+            or cut(text.split("\n\n", 1)[0]))
+
+
 @dataclass
 class _Builder:
     source: str
@@ -175,6 +209,7 @@ class _Builder:
     ids: Ids = field(default_factory=Ids)
     documents: list[RetrievedDocument] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
+    chosen: dict[str, _Chosen] = field(default_factory=dict)
 
     def add(
         self,
@@ -184,16 +219,21 @@ class _Builder:
         section: Section,
         metadata: dict[str, Any],
         line: int | None,
+        written: str = "",
     ) -> str:
         node_id = self.ids.allocate(name, parent)
-        metadata[SUMMARY_DERIVED] = True
+        metadata[SUMMARY_DERIVED] = not written
+        if parent is not None and parent in self.chosen:
+            self.chosen[parent].children.append(title)
+        if not written and len(section.content) > MAX_SUMMARY:
+            self.chosen[node_id] = _Chosen(len(self.documents), parent, title, section, metadata)
         self.documents.append(
             make_document(
                 node_id,
                 source=self.source,
                 parent=parent,
                 title=title,
-                summary=section.summary,
+                summary=written or summarise(section, title),
                 content=section.content,
                 metadata=metadata,
             )
@@ -201,6 +241,18 @@ class _Builder:
         if line is not None and self.record_lines:
             self.lines[node_id] = line
         return node_id
+
+    def finished(self) -> list[RetrievedDocument]:
+        """The documents, the summaries of long nodes with children chosen again to cover their titles."""
+        for node_id, node in self.chosen.items():
+            if node.children:
+                self.documents[node.position] = make_document(
+                    node_id, source=self.source, parent=node.parent, title=node.title,
+                    summary=summarise(node.section, node.title, node.children), content=node.section.content,
+                    metadata=node.metadata,
+                )
+        self.chosen.clear()
+        return self.documents
 
     def add_headings(self, headings: Iterable[Heading], parent: str | None, file: str) -> None:
         stack: list[tuple[int, str]] = []  # (level, id) of the open headings, outermost first
@@ -235,7 +287,7 @@ class _Builder:
         metadata.update({FILE: file, LINE: line})
         # The id comes from the file (or folder) name, not the lent title: names are unique within a folder
         # and stable.
-        node_id = self.add(name, parent, title, section, metadata, None)
+        node_id = self.add(name, parent, title, section, metadata, None, parsed.description)
         self.add_headings(headings, node_id, file)
         return node_id
 
@@ -258,12 +310,13 @@ def _read_file(path: Path, progress: Progress, parse: Callable[[str], ParsedFile
             parsed.preamble,
             {FILE: path.name, LINE: parsed.preamble_line},
             parsed.preamble_line,
+            parsed.description,
         )
     builder.add_headings(parsed.headings, None, path.name)
     progress.finish(len(builder.documents))
     title = next((h.title for h in parsed.headings if h.level == 1 and h.title), path.stem)
     with progress.whole(Stage.INDEXING):
-        index = HierarchyIndex(builder.documents)
+        index = HierarchyIndex(builder.finished())
     return Corpus(path, FORMAT, path.stem, title, index, sha256_of_bytes([data]), builder.lines)
 
 
@@ -310,7 +363,7 @@ def _read_folder(
     progress.finish(files)
     digest = sha256_of_bytes(_digest_chunks(read))
     with progress.whole(Stage.INDEXING):
-        index = HierarchyIndex(builder.documents)
+        index = HierarchyIndex(builder.finished())
     return Corpus(path, FORMAT, name, name, index, digest, notes=tuple(scan.notes))
 
 

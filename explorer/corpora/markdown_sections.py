@@ -45,6 +45,8 @@ class ParsedFile(NamedTuple):
     preamble_line: int
     """1-based line where the preamble's text starts (1 when it is empty)."""
     headings: tuple[Heading, ...]
+    description: str = ""
+    """The front matter's own ``description:`` ("" when it has none): the file's summary, written by its author."""
 
 
 def split_lines(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from .markdown_prose import description
 from .markdown_sections import MAX_TITLE, Heading, ParsedFile, Section, first_text_line, split_lines, trim
 from .markdown_text import SUMMARY_SCAN, cut, plain_text, sentence
 
@@ -67,8 +68,10 @@ def parse_by_tokens(text: str, lines: Sequence[str] | None = None) -> ParsedFile
     tokens = _BLOCKS.parse(text)
     n = len(tokens)
     first = 0  # the first line after front matter
+    written = ""
     if n and tokens[0].type == "front_matter" and tokens[0].map is not None:
         first = tokens[0].map[1]
+        written = description(tokens[0].content)
     # (level, title, first line index, index after the heading's lines, index of the first token after it)
     found: list[tuple[int, str, int, int, int]] = []
     for i in [i for i, token in enumerate(tokens) if token.type == "heading_open" and token.level == 0]:
@@ -85,7 +88,7 @@ def parse_by_tokens(text: str, lines: Sequence[str] | None = None) -> ParsedFile
         stop, token_stop = (found[k + 1][2], found[k + 1][4] - 3) if k + 1 < len(found) else (len(lines), n)
         section = Section(trim(lines, after, stop), _summary_of(tokens, token_start, token_stop))
         headings.append(Heading(level, cut(title, MAX_TITLE), len(title), start + 1, section))
-    return ParsedFile(preamble, first_text_line(lines, first, end), tuple(headings))
+    return ParsedFile(preamble, first_text_line(lines, first, end), tuple(headings), written)
 
 
 def _summary_of(tokens: Sequence[Token], start: int, stop: int) -> str:

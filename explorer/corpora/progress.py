@@ -7,8 +7,9 @@ the loaders call ``callback(stage, done, total)``:
     what is being done, one of :class:`Stage`'s values: ``"reading"`` (the
     file's bytes; a folder: its Markdown files), ``"scanning"`` (a folder's
     subfolders), ``"parsing"`` (the whole file at once: ``done`` is 0, then
-    1 of 1 when it is parsed), ``"building"`` (nodes made) and ``"indexing"``
-    (the tree checked and indexed: 0, then 1 of 1).
+    1 of 1 when it is parsed), ``"building"`` (nodes made), ``"indexing"``
+    (the tree checked and indexed: 0, then 1 of 1) and ``"reading pages"`` (a PDF's pages, their text and
+    look).
 ``done``, ``total``
     how many of how many (bytes, files, folders, nodes); ``total`` is
     ``None`` where it is not known in advance.
@@ -44,6 +45,7 @@ class Stage(StrEnum):
     PARSING = "parsing"
     BUILDING = "building"
     INDEXING = "indexing"
+    PAGES = "reading pages"
 
 
 class CallbackFailed(BaseException):

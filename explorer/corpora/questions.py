@@ -18,7 +18,6 @@ import fcntl
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,7 +26,7 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..atomic_file import write_atomically
+from ..outputs import Output, Read, lock_descriptor, scratch, write
 from ..reading import read_head
 from .errors import CorpusError
 from .files import read_text
@@ -313,8 +312,7 @@ def _writing(path: Path) -> Iterator[None]:
             descriptor = -1  # closed: never closed twice (its number may be another file's by then)
             lock = path.with_name(f".{path.name}.lock")
             try:
-                descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
-                                     0o600)
+                descriptor = lock_descriptor(lock)
                 fcntl.flock(descriptor, fcntl.LOCK_EX)
             except OSError as exc:
                 raise CorpusError(path, f"cannot lock it to keep a case in it ({lock}: {exc.strerror or exc})") \
@@ -326,7 +324,7 @@ def _writing(path: Path) -> Iterator[None]:
 
 
 def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence[str],
-                  question_id: str | None = None, day: str | None = None) -> Question:
+                  question_id: str | None = None, day: str | None = None, reads: Iterable[Read] = ()) -> Question:
     """Append a question (``query``, answered by ``expect``) to the question set at ``path`` and return it as read
     back; the file is made (naming ``corpus``) when missing.
 
@@ -337,7 +335,8 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
     another corpus, a list that cannot be appended to (in flow style, or followed by other keys), an id taken, an
     expected id not in the corpus: each a :class:`CorpusError` naming the file, and nothing is written. The new
     text is read back as a question set before it replaces the file (through a temporary file), and the file keeps
-    its mode; a read-only set is refused.
+    its mode; a read-only set is refused. It is written through the one gate (:func:`explorer.outputs.write`): the
+    one edit of an input it allows, never over the corpus or another file in ``reads`` (the program's ledger).
 
     Writers of one set (two explorers, a script's loop) take turns: each holds the lock of the set's folder
     (:func:`_writing`) from its read to its write, so no question one of them said it kept is lost under
@@ -384,16 +383,12 @@ def keep_question(path: str | Path, corpus: Corpus, query: str, expect: Sequence
             head = original[:items.end_mark.index]
             text = (head + ("" if head.endswith("\n") else "\n") + _entry(chosen, query, expect, indent, day)
                     + after.lstrip("\n"))
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check.yaml", dir=path.parent)
-        try:  # a name of its own, made new: two writers never share it, and a link placed there is never followed
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(text)
+        with scratch(text, path, ".check.yaml") as temporary:  # read back before it replaces the set
             checked, problems = read_questions(temporary)
-        finally:
-            Path(temporary).unlink(missing_ok=True)
         kept = next((q for q in checked.questions if q.id == chosen), None)
         if problems or kept is None:
             why = problems[0].reason if problems else f"no question {chosen!r} in it"
             raise CorpusError(path, f"the question would not read back ({why}); nothing was written")
-        write_atomically(path, text, mode=mode)
+        write(Output("the question set", path), text, [Read("the corpus", Path(corpus.path)), *reads],
+              doing="keep the case", example="corpus.questions.yaml", edits=True, mode=mode)  # the one edit of an input
         return kept

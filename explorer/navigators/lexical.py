@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
 
-from .scored import offer_scores, scored_pair
+from .scored import offer_scores, scored_pair, variant_named
 from .text_terms import terms
 
 PREFIX = "lexical:"
@@ -55,9 +55,7 @@ VARIANTS = {
 
 
 def variant_of(model: str) -> Variant | None:
-    if not model.startswith(PREFIX):
-        return None
-    return VARIANTS.get(model[len(PREFIX):].strip() or "default")
+    return variant_named(model, PREFIX, VARIANTS)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from typing import Final
 
 import httpx
 
-from core import CancellationToken
+from core import CancellationToken, TreeNavigator
 
 from ..numbers import whole
 from ..reading import NotARegularFile, read_head
@@ -284,6 +284,17 @@ class LocalModelNavigator(OpenAICompatibleNavigator):
         super().__init__(transport=transport, folders=folders)
         self.hearing = hearing
         self._transport = transport
+
+    def wired_with(self, desk: object, hearing: StatusListeners | None,
+                   folders: Folders | None) -> TreeNavigator | None:
+        """This navigator as a program wires it: caching in ``folders.cache`` and told to ``hearing`` (``None``: it
+        needs neither)."""
+        heard = hearing is not None and self.hearing is not hearing
+        kept = folders is not None and self.folders != folders
+        if not (heard or kept):
+            return None
+        wired = self.kept_in(folders) if folders is not None else self
+        return wired.heard_by(hearing)
 
     def heard_by(self, hearing: StatusListeners | None) -> LocalModelNavigator:
         """This navigator, told to ``hearing`` (itself when it already is): a copy that shares its HTTP client

@@ -108,6 +108,11 @@ class ManualNavigator(TreeNavigator):
     def supports(self, model: str) -> bool:
         return model == "manual" or model.startswith(PREFIX)
 
+    def wired_with(self, desk: DecisionDesk | None, hearing: object, folders: object) -> TreeNavigator | None:
+        """This navigator as a program wires it: answered at the program's ``desk`` (``None``: it needs no wiring,
+        it already is or the program has no desk)."""
+        return ManualNavigator(desk) if desk is not None and self.desk is not desk else None
+
     def choose(self, request: NavigatorRequest) -> NavigatorChoice:
         request.cancellation.raise_if_cancelled()
         if self.desk is None:

@@ -35,7 +35,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 import httpx
 
@@ -72,6 +72,9 @@ from .llm.settings import (
 )
 from .llm.stream import assemble
 from .llm.transport import HTTPClient, Reply
+
+if TYPE_CHECKING:
+    from .llm.llama_server import StatusListeners
 
 __all__ = [
     "CALL_DEADLINE_ENV",
@@ -242,6 +245,12 @@ class OpenAICompatibleNavigator(TreeNavigator):
         self._made_from: OpenAICompatibleNavigator | None = None
         # The client's thread ends with the navigator, even if nobody calls close().
         weakref.finalize(self, self._http.close)
+
+    def wired_with(self, desk: object, hearing: StatusListeners | None,
+                   folders: Folders | None) -> TreeNavigator | None:
+        """This navigator as a program wires it (``Wiring.wire``): caching in ``folders.cache`` (``None``: it needs
+        no wiring, it already does or no folders are given)."""
+        return self.kept_in(folders) if folders is not None and folders != self.folders else None
 
     def kept_in(self, folders: Folders) -> Self:
         """This navigator, caching in ``folders.cache`` (itself when it already does): a copy that shares its HTTP

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from core import NavigatorRequest
 
-from ..atomic_file import write_atomically
+from ..outputs import Output, Read, write
 from ..reading import read_file
 from .llm.options import OptionError, join_options, short_model_id, split_options, with_options
 from .llm.prompt import (
@@ -87,10 +88,11 @@ def template_from(user: str, request: NavigatorRequest) -> str:
                                                       else match.group(2)), template)
 
 
-def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVariant:
+def keep_variant(edited: EditedRequest, name: str, folder: Path, reads: Iterable[Read] = ()) -> PromptVariant:
     """Write ``edited``'s system message and user template as the variant ``name`` in ``folder`` (made if need
     be) and return it. The same name kept again with the same words is the same variant; with other words it is
-    refused (:class:`VariantError`), never overwritten."""
+    refused (:class:`VariantError`), never overwritten; and never over a file in ``reads`` (the program's ledger:
+    the one gate, :func:`explorer.outputs.write`)."""
     name = name.strip() or DEFAULT_VARIANT
     if not _NAME.fullmatch(name):
         raise VariantError(f"variant name {name!r}: use letters, digits, '.', '_' or '-' (e.g. v2)")
@@ -98,19 +100,25 @@ def keep_variant(edited: EditedRequest, name: str, folder: Path) -> PromptVarian
                                edited.remaining_visits)
     texts = {folder / f"{name}.system.txt": edited.system,
              folder / f"{name}.prompt.txt": template_from(edited.user, request)}
+    kept: set[Path] = set()
     for path, text in texts.items():
+        there: str | None
         try:
-            kept = read_file(path, MAX_PROMPT_FILE_BYTES).decode("utf-8", "replace")
+            there = read_file(path, MAX_PROMPT_FILE_BYTES).decode("utf-8", "replace")
         except FileNotFoundError:
             continue
         except OSError:  # a folder, a FIFO, a loop of links...: no variant of these words
-            kept = None
-        if kept != text:
+            there = None
+        if there != text:
             raise VariantError(f"{path}: a variant {name} with other words is kept there; type another name")
+        kept.add(path)  # the same words there already: nothing to write (it may be read now, by system=)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in texts.items():
-            write_atomically(path, text)  # whole or not at all, as every file written; the person's own (0600)
+            if path in kept:
+                continue
+            write(Output("the prompt variant's file", path), text, reads, doing="keep the variant",
+                  example="v2.system.txt")  # none there: checked above
     except OSError as exc:
         raise VariantError(f"{folder}: the variant cannot be written ({exc.strerror or exc}); "
                            "name another folder with --prompts DIR") from None

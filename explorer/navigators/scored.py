@@ -23,6 +23,9 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+V = TypeVar("V")
 
 LABEL = "scored"
 """The transcript label of the scores pair."""
@@ -70,3 +73,12 @@ def offer_scores(scores: Iterable[tuple[str, float]]) -> dict[str, float] | None
     if best <= 0:
         return None
     return {node: round(score / best, DIGITS) for node, score in pairs}
+
+
+def variant_named(model: str, prefix: str, variants: Mapping[str, V]) -> V | None:
+    """The variant of a scoring navigator that ``model`` names (``lexical:wide``; the prefix alone, or a blank
+    name: ``default``): ``None`` for another navigator's model id, or a name it has no variant of (the one rule of
+    ``lexical:`` and ``semantic:`` alike)."""
+    if not model.startswith(prefix):
+        return None
+    return variants.get(model[len(prefix):].strip() or "default")

@@ -46,7 +46,7 @@ from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView,
 if TYPE_CHECKING:
     from .embeddings import StaticEmbeddings
 from .lexical import score_candidates as bm25_scores
-from .scored import offer_scores, scored_pair
+from .scored import offer_scores, scored_pair, variant_named
 
 PREFIX = "semantic:"
 CHECK_EVERY = 256
@@ -106,9 +106,7 @@ VARIANTS = {
 
 
 def variant_of(model: str) -> Variant | None:
-    if not model.startswith(PREFIX):
-        return None
-    return VARIANTS.get(model[len(PREFIX):].strip() or "default")
+    return variant_named(model, PREFIX, VARIANTS)
 
 
 @dataclass(frozen=True)

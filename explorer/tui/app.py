@@ -11,6 +11,7 @@ two walks to compare, a question set to evaluate. Everything about the walk on s
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -26,6 +27,7 @@ from ..navigators import resolve_navigator
 from ..navigators.folders import Folders, user_folders
 from ..navigators.llm.llama_server import StatusListeners
 from ..navigators.manual import DecisionDesk
+from ..outputs import Ledger
 from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk
 from ..walks.session import WalkObserver, Wiring
@@ -40,6 +42,7 @@ from .screens.closing_once import Palette
 from .screens.evaluation import EVALUATION, EvaluationScreen
 from .screens.prompt import PromptClosed, PromptReady, PromptScreen
 from .walk_screen import WalkScreen
+from .walk_screen.walk_files import walks_read
 
 
 class ExplorerApp(App[int]):
@@ -71,16 +74,23 @@ class ExplorerApp(App[int]):
         folders: Folders | None = None,
         keeper: WalkKeeper | None = None,
         notices: Sequence[str] = (),
+        ledger: Ledger | None = None,
     ) -> None:
         super().__init__()
         self.corpus = corpus
         self.walks = WalkList()
         self.allow_files = allow_files
         self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers),
-                             folders if folders is not None else user_folders(), keeper)
+                             folders if folders is not None else user_folders(), keeper,
+                             ledger if ledger is not None else Ledger())
         """This explorer's own desk (the manual navigator's), local-model listeners, observers (the telemetry's),
         folders (``folders``, the command line's, else the user's, read once now) and keeper (the session folder
-        its walk list is kept in, closed as it quits), handed to the walks it starts."""
+        its walk list is kept in, closed as it quits), handed to the walks it starts; and its ledger of the files it
+        read and wrote, which every file it writes asks about (:mod:`explorer.outputs`): ``ledger`` (the command
+        line's, holding what it read to start the explorer), the corpus, and what each walk of its list was read
+        from and its navigator reads (followed as the list changes)."""
+        self.wiring.ledger.read("the corpus", corpus.path)
+        self.wiring.ledger.follow(partial(walks_read, self.walks))
         self._notices = tuple(notices)
         self.said = Said()
         """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""

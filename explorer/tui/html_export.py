@@ -36,7 +36,7 @@ import gzip
 import io
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -47,7 +47,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from ..atomic_file import write_atomically
+from ..outputs import Output, Read, write
 from ..walks.decision_steps import decision_steps
 from ..walks.fork_line import fork_line
 from ..walks.history import WalkHistory
@@ -236,7 +236,7 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
     return ExportedWalk(text, len(drawn.frames), len(drawn.decisions))
 
 
-def write_page(path: Path, text: str) -> None:
-    """``text`` to ``path``, by way of a temporary file beside it renamed into place (a reader never sees half);
-    ``OSError`` when it cannot be written."""
-    write_atomically(path, text)
+def write_page(path: Path, text: str, reads: Iterable[Read | None] = (), *, replace: bool = True) -> None:
+    """``text`` to ``path`` through the one gate (:func:`explorer.outputs.write`: never over ``reads``, over an
+    existing file only with ``replace``, whole or not at all); ``OSError`` when it may not or cannot be written."""
+    write(Output("the HTML", path), text, reads, doing="write the HTML", example="walk.html", replace=replace)

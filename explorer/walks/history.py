@@ -22,11 +22,16 @@ from core import NavigatorChose, NavigatorFailed, PathStopped, StopReason, WalkE
 from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..safe_text import one_line
-from ..trace import FinishedWalk, Trace, TraceHeader
+from ..trace import FinishedWalk, Trace, TraceHeader, WalkPlace
 from ..walk_settings import WalkSettings
 from .decisions import Decision, decisions_of
 from .settings import short_model
 from .state import WalkState
+
+CHECKPOINT_EVERY = 2_000
+"""A walk history keeps the state after every this many events once a step past it is looked at again: stepping back
+folds the events since the last one, whatever the walk's length (issue 47; a best-first state rebuilds its frontier
+from the changes its events say)."""
 
 
 class Origin(StrEnum):
@@ -102,6 +107,8 @@ class WalkHistory:
         self.error: str | None = None
         self._live = WalkState()
         self._cached: tuple[int, WalkState] | None = None
+        self._checkpoints: dict[int, WalkState] = {}
+        """The state after every :data:`CHECKPOINT_EVERY`-th event, kept once a step before it was looked at."""
         self._watchers: list[Watcher] = []
 
     def watch(self, watcher: Watcher) -> Callable[[], None]:
@@ -120,12 +127,25 @@ class WalkHistory:
 
     @classmethod
     def from_trace(cls, trace: Trace, *, number: int = 1) -> WalkHistory:
+        """A walk read from ``trace``, shown from its first event; one an explorer session kept (its header's
+        ``walk`` block) keeps its name and is shown at the step it was left at."""
+        place = trace.header.walk
         history = cls(trace.header.settings, Origin.TRACE, number=number, trace=trace)
         for seq, event in enumerate(trace.events, start=1):
             history.append(event, forced=seq in trace.forced)
         history.finish(trace.end, trace.error)
-        history.cursor = 1 if history.events else 0
+        shown = place.cursor if place is not None and place.cursor > 0 else 1
+        history.cursor = min(shown, len(history.events))
         return history
+
+    def place(self) -> WalkPlace:
+        """Its place in the session (a trace header's ``walk`` block): number, name, lineage and cursor; a walk
+        read from a session's trace keeps where it came from."""
+        kept = self.trace.header.walk if self.trace is not None else None
+        if self.parent is None and kept is not None:
+            return WalkPlace(self.number, self.label, kept.origin, kept.parent, kept.fork_seq, self.cursor)
+        return WalkPlace(self.number, self.label, self.origin.value,
+                         self.parent.number if self.parent is not None else None, self.fork_seq, self.cursor)
 
     # -- names ---------------------------------------------------------------------------------------
 
@@ -197,10 +217,24 @@ class WalkHistory:
             state = self._live
         else:
             if self._cached is None or self._cached[0] != self.cursor:
-                self._cached = (self.cursor, WalkState.from_events(self.events[: self.cursor], self.forced))
+                self._cached = (self.cursor, self._state_at(self.cursor))
             state = self._cached[1]
         if state is self._live and self.end is not None and state.ended is None:
             state.close(self.end, self.error)
+        return state
+
+    def _state_at(self, step: int) -> WalkState:
+        """The state after ``step`` events, folded from the last checkpoint before it (keeping those it passes), so
+        stepping back through a long walk folds at most :data:`CHECKPOINT_EVERY` events, not the whole walk."""
+        base = step - step % CHECKPOINT_EVERY
+        while base and base not in self._checkpoints:
+            base -= CHECKPOINT_EVERY
+        state = self._checkpoints[base].copy() if base else WalkState()
+        forced = self.forced
+        for seq in range(base + 1, step + 1):
+            state.apply(self.events[seq - 1], forced=seq in forced)
+            if seq % CHECKPOINT_EVERY == 0 and seq not in self._checkpoints:
+                self._checkpoints[seq] = state.copy()
         return state
 
     def decisions(self) -> Iterator[Decision]:
@@ -263,7 +297,7 @@ class WalkHistory:
         own header."""
         return finished_walk(corpus, self.settings, self.events, self.end, self.error, forced=self.forced,
                              replayed=self.replayed, times=self.times, name=self.name, created=created,
-                             header=self.trace.header if self.trace is not None else None)
+                             header=self.trace.header if self.trace is not None else None, place=self.place())
 
     def suggested_file_name(self) -> str:
         """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
@@ -274,18 +308,19 @@ class WalkHistory:
 def finished_walk(corpus: Corpus, settings: WalkSettings, events: Sequence[WalkEvent], end: WalkEnd | None,
                   error: str | None = None, *, forced: Iterable[int] = (), replayed: Iterable[int] = (),
                   times: Sequence[int] = (), name: str = "", created: datetime | None = None,
-                  header: TraceHeader | None = None) -> FinishedWalk:
+                  header: TraceHeader | None = None, place: WalkPlace | None = None) -> FinishedWalk:
     """The one record of a walk of ``corpus`` walked with ``settings`` (:class:`~explorer.trace.FinishedWalk`), and
     the one place its header is built: the corpus's identity, the settings, the sources its ``WalkStarted`` names,
     and when (``created``, default now), unless it has one already (``header``: a walk read from a trace). ``end``
-    ``None`` (a walk still going) is kept as cancelled; ``times`` count only when every event has one."""
+    ``None`` (a walk still going) is kept as cancelled; ``times`` count only when every event has one; ``place``: the
+    walk's place in its session (what a session folder keeps in the header's ``walk`` block)."""
     if header is None:
         first = events[0] if events else None
         header = TraceHeader(str(corpus.path), corpus.sha256, corpus.source, corpus.format, settings,
                              sources=first.sources if isinstance(first, WalkStarted) else None,
                              created=(created or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"))
     return FinishedWalk(header, tuple(events), end if end is not None else WalkEnd.CANCELLED, error, frozenset(forced),
-                        frozenset(replayed), tuple(times) if len(times) == len(events) else (), name)
+                        frozenset(replayed), tuple(times) if len(times) == len(events) else (), name, place)
 
 
 QUERY_SHOWN = 32
@@ -323,7 +358,10 @@ def walk_name(number: int, label: str) -> str:
 
 
 def trace_label(path: str | Path, header: TraceHeader) -> str:
-    """The label of a walk read from a file: the file's name and the navigator its header names."""
+    """The label of a walk read from a file: the name its session gave it (its header's ``walk`` block), else the
+    file's name and the navigator its header names."""
+    if header.walk is not None:
+        return header.walk.label
     return f"trace {Path(path).name} · {header.settings.model}"
 
 

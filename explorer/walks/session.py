@@ -38,6 +38,7 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators import shared_across_threads
 from ..navigators.forcing import LIVE_FROM_LABEL, Force, ForcingNavigator, RecordOnly, SayingVariant
+from ..outputs import Read
 from ..trace import FinishedWalk, event_to_json, write_trace
 from ..walk_settings import WalkSettings, policy_fields, policy_text
 from .decisions import NEVER_JUDGED, NEVER_JUDGED_KEY, judged_never
@@ -373,9 +374,11 @@ class WalkSession:
 
     # -- the trace ----------------------------------------------------------------------------------
 
-    def save_trace(self, path: str | Path) -> Path:
-        """Save the walk as a trace: its one record once it is over, else what happened so far (as cancelled)."""
-        return write_trace(path, self.finished or self.history.finished(self.corpus))
+    def save_trace(self, path: str | Path, reads: Iterable[Read | None] = (), *, replace: bool = True) -> Path:
+        """Save the walk as a trace: its one record once it is over, else what happened so far (as cancelled);
+        through the one gate (:func:`~explorer.trace.write_trace`: never over ``reads``; over an existing file only
+        with ``replace``)."""
+        return write_trace(path, self.finished or self.history.finished(self.corpus), reads, replace=replace)
 
 
 def run_each(walk: Callable[[int], None], numbers: Iterable[int], *, jobs: int, cancel: Callable[[], None],

@@ -8,6 +8,7 @@ calls the navigator again.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from core.policy import DEFAULT_ALPHA
 from ..ending import WalkEnd
 from ..navigators.answered import Answered
 from .decisions import how_answered, judged_never, stop_reason
+from .waiting import WaitingNodes
 
 
 class Mark(StrEnum):
@@ -63,6 +65,11 @@ _WITH_FRONTIER = (CandidatesOffered, NavigatorChose, NodeEntered)
 """The events a best-first walk says its frontier on."""
 
 
+_CONTAINERS = ("frontier", "entered", "stops", "landed", "stopped_branches", "ever_rejected", "waiting_branches",
+               "forced_nodes", "never_judged", "_entered_set")
+"""The fields of a state that change in place as events are applied (:meth:`WalkState.copy` copies them)."""
+
+
 @dataclass
 class WalkState:
     """The walk as of ``step`` events."""
@@ -74,9 +81,9 @@ class WalkState:
     on_failure: OnFailure = OnFailure.THROW
     policy: Policy = Policy.DEPTH_FIRST
     alpha: float = DEFAULT_ALPHA
-    frontier: tuple[tuple[str, float], ...] = ()
-    """A best-first walk's nodes waiting to be entered, with their path scores, best first, as of the last offer,
-    answer or entry (empty for a depth-first walk)."""
+    frontier: WaitingNodes = field(default_factory=WaitingNodes)
+    """A best-first walk's nodes waiting to be entered, with their path scores, as of the last offer, answer or
+    entry (empty for a depth-first walk): rebuilt from the change each of them says (``joined``, ``left``)."""
     step: int = 0
     visits_used: int = 0
     live_calls: int = 0
@@ -156,6 +163,14 @@ class WalkState:
             state.apply(event, forced=state.step + 1 in forced)
         return state
 
+    def copy(self) -> WalkState:
+        """A copy that folds further events apart from this one (a checkpoint of the walk history)."""
+        twin = copy.copy(self)
+        for name in _CONTAINERS:
+            value = getattr(self, name)
+            setattr(twin, name, value.copy())
+        return twin
+
     def close(self, end: WalkEnd, error: str | None = None) -> None:
         """The walk ended after the last event applied: branches still waiting will never be entered."""
         self.ended, self.error = end, error
@@ -165,7 +180,7 @@ class WalkState:
         self.step += 1
         self.last = event
         if self.policy is not Policy.DEPTH_FIRST and isinstance(event, _WITH_FRONTIER):
-            self.frontier = event.frontier
+            self.frontier.change(event.joined, event.left)
         if isinstance(event, WalkStarted):
             self.query, self.model = event.query, event.model
             self.budget, self.max_depth, self.on_failure = event.max_nodes_visited, event.max_depth, event.on_failure

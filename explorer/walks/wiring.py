@@ -7,10 +7,11 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from core import TreeNavigator
 
+from ..outputs import Ledger
 from ..trace import FinishedWalk
 
 if TYPE_CHECKING:
@@ -39,6 +40,16 @@ class WalkKeeper(Protocol):
     def close(self, timeout: float | None = ...) -> None: ...
 
 
+@runtime_checkable
+class Wirable(Protocol):
+    """A navigator that takes something of the program that runs it: it says what it becomes, wired."""
+
+    def wired_with(self, desk: DecisionDesk | None, hearing: StatusListeners | None,
+                   folders: Folders | None) -> TreeNavigator | None:
+        """This navigator with the program's ``desk``, ``hearing`` or ``folders`` (``None``: it needs none)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Wiring:
     """What a program that runs walks hands the walks it starts: the ``desk`` where a person answers the manual
@@ -62,6 +73,8 @@ class Wiring:
     observers: tuple[WalkObserver, ...] = ()
     folders: Folders | None = None
     keeper: WalkKeeper | None = None
+    ledger: Ledger = field(default_factory=Ledger, compare=False)
+    """The files this program read and wrote, which every file it writes asks about (:mod:`explorer.outputs`)."""
     _wired: weakref.WeakKeyDictionary[TreeNavigator, weakref.ref[TreeNavigator]] = field(
         default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
     """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one,
@@ -70,26 +83,19 @@ class Wiring:
 
     def wire(self, navigator: TreeNavigator) -> TreeNavigator:
         """``navigator`` with this program's desk, listeners or cache folder when it needs them (else ``navigator``
-        itself): the manual navigator answers at the desk, a local model tells the listeners how it loads, and an
-        LLM navigator caches in ``folders.cache``."""
-        from ..navigators.local_model import LocalModelNavigator
-        from ..navigators.manual import ManualNavigator
-        from ..navigators.openai_compat import OpenAICompatibleNavigator
-
-        desk, hearing, folders = self.desk, self.hearing, self.folders
-        if isinstance(navigator, ManualNavigator) and desk is not None and navigator.desk is not desk:
-            return self._once(navigator, lambda: ManualNavigator(desk))
-        if isinstance(navigator, OpenAICompatibleNavigator):
-            llm = navigator
-            heard = hearing is not None and isinstance(llm, LocalModelNavigator) and llm.hearing is not hearing
-            kept = folders is not None and llm.folders != folders
-            if heard or kept:
-                def make() -> TreeNavigator:
-                    wired = llm.kept_in(folders) if folders is not None else llm
-                    return wired.heard_by(hearing) if isinstance(wired, LocalModelNavigator) else wired
-
-                return self._once(navigator, make)
-        return navigator
+        itself): a navigator that takes any says so with a method of its own, ``wired_with(desk, hearing,
+        folders)`` (:class:`Wirable`) — the manual navigator answers at the desk, a local model tells the listeners
+        how it loads, and an LLM navigator caches in ``folders.cache`` — and no class is switched on here."""
+        held = self._wired.get(navigator)
+        wired = held() if held is not None else None
+        if wired is not None:
+            return wired
+        wired = navigator.wired_with(self.desk, self.hearing, self.folders) if isinstance(
+            navigator, Wirable) else None
+        if wired is None:
+            return navigator
+        self._wired[navigator] = weakref.ref(wired)
+        return wired
 
     def prompts_for(self, corpus_path: str | Path) -> Path:
         """Where the screen's ``W`` keeps the prompt variants made on the corpus at ``corpus_path``: this program's
@@ -98,13 +104,6 @@ class Wiring:
 
         return (self.folders or Folders(None)).prompts_for(corpus_path)
 
-    def _once(self, navigator: TreeNavigator, make: Callable[[], TreeNavigator]) -> TreeNavigator:
-        held = self._wired.get(navigator)
-        wired = held() if held is not None else None
-        if wired is None:
-            wired = make()
-            self._wired[navigator] = weakref.ref(wired)
-        return wired
 
 
 UNWIRED: Final = Wiring()

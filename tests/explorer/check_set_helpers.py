@@ -13,9 +13,10 @@ from explorer.corpora.questions import keep_question, load_questions
 from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, keep_run
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_corpora"
+SAMPLES = SAMPLES
 SMALL_IDS = ("money-back", "mistyped-too-often", "saml-identity-providers", "annual-refund-day-75",
              "removed-seats-refund")
 """The small set: the baseline (lexical) hits saml-identity-providers and removed-seats-refund; the candidate

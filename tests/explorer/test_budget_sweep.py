@@ -15,12 +15,13 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import draw_chart, evaluate, hit_at_3_chart, sweep
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .http_stub import Recorded, Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
+QUESTIONS = SAMPLES / "handbook.questions.yaml"
 ENV = {"OPENAI_API_KEY": "sk-sweep-000111", "REASONING_EXPLORER_MAX_RETRIES": "0", "COLUMNS": "200"}
 
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 
@@ -228,12 +229,12 @@ def test_validate_prints_the_first_hundred_warnings_and_counts_the_rest(tmp_path
 
 
 def test_eval_json_has_every_question_in_order_and_a_summary():
-    out = run("eval", ROOT / "sample_corpora" / "handbook.questions.yaml", "--json", "--jobs", "3")
+    out = run("eval", SAMPLES / "handbook.questions.yaml", "--json", "--jobs", "3")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     import yaml
 
-    expected_ids = [q["id"] for q in yaml.safe_load((ROOT / "sample_corpora" / "handbook.questions.yaml")
+    expected_ids = [q["id"] for q in yaml.safe_load((SAMPLES / "handbook.questions.yaml")
                                                     .read_text())["questions"]]
     assert [r["id"] for r in doc["results"]] == expected_ids
     first = doc["results"][0]
@@ -254,14 +255,14 @@ def test_eval_json_has_every_question_in_order_and_a_summary():
 
 
 def test_eval_jobs_keep_the_question_order_and_the_same_results():
-    path = ROOT / "sample_corpora" / "contract.questions.yaml"
+    path = SAMPLES / "contract.questions.yaml"
     one = json.loads(run("eval", path, "--json").stdout)
     many = json.loads(run("eval", path, "--json", "--jobs", "4").stdout)
     assert one["results"] == many["results"]
 
 
 def test_eval_table_and_summary():
-    out = run("eval", ROOT / "sample_corpora" / "handbook.questions.yaml")
+    out = run("eval", SAMPLES / "handbook.questions.yaml")
     assert out.returncode == 0
     assert "Evaluation" in out.stdout and "money-back" in out.stdout
     assert "hit rate " in out.stdout and "valid answers 100%" in out.stdout

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 DEPTH_SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
 SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 

@@ -30,10 +30,11 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
+QUESTIONS = SAMPLES / "handbook.questions.yaml"
 SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 # What must never reach a terminal raw: C0 but the final newline, DEL, C1, bidi, invisible format characters.
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .http_stub import Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 ENV = {"OPENAI_API_KEY": "sk-cli-llm-000111", "REASONING_EXPLORER_MAX_RETRIES": "0"}
 
 

@@ -24,9 +24,10 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_corpora"
+SAMPLES = SAMPLES
 SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 KEEP = "an output must not overwrite an input: choose another file"
 

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = str(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = str(SAMPLES / "handbook.yaml")
 SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'hallucinated-branch.yaml'}"
 
 

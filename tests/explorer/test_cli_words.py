@@ -19,9 +19,10 @@ from explorer.navigators.answered import Answered, answered_pair
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, summarize
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "sample_corpora"
+SAMPLES = SAMPLES
 HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 

@@ -16,9 +16,10 @@ from explorer.walks.compare import DivergenceKind, compare, tree_marks
 from explorer.walks.session import WalkSession, save_history
 from explorer.walks.state import Mark
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 DEPTH = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
 SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent)) or "reasoning-explorer"
 
@@ -103,7 +104,7 @@ def test_diff_exit_codes_and_the_divergence_in_text_and_json(tmp_path):
 def test_diff_of_walks_on_different_corpora_says_so_up_front(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     save_history(walk(), HANDBOOK, a)
-    other = load_corpus(ROOT / "sample_corpora" / "contract.yaml")
+    other = load_corpus(SAMPLES / "contract.yaml")
     session = WalkSession(other, WalkSettings("annual refund formula"), resolve_navigator("lexical:default"))
     session.run_headless()
     save_history(session.history, other, b)

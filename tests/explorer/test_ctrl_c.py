@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.samples import SAMPLES
+
 from .pty_helpers import Terminal
 
 pytestmark = [pytest.mark.pty, pytest.mark.process]
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 CTRL_C = "\x03"
 
 

@@ -24,9 +24,10 @@ from explorer.walks.decision_steps import (
 from explorer.walks.history import WalkHistory
 from explorer.walks.narration import names, narrate
 from explorer.walks.session import WalkSession
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 QUERY = "How long do refunds take to arrive?"
 

@@ -25,9 +25,10 @@ from explorer.walks.evaluation import (
     wrong_turn_step,
 )
 from tests.command_line import run_cli as run
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
+QUESTIONS = SAMPLES / "handbook.questions.yaml"
 SET = load_questions(QUESTIONS)
 CORPUS = load_corpus(SET.corpus_path)
 
@@ -132,7 +133,7 @@ def test_telling_a_fifo_apart_never_blocks_on_it(tmp_path):
 
 
 def test_sample_question_sets_and_corpora_are_told_apart():
-    samples = ROOT / "sample_corpora"
+    samples = SAMPLES
     assert all(looks_like_question_set(p) for p in samples.glob("*.questions.yaml"))
     assert not any(looks_like_question_set(p) for p in samples.glob("*.yaml") if ".questions." not in p.name)
 
@@ -174,7 +175,7 @@ def test_eval_compare_text_says_both_rates_and_lists_the_differences():
 
 
 def test_eval_compare_with_itself_finds_no_difference():
-    out = run("eval", ROOT / "sample_corpora" / "contract.questions.yaml", "--compare", "lexical:default")
+    out = run("eval", SAMPLES / "contract.questions.yaml", "--compare", "lexical:default")
     assert out.returncode == 0
     assert "The two navigators landed the same nodes on every question." in out.stdout
 
@@ -230,7 +231,7 @@ def test_the_explorer_given_a_question_set_opens_it_on_the_corpus_it_names():
 def test_a_question_set_the_explorer_cannot_walk_is_one_line_and_exit_2(tmp_path, make, args, message):
     path = tmp_path / "set.questions.yaml"
     if make is not None:
-        path.write_text(make.format(handbook=ROOT / "sample_corpora" / "handbook.yaml"))
+        path.write_text(make.format(handbook=SAMPLES / "handbook.yaml"))
     out = run(*[a.format(path=path) for a in args])
     assert out.returncode == 2, out.stdout
     assert out.stderr.startswith("reasoning-explorer: error: ") and message in out.stderr

@@ -15,9 +15,10 @@ from explorer.corpora.validate import stats
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import evaluate, evaluation_to_json, summarize
 from tests.command_line import run_cli as run
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK_PATH = SAMPLES / "handbook.yaml"
 HANDBOOK = load_corpus(HANDBOOK_PATH)
 
 # Lands, in this order: requesting-a-refund, refund-delivery, refund-exceptions, then invoices and taxes (the

@@ -32,12 +32,13 @@ from explorer.walks.evaluation import (
     time_left_words,
 )
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .app.llm_stub import MODEL, by_system
 from .http_stub import Recorded, Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 QUERIES = {"refunds-arrive": "How long do refunds take to arrive?", "money-back": "How long until I get my money back?",
            "sign-in": "What should I type to sign in?", "invoices": "Where do I find my invoices?"}
 ENV = {"OPENAI_API_KEY": "sk-eval-resume-000", "REASONING_EXPLORER_MAX_RETRIES": "0"}
@@ -130,7 +131,7 @@ def test_the_time_left_is_the_mean_seconds_a_walk_took_times_the_walks_left() ->
 
 
 def test_a_kept_result_reads_back_as_it_was_written() -> None:
-    questions = load_questions(ROOT / "sample_corpora" / "handbook.questions.yaml")
+    questions = load_questions(SAMPLES / "handbook.questions.yaml")
     corpus = load_corpus(HANDBOOK)
     settings = WalkSettings("", "lexical:wide", max_nodes_visited=8, max_depth=2)  # misses of every limit
     outcomes = evaluate(corpus, questions.questions, settings)

@@ -15,6 +15,7 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 
 from explorer.cli.inputs import all_walks
+from tests.samples import SAMPLES
 
 from .otlp_receiver import OtlpReceiver
 
@@ -22,7 +23,7 @@ pytestmark = [pytest.mark.process]
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "examples" / "my_app.py"
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 NAVIGATOR = "py:examples/my_app.py:WordOverlapNavigator"
 QUERIES = ["how long do refunds take", "can I get a refund for an annual plan"]
 TIMEOUT = 120

@@ -23,12 +23,13 @@ from explorer.walks.fork_line import fork_line
 from explorer.walks.history import WalkHistory
 from explorer.walks.session import fork, fork_with_prompt, save_history
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .serve_helpers import ROOT
 
 pytestmark = pytest.mark.slow  # its walks export four pages, each frame drawn by the app: make test only
 
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPT = "script:sample_corpora/scripts/wide-walk-out-of-visits.yaml"
 QUERY = "everything about money"
 FOOTER_WORDS = ("? Help", "q Quit", "P Present", "^p palette", "n Next", "p Play", "b Back")

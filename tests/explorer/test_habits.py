@@ -19,11 +19,12 @@ from explorer.walks.decisions import decisions_of
 from explorer.walks.habits import HabitCounts, Habits, copied_text, count_habits, habits_by_answer, habits_of
 from explorer.walks.narration import narrate
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .http_stub import Recorded, Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 QUERY = "When is my invoice sent?"
 MODEL = "openai:habit-model"
 ENV = {"OPENAI_API_KEY": "sk-habits-000111", "REASONING_EXPLORER_MAX_RETRIES": "0", "COLUMNS": "200"}

@@ -19,9 +19,10 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.history import Origin, WalkHistory
 from explorer.walks.session import WalkSession, fork, save_history
 from explorer.walks.state import Mark
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
-REGULATION = ROOT / "sample_corpora" / "regulation.questions.yaml"
+QUESTIONS = SAMPLES / "handbook.questions.yaml"
+REGULATION = SAMPLES / "regulation.questions.yaml"
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
@@ -89,7 +90,7 @@ def test_a_run_of_another_set_or_corpus_or_no_run_at_all_is_refused_in_one_line(
     copied = tmp_path / "handbook.questions.yaml"
     shutil.copy(QUESTIONS, copied)
     moved_corpus = tmp_path / "handbook.yaml"
-    moved_corpus.write_text((ROOT / "sample_corpora" / "handbook.yaml").read_text() + "\n# changed\n")
+    moved_corpus.write_text((SAMPLES / "handbook.yaml").read_text() + "\n# changed\n")
     changed = cli("eval", copied, "--corpus", moved_corpus, "--against", kept)
     assert changed.returncode == 2
     assert changed.stderr == (f"reasoning-explorer: error: {kept}: kept over another corpus (or the corpus has "

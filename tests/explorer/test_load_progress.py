@@ -7,14 +7,15 @@ from pathlib import Path
 
 from explorer.cli.inputs import LoadProgress
 from explorer.corpora import load_corpus
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_load_draws_one_line_in_place_then_clears_it():
     stream = io.StringIO()
-    progress = LoadProgress(ROOT / "sample_corpora" / "handbook.yaml", stream)
-    corpus = load_corpus(ROOT / "sample_corpora" / "handbook.yaml", progress=progress)
+    progress = LoadProgress(SAMPLES / "handbook.yaml", stream)
+    corpus = load_corpus(SAMPLES / "handbook.yaml", progress=progress)
     progress.clear()
     drawn = stream.getvalue()
     assert len(corpus.index) == 133

@@ -35,9 +35,10 @@ from explorer.walks.evaluation import (
     wrong_turn_step,
 )
 from tests.command_line import run_cli as run
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK_PATH = SAMPLES / "handbook.yaml"
 HANDBOOK = load_corpus(HANDBOOK_PATH)
 HOTELS = Question("hotel-limit-london", "What is the hotel limit per night in London?", ("hotels",), 1)
 MONEY_BACK = Question("money-back", "How long until I get my money back?", ("refund-delivery",), 1)

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .pty_helpers import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 
 
 def recorded(folder: Path, *navigator: str) -> Path:

@@ -23,12 +23,13 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
 from explorer.walks.telemetry import ENDPOINT_ENV, WalkTelemetry
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .faulty_endpoint import CERTIFICATE, FaultyEndpoint
 from .http_stub import Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 QUERY = "How are refunds issued?"
 FINISHED = "finished · visits used 3/15 · navigator calls 3 · characters shipped 2,100"
 GUARD = 60.0

@@ -17,12 +17,13 @@ from explorer.navigators import resolve_navigator
 from explorer.trace import FinishedWalk
 from explorer.walks.telemetry import ATTRIBUTE_LENGTH, ENDPOINT_ENV, WalkTelemetry
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .otlp_receiver import OtlpReceiver, ReceivedSpan
 from .test_telemetry import header, walk_events
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 MB = 1_000_000
 LONG_QUERY = "How are refunds issued? " + "refund " * (MB // 7)
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")

@@ -12,9 +12,10 @@ import pytest
 
 from explorer.trace import read_trace
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPT = """decisions:
   start: {select: [accounts, plans]}
   accounts: {select: [sign-in-methods, account-recovery]}
@@ -55,9 +56,14 @@ def test_best_first_enters_by_path_score_and_ranks_what_landed(tmp_path: Path) -
     scores = {s["landed"]: s["score"] for s in best_first["stops"]}
     assert scores == pytest.approx({"password-sign-in": 1.0, "password-reset": 0.955, "free-plan": 0.95,
                                     "lost-two-factor-device": 0.655, "account-lockout": 0.355})
-    # the events carry the frontier: after the roots' answer, accounts then plans
+    # the events carry the frontier's change (issue 47), never the whole frontier: the roots' answer says accounts
+    # then plans joined, the first entry that accounts left
     chose = next(e for e in best_first["events"] if e["event"] == "navigator_chose")
-    assert chose["frontier"] == [["accounts", 1.0], ["plans", 0.5]]
+    assert (chose["joined"], "left" in chose, "frontier" in chose) == ([["accounts", 1.0], ["plans", 0.5]], False, False)
+    first = next(e for e in best_first["events"] if e["event"] == "node_entered")
+    assert (first["left"], "joined" in first, "frontier" in first) == (["accounts"], False, False)
+    offer = next(e for e in best_first["events"] if e["event"] == "candidates_offered")
+    assert not {"joined", "left", "frontier"} & offer.keys()  # an offer changes nothing
 
 
 def test_the_trace_keeps_the_policy_and_replay_walks_it_again(tmp_path: Path) -> None:

@@ -18,9 +18,10 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import curve_lines, draw_chart, policy_curve
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT = ROOT / "sample_corpora" / "contract.questions.yaml"
+CONTRACT = SAMPLES / "contract.questions.yaml"
 
 ROWS = [  # budget, policy, hit@3, nodes landed, expected nodes landed, the navigator's answers (31 questions)
     (3, "depth-first", 4, 48, 4, 62),
@@ -65,7 +66,7 @@ def test_the_curve_is_printed_as_a_table_and_a_chart_of_hit_at_3_by_budget_with_
         "    15  best-first    9/31    4.00       0.08    3.7       0",
     ]
     questions = load_questions(CONTRACT)
-    curve = policy_curve(load_corpus(ROOT / "sample_corpora" / "contract.yaml"), questions.questions,
+    curve = policy_curve(load_corpus(SAMPLES / "contract.yaml"), questions.questions,
                          WalkSettings("", "lexical:default"),
                          [(Policy.DEPTH_FIRST, DEFAULT_ALPHA), (Policy.BEST_FIRST, DEFAULT_ALPHA)], [3, 8, 15],
                          navigator=resolve_navigator("lexical:default"))
@@ -129,3 +130,20 @@ def test_a_best_first_evaluations_document_says_its_policy_in_its_settings():
                                                    "policy": "best_first", "alpha": 0.7}
     done = run_cli("eval", CONTRACT, "--navigator", "lexical:default", "--json")
     assert json.loads(done.stdout)["settings"] == {"max_nodes_visited": 15, "max_depth": 6, "on_failure": "throw"}
+
+
+def test_in_a_pipe_the_per_question_table_is_plain_columns_each_row_one_line():
+    """Into a pipe (no terminal, no COLUMNS), the table was squeezed to 160 columns and its headings wrapped
+    (``best-fir`` over ``st lands``, issue 45, tried as three kinds of user, point 10): now each heading is whole on
+    one line and each question is one row."""
+    questions = SAMPLES / "handbook.questions.yaml"
+    done = run_cli("eval", questions, "--compare-policy", "best-first", "--navigator", "lexical:default", columns=None)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    headers = [line for line in lines if line.startswith("┃")]
+    assert len(headers) == 1
+    assert [cell.strip() for cell in headers[0].strip("┃").split("┃")] == [
+        "question", "hit", "@1", "@3", "why missed", "best-first lands", "branch", "wrong turn", "visits", "calls",
+        "chars", "landed", "precision", "landed ids", "stops"]
+    rows = [line for line in lines if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == [q.id for q in load_questions(questions).questions]

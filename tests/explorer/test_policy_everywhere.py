@@ -69,7 +69,7 @@ def test_diff_policy_compares_a_walk_with_itself_re_walked_in_that_order(tmp_pat
         in refused.stderr
 
 
-def test_spans_carry_the_policy_and_the_frontier_and_rebuild_best_first(tmp_path: Path) -> None:
+def test_spans_carry_the_policy_and_the_frontiers_changes_and_rebuild_best_first(tmp_path: Path) -> None:
     (tmp_path / "order.yaml").write_text(SCRIPT)
     ok("walk", HANDBOOK, "q", "--navigator", f"script:{tmp_path / 'order.yaml'}", "--policy", "best-first@alpha=0.9",
        "--otlp-file", tmp_path / "spans.json", cwd=tmp_path)
@@ -82,10 +82,14 @@ def test_spans_carry_the_policy_and_the_frontier_and_rebuild_best_first(tmp_path
 
     walk = next(span for span in spans if span["name"] == "q")
     assert (attributes(walk)["walk_policy"], attributes(walk)["alpha"]) == ("best_first", 0.9)
+    # the frontier said as its changes (issue 47): what joined by each answer, what left at each entry
+    assert attributes(walk)["frontier_version"] == "2"  # an OTLP/JSON int is a string
     roots = next(span for span in spans if span["name"] == "choose among the roots")
-    assert json.loads(attributes(roots)["frontier"]) == [["accounts", 1.0], ["plans", 0.5]]
+    assert json.loads(attributes(roots)["joined"]) == [["accounts", 1.0], ["plans", 0.5]]
+    assert "frontier" not in attributes(roots)
     first = attributes(next(event for event in walk["events"] if event["name"] == "enter"))
-    assert (first["node.id"], first["score"], json.loads(first["frontier"])) == ("accounts", 1.0, [["plans", 0.5]])
+    assert (first["node.id"], first["score"], json.loads(first["left"])) == ("accounts", 1.0, ["accounts"])
+    assert "frontier" not in first
     rebuilt = json.loads(ok("replay", tmp_path / "spans.json", "--json", cwd=tmp_path))
     assert entered(rebuilt) == BEST_FIRST  # it was walked depth-first from its spans before
     assert rebuilt["settings"]["policy"] == "best_first" and rebuilt["settings"]["alpha"] == 0.9

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .pty_helpers import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 QUERY = "refunds \x1b]0;PWNED\x07 \x1b]2;OWNED\x07 \x1b[2Jgone"
 SHOWN = "refunds \\x1b]0;PWNED\\x07 \\x1b]2;OWNED\\x07 \\x1b[2Jgone"
 HOSTILE = (b"\x1b]0;PWNED", b"\x1b]2;OWNED", b"\x1b[2Jgone")

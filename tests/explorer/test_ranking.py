@@ -11,9 +11,10 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.ranking import ordinal, rank_landed
 from explorer.walks.session import WalkSession
 from explorer.walks.state import WalkState
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 

@@ -26,11 +26,12 @@ from explorer.walks.evaluation.check_set import check_set, write_check_set
 from explorer.walks.evaluation.kept_run import RunError, file_sha256, read_run
 from explorer.walks.telemetry.span_walks import SpanError, index_span_walks
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .test_reading import guarded
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 PROG = "reasoning-explorer"
 MEMORY_CAP = 4 << 30
 
@@ -128,7 +129,7 @@ def test_sniffing_what_a_file_is_reads_no_odd_file(tmp_path: Path, what: str) ->
 @pytest.mark.parametrize("what", ["fifo", "zero", "loop"])
 def test_a_kept_run_that_is_no_file_is_named_for_what_it_is(tmp_path: Path, what: str) -> None:
     run = odd(tmp_path / "old.run.json", what)
-    done = guarded(lambda: run_cli("eval", ROOT / "sample_corpora" / "handbook.questions.yaml", "--navigator",
+    done = guarded(lambda: run_cli("eval", SAMPLES / "handbook.questions.yaml", "--navigator",
                                    "lexical:default", "--against", run, cwd=tmp_path),
                    run if what == "fifo" else None)
     assert done.returncode == 2  # type: ignore[attr-defined]

@@ -4,7 +4,6 @@ back with the explorer's own trace reader."""
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from core import (
     NavigatorFailed,
     OnFailure,
     RAGContext,
-    ReasoningRAGStrategy,
     RetrievalCancelled,
     RetrievalError,
     TreeNavigator,
@@ -25,23 +23,16 @@ from core import (
 )
 from explorer.corpora import load_corpus
 from explorer.ending import WalkEnd
-from explorer.navigators import resolve_navigator
 from explorer.recording import WalkRecorder
 from explorer.trace import read_trace
 from explorer.walk_settings import WalkSettings
 
-ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-HANG_GUARD = 60.0
+from .recording_helpers import EIGHT_QUERIES, HANDBOOK, strategy_for, walk_on_eight_threads
 
 
 @pytest.fixture(scope="module")
 def corpus():
     return load_corpus(HANDBOOK)
-
-
-def strategy_for(corpus, navigator=None, model="lexical:default", **settings) -> ReasoningRAGStrategy:
-    return ReasoningRAGStrategy(corpus.index, navigator or resolve_navigator(model), model, **settings)
 
 
 def timeless(events):
@@ -72,24 +63,9 @@ def test_retrieve_returns_what_the_strategy_returns_and_records_the_walk(corpus,
 
 def test_eight_threads_walking_at_once_each_get_their_trace(corpus, tmp_path: Path) -> None:
     strategy = strategy_for(corpus)
-    queries = [f"refunds {n}" if n % 2 else f"sign in {n}" for n in range(8)]
+    queries = EIGHT_QUERIES
     recorder = WalkRecorder(tmp_path, corpus)
-    start = threading.Barrier(8)
-    errors: list[BaseException] = []
-
-    def walk(query: str) -> None:
-        try:
-            start.wait(HANG_GUARD)
-            for _ in range(5):
-                recorder.retrieve(strategy, query)
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=walk, args=(q,)) for q in queries]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(HANG_GUARD)
+    errors = walk_on_eight_threads(recorder, strategy, 5)
     recorder.close()
     assert errors == []
     found = traces(tmp_path)

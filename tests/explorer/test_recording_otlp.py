@@ -4,23 +4,17 @@ OTLP/HTTP receiver on 127.0.0.1, a real span file read back as walks, 8 threads 
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 
 import pytest
 
-from core import ReasoningRAGStrategy
 from explorer.corpora import load_corpus
-from explorer.navigators import resolve_navigator
 from explorer.recording import WalkRecorder
 from explorer.walks.telemetry import WalkTelemetry
 from explorer.walks.telemetry.span_walks import read_span_walks, rebuild
 
 from .otlp_receiver import OtlpReceiver, closed_port
-
-ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-HANG_GUARD = 60.0
+from .recording_helpers import EIGHT_QUERIES, HANDBOOK, strategy_for, walk_on_eight_threads
 
 
 @pytest.fixture(scope="module")
@@ -28,35 +22,16 @@ def corpus():
     return load_corpus(HANDBOOK)
 
 
-def strategy_for(corpus) -> ReasoningRAGStrategy:
-    return ReasoningRAGStrategy(corpus.index, resolve_navigator("lexical:default"), "lexical:default")
-
-
 def test_eight_threads_walks_reach_the_endpoint_and_the_span_file_and_read_back_as_the_walks(
         corpus, tmp_path: Path) -> None:
     strategy = strategy_for(corpus)
-    queries = [f"refunds {n}" if n % 2 else f"sign in {n}" for n in range(8)]
+    queries = EIGHT_QUERIES
     spans = tmp_path / "walks.otlp.jsonl"
     problems: list[str] = []
     with OtlpReceiver() as receiver:
         telemetry = WalkTelemetry(receiver.url, spans, report=problems.append)
         recorder = WalkRecorder(tmp_path / "walks", corpus, send_to=[telemetry.export_walk])
-        start = threading.Barrier(8)
-        errors: list[BaseException] = []
-
-        def walk(query: str) -> None:
-            try:
-                start.wait(HANG_GUARD)
-                for _ in range(2):
-                    recorder.retrieve(strategy, query)
-            except BaseException as exc:
-                errors.append(exc)
-
-        threads = [threading.Thread(target=walk, args=(q,)) for q in queries]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(HANG_GUARD)
+        errors = walk_on_eight_threads(recorder, strategy, 2)
         recorder.close()
         telemetry.close()
         receiver.wait_for(16)

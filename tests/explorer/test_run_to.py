@@ -12,9 +12,10 @@ from explorer.navigators.forcing import parse_force
 from explorer.walk_settings import WalkSettings
 from explorer.walks.run_to import FORMS, UntilError, first_hold, parse_until
 from explorer.walks.session import WalkSession
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 

@@ -28,9 +28,10 @@ from explorer.walks.telemetry.span_walks import (
     rebuild,
 )
 from explorer.walks.walk_list import Walk, WalkList, WalkUnreadable
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 TOPICS = ["refunds", "sign in", "taxes", "parental leave", "invoices"]
 
 

@@ -19,12 +19,13 @@ import aiohttp
 import pytest
 
 from explorer.cli.serve import app_argv, local_model_environment, make_parser, shell_command
+from tests.samples import SAMPLES
 
 from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
 
 pytestmark = [pytest.mark.process]
 
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -121,7 +122,7 @@ def test_files_off_and_the_outputs_reach_each_session_each_tab_in_files_of_its_o
                                      "spans.jsonl", "--otlp-endpoint", "http://127.0.0.1:4318"])
     assert app_argv(args)[3:] == ["--navigator=semantic:hybrid", "--on-failure=throw",
                                   f"--trace={tmp_path / 'walks.jsonl'}", "--otlp-endpoint=http://127.0.0.1:4318",
-                                  f"--otlp-file={tmp_path / 'spans.jsonl'}", "--no-files"]
+                                  f"--otlp-file={tmp_path / 'spans.jsonl'}", "--overwrite", "--no-files"]
     assert app_argv(args, tab=3)[5:8:2] == [f"--trace={tmp_path / 'walks.tab3.jsonl'}",
                                            f"--otlp-file={tmp_path / 'spans.tab3.jsonl'}"]
     shared = make_parser().parse_args(["--host", "0.0.0.0"])

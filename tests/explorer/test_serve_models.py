@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from .navigators.conftest import model_missing
-from .serve_helpers import ROOT, Tab, children_of, cmdline, serving, wait_until
+from tests.samples import SAMPLES
 
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+from .navigators.conftest import model_missing
+from .serve_helpers import Tab, children_of, cmdline, serving, wait_until
+
+HANDBOOK = SAMPLES / "handbook.yaml"
 REFUSED = "reads a file on this machine, and files are off in this session; choose a navigator that names no file"
 SIZES = ("in a served session the local model's threads, ctx and slots are the server's, set when serve starts "
          "(--local-threads, --local-ctx, --local-slots); leave {key} out of the model id")

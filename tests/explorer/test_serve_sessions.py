@@ -23,10 +23,11 @@ from explorer.navigators import SUGGESTED_MODELS, resolve_navigator
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .serve_helpers import ROOT, Tab, memory_of, serving, wait_until
 
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 REFUSED = "reads a file on this machine, and files are off in this session; choose a navigator that names no file"
 FILES_OFF = "Opening and saving files is off in this shared session."
 

@@ -16,9 +16,10 @@ from explorer.trace import read_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import SessionEnded, SessionEvent, WalkSession
 from explorer.walks.state import Mark, WalkState
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 

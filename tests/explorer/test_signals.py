@@ -21,13 +21,14 @@ import pytest
 from core import CandidatesOffered, WalkStarted
 from explorer.ending import WalkEnd
 from explorer.trace import read_trace
+from tests.samples import SAMPLES
 
 from .pty_helpers import Terminal
 
 pytestmark = [pytest.mark.pty, pytest.mark.process]
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 
 
 CONTROL_SEQUENCE = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]")

@@ -10,10 +10,10 @@ import pytest
 
 from explorer.navigators.answer_size import ids_kept
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
-ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
+QUESTIONS = SAMPLES / "handbook.questions.yaml"
 PROG = "reasoning-explorer"
 
 

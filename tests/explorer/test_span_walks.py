@@ -14,12 +14,13 @@ from explorer.corpora import load_corpus
 from explorer.trace import read_trace
 from explorer.walks.telemetry.span_walks import SpanError, read_span_walks, rebuild
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .http_stub import Recorded, Reply, StubServer
 from .otlp_receiver import OtlpReceiver
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 QUERY = "how do I get a refund for my plan"
 ENV = {"OPENAI_API_KEY": "sk-spans-000111", "REASONING_EXPLORER_MAX_RETRIES": "0", "COLUMNS": "200"}
 
@@ -203,7 +204,7 @@ def test_a_span_file_or_kept_run_nested_too_deep_is_one_line_and_exit_2(tmp_path
                            "the OTLP JSON file --otlp-file wrote or a tracing tool exported\n")
     kept = tmp_path / "deep.run.json"
     kept.write_text(deep)
-    done = cli("eval", ROOT / "sample_corpora" / "handbook.questions.yaml", "--against", kept)
+    done = cli("eval", SAMPLES / "handbook.questions.yaml", "--against", kept)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (f"reasoning-explorer: error: {kept}: not a kept run (RecursionError); give a file written "
                            "by eval --save-run\n")

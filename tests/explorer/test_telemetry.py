@@ -33,12 +33,13 @@ from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, fork
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .http_stub import Reply, StubServer
 from .otlp_receiver import OtlpReceiver, ReceivedSpan, closed_port
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 QUERY = "How are refunds issued?"
 KEY = "sk-test-OTLP-SECRET-24680"

@@ -21,9 +21,10 @@ from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.trace import FinishedWalk, TraceError, TraceHeader, read_trace, trace_lines, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 SCRIPT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'provider-failure.yaml'}"
 
 
@@ -50,7 +51,7 @@ def test_round_trip_keeps_every_event_exactly(tmp_path, walked):
     assert header.settings == WalkSettings("refunds", SCRIPT, 15, 6, OnFailure.PARTIAL)
     assert (header.corpus_sha256, header.corpus_source, header.corpus_format) == (HANDBOOK.sha256, "handbook", "yaml")
     lines = path.read_text().splitlines()
-    assert json.loads(lines[0])["format"] == "reasoning-explorer-trace" and json.loads(lines[0])["version"] == 1
+    assert json.loads(lines[0])["format"] == "reasoning-explorer-trace" and json.loads(lines[0])["version"] == 2
     assert [json.loads(line)["seq"] for line in lines[1:-1]] == list(range(1, len(walked.events) + 1))
     assert json.loads(lines[-1]) == {"end": "finished", "error": None}
 
@@ -84,8 +85,9 @@ def test_an_older_trace_header_reads_into_the_walk_settings_and_is_written_back_
                                            OnFailure.PARTIAL)
     assert (header.corpus_path, header.corpus_sha256, header.corpus_source, header.corpus_format, header.sources,
             header.created) == ("/old/handbook.yaml", "ab" * 32, "handbook", "yaml", ("billing",), "2026-11-30T12:00:00Z")
-    # Written back byte for byte: the same keys in the same order, the model under "navigator".
-    assert trace_lines(FinishedWalk(header, (), "cancelled"))[0] == json.dumps(OLD_HEADER)
+    # Written back byte for byte: the same keys in the same order, the model under "navigator"; in the format
+    # written now (version 2: a best-first walk's events carry the frontier's change, issue 47).
+    assert trace_lines(FinishedWalk(header, (), "cancelled"))[0] == json.dumps({**OLD_HEADER, "version": 2})
 
 
 def test_a_secret_in_the_environment_never_reaches_the_file(tmp_path, walked, monkeypatch):
@@ -113,7 +115,8 @@ def edit(line: str, **changes) -> str:
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
-    (lambda lines: [edit(lines[0], version=2), *lines[1:]], ":1: trace format version 2 is not supported"),
+    (lambda lines: [edit(lines[0], version=3), *lines[1:]], ":1: trace format version 3 is not supported"),
+    (lambda lines: [edit(lines[0], version=True), *lines[1:]], ":1: trace format version True is not supported"),
     (lambda lines: [edit(lines[0], max_nodes_visited=-5), *lines[1:]],
      ":1: the trace header is damaged ('max_nodes_visited' must be a whole number of at least 1, not -5)"),
     (lambda lines: [edit(lines[0], on_failure="explode"), *lines[1:]], ":1: the trace header is damaged"),

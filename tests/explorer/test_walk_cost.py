@@ -20,9 +20,10 @@ from explorer.walks.evaluation import evaluate
 from explorer.walks.session import WalkSession, fork, save_history
 from explorer.walks.state import Cost
 from tests.command_line import run_cli as run
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK_PATH = SAMPLES / "handbook.yaml"
 HANDBOOK = load_corpus(HANDBOOK_PATH)
 
 # Four decisions: the roots and refunds are forced on the command line, billing and invoices are the script's.

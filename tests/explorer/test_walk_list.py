@@ -18,9 +18,10 @@ from explorer.walks.history import WalkHistory
 from explorer.walks.picking import Pick
 from explorer.walks.session import WalkSession, Wiring, fork, rewalk
 from explorer.walks.walk_list import Walk, WalkList
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-HANDBOOK = load_corpus(ROOT / "sample_corpora" / "handbook.yaml")
+HANDBOOK = load_corpus(SAMPLES / "handbook.yaml")
 DEPTH_LIMIT = f"script:{ROOT / 'sample_corpora' / 'scripts' / 'depth-limit.yaml'}"
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ...atomic_file import write_atomically
+from ...outputs import Output, write
 from ...reading import read_file
 
 _log = logging.getLogger(__name__)
@@ -107,7 +107,8 @@ class ResponseCache:
             return False
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(target, data.decode("utf-8"), prefix=f".{key[:16]}")  # the one writer of files
+            write(Output("the response cache entry", target), data.decode("utf-8"), doing="cache the answer",
+                  example="entry.json", replace=True, prefix=f".{key[:16]}")  # its own file, named by its key
         except OSError as exc:
             _log.debug("cannot write the response cache entry %s: %s", target, exc)
             return False

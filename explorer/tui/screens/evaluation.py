@@ -1,11 +1,9 @@
 """The evaluation screen: a question set walked by a navigator (and, to compare, a second one), one row per question.
 
-The rows fill in as the walks finish: a thread worker drives an
-:class:`~explorer.walks.evaluation.EvaluationRun` (its questions walked by a thread
-pool) and posts each outcome here, tagged with its side (A or B) and the run's
-generation, so the results of a run that was replaced are dropped. The table,
-the totals and the progress bar are derived from the outcomes kept per side;
-the filters only choose which rows are shown.
+The rows fill in as the walks finish: a thread worker drives an :class:`~explorer.walks.evaluation.EvaluationRun`
+(its questions walked by a thread pool) and posts each outcome here, tagged with its side (A or B) and the run's
+generation, so the results of a run that was replaced are dropped. The table, the totals and the progress bar are
+derived from the outcomes kept per side; the filters only choose which rows are shown.
 
 Enter on a row asks for that question's walk in the main view at its first
 wrong turn, with the expected nodes marked on the tree (an ``OpenWalk``
@@ -26,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -75,10 +73,16 @@ from .evaluation_sides import EvaluationEnded, QuestionWalked, SideRun
 from .evaluation_sweep import SweptSide, ask_and_sweep, ask_policy_curve
 from .prompt import PromptScreen
 
-__all__ = ["EVALUATION", "EvaluationScreen", "totals"]
+__all__ = ["EVALUATION", "EvaluationScreen", "open_question_set", "totals"]
 
 EVALUATION = "evaluation"
 """The name the evaluation screen is installed under (one at a time)."""
+
+
+def open_question_set(app: App[int]) -> Path | None:
+    """The question set the evaluation open in ``app`` walks (``None``: no evaluation is open)."""
+    screen = app.get_screen(EVALUATION) if app.is_screen_installed(EVALUATION) else None
+    return screen.question_set.path if isinstance(screen, EvaluationScreen) else None
 
 
 _FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}
@@ -110,6 +114,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         super().__init__()
         self.corpus = corpus
         self.wiring = wiring
+        wiring.ledger.read("the question set", questions.path)
         """The explorer's listeners (a local model loading) and observers, handed to the walks run here."""
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
@@ -128,6 +133,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._read: list[Path] = []
         """The kept runs read here (opened with ``o``, resumed with ``R``): never written over."""
         self._kept: Path | None = None
+        self._kept_said = ""
+        """What was said when runs were kept here (where, as what, how to compare): the hint line's first line."""
         """The last run kept or read here: what ``R`` offers first."""
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
@@ -150,7 +157,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             yield Label("", id="eval-totals")
             yield KeptRunPanel(self.question_set.path, self.corpus, id="eval-kept")
             yield DataTable(id="eval-table", cursor_type="row", zebra_stripes=True)
-            yield Label(self._hint(), id="eval-hint")
+            yield Label(Text(visible(self._hint(), multiline=True)), id="eval-hint")
 
     def on_mount(self) -> None:
         self._start(Side.A, *self._first)
@@ -379,10 +386,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if self.comparing:
             keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
         keys += " · x cancel · ctrl+s keep the runs · Escape main view"
-        return (f"showing {', '.join(shown)} · " if shown else "") + keys
+        kept = f"{self._kept_said}\n" if self._kept_said else ""
+        return kept + (f"showing {', '.join(shown)} · " if shown else "") + keys
 
     def _show_hint(self) -> None:
-        self.query_one("#eval-hint", Label).update(self._hint())
+        self.query_one("#eval-hint", Label).update(Text(visible(self._hint(), multiline=True)))
 
     # -- reading the table ------------------------------------------------------------------------------------------
 
@@ -474,6 +482,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def opened(kept: KeptRun | None) -> None:
             if kept is not None:
                 self._read.append(Path(kept.path))
+                self.wiring.ledger.read("a kept run read here", kept.path)
                 panel.open(kept)
                 self._show_totals()
 
@@ -541,8 +550,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                      timeout=4)
             return
         models = {name: side.model for name, side in self.sides.items()}
-        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, self.corpus, models, self._read),
-                             self._keep)
+        self.app.push_screen(run_saving.keep_prompt(self.question_set.path, self.corpus, models, self._read,
+                                                    self.wiring.ledger), self._keep)
 
     def _keep(self, paths: dict[Side, Path] | None) -> None:
         """Keep each side's run at its path (none when the prompt was cancelled), or say in one line why not."""
@@ -550,13 +559,16 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         runs = {name: (self.settings.but(model=self.sides[name].model), self.sides[name].outcomes) for name in paths}
         try:
-            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs)
+            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs, self.wiring.ledger)
         except OSError as exc:
             self.say(f"Cannot write the run: {exc.strerror or exc}", title="Cannot keep the run", severity="error",
                      timeout=8)
             return
         self._kept = Path(kept[max(kept)].path)  # B's when both were kept: the candidate is what is resumed
-        self.say(run_saving.kept_message(kept), timeout=10)
+        # A short toast; the whole (where, as what, how to compare) in the hint line, over neither table nor footer.
+        self._kept_said = run_saving.kept_message(kept)
+        self._show_hint()
+        self.say(run_saving.kept_toast(kept), timeout=4)
 
     def action_resume(self) -> None:
         """Resume a kept run on the side that walks with its model and settings: the questions it holds are kept,
@@ -574,6 +586,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if found is None:
             return
         self._read.append(Path(found.kept.path))
+        self.wiring.ledger.read("a kept run read here", found.kept.path)
         self._kept = Path(found.kept.path)
         side = self.sides[found.side]
         self._start(found.side, side.model, side.navigator, (found.kept, found.held))

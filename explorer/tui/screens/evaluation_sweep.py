@@ -191,6 +191,8 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
         self.done = 0
         self._cancelled = False
         self._lock = threading.Lock()
+        self.ledger = wiring.ledger
+        """The program's ledger of the files it read and wrote, which the page (``H``) asks about."""
 
     @property
     def walks(self) -> int:
@@ -351,7 +353,7 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
             say(self, "The sweep is not over: H writes it once it is.", timeout=3)
             return
         write_sweep_page(self, self.question_set, self.corpus, self.sides, self.named(), self.title_text().plain,
-                         allow_files=self.allow_files)
+                         allow_files=self.allow_files, ledger=self.ledger)
 
     def action_back(self) -> None:
         self.cancel()

@@ -36,22 +36,32 @@ class FindScreen(ClosesOnce, ModalScreen[str | None]):
         with Vertical(id="find-dialog"):
             yield Label("Find a node: type part of its title or id · ↓ the matches · Enter goes there · Escape "
                         "closes", id="find-title")
-            yield Input(placeholder="refund", id="find-input")
+            # Opened empty with the nodes listed: a placeholder that reads as a value (``refund``) was taken for one.
+            yield Input(placeholder="type part of a title or id", id="find-input")
             yield Label("", id="find-count")
             yield OptionList(id="find-results")
 
     def on_mount(self) -> None:
         self.query_one("#find-input", Input).focus()
+        self._list("")
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        matches = self.search(event.value, FIND_LIMIT + 1) if event.value.strip() else []
+        self._list(event.value)
+
+    def _list(self, value: str) -> None:
+        """The matches of ``value``; nothing typed: the nodes in corpus order, the first 50 (typing narrows them)."""
+        matches = self.search(value.strip(), FIND_LIMIT + 1)
         self.found = [node_id for node_id, _ in matches[:FIND_LIMIT]]
         results = self.query_one("#find-results", OptionList)
         results.clear_options()
         results.add_options([safe(f"{title}  ·  {node_id}", width=160) for node_id, title in matches[:FIND_LIMIT]])
-        more = " (the first 50: type more to narrow)" if len(matches) > FIND_LIMIT else ""
-        count = f"{min(len(matches), FIND_LIMIT)} match{'es' if len(matches) != 1 else ''}{more}"
-        self.query_one("#find-count", Label).update(Text(count if event.value.strip() else ""))
+        if not value.strip():
+            more = f"the first {FIND_LIMIT}: " if len(matches) > FIND_LIMIT else ""
+            count = f"Every node, in corpus order ({more}type to narrow)"
+        else:
+            more = f" (the first {FIND_LIMIT}: type more to narrow)" if len(matches) > FIND_LIMIT else ""
+            count = f"{min(len(matches), FIND_LIMIT)} match{'es' if len(matches) != 1 else ''}{more}"
+        self.query_one("#find-count", Label).update(Text(count))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.found:

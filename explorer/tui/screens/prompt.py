@@ -37,7 +37,8 @@ class PromptClosed(Message):
 
 class PromptScreen(ClosesOnce, ModalScreen[T | None]):
     """Ask for one value; ``check`` returns an error to show, or ``None`` when the value is fine. With ``read``, the
-    prompt hands back what ``read`` made of the text (a number it checked), and shows the ``ValueError`` it raises."""
+    prompt hands back what ``read`` made of the text (a number it checked), and shows the ``ValueError`` it raises.
+    With ``confirm``, a value it warns of (a file that exists) is accepted only when Enter is pressed again on it."""
 
     CSS_PATH = Path(__file__).with_name("prompt.tcss")
 
@@ -46,11 +47,12 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
     @overload
     def __init__(self: PromptScreen[str], title: str, value: str = "", *,
                  check: Callable[[str], str | None] | None = None, suggestions: Sequence[str] = (),
-                 placeholder: str = "") -> None: ...
+                 placeholder: str = "", confirm: Callable[[str], str | None] | None = None) -> None: ...
 
     @overload
     def __init__(self: PromptScreen[T], title: str, value: str = "", *, read: Callable[[str], T],
-                 suggestions: Sequence[str] = (), placeholder: str = "") -> None: ...
+                 suggestions: Sequence[str] = (), placeholder: str = "",
+                 confirm: Callable[[str], str | None] | None = None) -> None: ...
 
     def __init__(
         self,
@@ -61,6 +63,7 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
         read: Callable[[str], Any] | None = None,
         suggestions: Sequence[str] = (),
         placeholder: str = "",
+        confirm: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__()
         self.ready = False
@@ -73,6 +76,9 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
         self.read = read
         self.suggestions = list(suggestions)
         self.placeholder = placeholder
+        self.confirm = confirm
+        self._warned: str | None = None
+        """The value ``confirm`` warned of: Enter again on it accepts it."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-dialog"):
@@ -152,6 +158,9 @@ class PromptScreen(ClosesOnce, ModalScreen[T | None]):
                 result = self.read(value)
             except ValueError as exc:
                 error = str(exc)
+        if not error and self.confirm is not None and value != self._warned:
+            error = self.confirm(value)
+            self._warned = value if error else None
         if error:
             self.query_one("#prompt-error", Label).update(Text(error))
             self.query_one("#prompt-input", Input).focus()  # the value to mend is in the field

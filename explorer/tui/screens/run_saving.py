@@ -14,7 +14,7 @@ its corpus, a navigator's file, or a kept run read on this screen (opened with `
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from ...corpora.questions import QuestionSet
 from ...navigators import files_read_by
 from ...navigators.prompt_variants import model_label, variant_name
 from ...numbers import counted
-from ...outputs import Output, Read, refused, same_file
+from ...outputs import Output, Read, existing, free_name, refused, same_file
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
@@ -38,6 +38,7 @@ from ...walks.evaluation import (
 from ...walks.evaluation.kept_run import file_sha256
 from ..widgets.kept_run_panel import open_kept_run
 from .prompt import PromptScreen
+from .save_prompt import ASK_AGAIN
 
 BASELINE = "baseline"
 """What A's run is called when both sides are kept."""
@@ -83,13 +84,14 @@ def unread_stem(stem: Path, paths: Sequence[Path], read: Sequence[Path]) -> Path
 
 
 def refusal(outputs: Sequence[Output], questions_path: Path, corpus: Corpus, models: Sequence[str],
-            read: Sequence[Path] = ()) -> str | None:
+            read: Sequence[Path] = (), ledger: Iterable[Read] = ()) -> str | None:
     """Why the runs cannot be kept in ``outputs``, in one line (``None``: they can), by the one rule for every file
     written (:mod:`explorer.outputs`): never over the question set it was walked on, its corpus, a navigator's file,
     a kept run read here, or one another."""
     reads = [Read("the question set", Path(questions_path)), Read("the corpus", Path(corpus.path))]
     reads += [Read(f"the file {model} reads", path) for model in models for path in files_read_by(model)]
     reads += [Read("a kept run read here", path) for path in read]
+    reads += ledger  # what the program read elsewhere: a walk's trace, a check set's sources
     for number, output in enumerate(outputs):
         problem = refused(output, reads, doing="save the run", example="run.json", others=outputs[:number])
         if problem is not None:
@@ -108,10 +110,11 @@ def side_for(kept: KeptRun, models: Mapping[Side, str]) -> Side | None:
 
 
 def keep_prompt(questions_path: Path, corpus: Corpus, models: Mapping[Side, str],
-                read: Sequence[Path]) -> PromptScreen[dict[Side, Path]]:
+                read: Sequence[Path], ledger: Iterable[Read] = ()) -> PromptScreen[dict[Side, Path]]:
     """Ask where to keep the runs: one side's path (``small.run.json``), or with two sides the path both names begin
     with (``small`` for ``small-baseline.run.json`` and ``small-v2.run.json``); a path the one rule refuses is said
-    under the field (:func:`refusal`). Offered first: a name that writes over no kept run read here."""
+    under the field (:func:`refusal`), and one that exists is said, Enter again on it replacing it. Offered first: a
+    name that writes over no kept run read here, nor any file there."""
     stem = stem_of(questions_path)
 
     def paths(text: str) -> dict[Side, Path]:
@@ -125,31 +128,37 @@ def keep_prompt(questions_path: Path, corpus: Corpus, models: Mapping[Side, str]
         found = paths(text)
         roles = {Side.A: "the baseline run", Side.B: "the candidate run"} if len(found) > 1 else {Side.A: "the run"}
         problem = refusal([Output(roles[name], path) for name, path in found.items()], questions_path, corpus,
-                          list(models.values()), read)
+                          list(models.values()), read, ledger)
         if problem is not None:
             raise ValueError(problem)
         return found
+
+    def confirm(text: str) -> str | None:
+        there = [existing(Output("the run", path), then=ASK_AGAIN) for path in paths(text).values()]
+        return next((line for line in there if line is not None), None)
 
     if len(models) == 1:
         first = single_path(stem, models[Side.A])
         offered = single_path(unread_stem(stem, [first], read), models[Side.A])
         return PromptScreen(visible(f"Keep the run of {model_label(models[Side.A])} (as eval --save-run keeps it) in"),
-                            str(offered), read=checked)
+                            str(free_name(offered)), read=checked, confirm=confirm)
     stem = unread_stem(stem, list(pair_paths(stem, models[Side.B]).values()), read)
     a, b = (path.name.removeprefix(stem.name) for path in pair_paths(stem, models[Side.B]).values())
     return PromptScreen(visible(f"Keep both runs: A {model_label(models[Side.A])} as the baseline in PATH{a}, B "
                                 f"{model_label(models[Side.B])} as the candidate in PATH{b} (as eval --save-run keeps "
-                                "each). PATH"), str(stem), read=checked)
+                                "each). PATH"), str(stem), read=checked, confirm=confirm)
 
 
 def keep_sides(paths: Mapping[Side, Path], questions_path: Path, corpus: Corpus,
-               runs: Mapping[Side, tuple[WalkSettings, Sequence[QuestionOutcome | None]]]) -> dict[Side, KeptRun]:
-    """Keep each side's run at its path, whole or partial; ``OSError`` when one cannot be written."""
+               runs: Mapping[Side, tuple[WalkSettings, Sequence[QuestionOutcome | None]]],
+               ledger: Iterable[Read] = ()) -> dict[Side, KeptRun]:
+    """Keep each side's run at its path, whole or partial, through the one gate (never over what ``ledger`` holds;
+    a file there is replaced: the prompt asked); ``OSError`` when one cannot be written."""
     sha256 = file_sha256(questions_path)
     kept: dict[Side, KeptRun] = {}
     for name, path in paths.items():
         settings, outcomes = runs[name]
-        keep_run(path, questions_path, corpus, settings, outcomes)
+        keep_run(path, questions_path, corpus, settings, outcomes, ledger)
         kept[name] = KeptRun.of(str(path), settings, sha256, corpus, outcomes)
     return kept
 
@@ -164,6 +173,15 @@ def kept_message(kept: Mapping[Side, KeptRun]) -> str:
     return (f"Kept both runs: A {a.label} as the baseline in {a.path}{kept_words(a)}, B {b.label} as the candidate "
             f"in {b.path}{kept_words(b)}. o on a later evaluation, or eval --against, compares a run with either "
             "(was → now).")
+
+
+def kept_toast(kept: Mapping[Side, KeptRun]) -> str:
+    """The toast once the runs are kept: one short line (the whole of :func:`kept_message` stays in the hint
+    line above the footer, where it covers nothing)."""
+    if len(kept) == 1:
+        (one,) = kept.values()
+        return f"Kept the run in {Path(one.path).name}{' (partial)' if one.partial else ''}."
+    return f"Kept both runs: A in {Path(kept[Side.A].path).name}, B in {Path(kept[Side.B].path).name}."
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.console import Console
 from rich.text import Text
 
-from ...atomic_file import write_atomically
-from ...navigators import files_read_by
-from ...outputs import Output, Read, refused
+from ...outputs import Ledger, Output, Read, write
 from ...safe_text import visible
 from ...walks.evaluation import Sweep, figures_lines, hit_at_3_chart
 from ...walks.evaluation.chart import draw
 from ..say import FILES_OFF, say
-from .prompt import PromptScreen
+from .save_prompt import model_reads, save_prompt
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -81,30 +79,32 @@ def sweep_html(title: str, named: Sequence[tuple[str, Sweep]], short: Sequence[s
 
 
 def write_sweep_page(screen: Screen[Any], questions: QuestionSet, corpus: Corpus, sides: Sequence[Named],
-                     named: Sequence[tuple[str, Sweep]], title: str, *, allow_files: bool = True) -> None:
-    """Ask where (a prompt over ``screen``), then write the page there; what goes wrong is said in one line."""
+                     named: Sequence[tuple[str, Sweep]], title: str, *, allow_files: bool = True,
+                     ledger: Ledger | None = None) -> None:
+    """Ask where (a prompt over ``screen``: :func:`.save_prompt.save_prompt`), then write the page there through
+    the one gate, with what the program read (``ledger``), the question set, the corpus and the sides' navigators'
+    files; what goes wrong is said in one line."""
     if not allow_files:
         say(screen, FILES_OFF, severity="warning", timeout=4)
         return
-    reads = [Read("the question set", questions.path), Read("the corpus", Path(corpus.path))]
-    reads += [Read(f"the file {side.titled} reads", path) for side in sides
-              for path in files_read_by(side.settings.model)]
+    book = ledger if ledger is not None else Ledger()
 
-    def check(text: str) -> str | None:
-        return refused(Output("the HTML", Path(text).expanduser()), reads, doing="write the HTML",
-                       example="sweep.html")
+    def reads() -> list[Read]:
+        return [Read("the question set", questions.path), Read("the corpus", Path(corpus.path)),
+                *model_reads(book, *(side.settings.model for side in sides))]
 
-    def write(text: str | None) -> None:
+    def write_page(text: str | None) -> None:
         if not text:
             return
         out = Path(text).expanduser()
         try:
-            write_atomically(out, sweep_html(title, named, [side.name for side in sides]))
+            write(Output("the HTML", out), sweep_html(title, named, [side.name for side in sides]), reads(),
+                  doing="write the HTML", example="sweep.html", replace=True, ledger=book)  # asked first
         except OSError as exc:
             say(screen, f"Cannot write the HTML to {visible(str(out))}: {exc.strerror or exc}",
                 title="Cannot write the page", severity="error", timeout=8)
             return
         say(screen, f"Wrote the budget sweep to {visible(str(out))}.", timeout=6)
 
-    screen.app.push_screen(PromptScreen("Write the budget sweep as an HTML page in", str(page_name(questions.path)),
-                                        check=check), write)
+    screen.app.push_screen(save_prompt("Write the budget sweep as an HTML page in", page_name(questions.path),
+                                       "the HTML", reads, doing="write the HTML", example="sweep.html"), write_page)

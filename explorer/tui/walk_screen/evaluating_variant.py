@@ -12,6 +12,7 @@ makes the original side free when it was walked before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from core import TreeNavigator
@@ -28,7 +29,6 @@ from ...walks.session import Wiring
 from ...walks.walk_list import Walk
 from ..messages import EvaluateQuestions
 from ..say import FILES_OFF
-from ..screens.evaluation import EVALUATION, EvaluationScreen
 from ..screens.prompt import PromptScreen
 from .next_walk import written_check
 from .shown import Grounds, Part
@@ -56,19 +56,17 @@ def navigator_for(walk: Walk, model: str, wiring: Wiring, *, allow_files: bool) 
 
 class EvaluatingVariant(Part):
     """Evaluate a variant (from the ``W`` dialog, or ``E`` on a walk made with one) over a question set of the
-    corpus; navigators come through :func:`navigator_for` with the grounds' wiring."""
+    corpus; navigators come through :func:`navigator_for` with the grounds' wiring. ``open_set``: the question set
+    an evaluation open behind the screen walks (``None``: none is open), handed over, not reached for."""
 
-    def __init__(self, grounds: Grounds) -> None:
+    def __init__(self, grounds: Grounds, *, open_set: Callable[[], Path | None]) -> None:
         super().__init__(grounds)
+        self.open_set = open_set
 
     def choices(self) -> list[str]:
         """The question sets the picker offers: the open one (an evaluation behind the screen), the corpus's own."""
-        app = self.stage.app
-        found: list[str] = []
-        if app.is_screen_installed(EVALUATION):
-            screen = app.get_screen(EVALUATION)
-            if isinstance(screen, EvaluationScreen):
-                found.append(str(screen.question_set.path))
+        open_set = self.open_set()
+        found = [str(open_set)] if open_set is not None else []
         own = str(own_questions(self.corpus.path))
         return found + ([own] if own not in found else [])
 
@@ -98,7 +96,8 @@ class EvaluatingVariant(Part):
 
         def picked(value: str | None) -> None:
             path = Path(value).expanduser() if value else None
-            problem = written_check(check, self.corpus) if path is not None and path == check.path else None
+            chosen = path is not None and path == check.path
+            problem = written_check(check, self.corpus, self.wiring.ledger) if chosen else None
             if problem is not None:
                 self.say(problem, title="Cannot walk the check set", severity="error", timeout=8)
             elif path is not None:

@@ -65,7 +65,7 @@ class KeepingCase(Part):
         def work() -> None:
             tell = partial(app.call_from_thread, self.say)
             try:
-                kept = keep_question(path, corpus, query, [answer])
+                kept = keep_question(path, corpus, query, [answer], reads=self.wiring.ledger)
             except CorpusError as exc:
                 tell(one_line(str(exc)), title="Cannot keep the case", severity="error", timeout=8)
                 return
@@ -73,6 +73,7 @@ class KeepingCase(Part):
                 tell(f"Cannot write {path}: {exc.strerror or exc}", title="Cannot keep the case", severity="error",
                      timeout=8)
                 return
+            self.wiring.ledger.read("the question set K keeps cases in", path)
             tell(f"Kept question {kept.id!r} in {path.resolve()}: “{one_line(query)}” → {answer}", timeout=6)
 
         self.stage.run_worker(work, thread=True, group="files", exit_on_error=False)

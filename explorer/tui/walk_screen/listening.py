@@ -13,29 +13,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from textual.message import Message
-
 from ...navigators.llm.llama_server import LoadPhase, LocalModelStatus
 from ...navigators.manual import PendingDecision
-from ...walks.session import WalkSession, Wiring
+from ...walks.session import WalkSession
 from ..messages import DecisionRequested, LocalModelChanged
-from ..say import Say
+from .shown import Grounds, Part
 
 
-class Listening:
-    """The walk screen's ears on ``wiring``'s desk and listeners (what they hear is posted to it with ``post``),
-    from :meth:`attach` (on mount) to
+class Listening(Part):
+    """The walk screen's ears on ``wiring``'s desk and listeners (what they hear is posted to it through its
+    ``stage``), from :meth:`attach` (on mount) to
     :meth:`detach` (on unmount). A screen drawn in the background (the HTML export's) is given no wiring, so it
     never takes the desk or the local models from the screen a person uses."""
 
-    def __init__(self, post: Callable[[Message], bool], say: Say, wiring: Wiring,
-                 presenting: Callable[[], bool] = lambda: False) -> None:
-        self.post = post
-        self.say = say
-        self.wiring = wiring
-        self.presenting = presenting
-        """Whether the screen presents to a room: then a model's loading and readiness (a server's address, its
-        threads) are not toasted; the narration counts the seconds instead. A failure is still said."""
+    def __init__(self, grounds: Grounds) -> None:
+        super().__init__(grounds)
         self._stop_hearing_models: Callable[[], None] = lambda: None
         self._model: tuple[LocalModelStatus, float] | None = None  # the last status heard, and when (monotonic)
 
@@ -51,16 +43,18 @@ class Listening:
         self._stop_hearing_models()
 
     def _manual(self, pending: PendingDecision) -> None:
-        self.post(DecisionRequested(pending))
+        self.stage.post(DecisionRequested(pending))
 
     def _local_model(self, status: LocalModelStatus) -> None:
-        self.post(LocalModelChanged(status))
+        self.stage.post(LocalModelChanged(status))
 
     def local_model_changed(self, status: LocalModelStatus) -> None:
         """A local model loads on the first decision that needs it: say so, and how long it took (on the screen's
         thread)."""
         self._model = (status, time.monotonic())
-        if status.phase is not LoadPhase.FAILED and self.presenting():
+        # Presenting to a room, a model's loading and readiness (a server's address, its threads) are not toasted:
+        # the narration counts the seconds instead. A failure is still said.
+        if status.phase is not LoadPhase.FAILED and self.view.presenting:
             return
         if status.phase is LoadPhase.LOADING:
             # Short: a toast cannot be taken back when the model is ready (about 2 s here); "ready" follows it.

@@ -18,6 +18,7 @@ from ...corpora import Corpus, CorpusError
 from ...corpora.questions import QuestionSet, fit_problem, load_questions, sets_beside
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
 from ...numbers import whole
+from ...outputs import Ledger
 from ...safe_text import clip_words, one_line, visible
 from ...walk_settings import WalkSettings, policy_text, read_policy
 from ...walks.evaluation import CheckSet, check_set, write_check_set
@@ -44,9 +45,12 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
-def written_check(check: CheckSet, corpus: Corpus) -> str | None:
+def written_check(check: CheckSet, corpus: Corpus, ledger: Ledger) -> str | None:
     """``check`` written beside the corpus, to be evaluated as any set (``None``), or the one line that says why not
-    (a file of its name someone else made, a folder not writable)."""
+    (a file of its name someone else made, a folder not writable). What it was built from (question sets, kept runs)
+    goes into the program's ``ledger``: no file the program writes may replace them."""
+    for source in check.sources:
+        ledger.read(source.what, source.path)
     try:
         write_check_set(check, corpus)
     except CorpusError as exc:
@@ -231,7 +235,8 @@ class NextWalk(Part):
 
         def open_(value: str | None) -> None:
             path = Path(value).expanduser() if value else None
-            problem = written_check(check, self.corpus) if path is not None and path == check.path else None
+            chosen = path is not None and path == check.path
+            problem = written_check(check, self.corpus, self.wiring.ledger) if chosen else None
             if problem is not None:
                 self.say(problem, title="Cannot walk the check set", severity="error", timeout=8)
             elif path is not None:

@@ -2,39 +2,36 @@
 a stability run's counts on the tree.
 
 Each joins the session's list once (a walk opened again is the same walk) and is shown at a chosen step; what
-marks it on the tree (the nodes a question expects, how often N walks chose a node) stays until another walk is
-shown.
+marks it on the tree (the nodes a question expects, how often N walks chose a node) is the shown walk's, and stays
+until another walk is shown: the tree and the query box paint themselves from it (:mod:`.panes`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ...trace import Trace
 from ...walks.history import WalkHistory
-from ...walks.saved import SavedWalk
+from ...walks.saved import SavedWalk, resumed_settings
 from ...walks.stability import Stability
 from ...walks.walk_list import Walk, WalkUnreadable
 from ..screens.choose_walk import WalksScreen
 from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from ..widgets.query_input import QueryInput
-    from ..widgets.walk_tree import WalkTree
     from .next_walk import NextWalk
     from .walk_runner import WalkRunner
 
 
 class OpeningWalks(Part):
     """Walks from elsewhere, onto the screen: the walk on it is parked by ``runner``, a trace's limits go to
-    ``next_walk``, what marks a walk goes on the ``tree`` and its query in the ``query`` box."""
+    ``next_walk``; an evaluation's walk takes the focus to the tree (``focus_tree``)."""
 
-    def __init__(self, grounds: Grounds, *, tree: WalkTree, query: QueryInput, next_walk: NextWalk,
+    def __init__(self, grounds: Grounds, *, focus_tree: Callable[[], object], next_walk: NextWalk,
                  runner: WalkRunner) -> None:
         super().__init__(grounds)
-        self.tree = tree
-        self.query = query
+        self.focus_tree = focus_tree
         self.next_walk = next_walk
         self.runner = runner
 
@@ -81,18 +78,14 @@ class OpeningWalks(Part):
             history.latest()
         else:
             history.go(step)
-        self.view.walk = walk
-        tree = self.tree
-        tree.set_overlay(expected=expected)
-        for node in sorted(expected):
-            tree.reveal(node, move_cursor=False)  # where the answer was, in view beside where the walk went
-        self.query.value = history.settings.query
-        tree.focus()  # the step keys, and Escape back to the evaluation, work at once
+        self.view.show(walk, expected=expected, asked=history.settings.query)  # expected: in view on the tree
+        self.focus_tree()  # the step keys, and Escape back to the evaluation, work at once
         return walk
 
     def load_traces(self, saved: Sequence[SavedWalk], *, adopt: bool = True, came_from: str | None = None) -> None:
         """Saved walks (a trace, a folder of recorded traces, a span file's walks) join the list in the order given,
-        each read when it is first shown; the first that can be read is shown, from its first event, and no
+        each read when it is first shown; the first that can be read is shown (a resumed session's, in the order
+        walked: the last), from its first event (a session's kept walk: where it was left), and no
         navigator is called (those before it that cannot be read are said in one line). With ``adopt``, the next
         walk takes the first one's budget, depth limit and policy; without, the screen was made with the settings
         it is to keep (the command line's, which took the walks' own where it gave none). ``came_from``: what the
@@ -104,18 +97,21 @@ class OpeningWalks(Part):
         settings = saved[0].header.settings
         if adopt:
             self.next_walk.adopt(settings.max_nodes_visited, settings.max_depth, settings.on_failure)
-        self.query.value = settings.query
         unreadable: list[str] = []
-        for walk in walks:
+        # A resumed session's walks come in the order walked: the last one walked is shown, where it was left.
+        for walk in reversed(walks) if came_from is not None else walks:
             try:
                 history = walk.read()
             except WalkUnreadable as exc:
                 unreadable.append(str(exc))
                 continue
-            self.view.walk = walk
+            self.view.show(walk, asked=settings.query)
             if came_from is not None:
-                self.say(f"Reopened {len(walks)} walk{'s' if len(walks) != 1 else ''} {came_from}, newest first: w "
-                         f"lists them, {walk.name} is shown", timeout=6)
+                carried = resumed_settings(saved)
+                goes_on = f" (as {carried[1]} was walked)" if carried is not None else ""
+                self.say(f"Reopened {len(walks)} walk{'s' if len(walks) != 1 else ''} {came_from}: w lists them, "
+                         f"{walk.name} is shown at step {history.cursor}. {self.next_walk.describe().plain}"
+                         f"{goes_on}", timeout=8)
             elif len(walks) == 1:
                 self.say(f"Opened {saved[0].path} as {walk.name} ({len(history.events)} events)", timeout=4)
             else:
@@ -133,8 +129,5 @@ class OpeningWalks(Part):
     def show_stability(self, stability: Stability) -> None:
         """Beside each node chosen by some of the walks, in how many (``chosen 7/10 walks``: said in words, so it
         is not read as the mark of the walk on screen, which stays), with a heat class from the share."""
-        tree = self.tree
-        tree.set_overlay(counts={node: f"chosen {count} walks" for node, count in stability.counts().items()},
-                         heat=stability.heat())
-        for frequency in stability.nodes:
-            tree.reveal(frequency.node, move_cursor=False)
+        self.view.lay_over({node: f"chosen {count} walks" for node, count in stability.counts().items()},
+                           stability.heat())  # each in view on the tree

@@ -17,11 +17,9 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from ...walks.decisions import Decision
 from ...walks.transcripts import raw_answer, request_text
-from ..say import Say
 from ..screens.prompt import PromptScreen
-from .shown import Stage
+from .shown import Grounds, Part
 
 PANE = "pane"
 """The class that makes a widget of the walk screen a pane that ``z`` gives the whole screen."""
@@ -51,15 +49,13 @@ class Match:
     count: int
 
 
-class PaneReading:
-    """The reading keys of the screen's ``panes``; ``decision`` is the decision on screen (the one the Transcript
+class PaneReading(Part):
+    """The reading keys of the screen's ``panes``; what they copy is the decision on screen (the one the Transcript
     shows); a dialog of the ``stage``'s app asks what to search for, and the app copies to the clipboard."""
 
-    def __init__(self, panes: Panes, stage: Stage, decision: Callable[[], Decision | None], say: Say) -> None:
+    def __init__(self, grounds: Grounds, *, panes: Panes) -> None:
+        super().__init__(grounds)
         self.panes = panes
-        self.stage = stage
-        self.decision = decision
-        self.say = say
         self.searched = ""
         """The last text searched for: ``/`` offers it again, and Enter on it goes to the next match."""
         self._after: tuple[int, int] = (-1, -1)
@@ -137,7 +133,8 @@ class PaneReading:
     def copy(self, what: str) -> None:
         """``y`` (``what`` = ``"request"``) or ``Y`` (``"answer"``): the decision on screen's request or raw answer
         to the clipboard, byte for byte."""
-        decision = self.decision()
+        history = self.view.history
+        decision = history.decision_at() if history is not None else None
         if decision is None:
             self.say("No decision at this step: step to an offer's answer (n), then y or Y.", timeout=3)
             return

@@ -172,7 +172,11 @@ class Picking(Part):
         except ValueError as exc:
             self.say(str(exc), severity="error")
             return
-        self._launch(session, decision)
+        # ctrl+g says it re-walks with the variant: it does, to the end, as R and ctrl+o do (x stops it).
+        self.runner.park()
+        self.runner.launch(Walk(session.history, session), steps=decision.offer_seq + 1)
+        session.run_to_end()
+        self.say(f"{session.history.name} — re-walking to its end (x stops it); w switches back.", timeout=5)
 
     def _launch(self, session: WalkSession, decision: Decision) -> None:
         self.runner.park()

@@ -3,24 +3,27 @@
 The walk screen holds ``presenting`` as a reactive; while it is on, the step keys and play move by the
 decision steps of :mod:`explorer.walks.decision_steps` instead of by events, and the screen fills the narration line
 (:meth:`Presenter.narration`), the offer card and the answer card from the state it shows. A live walk is advanced
-event by event until its next stop point (an answer, or the end); meanwhile the cursor stays on the step
+event by event until its next decision can be told whole: its answer and what followed it (the nodes entered, what
+landed), up to the next offer (whose navigator is not asked yet) or the end; meanwhile the cursor stays on the step
 shown, so the room never sees the bookkeeping flash by.
 """
 
 from __future__ import annotations
 
+from core import CandidatesOffered, NavigatorChose, NavigatorFailed, WalkFinished
+
 from ...walks.decision_steps import (
     DecisionStep,
     StepKind,
     decision_steps,
-    is_stop_point,
     step_after,
     step_at,
     step_before,
 )
+from ...walks.history import WalkHistory
 from ...walks.narration import Narration, narration
 from .pulling_on import Pulled, pull_on
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 PRESENTING = "presenting"
 """The walk screen's class while presenting (``presenting.tcss`` styles it)."""
@@ -28,11 +31,11 @@ AT_END = "at-end"
 """Also set while presenting the end of a walk that ended: the answer card takes the offer card's place."""
 
 
-class Presenter:
+class Presenter(Part):
     """Moves the walk on screen (``view``) by decision steps, and says each step in words."""
 
-    def __init__(self, view: ShownWalk) -> None:
-        self.view = view
+    def __init__(self, grounds: Grounds) -> None:
+        super().__init__(grounds)
         self.on = False
         """Whether presenting mode is on (:meth:`turn`)."""
         self.advancing = False
@@ -40,6 +43,8 @@ class Presenter:
         self.wanted = 0
         """Decisions asked for (quick presses) while one was on its way: each is taken once the one before is in."""
         self._pinned: int | None = None
+        self._answer: int | None = None
+        """The answer that arrived while advancing (its event's number): shown once what followed it is in."""
         self._steps: tuple[int, tuple[DecisionStep, ...]] = (-1, ())
 
     def steps(self) -> tuple[DecisionStep, ...]:
@@ -80,6 +85,7 @@ class Presenter:
         if self.view.picker is not None and self.view.picker.pending is not None:
             return  # a person decides this one: the picker is on screen
         self._pinned = history.cursor
+        self._answer = None
         history.latest()
         self.advancing = True
         session.step()
@@ -92,15 +98,27 @@ class Presenter:
         if history is None or not history.events:
             self.advancing = False
             return
-        if pull_on(self.view, lambda h: is_stop_point(h.events[-1]), keep_at=self._pinned) is Pulled.PULLED:
+        newest = history.events[-1]
+        if self._answer is None and isinstance(newest, NavigatorChose | NavigatorFailed):
+            self._answer = len(history.events)
+        if pull_on(self.view, self._step_told, keep_at=self._pinned) is Pulled.PULLED:
             return
+        if self._answer is not None:
+            history.go(self._answer)  # the decision, what followed it folded in; the next offer (or the end) waits
         self.advancing = False
         self._pinned = None
+        self._answer = None
         if self.wanted and not history.ended:
             self.wanted -= 1
             self.next()
         else:
             self.wanted = 0
+
+    def _step_told(self, history: WalkHistory) -> bool:
+        """Whether the decision being advanced to can be told whole: its answer is in, and so is what followed it
+        (the nodes entered, what landed), up to the next offer (pulled, its navigator not asked yet) or the end."""
+        newest = history.events[-1]
+        return isinstance(newest, WalkFinished) or (self._answer is not None and isinstance(newest, CandidatesOffered))
 
     def ended(self) -> None:
         """The shown walk ended (or was cancelled): nothing more is coming."""

@@ -84,8 +84,9 @@ class Rewalking(Part):
 
     def other_policy(self) -> Walk | None:
         """The shown walk walked again in the other order (depth-first to best-first, or back) from its recorded
-        decisions, to its end: only what the recording never judged is asked live. Returns the walk it came from,
-        for the screen to compare the two on one tree (``None``: there was no walk to re-walk)."""
+        decisions, to its end: only what the recording never judged is asked live. The walk it came from stays on
+        screen, A as the original is everywhere (``D``, ``diff``, an evaluation's baseline); returns the new walk, for
+        the screen to compare with it as B on one tree (``None``: there was no walk to re-walk)."""
         shown = self.view.walk
         if shown is None or next(shown.history.decisions(), None) is None:
             self.say("No walk to re-walk yet: walk one first.", timeout=3)
@@ -94,10 +95,12 @@ class Rewalking(Part):
         live = self.live_navigator(shown)
         session = rewalk(shown.history, self.corpus, policy=other, navigator=live, number=self.walks.next_number)
         self.runner.park()
-        self.runner.launch(Walk(session.history, session), steps=1)
+        made = Walk(session.history, session)
+        self.runner.launch(made, steps=1)
         session.run_to_end()
+        self.view.walk = shown  # A, the original; the new walk is B beside it
         asked = ("what it never judged is asked live" if live is not None
                  else "no navigator is called; what it never judged stops there")
-        self.say(f"{session.history.name}, beside {shown.name} on the tree: its decisions replayed, {asked}.",
-                 timeout=6)
-        return shown
+        self.say(f"B: {session.history.name}, beside A: {shown.name} on the tree (w shows B alone): its decisions "
+                 f"replayed, {asked}.", timeout=6)
+        return made

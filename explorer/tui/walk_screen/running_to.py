@@ -10,38 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core import HierarchyIndex
-
 from ...walks.history import WalkHistory
 from ...walks.run_to import FORMS, Entered, Until, first_hold, parse_until, run_step
-from ..say import Say
 from ..screens.prompt import PromptScreen
 from .presenting import Presenter
 from .pulling_on import Pulled, pull_on
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 TYPE_UNTIL = f"Continue until… one of {FORMS} (the first wrong turn: wrong-turn:EXPECTED-ID; g finds an id)"
 """The prompt's title: the conditions it takes."""
 EVERY_WALK = ("never-offered", "failure", "forced")
 """The conditions that name no node, offered in the prompt's list after the walk's own."""
 
-Ask = Callable[[PromptScreen[Until], Callable[[Until | None], None]], object]
-"""Opens a prompt and hands its answer on (the app's ``push_screen``)."""
 
+class RunningTo(Part):
+    """The run-to keys of the walk on screen ``view``, leaning on the ``presenter``; ``expected`` names the nodes the
+    walk's query expects (an evaluation's question, or a question of a set beside the corpus; none: it is no
+    question), which ``u`` offers as ``wrong-turn:ID`` first."""
 
-class RunningTo:
-    """The run-to keys of the walk on screen ``view``; ``ask`` opens a prompt (the app's ``push_screen``), and
-    ``expected`` names the nodes the walk's query expects (an evaluation's question, or a question of a set beside
-    the corpus; none: it is no question), which ``u`` offers as ``wrong-turn:ID`` first."""
-
-    def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, index: HierarchyIndex,
-                 ask: Ask, expected: Callable[[], Sequence[str]] = tuple) -> None:
-        self.view = view
+    def __init__(self, grounds: Grounds, *, presenter: Presenter, expected: Callable[[], Sequence[str]] = tuple
+                 ) -> None:
+        super().__init__(grounds)
         self.expected = expected
         self.presenter = presenter
-        self.say = say
-        self.index = index
-        self.ask = ask
+        self.index = grounds.corpus.index
         self.until: Until | None = None
         """The condition a live walk runs on until (``None``: none is being run to)."""
         self._quiet = False
@@ -88,7 +80,7 @@ class RunningTo:
 
         wrong_turns = [f"wrong-turn:{node}" for node in self.expected() if node in self.index]
         offered = list(dict.fromkeys([*wrong_turns, *([self.last] if self.last else []), *EVERY_WALK]))
-        self.ask(PromptScreen(TYPE_UNTIL, wrong_turns[0] if wrong_turns else self.last, read=read,
+        self.stage.app.push_screen(PromptScreen(TYPE_UNTIL, wrong_turns[0] if wrong_turns else self.last, read=read,
                               suggestions=offered, placeholder="entered:ID"), chosen)
 
     # -- running -------------------------------------------------------------------------------------------------

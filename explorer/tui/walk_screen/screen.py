@@ -1,10 +1,12 @@
 """The walk screen: the corpus as a tree, and one walk of the session stepped through on it.
 
-The screen binds to the session's :class:`~explorer.walks.walk_list.WalkList`. Which walk is shown, its cursor,
-the pick open on it, the walk it is compared with and whether it plays are one observable
-:class:`~.shown.ShownWalk` (``view``): whatever moves it (a part, a walk event recorded into its history), the
-view tells the screen (:meth:`WalkScreen._view_changed`), which redraws; no part says it. A live walk runs on a
-thread worker that drives its :class:`~explorer.walks.session.WalkSession`: each step key lets it pull one more
+The screen binds to the session's :class:`~explorer.walks.walk_list.WalkList`. Which walk is shown, its cursor, the
+pick open on it, the walk it is compared with, whether it plays and at what pace, whether it is presented are one
+observable :class:`~.shown.ShownWalk` (``view``): whatever moves it (a part, a walk event recorded into its
+history), the view tells its watchers. Each pane (:mod:`.panes`) says what it shows and repaints itself when that
+changes; the screen composes the panes, never pushes into them, and keeps only its own chrome (the footer's keys,
+its classes, its sub-title, the player's timer: :meth:`WalkScreen._view_changed`); no part says it. A live walk runs
+on a thread worker that drives its :class:`~explorer.walks.session.WalkSession`: each step key lets it pull one more
 event from ``core``, and the events come back as messages tagged with the walk's id, recorded into that walk's
 history on this thread. Nothing here re-implements a walk rule or keeps a copy of events.
 
@@ -24,7 +26,6 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header, Input, Label, OptionList, TabbedContent, TabPane, Tree
@@ -36,34 +37,19 @@ from ...corpora.questions import QuestionSet, expected_for, sets_beside
 from ...ending import WalkEnd
 from ...safe_text import visible
 from ...walk_settings import WalkSettings, policy_note
-from ...walks.compare import tree_marks
-from ...walks.describe import capped_note, ending_text
-from ...walks.habits import habit_notes
 from ...walks.history import Change, Origin, WalkHistory
-from ...walks.ranking import rank_landed
 from ...walks.saved import SavedWalk
 from ...walks.session import UNWIRED, Wiring
-from ...walks.state import WalkState
 from ...walks.walk_list import Walk, WalkList
 from ..keymap import PRESENTING_ACTIONS, WHEN, When, bindings, footer_rules
 from ..messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from ..say import Severity, say
-from ..screens.evaluation import EVALUATION
+from ..screens.evaluation import EVALUATION, open_question_set
 from ..screens.find import FindScreen
 from ..screens.help import HelpScreen
-from ..widgets.answer_card import AnswerCard
-from ..widgets.budget_meter import BudgetMeter
-from ..widgets.compare_panel import ComparePanel
-from ..widgets.narration_line import NarrationLine
 from ..widgets.node_detail import NodeDetail
-from ..widgets.offer_card import OfferCard
-from ..widgets.query_input import QueryInput
 from ..widgets.results_panel import ResultsPanel
-from ..widgets.step_panel import ShownStep, StepPanel
-from ..widgets.timeline import Timeline
-from ..widgets.transcript import TranscriptView
 from ..widgets.walk_footer import WalkFooter
-from ..widgets.walk_tree import WalkTree
 from .asking_again import AskingAgain
 from .comparing import Comparing
 from .continuing_live import ContinuingLive
@@ -73,13 +59,28 @@ from .listening import Listening
 from .next_walk import NextWalk
 from .opening_walks import OpeningWalks
 from .pane_reading import PANE, PaneReading, Panes
+from .panes import (
+    AnswerPane,
+    Board,
+    ComparePane,
+    FollowWalk,
+    MeterPane,
+    NarrationPane,
+    OfferPane,
+    QueryPane,
+    ResultsPane,
+    Scene,
+    StepPane,
+    TimelinePane,
+    TranscriptPane,
+    TreePane,
+)
 from .picker import Picking
 from .playing import Player, next_pace
 from .presenting import AT_END, PRESENTING, Presenter
 from .rewalking import Rewalking
 from .running_to import RunningTo
 from .shown import Aspect, Grounds, ShownWalk, Stage
-from .status import moment_of, results_summary, status_line
 from .stepping import Stepping
 from .walk_export import WalkExport
 from .walk_files import WalkFiles
@@ -111,11 +112,6 @@ class WalkScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (NARROW, "compact"), (COMPACT, "wide")]
     VERTICAL_BREAKPOINTS = [(0, "short"), (SHORT, "tall")]
 
-    # init=False: the watchers redraw widgets, which exist once the screen is mounted (on_mount draws the rest).
-    pace: var[float] = var(1.0, init=False)
-    presenting: var[bool] = var(False, bindings=True, init=False)
-    """Presenting mode (:mod:`.presenting`): a decision per step, said in words, the answer on a card."""
-
     def __init__(self, corpus: Corpus, walks: WalkList, settings: WalkSettings, navigator: TreeNavigator | None = None,
                  *, autoplay: float | None = None, trace_path: str | None = None, allow_files: bool = True,
                  start_query: str | None = None, example_query: str | None = None, wiring: Wiring = UNWIRED,
@@ -125,46 +121,45 @@ class WalkScreen(Screen[None]):
         self.walks = walks
         self.allow_files = allow_files
         """Whether the keys that open and save files work (off in a session shared on a network)."""
-        self.view = ShownWalk(self._view_changed)
-        """The walk on screen: every change to it redraws (:meth:`_view_changed`)."""
-        self._tree = WalkTree(corpus, id="tree")
-        self._query = QueryInput(placeholder="Ask a question, then press Enter", id="query")
+        self.view = ShownWalk()
+        """The walk on screen: every change to it repaints the panes that show it, and the screen's chrome."""
+        self.view.pace = autoplay or 1.0
+        self.view.watch(self._view_changed)
+        self._tree = TreePane(corpus, id="tree")
+        self._query = QueryPane(placeholder="Ask a question, then press Enter", id="query")
         tell, stage = partial(say, self), Stage.of(self)
         grounds = Grounds(self.view, stage, corpus, walks, wiring, tell, allow_files)
         self.next_walk = NextWalk(grounds, settings, navigator, shown=self.settings_changed)
         self.files = WalkFiles(grounds, trace_path)
         self.runner = WalkRunner(grounds, next_walk=self.next_walk, files=self.files, autoplay=autoplay is not None)
         self.picking = Picking(grounds, runner=self.runner, next_walk=self.next_walk)
-        self.evaluating = EvaluatingVariant(grounds)
+        self.evaluating = EvaluatingVariant(grounds, open_set=lambda: open_question_set(self.app))
         self.asking_again = AskingAgain(grounds, fork=self.picking.make_fork, rewalk=self.picking.make_prompt_fork,
                                         evaluate=self.evaluating.ask)
         self.rewalking = Rewalking(grounds, runner=self.runner, next_walk=self.next_walk)
         self.continuing = ContinuingLive(grounds, runner=self.runner, live_navigator=self.rewalking.live_navigator)
         self.comparing_walks = Comparing(grounds)
-        self.presenter = Presenter(self.view)
+        self.presenter = Presenter(grounds)
         self.export = WalkExport(grounds, WalkScreen)
         tree = self._tree
         self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
-        self.opening = OpeningWalks(grounds, tree=tree, query=self._query, next_walk=self.next_walk,
-                                    runner=self.runner)
-        self.running_to = RunningTo(self.view, self.presenter, tell, index=corpus.index,
-                                    ask=lambda prompt, then: self.app.push_screen(prompt, then),
-                                    expected=self._expected)
+        self.opening = OpeningWalks(grounds, focus_tree=tree.focus, next_walk=self.next_walk, runner=self.runner)
+        self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
         query = self._query
-        self.stepping = Stepping(self.view, self.presenter, tell, running_to=self.running_to,
+        self.stepping = Stepping(grounds, presenter=self.presenter, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(query.exact_value),
                                  refresh_soon=lambda: self.set_timer(0.05, self._refresh_status))
-        self.listening = Listening(self.post_message, tell, wiring, presenting=lambda: self.presenting)
         view = self.view
-        self.reading = PaneReading(Panes(lambda: self.maximized, self._maximize, lambda: self.focused), stage,
-                                   lambda: view.history.decision_at() if view.history else None, tell)
+        self.listening = Listening(grounds)
+        self.reading = PaneReading(grounds, panes=Panes(lambda: self.maximized, self._maximize, lambda: self.focused))
         self._present_at_start = present
-        self.set_reactive(WalkScreen.pace, autoplay or 1.0)
+        self.board = Board(Scene(view, corpus, lambda: self.next_walk.settings, self.comparing_walks.current,
+                                 self.listening.line, self.presenter.narration), self.call_later)
+        """The panes following the walk on screen (:mod:`.panes`)."""
         self._start_query = start_query
         self._example_query = example_query
         self._opened, self._opened_from = tuple(opened), opened_from
         self._player = Player(self.set_interval, self.stepping.tick)
-        self._render_pending = False
         self._picking = False
         """Whether a pick was open when the footer was last told (see :meth:`_view_changed`)."""
 
@@ -179,21 +174,21 @@ class WalkScreen(Screen[None]):
         with Horizontal(id="main"):
             yield self._tree
             with Vertical(id="side"):
-                yield NarrationLine(id="narration")
-                yield BudgetMeter(id="meter")
+                yield NarrationPane(id="narration")
+                yield MeterPane(id="meter")
                 with VerticalScroll(id="step-scroll", classes=PANE):
-                    yield StepPanel(self.corpus, id="step")
-                    yield ComparePanel(id="compare")
-                yield OfferCard(id="offer-card")
-                yield AnswerCard(id="answer-card")
+                    yield StepPane(self.corpus, id="step")
+                    yield ComparePane(id="compare")
+                yield OfferPane(id="offer-card")
+                yield AnswerPane(id="answer-card")
                 with TabbedContent(id="tabs"):
                     with TabPane("Results", id="tab-results"):
-                        yield ResultsPanel(id="results", full_paths=self.allow_files)
+                        yield ResultsPane(id="results", full_paths=self.allow_files)
                     with TabPane("Transcript", id="tab-transcript"), \
                             VerticalScroll(id="transcript-scroll", classes=PANE):
-                        yield TranscriptView(id="transcript")
+                        yield TranscriptPane(id="transcript")
                     with TabPane("Timeline", id="tab-timeline"):
-                        yield Timeline(id="timeline", classes=PANE)
+                        yield TimelinePane(id="timeline", classes=PANE)
                     with TabPane("Node", id="tab-node"), VerticalScroll(id="detail-scroll", classes=PANE):
                         yield NodeDetail(id="detail", full_paths=self.allow_files)
         yield WalkFooter(footer_rules())
@@ -203,7 +198,7 @@ class WalkScreen(Screen[None]):
             pane.add_class(PANE)
         self.listening.attach()
         if self._present_at_start:
-            self.presenting = True
+            self.view.presenting = True
         self.settings_changed()
         # While the navigator thinks, nothing else repaints: keep the status (and its clock) fresh.
         self.set_interval(0.25, self._refresh_status, name="status")
@@ -219,7 +214,6 @@ class WalkScreen(Screen[None]):
             query.focus()
             if not self._start_query and self._example_query:
                 query.select_all()  # an example, there to be walked or typed over: a first key replaces it
-        self._schedule_render()
 
     def on_unmount(self) -> None:
         self._player.stop()
@@ -235,42 +229,44 @@ class WalkScreen(Screen[None]):
     # -- what is shown ---------------------------------------------------------------------------------------------
 
     def _view_changed(self, change: Change | Aspect) -> None:
-        """The walk on screen changed (:class:`~.shown.ShownWalk`): redraw what shows it. An event that arrived is
-        drawn once, after the messages already queued (a burst of events, as ``c`` makes, is one repaint); a move,
-        at once, so what a key changed is on screen before the next key is read."""
+        """The walk on screen changed (:class:`~.shown.ShownWalk`): the panes that show it repaint themselves
+        (:mod:`.panes`); what is the screen's own follows here: the player's timer, the footer's keys, its classes
+        and its sub-title."""
+        view = self.view
         match change:
             case Aspect.WALK:
-                self._bind()
-            case Aspect.PLAYING if self.view.playing:
-                self._player.play(self.pace)
+                self._player.stop()  # the walk shown anew does not play
+                self.query("#side").set_class(False, "comparing")
+                self.sub_title = title(self.corpus, view.walk)
+            case Aspect.PLAYING | Aspect.PACE if view.playing:
+                self._player.play(view.pace)
             case Aspect.PLAYING:
                 self._player.stop()
             case Aspect.PARTNER:
-                self._tree.refollow()
-                self.query_one("#side").set_class(self.view.partner is not None, "comparing")
-        if change in (Aspect.FORK, Aspect.PLAYING, Aspect.PARTNER) or (self.view.picker is not None) != self._picking:
+                self.query("#side").set_class(view.partner is not None, "comparing")
+            case Aspect.PRESENTING:
+                self.presenter.turn(view.presenting)
+                self.set_class(view.presenting, PRESENTING)
+                for footer in self.query(WalkFooter):
+                    footer.show_only(PRESENTING_ACTIONS if view.presenting else None)
+        history = view.history
+        self.set_class(view.presenting and history is not None and history.ended and history.at_latest, AT_END)
+        if change in (Aspect.WALK, Aspect.FORK, Aspect.PLAYING, Aspect.PARTNER, Aspect.PRESENTING) or (
+                view.picker is not None) != self._picking:
             # The footer is rebuilt whole on each refresh: only when the keys it shows can change, not per event.
-            self._picking = self.view.picker is not None
+            self._picking = view.picker is not None
             self.refresh_bindings()
-        self._schedule_render(burst=change is Change.GREW)
 
-    def _bind(self) -> None:
-        """A walk took the screen (or was shown anew): what belonged to the one before goes."""
-        view = self.view
-        view.playing = False
-        view.partner = None
-        view.fork = None
-        self._tree.forget_walk()
-        self._tree.set_overlay(expected=frozenset(), counts={}, heat={})
-        for results in self.query(ResultsPanel):  # none before the screen is composed
-            results.reset()
-        self.sub_title = title(self.corpus, view.walk)
+    def on_follow_walk(self, message: FollowWalk) -> None:
+        """A pane mounted on this screen follows the walk on it."""
+        message.stop()
+        self.board.follow(message.pane)
 
     def _expected(self) -> tuple[str, ...]:
         """The nodes the walk on screen's query expects: marked on the tree (an evaluation's walk), else those of
         the question that asks it in a set of this corpus beside it (none: its query is no question)."""
-        if self._tree.expected:
-            return tuple(sorted(self._tree.expected))
+        if self.view.expected:
+            return tuple(sorted(self.view.expected))
         history = self.view.history
         return expected_for(history.settings.query, sets_beside(self.corpus)) if history is not None else ()
 
@@ -280,18 +276,15 @@ class WalkScreen(Screen[None]):
         else:
             self.maximized = pane  # public: Screen.maximize refuses what Textual would not maximize by itself
 
-    def watch_pace(self, pace: float) -> None:
-        if self.view.playing:
-            self._player.play(pace)
-        self._schedule_render()
+    @property
+    def pace(self) -> float:
+        """The seconds between two steps while the walk on screen plays (the shown walk's)."""
+        return self.view.pace
 
-    def watch_presenting(self, presenting: bool) -> None:
-        self.presenter.turn(presenting)
-        self.set_class(presenting, PRESENTING)
-        if not presenting:
-            self.set_class(False, AT_END)
-        self.query_one(WalkFooter).show_only(PRESENTING_ACTIONS if presenting else None)
-        self._schedule_render()
+    @property
+    def presenting(self) -> bool:
+        """Presenting mode (:mod:`.presenting`), the shown walk's."""
+        return self.view.presenting
 
     def open_history(self, history: WalkHistory, *, step: int | None = None, expected: frozenset[str] = frozenset(),
                      verdict: str = "") -> Walk:
@@ -383,7 +376,7 @@ class WalkScreen(Screen[None]):
 
     def action_pace(self, direction: int) -> None:
         """``pace(-1)`` plays faster, ``pace(1)`` slower."""
-        self.pace = next_pace(self.pace, direction)
+        self.view.pace = next_pace(self.view.pace, direction)
 
     def action_pick(self, what: str, number: int = 0) -> None:
         """``pick(...)``: the picker's keys (:mod:`.picker`)."""
@@ -413,9 +406,9 @@ class WalkScreen(Screen[None]):
             case "rewalk":
                 self.rewalking.ask()
             case "other_policy":
-                source = self.rewalking.other_policy()
-                if source is not None:
-                    self.comparing_walks.start(source)
+                made = self.rewalking.other_policy()
+                if made is not None:
+                    self.comparing_walks.start(made)  # the original stays A, as everywhere; the re-walk is B
             case "continue_live":
                 self.continuing.ask()
             case "stability":
@@ -478,7 +471,7 @@ class WalkScreen(Screen[None]):
                 tree.follow = not tree.follow
                 tree.refollow()
                 say(self, f"Tree follows the walk: {'on' if tree.follow else 'off'}", timeout=2)
-                self._schedule_render()
+                self.board.repaint(tree)
             case "query" if self.reading.full_screen is not None:  # a pane has the screen: / searches in it
                 self.reading.ask_search()
             case "query":
@@ -491,8 +484,8 @@ class WalkScreen(Screen[None]):
             case "help":
                 self.app.push_screen(HelpScreen())
             case "present":
-                self.presenting = not self.presenting
-                say(self, "Presenting: n the next decision · p play · b back · P ends it" if self.presenting
+                self.view.presenting = not self.view.presenting
+                say(self, "Presenting: n the next decision · p play · b back · P ends it" if self.view.presenting
                     else "Presenting mode off.", timeout=3)
             case "evaluation" if not self.app.is_screen_installed(EVALUATION):
                 say(self, "No evaluation is open: E walks a question set.", timeout=3)
@@ -523,73 +516,11 @@ class WalkScreen(Screen[None]):
         """The next walk's settings changed: the query bar and the meter show them."""
         self.query_one("#next-settings", Label).update(self.next_walk.describe())
         self.sub_title = title(self.corpus, self.view.walk)
-        self._schedule_render()
+        self.view.announce(Aspect.SETTINGS)
 
     def _refresh_status(self) -> None:
+        """While the navigator thinks, nothing else repaints: a beat of the clock keeps the status (and its
+        seconds) fresh."""
         session = self.view.session
         if session is not None and session.busy:
-            # The timer can tick once more while the app shuts down, after its widgets are gone: then none.
-            settings, state = self.next_walk.settings, self.view.history.state() if self.view.history else WalkState()
-            moment = moment_of(self.view.history, session, self.view.picker, playing=self.view.playing, pace=self.pace,
-                               local_model=self.listening.line(session))
-            for meter in self.query(BudgetMeter):
-                meter.show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
-            if self.presenting:
-                for line in self.query(NarrationLine):
-                    line.thinking(session.busy_seconds)
-
-    def _schedule_render(self, *, burst: bool = False) -> None:
-        """Redraw now: what a key changed is on screen before the next key is read. With ``burst`` (a walk event
-        arrived), once, after the messages already queued: a burst of events (continue) gets one repaint, and a
-        single step is painted at once."""
-        if not burst:
-            self.redraw()
-        elif not self._render_pending:
-            self._render_pending = True
-            self.call_later(self.redraw)
-
-    def redraw(self) -> None:
-        """Show the walk on screen as of the step at its cursor."""
-        self._render_pending = False
-        if not self.query(WalkTree):
-            return  # the app is shutting down: a late event or timer finds its widgets gone
-        shown, history, picker = self.view.walk, self.view.history, self.view.picker
-        state = history.state() if history is not None else WalkState()
-        moment = moment_of(history, self.view.session, picker, playing=self.view.playing, pace=self.pace,
-                           local_model=self.listening.line(self.view.session))
-        tree = self._tree
-        comparison = self.comparing_walks.current()
-        if comparison is not None:
-            tree.set_marks(*tree_marks(comparison))
-            self.query_one(ComparePanel).show(comparison, prompts=self.view.unfolded)
-        else:
-            tree.set_marks(state.marks(), state.reasons(), state.visit_numbers())
-        tree.follow_state(shown.number if shown is not None else 0, state, comparison)
-        settings = self.next_walk.settings
-        self.query_one(BudgetMeter).show(state, status_line(moment), settings.max_nodes_visited, settings.max_depth)
-        cursor, total = (history.cursor, len(history.events)) if history else (0, 0)
-        decision = history.decision_at() if history else None
-        habits = habit_notes(history.events, decision) if history else ()
-        self.query_one(StepPanel).show(ShownStep(
-            state, cursor, total, picker, ending=ending_text(state),
-            capped=capped_note(decision) if decision is not None else "",
-            verdict=shown.verdict if shown is not None else "", habits=habits))
-        self.query_one(ResultsPanel).show(state, self.corpus,
-                                          results_summary(state, moment, live=shown is not None and shown.live),
-                                          rank_landed(state, history.events, history.forced) if history else ())
-        self.query_one(TranscriptView).show(decision, self.corpus, habits)
-        self.query_one(Timeline).show(history)
-        if self.presenting:
-            self._present(state, history, moment.busy_seconds)
-
-    def _present(self, state: WalkState, history: WalkHistory | None, thinking: float | None) -> None:
-        """Presenting mode's widgets: the narration (``thinking``: the seconds the navigator has been deciding), and
-        the offer card (the answer card once the walk is over)."""
-        at_end = history is not None and history.ended and history.at_latest
-        self.set_class(at_end, AT_END)
-        self.query_one(NarrationLine).show(self.presenter.narration(), thinking=thinking)
-        if at_end and history is not None:
-            self.query_one(AnswerCard).show(state, self.corpus, history.events, history.forced)
-        else:
-            hint = "Press n: the navigator gets its first offer." if state.offer is None and state.step <= 1 else ""
-            self.query_one(OfferCard).show(state, hint=hint)
+            self.view.announce(Aspect.CLOCK)

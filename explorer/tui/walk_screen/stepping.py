@@ -13,25 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...walks.stepping import Step, play_beat, step_next
-from ..say import Say
 from .presenting import Presenter
 from .running_to import RunningTo
-from .shown import ShownWalk
+from .shown import Grounds, Part
 
 AT_THE_END = "r restarts it · / then Enter walks a new query · b steps back · w switches walk"
 """What a step key says at the end of a walk: the keys that go on from there."""
 
 
-class Stepping:
-    """The step keys of the walk on screen ``view``; ``walk_anew`` starts the first walk (when there is none), and
-    ``refresh_soon`` repaints the status once the navigator has had a moment."""
+class Stepping(Part):
+    """The step keys of the walk on screen ``view``, leaning on the ``presenter`` and ``running_to``; ``walk_anew``
+    starts the first walk (when there is none), and ``refresh_soon`` repaints the status once the navigator has had
+    a moment."""
 
-    def __init__(self, view: ShownWalk, presenter: Presenter, say: Say, *, running_to: RunningTo,
+    def __init__(self, grounds: Grounds, *, presenter: Presenter, running_to: RunningTo,
                  walk_anew: Callable[[], None], refresh_soon: Callable[[], object]) -> None:
+        super().__init__(grounds)
         self.running_to = running_to
-        self.view = view
         self.presenter = presenter
-        self.say = say
         self.walk_anew = walk_anew
         self.refresh_soon = refresh_soon
 

@@ -14,19 +14,19 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from ...navigators import files_read_by
 from ...outputs import Output, Read, refused
 from ...safe_text import one_line
 from ...trace import Trace, parse_trace, trace_lines
 from ...walks.history import Origin, WalkHistory
 from ..html_export import DrawingCancelled, RecordedScreen, export_walk, write_page
 from ..say import FILES_OFF
-from ..screens.prompt import PromptScreen
+from ..screens.save_prompt import model_reads, save_prompt
 from .shown import Grounds, Part
 
 if TYPE_CHECKING:
@@ -44,14 +44,10 @@ def recorded(history: WalkHistory, corpus: Corpus) -> Trace:
     return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(history.finished(corpus))))
 
 
-def refusal(out: Path, corpus: Corpus, history: WalkHistory) -> str | None:
-    """Why ``out`` cannot take the export, checked before anything is drawn (``None``: it can): the one rule for
-    every file written (:mod:`explorer.outputs`), with what this walk reads: the corpus, the trace it was read
-    from, and its navigator's files."""
-    reads = [Read("the corpus", Path(corpus.path))]
-    if history.trace is not None:
-        reads.append(Read("the trace the walk was read from", Path(history.trace.path)))
-    reads += [Read(f"the file {history.settings.model} reads", path) for path in files_read_by(history.settings.model)]
+def refusal(out: Path, reads: Iterable[Read]) -> str | None:
+    """Why ``out`` cannot take the export, checked before anything is drawn (``None``: it can): the one gate for
+    every file written (:mod:`explorer.outputs`), with what the program read (its ledger: the corpus, the trace of
+    every walk of its list, question sets and kept runs, navigators' files) and what this walk's navigator reads."""
     return refused(Output("the HTML", out), reads, doing="write the HTML", example="walk.html")
 
 
@@ -92,8 +88,11 @@ class WalkExport(Part):
             if value:
                 self.write(history, Path(value).expanduser())
 
-        default = history.suggested_file_name().removesuffix(".trace.jsonl") + ".html"
-        self.stage.app.push_screen(PromptScreen("Export the walk as one HTML file to", default), export)
+        default = Path(history.suggested_file_name().removesuffix(".trace.jsonl") + ".html")
+        model = history.settings.model
+        self.stage.app.push_screen(save_prompt("Export the walk as one HTML file to", default, "the HTML",
+                                               lambda: model_reads(self.wiring.ledger, model),
+                                               doing="write the HTML", example="walk.html"), export)
 
     def write(self, history: WalkHistory, out: Path) -> None:
         """Write ``history`` to ``out`` on a worker; say where it went, or the one line that says why not."""
@@ -114,7 +113,8 @@ class WalkExport(Part):
                     app.call_from_thread(say, one_line(why), title="Cannot export the walk", severity="error",
                                          timeout=8)
 
-            problem = refusal(out, corpus, history)
+            reads = model_reads(self.wiring.ledger, history.settings.model)
+            problem = refusal(out, reads)
             if problem is not None:
                 fails(problem)
                 return
@@ -130,7 +130,8 @@ class WalkExport(Part):
                 finally:
                     ended.set()
                     self._drawings.discard(ended)
-                write_page(out, exported.text)
+                write_page(out, exported.text, reads)  # asked first when it exists
+                self.wiring.ledger.wrote(Output("the HTML", out))
             except DrawingCancelled:
                 return
             except OSError as exc:

@@ -1,8 +1,11 @@
 """The walk screen's files: traces saved and opened, screenshots, and ``--trace FILE`` saving each walk as it ends.
 
 Reading and writing happen on thread workers, never on the UI thread; a session shared on a network
-(``allow_files`` off) refuses every one of them in one line. A trace is saved under the one rule for every file
-written (:mod:`explorer.outputs`): never over the corpus, a trace a walk was read from, or a navigator's file.
+(``allow_files`` off) refuses every one of them in one line. Every file goes through the one gate
+(:mod:`explorer.outputs`) with the program's ledger (the wiring's): never over the corpus, a trace a walk was read
+from, a question set or kept run read, or a navigator's file (refused under the field); over an existing file only
+when Enter is pressed again on it (the prompt says it exists, and offers a free name first); whole or not at all,
+and through a symlink to its regular target.
 """
 
 from __future__ import annotations
@@ -14,32 +17,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...navigators import files_read_by
-from ...outputs import Output, Read, refused
+from ...outputs import Ledger, Output, Read, free_name, refused, same_file, write
 from ...trace import FinishedWalk, Trace, TraceError, read_trace, write_trace
 from ...walks.walk_list import Walk, WalkList
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
+from ..screens.save_prompt import model_reads, save_prompt
 from .shown import Grounds, Part
 
 if TYPE_CHECKING:
-    from ...corpora import Corpus
+    pass
 
 SCREENSHOTS = Path("screenshots")
 """Where ``ctrl+e`` offers to save, under the folder the explorer runs in."""
 
 
-def files_read(corpus: Corpus, walks: WalkList, *models: str) -> list[Read]:
-    """What the screen reads, which no file it writes may replace: the corpus, the file each walk was read from,
-    and the files the navigators of ``models`` read (a script, a trace, a ``py:`` source, prompt files)."""
-    reads = [Read("the corpus", Path(corpus.path))]
+def walks_read(walks: WalkList) -> list[Read]:
+    """What the walks of an explorer's walk list read, which its ledger follows: the file each walk was read from,
+    and the files its navigator reads (a script, a trace, a ``py:`` source, prompt files)."""
+    reads: list[Read] = []
     for walk in walks:
         source = walk.saved.path if walk.saved is not None else None
         if source is None and walk.history is not None and walk.history.trace is not None:
             source = walk.history.trace.path
         if source is not None:
             reads.append(Read(f"the file walk {walk.number} was read from", Path(source)))
-    for model in dict.fromkeys(models):
-        reads.extend(Read(f"the file {model} reads", path) for path in files_read_by(model))
+        if walk.history is not None:
+            model = walk.history.settings.model
+            reads.extend(Read(f"the file {model} reads", path) for path in files_read_by(model))
     return reads
 
 
@@ -69,7 +74,14 @@ class WalkFiles(Part):
         path = Path(self.trace_path)
         if walk.number != 1:
             path = path.with_name(f"{path.stem}.walk{walk.number}{path.suffix or '.jsonl'}")
+            if not any(same_file(path, written.path) for written in self.ledger.written):
+                path = free_name(path)  # a file there before this session is someone's: never replaced unasked
         self._save(finished, path, walk.history.suggested_file_name(), quiet=walk.number == 1, at_once=at_exit)
+
+    @property
+    def ledger(self) -> Ledger:
+        """The program's ledger of the files it read and wrote (the wiring's)."""
+        return self.wiring.ledger
 
     def recent(self) -> list[str]:
         """Traces saved in this session, then those in this folder and the corpus's, newest first."""
@@ -97,12 +109,15 @@ class WalkFiles(Part):
             if value:  # what the history holds now, as its record (a walk still going, as cancelled)
                 self._save(history.finished(self.corpus), Path(value).expanduser(), history.suggested_file_name())
 
-        self.stage.app.push_screen(PromptScreen("Save the trace to", history.suggested_file_name()), save)
+        model = history.settings.model
+        self.stage.app.push_screen(save_prompt("Save the trace to", Path(history.suggested_file_name()), "the trace",
+                                               lambda: model_reads(self.ledger, model), doing="save the trace",
+                                               example=history.suggested_file_name()), save)
 
     def _save(self, walk: FinishedWalk, path: Path, example: str, quiet: bool = False, at_once: bool = False) -> None:
-        problem = refused(Output("the trace", path),
-                          files_read(self.corpus, self.walks, walk.header.settings.model),
-                          doing="save the trace", example=example)
+        """Write ``walk`` to ``path`` (asked for, or ``--trace``'s): the gate checks again as it writes."""
+        reads = model_reads(self.ledger, walk.header.settings.model)
+        problem = refused(Output("the trace", path), reads, doing="save the trace", example=example)
         if problem is not None:
             self.say(f"Not saved: {problem}", severity="error", timeout=8)
             return
@@ -111,10 +126,11 @@ class WalkFiles(Part):
         def write() -> None:
             tell = self.say if at_once else partial(app.call_from_thread, self.say)
             try:
-                saved = write_trace(path, walk)
+                saved = write_trace(path, walk, reads)
             except OSError as exc:
                 tell(f"Cannot save {path}: {exc.strerror or exc}", severity="error")
                 return
+            self.ledger.wrote(Output("the trace", saved))
             self.saved.append(str(saved))
             if not quiet:
                 tell(f"Trace saved to {saved.resolve()}", timeout=4)
@@ -146,6 +162,7 @@ class WalkFiles(Part):
         def read() -> None:
             try:
                 trace = read_trace(path, corpus_sha256=corpus.sha256, corpus_label=str(corpus.path))
+                self.ledger.read("a trace opened", path)
             except TraceError as exc:
                 app.call_from_thread(self.say, str(exc), title="Cannot open the trace", severity="error",
                                      timeout=8)
@@ -168,12 +185,15 @@ class WalkFiles(Part):
             try:
                 if target.parent == SCREENSHOTS:
                     SCREENSHOTS.mkdir(exist_ok=True)  # the folder offered; any other must exist
-                saved = app.save_screenshot(filename=target.name, path=str(target.parent))
+                write(Output("the screenshot", target), app.export_screenshot(), self.ledger,
+                      doing="save the screenshot", example="screen.svg", replace=True)  # asked first
             except OSError as exc:
                 self.say(f"Cannot save {target}: {exc.strerror or exc}", severity="error", timeout=6)
                 return
-            self.say(f"Screenshot saved to {Path(saved).resolve()}", timeout=4)
+            self.say(f"Screenshot saved to {target.resolve()}", timeout=4)
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         default = SCREENSHOTS / f"reasoning-explorer-{stamp}.svg"
-        app.push_screen(PromptScreen(f"Save an SVG screenshot to (under {Path.cwd()})", str(default)), save)
+        app.push_screen(save_prompt(f"Save an SVG screenshot to (under {Path.cwd()})", default, "the screenshot",
+                                    lambda: self.ledger.reads(), doing="save the screenshot",
+                                    example="screen.svg", made=SCREENSHOTS), save)

@@ -147,7 +147,7 @@ class AnswerCard(Widget):
                     " (stand-ins)" if stand_ins == len(left) else (" (1 a stand-in)" if stand_ins == 1 else "")))
             lines.append(styled(f"… and {len(left):,} more landed{some}", style("answer--dim")))
         for line in lines:  # each row cut to the card's width, the end first: a title before its id and reason
-            line.truncate(width, overflow="ellipsis")
+            cut_at_a_word(line, width)
         text = Text("\n").join(line for line in lines)
         text.no_wrap, text.overflow = True, "ellipsis"
         return text
@@ -197,8 +197,10 @@ class AnswerCard(Widget):
         kept = [Text("  ") + line for line in wrapped[:rows]]
         if len(wrapped) > rows and kept:
             last = kept[-1]
-            last.truncate(max(1, width - 1))
-            last.append("…")
+            if last.cell_len < width:
+                last.append("…")
+            else:
+                cut_at_a_word(last, width, always=True)
         return kept
 
     @property
@@ -238,3 +240,23 @@ def answer_heading(answers: Sequence[Answer]) -> str:
     if stand_ins:
         return f"No answer reached{also.replace(' ·', ':')}"
     return "Nothing landed"
+
+
+def cut_at_a_word(line: Text, width: int, *, always: bool = False) -> None:
+    """``line`` cut to ``width`` cells after its last whole word, with ``…`` (``always``: even when it fits, as
+    the last row of a text that goes on); a room reads whole words, never ``cosine s…``. A line with no space
+    to cut at is cut at the width."""
+    if line.cell_len <= width and not always:
+        return
+    plain = line.plain
+    space = plain.rfind(" ", 0, max(1, width - 1))
+    while space > 0 and plain[space - 1] in " ·›,;:":  # not after a separator left hanging
+        space -= 1
+    if space <= 0 or not plain[:space].strip():
+        line.truncate(width, overflow="ellipsis")
+        return
+    line.truncate(space)
+    line.rstrip()
+    line.append("…")
+    if line.cell_len > width:  # wide characters: the cells, not the characters, decide
+        line.truncate(width, overflow="ellipsis")

@@ -66,18 +66,19 @@ class StepPanel(Static):
     }
 
     def _frontier_line(self, state: WalkState, corpus: Corpus) -> Text:
-        """A best-first walk's queue: the next nodes in line, best first, each with its path score."""
+        """A best-first walk's queue: the next nodes in line, best first, each with its path score, and how many wait
+        behind them."""
         style = self.get_component_rich_style
         line = styled("Next    ", style("step--label"))
         if not state.frontier:
             line.append("nothing waits in the frontier", style=style("step--dim"))
             return line
-        shown = state.frontier[:FRONTIER_SHOWN]
+        shown = state.frontier.best(FRONTIER_SHOWN)
         line.append_text(Text(" · ").join(
             safe(corpus.title_of(node) if node in corpus.index else node, width=30) + Text(f" {score:.2f}")
             for node, score in shown))
         if len(state.frontier) > len(shown):
-            line.append(f" · and {len(state.frontier) - len(shown)} more", style=style("step--dim"))
+            line.append(f" · and {len(state.frontier) - len(shown):,} more waiting", style=style("step--dim"))
         return line
 
     def __init__(self, corpus: Corpus, *, id: str | None = None) -> None:

@@ -321,7 +321,11 @@ class WalkTree(Tree[str | None]):
         if node_id not in self.corpus.index:
             return
         target = self._ensure(node_id)
-        # expand() invalidates the whole tree even on an open node: only open what is closed.
+        # expand() invalidates the whole tree even on an open node: only open what is closed. The tree's own root
+        # (the corpus's title) is no corpus node, so no path names it: Enter on it folds it (the cursor starts
+        # there when the tree has the focus at once, as with --query or a trace opened), and it opens again here.
+        if not self.root.is_expanded:
+            self.root.expand()
         for ancestor in self.corpus.index.path(node_id)[:-1]:
             if not self._by_id[ancestor].is_expanded:
                 self._expand(self._by_id[ancestor], by_walk)

@@ -21,7 +21,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...atomic_file import write_atomically
 from ...corpora import Corpus, CorpusError
 from ...corpora.questions import (
     CHECK_SET_SUFFIX,
@@ -34,6 +33,7 @@ from ...corpora.questions import (
     question_set_text,
     sets_beside,
 )
+from ...outputs import Output, Read, write
 from ...reading import problem, read_head
 from .kept_run import KeptRun, RunError, file_sha256, read_run
 
@@ -60,6 +60,9 @@ class CheckSet:
     missed: int = 0
     own: int = 0
     run: Path | None = None
+    sources: tuple[Read, ...] = ()
+    """What it was built from: the question sets and kept runs read (inputs of the program that builds it, which no
+    output of it may replace: ``eval --check C --save-run C.questions.yaml`` is refused)."""
 
     def words(self) -> str:
         """``3 questions: 1 kept with K, 1 missed or flipped in small-v2.run.json, 1 this walk's query``."""
@@ -160,7 +163,9 @@ def check_set(corpus: Corpus, query: str = "") -> CheckSet:
         missed = add(by_id[i] for i in _missed_or_flipped(runs) if i in by_id)
         run = Path(runs[-1].path)
     own = add([q for s in sets for q in s.questions if _words(q.query) == _words(query)][:1]) if query.strip() else 0
-    return CheckSet(path, tuple(chosen), kept, missed, own, run)
+    sources = (*(Read("a question set the check set is built from", s.path) for s in sets),
+               *(Read("a kept run the check set is built from", Path(r.path)) for r in runs))
+    return CheckSet(path, tuple(chosen), kept, missed, own, run, sources)
 
 
 def _check_file(path: Path, corpus: Corpus) -> list[QuestionSet]:
@@ -188,5 +193,7 @@ def write_check_set(check: CheckSet, corpus: Corpus) -> QuestionSet:
         if first != mark:
             raise CorpusError(path, "a file of the check set's name that reasoning-explorer did not make: it is "
                               "never overwritten; move it, or evaluate it as a set of its own")
-    write_atomically(path, question_set_text(path, corpus, check.questions, CHECK_MARK))
+    write(Output("the check set", path), question_set_text(path, corpus, check.questions, CHECK_MARK),
+          [Read("the corpus", Path(corpus.path)), *check.sources], doing="write the check set",
+          example="check.questions.yaml", replace=True)  # made here each time (its mark says so)
     return load_questions(path)

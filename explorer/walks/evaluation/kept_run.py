@@ -25,7 +25,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,7 +33,6 @@ from typing import Any
 
 from core import OnFailure
 
-from ...atomic_file import write_atomically
 from ...corpora import Corpus
 from ...corpora.files import MAX_FILE_BYTES
 from ...corpora.questions import CHECK_SET_SUFFIX, Question
@@ -41,6 +40,7 @@ from ...corpora.validate import stats
 from ...ending import WalkEnd
 from ...navigators.prompt_variants import model_label
 from ...numbers import counted
+from ...outputs import Output, Read, write
 from ...reading import NotARegularFile, TooLarge, problem, read_file
 from ...safe_text import visible
 from ...walk_settings import WalkSettings, policy_text, read_policy
@@ -75,10 +75,13 @@ def holds(outcome: QuestionOutcome | None) -> bool:
 
 
 def keep_run(path: str | Path, questions_path: str | Path, corpus: Corpus, settings: WalkSettings,
-             outcomes: Sequence[QuestionOutcome | None]) -> Path:
-    """Write the run to ``path`` (through a temporary file, renamed into place) and return the path. ``outcomes``:
-    one per question of the set, in its order; those it does not hold (``None``, or cut short by a cancel) make it a
-    partial run, which says so and which questions it holds."""
+             outcomes: Sequence[QuestionOutcome | None], reads: Iterable[Read | None] = (), *,
+             replace: bool = True) -> Path:
+    """Write the run to ``path`` through the one gate (:func:`explorer.outputs.write`: never over the question set,
+    the corpus or what ``reads`` holds; over an existing file only with ``replace``; through a temporary file,
+    renamed into place) and return the path. ``outcomes``: one per question of the set, in its order; those it does
+    not hold (``None``, or cut short by a cancel) make it a partial run, which says so and which questions it
+    holds."""
     held = [outcome for outcome in outcomes if outcome is not None and holds(outcome)]
     document = evaluation_to_json(questions_path, corpus, settings, held, summarize(held, stats(corpus)))
     written = document["settings"]
@@ -94,7 +97,9 @@ def keep_run(path: str | Path, questions_path: str | Path, corpus: Corpus, setti
         "results": document["results"],
         "summary": document["summary"],
     }
-    return write_atomically(path, json.dumps(kept, ensure_ascii=True, indent=1) + "\n")
+    inputs = [Read("the question set", Path(questions_path)), Read("the corpus", Path(corpus.path)), *reads]
+    return write(Output("the kept run", Path(path)), json.dumps(kept, ensure_ascii=True, indent=1) + "\n", inputs,
+                 doing="write the kept run", example="run.json", replace=replace)
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,14 @@ from ...walk_settings import WalkSettings, policy_text
 from ..session import WalkObserver
 from .chart import BudgetChart, Series
 from .outcome import QuestionOutcome
+from .summary import PerQuestion
 from .sweep import BudgetRow, Sweep, sweep
 
 __all__ = ["PolicyCurve", "PolicyPoint", "curve_lines", "policy_curve"]
 
 
 @dataclass(frozen=True)
-class PolicyPoint:
+class PolicyPoint(PerQuestion):
     """One policy at one budget: totals over the questions walked (add two with :meth:`plus`)."""
 
     policy: str
@@ -59,20 +60,12 @@ class PolicyPoint:
                            self.calls + other.calls, self.tokens + other.tokens, self.reused or other.reused)
 
     @property
-    def mean_landed(self) -> float:
-        return self.landed / self.questions if self.questions else 0.0
-
-    @property
-    def precision(self) -> float | None:
-        return self.correct / self.landed if self.landed else None
-
-    @property
     def mean_calls(self) -> float:
-        return self.calls / self.questions if self.questions else 0.0
+        return self.per_question(self.calls)
 
     @property
     def mean_tokens(self) -> float:
-        return self.tokens / self.questions if self.questions else 0.0
+        return self.per_question(self.tokens)
 
     def to_json(self) -> dict[str, object]:
         return {"budget": self.budget, "policy": self.policy, "questions": self.questions,

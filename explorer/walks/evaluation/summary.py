@@ -12,11 +12,35 @@ from ..habits import HabitCounts
 from .misses import MissReason
 from .outcome import QuestionOutcome
 
-__all__ = ["EvalSummary", "cached_words", "summarize", "summary_to_json"]
+__all__ = ["EvalSummary", "PerQuestion", "cached_words", "summarize", "summary_to_json"]
+
+
+class PerQuestion:
+    """Totals over the questions walked, as rates: the one place a count becomes a rate per question, and the nodes
+    landed a mean and a precision (an evaluation's summary and a policy's point on the cost curve alike)."""
+
+    questions: int
+    landed: int
+    """Nodes landed, over all questions."""
+    correct: int
+    """Expected nodes landed, over all questions."""
+
+    def per_question(self, count: float) -> float:
+        """``count`` per question walked (0 when none was)."""
+        return count / self.questions if self.questions else 0.0
+
+    @property
+    def mean_landed(self) -> float:
+        return self.per_question(self.landed)
+
+    @property
+    def precision(self) -> float | None:
+        """Expected nodes landed / nodes landed, over all questions (``None`` when nothing landed)."""
+        return self.correct / self.landed if self.landed else None
 
 
 @dataclass(frozen=True)
-class EvalSummary:
+class EvalSummary(PerQuestion):
     questions: int
     hits: int
     branch_entries: int
@@ -48,28 +72,19 @@ class EvalSummary:
 
     @property
     def hit_rate(self) -> float:
-        return self.hits / self.questions if self.questions else 0.0
+        return self.per_question(self.hits)
 
     @property
     def hit_at_1_rate(self) -> float:
-        return self.hits_at_1 / self.questions if self.questions else 0.0
+        return self.per_question(self.hits_at_1)
 
     @property
     def hit_at_3_rate(self) -> float:
-        return self.hits_at_3 / self.questions if self.questions else 0.0
-
-    @property
-    def mean_landed(self) -> float:
-        return self.landed / self.questions if self.questions else 0.0
-
-    @property
-    def precision(self) -> float | None:
-        """Expected nodes landed / nodes landed, over all questions (``None`` when nothing landed)."""
-        return self.correct / self.landed if self.landed else None
+        return self.per_question(self.hits_at_3)
 
     @property
     def branch_rate(self) -> float:
-        return self.branch_entries / self.questions if self.questions else 0.0
+        return self.per_question(self.branch_entries)
 
     @property
     def valid_answer_rate(self) -> float:

@@ -106,8 +106,8 @@ def decision_span(tracer: otel_trace.Tracer, context: Context, header: TraceHead
         span.set(A + "seconds", answer.seconds)
         if answer.scores is not None:  # the navigator's score of each offered id, in [0, 1]
             span.json(A + "scores", dict(answer.scores))
-        if header.settings.policy is not Policy.DEPTH_FIRST:  # the nodes waiting after this answer, best first
-            span.json(A + "frontier", [list(waiting) for waiting in answer.frontier])
+        if header.settings.policy is not Policy.DEPTH_FIRST:  # the nodes that joined the frontier by this answer
+            span.json(A + "joined", [list(pair) for pair in answer.joined])
         habits = decision_habits(decision, header.settings.query)
         if habits is not None:  # an LLM's answer: its habits named, [] for none, and each one's figure
             span.set(A + "habits", [habit.value for habit in habits.flagged])

@@ -16,13 +16,14 @@ import json
 import os
 import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from opentelemetry.sdk.trace import ReadableSpan
 
 from ...masking import Secrets
+from ...outputs import Output, Read, Refused, open_stream
 from ...safe_text import escape_json, one_line
 from ...trace import FinishedWalk
 from .config import (
@@ -54,7 +55,8 @@ def _stderr_report(message: str) -> None:
 class WalkTelemetry(WalkTracer):
     """Sends each walk it is given as OpenTelemetry spans to ``endpoint`` (OTLP/HTTP) and/or ``file`` (OTLP/JSON lines).
 
-    ``file`` is created (emptied) now and gets one line per walk. ``report``
+    ``file`` is created (emptied) now, through the one gate (:func:`explorer.outputs.open_stream`: never over what
+    ``reads`` holds, through a symlink to its regular target), and gets one line per walk. ``report``
     receives each problem once, as one line (default: stderr). Safe to use
     from several threads (``eval --jobs``): walks are sent one at a time.
     It makes each walk's spans as its base :class:`~.walk_spans.WalkTracer`
@@ -68,6 +70,7 @@ class WalkTelemetry(WalkTracer):
         *,
         timeout: float = EXPORT_TIMEOUT_SECONDS,
         report: Report | None = None,
+        reads: Iterable[Read | None] = (),
     ) -> None:
         self.url = traces_url(endpoint) if endpoint is not None else None
         self.file = Path(file) if file is not None else None
@@ -81,7 +84,10 @@ class WalkTelemetry(WalkTracer):
         self._handle: TextIO | None = None
         if self.file is not None:
             try:
-                self._handle = self.file.open("w", encoding="utf-8")
+                self._handle = open_stream(Output("--otlp-file", self.file), reads, doing="write spans",
+                                           example="spans.jsonl", replace=True)  # the command line asked first
+            except Refused as exc:
+                raise TelemetryConfigError(exc.line) from None
             except OSError as exc:
                 raise TelemetryConfigError(
                     f"cannot write spans to {self.file}: {exc.strerror or exc}; give a file in a writable folder"
@@ -97,6 +103,7 @@ class WalkTelemetry(WalkTracer):
         *,
         environ: Mapping[str, str] | None = None,
         report: Report | None = None,
+        reads: Iterable[Read | None] = (),
     ) -> WalkTelemetry | None:
         """The telemetry the command line asks for (``endpoint`` falls back to ``REASONING_EXPLORER_OTLP_ENDPOINT``),
         or ``None`` when it asks for none. Raises :class:`TelemetryConfigError` for a bad address or file."""
@@ -113,7 +120,7 @@ class WalkTelemetry(WalkTracer):
             folder = Path(file).expanduser().parent
             if not folder.is_dir():
                 raise TelemetryConfigError(f"cannot write spans to {file}: no folder {folder}")
-        return cls(endpoint, Path(file).expanduser() if file is not None else None, report=report)
+        return cls(endpoint, Path(file).expanduser() if file is not None else None, report=report, reads=reads)
 
     # -- sending -------------------------------------------------------------------------------------
 

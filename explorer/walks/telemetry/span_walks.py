@@ -558,7 +558,12 @@ def rebuild(walk: SpanWalk, corpus: Corpus, path: str | Path) -> Trace:
             if isinstance(event, NavigatorChose | NavigatorFailed):
                 recorded = navigator.by_node.get(event.current)
                 if recorded is not None:
-                    event = recorded if type(recorded) is type(event) else replace(event)
+                    if isinstance(recorded, NavigatorChose) and isinstance(event, NavigatorChose):
+                        # the recorded answer, with what it changed in the frontier of this walk (best-first)
+                        event = replace(recorded, joined=event.joined, left=event.left,
+                                        frontier_log=event.frontier_log, frontier_mark=event.frontier_mark)
+                    else:
+                        event = recorded if type(recorded) is type(event) else replace(event)
             events.append(event)
     except RetrievalCancelled:
         end = WalkEnd.CANCELLED

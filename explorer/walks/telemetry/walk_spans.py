@@ -67,6 +67,10 @@ SERVICE_NAME = "reasoning-explorer"
 ROOT_NAME_CHARS = 60
 """A walk's span is named after its query, cut to this many characters."""
 TRACER_NAME = "explorer.walks.telemetry"
+FRONTIER_VERSION = 2
+"""How a best-first walk's spans say its frontier (``reasoning_explorer.frontier_version`` on the walk span): 2, the
+change (each decision span the pairs that ``joined``, each ``enter`` event what ``left``); without it (version 1),
+each carried the whole ``frontier``. A walk is read back from its decisions, so either reads."""
 """The instrumentation scope the spans carry: this package's name."""
 
 
@@ -193,9 +197,9 @@ class WalkTracer:
                 entered.set(A + "path", list(event.path))
                 entered.set(A + "depth", event.depth)
                 entered.set(A + "remaining_visits", event.remaining_visits)
-                if best_first:  # the node's path score, and the frontier left waiting once it was entered
+                if best_first:  # the node's path score, and what left the frontier: the node (frontier version 2)
                     entered.set(A + "score", event.score)
-                    entered.json(A + "frontier", [list(waiting) for waiting in event.frontier])
+                    entered.json(A + "left", list(event.left))
                 root.add_event("enter", entered.values, timestamp=clock[seq])
             elif isinstance(event, PathStopped):
                 record = event.record
@@ -251,6 +255,7 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     if walked.policy is not Policy.DEPTH_FIRST:  # a walk span without them was walked depth-first
         walk.set(A + "walk_policy", walked.policy.value)
         walk.set(A + "alpha", walked.alpha)
+        walk.set(A + "frontier_version", FRONTIER_VERSION)
     walk.set(A + "sources", None if header.sources is None else list(header.sources))
     for key, value in corpus.items():
         walk.set(f"{A}corpus.{key}", value or None)

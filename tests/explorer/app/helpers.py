@@ -22,9 +22,10 @@ from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
 from explorer.walk_settings import WalkSettings
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK_PATH = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK_PATH = SAMPLES / "handbook.yaml"
 HANDBOOK = load_corpus(HANDBOOK_PATH)
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 SIZE = (170, 56)

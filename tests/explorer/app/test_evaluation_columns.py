@@ -12,11 +12,12 @@ from textual.widgets import DataTable, Label
 
 from explorer.corpora.questions import load_questions
 from explorer.tui.screens.evaluation import EvaluationScreen
+from tests.samples import SAMPLES
 
-from .helpers import ROOT, make_app, resize, wait_for
+from .helpers import make_app, resize, wait_for
 from .reading import drawn_lines, table_rows, text_at
 
-QUESTIONS = load_questions(ROOT / "sample_corpora" / "handbook.questions.yaml")
+QUESTIONS = load_questions(SAMPLES / "handbook.questions.yaml")
 
 
 @pytest.mark.parametrize("compare", [None, "lexical:wide"])

@@ -19,8 +19,9 @@ from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walk_settings import WalkSettings
 from explorer.walks.compare import compare
 from explorer.walks.evaluation import Side, evaluate
+from tests.samples import SAMPLES
 
-from .helpers import HANDBOOK, ROOT, SIZE, make_app, resize, wait_for
+from .helpers import HANDBOOK, SIZE, make_app, resize, wait_for
 from .reading import (
     all_text,
     compare_text,
@@ -33,7 +34,7 @@ from .reading import (
     tree_row,
 )
 
-SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
+SET_PATH = SAMPLES / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
 EXPECTED = evaluate(HANDBOOK, QUESTIONS.questions, WalkSettings("", "lexical:default"))
 WIDE = evaluate(HANDBOOK, QUESTIONS.questions, WalkSettings("", "lexical:wide"))
@@ -328,7 +329,7 @@ async def test_question_ids_and_queries_are_shown_literally(tmp_path):
 async def test_a_question_set_for_another_corpus_is_refused_with_one_line():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.walk_screen.next_walk.evaluate_file(ROOT / "sample_corpora" / "contract.questions.yaml")
+        app.walk_screen.next_walk.evaluate_file(SAMPLES / "contract.questions.yaml")
         await wait_for(pilot, lambda: len(app.notes) == 1)
         assert not isinstance(app.screen, EvaluationScreen)
         message = app.notes[-1].message

@@ -24,11 +24,12 @@ from explorer.tui.widgets.kept_run_panel import KeptRunPanel
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison, evaluate, keep_run
 from explorer.walks.evaluation.kept_run import file_sha256
+from tests.samples import SAMPLES
 
-from .helpers import HANDBOOK, ROOT, evaluation_open, make_app, resize, wait_for
+from .helpers import HANDBOOK, evaluation_open, make_app, resize, wait_for
 from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
 
-SET_PATH = ROOT / "sample_corpora" / "handbook.questions.yaml"
+SET_PATH = SAMPLES / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
 SIZES = ((80, 24), (120, 40))
 """A story is read at 80×24, then again after the terminal is resized to 120×40 in the same app."""
@@ -266,8 +267,8 @@ async def test_o_opens_a_kept_run_as_the_was_side_with_the_deltas_and_the_questi
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
 async def test_a_run_kept_from_another_question_set_is_refused_in_one_line(tmp_path):
     kept_path = tmp_path / "contract.run.json"
-    contract = ROOT / "sample_corpora" / "contract.questions.yaml"
-    kept_over(kept_path, contract, load_corpus(ROOT / "sample_corpora" / "contract.yaml"), "lexical:default")
+    contract = SAMPLES / "contract.questions.yaml"
+    kept_over(kept_path, contract, load_corpus(SAMPLES / "contract.yaml"), "lexical:default")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await evaluation_open(pilot, app)

@@ -11,7 +11,7 @@ from explorer.navigators import resolve_navigator
 from explorer.walk_settings import WalkSettings
 
 from ..test_policy_cli import BEST_FIRST, SCRIPT
-from .helpers import HANDBOOK, SIZE, Explorer, resize, wait_for
+from .helpers import HANDBOOK, SIZE, Explorer, make_app, resize, wait_for
 from .reading import next_settings
 
 
@@ -78,8 +78,12 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
         assert [d.id for d in source.history.state().result.documents] == ["refund-delivery"]
         asked = navigator.calls
         await pilot.press("T")
-        await wait_for(pilot, lambda: app.walk_screen.view.walk is not source and app.walk_screen.view.history.end == "finished")
-        other = app.walk_screen.view.history
+        await wait_for(pilot, lambda: len(app.walk_screen.walks) == 2 and list(app.walk_screen.walks)[1].history.end
+                       == "finished")
+        other = list(app.walk_screen.walks)[1].history
+        # The original stays A, as everywhere else (D, diff, an evaluation's baseline); the re-walk is B beside it
+        # (issue 45, tried as three kinds of user, point 8: T named the new walk A).
+        assert app.walk_screen.view.walk is source and app.walk_screen.view.partner is list(app.walk_screen.walks)[1]
         assert other.settings.policy is Policy.BEST_FIRST
         assert other.name == "walk 2 · walk 1 re-walked with best-first"
         # the same walk as a live best-first walk: the siblings lexical scored, the budget spent on them
@@ -87,15 +91,18 @@ async def test_t_re_walks_in_the_other_order_asking_only_what_was_never_judged_a
             "billing", "refunds", "refund-delivery", "requesting-a-refund", "refund-exceptions", "annual-plan-refunds"]
         assert [d.id for d in other.state().result.documents] == ["refund-delivery", "requesting-a-refund"]
         assert navigator.calls - asked == other.state().live_calls == 1  # refund-exceptions, never judged before
-        assert app.walk_screen.view.partner is source  # both on the tree, the compare panel open
+        assert any(str(note.message).startswith("B: walk 2 · walk 1 re-walked with best-first, beside A: walk 1")
+                   for note in app.notes)
         for size in ((80, 24), (120, 40)):
             await resize(pilot, size)
-            # the Results tab ranks them as core does: by path score
-            assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
-            await wait_for(pilot, lambda: "settings differ: policy best-first → depth-first"
+            await wait_for(pilot, lambda: "settings differ: policy depth-first → best-first"
                            in text_at(app.walk_screen, "#compare"))
+            assert text_at(app.walk_screen, "#compare").startswith("Comparing A = walk 1 · ")
             # it said "has not ended yet" still once the re-walk had ended
             assert "has not ended yet" not in text_at(app.walk_screen, "#compare")
+        await pilot.press("w", "down", "enter")  # B alone: its Results tab ranks them as core does, by path score
+        await wait_for(pilot, lambda: app.walk_screen.view.history is other and bool(landed_rows(app)))
+        assert [row[1] for row in landed_rows(app)][:2] == ["Refund delivery", "Requesting a refund"]
 
 
 async def test_scores_are_bars_beside_the_offer_and_in_the_transcript_and_entered_nodes_are_numbered() -> None:
@@ -178,3 +185,31 @@ async def test_a_sets_the_next_walk_s_order_and_the_header_says_it() -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, PromptScreen))
         assert app.walk_screen.next_walk.settings.policy is Policy.BEST_FIRST
+
+
+async def test_an_old_best_first_trace_shows_the_best_five_waiting_and_how_many_wait_behind_them() -> None:
+    """A trace of the format before issue 47 (each event its whole frontier) opens, and the step panel rebuilds the
+    frontier from the changes read from it, stepping forward and back: the best five, then the count of the rest."""
+    from explorer.trace import read_trace
+
+    from ..test_frontier_formats import OLD_TRACE
+    from .reading import step_text
+
+    app = make_app("", opened=[read_trace(OLD_TRACE)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.walk_screen.view.history is not None)
+        title = app.corpus.title_of
+
+        def next_line(*waiting: tuple[str, float], more: int) -> str:
+            names = " · ".join(f"{title(node)} {score:.2f}" for node, score in waiting)
+            return f"Next    {names} · and {more} more waiting"
+
+        await pilot.press("B", *["f"] * 17)  # step 18: Plans answered, 17 waiting
+        await wait_for(pilot, lambda: app.walk_screen.view.history.cursor == 18)
+        said = next_line(("free-plan", 0.8), ("team-plan", 0.8), ("discounts", 0.8), ("billing", 0.7),
+                         ("people-policies", 0.7), more=12)
+        await wait_for(pilot, lambda: said in step_text(app).splitlines())
+        await pilot.press("b")  # back to the offer before it: 10 waiting
+        said = next_line(("billing", 0.7), ("people-policies", 0.7), ("device-security", 0.65), ("support", 0.6),
+                         ("data-privacy", 0.6), more=5)
+        await wait_for(pilot, lambda: said in step_text(app).splitlines())

@@ -71,10 +71,19 @@ def the_first_decision_reads(screen) -> None:  # type: ignore[no-untyped-def]
     """At the first decision: the narration read whole, and the offer card with every candidate, one per row, all
     of them in view."""
     narration = screen.query_one(NarrationLine)
+    if screen.size.width < 100:  # the reason would not fit with what the decision entered: said briefly
+        assert narration.words == ("The navigator starts at the top. It was offered 9 sections and chose Billing, "
+                                   "Onboarding and Offboarding. It entered Billing (visit 1 of 15).")
+        return the_offer_card_reads(screen)
     assert narration.words.startswith("The navigator starts at the top. It was offered 9 sections and chose Billing, "
                                       "Onboarding and Offboarding: most similar to the query:")
-    assert narration.words.endswith(", onboarding 0.30, offboarding 0.20.")  # the reason cut at a clause, not a word
+    # the reason cut at a clause, not a word; then what the decision entered
+    assert narration.words.endswith(", onboarding 0.30, offboarding 0.20. It entered Billing (visit 1 of 15).")
     assert shown_lines(narration, Text(narration.words)) <= narration.content_size.height  # read whole
+    the_offer_card_reads(screen)
+
+
+def the_offer_card_reads(screen) -> None:  # type: ignore[no-untyped-def]
     card = screen.query_one(OfferCard)
     lines = card.content.plain.splitlines()
     assert lines[0] == "Offered 9 sections at the top · 15 visits left"
@@ -106,8 +115,10 @@ def the_answer_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-
     words = answer.words.splitlines()
     assert words[0] == "The answer: Refund delivery, and 2 more"
 
-    def cut(line: str) -> str:  # a row as the card cuts it: its end first, so the title stays whole
-        return line if cell_len(line) <= answer.content_size.width else line[: answer.content_size.width - 1] + "…"
+    def cut(line: str) -> str:  # a row as the card cuts it: its end first, after a whole word (issue 45, point 4)
+        if cell_len(line) <= answer.content_size.width:
+            return line
+        return line[: line.rfind(" ", 0, answer.content_size.width - 1)].rstrip(" ·") + "…"
 
     kind = "cosine similarity + BM25 share"
     assert [w for w in words if w[:2] in ("★ ", "■ ", "◌ ")] == [
@@ -122,7 +133,7 @@ def the_answer_reads(screen, size: tuple[int, int]) -> None:  # type: ignore[no-
     if size == SMALL:  # its content from the sentence that answers the query, each of its words in view
         assert words[at + 1: at + 5] == [
             "  … After we issue a card refund, banks", "  usually take 5 to 10 business days to show",
-            "  it on the statement; ACH and SEPA refunds", "  take 3 to 5 business days. If the origina…"]
+            "  it on the statement; ACH and SEPA refunds", "  take 3 to 5 business days. If the…"]
     else:
         assert words[at + 1].startswith("  Refunds go back to the payment method used")  # its content, whole
     assert len(words) <= answer.content_size.height
@@ -226,7 +237,7 @@ async def test_play_in_presenting_mode_goes_a_decision_a_beat_to_the_answer_card
                        and screen.view.history.at_latest and screen.has_class(AT_END))
         await wait_for(pilot, lambda: not screen.view.playing)  # play stops at the end
         assert screen.query_one(AnswerCard).words.splitlines()[:3] == [
-            "The answer: Refund delivery", "★ 1. Refund delivery  score 2.73 · bm25 · r…",
+            "The answer: Refund delivery", "★ 1. Refund delivery  score 2.73 · bm25…",
             "Billing › Refunds › Refund delivery"]
 
 
@@ -241,3 +252,32 @@ async def test_quick_presses_are_each_a_decision_none_lost():
         assert screen.has_class(AT_END)
         assert screen.query_one(NarrationLine).words == ("The walk is over: 1 landed — Refund delivery (leaf). It used "
                                                           "3 of 15 visits.")
+
+
+async def test_a_live_walk_is_told_with_what_each_decision_entered_and_landed_before_the_end_card():
+    """The room heard of an answer first on the end card (issue 45, tried as three kinds of user, point 4): a live
+    walk stopped at each answer, before the nodes it entered and what landed had arrived. Each decision is now told
+    with them, as docs/explorer.md promises, and only the next n asks the navigator again."""
+    app = make_app(QUERY, "lexical:default", start_walk=True, present=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.walk_screen
+        narration = screen.query_one(NarrationLine)
+        await wait_for(pilot, lambda: screen.view.history is not None and len(screen.view.history.events) == 1)
+        told = []
+        for _ in range(3):
+            await pilot.press("n")
+            await wait_for(pilot, lambda: not screen.presenter.advancing and narration.words.startswith(
+                "The navigator") and narration.words not in told)
+            told.append(narration.words)
+            assert not screen.has_class(AT_END)
+        assert told[0].startswith("The navigator starts at the top. It was offered 9 sections and chose Billing")
+        assert told[0].endswith(" It entered Billing (visit 1 of 15).")
+        assert told[1] == ("The navigator is at Billing. It was offered 6 sections and chose Refunds: matched refunds "
+                           "2.64 (refund). It entered Refunds (visit 2 of 15).")
+        assert told[2].endswith(" It entered Refund delivery (visit 3 of 15). Refund delivery has no children: it "
+                                "lands (leaf).")
+        history = screen.view.history
+        assert sum(isinstance(e, NavigatorChose) for e in history.events) == 3
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.has_class(AT_END))
+        assert narration.words == "The walk is over: 1 landed — Refund delivery (leaf). It used 3 of 15 visits."

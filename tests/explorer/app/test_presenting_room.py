@@ -62,7 +62,7 @@ async def test_while_the_navigator_decides_the_narration_counts_the_seconds():
         await wait_for(pilot, lambda: screen.view.history.cursor >= 3 and not screen.view.session.busy)
         assert "thinking" not in narration(app).words
         assert narration(app).words == ("The navigator starts at the top. It was offered 9 sections and chose "
-                                        "Billing: matched billing 1.99 (refund).")
+                                        "Billing: matched billing 1.99 (refund). It entered Billing (visit 1 of 15).")
 
 
 async def test_a_long_reason_is_said_briefly_where_the_whole_would_not_fit():
@@ -73,7 +73,7 @@ async def test_a_long_reason_is_said_briefly_where_the_whole_would_not_fit():
         await pilot.press("n")
         await wait_for(pilot, lambda: not screen.presenter.advancing and screen.view.history.cursor >= 3)
         ghosts = ("It named refund-policy and refund-timelines, which were never offered (hallucinated): that "
-                  "branch stops there.")
+                  "branch stops there. It entered Billing (visit 1 of 15).")
         whole = ("The navigator starts at the top. It was offered 9 sections and chose Billing: the query asks how "
                  "long a refund takes to reach a card or a bank account, and Billing is the only section whose "
                  f"summary names refunds. {ghosts}")

@@ -72,7 +72,7 @@ async def test_a_variant_kept_in_w_re_walks_from_that_decision_by_keys_only(
         await wait_for(pilot, lambda: not isinstance(app.screen, WhatIfScreen) and len(walk.walks) == 2)
         fork = list(walk.walks)[1]
         assert walk.view.walk is fork
-        await pilot.press("c")  # continue to the end
+        # It re-walks, as it said, to the end: no c to press after the first decision (issue 45, users' point 2).
         await wait_for(pilot, lambda: fork.history.end is not None)
         history = fork.history
         assert history.name == "walk 2 · walk 1 with prompt v2 from decision 2"

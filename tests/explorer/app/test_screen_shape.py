@@ -18,6 +18,7 @@ from explorer.tui.walk_screen import WalkScreen
 from explorer.tui.walk_screen.stepping import MOVES
 from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -87,7 +88,7 @@ def test_no_protocol_reaches_a_part_through_the_screen() -> None:
 def test_the_walk_screen_is_what_its_protocols_say():
     """A protocol the screen is handed as (the export's ``WalkView``) names only what the screen has: a member it
     lost would fail at a key press, not at type-checking time."""
-    screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
+    screen = WalkScreen(load_corpus(SAMPLES / "handbook.yaml"), WalkList(), WalkSettings(""),
                         resolve_navigator("lexical:default"))
     has = set(dir(screen))
     missing = {}
@@ -136,7 +137,7 @@ def test_no_part_is_handed_the_screen():
     """Each part is made with what it uses (the shown walk, a stage of three calls, collaborators by name): none
     keeps the screen itself, whatever the annotation says. Read off a screen as made, attribute by attribute, into
     what each part holds (a bound method or a lambda may call the screen: it does not hand it over)."""
-    screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
+    screen = WalkScreen(load_corpus(SAMPLES / "handbook.yaml"), WalkList(), WalkSettings(""),
                         resolve_navigator("lexical:default"))
     parts = {name: value for name, value in vars(screen).items()
              if type(value).__module__.startswith("explorer.tui.walk_screen.")}
@@ -190,7 +191,7 @@ def test_nothing_outside_the_screen_calls_its_redraw():
 def test_the_app_reaches_no_part_of_the_walk_screen():
     """The app talks to the walk screen through its own methods (``open_history``, ``evaluate``, ``pause``,
     ``close_walks``…), never to one of its parts."""
-    screen = WalkScreen(load_corpus(ROOT / "sample_corpora" / "handbook.yaml"), WalkList(), WalkSettings(""),
+    screen = WalkScreen(load_corpus(SAMPLES / "handbook.yaml"), WalkList(), WalkSettings(""),
                         resolve_navigator("lexical:default"))
     part_names = {name for name, value in vars(screen).items()
                   if type(value).__module__.startswith("explorer.tui.walk_screen.")} | {"view"}

@@ -107,7 +107,7 @@ async def test_walks_are_kept_in_the_data_folder_and_resume_reopens_them_to_step
         assert any(f"Reopened 1 walk {label}" in str(note.message) for note in again.notes)
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(again.screen, WalksScreen))
-        assert rows(again) == [f"▶ walk 1 · trace {kept.name} · {NAVIGATOR}  “{QUERY}”  · {label}"]
+        assert rows(again) == [f"▶ walk 1 · “{QUERY[:31]}…” · {NAVIGATOR} · budget 15  “{QUERY}”  · {label}"]
         await pilot.press("escape")
         await resize(pilot, (120, 40))
         # Stepped: to the first step, then on to the offer at the roots.
@@ -130,7 +130,7 @@ async def test_walks_are_kept_in_the_data_folder_and_resume_reopens_them_to_step
         # Continued live: the resumed walk again, from its last step, with a budget of 20.
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(again.screen, WalksScreen))
-        await pilot.press(*"trace", "enter")  # the resumed walk, by its name
+        await pilot.press(*"15", "enter")  # the resumed walk, by its name (budget 15)
         await wait_for(pilot, lambda: screen.view.walk is resumed)
         await pilot.press("C")
         await wait_for(pilot, lambda: isinstance(again.screen, PromptScreen))

@@ -12,11 +12,12 @@ from explorer.tui.screens.evaluation import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.stability import StabilityScreen
 from explorer.tui.widgets.walk_tree import WalkTree
+from tests.samples import SAMPLES
 
-from .helpers import ROOT, make_app, script, wait_for
+from .helpers import make_app, script, wait_for
 from .reading import drawn_lines
 
-QUESTIONS = load_questions(ROOT / "sample_corpora" / "handbook.questions.yaml")
+QUESTIONS = load_questions(SAMPLES / "handbook.questions.yaml")
 
 
 async def test_at_80x24_the_evaluation_table_shows_hit_reason_and_landed_before_the_query():

@@ -43,15 +43,16 @@ async def no_blink(pilot) -> None:
     """Every text field's cursor shown, steadily: on every screen of the stack (a prompt's field included, which
     ``app.query`` does not reach). On a busy machine a blink already due when blinking stops still hides the
     cursor after it (Textual's timer catches up), so this waits, with a bound, until every cursor is shown and
-    stays shown over a pause, stopping the blink again each time a late one hid it."""
-    fields = [widget for screen in pilot.app.screen_stack for widget in screen.query("Input")]
+    stays shown over a pause, stopping the blink again each time a late one hid it. The fields are read each time
+    round: the walk screen's query box may not be mounted yet when this starts (it always has one)."""
     for _ in range(50):
+        fields = [widget for screen in pilot.app.screen_stack for widget in screen.query("Input")]
         for field in fields:
             if field.cursor_blink or not field._cursor_visible:
                 field.cursor_blink = True
                 field.cursor_blink = False  # the timer paused, and the cursor shown
         await pilot.pause()
-        if all(field._cursor_visible for field in fields):
+        if fields and all(field._cursor_visible for field in fields):
             return
     raise AssertionError("a text field's cursor kept blinking off")
 

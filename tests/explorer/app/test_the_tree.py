@@ -3,7 +3,7 @@ mark, and a node found by its title."""
 
 from __future__ import annotations
 
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from explorer.tui.screens.find import FindScreen
 from explorer.tui.widgets.walk_tree import WalkTree
@@ -43,6 +43,14 @@ async def test_find_a_node_by_title_and_go_to_it():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("escape", "g")
         assert isinstance(app.screen, FindScreen)
+        # It opens empty, the nodes listed in corpus order: no value-like placeholder, no blank list (issue 45,
+        # tried as three kinds of user, point 3).
+        field = app.screen.query_one(Input)
+        assert (field.value, field.placeholder) == ("", "type part of a title or id")
+        await wait_for(pilot, lambda: text_at(app.screen, "#find-count") ==
+                       "Every node, in corpus order (the first 50: type to narrow)")
+        listed = option_prompts(app.screen.query_one(OptionList))
+        assert len(listed) == 50 and listed[0] == "Accounts and sign-in  ·  accounts"
         await pilot.press(*"proration")
         await wait_for(pilot, lambda: text_at(app.screen, "#find-count") == "1 match")
         assert option_prompts(app.screen.query_one(OptionList)) == ["Cancelling within 90 days  ·  annual-proration-formula"]

@@ -18,11 +18,12 @@ from explorer.tui.app import ExplorerApp
 from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.walk_settings import WalkSettings
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .helpers import Explorer, wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 TOPICS = ["refunds", "sign in", "taxes", "parental leave", "invoices"]
 
 

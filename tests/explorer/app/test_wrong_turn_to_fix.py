@@ -131,8 +131,10 @@ async def test_from_a_wrong_turn_to_a_kept_run_by_keys_only(
         await wait_for(pilot, lambda: saved.is_file())
         await wait_for(pilot, lambda: any(n.message.startswith("Kept both runs") for n in app.notes))
         assert [n.message for n in app.notes if n.message.startswith("Kept both")] == [
+            "Kept both runs: A in small-baseline.run.json, B in small-v2.run.json."]
+        assert str(evaluation.query_one("#eval-hint").render()).startswith(
             f"Kept both runs: A {MODEL} as the baseline in {baseline}, B {MODEL} with prompt v2 as the candidate in "
-            f"{saved}. o on a later evaluation, or eval --against, compares a run with either (was → now)."]
+            f"{saved}. o on a later evaluation, or eval --against, compares a run with either (was → now).\n")
     kept = read_run(saved)
     assert kept.navigator == variant and kept.path == str(saved) and kept.questions_sha256 == file_sha256(small)
     assert [(q.id, q.hit) for q in kept.results] == [

@@ -12,9 +12,10 @@ import pytest
 from explorer.corpora import CorpusError, load_corpus
 from explorer.corpora.questions import keep_question, load_questions, question_id_for
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def test_a_missing_set_is_made_naming_the_corpus_and_validates(corpus, tmp_path:
 
 def test_appending_keeps_comments_and_every_question_and_never_overwrites(corpus, tmp_path: Path) -> None:
     path = tmp_path / "handbook.questions.yaml"
-    shutil.copy(ROOT / "sample_corpora" / "handbook.questions.yaml", path)
+    shutil.copy(SAMPLES / "handbook.questions.yaml", path)
     (tmp_path / "handbook.yaml").symlink_to(HANDBOOK)
     before = path.read_text()
     count = len(load_questions(path).questions)
@@ -60,8 +61,8 @@ def test_appending_keeps_comments_and_every_question_and_never_overwrites(corpus
 
 def test_what_cannot_be_kept_writes_nothing(corpus, tmp_path: Path) -> None:
     other = tmp_path / "other.questions.yaml"
-    shutil.copy(ROOT / "sample_corpora" / "regulation.questions.yaml", other)
-    (tmp_path / "regulation.yaml").symlink_to(ROOT / "sample_corpora" / "regulation.yaml")
+    shutil.copy(SAMPLES / "regulation.questions.yaml", other)
+    (tmp_path / "regulation.yaml").symlink_to(SAMPLES / "regulation.yaml")
     text = other.read_text()
     with pytest.raises(CorpusError, match="a question set for .*regulation.yaml, not for .*handbook.yaml"):
         keep_question(other, corpus, "q", ["refunds"])

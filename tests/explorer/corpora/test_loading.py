@@ -15,9 +15,10 @@ from explorer.corpora.questions import load_questions
 from explorer.corpora.validate import validate
 from explorer.corpora.yaml_source import compose
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-SAMPLES = ROOT / "sample_corpora"
+SAMPLES = SAMPLES
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SUFFIXES = [".yaml", ".json", ".md"]
 SMALL = {

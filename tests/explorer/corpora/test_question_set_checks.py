@@ -13,9 +13,10 @@ from explorer.corpora import load_corpus
 from explorer.corpora.questions import fit_problem, load_questions
 from explorer.corpora.validate import validate_questions
 from tests.command_line import run_cli as run
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-SAMPLES = ROOT / "sample_corpora"
+SAMPLES = SAMPLES
 HANDBOOK = SAMPLES / "handbook.yaml"
 
 BROKEN = """\

@@ -8,11 +8,12 @@ import subprocess
 from pathlib import Path
 
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from ..http_stub import Reply, StubServer
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 KEY = "sk-test-TRACE-SECRET-987654"
 
 

@@ -46,11 +46,12 @@ from explorer.navigators.local_model import (
 )
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession, Wiring
+from tests.samples import SAMPLES
 
 from .conftest import MODEL, model_missing
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 HANG_GUARD = 240.0  # seconds: a bound on a wait for an event, never a measure of speed
 
 

@@ -16,10 +16,11 @@ from core import NavigatorRequest, NodeView
 from explorer.navigators import NavigatorConfigError, resolve_navigator, shared_across_threads
 from explorer.navigators.python_code import CodeTarget, parse_target
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
-QUESTIONS = ROOT / "sample_corpora" / "handbook.questions.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
+QUESTIONS = SAMPLES / "handbook.questions.yaml"
 ENTRY = Path(sys.executable).parent / "reasoning-explorer"
 
 NAVIGATORS = '''

@@ -26,9 +26,10 @@ from explorer.navigators.manual import DecisionDesk, NoOneToDecide
 from explorer.trace import FinishedWalk, TraceHeader, write_trace
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import Wiring
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 

@@ -21,9 +21,10 @@ from explorer.navigators import resolve_navigator
 from explorer.navigators.manual import DecisionDesk, ManualNavigator, PendingDecision
 from explorer.navigators.scored import scores_in
 from explorer.navigators.script import ScriptedFailure
+from tests.samples import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 SCRIPTS = ROOT / "sample_corpora" / "scripts"
 
 

@@ -18,11 +18,12 @@ from explorer.navigators.local_model import LocalModelNavigator
 from explorer.navigators.what_if import WhatIfError, ask_again, recorded_answer, request_for, side_by_side
 from explorer.walk_settings import WalkSettings
 from explorer.walks.session import WalkSession
+from tests.samples import SAMPLES
 
 from .conftest import MODEL
 
 ROOT = Path(__file__).resolve().parents[3]
-HANDBOOK = ROOT / "sample_corpora" / "handbook.yaml"
+HANDBOOK = SAMPLES / "handbook.yaml"
 QUERY = "How long do refunds take to arrive?"
 
 

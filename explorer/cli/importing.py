@@ -1,0 +1,92 @@
+"""``reasoning-explorer import``: a PDF becomes a corpus file, and a PageIndex tree gets its pages' text.
+
+    reasoning-explorer import FILE.pdf [-o CORPUS.json] [--overwrite]
+    reasoning-explorer import TREE.json --pdf FILE.pdf [-o CORPUS.json] [--overwrite]
+
+The corpus written is a PageIndex tree JSON (``{"doc_name", "structure": [...]}``, each node with ``node_id``,
+``title``, ``start_index``/``end_index``, ``summary``, ``text`` and ``nodes``): the format a PDF's tree already has
+here, which loads fastest and keeps the page ranges. Without ``-o`` it is ``FILE.json`` beside the PDF (a tree:
+``TREE.text.json``). An existing file is replaced only with ``--overwrite`` (``--force`` says the same here), and
+never the PDF or the tree read: the corpus is written through the one gate (:mod:`explorer.outputs`).
+A bad PDF (encrypted, damaged, scanned, no pages, not a PDF) is one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..corpora import CorpusError, Progress
+from ..outputs import Ledger, Output, Read, Refused, judge, write
+from ..safe_text import one_line
+from .inputs import LoadProgress
+from .options import EXIT_OK, PROG, Parser, fail, path_text
+
+
+def cmd_import(argv: Sequence[str]) -> int:
+    parser = Parser(prog=f"{PROG} import",
+                    description="Build a corpus (a PageIndex tree JSON with each node's text and summary) from a "
+                                "PDF, or give a PageIndex tree its pages' text from its PDF (--pdf).")
+    parser.add_argument("source", metavar="FILE", type=path_text, help="a PDF, or a PageIndex tree JSON with --pdf")
+    parser.add_argument("--pdf", type=path_text, metavar="FILE.pdf",
+                        help="the PDF a PageIndex tree was made from: each node gets the text of its pages")
+    parser.add_argument("-o", "--output", type=path_text, metavar="CORPUS.json",
+                        help="the corpus to write (default: FILE.json beside a PDF, TREE.text.json for a tree)")
+    parser.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
+                        help="replace the output file when it exists (never the PDF or the tree read)")
+    args = parser.parse_args(argv)
+    source = Path(args.source)
+    pdf = Path(args.pdf) if args.pdf else source
+    if args.pdf is None and source.suffix.lower() == ".json":
+        fail(f"{source}: a PageIndex tree gets its text from its PDF; add --pdf FILE.pdf")
+    default = source.with_suffix(".json") if args.pdf is None else source.with_name(f"{source.stem}.text.json")
+    output = Path(args.output).expanduser() if args.output else default
+    ledger = Ledger(Read.of("the PDF", pdf), Read.of("the PageIndex tree", source if args.pdf else None))
+    corpus_out = Output("the corpus", output)
+    verdict = judge(corpus_out, ledger, doing="write the corpus", example="corpus.json", replace=args.overwrite)
+    if verdict is not None:  # before the PDF is read: a long import must not end in a refusal
+        fail(f"{output} exists; add --overwrite to replace it, or give another file with -o" if verdict.exists
+             else verdict.line)
+    from ..corpora.pdf_corpus import fill_pageindex, pdf_tree, read_tree
+    from ..corpora.pdf_pages import read_pdf_text
+
+    reporter = LoadProgress(pdf) if sys.stderr.isatty() else None
+    tree: object
+    try:
+        text = read_pdf_text(pdf, Progress(reporter))
+        if args.pdf is None:
+            tree = pdf_tree(text, pdf, Progress(reporter))
+            how = "its outline" if text.outline else "its layout"
+        else:
+            tree = read_tree(source)
+            filled = fill_pageindex(tree, text, source)
+            how = f"the text of {filled:,} nodes"
+    except CorpusError as exc:
+        fail(str(exc))
+    finally:
+        if reporter is not None:
+            reporter.clear()
+    nodes = _count(tree)
+    try:
+        write(corpus_out, json.dumps(tree, ensure_ascii=False, indent=1) + "\n", ledger, doing="write the corpus",
+              example="corpus.json", replace=args.overwrite)
+    except Refused as exc:  # the file appeared while the PDF was read
+        fail(exc.line)
+    except OSError as exc:
+        fail(f"cannot write the corpus to {output}: {exc.strerror or exc}")
+    print(f"wrote {one_line(str(output))}: {nodes:,} nodes from {len(text.pages):,} pages ({how}); "
+          f"walk it: {PROG} walk {one_line(str(output))} \"your question\"")
+    return EXIT_OK
+
+
+def _count(tree: object) -> int:
+    roots = tree.get("structure") if isinstance(tree, dict) else tree
+    stack, count = list(roots) if isinstance(roots, list) else [], 0
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            count += 1
+            stack.extend(node.get("nodes") or [])
+    return count

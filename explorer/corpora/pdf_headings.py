@@ -1,0 +1,192 @@
+"""A PDF's headings: from its outline (bookmarks) where it has one, else from the layout of its lines.
+
+Outline: each bookmark is a heading at its depth, on the page its destination names; its line on that page is
+found by its title (a heading whose line is not found starts at the top of its page).
+
+Layout: a line is a heading when it is short, holds letters, does not end like a sentence (nor lead dots to a page
+number, as a table of contents does), and stands out: larger
+than the body text, or bold, or in capitals, or italic and a few words, or numbered (``1.``, ``1.2``, ``A.``,
+``IV.``, ``Article 7``, ``Chapter 3``, ``Appendix B``) at the body's size. Its level comes from its look: the larger,
+then the bold, then the one in capitals, then the less deeply numbered, the higher; at most :data:`MAX_LEVELS`
+levels. In a document numbered ``1``, ``1.2``, ``1.2.3``, the numbering gives the level.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .pdf_pages import PdfLine, PdfText
+
+__all__ = ["MAX_LEVELS", "Heading", "layout_headings", "numbering", "outline_headings"]
+
+MAX_LEVELS = 4
+_NUMBERED = re.compile(
+    r"^(?P<label>(?:(?:article|section|chapter|part|appendix|annex|schedule)\s+[0-9A-Z]+[.:]?"
+    r"|\d{1,3}(?:\.\d{1,3})*\.?|[A-Z][.)]|[IVXL]{1,6}[.)]))\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+_MAX_WORDS = 14
+_LEADER = re.compile(r"\.{4,}|…{2,}|(?:\. ){3,}")  # a table of contents' dots to a page number
+_MAX_CHARS = 120
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading: its title, its level (0 the top), its page (0-based) and its line on that page (``None``: the
+    page's top)."""
+
+    title: str
+    level: int
+    page: int
+    line: int | None
+    lines: int = 1
+
+
+def numbering(title: str) -> str | None:
+    """The numbering a title starts with (``1.2``, ``A``, ``IV``, ``Article 7``), without its final dot, or
+    ``None``."""
+    match = _NUMBERED.match(title)
+    if match is None:
+        return None
+    label = match["label"].rstrip(".):")
+    return label if label[:1].isalnum() else None
+
+
+def _key(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def outline_headings(text: PdfText) -> list[Heading]:
+    """The outline's entries as headings, each on its line where its title is found on its page."""
+    headings: list[Heading] = []
+    page = 0
+    for entry in text.outline:
+        page = entry.page if entry.page is not None and entry.page < len(text.pages) else page
+        headings.append(Heading(entry.title, entry.level, page, _line_of(entry.title, text.pages[page])))
+    return headings
+
+
+def _line_of(title: str, lines: tuple[PdfLine, ...]) -> int | None:
+    wanted = _key(title)[:40]
+    if not wanted:
+        return None
+    for index, line in enumerate(lines):
+        here = _key(line.text)
+        if here and (here.startswith(wanted) or (len(here) >= 8 and wanted.startswith(here))):
+            return index
+    return None
+
+
+def _body_size(text: PdfText) -> float:
+    sizes: Counter[float] = Counter()
+    for lines in text.pages:
+        for line in lines:
+            if line.size > 0:
+                sizes[round(line.size)] += len(line.text)
+    return float(sizes.most_common(1)[0][0]) if sizes else 0.0
+
+
+def _could_be_heading(line: PdfLine) -> bool:
+    words = line.text.split()
+    return (
+        0 < len(words) <= _MAX_WORDS
+        and len(line.text) <= _MAX_CHARS
+        and sum(ch.isalpha() for ch in line.text) >= 2
+        and not line.text.endswith((",", ";", "-"))
+        and (line.text[0].isupper() or line.text[0].isdigit())
+        and _LEADER.search(line.text) is None
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    page: int
+    line: int
+    title: str
+    style: tuple[float, bool, bool, int]
+    lines: int = 1
+
+
+def layout_headings(text: PdfText) -> list[Heading]:
+    """Headings found by how lines look, nested by level (see the module's docstring)."""
+    body = _body_size(text)
+    candidates: list[_Candidate] = []
+    for page, lines in enumerate(text.pages):
+        for index, line in enumerate(lines):
+            style = _style(line, body)
+            if style is not None:
+                candidates.append(_Candidate(page, index, line.text, style))
+    candidates = _merged_wrapped(candidates)
+    if sum(c.style[3] >= 2 for c in candidates) >= 3:
+        return _by_numbering(candidates)
+    styles = sorted({c.style for c in candidates}, key=lambda s: (-s[0], not s[1], not s[2], s[3]))
+    level_of = {style: min(rank, MAX_LEVELS - 1) for rank, style in enumerate(styles)}
+    return [Heading(c.title, level_of[c.style], c.page, c.line, c.lines) for c in candidates]
+
+
+def _by_numbering(candidates: list[_Candidate]) -> list[Heading]:
+    """In a document numbered ``1``, ``1.2``, ``1.2.3``, the numbering gives the level (a look varies more than a
+    number does); a heading without a dotted number is at the top when it is as large as the chapters, else one
+    below the top."""
+    chapters = sorted(c.style[0] for c in candidates if c.style[3] == 1 and _dotted(c.title))
+    chapter_size = chapters[len(chapters) // 2] if chapters else 0.0
+    headings = []
+    for c in candidates:
+        level = 0 if c.style[0] >= chapter_size else 1
+        if _dotted(c.title):
+            level = min(c.style[3] - 1, MAX_LEVELS - 1)
+        headings.append(Heading(c.title, level, c.page, c.line, c.lines))
+    return headings
+
+
+def _dotted(title: str) -> bool:
+    label = numbering(title)
+    return label is not None and label.replace(".", "").isdigit()
+
+
+def _style(line: PdfLine, body: float) -> tuple[float, bool, bool, int] | None:
+    if not _could_be_heading(line):
+        return None
+    label = numbering(line.text)
+    depth = label.count(".") + 1 if label is not None else 0
+    bigger = body > 0 and line.size >= body * 1.15
+    ends_like_a_sentence = line.text.endswith(".") and not line.text.endswith("..")
+    if ends_like_a_sentence and label is None:
+        return None
+    words = len(line.text.split())
+    if bigger or (line.bold and (label is not None or words <= 10)):
+        return (round(line.size) if bigger else body, line.bold, _capitals(line.text), depth)
+    if (line.italic and words <= 6 and not line.text.endswith((".", ":", ")")))\
+            or (_capitals(line.text) and words <= 8 and sum(ch.isalpha() for ch in line.text) >= 6):
+        return (body, False, _capitals(line.text), depth)
+    if label is not None and depth >= 1 and len(line.text.split()) <= 10 and not ends_like_a_sentence \
+            and (body <= 0 or line.size >= body * 0.9) and _title_after(line.text):
+        return (body, line.bold, _capitals(line.text), depth)
+    return None
+
+
+def _capitals(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 4 and all(ch.isupper() for ch in letters)
+
+
+def _title_after(text: str) -> bool:
+    match = _NUMBERED.match(text)
+    rest = match["rest"] if match else ""
+    return rest[:1].isupper() and sum(ch.isalpha() for ch in rest) >= 3
+
+
+def _merged_wrapped(candidates: list[_Candidate]) -> list[_Candidate]:
+    """A heading wrapped over two lines of one look, one after the other, is one heading."""
+    merged: list[_Candidate] = []
+    for candidate in candidates:
+        last = merged[-1] if merged else None
+        if (last is not None and last.page == candidate.page and candidate.line == last.line + 1
+                and last.style[:3] == candidate.style[:3] and numbering(candidate.title) is None
+                and not last.title.endswith(":") and len(last.title) + len(candidate.title) <= _MAX_CHARS):
+            merged[-1] = _Candidate(last.page, last.line, f"{last.title} {candidate.title}", last.style, last.lines + 1)
+        else:
+            merged.append(candidate)
+    return merged
