@@ -23,8 +23,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-from .atomic_file import write_atomically
 from .corpora import Corpus
+from .outputs import Output, write
 from .recording import PATTERN, WalkRecorder
 from .trace import FinishedWalk
 
@@ -72,7 +72,7 @@ def start_session(root: Path, started: datetime | None = None, keep: int = KEPT_
         except FileExistsError:
             continue
         try:
-            write_atomically(folder / MARKER, _MARKER_TEXT)
+            write(Output("the session's marker", folder / MARKER), _MARKER_TEXT, doing="mark the session folder")
         except OSError:
             with contextlib.suppress(OSError):
                 folder.rmdir()
