@@ -7,6 +7,11 @@ from __future__ import annotations
 from .safe_text import clip
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 question``, ``41 questions``: ``count`` and ``noun``, the plural when the count is not one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 class TooLarge(ValueError):
     """A whole number above the maximum (``serve`` takes the maximum for it; everything else, an error)."""
 

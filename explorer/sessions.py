@@ -4,7 +4,9 @@ Each explorer keeps its session's walks (those of its walk list: walked, forked,
 folder, one trace each, written by a :class:`~explorer.recording.WalkRecorder`: the same files ``reasoning-explorer
 FOLDER`` opens. The session folders live under one root (:func:`sessions_root`): ``--sessions DIR``, else
 ``$XDG_DATA_HOME/reasoning-explorer/sessions`` (``~/.local/share/reasoning-explorer/sessions``), each named for when
-its session started (``2026-12-05T10-31-07``, local time). ``--resume`` reopens the newest that holds walks
+its session started (``2026-12-05T10-31-07``, local time), and known as one by the marker file the explorer writes in
+it (:data:`MARKER`), never by its name: a folder of a person's own under the root (``zzz-my-walks``, or one named
+like a session) is never resumed, kept in, nor removed. ``--resume`` reopens the newest session that holds walks
 (:func:`last_session`) and goes on keeping the session there. ``--sessions off`` keeps none.
 
 The user's ``XDG_DATA_HOME`` is only read, once, where the explorer starts.
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import replace
@@ -23,18 +24,24 @@ from pathlib import Path
 from typing import Final
 
 from .corpora import Corpus
+from .outputs import Output, write
 from .recording import PATTERN, WalkRecorder
 from .trace import FinishedWalk
 
-__all__ = ["KEPT_SESSIONS", "SESSIONS_OFF", "KeptSession", "last_session", "prune_sessions", "session_label",
-           "sessions_root", "start_session"]
+__all__ = ["KEPT_SESSIONS", "MARKER", "SESSIONS_OFF", "KeptSession", "is_session", "last_session", "prune_sessions",
+           "session_label", "sessions_root", "start_session"]
 
 SESSIONS_OFF: Final = "off"
 """``--sessions off``: this explorer keeps no walk."""
 _NAME_FORMAT: Final = "%Y-%m-%dT%H-%M-%S"
 """A session folder's name: when it started, local time, to the second (names sort by time)."""
-_SESSION_NAME: Final = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:-\d{1,3})?")
 _STAMP: Final = len("2026-12-05T10-31-07")
+MARKER: Final = ".reasoning-explorer-session"
+"""The file that makes a folder a session folder: written in it as the session starts."""
+_MARKER_TEXT: Final = ("A session of reasoning-explorer: its walks, kept as they end (reasoning-explorer --resume "
+                       "reopens the newest). Without this file, the folder is no session.\n")
+_TEMPORARY: Final = ".walk-*.tmp"
+"""What the recorder writes a walk to before renaming it into place (a recorder killed mid-write leaves one)."""
 KEPT_SESSIONS: Final = 50
 """Session folders kept under a root: a new session removes the oldest beyond these (each holds at most the
 recorder's 100 MB), so that a year of sessions does not fill the disk unseen."""
@@ -64,6 +71,12 @@ def start_session(root: Path, started: datetime | None = None, keep: int = KEPT_
             folder.mkdir()
         except FileExistsError:
             continue
+        try:
+            write(Output("the session's marker", folder / MARKER), _MARKER_TEXT, doing="mark the session folder")
+        except OSError:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+            raise
         prune_sessions(root, keep)
         return folder
     raise FileExistsError(f"{root}: a thousand sessions started at {name}; remove some")
@@ -72,21 +85,31 @@ def start_session(root: Path, started: datetime | None = None, keep: int = KEPT_
 def _started(folder: Path) -> tuple[str, int]:
     """What orders session folders: when each started, then its count in that second (``-10`` after ``-9``)."""
     stamp, count = folder.name[:_STAMP], folder.name[_STAMP + 1:]
-    return stamp, int(count) if count.isdigit() else 1
+    return stamp, int(count) if count.isascii() and count.isdigit() and len(count) <= 9 else 1  # not '²'
+
+
+def is_session(folder: Path) -> bool:
+    """Whether ``folder`` is a session folder: it holds the marker the explorer writes (a regular file, not a link)."""
+    try:
+        return folder.is_dir() and not folder.is_symlink() and (folder / MARKER).is_file() \
+            and not (folder / MARKER).is_symlink()
+    except OSError:
+        return False
 
 
 def prune_sessions(root: Path, keep: int = KEPT_SESSIONS) -> list[Path]:
-    """Remove the oldest session folders under ``root`` beyond the newest ``keep``, and return them. Only a folder
-    named as :func:`start_session` names them and holding nothing but kept walks (``walk-*.jsonl`` and the
-    recorder's temporary files) is ever removed: anything else under ``root`` is left as it is."""
+    """Remove the oldest session folders under ``root`` beyond the newest ``keep``, and return them. Only a session
+    folder (:func:`is_session`) holding nothing but its marker and kept walks (``walk-*.jsonl`` and the recorder's
+    temporary files) is ever removed: anything else under ``root`` is left as it is."""
     try:
-        sessions = sorted((p for p in root.iterdir() if p.is_dir() and _SESSION_NAME.fullmatch(p.name)), key=_started)
+        sessions = sorted((p for p in root.iterdir() if is_session(p)), key=_started)
     except OSError:
         return []
     removed = []
     for folder in sessions[:max(0, len(sessions) - keep)]:
         try:
-            ours = all(path.is_file() and (path.match(PATTERN) or path.name.startswith(".walk-"))
+            ours = all(path.is_file() and not path.is_symlink()
+                       and (path.match(PATTERN) or path.match(_TEMPORARY) or path.name == MARKER)
                        for path in folder.iterdir())
         except OSError:
             continue
@@ -108,7 +131,7 @@ def holds_walks(folder: Path) -> bool:
 def last_session(root: Path) -> Path | None:
     """The newest session folder under ``root`` that holds walks (``None``: none does, or there is no ``root``)."""
     try:
-        folders = sorted((path for path in root.iterdir() if path.is_dir()), key=_started, reverse=True)
+        folders = sorted((path for path in root.iterdir() if is_session(path)), key=_started, reverse=True)
     except OSError:
         return None
     return next((folder for folder in folders if holds_walks(folder)), None)
@@ -148,7 +171,9 @@ class KeptSession:
     def close(self, timeout: float | None = 30.0) -> None:
         self.recorder.close(timeout)
         if not self.resumed:
-            with contextlib.suppress(OSError):  # not empty (it kept walks), or gone: either way, left as it is
+            with contextlib.suppress(OSError):  # it kept walks, or is gone: either way, left as it is
+                if [path.name for path in self.folder.iterdir()] == [MARKER]:
+                    (self.folder / MARKER).unlink()
                 self.folder.rmdir()
 
     @property

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from core import OnFailure
 
 from ..corpora import CorpusError
+from ..numbers import counted
 from ..outputs import Ledger
 from ..safe_text import visible
 from ..walks.session import Wiring
@@ -151,8 +152,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
                 telemetry.close()
     if resumed is not None:
         count = len(questions.questions)
-        print(visible(f"Resuming {args.resume} ({resumed.label}): it holds {len(held)} of {count} questions; "
-                      f"walking the {count - len(held)} it does not hold"), file=sys.stderr)
+        print(visible(f"Resuming {args.resume} ({resumed.label}): it holds {len(held)} of "
+                      f"{counted(count, 'question')}; walking the {count - len(held)} it does not hold"),
+              file=sys.stderr)
     try:
         run = EvaluationRun(corpus, questions.questions, settings, navigator=navigator, jobs=args.jobs,
                             observers=observers, held=held)
@@ -302,8 +304,8 @@ def _keep_interrupted(path: str, questions_path: Path, corpus: Corpus, settings:
         print(f"{PROG}: cannot keep the run in {path}: {exc.strerror or exc}", file=sys.stderr)
         return
     kept = KeptRun.of(path, settings, "", corpus, outcomes)
-    print(visible(f"Kept the {len(kept.results)} of {kept.total} questions walked in {path}, a partial run: eval "
-                  f"--resume {path} walks the rest"), file=sys.stderr)
+    print(visible(f"Kept the {len(kept.results)} of {counted(kept.total, 'question')} walked in {path}, a partial "
+                  f"run: eval --resume {path} walks the rest"), file=sys.stderr)
 
 
 def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],

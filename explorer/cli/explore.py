@@ -278,6 +278,10 @@ def session_kept(root: Path | None, resumed: Path | None, corpus: Corpus, proble
     its start and after it) and the explorer goes on, keeping none."""
     if root is None:
         return None
+    if root.exists() and not root.is_dir():
+        problems.append(f"this session's walks are not kept: {root} is a file, not a folder; give --sessions DIR (a "
+                        "folder, made if need be), or --sessions off")
+        return None
     try:
         return KeptSession(resumed or start_session(root), corpus, resumed=resumed is not None)
     except OSError as exc:

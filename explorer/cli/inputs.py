@@ -118,6 +118,9 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
                  f"{one_line(base)}#2, ...")
         file, number = base, int(tail)
     if not looks_like_spans(file):
+        if number != 1:  # only a span file holds several walks
+            fail(f"{one_line(file)} is a trace: it holds one walk; name it as {one_line(file)} (FILE#N names a walk "
+                 "of a span file)")
         trace = open_trace(file)
         return trace, trace_corpus(Path(file), trace, override)
     try:

@@ -76,7 +76,7 @@ def cmd_replay(argv: Sequence[str]) -> int:
     trace, corpus = walk_and_corpus(args.trace, args.corpus)
     navigator: TreeNavigator
     if args.navigator is None and not looks_like_spans(trace.path):
-        model = f"replay:{args.trace}"
+        model = f"replay:{trace.path}"  # the file (t.jsonl#1 names its one walk)
         navigator = navigator_for(model)  # no LLM: no folders to wire
     elif args.navigator is None:  # a walk rebuilt from spans: its answers replayed here, no file to name
         model = f"replay:{args.trace}"

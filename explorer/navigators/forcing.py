@@ -24,6 +24,7 @@ from core import (
     TreeNavigator,
 )
 
+from .answer_size import capped
 from .answered import Answered, answered_pair, never_judged_pair
 from .quoting import QuoteError, needs_quotes, quoted, read_field
 
@@ -175,8 +176,9 @@ class ForcingNavigator(TreeNavigator):
         recorded = self.recorded.get(key)
         if isinstance(recorded, NavigatorChose):
             transcript = marked(recorded.transcript, Answered.REPLAYED, self.replayed)
-            return NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, transcript,
-                                   scores=recorded.scores)  # a best-first re-walk weighs them as the walk did
+            answer = NavigatorChoice(recorded.selected, recorded.rationale, recorded.usage, transcript,
+                                     scores=recorded.scores)  # a best-first re-walk weighs them as the walk did
+            return capped(answer, len(request.candidates))  # as a live answer is cut
         if isinstance(recorded, NavigatorFailed):
             raise _replay_failure(recorded)
         return self.inner.choose(request)

@@ -17,6 +17,7 @@ from pathlib import Path
 from core import NavigatorChoice, NavigatorChose, NavigatorFailed, NavigatorRequest, Transcript, TreeNavigator
 
 from ..trace import Trace, read_trace
+from .answer_size import capped
 from .answered import Answered, never_judged_pair
 from .file_cache import FileCache
 from .forcing import marked
@@ -89,6 +90,8 @@ class ReplayNavigator(TreeNavigator):
             raise ReplayedFailure(recorded.error, marked(recorded.transcript, Answered.REPLAYED, "the failure traced"))
         choice = recorded.choice
         assert choice is not None
-        return NavigatorChoice(choice.selected, choice.rationale, choice.usage,
-                               marked(choice.transcript, Answered.REPLAYED, "the answer traced at this node"),
-                               scores=choice.scores)
+        replayed = NavigatorChoice(choice.selected, choice.rationale, choice.usage,
+                                   marked(choice.transcript, Answered.REPLAYED, "the answer traced at this node"),
+                                   scores=choice.scores)
+        # A trace may hold any answer (100,000 ids in one took a replay 29 s and 520 MB): cut as a live one is.
+        return capped(replayed, len(request.candidates))  # type: ignore[return-value]

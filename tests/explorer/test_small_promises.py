@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer.navigators.answer_size import ids_kept
 from tests.command_line import run_cli
 from tests.samples import SAMPLES
 
@@ -64,3 +65,47 @@ def test_a_kept_run_whose_settings_no_walk_takes_is_refused_in_one_line(tmp_path
     assert (resumed.returncode, resumed.stdout) == (2, "")
     assert resumed.stderr == (f"{PROG}: error: {run}: its settings' max_depth is -3, which no walk takes (from 0 to "
                               "100,000); give a run kept by eval --save-run\n")
+
+
+def test_a_trace_named_with_a_walks_number_says_it_holds_one_walk(tmp_path: Path) -> None:
+    """``replay t.jsonl#2`` said "no such trace file"; #1 names its one walk."""
+    trace = tmp_path / "t.jsonl"
+    assert run_cli("walk", HANDBOOK, "refunds", "--navigator", "lexical:default", "--trace", trace).returncode == 0
+    second = run_cli("replay", f"{trace}#2")
+    assert (second.returncode, second.stderr) == (
+        2, f"{PROG}: error: {trace} is a trace: it holds one walk; name it as {trace} (FILE#N names a walk of a span "
+           "file)\n")
+    first = run_cli("replay", f"{trace}#1")
+    assert first.returncode == 0 and first.stdout == run_cli("replay", trace).stdout
+
+
+def test_one_question_is_said_as_one_question(tmp_path: Path) -> None:
+    one = tmp_path / "one.questions.yaml"
+    one.write_text(f"corpus: {HANDBOOK}\nquestions:\n  - id: money-back\n    query: How long until I get my money "
+                   "back?\n    expect: [refund-delivery]\n")
+    run = tmp_path / "one.run.json"
+    assert run_cli("eval", one, "--navigator", "lexical:default", "--save-run", run).returncode == 0
+    resumed = run_cli("eval", one, "--navigator", "lexical:default", "--resume", run)
+    assert resumed.stderr.splitlines()[0] == (
+        f"Resuming {run} (lexical:default): it holds 1 of 1 question; walking the 0 it does not hold")
+
+
+def test_a_replayed_answer_of_100000_ids_is_cut_as_a_live_answer_is(tmp_path: Path) -> None:
+    """A trace whose one decision selects 100,000 ids: replay took 22-29 s and 520 MB and printed 115,960 lines;
+    replayed (and re-walked from the record) it holds what a py: or script: answer may, ids_kept of the offer."""
+    trace = tmp_path / "t.jsonl"
+    assert run_cli("walk", HANDBOOK, "refund", "--navigator", "lexical:default", "--trace", trace).returncode == 0
+    lines = trace.read_text().splitlines()
+    first = next(n for n, line in enumerate(lines) if json.loads(line).get("event") == "navigator_chose")
+    event = json.loads(lines[first])
+    event["selected"] = ["billing", *(f"junk-{n}" for n in range(100_000))]
+    lines[first] = json.dumps(event)
+    trace.write_text("\n".join(lines) + "\n")
+    kept = ids_kept(9)  # the handbook's nine roots
+    for args in (("replay", trace, "--json"),
+                 ("replay", trace, "--json", "--navigator", "lexical:default", "--max-visits", "20")):
+        done = run_cli(*args)
+        assert done.returncode == 0
+        chose = next(e for e in json.loads(done.stdout)["events"] if e["event"] == "navigator_chose")
+        assert chose["selected"][0] == "billing" and len(chose["selected"]) == kept
+        assert chose["hallucinated"] == [f"junk-{n}" for n in range(kept - 1)]

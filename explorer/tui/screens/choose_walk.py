@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
 
 from ...safe_text import safe, visible
 from .closing_once import ClosesOnce
@@ -67,7 +68,7 @@ class WalksScreen(ClosesOnce, ModalScreen[int | None]):
                       if any(all(w in text.lower() for w in words) for text in texts)]
         options = self.query_one("#walks-list", OptionList)
         options.clear_options()
-        options.add_options([self._row(n) for n in self.shown])
+        options.add_options([Option(self._row(n), id=str(n)) for n in self.shown])
         if self.shown:
             options.highlighted = 0
 
@@ -94,4 +95,8 @@ class WalksScreen(ClosesOnce, ModalScreen[int | None]):
             event.stop()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.shown[event.option_index])
+        """The walk of the row chosen, by the walk's number the row carries: the list may have been filtered again
+        since Enter was pressed on it (a letter typed right after), and the row's place then names another walk,
+        or none (an IndexError took the explorer down)."""
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))

@@ -1,11 +1,9 @@
 """The evaluation screen: a question set walked by a navigator (and, to compare, a second one), one row per question.
 
-The rows fill in as the walks finish: a thread worker drives an
-:class:`~explorer.walks.evaluation.EvaluationRun` (its questions walked by a thread
-pool) and posts each outcome here, tagged with its side (A or B) and the run's
-generation, so the results of a run that was replaced are dropped. The table,
-the totals and the progress bar are derived from the outcomes kept per side;
-the filters only choose which rows are shown.
+The rows fill in as the walks finish: a thread worker drives an :class:`~explorer.walks.evaluation.EvaluationRun`
+(its questions walked by a thread pool) and posts each outcome here, tagged with its side (A or B) and the run's
+generation, so the results of a run that was replaced are dropped. The table, the totals and the progress bar are
+derived from the outcomes kept per side; the filters only choose which rows are shown.
 
 Enter on a row asks for that question's walk in the main view at its first
 wrong turn, with the expected nodes marked on the tree (an ``OpenWalk``
@@ -37,6 +35,7 @@ from core import TreeNavigator
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...navigators import SUGGESTED_MODELS, NavigatorConfigError, resolve_navigator
+from ...numbers import counted
 from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
@@ -149,7 +148,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         with Vertical(id="eval-dialog"):
             title = styled("Evaluation: ", "bold")
             title.append_text(safe(self.question_set.path.name, width=80))
-            title.append(f" · {len(self.questions)} questions on ")
+            title.append(f" · {counted(len(self.questions), 'question')} on ")
             title.append_text(safe(self.corpus.title, width=60))
             yield Label(title, id="eval-title")
             yield Label("", id="eval-settings")

@@ -10,6 +10,7 @@ from textual.message import Message
 from core import TreeNavigator
 
 from ...navigators.prompt_variants import model_label
+from ...numbers import counted
 from ...walks.evaluation import EvaluationRun, KeptRun, Pace, QuestionOutcome, Side, holds
 from ...walks.evaluation.kept_run import few_ids
 
@@ -69,4 +70,5 @@ class SideRun:
     def holding(self) -> str:
         """``partial: holds 2 of 4 questions (a, b)``: what a run not walked whole holds."""
         held = self.held
-        return f"partial: holds {len(held)} of {len(self.outcomes)} questions" + (f" ({few_ids(held)})" if held else "")
+        return (f"partial: holds {len(held)} of {counted(len(self.outcomes), 'question')}"
+                + (f" ({few_ids(held)})" if held else ""))

@@ -31,6 +31,7 @@ from core import Policy, TreeNavigator
 
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
+from ...numbers import counted
 from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings, policy_text
 from ...walks.evaluation import (
@@ -201,7 +202,7 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
     def title_text(self) -> Text:
         title = styled("Budget sweep: ", "bold")
         title.append_text(safe(self.question_set.path.name, width=60))
-        title.append(f" · {len(self.question_set.questions)} questions · ")
+        title.append(f" · {counted(len(self.question_set.questions), 'question')} · ")
         for number, side in enumerate(self.sides):
             if number:
                 title.append(" and ")

@@ -21,6 +21,7 @@ from pathlib import Path
 from ...corpora import Corpus
 from ...corpora.questions import QuestionSet
 from ...navigators.prompt_variants import model_label, variant_name
+from ...numbers import counted
 from ...outputs import Ledger, Output, Read, existing, free_name, refused, same_file
 from ...safe_text import visible
 from ...walk_settings import WalkSettings
@@ -189,8 +190,8 @@ class Resumed:
     def words(self, total: int) -> str:
         left = total - len(self.held)
         doing = f"walking the {left} it does not hold" if left else "it holds every question: nothing to walk"
-        return (f"Resuming {self.side} {self.kept.label} from {self.kept.path}: it holds {len(self.held)} of {total} "
-                f"questions; {doing}.")
+        return (f"Resuming {self.side} {self.kept.label} from {self.kept.path}: it holds {len(self.held)} of "
+                f"{counted(total, 'question')}; {doing}.")
 
 
 def resume_prompt(questions: QuestionSet, corpus: Corpus, settings: WalkSettings, models: Mapping[Side, str],

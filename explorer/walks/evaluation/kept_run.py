@@ -39,6 +39,7 @@ from ...corpora.questions import CHECK_SET_SUFFIX, Question
 from ...corpora.validate import stats
 from ...ending import WalkEnd
 from ...navigators.prompt_variants import model_label
+from ...numbers import counted
 from ...outputs import Output, Read, write
 from ...reading import NotARegularFile, TooLarge, problem, read_file
 from ...safe_text import visible
@@ -173,8 +174,8 @@ class KeptRun:
     def holding_words(self) -> str:
         """``partial: holds 10 of 41 questions (money-back, sign-in, … +8 more)``, or ``all 41 questions``."""
         if not self.partial:
-            return f"all {self.total} questions"
-        return f"partial: holds {len(self.results)} of {self.total} questions" + (
+            return f"all {counted(self.total, 'question')}"
+        return f"partial: holds {len(self.results)} of {counted(self.total, 'question')}" + (
             f" ({few_ids(self.holds)})" if self.results else "")
 
     @classmethod

@@ -20,6 +20,7 @@ from core import Policy, TreeNavigator
 
 from ...corpora import Corpus
 from ...corpora.questions import Question
+from ...numbers import counted
 from ...walk_settings import WalkSettings, policy_text
 from ..session import WalkObserver
 from .chart import BudgetChart, Series
@@ -129,7 +130,7 @@ class PolicyCurve:
     def chart(self) -> BudgetChart:
         """hit@3 by budget, a line per policy."""
         questions = len(self.questions)
-        return BudgetChart(f"hit@3 of {questions} questions, by visit budget",
+        return BudgetChart(f"hit@3 of {counted(questions, 'question')}, by visit budget",
                            tuple(Series(policy, tuple((p.budget, float(p.hits_at_3)) for p in self.points()
                                                       if p.policy == policy)) for policy in self.policies),
                            questions)

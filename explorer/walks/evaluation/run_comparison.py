@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...numbers import counted
 from ...safe_text import visible
 from ...walk_settings import policy_text
 from .kept_run import KeptQuestion, KeptRun, check_fit
@@ -70,7 +71,7 @@ class RunComparison:
         pairs = self.pairs()
         count = len(pairs)
         lines = [visible(f"Against {Path(self.kept.path).name}: was {self.kept.label} · now {self.now.label}"),
-                 f"  compared on {count} of {self.now.total} questions both runs hold"]
+                 f"  compared on {count} of {counted(self.now.total, 'question')} both runs hold"]
         was, now = self._order(self.kept), self._order(self.now)
         if was != now:  # a flip may be the walk's order, not the navigator's answers
             lines.append(f"  walked in other orders: was {was} · now {now}")

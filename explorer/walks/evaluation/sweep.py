@@ -23,7 +23,7 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...corpora.validate import stats
 from ...ending import WalkEnd
-from ...numbers import whole
+from ...numbers import counted, whole
 from ...walk_settings import WalkSettings
 from ..session import WalkObserver, rewalk, run_each
 from .chart import BudgetChart, Series
@@ -129,7 +129,7 @@ def figures_lines(named: Sequence[tuple[str, Sweep]]) -> list[str]:
 def hit_at_3_chart(named: Sequence[tuple[str, Sweep]]) -> BudgetChart:
     """hit@3 by budget, a line per sweep (a side of an A/B evaluation, each named), over the same questions."""
     questions = max((len(found.questions) for _, found in named), default=0)
-    return BudgetChart(f"hit@3 of {questions} questions, by visit budget",
+    return BudgetChart(f"hit@3 of {counted(questions, 'question')}, by visit budget",
                        tuple(found.hit_at_3(name) for name, found in named), questions)
 
 

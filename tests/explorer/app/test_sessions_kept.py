@@ -15,7 +15,16 @@ from textual.widgets import OptionList
 
 from core import CandidatesOffered, NavigatorChose
 from explorer.cli.main import main
-from explorer.sessions import KEPT_SESSIONS, KeptSession, last_session, session_label, sessions_root, start_session
+from explorer.sessions import (
+    KEPT_SESSIONS,
+    MARKER,
+    KeptSession,
+    last_session,
+    prune_sessions,
+    session_label,
+    sessions_root,
+    start_session,
+)
 from explorer.trace import read_trace
 from explorer.tui.screens.choose_walk import WalksScreen
 from explorer.tui.screens.prompt import PromptScreen
@@ -49,9 +58,16 @@ def test_the_default_root_is_the_data_folder_then_the_home_share_and_off_is_none
     assert sessions_root("off", {"XDG_DATA_HOME": str(tmp_path)}) is None
 
 
+def session_folder(path: Path) -> Path:
+    """A session folder as the explorer marks one (its marker file), named ``path``."""
+    path.mkdir(parents=True)
+    (path / MARKER).write_text("a session\n")
+    return path
+
+
 def test_the_last_session_is_the_newest_folder_that_holds_walks(tmp_path: Path) -> None:
     for name in ("2026-12-04T09-00-00", "2026-12-05T10-31-07", "2026-12-05T11-00-00"):
-        (tmp_path / name).mkdir()
+        session_folder(tmp_path / name)
     (tmp_path / "2026-12-04T09-00-00" / "walk-1.jsonl").write_text("{}\n")
     (tmp_path / "2026-12-05T10-31-07" / "walk-2.jsonl").write_text("{}\n")
     (tmp_path / "2026-12-05T11-00-00" / "notes.txt").write_text("no walk\n")  # newest, but it kept no walk
@@ -177,8 +193,8 @@ async def test_a_sessions_folder_that_cannot_be_written_is_one_line_and_the_expl
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.notes))
         assert [str(note.message) for note in app.notes if note.severity == "warning"] == [
-            f"this session's walks are not kept: {in_the_way} cannot be written (File exists); give --sessions DIR, "
-            "or --sessions off"]
+            f"this session's walks are not kept: {in_the_way} is a file, not a folder; give --sessions DIR (a folder, "
+            "made if need be), or --sessions off"]
         await pilot.press("c")  # the explorer goes on
         await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
     assert in_the_way.read_text() == "a file, not a folder\n"
@@ -233,7 +249,7 @@ def test_a_new_session_removes_the_oldest_beyond_fifty_and_only_folders_of_kept_
     root = tmp_path / "sessions"
     names = [f"2026-11-{day:02d}T09-00-00" for day in range(1, 29)] + [f"2026-11-29T09-00-00-{n}" for n in range(2, 26)]
     for name in names:  # 52 sessions, the last 24 started in the same second (-2 … -25: -10 after -9)
-        (root / name).mkdir(parents=True)
+        session_folder(root / name)
         (root / name / "walk-20261101T090000-000001.jsonl").write_text("{}\n")
     (root / names[0] / "notes.txt").write_text("mine\n")  # the oldest holds a file of the user's: never removed
     (root / "my-things").mkdir()  # not a session's name: never removed
@@ -244,6 +260,33 @@ def test_a_new_session_removes_the_oldest_beyond_fifty_and_only_folders_of_kept_
     assert names[1] not in left and names[2] not in left  # the oldest two sessions of kept walks, gone
     assert len([name for name in left if name.startswith("2026")]) == KEPT_SESSIONS + 1  # 50, and the user's
     assert "2026-11-29T09-00-00-10" in left and last_session(root) == root / "2026-11-29T09-00-00-25"
+    assert (new / MARKER).is_file()  # the marker the explorer writes: what makes the folder a session's
+
+
+def test_a_session_folder_is_known_by_its_marker_not_by_its_name(tmp_path: Path) -> None:
+    """A folder named like a session and then ``²`` crashed --resume ('²'.isdigit() is true, int('²') fails); a
+    person's own folder of walks was taken as the last session (and new walks kept in it); pruning removed an empty
+    folder with a session-like name, and one whose only extra file started with ``.walk-``."""
+    root = tmp_path / "sessions"
+    kept = session_folder(root / "2026-12-04T09-00-00")
+    (kept / "walk-20261204T090000-000001.jsonl").write_text("{}\n")
+    odd = session_folder(root / "2026-12-04T09-00-00-²")
+    (odd / "walk-20261204T090000-000002.jsonl").write_text("{}\n")
+    own = root / "zzz-my-walks"
+    own.mkdir()
+    (own / "walk-20261206T090000-000001.jsonl").write_text("{}\n")
+    assert last_session(root) == odd  # the newest session by name; the person's folder is none, however named
+    empty = root / "2026-01-01T00-00-00"
+    empty.mkdir()
+    mine = root / "2026-01-02T00-00-00"
+    mine.mkdir()
+    (mine / ".walk-notes.txt").write_text("mine\n")
+    marked_mine = session_folder(root / "2026-01-03T00-00-00")
+    (marked_mine / ".walk-notes.txt").write_text("mine\n")
+    assert sorted(prune_sessions(root, keep=0)) == [kept, odd]  # marked, holding walks alone: the only ones removed
+    assert sorted(path.name for path in root.iterdir()) == [
+        "2026-01-01T00-00-00", "2026-01-02T00-00-00", "2026-01-03T00-00-00", "zzz-my-walks"]
+    assert last_session(root) is None
 
 
 async def test_a_walk_that_ends_just_before_quitting_is_kept_though_a_slow_observer_holds_its_worker(
