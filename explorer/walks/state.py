@@ -240,7 +240,7 @@ class WalkState:
                 self.waiting_branches.discard(record.branch)
                 # A best-first walk drains its frontier with stops (no visit left) and says no frontier with them:
                 # a branch stopped waits no more (``Next`` listed it still, issue 45).
-                self.frontier = tuple(entry for entry in self.frontier if entry[0] != record.branch)
+                self.frontier.change((), (record.branch,))
         elif isinstance(event, WalkFinished):
             self.result = event.result
             self.current = None

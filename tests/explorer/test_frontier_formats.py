@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from core import CandidatesOffered, NavigatorChose, NodeEntered, Policy, WalkEvent
+from core import CandidatesOffered, NavigatorChose, NodeEntered, PathStopped, Policy, WalkEvent
 from explorer.corpora import load_corpus
 from explorer.event_json import event_to_json
 from explorer.trace import FinishedWalk, TraceError, read_trace, write_trace
@@ -72,9 +72,11 @@ def test_the_state_rebuilds_the_frontier_from_the_changes_at_every_step_back_and
     written = iter(frontiers_written(OLD_TRACE))
     expected: list[list[tuple[str, float]]] = []
     last: list[tuple[str, float]] = []
-    for event in old.events:  # the frontier shown at each step: that of the last offer, answer or entry
-        if isinstance(event, WITH_FRONTIER):
+    for event in old.events:  # the frontier shown at each step: that of the last offer, answer or entry,
+        if isinstance(event, WITH_FRONTIER):  # less the branches stopped since (a walk out of visits drains it)
             last = next(written)
+        elif isinstance(event, PathStopped) and event.record.branch is not None:
+            last = [entry for entry in last if entry[0] != event.record.branch]
         expected.append(last)
     for step in [*range(1, len(old.events) + 1), *range(len(old.events), 0, -3)]:
         history.go(step)
@@ -90,9 +92,13 @@ def test_a_new_best_first_walk_round_trips_through_its_trace_with_every_frontier
     read = read_trace(path)
     assert read.header.version == 2 and read.events == tuple(events)
     assert frontiers_of(read.events) == frontiers_of(events)
-    state = WalkState.from_events(read.events)
-    final = next(e for e in reversed(events) if isinstance(e, WITH_FRONTIER)).frontier
-    assert state.frontier.all() == final and len(final) > 100
+    last = max(seq for seq, e in enumerate(events) if isinstance(e, WITH_FRONTIER))
+    final = events[last].frontier
+    assert WalkState.from_events(read.events[: last + 1]).frontier.all() == final and len(final) > 100
+    # then the walk, out of visits, stops each branch still waiting: none is shown waiting at its end
+    drained = [e.record.branch for e in events[last + 1:] if isinstance(e, PathStopped)]
+    assert sorted(node for node, _ in final) == sorted(b for b in drained if b in dict(final))
+    assert WalkState.from_events(read.events).frontier.all() == ()
 
 
 def test_an_old_span_file_reads_and_rebuilds_the_same_walk_with_its_frontiers():

@@ -188,5 +188,5 @@ def test_a_best_first_walk_draining_its_frontier_lists_no_branch_that_stopped():
     waiting = []
     for seq in drained:
         history.go(seq)
-        waiting.append([node for node, _ in history.state().frontier])
+        waiting.append([node for node, _ in history.state().frontier.all()])
     assert waiting == [["satisfaction-guarantee"], []]
