@@ -24,13 +24,15 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from .errors import CorpusError
-from .files import read_bytes
+from .files import read_bytes, read_start
 from .progress import Progress, Stage
 
 __all__ = ["OutlineEntry", "PdfLine", "PdfText", "read_pdf_text"]
 
 # Letters measured per line for its size: enough to pass a drop cap or a bullet, few enough to stay cheap.
 _MEASURED = 8
+# Where the %PDF- mark must be: PDFium, as Acrobat, finds it within the first kilobyte.
+_HEAD = 1024
 # A line this close to the top or bottom (share of the page's height) may be a running header or footer.
 _MARGIN = 0.1
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s+)?(\d+|[ivxlcdm]+)(\s*(of|/)\s*\d+)?$|^[-–—]\s*\d+\s*[-–—]$")
@@ -82,8 +84,10 @@ class PdfText:
 def read_pdf_text(path: Path, progress: Progress | None = None) -> PdfText:
     """The PDF's text, outline and lines, or a CorpusError naming what is wrong with it."""
     progress = progress or Progress(None)
+    if b"%PDF-" not in read_start(path, _HEAD):  # a 2 GB file that is no PDF is refused by its first kilobyte
+        raise CorpusError(path, "is not a PDF (it does not start with %PDF-); give a .pdf file")
     data = read_bytes(path, progress)
-    if b"%PDF-" not in data[:1024]:
+    if b"%PDF-" not in data[:_HEAD]:  # it changed since its start was read
         raise CorpusError(path, "is not a PDF (it does not start with %PDF-); give a .pdf file")
     try:
         document = pdfium.PdfDocument(data)

@@ -197,3 +197,14 @@ def test_a_table_of_contents_lines_are_no_headings(tmp_path: Path) -> None:
     path = make_pdf(tmp_path / "toc.pdf", [contents, BILLING, SHIPPING])
     assert [(i, t, s) for i, _, t, s, _ in shape(path)] == [
         ("contents", "Contents", 1), ("1-billing", "1 Billing", 2), ("2-shipping", "2 Shipping", 3)]
+
+
+def test_a_large_file_that_is_no_pdf_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "archive.pdf"
+    with path.open("wb") as handle:  # 64 MB, sparse: a file that is large, and no PDF
+        handle.truncate(64 << 20)
+    seen: list[tuple[str, int, int | None]] = []
+    with pytest.raises(CorpusError) as caught:
+        load_corpus(path, progress=lambda stage, done, total: seen.append((stage, done, total)))
+    assert str(caught.value) == f"{path}: is not a PDF (it does not start with %PDF-); give a .pdf file"
+    assert seen == []  # its first kilobyte said so: not one megabyte of it was read
