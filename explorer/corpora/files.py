@@ -16,7 +16,7 @@ from .progress import Progress, Stage
 
 __all__ = ["MISSING", "check_corpus_path", "check_utf8", "decode_text", "read_bytes", "read_start", "read_text"]
 
-MISSING = "no such file or folder; give a .yaml, .json or .md file, or a folder of .md files"
+MISSING = "no such file or folder; give a .yaml, .json, .md or .pdf file, or a folder of .md files"
 _READ_CHUNK = 8 << 20
 
 
@@ -56,7 +56,7 @@ def _os_problem(exc: OSError) -> str:
 
 
 def _not_a_file(what: str) -> str:
-    return f"is {what}, not a file that can be read to its end; give a .yaml, .json or .md file, or a folder"
+    return f"is {what}, not a file that can be read to its end; give a .yaml, .json, .md or .pdf file, or a folder"
 
 
 def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]:
