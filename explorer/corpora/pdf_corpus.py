@@ -170,7 +170,7 @@ def fill_pageindex(tree: Any, text: PdfText, path: Path) -> int:
             continue
         start, end = node.get("start_index"), node.get("end_index")
         if isinstance(start, int) and isinstance(end, int) and not isinstance(start, bool):
-            if not 1 <= start <= end or start > len(text.pages):
+            if not 1 <= start <= end <= len(text.pages):
                 raise CorpusError(path, f"node {node.get('node_id')!r}: pages {start}–{end} are not in the PDF "
                                         f"({len(text.pages)} pages); give the PDF this tree was made from")
             node["text"] = text.page_text(start - 1, end - 1)

@@ -84,6 +84,17 @@ def test_a_tree_whose_pages_are_not_in_the_pdf_is_one_line(tmp_path: Path) -> No
     assert not (tmp_path / "tree.text.json").exists()
 
 
+def test_a_tree_whose_last_page_is_past_the_pdf_is_one_line(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "short.pdf", [BILLING])  # one page: the tree was made from a longer PDF
+    tree = tmp_path / "tree.json"
+    tree.write_text(json.dumps([{"title": "All", "node_id": "1", "start_index": 1, "end_index": 40}]),
+                    encoding="utf-8")
+    out = run_cli("import", tree, "--pdf", pdf)
+    assert (out.returncode, out.stderr) == (2, f"reasoning-explorer: error: {tree}: node '1': pages 1–40 are not in "
+                                               "the PDF (1 pages); give the PDF this tree was made from\n")
+    assert not (tmp_path / "tree.text.json").exists()
+
+
 def test_bad_pdfs_are_one_line_and_exit_2(tmp_path: Path) -> None:
     cases = {
         make_pdf(tmp_path / "locked.pdf", [BILLING], encrypted=True): "is encrypted (it needs a password)",
