@@ -208,3 +208,15 @@ def test_a_large_file_that_is_no_pdf_is_refused_before_it_is_read(tmp_path: Path
         load_corpus(path, progress=lambda stage, done, total: seen.append((stage, done, total)))
     assert str(caught.value) == f"{path}: is not a PDF (it does not start with %PDF-); give a .pdf file"
     assert seen == []  # its first kilobyte said so: not one megabyte of it was read
+
+
+def test_a_numbered_list_in_a_section_is_no_chapter(tmp_path: Path) -> None:
+    steps = [Line("2.1 Returns", 13, True), Line("A parcel comes back in three steps."),
+             Line("1. Print the label from the order"), Line("the customer received by email."),
+             Line("2. Pack the goods in the same box"), Line("they came in, sealed with tape.")]
+    path = make_pdf(tmp_path / "numbered.pdf", [BILLING, REFUNDS, SHIPPING, steps,
+                                                [Line("2.2 Tracking", 13, True), *SHIPPING[2:]]])
+    assert [(i, p) for i, p, _, _, _ in shape(path)] == [
+        ("1-billing", None), ("1-1-refunds", "1-billing"), ("2-shipping", None), ("2-1-returns", "2-shipping"),
+        ("2-2-tracking", "2-shipping"),
+    ]
