@@ -220,3 +220,10 @@ def test_a_numbered_list_in_a_section_is_no_chapter(tmp_path: Path) -> None:
         ("1-billing", None), ("1-1-refunds", "1-billing"), ("2-shipping", None), ("2-1-returns", "2-shipping"),
         ("2-2-tracking", "2-shipping"),
     ]
+
+
+def test_a_damaged_pdf_of_many_page_trees_is_refused_in_one_pass(tmp_path: Path) -> None:
+    # 200,000 '/Type/Pages' and no '>>': the look for '/Count 0' after each ran to the file's end (hours)
+    message = bad(tmp_path, "trees.pdf", b"%PDF-1.4\n" + b"/Type/Pages " * 200_000)
+    assert message == (f"{tmp_path / 'trees.pdf'}: is damaged or not a PDF PDFium can read; repair it (e.g. print "
+                       "it to a new PDF) and try again")
