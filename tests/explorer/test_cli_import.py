@@ -42,6 +42,16 @@ def test_import_refuses_an_existing_corpus_without_force(tmp_path: Path) -> None
     assert json.loads(existing.read_text(encoding="utf-8"))["structure"][0]["node_id"] == "1-billing"
 
 
+def test_import_writes_only_a_json_corpus(tmp_path: Path) -> None:
+    pdf = outline_pdf(tmp_path)
+    for name in ("handbook.yaml", "handbook.md", "handbook"):  # a PageIndex tree there would not open as a corpus
+        out = run_cli("import", pdf, "-o", tmp_path / name)
+        assert (out.returncode, out.stdout) == (2, "")
+        assert out.stderr == (f"reasoning-explorer: error: {tmp_path / name}: the corpus written is a PageIndex tree "
+                              "JSON, which opens only as a .json file; give -o a name ending in .json\n")
+        assert not (tmp_path / name).exists()
+
+
 def test_import_never_writes_over_the_pdf(tmp_path: Path) -> None:
     pdf = outline_pdf(tmp_path)
     before = pdf.read_bytes()
