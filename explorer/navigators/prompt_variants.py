@@ -100,15 +100,16 @@ def keep_variant(edited: EditedRequest, name: str, folder: Path, reads: Iterable
                                edited.remaining_visits)
     texts = {folder / f"{name}.system.txt": edited.system,
              folder / f"{name}.prompt.txt": template_from(edited.user, request)}
-    kept = set()
+    kept: set[Path] = set()
     for path, text in texts.items():
+        there: str | None
         try:
-            kept = read_file(path, MAX_PROMPT_FILE_BYTES).decode("utf-8", "replace")
+            there = read_file(path, MAX_PROMPT_FILE_BYTES).decode("utf-8", "replace")
         except FileNotFoundError:
             continue
         except OSError:  # a folder, a FIFO, a loop of links...: no variant of these words
-            kept = None
-        if kept != text:
+            there = None
+        if there != text:
             raise VariantError(f"{path}: a variant {name} with other words is kept there; type another name")
         if path.exists():
             kept.add(path)  # the same words there already: nothing to write (it may be read now, by system=)
