@@ -145,14 +145,21 @@ class _Flat:
 def _without_titles(text: str, titles: list[str]) -> str:
     """The text with a blank line for each line that is one of the titles (numbered or not): a heading is no
     sentence of a summary, and it ends the sentence before it."""
-    wanted = [key for key in ("".join(ch for ch in title.casefold() if ch.isalnum()) for title in titles) if key]
+    wanted = {key for key in ("".join(ch for ch in title.casefold() if ch.isalnum()) for title in titles) if key}
     if not wanted:
         return text
     kept = []
     for line in text.split("\n"):
         key = "".join(ch for ch in line.casefold() if ch.isalnum())
-        kept.append("" if any(key.endswith(w) and len(key) <= len(w) + 8 for w in wanted) else line)
+        # a title with at most _TITLE_LEAD characters before it (its numbering): a few set lookups a line, not one
+        # comparison per title (a parent of 2,000 sections over 50,000 lines took 18 s)
+        kept.append("" if any(key[lead:] in wanted for lead in range(min(_TITLE_LEAD, len(key) - 1) + 1)) else line)
     return "\n".join(kept)
+
+
+_TITLE_LEAD = 8
+"""How many letters or digits may come before a title on its line for the line to be that title (``1.2`` and the
+like)."""
 
 
 def fill_pageindex(tree: Any, text: PdfText, path: Path) -> int:
