@@ -54,6 +54,7 @@ def cmd_import(argv: Sequence[str]) -> int:
              "name ending in .json")
     if verdict is not None:
         fail(f"{output} exists; add --overwrite to replace it, or give another file with -o")
+    from ..corpora.pageindex import build_pageindex
     from ..corpora.pdf_corpus import fill_pageindex, pdf_tree, read_tree
     from ..corpora.pdf_pages import read_pdf_text
 
@@ -67,6 +68,7 @@ def cmd_import(argv: Sequence[str]) -> int:
         else:
             tree = read_tree(source)
             filled = fill_pageindex(tree, text, source)
+            build_pageindex(tree, source)  # a tree that would not open as a corpus is refused, not written
             how = f"the text of {filled:,} nodes"
     except CorpusError as exc:
         fail(str(exc))

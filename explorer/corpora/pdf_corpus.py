@@ -182,13 +182,19 @@ def fill_pageindex(tree: Any, text: PdfText, path: Path) -> int:
                                         f"({len(text.pages)} pages); give the PDF this tree was made from")
             node["text"] = text.page_text(start - 1, end - 1)
             if not str(node.get("summary") or "").strip():
-                children = [str(child.get("title", "")) for child in node.get("nodes") or () if isinstance(child, dict)]
+                children = [str(child.get("title", "")) for child in _children(node) if isinstance(child, dict)]
                 title = str(node.get("title", ""))
                 node["summary"] = extractive_summary(_without_titles(node["text"], [title, *children]), title=title,
                                                      children=children)
             filled += 1
-        stack.extend(reversed(node.get("nodes") or []))
+        stack.extend(reversed(_children(node)))
     return filled
+
+
+def _children(node: dict[str, Any]) -> list[Any]:
+    """A node's ``nodes`` when they are a list (anything else is the PageIndex reader's to refuse, naming it)."""
+    nodes = node.get("nodes")
+    return nodes if isinstance(nodes, list) else []
 
 
 def read_tree(path: Path) -> Any:

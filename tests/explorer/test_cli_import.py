@@ -105,6 +105,24 @@ def test_a_tree_whose_last_page_is_past_the_pdf_is_one_line(tmp_path: Path) -> N
     assert not (tmp_path / "tree.text.json").exists()
 
 
+def test_a_tree_that_is_no_pageindex_tree_is_one_line_and_nothing_is_written(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "short.pdf", [BILLING])
+    cases = {
+        "nodes": ('"nodes": 5', 'node at structure[0]: "nodes" must be a list of nodes, not a number; make it a JSON '
+                                'list, or leave it out for a leaf'),
+        "children": ('"nodes": [1, 2]', 'node at structure[0].nodes[0] must be an object with "node_id" and "title", '
+                                        'not a number; write each node as a JSON object'),
+    }
+    for name, (nodes, problem) in cases.items():
+        tree = tmp_path / f"{name}.json"
+        tree.write_text('{"structure": [{"title": "All", "node_id": "1", "start_index": 1, "end_index": 1, '
+                        f'{nodes}}}]}}', encoding="utf-8")
+        for command in (("import", tree, "--pdf", pdf), ("walk", tree, "--pdf", pdf, "refunds")):
+            out = run_cli(*command)
+            assert (out.returncode, out.stdout, out.stderr) == (2, "", f"reasoning-explorer: error: {tree}: {problem}\n")
+        assert not (tmp_path / f"{name}.text.json").exists()
+
+
 def test_bad_pdfs_are_one_line_and_exit_2(tmp_path: Path) -> None:
     cases = {
         make_pdf(tmp_path / "locked.pdf", [BILLING], encrypted=True): "is encrypted (it needs a password)",
