@@ -7,7 +7,8 @@ The corpus written is a PageIndex tree JSON (``{"doc_name", "structure": [...]}`
 ``title``, ``start_index``/``end_index``, ``summary``, ``text`` and ``nodes``): the format a PDF's tree already has
 here, which loads fastest and keeps the page ranges. Without ``-o`` it is ``FILE.json`` beside the PDF (a tree:
 ``TREE.text.json``). An existing file is replaced only with ``--overwrite`` (``--force`` says the same here), and
-never the PDF or the tree read: the corpus is written through the one gate (:mod:`explorer.outputs`).
+never the PDF or the tree read: the corpus is written through the one gate (:mod:`explorer.outputs`). ``-o`` names
+a ``.json`` file: a PageIndex tree under another suffix would not open as a corpus.
 A bad PDF (encrypted, damaged, scanned, no pages, not a PDF) is one line and exit 2.
 """
 
@@ -46,9 +47,14 @@ def cmd_import(argv: Sequence[str]) -> int:
     ledger = Ledger(Read.of("the PDF", pdf), Read.of("the PageIndex tree", source if args.pdf else None))
     corpus_out = Output("the corpus", output)
     verdict = judge(corpus_out, ledger, doing="write the corpus", example="corpus.json", replace=args.overwrite)
-    if verdict is not None:  # before the PDF is read: a long import must not end in a refusal
-        fail(f"{output} exists; add --overwrite to replace it, or give another file with -o" if verdict.exists
-             else verdict.line)
+    if verdict is not None and not verdict.exists:  # before the PDF is read: a long import must not end in a refusal
+        fail(verdict.line)
+    if output.suffix.lower() != ".json":  # the tree written opens by its suffix: out.yaml would be read as YAML
+        fail(f"{output}: the corpus written is a PageIndex tree JSON, which opens only as a .json file; give -o a "
+             "name ending in .json")
+    if verdict is not None:
+        fail(f"{output} exists; add --overwrite to replace it, or give another file with -o")
+    from ..corpora.pageindex import build_pageindex
     from ..corpora.pdf_corpus import fill_pageindex, pdf_tree, read_tree
     from ..corpora.pdf_pages import read_pdf_text
 
@@ -62,6 +68,7 @@ def cmd_import(argv: Sequence[str]) -> int:
         else:
             tree = read_tree(source)
             filled = fill_pageindex(tree, text, source)
+            build_pageindex(tree, source)  # a tree that would not open as a corpus is refused, not written
             how = f"the text of {filled:,} nodes"
     except CorpusError as exc:
         fail(str(exc))

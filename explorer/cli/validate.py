@@ -23,7 +23,7 @@ def cmd_validate(argv: Sequence[str]) -> int:
     try:
         Path(args.corpus).stat()
     except (FileNotFoundError, NotADirectoryError):
-        fail(f"{args.corpus}: no such file or folder; give a .yaml, .json or .md file, or a folder of .md files")
+        fail(f"{args.corpus}: no such file or folder; give a .yaml, .json, .md or .pdf file, or a folder of .md files")
     except OSError as exc:
         fail(f"{args.corpus}: the path is longer than the file system allows; give a shorter path"
              if exc.errno == errno.ENAMETOOLONG else f"{args.corpus}: {exc.strerror or exc}")

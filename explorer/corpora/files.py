@@ -10,13 +10,13 @@ import os
 import stat
 from pathlib import Path
 
-from ..reading import NotARegularFile, TooLarge, kind, problem, read_file
+from ..reading import NotARegularFile, TooLarge, kind, problem, read_file, read_head
 from .errors import CorpusError
 from .progress import Progress, Stage
 
-__all__ = ["MISSING", "check_corpus_path", "check_utf8", "decode_text", "read_bytes", "read_text"]
+__all__ = ["MISSING", "check_corpus_path", "check_utf8", "decode_text", "read_bytes", "read_start", "read_text"]
 
-MISSING = "no such file or folder; give a .yaml, .json or .md file, or a folder of .md files"
+MISSING = "no such file or folder; give a .yaml, .json, .md or .pdf file, or a folder of .md files"
 _READ_CHUNK = 8 << 20
 
 
@@ -56,7 +56,7 @@ def _os_problem(exc: OSError) -> str:
 
 
 def _not_a_file(what: str) -> str:
-    return f"is {what}, not a file that can be read to its end; give a .yaml, .json or .md file, or a folder"
+    return f"is {what}, not a file that can be read to its end; give a .yaml, .json, .md or .pdf file, or a folder"
 
 
 def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]:
@@ -90,20 +90,33 @@ def read_bytes(path: Path, progress: Progress | None = None) -> bytes:
 
     try:
         data = read_file(path, MAX_FILE_BYTES, progress=told)
-    except FileNotFoundError as exc:
-        raise CorpusError(path, f"cannot read: {exc.strerror or exc}") from None
-    except IsADirectoryError:
-        raise CorpusError(path, "is a folder, not a file") from None
-    except NotARegularFile as exc:
-        raise CorpusError(path, _not_a_file(exc.kind)) from None
-    except TooLarge as exc:
-        raise CorpusError(path, f"is {exc.strerror}; a corpus, question set or script is far smaller: give "
-                          "a smaller file") from None
     except OSError as exc:
-        raise CorpusError(path, _os_problem(exc)) from None
+        raise _refused(path, exc) from None
     if started and progress is not None:
         progress.finish(len(data))
     return data
+
+
+def read_start(path: Path, count: int) -> bytes:
+    """At most the first ``count`` bytes of the file (a magic number), refused as :func:`read_bytes` refuses: a
+    reader that would refuse most files by their start looks there before it reads gigabytes."""
+    try:
+        return read_head(path, count)
+    except OSError as exc:
+        raise _refused(path, exc) from None
+
+
+def _refused(path: Path, exc: OSError) -> CorpusError:
+    if isinstance(exc, FileNotFoundError):
+        return CorpusError(path, f"cannot read: {exc.strerror or exc}")
+    if isinstance(exc, IsADirectoryError):
+        return CorpusError(path, "is a folder, not a file")
+    if isinstance(exc, NotARegularFile):
+        return CorpusError(path, _not_a_file(exc.kind))
+    if isinstance(exc, TooLarge):
+        return CorpusError(path, f"is {exc.strerror}; a corpus, question set or script is far smaller: give a "
+                           "smaller file")
+    return CorpusError(path, _os_problem(exc))
 
 
 def decode_text(path: Path, data: bytes) -> str:

@@ -30,7 +30,6 @@ _BLANK_LINE = re.compile(r"\n\s*\n")
 _QUOTE = re.compile(r"^(?:\s{0,3}>\s?)+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
-_DESCRIPTION = re.compile(r"^description:\s*(?P<value>.*?)\s*$", re.MULTILINE)
 
 
 def prose(markdown: str) -> str:
@@ -109,11 +108,23 @@ def _reads_as_prose(line: str) -> bool:
 
 
 def description(front_matter: str) -> str:
-    """A front matter's ``description:`` (quotes removed, spaces collapsed), or ``""``."""
-    match = _DESCRIPTION.search(front_matter)
-    if match is None:
-        return ""
-    value = match["value"]
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        value = value[1:-1]
-    return " ".join(value.split())
+    """A front matter's ``description:`` (quotes removed, spaces collapsed), or ``""``: its value on its line and on
+    the indented lines after it (a folded ``>`` or literal ``|`` block, a plain value wrapped), read line by line, so a
+    long line costs its length, and an empty value takes no other key."""
+    lines = front_matter.split("\n")
+    for number, line in enumerate(lines):
+        if not line.startswith("description:"):
+            continue
+        value = line[len("description:"):].strip()
+        if value[:1] in (">", "|") and not value[1:].strip("+-0123456789"):  # a block: its lines are the value
+            value = ""
+        parts = [value]
+        for following in lines[number + 1:]:
+            if following.strip() and not following[:1].isspace():  # the next key
+                break
+            parts.append(following.strip())
+        value = " ".join(" ".join(parts).split())
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        return " ".join(value.split())
+    return ""

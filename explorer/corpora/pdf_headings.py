@@ -8,7 +8,8 @@ number, as a table of contents does), and stands out: larger
 than the body text, or bold, or in capitals, or italic and a few words, or numbered (``1.``, ``1.2``, ``A.``,
 ``IV.``, ``Article 7``, ``Chapter 3``, ``Appendix B``) at the body's size. Its level comes from its look: the larger,
 then the bold, then the one in capitals, then the less deeply numbered, the higher; at most :data:`MAX_LEVELS`
-levels. In a document numbered ``1``, ``1.2``, ``1.2.3``, the numbering gives the level.
+levels. In a document numbered ``1``, ``1.2``, ``1.2.3``, the numbering gives the level, and a numbered list inside
+a chapter (``1.`` again, smaller than the chapters) is no heading.
 """
 
 from __future__ import annotations
@@ -129,14 +130,21 @@ def layout_headings(text: PdfText) -> list[Heading]:
 def _by_numbering(candidates: list[_Candidate]) -> list[Heading]:
     """In a document numbered ``1``, ``1.2``, ``1.2.3``, the numbering gives the level (a look varies more than a
     number does); a heading without a dotted number is at the top when it is as large as the chapters, else one
-    below the top."""
+    below the top. A single number not past the last chapter's, smaller than the chapters, is an item of a numbered
+    list (``1. Print the label`` in chapter 2), no heading."""
     chapters = sorted(c.style[0] for c in candidates if c.style[3] == 1 and _dotted(c.title))
     chapter_size = chapters[len(chapters) // 2] if chapters else 0.0
     headings = []
+    last_chapter = 0
     for c in candidates:
         level = 0 if c.style[0] >= chapter_size else 1
         if _dotted(c.title):
             level = min(c.style[3] - 1, MAX_LEVELS - 1)
+            if c.style[3] == 1:
+                number = int(str(numbering(c.title)))
+                if number <= last_chapter and c.style[0] < chapter_size:
+                    continue  # "1. Print the label" inside chapter 2, smaller than the chapters: a list, no chapter
+                last_chapter = number
         headings.append(Heading(c.title, level, c.page, c.line, c.lines))
     return headings
 

@@ -24,13 +24,15 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from .errors import CorpusError
-from .files import read_bytes
+from .files import read_bytes, read_start
 from .progress import Progress, Stage
 
 __all__ = ["OutlineEntry", "PdfLine", "PdfText", "read_pdf_text"]
 
 # Letters measured per line for its size: enough to pass a drop cap or a bullet, few enough to stay cheap.
 _MEASURED = 8
+# Where the %PDF- mark must be: PDFium, as Acrobat, finds it within the first kilobyte.
+_HEAD = 1024
 # A line this close to the top or bottom (share of the page's height) may be a running header or footer.
 _MARGIN = 0.1
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s+)?(\d+|[ivxlcdm]+)(\s*(of|/)\s*\d+)?$|^[-–—]\s*\d+\s*[-–—]$")
@@ -82,8 +84,10 @@ class PdfText:
 def read_pdf_text(path: Path, progress: Progress | None = None) -> PdfText:
     """The PDF's text, outline and lines, or a CorpusError naming what is wrong with it."""
     progress = progress or Progress(None)
+    if b"%PDF-" not in read_start(path, _HEAD):  # a 2 GB file that is no PDF is refused by its first kilobyte
+        raise CorpusError(path, "is not a PDF (it does not start with %PDF-); give a .pdf file")
     data = read_bytes(path, progress)
-    if b"%PDF-" not in data[:1024]:
+    if b"%PDF-" not in data[:_HEAD]:  # it changed since its start was read
         raise CorpusError(path, "is not a PDF (it does not start with %PDF-); give a .pdf file")
     try:
         document = pdfium.PdfDocument(data)
@@ -111,7 +115,21 @@ def read_pdf_text(path: Path, progress: Progress | None = None) -> PdfText:
     return PdfText(title, outline, cleaned, data)
 
 
-_NO_PAGES = re.compile(rb"/Type\s*/Pages\b(?:(?!>>).)*?/Count\s+0\b", re.DOTALL)
+_PAGE_TREE = re.compile(rb"/Type\s*/Pages\b")
+_NO_COUNT = re.compile(rb"/Count\s+0\b")
+_DICTIONARY_SCAN = 4096
+"""How far after a page tree's ``/Type /Pages`` its ``/Count`` is looked for (up to the dictionary's ``>>``)."""
+
+
+def _no_pages(data: bytes) -> bool:
+    """A page tree in ``data`` says ``/Count 0`` before its dictionary ends: each is looked at within a few kilobytes,
+    so a damaged file of a million page trees costs one pass."""
+    for found in _PAGE_TREE.finditer(data):
+        window = data[found.end():found.end() + _DICTIONARY_SCAN]
+        closed = window.find(b">>")
+        if _NO_COUNT.search(window if closed < 0 else window[:closed]):
+            return True
+    return False
 
 
 def _why_not_opened(exc: pdfium.PdfiumError, data: bytes) -> str:
@@ -120,7 +138,7 @@ def _why_not_opened(exc: pdfium.PdfiumError, data: bytes) -> str:
     code = getattr(exc, "err_code", None)
     if code in (pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY) and b"/Encrypt" in data:
         return "is encrypted (it needs a password); save a copy without a password and try again"
-    if _NO_PAGES.search(data):
+    if _no_pages(data):
         return "has no pages; give a PDF with pages of text"
     return "is damaged or not a PDF PDFium can read; repair it (e.g. print it to a new PDF) and try again"
 

@@ -42,6 +42,16 @@ def test_import_refuses_an_existing_corpus_without_force(tmp_path: Path) -> None
     assert json.loads(existing.read_text(encoding="utf-8"))["structure"][0]["node_id"] == "1-billing"
 
 
+def test_import_writes_only_a_json_corpus(tmp_path: Path) -> None:
+    pdf = outline_pdf(tmp_path)
+    for name in ("handbook.yaml", "handbook.md", "handbook"):  # a PageIndex tree there would not open as a corpus
+        out = run_cli("import", pdf, "-o", tmp_path / name)
+        assert (out.returncode, out.stdout) == (2, "")
+        assert out.stderr == (f"reasoning-explorer: error: {tmp_path / name}: the corpus written is a PageIndex tree "
+                              "JSON, which opens only as a .json file; give -o a name ending in .json\n")
+        assert not (tmp_path / name).exists()
+
+
 def test_import_never_writes_over_the_pdf(tmp_path: Path) -> None:
     pdf = outline_pdf(tmp_path)
     before = pdf.read_bytes()
@@ -82,6 +92,35 @@ def test_a_tree_whose_pages_are_not_in_the_pdf_is_one_line(tmp_path: Path) -> No
     assert (out.returncode, out.stderr) == (2, f"reasoning-explorer: error: {tree}: node '9': pages 4–5 are not in "
                                                "the PDF (1 pages); give the PDF this tree was made from\n")
     assert not (tmp_path / "tree.text.json").exists()
+
+
+def test_a_tree_whose_last_page_is_past_the_pdf_is_one_line(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "short.pdf", [BILLING])  # one page: the tree was made from a longer PDF
+    tree = tmp_path / "tree.json"
+    tree.write_text(json.dumps([{"title": "All", "node_id": "1", "start_index": 1, "end_index": 40}]),
+                    encoding="utf-8")
+    out = run_cli("import", tree, "--pdf", pdf)
+    assert (out.returncode, out.stderr) == (2, f"reasoning-explorer: error: {tree}: node '1': pages 1–40 are not in "
+                                               "the PDF (1 pages); give the PDF this tree was made from\n")
+    assert not (tmp_path / "tree.text.json").exists()
+
+
+def test_a_tree_that_is_no_pageindex_tree_is_one_line_and_nothing_is_written(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "short.pdf", [BILLING])
+    cases = {
+        "nodes": ('"nodes": 5', 'node at structure[0]: "nodes" must be a list of nodes, not a number; make it a JSON '
+                                'list, or leave it out for a leaf'),
+        "children": ('"nodes": [1, 2]', 'node at structure[0].nodes[0] must be an object with "node_id" and "title", '
+                                        'not a number; write each node as a JSON object'),
+    }
+    for name, (nodes, problem) in cases.items():
+        tree = tmp_path / f"{name}.json"
+        tree.write_text('{"structure": [{"title": "All", "node_id": "1", "start_index": 1, "end_index": 1, '
+                        f'{nodes}}}]}}', encoding="utf-8")
+        for command in (("import", tree, "--pdf", pdf), ("walk", tree, "--pdf", pdf, "refunds")):
+            out = run_cli(*command)
+            assert (out.returncode, out.stdout, out.stderr) == (2, "", f"reasoning-explorer: error: {tree}: {problem}\n")
+        assert not (tmp_path / f"{name}.text.json").exists()
 
 
 def test_bad_pdfs_are_one_line_and_exit_2(tmp_path: Path) -> None:

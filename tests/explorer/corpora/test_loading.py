@@ -45,7 +45,7 @@ def snapshot(corpus):
 # Paths that are refused with one clear line
 
 
-@pytest.mark.parametrize("suffix", SUFFIXES)
+@pytest.mark.parametrize("suffix", [*SUFFIXES, ".pdf"])
 def test_a_fifo_is_refused_not_read_forever(tmp_path, suffix):
     path = tmp_path / f"pipe{suffix}"
     os.mkfifo(path)
@@ -53,11 +53,11 @@ def test_a_fifo_is_refused_not_read_forever(tmp_path, suffix):
         load_corpus(path)  # without the check this blocks for good: nobody writes to the pipe
     assert str(caught.value) == (
         f"{path}: is a FIFO (named pipe), not a file that can be read to its end; "
-        "give a .yaml, .json or .md file, or a folder"
+        "give a .yaml, .json, .md or .pdf file, or a folder"
     )
 
 
-@pytest.mark.parametrize("suffix", SUFFIXES)
+@pytest.mark.parametrize("suffix", [*SUFFIXES, ".pdf"])
 def test_a_symlink_to_a_device_is_refused(tmp_path, suffix):
     path = tmp_path / f"x{suffix}"
     path.symlink_to("/dev/zero")
@@ -65,7 +65,7 @@ def test_a_symlink_to_a_device_is_refused(tmp_path, suffix):
         load_corpus(path)  # without the check this reads zeros until memory runs out
     assert str(caught.value) == (
         f"{path}: is a character device, not a file that can be read to its end; "
-        "give a .yaml, .json or .md file, or a folder"
+        "give a .yaml, .json, .md or .pdf file, or a folder"
     )
     report = validate(path)
     assert [f.message for f in report.errors] == [str(caught.value)]

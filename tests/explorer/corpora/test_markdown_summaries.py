@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from explorer.corpora import load_corpus
-from explorer.corpora.markdown_prose import prose
+from explorer.corpora.markdown_prose import description, prose
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -51,6 +51,23 @@ def test_front_matter_description_wins(tmp_path: Path) -> None:
     corpus = load_corpus(path)
     assert corpus.summary_of("events") == "How messages reach handlers, and how to stop them."
     assert corpus.index["events"].metadata["summaryDerived"] is False
+
+
+def test_an_empty_description_takes_no_other_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "events.md", (
+        "---\ndescription:\ntitle: Events\n---\n\nEvents are a kind of message sent when something happens.\n"))
+    assert load_corpus(path).summary_of("events") == "Events are a kind of message sent when something happens."
+
+
+def test_a_folded_description_is_its_text(tmp_path: Path) -> None:
+    path = write(tmp_path, "events.md", (
+        "---\ntitle: Events\ndescription: >-\n  How messages reach handlers,\n  and how to stop them.\n"
+        "icon: bell\n---\n\nEvents are a kind of message.\n"))
+    assert load_corpus(path).summary_of("events") == "How messages reach handlers, and how to stop them."
+
+
+def test_a_description_line_of_many_spaces_is_read_in_one_pass() -> None:
+    assert description("description: a" + " " * 200_000 + "b\n") == "a b"  # the regex took minutes (quadratic)
 
 
 def test_a_section_with_only_a_list_keeps_its_first_item(tmp_path: Path) -> None:

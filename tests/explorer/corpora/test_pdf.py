@@ -197,3 +197,33 @@ def test_a_table_of_contents_lines_are_no_headings(tmp_path: Path) -> None:
     path = make_pdf(tmp_path / "toc.pdf", [contents, BILLING, SHIPPING])
     assert [(i, t, s) for i, _, t, s, _ in shape(path)] == [
         ("contents", "Contents", 1), ("1-billing", "1 Billing", 2), ("2-shipping", "2 Shipping", 3)]
+
+
+def test_a_large_file_that_is_no_pdf_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "archive.pdf"
+    with path.open("wb") as handle:  # 64 MB, sparse: a file that is large, and no PDF
+        handle.truncate(64 << 20)
+    seen: list[tuple[str, int, int | None]] = []
+    with pytest.raises(CorpusError) as caught:
+        load_corpus(path, progress=lambda stage, done, total: seen.append((stage, done, total)))
+    assert str(caught.value) == f"{path}: is not a PDF (it does not start with %PDF-); give a .pdf file"
+    assert seen == []  # its first kilobyte said so: not one megabyte of it was read
+
+
+def test_a_numbered_list_in_a_section_is_no_chapter(tmp_path: Path) -> None:
+    steps = [Line("2.1 Returns", 13, True), Line("A parcel comes back in three steps."),
+             Line("1. Print the label from the order"), Line("the customer received by email."),
+             Line("2. Pack the goods in the same box"), Line("they came in, sealed with tape.")]
+    path = make_pdf(tmp_path / "numbered.pdf", [BILLING, REFUNDS, SHIPPING, steps,
+                                                [Line("2.2 Tracking", 13, True), *SHIPPING[2:]]])
+    assert [(i, p) for i, p, _, _, _ in shape(path)] == [
+        ("1-billing", None), ("1-1-refunds", "1-billing"), ("2-shipping", None), ("2-1-returns", "2-shipping"),
+        ("2-2-tracking", "2-shipping"),
+    ]
+
+
+def test_a_damaged_pdf_of_many_page_trees_is_refused_in_one_pass(tmp_path: Path) -> None:
+    # 200,000 '/Type/Pages' and no '>>': the look for '/Count 0' after each ran to the file's end (hours)
+    message = bad(tmp_path, "trees.pdf", b"%PDF-1.4\n" + b"/Type/Pages " * 200_000)
+    assert message == (f"{tmp_path / 'trees.pdf'}: is damaged or not a PDF PDFium can read; repair it (e.g. print "
+                       "it to a new PDF) and try again")
