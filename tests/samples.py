@@ -39,6 +39,8 @@ def _own_copy() -> Path:
             shutil.copyfile(corpus, folder / corpus.name)
     for questions in OWN_SETS.glob("*.questions.yaml"):
         shutil.copyfile(questions, folder / questions.name)
+    if (SHIPPED / "scripts").is_dir():  # the script: navigators' answers, which tests copy beside their own corpora
+        shutil.copytree(SHIPPED / "scripts", folder / "scripts")
     return folder
 
 

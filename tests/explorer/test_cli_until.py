@@ -35,12 +35,13 @@ def test_bad_until_is_one_line_and_exit_2():
 
 def test_the_walk_stops_where_the_condition_holds():
     """The token trips at the step where ``--until`` holds: the walk holds that many events and no more (no
-    decision after it is asked for), the report says ``paused`` and nothing of a cancel, and the exit is 0."""
+    decision after it is asked for), the report says ``paused`` and nothing of a cancel, and the exit is 0. Paused at
+    the offer, before the navigator was asked: no call, so no character shipped (it said 1,003 beside 0 calls)."""
     done = run("--until", "offered:plans")
     assert done.returncode == 0
     assert done.stdout.splitlines()[-3:] == [
         "└── ▸ offered 9 candidates (no answer yet)",
-        "paused · visits used 0/15 · navigator calls 0 · characters shipped 1,003",
+        "paused · visits used 0/15 · navigator calls 0 · characters shipped 0",
         "paused: plans offered at step 2"]
     assert "cancel" not in done.stdout
     document = json.loads(run("--until", "never-offered", "--json").stdout)

@@ -4,6 +4,7 @@ process on real files (tests/command_line.py)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ def test_columns_0_prints_what_no_columns_prints(args: tuple[object, ...]) -> No
     zero = run_cli(*args, columns=0)
     unset = run_cli(*args, columns=None)
     assert (zero.returncode, zero.stderr) == (0, unset.stderr)
-    assert zero.stdout == unset.stdout and len(zero.stdout.splitlines()) > 3
+    seconds = re.compile(r"\d+\.\d+ s\b")  # a decision's seconds differ between two walks
+    assert seconds.sub("N s", zero.stdout) == seconds.sub("N s", unset.stdout) and len(zero.stdout.splitlines()) > 3
 
 
 def test_alpha_is_kept_as_typed_so_a_resume_with_the_same_policy_is_taken(tmp_path: Path) -> None:

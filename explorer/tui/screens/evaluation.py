@@ -5,11 +5,10 @@ The rows fill in as the walks finish: a thread worker drives an :class:`~explore
 generation, so the results of a run that was replaced are dropped. The table, the totals and the progress bar are
 derived from the outcomes kept per side; the filters only choose which rows are shown.
 
-Enter on a row asks for that question's walk in the main view at its first
-wrong turn, with the expected nodes marked on the tree (an ``OpenWalk``
-message); ``D`` on a row where the two navigators differ asks for both walks
-side by side (``CompareWalks``). The screen stays installed while the main view
-is shown, so Escape there comes back to the table as it was left.
+Enter on a row asks for that question's walk in the main view at its first wrong turn, with the expected nodes
+marked on the tree (an ``OpenWalk`` message); ``D`` on a row where the two navigators differ asks for both walks side
+by side (``CompareWalks``). The screen stays installed while the main view is shown, so Escape there comes back to the
+table as it was left.
 
 Time counts: once a walk has ended, the progress row says the time left (``about 3 min left``, from the mean
 seconds a walk took: :func:`~explorer.walks.evaluation.time_left`); ``x`` stops the walks and keeps what was walked,

@@ -11,6 +11,7 @@ code says it failed).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ...corpora import CorpusError, load_corpus
+from ...corpora import Corpus, CorpusError, load_corpus
 from ...corpora.progress import Stage
 from ...safe_text import one_line, safe
 from ..messages import CorpusLoaded, CorpusLoadFailed, CorpusLoadProgressed
@@ -29,10 +30,12 @@ from ..messages import CorpusLoaded, CorpusLoadFailed, CorpusLoadProgressed
 @dataclass(frozen=True)
 class CorpusLoad:
     """A corpus the explorer loads on its loading screen, after it has opened: ``path``, and ``pdf``, the PDF whose
-    pages give a PageIndex tree its text (as ``load_corpus`` takes them)."""
+    pages give a PageIndex tree its text (as ``load_corpus`` takes them). ``loader`` reads it, on the load's thread:
+    :func:`~explorer.corpora.load_corpus`, or one that wraps it (an application's, a test's that holds the load)."""
 
     path: Path
     pdf: str | None = None
+    loader: Callable[..., Corpus] = load_corpus
 
 
 class LoadStopped(Exception):
@@ -84,7 +87,7 @@ class LoadingScreen(Screen[None]):
             self.post_message(CorpusLoadProgressed(stage, done, total))
 
         try:
-            corpus = load_corpus(self.load.path, progress=progress, pdf=self.load.pdf)
+            corpus = self.load.loader(self.load.path, progress=progress, pdf=self.load.pdf)
         except LoadStopped:
             return
         except CorpusError as exc:

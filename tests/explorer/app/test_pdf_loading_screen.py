@@ -8,15 +8,15 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.message import Message
 from textual.widgets import ProgressBar, Static
 
 from explorer.cli.main import main
-from explorer.corpora import CorpusError, load_corpus
+from explorer.corpora import Corpus, CorpusError, load_corpus
 from explorer.sessions import KeptSession
-from explorer.tui.messages import CorpusLoadProgressed
 from explorer.tui.screens.loading import CorpusLoad, LoadingScreen
 from explorer.walk_settings import WalkSettings
 from tests.explorer.corpora.pdf_maker import Line, make_pdf
@@ -83,17 +83,28 @@ async def test_the_explorer_opens_at_once_shows_the_pages_read_then_the_walk_scr
 
 async def test_q_quits_during_the_load_and_its_thread_leaves(tmp_path: Path) -> None:
     pdf = many_pages(tmp_path / "long.pdf", 1000)
-    app = Explorer(CorpusLoad(pdf), WalkSettings("", "lexical:default"))
-    progressed = []
-    async with app.run_test(size=SIZE, message_hook=lambda m: progressed.append(m)) as pilot:
-        await wait_for(pilot, lambda: any(isinstance(m, CorpusLoadProgressed) and m.stage == "reading pages"
-                                          for m in progressed))
+    reading, release = threading.Event(), threading.Event()
+
+    def held(path: Path, progress: Any, pdf: str | None) -> Corpus:
+        """The real load, held at its first page read until the test lets it go: mid-load, whatever the machine's
+        pace (on a busy machine the load ended before the keys were pressed)."""
+        def told(stage: str, done: int, total: int | None) -> None:
+            progress(stage, done, total)
+            if stage == "reading pages" and not reading.is_set():
+                reading.set()
+                release.wait(60)
+        return load_corpus(path, progress=told, pdf=pdf)
+
+    app = Explorer(CorpusLoad(pdf, loader=held), WalkSettings("", "lexical:default"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, reading.is_set)
         (thread,) = load_threads()
         assert thread.daemon  # whatever happens, it never keeps the process alive
         await pilot.press("ctrl+p")  # nothing to command yet: no palette over the load
         await pilot.pause()
         assert isinstance(app.screen, LoadingScreen) and len(app.screen_stack) == 1
         await pilot.press("q")
+    release.set()
     assert app.return_code == 0
     assert not app.loaded  # quit mid-load: the walk screen was never made
     deadline = time.monotonic() + 60  # the thread stops at the load's next progress report (a hundredth of the pages)
@@ -186,5 +197,6 @@ async def test_a_session_that_cannot_be_kept_is_said_on_the_walk_screen_once_the
         await wait_for(pilot, lambda: app.loaded and any("walks are not kept" in str(n.message) for n in app.notes))
         (note,) = [n for n in app.notes if "walks are not kept" in str(n.message)]
         assert note.severity == "warning"
-        assert str(note.message).startswith(f"this session's walks are not kept: {not_a_folder} cannot be written")
+        assert str(note.message).startswith(f"this session's walks are not kept: {not_a_folder} is a file, not a "
+                                            "folder; give --sessions DIR")
         assert app.wiring.keeper is None

@@ -377,15 +377,17 @@ def test_a_number_too_long_to_convert_under_an_ignored_key_does_not_stop_the_loa
 
 @pytest.mark.parametrize("levels", [100, 1_000, 100_000])
 def test_deep_nesting_anywhere_is_read_or_refused_as_json_does(tmp_path, levels):
+    """Read when shallow, refused in one line when past the parser's recursion limit. Near the limit (1,000 levels)
+    whether json recurses too deeply depends on how deep the caller's stack already is (a pytest-xdist worker's is
+    deeper than a plain run's), so there either outcome is right, but never a traceback."""
     path = tmp_path / "tree.json"
     path.write_text('[{"title": "A", "node_id": "1", "extra": ' + "[" * levels + "]" * levels + "}]", encoding="utf-8")
     try:
-        json.loads(path.read_text(encoding="utf-8"))
-    except RecursionError:
-        with pytest.raises(CorpusError, match="JSON nested too deeply to read"):
-            read_pageindex(path)
-    else:
-        assert [d.id for d in read_pageindex(path).index] == ["1"]
+        read = [d.id for d in read_pageindex(path).index]
+    except CorpusError as exc:
+        assert "JSON nested too deeply to read" in str(exc)
+        read = None
+    assert read == {100: ["1"], 100_000: None}.get(levels, read)
 
 
 def test_a_file_read_twice_and_a_tree_built_from_json_give_equal_corpora():
