@@ -37,14 +37,32 @@ def landing(path: str | Path) -> Path:
     return target
 
 
-def _kept_mode(target: Path, mode: int | None) -> int | None:
-    """``mode``, or (none given) the permission bits of the file replaced, so that a file keeps its own."""
+def _read_umask() -> int:
+    """The process's umask. It is only read by setting it, so it is set straight back: done once, as this module is
+    imported (before any thread of ours writes a file), never while another thread may be making one."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+_NEW_FILE_MODE = 0o666 & ~_read_umask()
+"""The permission bits ``open()`` gives a new file here: 0666 less the umask."""
+
+
+def _new_file_mode() -> int:
+    return _NEW_FILE_MODE
+
+
+def _kept_mode(target: Path, mode: int | None) -> int:
+    """``mode``, or (none given) the permission bits of the file replaced, so that a file keeps its own, or, for a
+    new file, those ``open()`` would give it (the temporary file is made 0600, which no one asked of a corpus or a
+    page: a person's umask decides, as for any file they make)."""
     if mode is not None:
         return mode
     try:
         return stat.S_IMODE(os.stat(target).st_mode)
     except OSError:
-        return None
+        return _new_file_mode()
 
 
 def write_atomically(path: str | Path, text: str, prefix: str | None = None, *, mode: int | None = None) -> Path:
@@ -55,7 +73,8 @@ def write_atomically(path: str | Path, text: str, prefix: str | None = None, *, 
     The temporary file is ``PREFIX.XXXXXXXX.tmp`` (``prefix`` defaults to ``.NAME.PID``), unique to this call, so
     two threads or processes writing the same path never share one; it is removed when the write fails or is
     interrupted (``BaseException``), and the error goes on to the caller (``OSError`` when it cannot be written).
-    ``mode``: the permission bits the file gets; by default, those of the file replaced, else 0600.
+    ``mode``: the permission bits the file gets; by default, those of the file replaced, else what ``open()`` gives
+    a new file (0666 less the umask).
     """
     path = Path(path)
     target = landing(path)
@@ -68,8 +87,7 @@ def write_atomically(path: str | Path, text: str, prefix: str | None = None, *, 
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if keep is not None:
-            os.chmod(temporary, keep)
+        os.chmod(temporary, keep)
         landing(path)  # still a regular file (or none) at the moment it is replaced
         os.replace(temporary, target)
     except BaseException:
@@ -89,8 +107,7 @@ def open_stream(path: str | Path) -> TextIO:
     try:
         handle = os.fdopen(descriptor, "a", encoding="utf-8")
         try:
-            if keep is not None:
-                os.chmod(temporary, keep)
+            os.chmod(temporary, keep)
             landing(path)
             os.replace(temporary, target)  # the handle now holds the file at the target's name
         except BaseException:

@@ -56,3 +56,25 @@ def test_the_temporary_is_named_by_its_prefix_beside_the_file(tmp_path, monkeypa
     monkeypatch.setattr(os, "replace", replace)
     write_atomically(tmp_path / "a.jsonl", "x", prefix=".a.42")
     assert len(seen) == 1 and seen[0].startswith(".a.42.") and seen[0].endswith(".tmp")
+
+
+def test_a_new_file_gets_the_mode_open_would_give_it_and_a_replaced_file_keeps_its_own(tmp_path):
+    """A corpus written by import, a page or a trace were made 0600 (the temporary file's mode): readable by no one
+    else, whatever the person's umask said."""
+    import os
+    import stat
+
+    from explorer.atomic_file import write_atomically
+
+    umask = os.umask(0o022)
+    os.umask(umask)
+    plain = tmp_path / "plain.txt"
+    with open(plain, "w", encoding="utf-8") as handle:  # what open() gives a new file here
+        handle.write("x")
+    new = write_atomically(tmp_path / "new.json", "{}\n")
+    assert stat.S_IMODE(new.stat().st_mode) == stat.S_IMODE(plain.stat().st_mode) == 0o666 & ~umask
+    kept = tmp_path / "kept.json"
+    kept.write_text("old", encoding="utf-8")
+    kept.chmod(0o640)
+    write_atomically(kept, "new")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text(encoding="utf-8") == "new"
