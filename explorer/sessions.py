@@ -17,10 +17,11 @@ The user's ``XDG_DATA_HOME`` is only read, once, where the explorer starts.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -28,8 +29,10 @@ from typing import Final
 
 from .corpora import Corpus
 from .outputs import Output, write
+from .reading import read_file
 from .recording import PATTERN, WalkRecorder
-from .trace import FinishedWalk, TraceError, read_trace_header
+from .safe_text import json_text
+from .trace import MAX_TRACE_BYTES, FinishedWalk, TraceError, WalkPlace, read_trace_header
 
 __all__ = ["KEPT_SESSIONS", "MARKER", "SESSIONS_OFF", "KeptSession", "is_legacy_session", "is_session", "last_session",
            "prune_sessions", "session_label", "sessions_root", "start_session"]
@@ -206,6 +209,9 @@ class KeptSession:
         if resumed and not is_session(folder):
             write(Output("the session's marker", folder / MARKER), _MARKER_TEXT, doing="mark the session folder")
         self.recorder = WalkRecorder(folder, corpus)
+        self._left: dict[tuple[int, str], WalkPlace] = {}
+        self.uncursored = 0
+        """Kept walks whose cursor could not be kept as the session closed (their trace unreadable or unwritable)."""
 
     def keep(self, walk: FinishedWalk) -> None:
         """Keep ``walk``, its corpus named by its absolute path: the session folder is no place a path given
@@ -217,13 +223,39 @@ class KeptSession:
             walk = replace(walk, header=replace(walk.header, walk=walk.place))
         self.recorder.keep(walk)
 
+    def left(self, places: Iterable[WalkPlace]) -> None:
+        """Where each walk of the list was left as the explorer closes (its cursor): :meth:`close` keeps it in the
+        walk's kept trace, so that ``--resume`` opens it there, not where it was when it ended."""
+        self._left = {(place.number, place.label): place for place in places}
+
     def close(self, timeout: float | None = 30.0) -> None:
         self.recorder.close(timeout)
+        self._keep_cursors()
         if not self.resumed:
             with contextlib.suppress(OSError):  # it kept walks, or is gone: either way, left as it is
                 if [path.name for path in self.folder.iterdir()] == [MARKER]:
                     (self.folder / MARKER).unlink()
                 self.folder.rmdir()
+
+    def _keep_cursors(self) -> None:
+        """Each kept walk (this session's: a trace whose ``walk`` block has a number and name of the list) left at
+        another step than its trace says gets that step in its header; the rest of its trace is left byte for
+        byte. A trace that cannot be read or written keeps the step it had."""
+        if not self._left:
+            return
+        for path in sorted(self.folder.glob(PATTERN)):
+            try:
+                kept = read_trace_header(path).walk
+                place = None if kept is None else self._left.get((kept.number, kept.label))
+                if kept is None or place is None or place.cursor == kept.cursor:
+                    continue
+                first, newline, rest = read_file(path, MAX_TRACE_BYTES).decode("utf-8").partition("\n")
+                header = json.loads(first)
+                header["walk"] = replace(kept, cursor=place.cursor).to_json()
+                write(Output("the kept walk", path), json_text(header) + newline + rest,
+                      doing="keep where the walk was left", replace=True)
+            except (OSError, TraceError, ValueError):
+                self.uncursored += 1
 
     @property
     def unkept(self) -> int:

@@ -1,4 +1,5 @@
-"""Sessions kept before the session folder's marker existed: a person upgrading still resumes their kept walks.
+"""Sessions kept before the session folder's marker existed: a person upgrading still resumes their kept walks; and
+a kept walk reopens at the step it was left at, though that was after its end.
 
 A folder is taken as such a session only when it looks exactly like one the explorer made then (its name as
 ``start_session`` wrote it, nothing in it but kept walks as the recorder names them, each a readable trace); ``--resume``
@@ -13,6 +14,7 @@ import pytest
 
 from explorer.cli.main import main
 from explorer.sessions import MARKER, is_legacy_session, last_session, prune_sessions
+from explorer.trace import read_trace
 
 from .helpers import HANDBOOK_PATH, explorer_made_here, wait_for
 
@@ -82,3 +84,40 @@ async def test_resume_reopens_a_session_kept_before_the_marker_and_marks_it(
         await wait_for(pilot, lambda: screen.view.walk is not None)
         assert screen.view.walk.history.settings.query == QUERY and len(screen.view.walk.history.events) > 1
     assert list(root.iterdir()) == [old]  # the walks go on being kept there
+
+
+async def test_a_walk_stepped_back_after_its_end_is_resumed_where_it_was_left_not_at_its_end(
+        own_data_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept walk's cursor was written only as the walk ended: stepped back in an ended walk, then quit, it
+    reopened at its end. The session keeps where each walk was left as it closes, in the trace's walk block."""
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(HANDBOOK_PATH), "--navigator", NAVIGATOR, "--query", QUERY]) == 0
+    first = made[-1]
+    async with first.run_test(size=(80, 24)) as pilot:
+        screen = first.walk_screen
+        await pilot.press("c")
+        await wait_for(pilot, lambda: screen.view.history is not None and screen.view.history.end is not None)
+        walked = screen.view.history
+        end = len(walked.events)
+        await pilot.press("b", "b")
+        await wait_for(pilot, lambda: walked.cursor == end - 2)
+        await pilot.press("q")
+    (session,) = (own_data_folder / "reasoning-explorer" / "sessions").iterdir()
+    (kept,) = session.glob("walk-*.jsonl")
+    place = read_trace(kept).header.walk
+    assert place is not None and (place.number, place.cursor) == (1, end - 2)
+    assert list(read_trace(kept).events) == list(walked.events)  # the walk itself, as it was
+
+    assert main(["--resume"]) == 0
+    again = made[-1]
+    async with again.run_test(size=(80, 24)) as pilot:
+        screen = again.walk_screen
+        await wait_for(pilot, lambda: screen.view.walk is not None)
+        resumed = screen.view.walk.history
+        assert resumed.cursor == end - 2  # where it was left
+        await pilot.press("B")  # to its first step, then quit: a resumed walk keeps where it was left too
+        await wait_for(pilot, lambda: resumed.cursor == 1)
+        await pilot.press("q")
+    assert [path.name for path in session.glob("walk-*.jsonl")] == [kept.name]
+    place = read_trace(kept).header.walk
+    assert place is not None and place.cursor == 1
