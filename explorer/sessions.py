@@ -6,8 +6,10 @@ FOLDER`` opens. The session folders live under one root (:func:`sessions_root`):
 ``$XDG_DATA_HOME/reasoning-explorer/sessions`` (``~/.local/share/reasoning-explorer/sessions``), each named for when
 its session started (``2026-12-05T10-31-07``, local time), and known as one by the marker file the explorer writes in
 it (:data:`MARKER`), never by its name: a folder of a person's own under the root (``zzz-my-walks``, or one named
-like a session) is never resumed, kept in, nor removed. ``--resume`` reopens the newest session that holds walks
-(:func:`last_session`) and goes on keeping the session there. ``--sessions off`` keeps none.
+like a session) is never resumed, kept in, nor removed. A folder kept before the marker existed is resumed (and
+marked) when it looks exactly like one the explorer made then (:func:`is_legacy_session`), and never removed.
+``--resume`` reopens the newest session that holds walks (:func:`last_session`) and goes on keeping the session
+there. ``--sessions off`` keeps none.
 
 The user's ``XDG_DATA_HOME`` is only read, once, where the explorer starts.
 """
@@ -15,9 +17,11 @@ The user's ``XDG_DATA_HOME`` is only read, once, where the explorer starts.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -25,11 +29,13 @@ from typing import Final
 
 from .corpora import Corpus
 from .outputs import Output, write
+from .reading import read_file
 from .recording import PATTERN, WalkRecorder
-from .trace import FinishedWalk
+from .safe_text import json_text
+from .trace import MAX_TRACE_BYTES, FinishedWalk, TraceError, WalkPlace, read_trace_header
 
-__all__ = ["KEPT_SESSIONS", "MARKER", "SESSIONS_OFF", "KeptSession", "is_session", "last_session", "prune_sessions",
-           "session_label", "sessions_root", "start_session"]
+__all__ = ["KEPT_SESSIONS", "MARKER", "SESSIONS_OFF", "KeptSession", "is_legacy_session", "is_session", "last_session",
+           "prune_sessions", "session_label", "sessions_root", "start_session"]
 
 SESSIONS_OFF: Final = "off"
 """``--sessions off``: this explorer keeps no walk."""
@@ -42,6 +48,14 @@ _MARKER_TEXT: Final = ("A session of reasoning-explorer: its walks, kept as they
                        "reopens the newest). Without this file, the folder is no session.\n")
 _TEMPORARY: Final = ".walk-*.tmp"
 """What the recorder writes a walk to before renaming it into place (a recorder killed mid-write leaves one)."""
+_LEGACY_NAME: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9]{2}"
+                                 r"(?:-(?:[2-9]|[1-9][0-9]{1,2}))?")
+"""A session folder's name as the explorer wrote it before the marker: when it started, then ``-2`` … ``-999``."""
+_KEPT_WALK: Final = r"walk-[0-9]{8}T[0-9]{6}\.[0-9]{6}Z-[0-9]+-[0-9]+\.jsonl"
+_LEGACY_TRACE: Final = re.compile(_KEPT_WALK)
+"""A kept walk's name as the recorder writes it (``walk-20261201T120000.123456Z-4242-7.jsonl``)."""
+_LEGACY_TEMPORARY: Final = re.compile(rf"\.{_KEPT_WALK}\.[0-9]+\.[a-z0-9_]+\.tmp")
+"""The temporary file of one of those, left by a recorder killed mid-write."""
 KEPT_SESSIONS: Final = 50
 """Session folders kept under a root: a new session removes the oldest beyond these (each holds at most the
 recorder's 100 MB), so that a year of sessions does not fill the disk unseen."""
@@ -97,6 +111,38 @@ def is_session(folder: Path) -> bool:
         return False
 
 
+def is_legacy_session(folder: Path) -> bool:
+    """Whether ``folder`` is a session folder an explorer kept before the marker existed (a person upgrading keeps
+    their walks): it looks exactly like one the explorer made then, or it is none. Its name is one
+    :func:`start_session` gave (``2026-12-05T10-31-07``, ``…-2``: ASCII digits, a real date); it holds regular files
+    alone, each a kept walk as the recorder names them (or the temporary file of one), at least one; and every kept
+    walk's header reads as a reasoning-explorer trace's. A person's own folder (``zzz-my-walks``, a name ending in
+    ``²``, a note beside the walks, a file that is no trace) is none. Never true of a marked folder
+    (:func:`is_session`); ``--resume`` marks a legacy folder it reopens (:class:`KeptSession`)."""
+    if not _LEGACY_NAME.fullmatch(folder.name):
+        return False
+    try:
+        datetime.strptime(folder.name[:_STAMP], _NAME_FORMAT)
+    except ValueError:
+        return False
+    try:
+        if not folder.is_dir() or folder.is_symlink() or (folder / MARKER).exists():
+            return False
+        traces = []
+        for path in folder.iterdir():
+            if path.is_symlink() or not path.is_file():
+                return False
+            if _LEGACY_TRACE.fullmatch(path.name):
+                traces.append(path)
+            elif not _LEGACY_TEMPORARY.fullmatch(path.name):
+                return False
+        for trace in traces:
+            read_trace_header(trace)
+    except (OSError, TraceError):
+        return False
+    return bool(traces)
+
+
 def prune_sessions(root: Path, keep: int = KEPT_SESSIONS) -> list[Path]:
     """Remove the oldest session folders under ``root`` beyond the newest ``keep``, and return them. Only a session
     folder (:func:`is_session`) holding nothing but its marker and kept walks (``walk-*.jsonl`` and the recorder's
@@ -129,12 +175,15 @@ def holds_walks(folder: Path) -> bool:
 
 
 def last_session(root: Path) -> Path | None:
-    """The newest session folder under ``root`` that holds walks (``None``: none does, or there is no ``root``)."""
+    """The newest session folder under ``root`` that holds walks (``None``: none does, or there is no ``root``): a
+    marked one (:func:`is_session`), or one kept before the marker existed (:func:`is_legacy_session`)."""
     try:
-        folders = sorted((path for path in root.iterdir() if is_session(path)), key=_started, reverse=True)
+        folders = sorted((path for path in root.iterdir() if _LEGACY_NAME.fullmatch(path.name) or is_session(path)),
+                         key=_started, reverse=True)
     except OSError:
         return None
-    return next((folder for folder in folders if holds_walks(folder)), None)
+    return next((folder for folder in folders
+                 if (holds_walks(folder) if is_session(folder) else is_legacy_session(folder))), None)
 
 
 def session_label(folder: Path) -> str:
@@ -153,10 +202,16 @@ class KeptSession:
     session's folder that kept no walk is removed as it closes (a session that walked nothing leaves nothing)."""
 
     def __init__(self, folder: Path, corpus: Corpus, *, resumed: bool = False) -> None:
-        """``OSError`` when ``folder`` cannot be made or read."""
+        """``OSError`` when ``folder`` cannot be made or read, or a resumed one kept before the marker existed cannot
+        be marked (it is marked here, so that it is known as a session from now on)."""
         self.folder = folder
         self.resumed = resumed
+        if resumed and not is_session(folder):
+            write(Output("the session's marker", folder / MARKER), _MARKER_TEXT, doing="mark the session folder")
         self.recorder = WalkRecorder(folder, corpus)
+        self._left: dict[tuple[int, str], WalkPlace] = {}
+        self.uncursored = 0
+        """Kept walks whose cursor could not be kept as the session closed (their trace unreadable or unwritable)."""
 
     def keep(self, walk: FinishedWalk) -> None:
         """Keep ``walk``, its corpus named by its absolute path: the session folder is no place a path given
@@ -168,13 +223,39 @@ class KeptSession:
             walk = replace(walk, header=replace(walk.header, walk=walk.place))
         self.recorder.keep(walk)
 
+    def left(self, places: Iterable[WalkPlace]) -> None:
+        """Where each walk of the list was left as the explorer closes (its cursor): :meth:`close` keeps it in the
+        walk's kept trace, so that ``--resume`` opens it there, not where it was when it ended."""
+        self._left = {(place.number, place.label): place for place in places}
+
     def close(self, timeout: float | None = 30.0) -> None:
         self.recorder.close(timeout)
+        self._keep_cursors()
         if not self.resumed:
             with contextlib.suppress(OSError):  # it kept walks, or is gone: either way, left as it is
                 if [path.name for path in self.folder.iterdir()] == [MARKER]:
                     (self.folder / MARKER).unlink()
                 self.folder.rmdir()
+
+    def _keep_cursors(self) -> None:
+        """Each kept walk (this session's: a trace whose ``walk`` block has a number and name of the list) left at
+        another step than its trace says gets that step in its header; the rest of its trace is left byte for
+        byte. A trace that cannot be read or written keeps the step it had."""
+        if not self._left:
+            return
+        for path in sorted(self.folder.glob(PATTERN)):
+            try:
+                kept = read_trace_header(path).walk
+                place = None if kept is None else self._left.get((kept.number, kept.label))
+                if kept is None or place is None or place.cursor == kept.cursor:
+                    continue
+                first, newline, rest = read_file(path, MAX_TRACE_BYTES).decode("utf-8").partition("\n")
+                header = json.loads(first)
+                header["walk"] = replace(kept, cursor=place.cursor).to_json()
+                write(Output("the kept walk", path), json_text(header) + newline + rest,
+                      doing="keep where the walk was left", replace=True)
+            except (OSError, TraceError, ValueError):
+                self.uncursored += 1
 
     @property
     def unkept(self) -> int:

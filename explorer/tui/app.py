@@ -200,6 +200,9 @@ class ExplorerApp(App[int]):
     def on_unmount(self) -> None:
         self.close_walks()
         if self.wiring.keeper is not None:
+            if self._walk_screen is not None:  # each walk at the step it was left at, not where it ended
+                self.wiring.keeper.left(walk.loaded.place() for walk in self._walk_screen.walks
+                                        if walk.loaded is not None)
             self.wiring.keeper.close()  # the walks told at once as the app quits are written before it is gone
 
     def close_walks(self) -> None:

@@ -114,12 +114,13 @@ show(0);
 
 
 def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[int], transcripts: Sequence[str],
-         transcript_of: Sequence[int], decisions: Sequence[int], total: int, fork: str = "") -> str:
+         transcript_of: Sequence[int], decisions: Sequence[int], total: int, fork: str = "", cut: str = "") -> str:
     """The page: ``frames`` and ``transcripts`` packed (base64 of gzip), ``steps`` the event of each frame,
     ``transcript_of`` each frame's transcript (-1: none), ``decisions`` the frames presenting mode stops at.
 
-    ``fork``: what the walk is, when a fork (what was forced, or the prompt variant), shown under the title.
-    ``title``, ``subtitle`` and ``fork`` are untrusted (the query, the corpus, ids): escaped here."""
+    ``fork``: what the walk is, when a fork (what was forced, or the prompt variant), shown under the title;
+    ``cut``: which recorded answers were cut to the ids a live answer keeps, said under it.
+    ``title``, ``subtitle``, ``fork`` and ``cut`` are untrusted (the query, the corpus, ids): escaped here."""
     nonce = secrets.token_urlsafe(16)
     walk = json.dumps({"frames": list(frames), "steps": list(steps), "transcripts": list(transcripts),
                        "transcriptOf": list(transcript_of), "decisions": list(decisions), "total": total},
@@ -144,6 +145,7 @@ def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[in
 <h1 id="title">{shown_title}</h1>
 {f'<p class="fork" id="fork">{html.escape(fork)}</p>' if fork else ""}
 <p class="meta">{html.escape(subtitle)}</p>
+{f'<p class="meta" id="cut">{html.escape(cut[:1].upper() + cut[1:])}.</p>' if cut else ""}
 </header>
 <nav aria-label="step through the walk">
 <button id="first" title="The first step (Home)">|◀ First</button>

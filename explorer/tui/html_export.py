@@ -37,7 +37,7 @@ import io
 import re
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -47,6 +47,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ..navigators.answer_size import cut_answers
 from ..outputs import Output, Read, write
 from ..walks.decision_steps import decision_steps
 from ..walks.fork_line import fork_line
@@ -218,7 +219,8 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
     """The page of the walk ``trace`` records, on ``corpus``, drawn by a ``screen_class`` that shows it (no
     navigator: nothing is asked, every step is read from the record); ``credit`` names who exported it;
     ``fork_of`` the walk it was forked from, when known (its header says so, and what was forced)."""
-    history = WalkHistory.from_trace(trace)
+    events, cuts = cut_answers(trace.events)  # an answer of 100,000 ids is drawn as a live one is cut
+    history = WalkHistory.from_trace(replace(trace, events=events))
 
     def screen() -> Screen[Any]:
         # No wiring: a screen drawn in the background hears no desk and no local model (the person's screen does).
@@ -232,7 +234,7 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
                 frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
                 transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],
                 decisions=drawn.decisions, total=len(history.events),
-                fork=fork_line(list(history.decisions()), fork_of) or "")
+                fork=fork_line(list(history.decisions()), fork_of) or "", cut="; ".join(cut.said() for cut in cuts))
     return ExportedWalk(text, len(drawn.frames), len(drawn.decisions))
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 from core import TreeNavigator
 
 from ..outputs import Ledger
-from ..trace import FinishedWalk
+from ..trace import FinishedWalk, WalkPlace
 
 if TYPE_CHECKING:
     from ..navigators.folders import Folders
@@ -36,6 +36,11 @@ class WalkKeeper(Protocol):
     writes what is waiting as the program ends."""
 
     def keep(self, walk: FinishedWalk) -> None: ...
+
+    def left(self, places: Iterable[WalkPlace]) -> None:
+        """Where each walk of the list was left as the program ends (its cursor): kept too, as :meth:`close`
+        writes."""
+        ...
 
     def close(self, timeout: float | None = ...) -> None: ...
 

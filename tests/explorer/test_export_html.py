@@ -5,13 +5,20 @@ shown as text and never run."""
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import gzip
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from core import NavigatorChose
 from explorer.navigators import NavigatorConfigError, resolve_navigator
+from explorer.navigators.answer_size import Cut, cut_answers, ids_kept
+from explorer.trace import read_trace
 from tests.command_line import run_cli
 
 from .serve_helpers import ROOT
@@ -240,3 +247,43 @@ def test_a_trace_whose_navigator_cannot_be_had_here_still_exports(hostile_walk, 
     assert exported.returncode == 0, exported.stderr
     assert exported.stderr.startswith(f"reasoning-explorer: wrote {out}: 14 steps (5 decision steps), ")
     assert f"· {unknown} · budget " in out.read_text()
+
+
+def test_a_recorded_answer_of_100000_ids_is_drawn_cut_as_a_live_one_and_the_page_says_so(tmp_path):
+    """export --html (and H, through the same export_walk) drew a trace's decisions uncut: one answer of 100,000 ids
+    took 23 s and 440 MB (5 s and 170 MB uncut); replay and re-walks cut it to ids_kept of the offer already."""
+    trace, out = tmp_path / "t.jsonl", tmp_path / "t.html"
+    handbook = ROOT / "sample_corpora" / "handbook.yaml"
+    assert run("walk", str(handbook), "refund", "--navigator", "lexical:default", "--trace", str(trace)).returncode == 0
+    lines = trace.read_text().splitlines()
+    first = next(n for n, line in enumerate(lines) if json.loads(line).get("event") == "navigator_chose")
+    event = json.loads(lines[first])
+    junk = [f"junk-{n}" for n in range(100_000)]
+    event["selected"], event["hallucinated"] = ["billing", *junk], junk
+    lines[first] = json.dumps(event)
+    trace.write_text("\n".join(lines) + "\n")
+    done = run("export", str(trace), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    page = out.read_text()
+    kept = ids_kept(9)  # the handbook's nine roots were offered
+    assert re.findall(r'<p class="meta" id="cut">([^<]*)</p>', page) == [
+        f"The answer at step {first} selected 100,001 ids: the first {kept} are shown, as a live answer is cut."]
+    data = json.loads(re.search(r'<script id="walk-data" type="application/json">(.*?)</script>', page).group(1))
+    drawn = [gzip.decompress(base64.b64decode(packed)).decode() for packed in data["frames"] + data["transcripts"]]
+    assert not any(f"junk-{kept - 1}" in text for text in drawn)  # the first id past the cut is drawn nowhere
+    assert "junk-0" in "".join(drawn)  # one kept is: the answer is shown as cut, not dropped
+
+
+def test_answers_are_cut_where_they_hold_more_ids_than_a_live_answer_keeps(tmp_path):
+    trace = tmp_path / "t.jsonl"
+    assert run("walk", str(ROOT / "sample_corpora" / "handbook.yaml"), "refund", "--navigator", "lexical:default",
+               "--trace", str(trace)).returncode == 0
+    events = read_trace(trace).events
+    assert cut_answers(events) == (events, ())  # nothing over: the same events
+    at = next(n for n, e in enumerate(events) if isinstance(e, NavigatorChose))
+    many = tuple(f"junk-{n}" for n in range(500))
+    big = dataclasses.replace(events[at], selected=("billing", *many), hallucinated=many)
+    cut, cuts = cut_answers((*events[:at], big, *events[at + 1:]))
+    assert cuts == (Cut(at + 1, 501, ids_kept(9)),)
+    assert cut[at].selected == ("billing", *many[:ids_kept(9) - 1]) and cut[at].hallucinated == many[:ids_kept(9) - 1]
+    assert cut[:at] == events[:at] and cut[at + 1:] == events[at + 1:]

@@ -5,6 +5,7 @@ refused in one line, like every key that writes a file, and so is a file that ca
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import subprocess
 import sys
@@ -13,13 +14,15 @@ import pytest
 from textual.app import App
 from textual.widgets import Input
 
+from explorer.cli.main import main
+from explorer.navigators.answer_size import ids_kept
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.walk_screen import WalkScreen
 from explorer.walk_settings import WalkSettings
 from explorer.walks.walk_list import WalkList
 from tests.command_line import run_cli
 
-from .helpers import HANDBOOK, make_app, script, wait_for
+from .helpers import HANDBOOK, HANDBOOK_PATH, explorer_made_here, make_app, script, wait_for
 from .reading import prompt_error
 
 QUERY = "How are refunds issued?"
@@ -95,6 +98,31 @@ async def test_h_draws_in_this_process_the_page_export_writes_from_the_trace(tmp
     done = await asyncio.to_thread(run_cli, "export", trace, "--html", by_command, columns=None)
     assert done.returncode == 0, done.stderr
     assert without_nonce(by_key.read_text()) == without_nonce(by_command.read_text())
+
+
+@pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
+async def test_h_on_a_trace_whose_answer_selects_100000_ids_draws_it_cut_and_says_so(tmp_path, monkeypatch):
+    """H draws what export does: a recorded answer cut to the ids a live one keeps, said on the page."""
+    trace, out = tmp_path / "t.jsonl", tmp_path / "t.html"
+    done = await asyncio.to_thread(run_cli, "walk", HANDBOOK_PATH, QUERY, "--navigator", "lexical:default", "--trace",
+                                   trace)
+    assert done.returncode == 0, done.stderr
+    lines = trace.read_text().splitlines()
+    first = next(n for n, line in enumerate(lines) if json.loads(line).get("event") == "navigator_chose")
+    event = json.loads(lines[first])
+    junk = [f"junk-{n}" for n in range(100_000)]
+    event["selected"], event["hallucinated"] = [*event["selected"], *junk], junk
+    lines[first] = json.dumps(event)
+    trace.write_text("\n".join(lines) + "\n")
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(trace)]) == 0
+    app = made[-1]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.walk_screen.view.walk is not None)
+        await press_h_to(pilot, out)
+        await wait_for(pilot, lambda: any("Walk exported to" in n.message for n in app.notes), timeout=300)
+    assert re.findall(r'<p class="meta" id="cut">([^<]*)</p>', out.read_text()) == [
+        f"The answer at step {first} selected 100,001 ids: the first {ids_kept(9)} are shown, as a live answer is cut."]
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
