@@ -20,6 +20,7 @@ from explorer.navigators import NavigatorConfigError, resolve_navigator
 from explorer.navigators.answer_size import Cut, cut_answers, ids_kept
 from explorer.trace import read_trace
 from tests.command_line import run_cli
+from tests.samples import SAMPLES
 
 from .serve_helpers import ROOT
 from .test_serve_browser import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
@@ -253,7 +254,7 @@ def test_a_recorded_answer_of_100000_ids_is_drawn_cut_as_a_live_one_and_the_page
     """export --html (and H, through the same export_walk) drew a trace's decisions uncut: one answer of 100,000 ids
     took 23 s and 440 MB (5 s and 170 MB uncut); replay and re-walks cut it to ids_kept of the offer already."""
     trace, out = tmp_path / "t.jsonl", tmp_path / "t.html"
-    handbook = ROOT / "sample_corpora" / "handbook.yaml"
+    handbook = SAMPLES / "handbook.yaml"
     assert run("walk", str(handbook), "refund", "--navigator", "lexical:default", "--trace", str(trace)).returncode == 0
     lines = trace.read_text().splitlines()
     first = next(n for n, line in enumerate(lines) if json.loads(line).get("event") == "navigator_chose")
@@ -276,7 +277,7 @@ def test_a_recorded_answer_of_100000_ids_is_drawn_cut_as_a_live_one_and_the_page
 
 def test_answers_are_cut_where_they_hold_more_ids_than_a_live_answer_keeps(tmp_path):
     trace = tmp_path / "t.jsonl"
-    assert run("walk", str(ROOT / "sample_corpora" / "handbook.yaml"), "refund", "--navigator", "lexical:default",
+    assert run("walk", str(SAMPLES / "handbook.yaml"), "refund", "--navigator", "lexical:default",
                "--trace", str(trace)).returncode == 0
     events = read_trace(trace).events
     assert cut_answers(events) == (events, ())  # nothing over: the same events
