@@ -82,6 +82,11 @@ class StaticEmbeddings:
         return self._pool(self._ids(title) * title_weight + self._ids(summary))
 
     @cached_property
+    def _columns(self) -> npt.NDArray[np.float32]:
+        """The table transposed: a dimension's values for every token, contiguous."""
+        return np.ascontiguousarray(self._table.T)
+
+    @cached_property
     def _unpadded(self) -> Any:
         """A copy of the tokenizer that pads no batch (the bundled one pads each batch to its longest text)."""
         tokenizer = type(self._tokenizer).from_str(self._tokenizer.to_str())
@@ -101,10 +106,11 @@ class StaticEmbeddings:
             ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int64, count=int(sizes.sum()))
             np.clip(ids, 0, last, out=ids)
             counts[start:start + len(encoded)] = sizes
-            filled = np.flatnonzero(sizes)
-            if filled.size:
-                starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[filled]
-                totals[start + filled] = np.add.reduceat(self._table[ids], starts, axis=0)
+            if ids.size:  # a dimension at a time: a gather of one contiguous row and a bincount, both linear
+                owner = np.repeat(np.arange(len(encoded)), sizes)
+                block = totals[start:start + len(encoded)]
+                for dimension, column in enumerate(self._columns):
+                    block[:, dimension] = np.bincount(owner, weights=column[ids], minlength=len(encoded))
         return totals, counts
 
     def text(self, text: str) -> Vector:

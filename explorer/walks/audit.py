@@ -151,20 +151,23 @@ class _Measures:
         kept = heads[np.array([h not in above for h in heads.tolist()], dtype=bool)] if above else heads
         others = np.concatenate([siblings, kept])
         skip = (others[None, :] == rows[:, None]) | (self.parent[others][None, :] == rows[:, None])
+        usable = ~np.all(skip, axis=1)
+        if not usable.any():
+            return
+        at, skip = rows[usable], skip[usable]
+        kept_count = (~skip).sum(axis=1)
         for vectors in self.views:
-            mine = vectors[rows]
-            own = np.einsum("ij,ij->i", mine, self.below[rows]).astype(np.float64)
+            mine = vectors[at]
+            own = np.einsum("ij,ij->i", mine, self.below[at]).astype(np.float64)
             against = (mine @ self.below[others].T).astype(np.float64)
-            against[skip] = np.nan
-            usable = ~np.all(skip, axis=1)
-            if not usable.any():
-                continue
-            at, live = rows[usable], against[usable]
-            best = np.nanargmax(live, axis=1)
-            top = live[np.arange(len(at)), best]
-            self._lower(0, at, own[usable] - top, others[best])
-            spread = np.nanstd(live, axis=1) + 1e-6
-            self._lower(1, at, (own[usable] - np.nanmean(live, axis=1)) / spread, np.full(len(at), -1))
+            against[skip] = 0.0
+            mean = against.sum(axis=1) / kept_count
+            spread = np.sqrt(np.maximum((against ** 2).sum(axis=1) / kept_count - mean ** 2, 0.0)) + 1e-6
+            against[skip] = -np.inf
+            best = np.argmax(against, axis=1)
+            top = against[np.arange(len(at)), best]
+            self._lower(0, at, own - top, others[best])
+            self._lower(1, at, (own - mean) / spread, np.full(len(at), -1))
 
     def _children(self, node: int, kids: npt.NDArray[np.int64]) -> None:
         """``child`` and ``part`` of ``node`` against its children ``kids``."""
@@ -196,6 +199,9 @@ def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw
         return f"the summary of {title!r} fits its own content best, but only just ahead of {named}'s " \
                f"(by {raw:.3f})"
     if measure == "vague":
+        if raw < 0:
+            return f"the title and summary of {title!r} say little of what lies beneath it: they fit what lies " \
+                   f"elsewhere better ({-raw:.1f} standard deviations)"
         return f"the title and summary of {title!r} say little in particular: they fit what lies beneath it only " \
                f"{raw:.1f} standard deviations better than what lies elsewhere"
     if measure == "child":
