@@ -238,3 +238,17 @@ def test_the_audit_runs_on_every_sample_corpus(name):
     fits = audit(judge, 5)
     assert len(fits) == 5 and all(f.id in corpus.index for f in fits)
     assert [f.fit for f in fits] == sorted(f.fit for f in fits)
+
+
+def test_a_kept_result_reads_its_verdict_back_and_a_damaged_one_is_refused_in_words(tmp_path):
+    from explorer.walks.evaluation import outcome_from_json, outcome_to_json
+
+    refund, _ = outcomes(corpus_files(tmp_path))
+    written = json.loads(json.dumps(outcome_to_json(refund)))
+    settings = WalkSettings("", "lexical:strict")
+    read = outcome_from_json(written, refund.question, settings)
+    assert (read.blame, read.flat) == (refund.blame, 1)
+    with pytest.raises(ValueError, match="blame kind 'bogus' is none this explorer knows"):
+        outcome_from_json({**written, "blame": {"kind": "bogus", "node": None, "says": ""}}, refund.question, settings)
+    with pytest.raises(ValueError, match="'flat' is not a rank"):
+        outcome_from_json({**written, "flat": 0}, refund.question, settings)
