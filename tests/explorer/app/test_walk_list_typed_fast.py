@@ -14,13 +14,13 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.navigators.folders import Folders
 from explorer.tui.screens.choose_walk import WalksScreen
+from tests.samples import SAMPLES
 
 from .helpers import SIZE, make_app, wait_for
 from .test_keys_typed_fast import burst
 
 ROOT = Path(__file__).resolve().parents[3]
 STORM = ROOT.parent / "shared" / "fixtures" / "keys" / "walk_list_storm.tsv"
-SAMPLES = ROOT / "sample_corpora"
 TMUX = {"Enter": "enter", "Escape": "escape", "Up": "up", "Down": "down", "Left": "left", "Right": "right",
         "PageDown": "pagedown", "PageUp": "pageup", "Tab": "tab", "BSpace": "backspace", "Space": "space",
         "Home": "home", "End": "end", "BTab": "shift+tab", "DC": "delete"}
