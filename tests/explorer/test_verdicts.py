@@ -18,7 +18,6 @@ from explorer.walks.evaluation import BlameKind, evaluate, flat_rank, judged
 from tests.command_line import run_cli as run
 from tests.samples import SAMPLES
 
-
 # Three roots. "money" hides its refunds behind a generic title and summary; "office" promises refunds and holds
 # desks and parking; "travel" is what it says.
 CORPUS = """\
