@@ -99,6 +99,9 @@ class Comparison:
     """Every node where the walks' decisions differ (the first divergence's among them), in the order reached."""
     forced: tuple[ForcedDecision, ...] = ()
     """Every decision a person forced, walk A's then walk B's."""
+    landing: str = ""
+    """Which walk landed the question's expected node, in one sentence (``best-first landed the expected Final pay;
+    depth-first ran out of visits``: :func:`~.evaluation.who_landed.who_landed`); empty when no node is expected."""
 
     @property
     def same_decisions(self) -> bool:

@@ -407,7 +407,7 @@ class WalkScreen(Screen[None]):
             case "rewalk":
                 self.rewalking.ask()
             case "other_policy":
-                made = self.rewalking.other_policy()
+                made = self.rewalking.other_policy(frozenset(self._expected()))
                 if made is not None:
                     self.comparing_walks.start(made)  # the original stays A, as everywhere; the re-walk is B
             case "continue_live":
