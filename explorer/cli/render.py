@@ -407,6 +407,12 @@ def comparison_report(comparison: Comparison) -> RenderableType:
                                         safe(comparison.b_name, "bold magenta"))]
     for note in comparison.notes:
         parts.append(line(("note: ", "yellow"), safe(note)))
+    if comparison.landing:  # diff --expect: who landed it, and whose fault each miss was
+        parts.append(line(("Expected: ", "bold"), safe(comparison.landing, "bold", width=400)))
+        for walk, says, flat in comparison.verdicts:
+            parts.append(line(f"  {walk} ", ("verdict: ", "bold"), safe(says, width=600)))
+            if flat:
+                parts.append(line("    ", safe(flat, "dim", width=200)))
     divergence = comparison.divergence
     if divergence is None:
         parts.append(Text("Same decisions: the two walks made the same choices at every offer.", style="bold green"))

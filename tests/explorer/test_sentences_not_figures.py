@@ -4,6 +4,8 @@ from a run in hand); a best-first walk's end says what the visits did not reach 
 
 from __future__ import annotations
 
+import json
+
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import KeptRun, RunComparison
 from explorer.walks.evaluation.kept_run import KeptQuestion, _result
@@ -72,3 +74,27 @@ def test_a_best_first_walks_end_says_what_was_left_waiting_in_the_frontier() -> 
         ends[policy] = done.stdout.splitlines()[-1]
     assert ends == {"best-first": "1 left waiting in the frontier, no visit left: thirty-sixty-ninety",
                     "depth-first": "1 chosen but never entered, no visit left: thirty-sixty-ninety"}
+
+
+def test_diff_expect_says_which_walk_landed_it_and_whose_fault_each_miss_was(tmp_path) -> None:
+    trace = tmp_path / "a.jsonl"
+    walked = run_cli("walk", SAMPLES / "handbook.yaml", "How much is the home office budget for new employees?",
+                     "--navigator", "lexical:default", "--max-visits", "6", "--trace", trace)
+    assert walked.returncode == 0, walked.stderr
+    done = run_cli("diff", trace, "--policy", "best-first", "--expect", "home-office-setup", "--json")
+    assert done.returncode == 1, done.stderr  # they differ
+    document = json.loads(done.stdout)
+    assert document["landing"] == ("neither landed the expected Home office setup: depth-first turned away at the "
+                                   "roots; best-first turned away at people-policies")
+    assert document["verdicts"][0] == {
+        "walk": "a", "says": "the navigator erred: at the roots, what it was shown ranks 'Employee policies' 1st of 9 "
+                             "(its content 1st), and it chose 'onboarding'",
+        "flat": "a flat search finds it 1st: the walk lost it"}
+    assert [v["walk"] for v in document["verdicts"]] == ["a", "b"]
+    text = run_cli("diff", trace, "--policy", "best-first", "--expect", "home-office-setup").stdout.splitlines()
+    assert text[2].startswith("Expected: neither landed the expected Home office setup: depth-first turned away")
+    assert text[3].startswith("  A verdict: the navigator erred: at the roots")
+    refused = run_cli("diff", trace, "--policy", "best-first", "--expect", "nope,home-office-setup")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == ("reasoning-explorer: error: --expect: nope is no node of "
+                              f"{SAMPLES / 'handbook.yaml'}; name node ids of the corpus, separated by commas\n")
