@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -146,6 +147,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
     observers = [spans.observe] if spans is not None else []
     scored = spans.scored if spans is not None else None
+    if spans is not None and judge is not None:  # each walk's span carries its verdict and the flat search's rank
+        scored = partial(_sent_judged, spans.scored, judge, args.navigator)
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
     curve = _policies if args.compare_policy is not None else _sweep if args.budgets is not None else None
@@ -247,6 +250,13 @@ def _judged(outcomes: Sequence[QuestionOutcome | None], judge: Judge | None,
     from ..walks.evaluation import judged
 
     return [judged(o, judge, model) if o is not None and o.history is not None else o for o in outcomes]
+
+
+def _sent_judged(send: Callable[[QuestionOutcome], None], judge: Judge, model: str, outcome: QuestionOutcome) -> None:
+    """Send ``outcome``'s walk span judged: whose fault its miss was, where a flat search ranks its expected node."""
+    from ..walks.evaluation import judged
+
+    send(judged(outcome, judge, model) if outcome.history is not None else outcome)
 
 
 def _read_kept(path: str) -> KeptRun:

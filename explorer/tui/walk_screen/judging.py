@@ -6,7 +6,9 @@ bundled embeddings load once per process), so the screen never waits on it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import threading
 import weakref
 
@@ -42,18 +44,21 @@ class Judging(Part):
             return self._judge
 
     def _changed(self, change: Change | Aspect) -> None:
-        if change in (Aspect.WALK, Aspect.OVERLAY, Change.ENDED):
+        if change in (Aspect.WALK, Aspect.OVERLAY, Aspect.PRESENTING, Change.ENDED):
             self.consider(self.view.walk)
 
     def consider(self, walk: Walk | None) -> None:
-        """Judge ``walk`` on a worker when it has ended and its query expects a node (once per walk)."""
-        if walk is None or walk.judged is not None or walk in self._asked:
+        """Judge ``walk`` on a worker when it has ended and its query expects a node (once per walk); not while
+        presenting, which shows no step panel (an export's drawing presents: it never waits on a judge)."""
+        if walk is None or walk.judged is not None or walk in self._asked or self.view.presenting:
             return
         history = walk.history
         if history.end is None:
             return
         marked = self.view.expected
         self._asked.add(walk)
+        # Said back on the screen's loop, in its context, without waiting: a screen gone by then hears nothing.
+        loop, context = asyncio.get_running_loop(), contextvars.copy_context()
 
         def work() -> None:
             expected = marked or expected_for(history.settings.query, sets_beside(self.corpus))
@@ -61,7 +66,7 @@ class Judging(Part):
             lines = (verdict.says, verdict.flat) if verdict is not None else ()
             judged = (verdict.step if verdict is not None else None, lines)
             with contextlib.suppress(RuntimeError):  # the app closed while the judge looked: nothing to say
-                self.stage.app.call_from_thread(self._judged, walk, judged)
+                loop.call_soon_threadsafe(self._judged, walk, judged, context=context)
 
         self.stage.run_worker(work, thread=True, group="judging", exit_on_error=False, name="judge a miss")
 
