@@ -15,6 +15,7 @@ from .inputs import looks_like_spans, open_trace, walk_and_corpus
 from .options import EXIT_FOUND, EXIT_OK, PROG, Parser, console, fail, path_text, policy_option, write_json
 
 if TYPE_CHECKING:
+    from ..walks.compare import Comparison
     from ..walks.history import WalkHistory
 
 
@@ -30,6 +31,10 @@ def cmd_diff(argv: Sequence[str]) -> int:
     parser.add_argument("--policy", type=policy_option, default=None, metavar="P",
                         help="re-walk each walk from its recorded decisions in this order first (depth-first, or "
                              "best-first[@alpha=A]): no navigator call; a node its recording never judged stops there")
+    parser.add_argument("--expect", metavar="ID[,ID]", default=None,
+                        help="the node(s) the query should land: say which walk landed it and, for a walk that "
+                             "missed it, whose fault it was (eval's judge, the bundled embeddings) and where a flat "
+                             "search ranks it (reads the corpus the trace names)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     args = parser.parse_args(argv)
     if args.b is None and args.policy is None:
@@ -47,6 +52,8 @@ def cmd_diff(argv: Sequence[str]) -> int:
         names = [names[0] + ("" if args.b is None else f", re-walked {said}"), f"{names[1]}, re-walked {said}"]
     comparison = compare(a, b, a_corpus=traces[0].header.corpus_sha256, b_corpus=traces[1].header.corpus_sha256)
     comparison = replace(comparison, a_name=names[0], b_name=names[1])
+    if args.expect is not None:
+        comparison = _expected(comparison, args.expect, args.a, a, b)
     if args.json:
         write_json(comparison_to_json(comparison))
     else:
@@ -72,6 +79,30 @@ def _in_order(a: str, b: str | None, order: tuple[Policy, float]) -> tuple[WalkH
     if b is None:
         return WalkHistory.from_trace(loaded[0][0], number=1), walked[0], [loaded[0][0]] * 2
     return walked[0], walked[1], [trace for trace, _ in loaded]
+
+
+def _expected(comparison: Comparison, expect: str, path: str, a: WalkHistory, b: WalkHistory) -> Comparison:
+    """``comparison`` with which walk landed ``expect``'s nodes and the verdict on each walk that missed them, on
+    the corpus walk A's file names; one line and exit 2 for an id the corpus does not hold."""
+    from ..navigators import NavigatorConfigError
+    from ..navigators.judge import DEFAULT_JUDGE, judge_for
+    from ..safe_text import visible
+    from ..walks.evaluation.walk_verdict import walk_verdict
+    from ..walks.evaluation.who_landed import who_landed
+
+    corpus = walk_and_corpus(path)[1]
+    expected = [node.strip() for node in expect.split(",") if node.strip()]
+    unknown = [node for node in expected if node not in corpus.index]
+    if not expected or unknown:
+        fail(visible(f"--expect: {', '.join(unknown) or 'no id'} is no node of {corpus.path}; name node ids of the "
+                     "corpus, separated by commas"))
+    try:
+        judge = judge_for(DEFAULT_JUDGE, corpus)
+    except NavigatorConfigError:
+        judge = judge_for("lexical:default", corpus)
+    verdicts = [(name, verdict.says, verdict.flat) for name, history in (("A", a), ("B", b))
+                if (verdict := walk_verdict(corpus, history, expected, judge)) is not None]
+    return replace(comparison, landing=who_landed(corpus, comparison, a, b, expected), verdicts=tuple(verdicts))
 
 
 def open_any(path: str) -> Trace:

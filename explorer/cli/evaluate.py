@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 
     from ..corpora import Corpus
     from ..corpora.questions import Question
+    from ..navigators.judge import Judge
     from ..walk_settings import WalkSettings
     from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome, Sweep
     from ..walks.session import WalkObserver
@@ -92,6 +94,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
                         help="also walk every question under walk policy Q (depth-first, best-first[@alpha=A]) with "
                              "the same navigator and budget: per policy hit@3, landed, precision, calls and tokens, "
                              "and whether the other policy lands each miss; with --budgets, the cost/quality curve")
+    parser.add_argument("--judge", metavar="JUDGE", default=None,
+                        help="the independent judge of every miss and of the flat search: semantic:default (the "
+                             "bundled embeddings, the default) or lexical:default (BM25); none: no verdicts")
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
@@ -125,6 +130,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
+    judge = _judge(args.judge, corpus)
     kept = _fit(_read_kept(args.against), questions.path, corpus, comparing=True) if args.against is not None else None
     settings = _settings(args, resumed)
     held = {}
@@ -141,12 +147,15 @@ def cmd_eval(argv: Sequence[str]) -> int:
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
     observers = [spans.observe] if spans is not None else []
     scored = spans.scored if spans is not None else None
+    if spans is not None and judge is not None:  # each walk's span carries its verdict and the flat search's rank
+        scored = partial(_sent_judged, spans.scored, judge, args.navigator)
     progress_console = console(stderr=True)
     show_progress = progress_console.is_terminal and not args.json
     curve = _policies if args.compare_policy is not None else _sweep if args.budgets is not None else None
     if curve is not None:  # the policies compared (at one budget or several), or the budgets swept
         try:
-            return curve(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored)
+            return curve(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored,
+                         judge)
         finally:
             if telemetry is not None:
                 telemetry.close()
@@ -162,8 +171,10 @@ def cmd_eval(argv: Sequence[str]) -> int:
             walked = _walk(run, scored, progress_console if show_progress else None)
         except KeyboardInterrupt:
             if args.save_run is not None:
-                _keep_interrupted(args.save_run, questions.path, corpus, settings, run.outcomes, wiring.ledger)
+                _keep_interrupted(args.save_run, questions.path, corpus, settings,  # judged as a whole run is
+                                  _judged(run.outcomes, judge, args.navigator), wiring.ledger)
             raise
+        walked = _judged(walked, judge, args.navigator)
         outcomes = [o for o in walked if o is not None]
         summary = summarize(outcomes, stats(corpus))
         compared = None
@@ -172,6 +183,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
 
             b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
                                   navigator=compare_navigator, on_done=scored, observers=observers)
+            b_outcomes = [o for o in _judged(b_outcomes, judge, args.compare) if o is not None]
             compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
                                       summarize(b_outcomes, stats(corpus)))
     finally:  # after the second navigator's walks too: they are sent like the first's
@@ -206,13 +218,45 @@ def cmd_eval(argv: Sequence[str]) -> int:
 
         out = console()
         print_whole(out, eval_table(outcomes))
-        out.print(miss_lines(outcomes))
+        out.print(miss_lines(outcomes, nodes=len(corpus.index)))
         out.print(eval_summary(summary))
         if compared is not None:
             out.print("\n".join(compared.lines()), markup=False, highlight=False)
         if against is not None:
             out.print("\n".join(against.lines()), markup=False, highlight=False)
     return EXIT_OK
+
+
+def _judge(name: str | None, corpus: Corpus) -> Judge | None:
+    """The judge ``--judge`` names (default: the bundled embeddings) bound to ``corpus``, ``None`` for ``none``;
+    one line and exit 2 for a judge there is not."""
+    from ..navigators import NavigatorConfigError
+    from ..navigators.judge import DEFAULT_JUDGE, judge_for
+
+    if name is not None and name.strip().lower() == "none":
+        return None
+    try:
+        return judge_for(name or DEFAULT_JUDGE, corpus)
+    except NavigatorConfigError as exc:
+        fail(f"--judge: {exc}")
+
+
+def _judged(outcomes: Sequence[QuestionOutcome | None], judge: Judge | None,
+            model: str) -> list[QuestionOutcome | None]:
+    """Each outcome walked now with its verdict and the flat search's rank; one a resumed run held (no walk kept
+    with it) as it was kept, and every one as it was with no judge."""
+    if judge is None:
+        return list(outcomes)
+    from ..walks.evaluation import judged
+
+    return [judged(o, judge, model) if o is not None and o.history is not None else o for o in outcomes]
+
+
+def _sent_judged(send: Callable[[QuestionOutcome], None], judge: Judge, model: str, outcome: QuestionOutcome) -> None:
+    """Send ``outcome``'s walk span judged: whose fault its miss was, where a flat search ranks its expected node."""
+    from ..walks.evaluation import judged
+
+    send(judged(outcome, judge, model) if outcome.history is not None else outcome)
 
 
 def _read_kept(path: str) -> KeptRun:
@@ -310,7 +354,7 @@ def _keep_interrupted(path: str, questions_path: Path, corpus: Corpus, settings:
 
 def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
            settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
-           scored: Callable[[QuestionOutcome], None] | None) -> int:
+           scored: Callable[[QuestionOutcome], None] | None, judge: Judge | None = None) -> int:
     """``eval --budgets``: the sweep's rows and each question's budget, or (``--json``) the largest budget's
     evaluation document with the sweep in it."""
     from ..corpora.validate import stats
@@ -320,8 +364,9 @@ def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, quest
                   observers=observers, on_done=scored)
     if args.json:
         top = found.rows[-1]
+        outcomes = [o for o in _judged(top.outcomes, judge, settings.model) if o is not None]
         document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=top.budget),
-                                      top.outcomes, summarize(top.outcomes, stats(corpus)))
+                                      outcomes, summarize(outcomes, stats(corpus)))
         document["sweep"] = found.to_json()
         write_json(document)
     else:
@@ -361,7 +406,7 @@ def _check_compare_policy(args: argparse.Namespace) -> None:
 
 def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
               settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
-              scored: Callable[[QuestionOutcome], None] | None) -> int:
+              scored: Callable[[QuestionOutcome], None] | None, judge: Judge | None = None) -> int:
     """``eval --compare-policy Q``: the set walked under the policy of ``settings`` and under Q, at each budget of
     ``--budgets`` (the curve, and its chart) or at the one budget walked (the evaluation of the first policy, each
     miss saying whether the other lands it, and both policies' figures); ``--json``: the largest budget's evaluation
@@ -374,7 +419,7 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     curve = policy_curve(corpus, questions, settings, [(settings.policy, settings.alpha), args.compare_policy],
                          budgets, navigator=navigator, jobs=args.jobs, observers=observers, on_done=scored)
     top = len(curve.budgets) - 1
-    first = curve.outcomes(0, top)
+    first = [o for o in _judged(curve.outcomes(0, top), judge, settings.model) if o is not None]
     if args.json:
         document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=curve.budgets[top]),
                                       first, summarize(first, stats(corpus)))
@@ -385,7 +430,8 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     if args.budgets is None:
         other = curve.policies[1]
         print_whole(out, eval_table(first, other=(other, [o.hit for o in curve.outcomes(1, top)])))
-        out.print(miss_lines(first, said=[curve.other_words(0, top, n) for n in range(len(first))]))
+        out.print(miss_lines(first, said=[curve.other_words(0, top, n) for n in range(len(first))],
+                             nodes=len(corpus.index)))
         out.print(eval_summary(summarize(first, stats(corpus))))
         second = curve.outcomes(1, top)
         out.print(miss_lines(second, said=[curve.other_words(1, top, n) for n in range(len(second))],

@@ -9,6 +9,7 @@
     reasoning-explorer serve [CORPUS | TRACE] [...]   (in a browser)             (cli.serve)
     reasoning-explorer export TRACE --html OUT.html   (a walk as one file)       (cli.export)
     reasoning-explorer import FILE.pdf [-o CORPUS]    (a PDF as a corpus)        (cli.importing)
+    reasoning-explorer audit CORPUS [--json]          (the map's weakest nodes)  (cli.audit)
 
 Each sub-command is a module of its own; what they share (argument types, walk options, exit codes) is
 ``cli.options``, and the files they read ``cli.inputs``. Exit codes: 0 success; 1 the command ran but found
@@ -25,6 +26,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..safe_text import one_line
+from .audit import cmd_audit
 from .diff import cmd_diff
 from .evaluate import cmd_eval
 from .explore import cmd_explore
@@ -56,6 +58,7 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "serve": cmd_serve,
     "export": cmd_export,
     "import": cmd_import,
+    "audit": cmd_audit,
 }
 
 

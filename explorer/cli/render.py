@@ -44,6 +44,7 @@ from ..walks.describe import (
     visits_left,
 )
 from ..walks.evaluation import BudgetChart, EvalSummary, QuestionOutcome, cached_words, draw_chart
+from ..walks.evaluation.blame import BlameKind, flat_words
 from ..walks.habits import walk_habits
 from ..walks.ranking import rank_landed
 from ..walks.state import WalkState
@@ -285,9 +286,11 @@ def eval_table(outcomes: Sequence[QuestionOutcome], *, other: tuple[str, Sequenc
 
 
 def miss_lines(outcomes: Sequence[QuestionOutcome], *, said: Sequence[str] | None = None,
-               title: str = "Why each miss is a miss") -> RenderableType:
-    """Why each miss is a miss, one line each: ``money-back: turned away: at step 2, judging the roots, …``; with
-    ``said`` (a line per question), that line under each miss (``best-first lands it at the same budget (15)``)."""
+               title: str = "Why each miss is a miss", nodes: int = 0) -> RenderableType:
+    """Why each miss is a miss, one line each: ``money-back: turned away: at step 2, judging the roots, …``; under
+    it, a judged miss's verdict (``verdict: the map hid it: …``) and where a flat search over the corpus's ``nodes``
+    ranks it; with ``said`` (a line per question), that line under each miss (``best-first lands it at the same
+    budget (15)``)."""
     misses = [(number, o) for number, o in enumerate(outcomes) if o.miss is not None]
     if not misses:
         return Text("No miss.", style="bold green")
@@ -297,6 +300,11 @@ def miss_lines(outcomes: Sequence[QuestionOutcome], *, said: Sequence[str] | Non
         lines.append(line("  ", safe(o.question.id, "bold", width=40), ": ", safe(o.miss.sentence(), width=300)))
         if said is not None:
             lines.append(line("    ", safe(said[number], "italic", width=300)))
+        if o.blame is not None and o.blame.says != o.miss.sentence():
+            lines.append(line("    ", ("verdict: ", "bold"), safe(o.blame.says, width=600)))
+        flat = flat_words(o.flat, nodes) if nodes else ""
+        if flat:
+            lines.append(line("    ", safe(flat, "dim", width=200)))
     return Group(*lines)
 
 
@@ -324,6 +332,15 @@ def eval_summary(summary: EvalSummary) -> Text:
         text.append("\n")
         text.append("misses ", style="bold")
         text.append(", ".join(f"{reason} {count:,}" for reason, count in summary.misses.items()))
+    if summary.verdicts:
+        text.append("\n")
+        text.append("verdicts ", style="bold")
+        text.append(", ".join(f"{BlameKind(kind).words} {count:,}" for kind, count in summary.verdicts.items()))
+    if summary.flat_hits_at_3 is not None and summary.judged:
+        text.append("\n")
+        text.append("flat search hit@3 ", style="bold")
+        text.append(f"{summary.flat_hits_at_3 / summary.judged:.0%} ({summary.flat_hits_at_3:,}/{summary.judged:,}): "
+                    f"the judge ranking every node, no tree, beside the walk's {summary.hit_at_3_rate:.0%}")
     habits = summary.habits.words()
     if habits:  # only a run an LLM answered
         text.append("\n")
@@ -390,6 +407,12 @@ def comparison_report(comparison: Comparison) -> RenderableType:
                                         safe(comparison.b_name, "bold magenta"))]
     for note in comparison.notes:
         parts.append(line(("note: ", "yellow"), safe(note)))
+    if comparison.landing:  # diff --expect: who landed it, and whose fault each miss was
+        parts.append(line(("Expected: ", "bold"), safe(comparison.landing, "bold", width=400)))
+        for walk, says, flat in comparison.verdicts:
+            parts.append(line(f"  {walk} ", ("verdict: ", "bold"), safe(says, width=600)))
+            if flat:
+                parts.append(line("    ", safe(flat, "dim", width=200)))
     divergence = comparison.divergence
     if divergence is None:
         parts.append(Text("Same decisions: the two walks made the same choices at every offer.", style="bold green"))

@@ -25,7 +25,7 @@ import importlib
 import logging
 import threading
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ Vector = npt.NDArray[np.float32]
 
 CONFIG = "l2_supercat"
 DIMENSIONS = 256
+SUM_BATCH = 4096  # texts a batch of sums: their token rows held at once stay some MB
 CACHED_TEXTS = 16384  # 16 K vectors of 256 float32: 16 MB at most
 TITLE_WEIGHT = 1  # once: counted twice (as the lexical navigator counts title terms), the first nodes landed got worse
 INSTALL_HINT = "install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)"
@@ -79,6 +80,38 @@ class StaticEmbeddings:
 
     def _vector_of_titled(self, title: str, summary: str, title_weight: int) -> Vector:
         return self._pool(self._ids(title) * title_weight + self._ids(summary))
+
+    @cached_property
+    def _columns(self) -> npt.NDArray[np.float32]:
+        """The table transposed: a dimension's values for every token, contiguous."""
+        return np.ascontiguousarray(self._table.T)
+
+    @cached_property
+    def _unpadded(self) -> Any:
+        """A copy of the tokenizer that pads no batch (the bundled one pads each batch to its longest text)."""
+        tokenizer = type(self._tokenizer).from_str(self._tokenizer.to_str())
+        tokenizer.no_padding()
+        return tokenizer
+
+    def sums(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """Each text's token rows summed (float32, one row a text) and its token count: texts pooled together (a
+        subtree's) are the sums added and divided by the counts (their mean is the vector of the texts joined).
+        Through an unpadded copy of the tokenizer in batches, not cached."""
+        totals = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        counts = np.zeros(len(texts), dtype=np.int64)
+        last = self._table.shape[0] - 1
+        for start in range(0, len(texts), SUM_BATCH):
+            encoded = self._unpadded.encode_batch(list(texts[start:start + SUM_BATCH]), add_special_tokens=False)
+            sizes = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(encoded))
+            ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int64, count=int(sizes.sum()))
+            np.clip(ids, 0, last, out=ids)
+            counts[start:start + len(encoded)] = sizes
+            if ids.size:  # a dimension at a time: a gather of one contiguous row and a bincount, both linear
+                owner = np.repeat(np.arange(len(encoded)), sizes)
+                block = totals[start:start + len(encoded)]
+                for dimension, column in enumerate(self._columns):
+                    block[:, dimension] = np.bincount(owner, weights=column[ids], minlength=len(encoded))
+        return totals, counts
 
     def text(self, text: str) -> Vector:
         """The unit vector of ``text`` (a query)."""

@@ -99,6 +99,12 @@ class Comparison:
     """Every node where the walks' decisions differ (the first divergence's among them), in the order reached."""
     forced: tuple[ForcedDecision, ...] = ()
     """Every decision a person forced, walk A's then walk B's."""
+    landing: str = ""
+    """Which walk landed the question's expected node, in one sentence (``best-first landed the expected Final pay;
+    depth-first ran out of visits``: :func:`~.evaluation.who_landed.who_landed`); empty when no node is expected."""
+    verdicts: tuple[tuple[str, str, str], ...] = ()
+    """For each walk that missed the expected node (``diff --expect``): its name (``A``, ``B``), whose fault the miss
+    was and where a flat search ranks the node, in words (:mod:`.evaluation.walk_verdict`)."""
 
     @property
     def same_decisions(self) -> bool:
@@ -249,7 +255,11 @@ def comparison_to_json(comparison: Comparison) -> dict[str, object]:
     def one(d: Divergence) -> dict[str, object]:
         return {"decision": d.number, "kind": d.kind.value, "node": d.node, "a": side(d.a), "b": side(d.b)}
 
+    expected = {"landing": comparison.landing,
+                "verdicts": [{"walk": walk.lower(), "says": says, "flat": flat}
+                             for walk, says, flat in comparison.verdicts]} if comparison.landing else {}
     return {
+        **expected,
         "a": comparison.a_name, "b": comparison.b_name, "notes": list(comparison.notes),
         "same_decisions": comparison.same_decisions,
         "first_divergence": None if divergence is None else one(divergence),

@@ -18,6 +18,7 @@ from core import (
     NavigatorFailed,
     NodeEntered,
     PathStopped,
+    Policy,
     StopRecord,
     WalkEvent,
     WalkFinished,
@@ -239,8 +240,11 @@ def ending_text(state: WalkState) -> Text:
         lines.append(head + landed_line(state))
         if ending.error:
             lines.append(Text("Why: ", style="bold red") + safe(ending.error, "red", width=400))
+    # A best-first walk's chosen nodes wait in its frontier until a visit takes them: those the visits did not
+    # reach were left waiting there, not turned down.
+    never = "left waiting in the frontier" if state.policy is not Policy.DEPTH_FIRST else "chosen but never entered"
     for why, ids in ending.never_entered.items():
-        line_ = Text(f"{len(ids)} chosen but never entered, {why}: ", style="yellow")
+        line_ = Text(f"{len(ids)} {never}, {why}: ", style="yellow")
         lines.append(line_ + _names(ids))
     if ending.hallucinated:
         count = len(ending.hallucinated)

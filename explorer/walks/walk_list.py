@@ -56,6 +56,9 @@ class Walk:
         self._watchers: list[Watcher] = []
         self.verdict = ""
         """What an evaluation made of this walk (why its question was missed), said beside it on screen."""
+        self.judged: tuple[int | None, tuple[str, ...]] | None = None
+        """Its miss judged (the step of its first wrong turn, ``None``: its end; and the lines to say there: whose
+        fault it was, where a flat search ranks the expected node), once a judge has looked (``None``: not yet)."""
         self.retired = False
         """Whether its session is over for the screen (it ended, or was cancelled): see :meth:`retire`."""
 

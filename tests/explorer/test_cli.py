@@ -241,7 +241,7 @@ def test_eval_json_has_every_question_in_order_and_a_summary():
     assert set(first) == {"id", "query", "expect", "landed", "hit", "hit_at_1", "hit_at_3", "landed_count",
                           "precision", "branch_entered", "first_wrong_turn", "miss", "visits_used", "navigator_calls",
                           "decisions", "cached", "valid_answers", "chars_shipped", "chars_saved", "stop_reasons", "end",
-                          "error"}
+                          "error", "blame", "flat"}
     money = next(r for r in doc["results"] if r["id"] == "money-back")
     assert (money["hit"], money["branch_entered"], money["first_wrong_turn"], money["visits_used"]) == (
         False, False, 0, 0)

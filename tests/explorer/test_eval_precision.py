@@ -12,8 +12,9 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import Question, load_questions
 from explorer.corpora.validate import stats
+from explorer.navigators.judge import judge_for
 from explorer.walk_settings import WalkSettings
-from explorer.walks.evaluation import evaluate, evaluation_to_json, summarize
+from explorer.walks.evaluation import evaluate, evaluation_to_json, judged, summarize
 from tests.command_line import run_cli as run
 from tests.samples import SAMPLES
 
@@ -101,7 +102,8 @@ def test_eval_json_is_the_evaluations_own_document_with_the_new_figures(tmp_path
     printed = json.loads(out.stdout)
     questions = load_questions(path)
     settings = WalkSettings("", model)
-    outcomes = evaluate(HANDBOOK, questions.questions, settings)
+    judge = judge_for("semantic:default", HANDBOOK)  # eval's default judge: each miss's verdict, the flat rank
+    outcomes = [judged(o, judge, model) for o in evaluate(HANDBOOK, questions.questions, settings)]
     built = evaluation_to_json(questions.path, HANDBOOK, settings, outcomes, summarize(outcomes, stats(HANDBOOK)))
     assert printed == json.loads(json.dumps(built))  # the CLI prints the evaluation's document, nothing of its own
     fourth = printed["results"][2]

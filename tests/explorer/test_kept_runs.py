@@ -63,6 +63,10 @@ def test_against_a_kept_run_says_the_deltas_and_the_questions_that_flipped(kept:
     lines = done.stdout.splitlines()
     start = lines.index("Against default.json: was lexical:default · now lexical:wide")
     hits, was = wide["summary"]["hits"], sum(r["hit"] for r in default.values())
+    broke = f"broke {len(broken)} ({', '.join(broken[:3])}{', …' if len(broken) > 3 else ''})" if broken \
+        else "broke none"
+    headline = f"Fixed {len(fixed)} of {41 - was} questions the kept run missed, {broke}"
+    assert lines[start - 1] == headline  # it leads: did it work, in one sentence
     assert lines[start + 1] == "  compared on 41 of 41 questions both runs hold"
     assert lines[start + 2] == f"  hit        {hits}/41 (was {was}/41, {hits - was:+d})"
     assert lines[start + 5] == f"Fixed ({len(fixed)}): missed then, hit now"
@@ -75,6 +79,7 @@ def test_against_a_kept_run_says_the_deltas_and_the_questions_that_flipped(kept:
     assert [b["id"] for b in document["broken"]] == broken
     assert document["hits"] == {"kept": was, "now": hits, "delta": hits - was}
     assert (document["compared_on"], document["questions"], document["kept_partial"]) == (41, 41, False)
+    assert document["says"] == headline
 
 
 def test_the_same_run_against_itself_flips_nothing(kept: Path) -> None:

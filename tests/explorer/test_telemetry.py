@@ -603,9 +603,17 @@ def test_eval_walk_spans_carry_the_question_the_expected_ids_and_hit_or_miss(tmp
     # The walk never entered billing, the first node on the way to either expected node.
     assert (miss["reasoning_explorer.eval.missed"], miss["reasoning_explorer.eval.first_wrong_turn"]) == ("billing", 0)
     assert miss["reasoning_explorer.eval.miss_reason"] == "turned away"  # the evaluation's own reason
+    # Judged as eval judges it (the bundled embeddings): whose fault the miss was, where a flat search ranks it.
+    result = json.loads(out.stdout)["results"][1]
+    assert result["blame"]["says"] and result["flat"] >= 1
+    assert (miss["reasoning_explorer.eval.blame_kind"], miss["reasoning_explorer.eval.blame"],
+            miss["reasoning_explorer.eval.flat_rank"]) == (result["blame"]["kind"], result["blame"]["says"],
+                                                           result["flat"])
+    assert "reasoning_explorer.eval.blame" not in hit
     assert json.loads(miss["metadata"])["eval"] == {
         "question_id": "money", "expected": ["refund-delivery", "invoices"], "hit": False, "missed": "billing",
-        "first_wrong_turn": 0, "miss_reason": "turned away"}
+        "first_wrong_turn": 0, "miss_reason": "turned away", "blame_kind": result["blame"]["kind"],
+        "blame": result["blame"]["says"], "flat_rank": result["flat"]}
 
 
 def test_the_miss_reason_the_evaluation_gives_goes_on_the_walk_span(tmp_path):

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...walks.compare import Comparison, compare
+from ...walks.evaluation.who_landed import who_landed
 from ...walks.walk_list import Walk, WalkUnreadable
 from ..screens.choose_walk import WalksScreen
 from .shown import Grounds, Part
@@ -61,12 +64,17 @@ class Comparing(Part):
         self.view.unfolded = not self.view.unfolded
 
     def current(self) -> Comparison | None:
-        """The comparison of the shown walk with its partner (``None``: none is compared)."""
+        """The comparison of the shown walk with its partner (``None``: none is compared), with which walk landed
+        the nodes marked expected on the tree, in words."""
         shown, partner = self.view.walk, self.view.partner
         if shown is None or partner is None:
             return None
         a, b = shown.history, partner.history
-        key = (id(a), id(b), len(a.events), len(b.events), a.end, b.end)  # an end comes with no event of its own
+        expected = self.view.expected
+        # An end comes with no event of its own; the history itself, not its id (an id is reused).
+        key = (a, b, len(a.events), len(b.events), a.end, b.end, expected)
         if self._cached is None or self._cached[0] != key:
-            self._cached = (key, compare(a, b))
+            comparison = compare(a, b)
+            landing = who_landed(self.corpus, comparison, a, b, expected) if expected else ""
+            self._cached = (key, replace(comparison, landing=landing) if landing else comparison)
         return self._cached[1]

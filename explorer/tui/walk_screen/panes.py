@@ -189,16 +189,20 @@ class MeterPane(Following, BudgetMeter):
 class StepPane(Following, StepPanel):
     """The step at the cursor: what happened, the pick open on it, why the walk ended, its verdict and habits."""
 
-    SHOWS: ClassVar[Changes] = WALKED | {Change.PICK, Aspect.FORK}
+    SHOWS: ClassVar[Changes] = WALKED | {Change.PICK, Aspect.FORK, Aspect.JUDGED}
 
     def paint(self, scene: Scene, changes: Changes) -> None:
         view, state = scene.view, scene.state()
         history, walk = view.history, view.walk
         decision = history.decision_at() if history is not None else None
+        judged = walk.judged if walk is not None else None
+        at = judged[0] if judged is not None else None
+        fault = judged[1] if judged is not None and history is not None \
+            and history.cursor == (len(history.events) if at is None else at) else ()  # at its first wrong turn
         self.show(ShownStep(
             state, history.cursor if history else 0, len(history.events) if history else 0, view.picker,
             ending=ending_text(state), capped=capped_note(decision) if decision is not None else "",
-            verdict=walk.verdict if walk is not None else "",
+            verdict=walk.verdict if walk is not None else "", fault=fault,
             habits=habit_notes(history.events, decision) if history else ()))
 
 

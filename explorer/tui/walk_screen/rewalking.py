@@ -82,11 +82,12 @@ class Rewalking(Part):
                  else "no navigator is called; nodes it never judged stop there")
         self.say(f"{session.history.name} — c runs it to where it stops; {asked}.", timeout=5)
 
-    def other_policy(self) -> Walk | None:
+    def other_policy(self, expected: frozenset[str] = frozenset()) -> Walk | None:
         """The shown walk walked again in the other order (depth-first to best-first, or back) from its recorded
         decisions, to its end: only what the recording never judged is asked live. The walk it came from stays on
-        screen, A as the original is everywhere (``D``, ``diff``, an evaluation's baseline); returns the new walk, for
-        the screen to compare with it as B on one tree (``None``: there was no walk to re-walk)."""
+        screen, A as the original is everywhere (``D``, ``diff``, an evaluation's baseline), the nodes its question
+        ``expected`` still marked on the tree; returns the new walk, for the screen to compare with it as B on one
+        tree (``None``: there was no walk to re-walk)."""
         shown = self.view.walk
         if shown is None or next(shown.history.decisions(), None) is None:
             self.say("No walk to re-walk yet: walk one first.", timeout=3)
@@ -98,7 +99,7 @@ class Rewalking(Part):
         made = Walk(session.history, session)
         self.runner.launch(made, steps=1)
         session.run_to_end()
-        self.view.walk = shown  # A, the original; the new walk is B beside it
+        self.view.show(shown, expected=expected)  # A, the original, its expected nodes marked; the new walk is B
         asked = ("what it never judged is asked live" if live is not None
                  else "no navigator is called; what it never judged stops there")
         self.say(f"B: {session.history.name}, beside A: {shown.name} on the tree (w shows B alone): its decisions "

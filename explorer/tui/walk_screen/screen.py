@@ -54,6 +54,7 @@ from .asking_again import AskingAgain
 from .comparing import Comparing
 from .continuing_live import ContinuingLive
 from .evaluating_variant import EvaluatingVariant, original_of
+from .judging import Judging
 from .keeping_case import KeepingCase
 from .listening import Listening
 from .next_walk import NextWalk
@@ -146,6 +147,8 @@ class WalkScreen(Screen[None]):
         self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
         self.opening = OpeningWalks(grounds, focus_tree=tree.focus, next_walk=self.next_walk, runner=self.runner)
         self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
+        self.judging = Judging(grounds)
+        """Each ended walk's miss judged on a worker, said at its first wrong turn."""
         query = self._query
         self.stepping = Stepping(grounds, presenter=self.presenter, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(query.exact_value),
@@ -407,7 +410,7 @@ class WalkScreen(Screen[None]):
             case "rewalk":
                 self.rewalking.ask()
             case "other_policy":
-                made = self.rewalking.other_policy()
+                made = self.rewalking.other_policy(frozenset(self._expected()))
                 if made is not None:
                     self.comparing_walks.start(made)  # the original stays A, as everywhere; the re-walk is B
             case "continue_live":

@@ -52,6 +52,8 @@ class Aspect(Enum):
     """The next walk's settings changed (the meter says its limits)."""
     CLOCK = "clock"
     """A beat of the clock while its navigator thinks (the status and its seconds)."""
+    JUDGED = "judged"
+    """Its miss was judged: whose fault it was, and where a flat search ranks the expected node."""
 
 
 ViewChanged = Callable[[Change | Aspect], None]

@@ -38,6 +38,8 @@ class ComparePanel(Static):
         head.append("  with  ")
         head.append_text(safe("B = " + comparison.b_name, style("compare--b"), width=90))
         parts.append(head)
+        if comparison.landing:  # which walk landed the expected node, in words, before the figures
+            parts.append(styled("Expected: ", style("compare--label")) + safe(comparison.landing, "bold", width=300))
         for note in comparison.notes:
             parts.append(styled("note: ", style("compare--dim")) + safe(note, width=200))
         parts.append(self._walk("A", comparison.only_a + comparison.both, comparison.a_totals, "compare--a"))

@@ -33,7 +33,8 @@ class ShownStep:
     (its candidates become a picker: the manual navigator waits, or a person answers an earlier decision anew);
     ``ending``, why the walk ended; ``capped``, that the navigator's pick was capped by the visits left;
     ``verdict``, what an evaluation made of this walk (why a question was missed); ``habits``, the LLM's habits its
-    answer shows (:meth:`~explorer.walks.habits.Habits.notes`)."""
+    answer shows (:meth:`~explorer.walks.habits.Habits.notes`); ``fault``, the judge's words at the first wrong
+    turn."""
 
     state: WalkState
     step: int = 0
@@ -43,6 +44,9 @@ class ShownStep:
     capped: str = ""
     verdict: str = ""
     habits: Sequence[str] = ()
+    fault: Sequence[str] = ()
+    """At a miss's first wrong turn, once judged: whose fault it was, and where a flat search ranks the expected
+    node (plain words: they name corpus text)."""
 
 
 class StepPanel(Static):
@@ -88,7 +92,8 @@ class StepPanel(Static):
     def show(self, shown: ShownStep) -> None:
         """Show one step of the walk (:class:`ShownStep`): the answer before the list it came from."""
         state = shown.state
-        parts = [self._heading(shown), *self._verdict(shown.verdict), self._where(state), *self._last(shown)]
+        parts = [self._heading(shown), *self._verdict(shown.verdict), *self._fault(shown.fault), self._where(state),
+                 *self._last(shown)]
         if state.policy is Policy.BEST_FIRST:
             parts.append(self._frontier_line(state, self.corpus))
         parts += self._offered(shown)
@@ -114,6 +119,13 @@ class StepPanel(Static):
         said = styled("Verdict ", style("step--label"))
         said.append_text(safe(verdict, style("step--failure"), width=600))
         return [said]
+
+    def _fault(self, fault: Sequence[str]) -> list[Text]:
+        """``Fault   the map hid it: …`` then ``Flat    a flat search finds it 2nd: the walk lost it``."""
+        style = self.get_component_rich_style
+        return [styled(label, style("step--label")) + safe(words, style("step--failure") if number == 0 else "",
+                                                           width=600)
+                for number, (label, words) in enumerate(zip(("Fault   ", "Flat    "), fault, strict=False)) if words]
 
     def _where(self, state: WalkState) -> Text:
         style, corpus = self.get_component_rich_style, self.corpus

@@ -12,7 +12,8 @@ against a kept one, was → now) over :mod:`.kept_run` (a run kept as a file,
 whole or partial) over :mod:`.document` (the ``eval --json`` document) over
 :mod:`.comparison` (two navigators) and :mod:`.run` (walking the set), over
 :mod:`.summary` (the set's figures), over :mod:`.outcome` (one question's),
-over :mod:`.misses` (why one was missed), :mod:`.pace` (the time left) and :mod:`.chart` (a figure by visit
+over :mod:`.blame` (whose fault a miss was, by an independent judge, and the flat search's rank) over
+:mod:`.misses` (why one was missed), :mod:`.pace` (the time left) and :mod:`.chart` (a figure by visit
 budget, drawn as text). Import the names below
 from here.
 """
@@ -20,6 +21,7 @@ from here.
 from __future__ import annotations
 
 from ...corpora.questions import looks_like_question_set
+from .blame import Blame, BlameKind, blame_of, flat_rank, flat_words
 from .chart import BudgetChart, Series, draw_chart
 from .check_set import CheckSet, check_path, check_set, write_check_set
 from .comparison import Change, Difference, EvalComparison, Side, compare_outcomes, comparison_lines, differs
@@ -28,6 +30,7 @@ from .kept_run import KeptRun, RunError, check_resumable, held_outcomes, holds, 
 from .misses import Miss, MissReason, best_miss_path, miss_of
 from .outcome import (
     QuestionOutcome,
+    judged,
     miss_column,
     miss_sentence,
     outcome_from_json,
@@ -54,6 +57,8 @@ from .sweep import (
 )
 
 __all__ = [
+    "Blame",
+    "BlameKind",
     "BudgetChart",
     "BudgetRow",
     "Change",
@@ -76,6 +81,7 @@ __all__ = [
     "Sweep",
     "SweepRun",
     "best_miss_path",
+    "blame_of",
     "cached_words",
     "check_path",
     "check_resumable",
@@ -88,9 +94,12 @@ __all__ = [
     "evaluate",
     "evaluation_to_json",
     "figures_lines",
+    "flat_rank",
+    "flat_words",
     "held_outcomes",
     "hit_at_3_chart",
     "holds",
+    "judged",
     "keep_run",
     "looks_like_question_set",
     "miss_column",

@@ -46,6 +46,7 @@ from ...safe_text import visible
 from ...walk_settings import WalkSettings, policy_text, read_policy
 from ..settings import describe_settings
 from .document import evaluation_to_json
+from .misses import MissReason, brief_words
 from .outcome import QuestionOutcome, outcome_from_json
 from .summary import summarize
 
@@ -114,11 +115,16 @@ class KeptQuestion:
     """What the walk's miss says (its first wrong turn, or the limit that stopped it); ``None`` for a hit."""
     correct: int = 0
     """How many of the nodes landed are expected (precision over any questions is their sum over nodes landed)."""
+    brief: str | None = field(default=None, compare=False)
+    """The miss in a few words (``turned away at the roots``: :meth:`Miss.brief`); ``None`` for a hit, or a miss
+    whose reason a kept file does not say."""
 
     @classmethod
     def of(cls, outcome: QuestionOutcome) -> KeptQuestion:
+        miss = outcome.miss
         return cls(outcome.question_id, outcome.hit, outcome.hit_at_3, outcome.landed,
-                   outcome.miss.sentence() if outcome.miss is not None else None, outcome.correct)
+                   miss.sentence() if miss is not None else None, outcome.correct,
+                   miss.brief() if miss is not None else None)
 
 
 @dataclass(frozen=True)
@@ -232,7 +238,18 @@ def _result(item: object, where: str) -> KeptQuestion:
         precision = item.get("precision")
         correct = round(precision * len(landed)) if isinstance(precision, int | float) else 0
     return KeptQuestion(str(_field(item, "id", str, where)), bool(item.get("hit")), bool(item.get("hit_at_3")),
-                        landed, str(says) if says is not None else None, correct)
+                        landed, str(says) if says is not None else None, correct, _brief(miss))
+
+
+def _brief(miss: object) -> str | None:
+    """A kept miss in a few words (:func:`brief_words`), ``None`` when its reason is none this explorer knows."""
+    if not isinstance(miss, dict):
+        return None
+    node = miss.get("node")
+    try:
+        return brief_words(MissReason(str(miss.get("reason"))), node if isinstance(node, str) else None)
+    except ValueError:
+        return None
 
 
 def read_run(path: str | Path) -> KeptRun:

@@ -19,7 +19,7 @@ from ...ending import WalkEnd
 from ...walk_settings import WalkSettings
 from ..history import WalkHistory
 
-__all__ = ["Miss", "MissReason", "best_miss_path", "miss_of"]
+__all__ = ["Miss", "MissReason", "best_miss_path", "brief_words", "miss_of"]
 
 
 class MissReason(StrEnum):
@@ -105,6 +105,10 @@ class Miss:
             return f"the navigator failed{toward}: {at}judging {where}: {self.error or 'no message'}"
         return f"cancelled{toward}: the walk ended {at.rstrip(', ')}" if at else f"cancelled{toward}"
 
+    def brief(self) -> str:
+        """The reason in a few words, for a sentence that leads (``turned away at the roots``): :func:`brief_words`."""
+        return brief_words(self.reason, self.node)
+
     def to_json(self) -> dict[str, object]:
         return {"reason": self.reason.value, "step": self.step, "node": self.node, "missed": self.missed,
                 "chose": list(self.chose), "spent": [{"branch": b, "visits": v} for b, v in self.spent],
@@ -131,6 +135,19 @@ class Miss:
             raise ValueError("the miss's spent is not a list of branches and visits")
         return cls(reason, step, node, missed, tuple(chose), tuple((s["branch"], s["visits"]) for s in spent), error,
                    settings.max_nodes_visited, settings.max_depth)
+
+
+_BRIEF = {MissReason.TURNED_AWAY: "turned away at {where}",
+          MissReason.NEVER_OFFERED: "answered ids never offered at {where}",
+          MissReason.BUDGET: "ran out of visits", MissReason.DEPTH: "stopped by the depth limit at {where}",
+          MissReason.FAILED: "the navigator failed at {where}", MissReason.CANCELLED: "cancelled",
+          MissReason.WENT_PAST: "went past it at {where}"}
+
+
+def brief_words(reason: MissReason, node: str | None) -> str:
+    """A miss's reason in a few words, where it happened (``turned away at the roots``, ``ran out of visits``); the
+    node id is corpus text: pass the words through ``safe_text``."""
+    return _BRIEF[reason].format(where="the roots" if node is None else node)
 
 
 def best_miss_path(index: HierarchyIndex, expected: Sequence[str],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core import HierarchyIndex, NavigatorChose, WalkEvent
@@ -14,14 +14,17 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...ending import WalkEnd
 from ...navigators.answered import Answered
+from ...navigators.judge import Judge
 from ...walk_settings import WalkSettings
 from ..decisions import decisions_of
 from ..habits import HabitCounts, count_habits, habits_by_answer
 from ..history import WalkHistory
 from ..state import Cost, WalkState
+from .blame import Blame, blame_of, flat_rank
 from .misses import Miss, MissReason, best_miss_path, miss_of
 
-__all__ = ["QuestionOutcome", "miss_column", "miss_sentence", "outcome_from_json", "outcome_of", "outcome_to_json",
+__all__ = ["QuestionOutcome", "judged", "miss_column", "miss_sentence", "outcome_from_json", "outcome_of",
+           "outcome_to_json",
            "wrong_turn_shown", "wrong_turn_step"]
 
 
@@ -66,6 +69,10 @@ class QuestionOutcome:
     """Characters the offers answered from the response cache would have shipped live (what the cache saved)."""
     habits: HabitCounts = field(default_factory=HabitCounts)
     """The LLM's habits its decisions showed (:mod:`explorer.walks.habits`), counted over the walk."""
+    blame: Blame | None = None
+    """Whose fault the miss was (:mod:`.blame`), once a judge has judged it (:func:`judged`); ``None`` for a hit."""
+    flat: int | None = None
+    """Where a flat search by the judge ranks the expected node (1: first), once judged; ``None`` before."""
 
     @property
     def cached(self) -> int:
@@ -155,6 +162,14 @@ def outcome_of(corpus: Corpus, question: Question, events: Sequence[WalkEvent], 
     )
 
 
+def judged(outcome: QuestionOutcome, judge: Judge, navigator: str) -> QuestionOutcome:
+    """``outcome`` with its verdict (a miss's) and the flat search's rank of its expected node, by ``judge`` (the
+    walk's navigator was ``navigator``: the verdict says when they score alike)."""
+    query = outcome.question.query
+    blame = blame_of(outcome.miss, query, judge, navigator) if outcome.miss is not None else None
+    return replace(outcome, blame=blame, flat=flat_rank(judge, query, outcome.question.expect))
+
+
 def wrong_turn_step(outcome: QuestionOutcome, index: HierarchyIndex | None = None) -> int | None:
     """The step of a question's walk to look at: where its miss is (:attr:`Miss.step`); ``None`` for a hit, a
     walk not kept, or a miss with no step (the end of the walk).
@@ -196,6 +211,7 @@ def outcome_to_json(o: QuestionOutcome) -> dict[str, object]:
             "landed": list(o.landed), "hit": o.hit, "hit_at_1": o.hit_at_1, "hit_at_3": o.hit_at_3,
             "landed_count": o.landed_count, "precision": o.precision, "branch_entered": o.branch_entered,
             "first_wrong_turn": o.first_wrong_turn, "miss": o.miss.to_json() if o.miss is not None else None,
+            "blame": o.blame.to_json() if o.blame is not None else None, "flat": o.flat,
             "visits_used": o.visits_used, "navigator_calls": o.calls, "decisions": o.answers, "cached": o.cached,
             "valid_answers": o.valid_answers, "chars_shipped": o.chars_shipped, "chars_saved": o.chars_saved,
             "stop_reasons": o.stop_reasons, "end": str(o.end), "error": o.error,
@@ -222,6 +238,11 @@ def outcome_from_json(data: Mapping[str, Any], question: Question, settings: Wal
 
     landed, stops, wrong = data.get("landed"), data.get("stop_reasons", {}), data.get("first_wrong_turn")
     end, error, miss = data.get("end"), data.get("error"), data.get("miss")
+    blame, flat = data.get("blame"), data.get("flat")
+    if not (blame is None or isinstance(blame, dict)):
+        raise ValueError("'blame' is not an object")
+    if not (flat is None or (isinstance(flat, int) and not isinstance(flat, bool) and flat > 0)):
+        raise ValueError("'flat' is not a rank")
     if not isinstance(landed, list) or not all(isinstance(node, str) for node in landed):
         raise ValueError("'landed' is not a list of ids")
     if not isinstance(stops, dict) or not all(isinstance(n, int) and not isinstance(n, bool) for n in stops.values()):
@@ -241,4 +262,5 @@ def outcome_from_json(data: Mapping[str, Any], question: Question, settings: Wal
         valid_answers=whole("valid_answers", answers), end=str(end), error=error,
         missed=found.missed if found is not None else None, miss=found,
         cost=Cost(whole("visits_used"), calls, cached=cached, chars=whole("chars_shipped")),
-        chars_saved=whole("chars_saved", 0), habits=HabitCounts.from_json(data.get("habits")))
+        chars_saved=whole("chars_saved", 0), habits=HabitCounts.from_json(data.get("habits")),
+        blame=Blame.from_json(blame) if blame is not None else None, flat=flat)

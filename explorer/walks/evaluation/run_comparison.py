@@ -1,15 +1,18 @@
 """A run now against a kept run, which is always the *was* side (``eval --against FILE``, ``o`` on the evaluation
-screen): on the questions both runs hold (a partial run holds some), said with how many (``compared on 10 of 41
-questions both runs hold``); hit, hit@3 and precision deltas, and the questions that flipped: fixed (the kept run
-missed it, the run now hits it) and broken (hit then, missed now), each with the miss of the walk that missed. Sides
-are named by their model and prompt variant (``local:smollm2 with prompt v2``); the kept file's path and the whole
-model ids are the detail, last."""
+screen): first one sentence that says whether it worked (``Fixed 3 of 4 kept cases, broke none``, ``Not fixed: the
+kept case still misses — turned away at the roots``), then, on the questions both runs hold (a partial run holds
+some), said with how many (``compared on 10 of 41 questions both runs hold``); hit, hit@3 and precision deltas,
+and the questions that flipped: fixed (the kept run missed it, the run now hits it) and broken (hit then, missed
+now), each with the miss of the walk that missed. Sides are named by their model and prompt variant
+(``local:smollm2 with prompt v2``); the kept file's path and the whole model ids are the detail, last."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...corpora.questions import CHECK_SET_SUFFIX
 from ...numbers import counted
 from ...safe_text import visible
 from ...walk_settings import policy_text
@@ -61,6 +64,7 @@ class RunComparison:
             "precision": {"kept": then.precision, "now": now.precision,
                           "delta": None if then.precision is None or now.precision is None
                           else now.precision - then.precision},
+            "says": self.headline(),
             "fixed": [{"id": after.id, "then": before.miss} for before, after in fixed],
             "broken": [{"id": after.id, "now": after.miss} for before, after in broken],
         }
@@ -70,7 +74,8 @@ class RunComparison:
         (each with the miss of the walk that missed), then the detail: the kept file and both whole model ids."""
         pairs = self.pairs()
         count = len(pairs)
-        lines = [visible(f"Against {Path(self.kept.path).name}: was {self.kept.label} · now {self.now.label}"),
+        lines = [visible(self.headline()),
+                 visible(f"Against {Path(self.kept.path).name}: was {self.kept.label} · now {self.now.label}"),
                  f"  compared on {count} of {counted(self.now.total, 'question')} both runs hold"]
         was, now = self._order(self.kept), self._order(self.now)
         if was != now:  # a flip may be the walk's order, not the navigator's answers
@@ -82,6 +87,38 @@ class RunComparison:
         lines.append(visible(f"Now: {self.now.path} · {self.now.navigator}")
                      + (f" · {self.now.holding_words()}" if self.now.partial else ""))
         return lines
+
+    def headline(self) -> str:
+        """Whether it worked, in one sentence: ``Fixed 3 of 4 kept cases, broke none``; ``Not fixed: the kept case
+        still misses — turned away at the roots``; ``Nothing to fix: …`` when the kept run missed none. Cases are
+        *kept cases* over a check set (``K``'s), else the questions the kept run missed. Plain: a miss's words name
+        node ids (pass it through ``safe_text``)."""
+        pairs = self.pairs()
+        if not pairs:
+            return "Nothing to compare yet: no question is held by both runs"
+        fixed, broken = self.flipped()
+        missed = [pair for pair in pairs if not pair[0].hit]
+        checks = any(run.questions_path.endswith(CHECK_SET_SUFFIX) for run in (self.kept, self.now))
+
+        def cases(count: int) -> str:
+            if checks:
+                return "kept case" if count == 1 else "kept cases"
+            return "question the kept run missed" if count == 1 else "questions the kept run missed"
+
+        named = ", ".join(after.id for _, after in broken[:3]) + (", …" if len(broken) > 3 else "")
+        broke = f"broke {len(broken)} ({named})" if broken else "broke none"
+        if not missed:
+            return f"Nothing to fix: the kept run missed none of {counted(len(pairs), 'question')}; this run {broke}"
+        if fixed:
+            return f"Fixed {len(fixed)} of {len(missed)} {cases(len(missed))}, {broke}"
+        briefs = Counter(after.brief for _, after in missed if after.brief)
+        if len(missed) == 1:
+            why = f" — {missed[0][1].brief}" if missed[0][1].brief else ""
+            return f"Not fixed: the {cases(1)} still misses{why}" + ("" if not broken else f"; {broke}")
+        common = briefs.most_common(1)
+        why = f" — {common[0][1]} {common[0][0]}" if common else ""
+        still = f"Not fixed: all {len(missed)} {cases(len(missed))} still miss{why}"
+        return still + ("" if not broken else f"; {broke}")
 
     @staticmethod
     def _order(run: KeptRun) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ...corpora.validate import CorpusStats
 from ...ending import WalkEnd
 from ..habits import HabitCounts
+from .blame import BlameKind
 from .misses import MissReason
 from .outcome import QuestionOutcome
 
@@ -69,6 +70,16 @@ class EvalSummary(PerQuestion):
     """Mean characters a question's cached answers would have shipped live."""
     habits: HabitCounts = field(default_factory=HabitCounts)
     """Each LLM habit (:mod:`explorer.walks.habits`) counted over every question's decisions."""
+    verdicts: dict[str, int] = field(default_factory=dict)
+    """Misses by verdict (:class:`BlameKind` values, in the enum's order), for a judged run."""
+    flat_hits_at_3: int | None = None
+    """Questions whose expected node a flat search by the judge ranks in its first 3 (``None``: not judged)."""
+    judged: int = 0
+    """Questions judged (the flat search ran for them)."""
+
+    @property
+    def flat_hit_at_3_rate(self) -> float | None:
+        return self.flat_hits_at_3 / self.judged if self.flat_hits_at_3 is not None and self.judged else None
 
     @property
     def hit_rate(self) -> float:
@@ -99,6 +110,7 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
 
     mean_chars = mean([o.chars_shipped for o in outcomes])
     mean_saved = mean([o.chars_saved for o in outcomes])  # before the misses' ``count :=`` below rebinds count
+    flat = [o for o in outcomes if o.flat is not None]
     reasons: Counter[str] = Counter()
     for o in outcomes:
         reasons.update(o.stop_reasons)
@@ -124,6 +136,10 @@ def summarize(outcomes: Sequence[QuestionOutcome], stats: CorpusStats) -> EvalSu
         cached=sum(o.cached for o in outcomes),
         mean_chars_saved=mean_saved,
         habits=sum((o.habits for o in outcomes), HabitCounts()),
+        verdicts={kind.value: count for kind in BlameKind
+                  if (count := sum(1 for o in outcomes if o.blame is not None and o.blame.kind is kind))},
+        flat_hits_at_3=sum(1 for o in outcomes if o.flat is not None and o.flat <= 3) if flat else None,
+        judged=len(flat),
     )
 
 
@@ -140,6 +156,7 @@ def summary_to_json(summary: EvalSummary) -> dict[str, object]:
         "chars_vs_content": summary.chars_vs_content, "valid_answer_rate": summary.valid_answer_rate,
         "cached_answers": summary.cached, "mean_chars_saved": summary.mean_chars_saved,
         "failed_walks": summary.failed, "stop_reasons": summary.stop_reasons,
+        "verdicts": summary.verdicts, "flat_hits_at_3": summary.flat_hits_at_3,
         **({"habits": summary.habits.to_json()} if summary.habits.decisions else {}),  # only a run an LLM answered
     }
 

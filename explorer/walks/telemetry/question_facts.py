@@ -39,8 +39,10 @@ class QuestionFacts:
     Attributes ``reasoning_explorer.eval.question_id``, ``.expected``, ``.hit``
     and, for a miss, ``.missed`` (the first node of the best path to an expected
     node that the walk did not enter), ``.first_wrong_turn`` (its depth) and
-    ``.miss_reason`` (when the evaluation gives one); the same under
-    ``metadata``'s ``eval`` key, and the tags ``eval`` and ``hit`` or ``miss``.
+    ``.miss_reason`` (when the evaluation gives one), and once a judge has looked (``eval``'s ``--judge``),
+    ``.blame_kind`` and ``.blame`` (whose fault the miss was: ``map-hid``, and its words) and ``.flat_rank``
+    (where a flat search ranks the expected node); the same under ``metadata``'s ``eval`` key, and the tags
+    ``eval`` and ``hit`` or ``miss``.
     """
 
     question_id: str
@@ -49,18 +51,25 @@ class QuestionFacts:
     missed: str | None = None
     first_wrong_turn: int | None = None
     miss_reason: str | None = None
+    blame_kind: str | None = None
+    blame: str | None = None
+    flat_rank: int | None = None
 
     @classmethod
     def of(cls, outcome: QuestionOutcome) -> QuestionFacts:
-        """The facts of one scored question (``explorer.walks.evaluation.QuestionOutcome``)."""
+        """The facts of one scored question (``explorer.walks.evaluation.QuestionOutcome``), judged or not."""
         hit = bool(outcome.hit)
+        blame = None if hit else outcome.blame
         return cls(outcome.question.id, tuple(outcome.question.expect), hit,
                    None if hit else outcome.missed, None if hit else outcome.first_wrong_turn,
-                   None if hit else miss_reason_of(outcome))
+                   None if hit else miss_reason_of(outcome), blame.kind.value if blame is not None else None,
+                   blame.says if blame is not None else None, outcome.flat)
 
     def as_json(self) -> dict[str, Any]:
+        judged = {"blame_kind": self.blame_kind, "blame": self.blame} if self.blame is not None else {}
         return {"question_id": self.question_id, "expected": list(self.expected), "hit": self.hit,
-                "missed": self.missed, "first_wrong_turn": self.first_wrong_turn, "miss_reason": self.miss_reason}
+                "missed": self.missed, "first_wrong_turn": self.first_wrong_turn, "miss_reason": self.miss_reason,
+                **judged, **({"flat_rank": self.flat_rank} if self.flat_rank is not None else {})}
 
     def set_on(self, walk: Attributes) -> None:
         for key, value in self.as_json().items():

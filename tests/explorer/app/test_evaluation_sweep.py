@@ -236,7 +236,9 @@ async def test_o_opens_a_kept_run_as_the_was_side_with_the_deltas_and_the_questi
                                  KeptRun.of("A's run", WalkSettings("", "lexical:default"), sha, HANDBOOK, now))
         lines = text_at(screen, "#eval-kept-text").splitlines()
         assert lines == expected.lines()  # as eval --against prints it
-        assert lines == [
+        assert lines[0].startswith("Not fixed: all 26 questions the kept run missed still miss — ")
+        assert lines[0].endswith("; broke 2 (home-office-budget, part-time-after-parental-leave)")
+        assert lines[1:] == [
             "Against wide.run.json: was lexical:wide · now lexical:default",
             "  compared on 41 of 41 questions both runs hold",
             "  hit        13/41 (was 15/41, -2)",

@@ -242,8 +242,9 @@ async def test_ctrl_s_keeps_a_and_b_as_baseline_and_candidate_and_a_kept_run_is_
             f"  sign-in  now: {now.results[3].miss}",
         ]
         lines = text_at(screen, "#eval-kept-text").splitlines()
-        assert lines[:3] == said and lines[5:10] == flipped and was.results[0].miss is not None
-        assert lines[10:] == [f"Was: {baseline} · {MODEL}", f"Now: B's run · {variant}"]
+        assert lines[0] == "Fixed 1 of 2 questions the kept run missed, broke 2 (password-billing, sign-in)"
+        assert lines[1:4] == said and lines[6:11] == flipped and was.results[0].miss is not None
+        assert lines[11:] == [f"Was: {baseline} · {MODEL}", f"Now: B's run · {variant}"]
 
     # eval --against reads it the same way round: the kept run was, the run now is.
     done = run_cli("eval", small, "--navigator", variant, "--against", baseline)

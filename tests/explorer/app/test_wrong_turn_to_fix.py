@@ -236,7 +236,8 @@ async def test_from_a_wrong_turn_to_a_verified_fix_on_the_check_set_by_keys_only
         await pilot.press("home", "ctrl+k", *str(baseline), "enter")
         await wait_for(pilot, lambda: app.screen is evaluation and bool(text_at(evaluation, "#eval-kept-text")))
         lines = text_at(evaluation, "#eval-kept-text").splitlines()
-        assert lines[:3] == [f"Against handbook.check-baseline.run.json: was {MODEL} · now {MODEL} with prompt v2",
+        assert lines[0] == "Fixed 1 of 1 kept case, broke none"  # did it work: said first, in words
+        assert lines[1:4] == [f"Against handbook.check-baseline.run.json: was {MODEL} · now {MODEL} with prompt v2",
                              "  compared on 1 of 1 question both runs hold", "  hit        1/1 (was 0/1, +1)"]
         assert "Fixed (1): missed then, hit now" in lines and "Broken (0): hit then, missed now" in lines
     assert [q.hit for q in read_run(baseline).results] == [False]

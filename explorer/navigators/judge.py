@@ -1,0 +1,279 @@
+"""An independent judge of a corpus: how well what a navigator is shown, and what lies beneath it, answer a query.
+
+A walk's miss has several possible culprits (the map, the navigator, the walk,
+the tree itself), and telling them apart needs a judge that is not the
+navigator under test. A :class:`Judge` is bound to one corpus and scores, for a
+query:
+
+* :meth:`Judge.shown`: candidates by what a navigator is shown of them, their
+  title and summary;
+* :meth:`Judge.beneath`: candidates by what lies beneath them: their own
+  content, and the title, summary and content of every node below;
+* :meth:`Judge.flat`: every node of the corpus by its own title, summary and
+  content, no tree (a flat search);
+* :meth:`Judge.sentence`: the sentence of the content beneath a node that
+  answers the query best (what a summary that hid it should have said).
+
+Two judges ship (``--judge``): ``semantic:default``, the bundled static
+embeddings (:mod:`.embeddings`: a text's vector is the mean of its tokens'
+rows, so a subtree's vector is its texts' token sums added, computed once for
+the whole corpus, bottom-up), the offline default; and ``lexical:default``,
+BM25 over the same texts (:mod:`.lexical`'s scoring, the candidates as the
+collection). Both are deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from core import HierarchyIndex, NodeView
+
+from ..corpora import Corpus
+from .errors import NavigatorConfigError
+from .lexical import score_candidates as bm25_scores
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .embeddings import StaticEmbeddings
+
+__all__ = ["DEFAULT_JUDGE", "JUDGES", "Judge", "judge_for", "preorder", "sentences"]
+
+DEFAULT_JUDGE = "semantic:default"
+JUDGES = {"semantic:default": "the bundled static embeddings", "lexical:default": "BM25 over the same texts"}
+SENTENCE_CHARS = 240
+"""A matched sentence is cut to this many characters (ending in …)."""
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+def preorder(index: HierarchyIndex) -> list[str]:
+    """Every node id, each before its children (the corpus's order), without recursion."""
+    order: list[str] = []
+    stack = list(reversed(index.root_ids()))
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(reversed(index.child_ids(node)))
+    return order
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (at ``. ! ? ; :`` and line breaks), each stripped, none empty."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+class Judge:
+    """A judge bound to one corpus (see the module). Built by :func:`judge_for`; the corpus's texts are read once,
+    when first needed."""
+
+    name: str
+    """What the judge is (``semantic:default``), as ``--judge`` names it."""
+    kind: str
+    """``semantic`` or ``lexical``: the navigators it judges with their own scores (:meth:`same_as`)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.index = corpus.index
+
+    def same_as(self, model: str) -> bool:
+        """Whether navigator ``model`` scores as this judge does (``semantic:*`` judged by the same embeddings):
+        then a verdict can say only whether the map or the walk was at fault, not the navigator."""
+        return model.startswith(f"{self.kind}:")
+
+    def shown(self, query: str, ids: Sequence[str]) -> list[float]:
+        raise NotImplementedError
+
+    def beneath(self, query: str, ids: Sequence[str]) -> list[float]:
+        raise NotImplementedError
+
+    def flat(self, query: str) -> list[tuple[str, float]]:
+        """Every node with its score against ``query`` by its own title, summary and content, best first (ties in
+        the corpus's order)."""
+        raise NotImplementedError
+
+    def texts(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Each text's score against ``query`` (for :meth:`sentence`)."""
+        raise NotImplementedError
+
+    def content_below(self, node: str) -> Iterator[str]:
+        """The content of ``node`` and of every node below it, in the corpus's order."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            yield self.index[current].content
+            stack.extend(reversed(self.index.child_ids(current)))
+
+    def sentence(self, query: str, node: str) -> str:
+        """The sentence of the content beneath ``node`` (its own included) that answers ``query`` best; ``""`` when
+        there is no content."""
+        found = [s for text in self.content_below(node) for s in sentences(text)]
+        if not found:
+            return ""
+        scores = self.texts(query, found)
+        best = found[max(range(len(found)), key=lambda i: (scores[i], -i))]
+        return best if len(best) <= SENTENCE_CHARS else best[: SENTENCE_CHARS - 1].rstrip() + "…"
+
+    def shown_text(self, node: str) -> tuple[str, str]:
+        return self.corpus.title_of(node), self.corpus.summary_of(node)
+
+
+class EmbeddingJudge(Judge):
+    """The bundled static embeddings: cosine similarity of mean-pooled token vectors."""
+
+    name = "semantic:default"
+    kind = "semantic"
+
+    def __init__(self, corpus: Corpus, embeddings: StaticEmbeddings) -> None:
+        super().__init__(corpus)
+        self.embeddings = embeddings
+
+    @cached_property
+    def _tables(self) -> tuple[dict[str, int], npt.NDArray[np.float32], npt.NDArray[np.float32],
+                               npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Row of each node; the token sums of what is shown (title, summary), of its own content, of all that
+        lies beneath it (own content; title, summary and content of every node below), and of its summary alone,
+        each with its count in a last column."""
+        import numpy as np
+
+        order = preorder(self.index)
+        row = {node: number for number, node in enumerate(order)}
+        sums = self.embeddings.sums
+        titles, title_counts = sums([self.corpus.title_of(n) for n in order])
+        summaries, summary_counts = sums([self.corpus.summary_of(n) for n in order])
+        contents, content_counts = sums([self.index[n].content for n in order])
+        shown = np.hstack([titles + summaries, (title_counts + summary_counts)[:, None].astype(np.float32)])
+        own = np.hstack([contents, content_counts[:, None].astype(np.float32)])
+        below = own.copy()
+        for node in reversed(order):  # children before parents: each adds its whole subtree to its parent's
+            parent = self.index.parent(node)
+            if parent is not None:
+                at = row[node]
+                below[row[parent.id]] += below[at] + shown[at]
+        return row, shown, own, below, np.hstack([summaries, summary_counts[:, None].astype(np.float32)])
+
+    @staticmethod
+    def unit(sums: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Each row's mean token vector (its last column is its token count) as a unit vector (zero for none)."""
+        import numpy as np
+
+        vectors = sums[:, :-1]
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        result: npt.NDArray[np.float32] = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+        return result
+
+    @property
+    def token_sums(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The token sums (a last column: the count) of what each node shows, of its own content, and of all that
+        lies beneath it, one row a node in :meth:`rows`'s order."""
+        _, shown, own, below, _ = self._tables
+        return shown, own, below
+
+    @cached_property
+    def shown_vectors(self) -> npt.NDArray[np.float32]:
+        """Unit vectors of what each node shows (title and summary), one row a node in :meth:`rows`'s order."""
+        return self.unit(self._tables[1])
+
+    @cached_property
+    def beneath_vectors(self) -> npt.NDArray[np.float32]:
+        """Unit vectors of what lies beneath each node, in :meth:`rows`'s order."""
+        return self.unit(self._tables[3])
+
+    @cached_property
+    def summary_vectors(self) -> npt.NDArray[np.float32]:
+        """Unit vectors of each node's summary alone, in :meth:`rows`'s order (zero: no summary)."""
+        return self.unit(self._tables[4])
+
+    @cached_property
+    def _flat_vectors(self) -> npt.NDArray[np.float32]:
+        _, shown, own, _, _ = self._tables
+        return self.unit(shown + own)
+
+    def rows(self) -> dict[str, int]:
+        """Each node's row in the judge's tables (the corpus's order)."""
+        return self._tables[0]
+
+    def vectors(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """The unit vectors of ``texts`` as the judge pools them, a row a text."""
+        import numpy as np
+
+        sums, counts = self.embeddings.sums(texts)
+        return self.unit(np.hstack([sums, counts[:, None].astype(np.float32)]))
+
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        vector: npt.NDArray[np.float32] = self.vectors([text])[0]
+        return vector
+
+    def _scores(self, query: str, table: npt.NDArray[np.float32], ids: Sequence[str]) -> list[float]:
+        vector = self.vector(query)
+        row = self.rows()
+        return [float(table[row[i]] @ vector) for i in ids]
+
+    def shown(self, query: str, ids: Sequence[str]) -> list[float]:
+        return self._scores(query, self.shown_vectors, ids)
+
+    def beneath(self, query: str, ids: Sequence[str]) -> list[float]:
+        return self._scores(query, self.beneath_vectors, ids)
+
+    def flat(self, query: str) -> list[tuple[str, float]]:
+        import numpy as np
+
+        scores = self._flat_vectors @ self.vector(query)
+        order = np.argsort(-scores, kind="stable")
+        ids = list(self.rows())
+        return [(ids[i], float(scores[i])) for i in order]
+
+    def texts(self, query: str, texts: Sequence[str]) -> list[float]:
+        return [float(score) for score in self.vectors(texts) @ self.vector(query)]
+
+
+class LexicalJudge(Judge):
+    """BM25 (:mod:`.lexical`'s scoring): the texts scored are the collection."""
+
+    name = "lexical:default"
+    kind = "lexical"
+
+    def _bm25(self, query: str, texts: Sequence[tuple[str, str]]) -> list[float]:
+        views = tuple(NodeView(str(n), title, text) for n, (title, text) in enumerate(texts))
+        return [s.score for s in bm25_scores(query, views)]
+
+    def shown(self, query: str, ids: Sequence[str]) -> list[float]:
+        return self._bm25(query, [self.shown_text(i) for i in ids])
+
+    def _below_text(self, node: str) -> str:
+        parts = [self.index[node].content]
+        for child in self.index.child_ids(node):
+            parts.extend([*self.shown_text(child), self._below_text(child)])
+        return "\n".join(p for p in parts if p)
+
+    def beneath(self, query: str, ids: Sequence[str]) -> list[float]:
+        return self._bm25(query, [("", self._below_text(i)) for i in ids])
+
+    def flat(self, query: str) -> list[tuple[str, float]]:
+        order = preorder(self.index)
+        scores = self._bm25(query, [(self.corpus.title_of(n), f"{self.corpus.summary_of(n)}\n{self.index[n].content}")
+                                    for n in order])
+        ranked = sorted(range(len(order)), key=lambda i: -scores[i])
+        return [(order[i], scores[i]) for i in ranked]
+
+    def texts(self, query: str, texts: Sequence[str]) -> list[float]:
+        return self._bm25(query, [("", t) for t in texts])
+
+
+def judge_for(name: str, corpus: Corpus) -> Judge:
+    """The judge ``name`` names (``semantic:default``, ``lexical:default``; ``semantic`` and ``lexical`` alone too)
+    bound to ``corpus``; :class:`NavigatorConfigError` (one line, the judges there are) for another name, or when
+    the embeddings cannot load."""
+    wanted = name.strip()
+    full = wanted if ":" in wanted else f"{wanted}:default"
+    if full == "semantic:default":
+        from .embeddings import bundled_embeddings
+
+        return EmbeddingJudge(corpus, bundled_embeddings())
+    if full == "lexical:default":
+        return LexicalJudge(corpus)
+    known = "; ".join(f"{judge} ({what})" for judge, what in JUDGES.items())
+    raise NavigatorConfigError(f"no judge is named {name!r}: a judge is one of {known}")

@@ -1,0 +1,76 @@
+"""A miss judged on the walk screen: when the walk on screen has ended and its query expects a node it did not land
+(an evaluation's walk, or a question of a set beside the corpus), an independent judge says, on a worker, whose
+fault it was and where a flat search ranks the expected node; the step panel says it at the first wrong turn
+(:mod:`explorer.walks.evaluation.walk_verdict`). Each walk is judged once; the judge is made once per screen (the
+bundled embeddings load once per process), so the screen never waits on it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import threading
+import weakref
+
+from ...corpora.questions import expected_for, sets_beside
+from ...navigators import NavigatorConfigError
+from ...navigators.judge import DEFAULT_JUDGE, Judge, judge_for
+from ...walks.evaluation.walk_verdict import walk_verdict
+from ...walks.history import Change
+from ...walks.walk_list import Walk
+from .shown import Aspect, Grounds, Part
+
+
+class Judging(Part):
+    """Judge the miss of each walk shown once it has ended, against the nodes marked expected on the tree, else
+    those of the question that asks its query in a set beside the corpus (read on the worker too)."""
+
+    def __init__(self, grounds: Grounds) -> None:
+        super().__init__(grounds)
+        self._judge: Judge | None = None
+        self._lock = threading.Lock()
+        self._asked: weakref.WeakSet[Walk] = weakref.WeakSet()
+        """The walks judged or being judged."""
+        self.view.watch(self._changed)
+
+    def judge(self) -> Judge:
+        """The screen's judge (the bundled embeddings; BM25 when they cannot load), made on first use (a worker's)."""
+        with self._lock:
+            if self._judge is None:
+                try:
+                    self._judge = judge_for(DEFAULT_JUDGE, self.corpus)
+                except NavigatorConfigError:
+                    self._judge = judge_for("lexical:default", self.corpus)
+            return self._judge
+
+    def _changed(self, change: Change | Aspect) -> None:
+        if change in (Aspect.WALK, Aspect.OVERLAY, Aspect.PRESENTING, Change.ENDED):
+            self.consider(self.view.walk)
+
+    def consider(self, walk: Walk | None) -> None:
+        """Judge ``walk`` on a worker when it has ended and its query expects a node (once per walk); not while
+        presenting, which shows no step panel (an export's drawing presents: it never waits on a judge)."""
+        if walk is None or walk.judged is not None or walk in self._asked or self.view.presenting:
+            return
+        history = walk.history
+        if history.end is None:
+            return
+        marked = self.view.expected
+        self._asked.add(walk)
+        # Said back on the screen's loop, in its context, without waiting: a screen gone by then hears nothing.
+        loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+
+        def work() -> None:
+            expected = marked or expected_for(history.settings.query, sets_beside(self.corpus))
+            verdict = walk_verdict(self.corpus, history, expected, self.judge()) if expected else None
+            lines = (verdict.says, verdict.flat) if verdict is not None else ()
+            judged = (verdict.step if verdict is not None else None, lines)
+            with contextlib.suppress(RuntimeError):  # the app closed while the judge looked: nothing to say
+                loop.call_soon_threadsafe(self._judged, walk, judged, context=context)
+
+        self.stage.run_worker(work, thread=True, group="judging", exit_on_error=False, name="judge a miss")
+
+    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]]) -> None:
+        walk.judged = judged
+        if walk is self.view.walk:
+            self.view.announce(Aspect.JUDGED)
