@@ -50,6 +50,7 @@ SUBCOMMANDS = {
     "serve": "the explorer in a browser",
     "export": "a saved walk as one self-contained HTML file that replays it",
     "import": "a PDF as a corpus file (a PageIndex tree with each node's text), or a PageIndex tree given its text",
+    "audit": "a corpus's weakest nodes: the titles and summaries that describe what lies beneath them worst",
 }
 """Every sub-command with one line saying what it does: ``reasoning-explorer --help`` lists them all (the entry's
 dispatch table is checked against it by a test)."""
