@@ -165,7 +165,7 @@ def test_the_walk_replays_offline_with_keys_and_buttons(hostile_walk, browser):
     end = seen[4]
     assert "The answer: Leafy & <b>bold</b> · 2 stand-ins" in end  # ranked: the one leaf first, set apart
     assert "★ 1. Leafy & <b>bold</b> forced · named 1st of 2" in end
-    assert "◌ <script>window.pwned=1</script> stand-in: it chose one never off…" in end  # cut at its end
+    assert "◌ <script>window.pwned=1</script> stand-in: it chose one never…" in end  # cut after a whole word
     assert "◌ Calm stand-in: the navigator failed" in end
     assert "The answer </script><script>window.pwned=3</script> is here." in end  # content, as text
 
