@@ -139,7 +139,7 @@ class EmbeddingJudge(Judge):
         each with its count in a last column."""
         import numpy as np
 
-        order = preorder(self.index)
+        order = self._order
         row = {node: number for number, node in enumerate(order)}
         sums = self.embeddings.sums
         titles, title_counts = sums([self.corpus.title_of(n) for n in order])
@@ -148,12 +148,41 @@ class EmbeddingJudge(Judge):
         shown = np.hstack([titles + summaries, (title_counts + summary_counts)[:, None].astype(np.float32)])
         own = np.hstack([contents, content_counts[:, None].astype(np.float32)])
         below = own.copy()
-        for node in reversed(order):  # children before parents: each adds its whole subtree to its parent's
-            parent = self.index.parent(node)
-            if parent is not None:
-                at = row[node]
-                below[row[parent.id]] += below[at] + shown[at]
+        parents, depths = self.parents, self.depths
+        for depth in range(int(depths.max(initial=0)), 0, -1):  # the deepest first: each adds its subtree upward
+            at = np.flatnonzero(depths == depth)  # in the corpus's order: a parent's children are side by side
+            starts = np.flatnonzero(np.r_[True, parents[at][1:] != parents[at][:-1]])
+            below[parents[at][starts]] += np.add.reduceat(below[at] + shown[at], starts, axis=0)
         return row, shown, own, below, np.hstack([summaries, summary_counts[:, None].astype(np.float32)])
+
+    @cached_property
+    def _order(self) -> list[str]:
+        return preorder(self.index)
+
+    @cached_property
+    def parents(self) -> npt.NDArray[np.int64]:
+        """Each node's parent's row (-1: a root), one a node in :meth:`rows`'s order."""
+        import numpy as np
+
+        order = self._order
+        row = {node: number for number, node in enumerate(order)}
+        parents = np.full(len(order), -1, dtype=np.int64)
+        for node in order:
+            for child in self.index.child_ids(node):
+                parents[row[child]] = row[node]
+        return parents
+
+    @cached_property
+    def depths(self) -> npt.NDArray[np.int64]:
+        """Each node's depth (0: a root), in :meth:`rows`'s order (a parent's row before its children's)."""
+        import numpy as np
+
+        parents = self.parents
+        depths = np.zeros(len(parents), dtype=np.int64)
+        for number, parent in enumerate(parents.tolist()):
+            if parent >= 0:
+                depths[number] = depths[parent] + 1
+        return depths
 
     @staticmethod
     def unit(sums: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -251,3 +251,20 @@ def test_a_kept_result_reads_its_verdict_back_and_a_damaged_one_is_refused_in_wo
         outcome_from_json({**written, "blame": {"kind": "bogus", "node": None, "says": ""}}, refund.question, settings)
     with pytest.raises(ValueError, match="'flat' is not a rank"):
         outcome_from_json({**written, "flat": 0}, refund.question, settings)
+
+
+def test_the_judges_token_sums_are_each_texts_own_tokens_whatever_shares_its_batch():
+    from explorer.navigators.embeddings import IN_STEP, bundled_embeddings
+
+    embeddings = bundled_embeddings()
+    long_text = " ".join(["refund paid back to the card"] * IN_STEP)  # longer than the tokens summed in step
+    texts = ["", " ", "a    b", "  def f():\n        return 1", "Refunds", long_text, "Refunds", "é naïve 12"]
+    sums, counts = embeddings.sums(texts)
+    for text, total, count in zip(texts, sums, counts, strict=True):
+        ids = list(embeddings._token_ids(text))  # the bundled tokenizer, whole text at once
+        assert count == len(ids), text
+        expected = embeddings._table[ids].astype("float64").sum(axis=0) if ids else 0.0
+        assert abs(total - expected).max() < 1e-4, text
+    alone, _ = embeddings.sums([long_text])
+    reversed_sums, _ = embeddings.sums(texts[::-1])
+    assert (alone[0] == sums[5]).all() and (reversed_sums[::-1] == sums).all()
