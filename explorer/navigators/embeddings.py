@@ -132,11 +132,13 @@ class StaticEmbeddings:
         else is in the batch."""
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         longest = np.argsort(-sizes, kind="stable")
-        table = self._table64
-        total = np.zeros((len(sizes), self.dimensions), dtype=np.float64)
+        first = starts[longest]
+        sorted_total = np.zeros((len(sizes), self.dimensions), dtype=np.float64)
         for position in range(min(int(sizes.max(initial=0)), IN_STEP)):
-            texts = longest[: int(np.count_nonzero(sizes > position))]
-            total[texts] += table[ids[starts[texts] + position]]
+            texts = int(np.count_nonzero(sizes > position))  # the longest first: a slice, no scatter
+            sorted_total[:texts] += self._table[ids[first[:texts] + position]]
+        total = np.empty_like(sorted_total)
+        total[longest] = sorted_total
         tail = np.flatnonzero(sizes > IN_STEP)
         if tail.size:
             lengths = sizes[tail] - IN_STEP
@@ -144,12 +146,8 @@ class StaticEmbeddings:
             rows = ids[np.repeat(starts[tail] + IN_STEP - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
                        + np.arange(int(lengths.sum()))]
             for dimension in range(self.dimensions):
-                total[:, dimension] += np.bincount(owner, weights=table[rows, dimension], minlength=len(sizes))
+                total[:, dimension] += np.bincount(owner, weights=self._table[rows, dimension], minlength=len(sizes))
         block[:] = total
-
-    @cached_property
-    def _table64(self) -> npt.NDArray[np.float64]:
-        return self._table.astype(np.float64)
 
     def text(self, text: str) -> Vector:
         """The unit vector of ``text`` (a query)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..navigators.judge import EmbeddingJudge, preorder
+from ..navigators.judge import EmbeddingJudge
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,6 +42,8 @@ SIBLINGS = 256
 """Siblings compared at most (evenly spaced among a wide parent's children)."""
 HEADS = 128
 """Nodes of the corpus's top two levels compared at most (evenly spaced)."""
+ROWS_AT_ONCE = 16384
+"""Nodes compared with the heads at once (their similarities held: some MB)."""
 MEASURES = ("rival", "vague", "child", "part")
 
 
@@ -100,39 +102,31 @@ def _places(scores: npt.NDArray[np.float64], count: int) -> npt.NDArray[np.float
 
 
 class _Measures:
-    """The four measures of every node (see the module), and for each the node it lost to (-1: none)."""
+    """The four measures of every node (see the module), and for each the node it lost to (-1: none); all parents
+    at once (numpy over groups of siblings of one size), not a Python loop a parent."""
 
     def __init__(self, judge: EmbeddingJudge) -> None:
         import numpy as np
 
         self.judge = judge
-        self.index = judge.index
-        self.order = preorder(self.index)
-        self.row = judge.rows()
+        self.order = list(judge.rows())  # the corpus's order
+        self.parent = judge.parents
+        self.depth = judge.depths
         count = len(self.order)
         self.views = (judge.shown_vectors, judge.summary_vectors)
         self.below = judge.beneath_vectors
         self.scores = [np.full(count, np.inf) for _ in MEASURES]
         self.rival = [np.full(count, -1, dtype=np.int64) for _ in MEASURES]
-        self.parent = np.full(count, -1, dtype=np.int64)
-        for node in self.order:
-            parent = self.index.parent(node)
-            if parent is not None:
-                self.parent[self.row[node]] = self.row[parent.id]
 
     def run(self) -> list[npt.NDArray[np.float64]]:
         import numpy as np
 
-        index, row = self.index, self.row
-        heads = np.array([row[n] for n in self.order if self.index.depth(n) <= 1], dtype=np.int64)
+        heads = np.flatnonzero(self.depth <= 1)
         if len(heads) > HEADS:
             heads = heads[np.linspace(0, len(heads) - 1, HEADS).astype(np.int64)]
-        groups = [(None, index.root_ids())] + [(n, index.child_ids(n)) for n in self.order if index.has_children(n)]
-        for parent, children in groups:
-            rows = np.array([row[c] for c in children], dtype=np.int64)
-            self._against(rows, parent, heads)
-            if parent is not None:
-                self._children(row[parent], rows)
+        for view in self.views:
+            self._against(view, heads)
+            self._children(view)
         return self.scores
 
     def _lower(self, measure: int, rows: npt.NDArray[np.int64], values: npt.NDArray[np.float64],
@@ -142,51 +136,107 @@ class _Measures:
         scores[rows[lower]] = values[lower]
         rival[rows[lower]] = rivals[lower]
 
-    def _against(self, rows: npt.NDArray[np.int64], parent: str | None, heads: npt.NDArray[np.int64]) -> None:
-        """``rival`` and ``vague`` of siblings ``rows``: against each other and the heads not above or below."""
+    def _ancestor(self, depth: int) -> npt.NDArray[np.int64]:
+        """Each node's ancestor at ``depth`` (-1: the node is not deeper than that)."""
         import numpy as np
 
-        siblings = rows if len(rows) <= SIBLINGS else rows[np.linspace(0, len(rows) - 1, SIBLINGS).astype(np.int64)]
-        above = {self.row[n] for n in self.index.path(parent)} if parent is not None else set()
-        kept = heads[np.array([h not in above for h in heads.tolist()], dtype=bool)] if above else heads
-        others = np.concatenate([siblings, kept])
-        skip = (others[None, :] == rows[:, None]) | (self.parent[others][None, :] == rows[:, None])
-        usable = ~np.all(skip, axis=1)
-        if not usable.any():
+        at = np.arange(len(self.parent))
+        while True:
+            deeper = self.depth[at] > depth
+            if not deeper.any():
+                break
+            at = np.where(deeper, self.parent[at], at)
+        result: npt.NDArray[np.int64] = np.where(self.depth > depth, at, -1)
+        return result
+
+    def _against(self, view: Floats, heads: npt.NDArray[np.int64]) -> None:
+        """``rival`` and ``vague`` of every node: against its siblings (at most :data:`SIBLINGS`) and the heads
+        that are neither above it, below it nor its siblings."""
+        import numpy as np
+
+        count = len(self.parent)
+        own = np.einsum("ij,ij->i", view, self.below).astype(np.float64)
+        total, squares, kept = np.zeros(count), np.zeros(count), np.zeros(count)
+        top, rival = np.full(count, -np.inf), np.full(count, -1, dtype=np.int64)
+        above = (self._ancestor(0), self._ancestor(1))
+        for start in range(0, count, ROWS_AT_ONCE):  # the heads, every node at once (in slices)
+            rows = np.arange(start, min(start + ROWS_AT_ONCE, count))
+            against = (view[rows] @ self.below[heads].T).astype(np.float64)
+            skip = (heads[None, :] == rows[:, None]) | (self.parent[heads][None, :] == rows[:, None])
+            skip |= self.parent[heads][None, :] == self.parent[rows][:, None]  # siblings: counted as siblings
+            for ancestor in above:
+                skip |= heads[None, :] == ancestor[rows][:, None]
+            self._gather(against, skip, heads[None, :], total, squares, kept, top, rival, rows)
+        # the siblings, the groups of one size together
+        order = np.argsort(self.parent, kind="stable")  # the roots (-1) first, then each parent's children in order
+        bounds = np.flatnonzero(np.r_[True, self.parent[order][1:] != self.parent[order][:-1], True])
+        sizes = np.diff(bounds)
+        for size in np.unique(sizes).tolist():
+            if size < 2:
+                continue
+            starts = bounds[:-1][sizes == size]
+            if size > SIBLINGS:
+                for start in starts.tolist():
+                    rows = order[start:start + size]
+                    sample = rows[np.linspace(0, size - 1, SIBLINGS).astype(np.int64)]
+                    sims = (view[rows] @ self.below[sample].T).astype(np.float64)
+                    self._gather(sims, sample[None, :] == rows[:, None], sample[None, :], total, squares, kept,
+                                 top, rival, rows)
+                continue
+            step = max(1, 4_000_000 // (size * size))
+            for chunk in range(0, len(starts), step):
+                groups = order[starts[chunk:chunk + step, None] + np.arange(size)[None, :]]  # groups x size
+                sims = np.matmul(view[groups], self.below[groups].transpose(0, 2, 1)).astype(np.float64)
+                rows = groups.reshape(-1)
+                columns = np.repeat(groups, size, axis=0)  # each row's siblings
+                self._gather(sims.reshape(len(rows), size), columns == rows[:, None], columns, total, squares,
+                             kept, top, rival, rows)
+        usable = np.flatnonzero(kept > 0)
+        mean = total[usable] / kept[usable]
+        spread = np.sqrt(np.maximum(squares[usable] / kept[usable] - mean ** 2, 0.0)) + 1e-6
+        self._lower(0, usable, own[usable] - top[usable], rival[usable])
+        self._lower(1, usable, (own[usable] - mean) / spread, np.full(len(usable), -1))
+
+    @staticmethod
+    def _gather(sims: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_], columns: npt.NDArray[np.int64],
+                total: npt.NDArray[np.float64], squares: npt.NDArray[np.float64], kept: npt.NDArray[np.float64],
+                top: npt.NDArray[np.float64], rival: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+        """Add ``sims`` (a row of ``rows``, a column a node of ``columns``; ``skip``: not compared) to the running
+        sum, sum of squares, count and best of each row."""
+        import numpy as np
+
+        sims = np.where(skip, 0.0, sims)
+        total[rows] += sims.sum(axis=1)
+        squares[rows] += (sims ** 2).sum(axis=1)
+        kept[rows] += (~skip).sum(axis=1)
+        sims[skip] = -np.inf
+        if sims.shape[1] == 0:
             return
-        at, skip = rows[usable], skip[usable]
-        kept_count = (~skip).sum(axis=1)
-        for vectors in self.views:
-            mine = vectors[at]
-            own = np.einsum("ij,ij->i", mine, self.below[at]).astype(np.float64)
-            against = (mine @ self.below[others].T).astype(np.float64)
-            against[skip] = 0.0
-            mean = against.sum(axis=1) / kept_count
-            spread = np.sqrt(np.maximum((against ** 2).sum(axis=1) / kept_count - mean ** 2, 0.0)) + 1e-6
-            against[skip] = -np.inf
-            best = np.argmax(against, axis=1)
-            top = against[np.arange(len(at)), best]
-            self._lower(0, at, own - top, others[best])
-            self._lower(1, at, (own - mean) / spread, np.full(len(at), -1))
+        best = np.argmax(sims, axis=1)
+        value = sims[np.arange(len(rows)), best]
+        better = value > top[rows]
+        top[rows[better]] = value[better]
+        rival[rows[better]] = np.broadcast_to(columns, sims.shape)[np.arange(len(rows)), best][better]
 
-    def _children(self, node: int, kids: npt.NDArray[np.int64]) -> None:
-        """``child`` and ``part`` of ``node`` against its children ``kids``."""
+    def _children(self, view: Floats) -> None:
+        """``child`` and ``part`` of every parent against its children, all at once."""
         import numpy as np
 
-        if len(kids) > SIBLINGS:
-            kids = kids[np.linspace(0, len(kids) - 1, SIBLINGS).astype(np.int64)]
         shown, _, below = self.judge.token_sums
-        at = np.array([node])
-        for vectors in self.views:
-            mine = vectors[node]
-            sims = self.below[kids] @ mine
-            best = int(np.argmax(sims))
-            own = float(self.below[node] @ mine)
-            self._lower(2, at, np.array([own - float(sims[best])]), np.array([kids[best]]))
-            if len(kids) > 1:
-                rest = below[node] - below[kids[best]] - shown[kids[best]]
-                vector = self.judge.unit(rest[None, :])[0]
-                self._lower(3, at, np.array([float(vector @ mine) - float(sims[best])]), np.array([kids[best]]))
+        kids = np.flatnonzero(self.parent >= 0)
+        if not len(kids):
+            return
+        parents = self.parent[kids]
+        sims = np.einsum("ij,ij->i", self.below[kids], view[parents]).astype(np.float64)
+        ranked = np.lexsort((kids, -sims, parents))  # per parent, its best child first (ties: the first)
+        firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
+        node, best, best_sim = parents[firsts], kids[firsts], sims[firsts]
+        own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
+        self._lower(2, node, own - best_sim, best)
+        several = np.bincount(parents, minlength=len(self.parent))[node] > 1
+        node, best, best_sim = node[several], best[several], best_sim[several]
+        rest = self.judge.unit(below[node] - below[best] - shown[best])
+        self._lower(3, node, np.einsum("ij,ij->i", rest, view[node]).astype(np.float64) - best_sim, best)
 
 
 def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float) -> str:
