@@ -88,11 +88,13 @@ def plants(corpus: Corpus) -> dict[str, list[tuple[str, str]]]:
     index = corpus.index
     order = preorder(index)
     inner = [n for n in order if index.has_children(n)]
-    return {
+    kinds = {
         "swapped": [(n, corpus.summary_of(unrelated(index, order, n))) for n in inner],
         "generic": [(n, GENERIC) for n in inner],
         "first-child": [(n, corpus.summary_of(index.child_ids(n)[0])) for n in inner],
-    }
+    }  # a plant that changes nothing (a summary swapped for the same, or for none where none is) is no defect
+    return {kind: [(n, s) for n, s in planted_at if s.strip() != corpus.summary_of(n).strip()]
+            for kind, planted_at in kinds.items()}
 
 
 def offered(outcome: QuestionOutcome) -> set[str]:

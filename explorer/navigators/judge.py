@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from core import HierarchyIndex, NodeView
 
 from ..corpora import Corpus
+from ..corpora.pageindex import PLACEHOLDER
 from .errors import NavigatorConfigError
 from .lexical import score_candidates as bm25_scores
 
@@ -99,12 +100,18 @@ class Judge:
         """Each text's score against ``query`` (for :meth:`sentence`)."""
         raise NotImplementedError
 
+    def content_of(self, node: str) -> str:
+        """``node``'s content, ``""`` for a placeholder (a PageIndex node without its text says only which pages it
+        covers: judged as content, it would make every node's content alike)."""
+        document = self.index[node]
+        return "" if document.metadata.get(PLACEHOLDER) else document.content
+
     def content_below(self, node: str) -> Iterator[str]:
         """The content of ``node`` and of every node below it, in the corpus's order."""
         stack = [node]
         while stack:
             current = stack.pop()
-            yield self.index[current].content
+            yield self.content_of(current)
             stack.extend(reversed(self.index.child_ids(current)))
 
     def sentence(self, query: str, node: str) -> str:
@@ -144,7 +151,7 @@ class EmbeddingJudge(Judge):
         sums = self.embeddings.sums
         titles, title_counts = sums([self.corpus.title_of(n) for n in order])
         summaries, summary_counts = sums([self.corpus.summary_of(n) for n in order])
-        contents, content_counts = sums([self.index[n].content for n in order])
+        contents, content_counts = sums([self.content_of(n) for n in order])
         shown = np.hstack([titles + summaries, (title_counts + summary_counts)[:, None].astype(np.float32)])
         own = np.hstack([contents, content_counts[:, None].astype(np.float32)])
         below = own.copy()
@@ -273,7 +280,7 @@ class LexicalJudge(Judge):
         return self._bm25(query, [self.shown_text(i) for i in ids])
 
     def _below_text(self, node: str) -> str:
-        parts = [self.index[node].content]
+        parts = [self.content_of(node)]
         for child in self.index.child_ids(node):
             parts.extend([*self.shown_text(child), self._below_text(child)])
         return "\n".join(p for p in parts if p)
@@ -283,7 +290,7 @@ class LexicalJudge(Judge):
 
     def flat(self, query: str) -> list[tuple[str, float]]:
         order = preorder(self.index)
-        scores = self._bm25(query, [(self.corpus.title_of(n), f"{self.corpus.summary_of(n)}\n{self.index[n].content}")
+        scores = self._bm25(query, [(self.corpus.title_of(n), f"{self.corpus.summary_of(n)}\n{self.content_of(n)}")
                                     for n in order])
         ranked = sorted(range(len(order)), key=lambda i: -scores[i])
         return [(order[i], scores[i]) for i in ranked]

@@ -15,8 +15,16 @@ content and everything below), four ways:
   deviations (a summary that says nothing in particular fits everything alike);
 * ``child``: its own content against its best child's (a summary that fits a
   child better than the whole);
-* ``part``: the rest of its subtree against its best child (a summary that
-  describes one child and not the rest).
+* ``echo``: its own content against the map (title and summary) of the child
+  its map resembles most (a summary that repeats what one child shows, such as
+  one written from a section's first pages: it describes that child, not the
+  whole, and a navigator cannot tell the two apart).
+
+A corpus with no content (a PageIndex tree of titles and summaries alone)
+still has something beneath each inner node, its descendants' titles and
+summaries, so the audit there compares maps with maps (:func:`basis` says so):
+it can tell a summary that echoes one child or promises a sibling's, not one
+that hides what the pages hold.
 
 Each measure ranks every node; a node's ``fit`` is its worst place on any of
 them, as a share of the corpus (0: the worst of all on some measure), so a node
@@ -36,7 +44,7 @@ if TYPE_CHECKING:
 
     Floats = npt.NDArray[np.float32]
 
-__all__ = ["HEADS", "SIBLINGS", "MapFit", "audit"]
+__all__ = ["HEADS", "SIBLINGS", "MapFit", "audit", "basis"]
 
 SIBLINGS = 256
 """Siblings compared at most (evenly spaced among a wide parent's children)."""
@@ -44,7 +52,7 @@ HEADS = 128
 """Nodes of the corpus's top two levels compared at most (evenly spaced)."""
 ROWS_AT_ONCE = 16384
 """Nodes compared with the heads at once (their similarities held: some MB)."""
-MEASURES = ("rival", "vague", "child", "part")
+MEASURES = ("rival", "vague", "child", "echo")
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,8 @@ def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
     judged = np.flatnonzero(has_below)
     ranked = judged[np.lexsort((judged, scores[0][judged], fit[judged]))]
     chosen = ranked if limit is None else ranked[:limit]
+    _, own, _ = judge.token_sums
+    beneath = "the content" if float(own[:, -1].sum()) > 0 else "the titles and summaries"
     found = []
     for i in chosen:
         measure = MEASURES[int(worst[i])]
@@ -86,8 +96,27 @@ def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
         other_id = measures.order[other] if other >= 0 else None
         raw = float(scores[int(worst[i])][i])
         found.append(MapFit(measures.order[i], float(fit[i]), measure, other_id,
-                            _says(judge, measures.order[i], measure, other_id, raw)))
+                            _says(judge, measures.order[i], measure, other_id, raw, beneath)))
     return found
+
+
+def basis(judge: EmbeddingJudge) -> tuple[int, int, str]:
+    """The nodes with content, the nodes with a summary, and what the audit compared, in words (a corpus of titles
+    alone, or with no content, gives an audit of less: it says so rather than pretend)."""
+    corpus = judge.corpus
+    ids = list(judge.rows())
+    content = sum(1 for n in ids if judge.content_of(n).strip())
+    summaries = sum(1 for n in ids if corpus.summary_of(n).strip())
+    if content:
+        said = "each node's title and summary against the content beneath it"
+    elif summaries:
+        said = ("no node has content: each node's title and summary against its descendants' titles and summaries "
+                "only (a summary that echoes a child or promises another branch shows; one that hides what the "
+                "pages hold cannot)")
+    else:
+        said = ("no node has content or a summary: each node's title against the titles beneath it only (the "
+                "audit can tell little: a map of titles alone)")
+    return content, summaries, said
 
 
 def _places(scores: npt.NDArray[np.float64], count: int) -> npt.NDArray[np.float64]:
@@ -222,7 +251,6 @@ class _Measures:
         """``child`` and ``part`` of every parent against its children, all at once."""
         import numpy as np
 
-        shown, _, below = self.judge.token_sums
         kids = np.flatnonzero(self.parent >= 0)
         if not len(kids):
             return
@@ -230,23 +258,27 @@ class _Measures:
         sims = np.einsum("ij,ij->i", self.below[kids], view[parents]).astype(np.float64)
         ranked = np.lexsort((kids, -sims, parents))  # per parent, its best child first (ties: the first)
         firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
-        node, best, best_sim = parents[firsts], kids[firsts], sims[firsts]
+        node, best = parents[firsts], kids[firsts]
         own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
-        self._lower(2, node, own - best_sim, best)
-        several = np.bincount(parents, minlength=len(self.parent))[node] > 1
-        node, best, best_sim = node[several], best[several], best_sim[several]
-        rest = self.judge.unit(below[node] - below[best] - shown[best])
-        self._lower(3, node, np.einsum("ij,ij->i", rest, view[node]).astype(np.float64) - best_sim, best)
+        self._lower(2, node, own - sims[firsts], best)
+        echo = np.einsum("ij,ij->i", self.judge.shown_vectors[kids], view[parents]).astype(np.float64)
+        ranked = np.lexsort((kids, -echo, parents))  # per parent, the child whose map its own echoes most
+        firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
+        node = parents[firsts]
+        own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
+        self._lower(3, node, own - echo[firsts], kids[firsts])
 
 
-def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float) -> str:
-    """Why a node is where it is, in words that hold for its figure ``raw`` on its worst ``measure``."""
+def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float, beneath: str) -> str:
+    """Why a node is where it is, in words that hold for its figure ``raw`` on its worst ``measure`` (``beneath``:
+    what lies beneath a node in this corpus, ``the content`` or, with none, ``the titles and summaries``)."""
     title = judge.corpus.title_of(node)
+    noun = "the summary" if judge.corpus.summary_of(node).strip() else "the title"
     named = repr(judge.corpus.title_of(other)) if other is not None else "another node"
     if measure == "rival":
         if raw < 0:
-            return f"the summary of {title!r} matches the content under {named} better than its own (by {-raw:.3f})"
-        return f"the summary of {title!r} fits its own content best, but only just ahead of {named}'s " \
+            return f"{noun} of {title!r} matches {beneath} under {named} better than its own (by {-raw:.3f})"
+        return f"{noun} of {title!r} fits its own content best, but only just ahead of {named}'s " \
                f"(by {raw:.3f})"
     if measure == "vague":
         if raw < 0:
@@ -256,11 +288,12 @@ def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw
                f"{raw:.1f} standard deviations better than what lies elsewhere"
     if measure == "child":
         if raw < 0:
-            return f"the summary of {title!r} matches its child {named} better than all that lies beneath it " \
+            return f"{noun} of {title!r} matches its child {named} better than all that lies beneath it " \
                    f"(by {-raw:.3f})"
-        return f"the summary of {title!r} fits all that lies beneath it only just better than its child {named} " \
+        return f"{noun} of {title!r} fits all that lies beneath it only just better than its child {named} " \
                f"(by {raw:.3f})"
     if raw < 0:
-        return f"the summary of {title!r} describes its child {named} more than the rest beneath it (by {-raw:.3f})"
-    return f"the summary of {title!r} describes the rest beneath it only just more than its child {named} " \
-           f"(by {raw:.3f})"
+        return f"the title and summary of {title!r} echo what its child {named} shows more than they fit " \
+               f"all that lies beneath it (by {-raw:.3f})"
+    return f"the title and summary of {title!r} fit all that lies beneath it only just more than they echo " \
+           f"what its child {named} shows (by {raw:.3f})"

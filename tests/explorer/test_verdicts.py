@@ -268,3 +268,46 @@ def test_the_judges_token_sums_are_each_texts_own_tokens_whatever_shares_its_bat
     alone, _ = embeddings.sums([long_text])
     reversed_sums, _ = embeddings.sums(texts[::-1])
     assert (alone[0] == sums[5]).all() and (reversed_sums[::-1] == sums).all()
+
+
+def test_a_summary_that_echoes_one_child_is_among_the_weakest_and_says_so(tmp_path):
+    corpus = load_corpus(corpus_files(tmp_path, office_summary="Booking a desk in the office for a day.").parent
+                         / "c.yaml")  # the summary of its first child, Desks: it says nothing of Parking
+    judge = judge_for("semantic:default", corpus)
+    assert isinstance(judge, EmbeddingJudge)
+    office = next(f for f in audit(judge, 2) if f.id == "office")
+    assert (office.measure, office.other) == ("echo", "desks")
+    assert office.says.startswith("the title and summary of 'Office' echo what its child 'Desks' shows more than "
+                                  "they fit all that lies beneath it")
+
+
+PAGEINDEX_TREE = {"doc_name": "handbook.pdf", "structure": [
+    {"node_id": "0001", "title": "Refunds", "start_index": 1, "end_index": 4,
+     "summary": "Booking business flights and hotel nights for a trip.", "nodes": [
+         {"node_id": "0002", "title": "Card refunds", "start_index": 1, "end_index": 2,
+          "summary": "Money paid back to the card you paid with, within five business days."},
+         {"node_id": "0003", "title": "Refund requests", "start_index": 3, "end_index": 4,
+          "summary": "How to ask for a refund of a purchase, and what to send with the request."}]},
+    {"node_id": "0004", "title": "Travel", "start_index": 5, "end_index": 8,
+     "summary": "Business trips: flights and hotels.", "nodes": [
+         {"node_id": "0005", "title": "Flights", "start_index": 5, "end_index": 6,
+          "summary": "Economy class on short flights, premium economy on long ones."},
+         {"node_id": "0006", "title": "Hotels", "start_index": 7, "end_index": 8,
+          "summary": "Nightly hotel limits by city, up to 250 euros in London."}]}]}
+
+
+def test_a_pageindex_tree_without_text_is_audited_map_against_map_and_says_so(tmp_path):
+    path = tmp_path / "handbook_structure.json"
+    path.write_text(json.dumps(PAGEINDEX_TREE), encoding="utf-8")
+    out = run("audit", path, "--json", "--limit", "1")
+    assert out.returncode == 0, out.stderr
+    document = json.loads(out.stdout)
+    assert (document["with_content"], document["with_summary"]) == (0, 6)  # "Covers pages 1–4 …" is no content
+    assert document["compared"].startswith("no node has content: each node's title and summary against its "
+                                           "descendants' titles and summaries only")
+    weakest = document["weakest"][0]
+    assert (weakest["id"], weakest["measure"], weakest["other"]) == ("0001", "rival", "0004")
+    assert weakest["says"].startswith("the summary of 'Refunds' matches the titles and summaries under 'Travel' "
+                                      "better than its own")
+    text = run("audit", path, "--limit", "1")
+    assert "Compared: no node has content" in " ".join(text.stdout.split())
