@@ -13,6 +13,9 @@ offered that node are walked again (a walk never offered it is the same walk):
 * (b) ``generic``: ``General information and related matters.``;
 * (c) ``first-child``: its first child's summary, describing only that child.
 
+A plant that changes nothing is not counted (in a corpus of titles alone, a swapped or first-child summary is
+the empty one it replaces).
+
 Per plant kind it prints the plants, the new misses (questions the walk landed
 before the plant and misses after it), the share of them whose verdict names
 the planted node (``map-hid`` or ``map-misled`` at it), and the share of plants

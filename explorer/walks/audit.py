@@ -153,8 +153,9 @@ class _Measures:
         heads = np.flatnonzero(self.depth <= 1)
         if len(heads) > HEADS:
             heads = heads[np.linspace(0, len(heads) - 1, HEADS).astype(np.int64)]
+        skips = self._skips(heads)
         for view in self.views:
-            self._against(view, heads)
+            self._against(view, heads, skips)
             self._children(view)
         return self.scores
 
@@ -178,7 +179,24 @@ class _Measures:
         result: npt.NDArray[np.int64] = np.where(self.depth > depth, at, -1)
         return result
 
-    def _against(self, view: Floats, heads: npt.NDArray[np.int64]) -> None:
+    def _skips(self, heads: npt.NDArray[np.int64]) -> list[npt.NDArray[np.bool_]]:
+        """Per slice of :data:`ROWS_AT_ONCE` nodes, the heads each is not compared with: itself, its children, its
+        siblings (compared as siblings) and its ancestors (computed once, for both views)."""
+        import numpy as np
+
+        heads_at = heads
+        above = (self._ancestor(0), self._ancestor(1))
+        skips = []
+        for start in range(0, len(self.parent), ROWS_AT_ONCE):
+            rows = np.arange(start, min(start + ROWS_AT_ONCE, len(self.parent)))
+            skip = (heads_at[None, :] == rows[:, None]) | (self.parent[heads_at][None, :] == rows[:, None])
+            skip |= self.parent[heads_at][None, :] == self.parent[rows][:, None]
+            for ancestor in above:
+                skip |= heads_at[None, :] == ancestor[rows][:, None]
+            skips.append(skip)
+        return skips
+
+    def _against(self, view: Floats, heads: npt.NDArray[np.int64], skips: list[npt.NDArray[np.bool_]]) -> None:
         """``rival`` and ``vague`` of every node: against its siblings (at most :data:`SIBLINGS`) and the heads
         that are neither above it, below it nor its siblings."""
         import numpy as np
@@ -187,15 +205,11 @@ class _Measures:
         own = np.einsum("ij,ij->i", view, self.below).astype(np.float64)
         total, squares, kept = np.zeros(count), np.zeros(count), np.zeros(count)
         top, rival = np.full(count, -np.inf), np.full(count, -1, dtype=np.int64)
-        above = (self._ancestor(0), self._ancestor(1))
         for start in range(0, count, ROWS_AT_ONCE):  # the heads, every node at once (in slices)
             rows = np.arange(start, min(start + ROWS_AT_ONCE, count))
             against = (view[rows] @ self.below[heads].T).astype(np.float64)
-            skip = (heads[None, :] == rows[:, None]) | (self.parent[heads][None, :] == rows[:, None])
-            skip |= self.parent[heads][None, :] == self.parent[rows][:, None]  # siblings: counted as siblings
-            for ancestor in above:
-                skip |= heads[None, :] == ancestor[rows][:, None]
-            self._gather(against, skip, heads[None, :], total, squares, kept, top, rival, rows)
+            self._gather(against, skips[start // ROWS_AT_ONCE], heads[None, :], total, squares, kept, top, rival,
+                         rows)
         # the siblings, the groups of one size together
         order = np.argsort(self.parent, kind="stable")  # the roots (-1) first, then each parent's children in order
         bounds = np.flatnonzero(np.r_[True, self.parent[order][1:] != self.parent[order][:-1], True])
@@ -248,7 +262,7 @@ class _Measures:
         rival[rows[better]] = np.broadcast_to(columns, sims.shape)[np.arange(len(rows)), best][better]
 
     def _children(self, view: Floats) -> None:
-        """``child`` and ``part`` of every parent against its children, all at once."""
+        """``child`` and ``echo`` of every parent against its children, all at once."""
         import numpy as np
 
         kids = np.flatnonzero(self.parent >= 0)
