@@ -288,17 +288,20 @@ def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw
     what lies beneath a node in this corpus, ``the content`` or, with none, ``the titles and summaries``)."""
     title = judge.corpus.title_of(node)
     noun = "the summary" if judge.corpus.summary_of(node).strip() else "the title"
+    both = judge.corpus.summary_of(node).strip() != ""
+    shows, say, they, fit, echo = (("the title and summary", "say", "they", "fit", "echo") if both else
+                                   ("the title", "says", "it", "fits", "echoes"))
     named = repr(judge.corpus.title_of(other)) if other is not None else "another node"
     if measure == "rival":
         if raw < 0:
             return f"{noun} of {title!r} matches {beneath} under {named} better than its own (by {-raw:.3f})"
-        return f"{noun} of {title!r} fits its own content best, but only just ahead of {named}'s " \
-               f"(by {raw:.3f})"
+        return f"{noun} of {title!r} fits what lies beneath it best, but only just ahead of " \
+               f"what lies under {named} (by {raw:.3f})"
     if measure == "vague":
         if raw < 0:
-            return f"the title and summary of {title!r} say little of what lies beneath it: they fit what lies " \
+            return f"{shows} of {title!r} {say} little of what lies beneath it: {they} {fit} what lies " \
                    f"elsewhere better ({-raw:.1f} standard deviations)"
-        return f"the title and summary of {title!r} say little in particular: they fit what lies beneath it only " \
+        return f"{shows} of {title!r} {say} little in particular: {they} {fit} what lies beneath it only " \
                f"{raw:.1f} standard deviations better than what lies elsewhere"
     if measure == "child":
         if raw < 0:
@@ -307,7 +310,7 @@ def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw
         return f"{noun} of {title!r} fits all that lies beneath it only just better than its child {named} " \
                f"(by {raw:.3f})"
     if raw < 0:
-        return f"the title and summary of {title!r} echo what its child {named} shows more than they fit " \
+        return f"{shows} of {title!r} {echo} what its child {named} shows more than {they} {fit} " \
                f"all that lies beneath it (by {-raw:.3f})"
-    return f"the title and summary of {title!r} fit all that lies beneath it only just more than they echo " \
+    return f"{shows} of {title!r} {fit} all that lies beneath it only just more than {they} {echo} " \
            f"what its child {named} shows (by {raw:.3f})"

@@ -311,3 +311,20 @@ def test_a_pageindex_tree_without_text_is_audited_map_against_map_and_says_so(tm
                                       "better than its own")
     text = run("audit", path, "--limit", "1")
     assert "Compared: no node has content" in " ".join(text.stdout.split())
+
+
+def test_a_pageindex_tree_of_titles_alone_is_audited_by_its_titles_and_says_so(tmp_path):
+    tree = json.loads(json.dumps(PAGEINDEX_TREE))
+    for root in tree["structure"]:
+        for node in [root, *root["nodes"]]:
+            del node["summary"]
+    path = tmp_path / "titles_structure.json"
+    path.write_text(json.dumps(tree), encoding="utf-8")
+    out = run("audit", path, "--json", "--limit", "0")
+    assert out.returncode == 0, out.stderr
+    document = json.loads(out.stdout)
+    assert (document["with_content"], document["with_summary"]) == (0, 0)
+    assert document["compared"].startswith("no node has content or a summary: each node's title against the titles "
+                                           "beneath it only")
+    assert {n["id"] for n in document["weakest"]} == {"0001", "0004"}  # the leaves have nothing beneath them
+    assert all(n["says"].startswith(("the title of 'Refunds' ", "the title of 'Travel' ")) for n in document["weakest"])
