@@ -328,3 +328,18 @@ def test_a_pageindex_tree_of_titles_alone_is_audited_by_its_titles_and_says_so(t
                                            "beneath it only")
     assert {n["id"] for n in document["weakest"]} == {"0001", "0004"}  # the leaves have nothing beneath them
     assert all(n["says"].startswith(("the title of 'Refunds' ", "the title of 'Travel' ")) for n in document["weakest"])
+
+
+def test_what_lies_beneath_a_node_is_its_own_content_and_the_title_summary_and_content_of_every_node_below(tmp_path):
+    import numpy as np
+
+    corpus = load_corpus(corpus_files(tmp_path).parent / "c.yaml")
+    judge = judge_for("semantic:default", corpus)
+    assert isinstance(judge, EmbeddingJudge)
+    shown, own, below = judge.token_sums
+    row = judge.rows()
+    for node in corpus.index.ids():
+        subtree = [node, *(d for d in corpus.index.ids() if node in corpus.index.path(d) and d != node)]
+        expected = own[row[node]] + sum((shown[row[d]] + own[row[d]] for d in subtree[1:]), np.zeros_like(own[0]))
+        assert np.allclose(below[row[node]], expected, atol=1e-4), node
+    assert [judge.parents[row[n]] for n in ("money", "refunds", "parking")] == [-1, row["money"], row["office"]]
