@@ -13,6 +13,9 @@ offered that node are walked again (a walk never offered it is the same walk):
 * (b) ``generic``: ``General information and related matters.``;
 * (c) ``first-child``: its first child's summary, describing only that child.
 
+A plant that changes nothing is not counted (in a corpus of titles alone, a swapped or first-child summary is
+the empty one it replaces).
+
 Per plant kind it prints the plants, the new misses (questions the walk landed
 before the plant and misses after it), the share of them whose verdict names
 the planted node (``map-hid`` or ``map-misled`` at it), and the share of plants
@@ -88,11 +91,13 @@ def plants(corpus: Corpus) -> dict[str, list[tuple[str, str]]]:
     index = corpus.index
     order = preorder(index)
     inner = [n for n in order if index.has_children(n)]
-    return {
+    kinds = {
         "swapped": [(n, corpus.summary_of(unrelated(index, order, n))) for n in inner],
         "generic": [(n, GENERIC) for n in inner],
         "first-child": [(n, corpus.summary_of(index.child_ids(n)[0])) for n in inner],
-    }
+    }  # a plant that changes nothing (a summary swapped for the same, or for none where none is) is no defect
+    return {kind: [(n, s) for n, s in planted_at if s.strip() != corpus.summary_of(n).strip()]
+            for kind, planted_at in kinds.items()}
 
 
 def offered(outcome: QuestionOutcome) -> set[str]:

@@ -35,7 +35,7 @@ def cmd_audit(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     from ..navigators import NavigatorConfigError
     from ..navigators.judge import DEFAULT_JUDGE, EmbeddingJudge, judge_for
-    from ..walks.audit import audit
+    from ..walks.audit import audit, basis
 
     corpus = corpus_at(args.corpus)
     try:
@@ -44,8 +44,10 @@ def cmd_audit(argv: Sequence[str]) -> int:
         fail(str(exc))
     assert isinstance(judge, EmbeddingJudge)
     fits = audit(judge, args.limit or None)
+    content, summaries, compared = basis(judge)
     if args.json:
         write_json({"corpus": str(corpus.path), "judge": judge.name, "nodes": len(corpus.index),
+                    "with_content": content, "with_summary": summaries, "compared": compared,
                     "weakest": [fit.to_json() for fit in fits]})
         return EXIT_OK
     from rich.table import Table
@@ -61,4 +63,5 @@ def cmd_audit(argv: Sequence[str]) -> int:
     out.print(table)
     out.print(visible(f"{len(fits):,} of {len(corpus.index):,} nodes; fit: the node's worst place on any measure, "
                       f"as a share of the corpus (0: the worst)"), markup=False, highlight=False)
+    out.print(visible(f"Compared: {compared}."), markup=False, highlight=False)
     return EXIT_OK

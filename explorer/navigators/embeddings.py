@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,10 @@ Vector = npt.NDArray[np.float32]
 CONFIG = "l2_supercat"
 DIMENSIONS = 256
 SUM_BATCH = 4096  # texts a batch of sums: their token rows held at once stay some MB
+IN_STEP = 64  # tokens of a text summed a position at a time over the batch; the rest of a long text by bincount
 CACHED_TEXTS = 16384  # 16 K vectors of 256 float32: 16 MB at most
+SPACE = "\u2581"  # the tokenizer's space (``▁``), after its normalizer
+_CROSSING = re.compile(f"[^{SPACE}]{SPACE}")
 TITLE_WEIGHT = 1  # once: counted twice (as the lexical navigator counts title terms), the first nodes landed got worse
 INSTALL_HINT = "install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)"
 
@@ -82,36 +87,67 @@ class StaticEmbeddings:
         return self._pool(self._ids(title) * title_weight + self._ids(summary))
 
     @cached_property
-    def _columns(self) -> npt.NDArray[np.float32]:
-        """The table transposed: a dimension's values for every token, contiguous."""
-        return np.ascontiguousarray(self._table.T)
-
-    @cached_property
     def _unpadded(self) -> Any:
-        """A copy of the tokenizer that pads no batch (the bundled one pads each batch to its longest text)."""
+        """A copy of the tokenizer that pads no batch (the bundled one pads each batch to its longest text) and runs
+        its merges word by word: the bundled one has no pre-tokenizer, so each whole text is one "word" to merge
+        (slow, and never in its cache). Cut before each word's run of ``▁`` (the spaces, after the normalizer), it
+        gives the same ids: no token of the vocabulary holds a ``▁`` after another character, so no merge crosses
+        the cut (checked when built: a tokenizer where one would is kept whole: slower, the same ids)."""
+        import json
+
+        from tokenizers import Regex, pre_tokenizers
+
         tokenizer = type(self._tokenizer).from_str(self._tokenizer.to_str())
         tokenizer.no_padding()
+        vocabulary = json.loads(tokenizer.to_str()).get("model", {}).get("vocab", {})
+        if tokenizer.pre_tokenizer is None and not any(_CROSSING.search(token) for token in vocabulary):
+            tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(f"{SPACE}*[^{SPACE}]+|{SPACE}+"), behavior="isolated")
         return tokenizer
 
     def sums(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
         """Each text's token rows summed (float32, one row a text) and its token count: texts pooled together (a
         subtree's) are the sums added and divided by the counts (their mean is the vector of the texts joined).
-        Through an unpadded copy of the tokenizer in batches, not cached."""
-        totals = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        counts = np.zeros(len(texts), dtype=np.int64)
+        Each distinct text is tokenized once, through an unpadded copy of the tokenizer in batches, not cached; a
+        text's sum adds its token rows in order (in float64), so it never depends on the other texts."""
+        distinct = list(dict.fromkeys(texts))
+        where = {text: number for number, text in enumerate(distinct)}
+        totals = np.zeros((len(distinct), self.dimensions), dtype=np.float32)
+        counts = np.zeros(len(distinct), dtype=np.int64)
         last = self._table.shape[0] - 1
-        for start in range(0, len(texts), SUM_BATCH):
-            encoded = self._unpadded.encode_batch(list(texts[start:start + SUM_BATCH]), add_special_tokens=False)
+        for start in range(0, len(distinct), SUM_BATCH):
+            encoded = self._unpadded.encode_batch_fast(distinct[start:start + SUM_BATCH], add_special_tokens=False)
             sizes = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(encoded))
-            ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int64, count=int(sizes.sum()))
+            ids = np.fromiter(chain.from_iterable(e.ids for e in encoded), dtype=np.int64, count=int(sizes.sum()))
             np.clip(ids, 0, last, out=ids)
             counts[start:start + len(encoded)] = sizes
-            if ids.size:  # a dimension at a time: a gather of one contiguous row and a bincount, both linear
-                owner = np.repeat(np.arange(len(encoded)), sizes)
-                block = totals[start:start + len(encoded)]
-                for dimension, column in enumerate(self._columns):
-                    block[:, dimension] = np.bincount(owner, weights=column[ids], minlength=len(encoded))
-        return totals, counts
+            self._add_rows(totals[start:start + len(encoded)], sizes, ids)
+        back = np.fromiter((where[text] for text in texts), dtype=np.int64, count=len(texts))
+        return totals[back], counts[back]
+
+    def _add_rows(self, block: npt.NDArray[np.float32], sizes: npt.NDArray[np.int64],
+                  ids: npt.NDArray[np.int64]) -> None:
+        """Into each row of ``block``, its text's token rows added in float64: the first :data:`IN_STEP` tokens a
+        position at a time over every text that long (a gather of whole rows), the rest of a long text's a dimension
+        at a time (a bincount). Linear in the tokens; a text's additions are the same, in the same order, whatever
+        else is in the batch."""
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        longest = np.argsort(-sizes, kind="stable")
+        first = starts[longest]
+        sorted_total = np.zeros((len(sizes), self.dimensions), dtype=np.float64)
+        for position in range(min(int(sizes.max(initial=0)), IN_STEP)):
+            texts = int(np.count_nonzero(sizes > position))  # the longest first: a slice, no scatter
+            sorted_total[:texts] += self._table[ids[first[:texts] + position]]
+        total = np.empty_like(sorted_total)
+        total[longest] = sorted_total
+        tail = np.flatnonzero(sizes > IN_STEP)
+        if tail.size:
+            lengths = sizes[tail] - IN_STEP
+            owner = np.repeat(tail, lengths)
+            rows = ids[np.repeat(starts[tail] + IN_STEP - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+                       + np.arange(int(lengths.sum()))]
+            for dimension in range(self.dimensions):
+                total[:, dimension] += np.bincount(owner, weights=self._table[rows, dimension], minlength=len(sizes))
+        block[:] = total
 
     def text(self, text: str) -> Vector:
         """The unit vector of ``text`` (a query)."""

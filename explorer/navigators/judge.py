@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from core import HierarchyIndex, NodeView
 
 from ..corpora import Corpus
+from ..corpora.pageindex import PLACEHOLDER
 from .errors import NavigatorConfigError
 from .lexical import score_candidates as bm25_scores
 
@@ -99,12 +100,18 @@ class Judge:
         """Each text's score against ``query`` (for :meth:`sentence`)."""
         raise NotImplementedError
 
+    def content_of(self, node: str) -> str:
+        """``node``'s content, ``""`` for a placeholder (a PageIndex node without its text says only which pages it
+        covers: judged as content, it would make every node's content alike)."""
+        document = self.index[node]
+        return "" if document.metadata.get(PLACEHOLDER) else document.content
+
     def content_below(self, node: str) -> Iterator[str]:
         """The content of ``node`` and of every node below it, in the corpus's order."""
         stack = [node]
         while stack:
             current = stack.pop()
-            yield self.index[current].content
+            yield self.content_of(current)
             stack.extend(reversed(self.index.child_ids(current)))
 
     def sentence(self, query: str, node: str) -> str:
@@ -139,21 +146,50 @@ class EmbeddingJudge(Judge):
         each with its count in a last column."""
         import numpy as np
 
-        order = preorder(self.index)
+        order = self._order
         row = {node: number for number, node in enumerate(order)}
         sums = self.embeddings.sums
         titles, title_counts = sums([self.corpus.title_of(n) for n in order])
         summaries, summary_counts = sums([self.corpus.summary_of(n) for n in order])
-        contents, content_counts = sums([self.index[n].content for n in order])
+        contents, content_counts = sums([self.content_of(n) for n in order])
         shown = np.hstack([titles + summaries, (title_counts + summary_counts)[:, None].astype(np.float32)])
         own = np.hstack([contents, content_counts[:, None].astype(np.float32)])
         below = own.copy()
-        for node in reversed(order):  # children before parents: each adds its whole subtree to its parent's
-            parent = self.index.parent(node)
-            if parent is not None:
-                at = row[node]
-                below[row[parent.id]] += below[at] + shown[at]
+        parents, depths = self.parents, self.depths
+        for depth in range(int(depths.max(initial=0)), 0, -1):  # the deepest first: each adds its subtree upward
+            at = np.flatnonzero(depths == depth)  # in the corpus's order: a parent's children are side by side
+            starts = np.flatnonzero(np.r_[True, parents[at][1:] != parents[at][:-1]])
+            below[parents[at][starts]] += np.add.reduceat(below[at] + shown[at], starts, axis=0)
         return row, shown, own, below, np.hstack([summaries, summary_counts[:, None].astype(np.float32)])
+
+    @cached_property
+    def _order(self) -> list[str]:
+        return preorder(self.index)
+
+    @cached_property
+    def parents(self) -> npt.NDArray[np.int64]:
+        """Each node's parent's row (-1: a root), one a node in :meth:`rows`'s order."""
+        import numpy as np
+
+        order = self._order
+        row = {node: number for number, node in enumerate(order)}
+        parents = np.full(len(order), -1, dtype=np.int64)
+        for node in order:
+            for child in self.index.child_ids(node):
+                parents[row[child]] = row[node]
+        return parents
+
+    @cached_property
+    def depths(self) -> npt.NDArray[np.int64]:
+        """Each node's depth (0: a root), in :meth:`rows`'s order (a parent's row before its children's)."""
+        import numpy as np
+
+        parents = self.parents
+        depths = np.zeros(len(parents), dtype=np.int64)
+        for number, parent in enumerate(parents.tolist()):
+            if parent >= 0:
+                depths[number] = depths[parent] + 1
+        return depths
 
     @staticmethod
     def unit(sums: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -244,7 +280,7 @@ class LexicalJudge(Judge):
         return self._bm25(query, [self.shown_text(i) for i in ids])
 
     def _below_text(self, node: str) -> str:
-        parts = [self.index[node].content]
+        parts = [self.content_of(node)]
         for child in self.index.child_ids(node):
             parts.extend([*self.shown_text(child), self._below_text(child)])
         return "\n".join(p for p in parts if p)
@@ -254,7 +290,7 @@ class LexicalJudge(Judge):
 
     def flat(self, query: str) -> list[tuple[str, float]]:
         order = preorder(self.index)
-        scores = self._bm25(query, [(self.corpus.title_of(n), f"{self.corpus.summary_of(n)}\n{self.index[n].content}")
+        scores = self._bm25(query, [(self.corpus.title_of(n), f"{self.corpus.summary_of(n)}\n{self.content_of(n)}")
                                     for n in order])
         ranked = sorted(range(len(order)), key=lambda i: -scores[i])
         return [(order[i], scores[i]) for i in ranked]

@@ -15,8 +15,16 @@ content and everything below), four ways:
   deviations (a summary that says nothing in particular fits everything alike);
 * ``child``: its own content against its best child's (a summary that fits a
   child better than the whole);
-* ``part``: the rest of its subtree against its best child (a summary that
-  describes one child and not the rest).
+* ``echo``: its own content against the map (title and summary) of the child
+  its map resembles most (a summary that repeats what one child shows, such as
+  one written from a section's first pages: it describes that child, not the
+  whole, and a navigator cannot tell the two apart).
+
+A corpus with no content (a PageIndex tree of titles and summaries alone)
+still has something beneath each inner node, its descendants' titles and
+summaries, so the audit there compares maps with maps (:func:`basis` says so):
+it can tell a summary that echoes one child or promises a sibling's, not one
+that hides what the pages hold.
 
 Each measure ranks every node; a node's ``fit`` is its worst place on any of
 them, as a share of the corpus (0: the worst of all on some measure), so a node
@@ -28,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..navigators.judge import EmbeddingJudge, preorder
+from ..navigators.judge import EmbeddingJudge
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,13 +44,15 @@ if TYPE_CHECKING:
 
     Floats = npt.NDArray[np.float32]
 
-__all__ = ["HEADS", "SIBLINGS", "MapFit", "audit"]
+__all__ = ["HEADS", "SIBLINGS", "MapFit", "audit", "basis"]
 
 SIBLINGS = 256
 """Siblings compared at most (evenly spaced among a wide parent's children)."""
 HEADS = 128
 """Nodes of the corpus's top two levels compared at most (evenly spaced)."""
-MEASURES = ("rival", "vague", "child", "part")
+ROWS_AT_ONCE = 16384
+"""Nodes compared with the heads at once (their similarities held: some MB)."""
+MEASURES = ("rival", "vague", "child", "echo")
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,8 @@ def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
     judged = np.flatnonzero(has_below)
     ranked = judged[np.lexsort((judged, scores[0][judged], fit[judged]))]
     chosen = ranked if limit is None else ranked[:limit]
+    _, own, _ = judge.token_sums
+    beneath = "the content" if float(own[:, -1].sum()) > 0 else "the titles and summaries"
     found = []
     for i in chosen:
         measure = MEASURES[int(worst[i])]
@@ -84,8 +96,27 @@ def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
         other_id = measures.order[other] if other >= 0 else None
         raw = float(scores[int(worst[i])][i])
         found.append(MapFit(measures.order[i], float(fit[i]), measure, other_id,
-                            _says(judge, measures.order[i], measure, other_id, raw)))
+                            _says(judge, measures.order[i], measure, other_id, raw, beneath)))
     return found
+
+
+def basis(judge: EmbeddingJudge) -> tuple[int, int, str]:
+    """The nodes with content, the nodes with a summary, and what the audit compared, in words (a corpus of titles
+    alone, or with no content, gives an audit of less: it says so rather than pretend)."""
+    corpus = judge.corpus
+    ids = list(judge.rows())
+    content = sum(1 for n in ids if judge.content_of(n).strip())
+    summaries = sum(1 for n in ids if corpus.summary_of(n).strip())
+    if content:
+        said = "each node's title and summary against the content beneath it"
+    elif summaries:
+        said = ("no node has content: each node's title and summary against its descendants' titles and summaries "
+                "only (a summary that echoes a child or promises another branch shows; one that hides what the "
+                "pages hold cannot)")
+    else:
+        said = ("no node has content or a summary: each node's title against the titles beneath it only (the "
+                "audit can tell little: a map of titles alone)")
+    return content, summaries, said
 
 
 def _places(scores: npt.NDArray[np.float64], count: int) -> npt.NDArray[np.float64]:
@@ -100,39 +131,32 @@ def _places(scores: npt.NDArray[np.float64], count: int) -> npt.NDArray[np.float
 
 
 class _Measures:
-    """The four measures of every node (see the module), and for each the node it lost to (-1: none)."""
+    """The four measures of every node (see the module), and for each the node it lost to (-1: none); all parents
+    at once (numpy over groups of siblings of one size), not a Python loop a parent."""
 
     def __init__(self, judge: EmbeddingJudge) -> None:
         import numpy as np
 
         self.judge = judge
-        self.index = judge.index
-        self.order = preorder(self.index)
-        self.row = judge.rows()
+        self.order = list(judge.rows())  # the corpus's order
+        self.parent = judge.parents
+        self.depth = judge.depths
         count = len(self.order)
         self.views = (judge.shown_vectors, judge.summary_vectors)
         self.below = judge.beneath_vectors
         self.scores = [np.full(count, np.inf) for _ in MEASURES]
         self.rival = [np.full(count, -1, dtype=np.int64) for _ in MEASURES]
-        self.parent = np.full(count, -1, dtype=np.int64)
-        for node in self.order:
-            parent = self.index.parent(node)
-            if parent is not None:
-                self.parent[self.row[node]] = self.row[parent.id]
 
     def run(self) -> list[npt.NDArray[np.float64]]:
         import numpy as np
 
-        index, row = self.index, self.row
-        heads = np.array([row[n] for n in self.order if self.index.depth(n) <= 1], dtype=np.int64)
+        heads = np.flatnonzero(self.depth <= 1)
         if len(heads) > HEADS:
             heads = heads[np.linspace(0, len(heads) - 1, HEADS).astype(np.int64)]
-        groups = [(None, index.root_ids())] + [(n, index.child_ids(n)) for n in self.order if index.has_children(n)]
-        for parent, children in groups:
-            rows = np.array([row[c] for c in children], dtype=np.int64)
-            self._against(rows, parent, heads)
-            if parent is not None:
-                self._children(row[parent], rows)
+        skips = self._skips(heads)
+        for view in self.views:
+            self._against(view, heads, skips)
+            self._children(view)
         return self.scores
 
     def _lower(self, measure: int, rows: npt.NDArray[np.int64], values: npt.NDArray[np.float64],
@@ -142,75 +166,151 @@ class _Measures:
         scores[rows[lower]] = values[lower]
         rival[rows[lower]] = rivals[lower]
 
-    def _against(self, rows: npt.NDArray[np.int64], parent: str | None, heads: npt.NDArray[np.int64]) -> None:
-        """``rival`` and ``vague`` of siblings ``rows``: against each other and the heads not above or below."""
+    def _ancestor(self, depth: int) -> npt.NDArray[np.int64]:
+        """Each node's ancestor at ``depth`` (-1: the node is not deeper than that)."""
         import numpy as np
 
-        siblings = rows if len(rows) <= SIBLINGS else rows[np.linspace(0, len(rows) - 1, SIBLINGS).astype(np.int64)]
-        above = {self.row[n] for n in self.index.path(parent)} if parent is not None else set()
-        kept = heads[np.array([h not in above for h in heads.tolist()], dtype=bool)] if above else heads
-        others = np.concatenate([siblings, kept])
-        skip = (others[None, :] == rows[:, None]) | (self.parent[others][None, :] == rows[:, None])
-        usable = ~np.all(skip, axis=1)
-        if not usable.any():
+        at = np.arange(len(self.parent))
+        while True:
+            deeper = self.depth[at] > depth
+            if not deeper.any():
+                break
+            at = np.where(deeper, self.parent[at], at)
+        result: npt.NDArray[np.int64] = np.where(self.depth > depth, at, -1)
+        return result
+
+    def _skips(self, heads: npt.NDArray[np.int64]) -> list[npt.NDArray[np.bool_]]:
+        """Per slice of :data:`ROWS_AT_ONCE` nodes, the heads each is not compared with: itself, its children, its
+        siblings (compared as siblings) and its ancestors (computed once, for both views)."""
+        import numpy as np
+
+        heads_at = heads
+        above = (self._ancestor(0), self._ancestor(1))
+        skips = []
+        for start in range(0, len(self.parent), ROWS_AT_ONCE):
+            rows = np.arange(start, min(start + ROWS_AT_ONCE, len(self.parent)))
+            skip = (heads_at[None, :] == rows[:, None]) | (self.parent[heads_at][None, :] == rows[:, None])
+            skip |= self.parent[heads_at][None, :] == self.parent[rows][:, None]
+            for ancestor in above:
+                skip |= heads_at[None, :] == ancestor[rows][:, None]
+            skips.append(skip)
+        return skips
+
+    def _against(self, view: Floats, heads: npt.NDArray[np.int64], skips: list[npt.NDArray[np.bool_]]) -> None:
+        """``rival`` and ``vague`` of every node: against its siblings (at most :data:`SIBLINGS`) and the heads
+        that are neither above it, below it nor its siblings."""
+        import numpy as np
+
+        count = len(self.parent)
+        own = np.einsum("ij,ij->i", view, self.below).astype(np.float64)
+        total, squares, kept = np.zeros(count), np.zeros(count), np.zeros(count)
+        top, rival = np.full(count, -np.inf), np.full(count, -1, dtype=np.int64)
+        for start in range(0, count, ROWS_AT_ONCE):  # the heads, every node at once (in slices)
+            rows = np.arange(start, min(start + ROWS_AT_ONCE, count))
+            against = (view[rows] @ self.below[heads].T).astype(np.float64)
+            self._gather(against, skips[start // ROWS_AT_ONCE], heads[None, :], total, squares, kept, top, rival,
+                         rows)
+        # the siblings, the groups of one size together
+        order = np.argsort(self.parent, kind="stable")  # the roots (-1) first, then each parent's children in order
+        bounds = np.flatnonzero(np.r_[True, self.parent[order][1:] != self.parent[order][:-1], True])
+        sizes = np.diff(bounds)
+        for size in np.unique(sizes).tolist():
+            if size < 2:
+                continue
+            starts = bounds[:-1][sizes == size]
+            if size > SIBLINGS:
+                for start in starts.tolist():
+                    rows = order[start:start + size]
+                    sample = rows[np.linspace(0, size - 1, SIBLINGS).astype(np.int64)]
+                    sims = (view[rows] @ self.below[sample].T).astype(np.float64)
+                    self._gather(sims, sample[None, :] == rows[:, None], sample[None, :], total, squares, kept,
+                                 top, rival, rows)
+                continue
+            step = max(1, 4_000_000 // (size * size))
+            for chunk in range(0, len(starts), step):
+                groups = order[starts[chunk:chunk + step, None] + np.arange(size)[None, :]]  # groups x size
+                sims = np.matmul(view[groups], self.below[groups].transpose(0, 2, 1)).astype(np.float64)
+                rows = groups.reshape(-1)
+                columns = np.repeat(groups, size, axis=0)  # each row's siblings
+                self._gather(sims.reshape(len(rows), size), columns == rows[:, None], columns, total, squares,
+                             kept, top, rival, rows)
+        usable = np.flatnonzero(kept > 0)
+        mean = total[usable] / kept[usable]
+        spread = np.sqrt(np.maximum(squares[usable] / kept[usable] - mean ** 2, 0.0)) + 1e-6
+        self._lower(0, usable, own[usable] - top[usable], rival[usable])
+        self._lower(1, usable, (own[usable] - mean) / spread, np.full(len(usable), -1))
+
+    @staticmethod
+    def _gather(sims: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_], columns: npt.NDArray[np.int64],
+                total: npt.NDArray[np.float64], squares: npt.NDArray[np.float64], kept: npt.NDArray[np.float64],
+                top: npt.NDArray[np.float64], rival: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+        """Add ``sims`` (a row of ``rows``, a column a node of ``columns``; ``skip``: not compared) to the running
+        sum, sum of squares, count and best of each row."""
+        import numpy as np
+
+        sims = np.where(skip, 0.0, sims)
+        total[rows] += sims.sum(axis=1)
+        squares[rows] += (sims ** 2).sum(axis=1)
+        kept[rows] += (~skip).sum(axis=1)
+        sims[skip] = -np.inf
+        if sims.shape[1] == 0:
             return
-        at, skip = rows[usable], skip[usable]
-        kept_count = (~skip).sum(axis=1)
-        for vectors in self.views:
-            mine = vectors[at]
-            own = np.einsum("ij,ij->i", mine, self.below[at]).astype(np.float64)
-            against = (mine @ self.below[others].T).astype(np.float64)
-            against[skip] = 0.0
-            mean = against.sum(axis=1) / kept_count
-            spread = np.sqrt(np.maximum((against ** 2).sum(axis=1) / kept_count - mean ** 2, 0.0)) + 1e-6
-            against[skip] = -np.inf
-            best = np.argmax(against, axis=1)
-            top = against[np.arange(len(at)), best]
-            self._lower(0, at, own - top, others[best])
-            self._lower(1, at, (own - mean) / spread, np.full(len(at), -1))
+        best = np.argmax(sims, axis=1)
+        value = sims[np.arange(len(rows)), best]
+        better = value > top[rows]
+        top[rows[better]] = value[better]
+        rival[rows[better]] = np.broadcast_to(columns, sims.shape)[np.arange(len(rows)), best][better]
 
-    def _children(self, node: int, kids: npt.NDArray[np.int64]) -> None:
-        """``child`` and ``part`` of ``node`` against its children ``kids``."""
+    def _children(self, view: Floats) -> None:
+        """``child`` and ``echo`` of every parent against its children, all at once."""
         import numpy as np
 
-        if len(kids) > SIBLINGS:
-            kids = kids[np.linspace(0, len(kids) - 1, SIBLINGS).astype(np.int64)]
-        shown, _, below = self.judge.token_sums
-        at = np.array([node])
-        for vectors in self.views:
-            mine = vectors[node]
-            sims = self.below[kids] @ mine
-            best = int(np.argmax(sims))
-            own = float(self.below[node] @ mine)
-            self._lower(2, at, np.array([own - float(sims[best])]), np.array([kids[best]]))
-            if len(kids) > 1:
-                rest = below[node] - below[kids[best]] - shown[kids[best]]
-                vector = self.judge.unit(rest[None, :])[0]
-                self._lower(3, at, np.array([float(vector @ mine) - float(sims[best])]), np.array([kids[best]]))
+        kids = np.flatnonzero(self.parent >= 0)
+        if not len(kids):
+            return
+        parents = self.parent[kids]
+        sims = np.einsum("ij,ij->i", self.below[kids], view[parents]).astype(np.float64)
+        ranked = np.lexsort((kids, -sims, parents))  # per parent, its best child first (ties: the first)
+        firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
+        node, best = parents[firsts], kids[firsts]
+        own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
+        self._lower(2, node, own - sims[firsts], best)
+        echo = np.einsum("ij,ij->i", self.judge.shown_vectors[kids], view[parents]).astype(np.float64)
+        ranked = np.lexsort((kids, -echo, parents))  # per parent, the child whose map its own echoes most
+        firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
+        node = parents[firsts]
+        own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
+        self._lower(3, node, own - echo[firsts], kids[firsts])
 
 
-def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float) -> str:
-    """Why a node is where it is, in words that hold for its figure ``raw`` on its worst ``measure``."""
+def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float, beneath: str) -> str:
+    """Why a node is where it is, in words that hold for its figure ``raw`` on its worst ``measure`` (``beneath``:
+    what lies beneath a node in this corpus, ``the content`` or, with none, ``the titles and summaries``)."""
     title = judge.corpus.title_of(node)
+    noun = "the summary" if judge.corpus.summary_of(node).strip() else "the title"
+    both = judge.corpus.summary_of(node).strip() != ""
+    shows, say, they, fit, echo = (("the title and summary", "say", "they", "fit", "echo") if both else
+                                   ("the title", "says", "it", "fits", "echoes"))
     named = repr(judge.corpus.title_of(other)) if other is not None else "another node"
     if measure == "rival":
         if raw < 0:
-            return f"the summary of {title!r} matches the content under {named} better than its own (by {-raw:.3f})"
-        return f"the summary of {title!r} fits its own content best, but only just ahead of {named}'s " \
-               f"(by {raw:.3f})"
+            return f"{noun} of {title!r} matches {beneath} under {named} better than its own (by {-raw:.3f})"
+        return f"{noun} of {title!r} fits what lies beneath it best, but only just ahead of " \
+               f"what lies under {named} (by {raw:.3f})"
     if measure == "vague":
         if raw < 0:
-            return f"the title and summary of {title!r} say little of what lies beneath it: they fit what lies " \
+            return f"{shows} of {title!r} {say} little of what lies beneath it: {they} {fit} what lies " \
                    f"elsewhere better ({-raw:.1f} standard deviations)"
-        return f"the title and summary of {title!r} say little in particular: they fit what lies beneath it only " \
+        return f"{shows} of {title!r} {say} little in particular: {they} {fit} what lies beneath it only " \
                f"{raw:.1f} standard deviations better than what lies elsewhere"
     if measure == "child":
         if raw < 0:
-            return f"the summary of {title!r} matches its child {named} better than all that lies beneath it " \
+            return f"{noun} of {title!r} matches its child {named} better than all that lies beneath it " \
                    f"(by {-raw:.3f})"
-        return f"the summary of {title!r} fits all that lies beneath it only just better than its child {named} " \
+        return f"{noun} of {title!r} fits all that lies beneath it only just better than its child {named} " \
                f"(by {raw:.3f})"
     if raw < 0:
-        return f"the summary of {title!r} describes its child {named} more than the rest beneath it (by {-raw:.3f})"
-    return f"the summary of {title!r} describes the rest beneath it only just more than its child {named} " \
-           f"(by {raw:.3f})"
+        return f"{shows} of {title!r} {echo} what its child {named} shows more than {they} {fit} " \
+               f"all that lies beneath it (by {-raw:.3f})"
+    return f"{shows} of {title!r} {fit} all that lies beneath it only just more than {they} {echo} " \
+           f"what its child {named} shows (by {raw:.3f})"

@@ -251,3 +251,95 @@ def test_a_kept_result_reads_its_verdict_back_and_a_damaged_one_is_refused_in_wo
         outcome_from_json({**written, "blame": {"kind": "bogus", "node": None, "says": ""}}, refund.question, settings)
     with pytest.raises(ValueError, match="'flat' is not a rank"):
         outcome_from_json({**written, "flat": 0}, refund.question, settings)
+
+
+def test_the_judges_token_sums_are_each_texts_own_tokens_whatever_shares_its_batch():
+    from explorer.navigators.embeddings import IN_STEP, bundled_embeddings
+
+    embeddings = bundled_embeddings()
+    long_text = " ".join(["refund paid back to the card"] * IN_STEP)  # longer than the tokens summed in step
+    texts = ["", " ", "a    b", "  def f():\n        return 1", "Refunds", long_text, "Refunds", "é naïve 12"]
+    sums, counts = embeddings.sums(texts)
+    for text, total, count in zip(texts, sums, counts, strict=True):
+        ids = list(embeddings._token_ids(text))  # the bundled tokenizer, whole text at once
+        assert count == len(ids), text
+        expected = embeddings._table[ids].astype("float64").sum(axis=0) if ids else 0.0
+        assert abs(total - expected).max() < 1e-4, text
+    alone, _ = embeddings.sums([long_text])
+    reversed_sums, _ = embeddings.sums(texts[::-1])
+    assert (alone[0] == sums[5]).all() and (reversed_sums[::-1] == sums).all()
+
+
+def test_a_summary_that_echoes_one_child_is_among_the_weakest_and_says_so(tmp_path):
+    corpus = load_corpus(corpus_files(tmp_path, office_summary="Booking a desk in the office for a day.").parent
+                         / "c.yaml")  # the summary of its first child, Desks: it says nothing of Parking
+    judge = judge_for("semantic:default", corpus)
+    assert isinstance(judge, EmbeddingJudge)
+    office = next(f for f in audit(judge, 2) if f.id == "office")
+    assert (office.measure, office.other) == ("echo", "desks")
+    assert office.says.startswith("the title and summary of 'Office' echo what its child 'Desks' shows more than "
+                                  "they fit all that lies beneath it")
+
+
+PAGEINDEX_TREE = {"doc_name": "handbook.pdf", "structure": [
+    {"node_id": "0001", "title": "Refunds", "start_index": 1, "end_index": 4,
+     "summary": "Booking business flights and hotel nights for a trip.", "nodes": [
+         {"node_id": "0002", "title": "Card refunds", "start_index": 1, "end_index": 2,
+          "summary": "Money paid back to the card you paid with, within five business days."},
+         {"node_id": "0003", "title": "Refund requests", "start_index": 3, "end_index": 4,
+          "summary": "How to ask for a refund of a purchase, and what to send with the request."}]},
+    {"node_id": "0004", "title": "Travel", "start_index": 5, "end_index": 8,
+     "summary": "Business trips: flights and hotels.", "nodes": [
+         {"node_id": "0005", "title": "Flights", "start_index": 5, "end_index": 6,
+          "summary": "Economy class on short flights, premium economy on long ones."},
+         {"node_id": "0006", "title": "Hotels", "start_index": 7, "end_index": 8,
+          "summary": "Nightly hotel limits by city, up to 250 euros in London."}]}]}
+
+
+def test_a_pageindex_tree_without_text_is_audited_map_against_map_and_says_so(tmp_path):
+    path = tmp_path / "handbook_structure.json"
+    path.write_text(json.dumps(PAGEINDEX_TREE), encoding="utf-8")
+    out = run("audit", path, "--json", "--limit", "1")
+    assert out.returncode == 0, out.stderr
+    document = json.loads(out.stdout)
+    assert (document["with_content"], document["with_summary"]) == (0, 6)  # "Covers pages 1–4 …" is no content
+    assert document["compared"].startswith("no node has content: each node's title and summary against its "
+                                           "descendants' titles and summaries only")
+    weakest = document["weakest"][0]
+    assert (weakest["id"], weakest["measure"], weakest["other"]) == ("0001", "rival", "0004")
+    assert weakest["says"].startswith("the summary of 'Refunds' matches the titles and summaries under 'Travel' "
+                                      "better than its own")
+    text = run("audit", path, "--limit", "1")
+    assert "Compared: no node has content" in " ".join(text.stdout.split())
+
+
+def test_a_pageindex_tree_of_titles_alone_is_audited_by_its_titles_and_says_so(tmp_path):
+    tree = json.loads(json.dumps(PAGEINDEX_TREE))
+    for root in tree["structure"]:
+        for node in [root, *root["nodes"]]:
+            del node["summary"]
+    path = tmp_path / "titles_structure.json"
+    path.write_text(json.dumps(tree), encoding="utf-8")
+    out = run("audit", path, "--json", "--limit", "0")
+    assert out.returncode == 0, out.stderr
+    document = json.loads(out.stdout)
+    assert (document["with_content"], document["with_summary"]) == (0, 0)
+    assert document["compared"].startswith("no node has content or a summary: each node's title against the titles "
+                                           "beneath it only")
+    assert {n["id"] for n in document["weakest"]} == {"0001", "0004"}  # the leaves have nothing beneath them
+    assert all(n["says"].startswith(("the title of 'Refunds' ", "the title of 'Travel' ")) for n in document["weakest"])
+
+
+def test_what_lies_beneath_a_node_is_its_own_content_and_the_title_summary_and_content_of_every_node_below(tmp_path):
+    import numpy as np
+
+    corpus = load_corpus(corpus_files(tmp_path).parent / "c.yaml")
+    judge = judge_for("semantic:default", corpus)
+    assert isinstance(judge, EmbeddingJudge)
+    shown, own, below = judge.token_sums
+    row = judge.rows()
+    for node in corpus.index.ids():
+        subtree = [node, *(d for d in corpus.index.ids() if node in corpus.index.path(d) and d != node)]
+        expected = own[row[node]] + sum((shown[row[d]] + own[row[d]] for d in subtree[1:]), np.zeros_like(own[0]))
+        assert np.allclose(below[row[node]], expected, atol=1e-4), node
+    assert [judge.parents[row[n]] for n in ("money", "refunds", "parking")] == [-1, row["money"], row["office"]]
