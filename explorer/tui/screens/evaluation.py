@@ -191,8 +191,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._generation += 1
         kept, held = resumed if resumed is not None else (None, {})
         run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
-                            navigator=self.wiring.wire(navigator), jobs=self.jobs, observers=self.wiring.observers,
-                            held=held)
+                            navigator=self.wiring.wire(navigator), jobs=self.jobs, hook=self.wiring.hook(), held=held)
         side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept)
         generation = side.generation
         self._show_settings()

@@ -310,7 +310,7 @@ class WalkScreen(Screen[None]):
     def close_walks(self) -> None:
         """The explorer quits: an HTML export being drawn stops first (its app hands back the process's streams
         before this one does); every live walk's session is closed (its token trips, its worker leaves at once),
-        then the walk ends cancelled, and its one record goes to its observers at once (``--trace`` keeps it)."""
+        then the walk ends cancelled, and its one record goes through its hook at once (``--trace`` keeps it)."""
         self.export.stop()
         for walk in self.walks.live():
             session = walk.session
