@@ -41,10 +41,10 @@ from ...walks.history import Change, Origin, WalkHistory
 from ...walks.saved import SavedWalk
 from ...walks.session import UNWIRED, Wiring
 from ...walks.walk_list import Walk, WalkList
+from ..evaluation_screen import EVALUATION, open_question_set
 from ..keymap import PRESENTING_ACTIONS, WHEN, When, bindings, footer_rules
 from ..messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from ..say import Severity, say
-from ..screens.evaluation import EVALUATION, open_question_set
 from ..screens.find import FindScreen
 from ..screens.help import HelpScreen
 from ..widgets.node_detail import NodeDetail
