@@ -51,7 +51,7 @@ async def main() -> None:
 
 async def policy_curve() -> None:
     """E, Enter (the set beside the corpus), p, Enter (budgets 3,5,8,15): the curve, by keys."""
-    from explorer.tui.screens.evaluation import EvaluationScreen
+    from explorer.tui.evaluation_screen import EvaluationScreen
     from explorer.tui.screens.evaluation_sweep import SweepScreen
 
     os.chdir(ROOT)

@@ -53,10 +53,11 @@ recorder.
 
 File names sort by time: ``walk-20261201T120000.123456Z-4242-7.jsonl`` (UTC, the process id, a count).
 
-**Walks the explorer's sessions run** are kept the same way: :meth:`WalkRecorder.keep` is a walk's observer
-(``explorer.walks.wiring.WalkObserver``), so a ``WalkSession(..., observers=[recorder.keep])``, or a program's
-``Wiring(observers=(recorder.keep,))``, has each of its walks recorded here as it ends, from the same one record
-its other observers get.
+**Walks the explorer's sessions run** are kept the same way: :meth:`WalkRecorder.keep` is a sink of a walk's end
+(``explorer.walks.wiring.Sink``, inline: it only queues), so a ``WalkSession(...,
+hook=EndHook((Sink(recorder.keep),)))``, or a program's ``Wiring(observers=(recorder.keep,))`` (whose ``hook()``
+every session of the program is made with), has each of its walks recorded here as it ends, from the same one record
+its other sinks get.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     from ..navigators.judge import Judge
     from ..walk_settings import WalkSettings
     from ..walks.evaluation import EvaluationRun, KeptRun, QuestionOutcome, Sweep
-    from ..walks.session import WalkObserver
+    from ..walks.session import EndHook
 
 
 def cmd_eval(argv: Sequence[str]) -> int:
@@ -145,7 +146,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
                 *read_by(args.navigator), *read_by(args.compare, "--compare"), *check_sources, ledger=wiring.ledger)
     telemetry = telemetry_from(args, ledger=wiring.ledger)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
-    observers = [spans.observe] if spans is not None else []
+    if spans is not None:  # the same wiring (its ledger holds the telemetry's file), observed by the spans
+        wiring = replace(wiring, observers=(spans.observe,))
+    hook = wiring.hook()  # the evaluation's walks are nobody's walk list: none kept
     scored = spans.scored if spans is not None else None
     if spans is not None and judge is not None:  # each walk's span carries its verdict and the flat search's rank
         scored = partial(_sent_judged, spans.scored, judge, args.navigator)
@@ -154,7 +157,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     curve = _policies if args.compare_policy is not None else _sweep if args.budgets is not None else None
     if curve is not None:  # the policies compared (at one budget or several), or the budgets swept
         try:
-            return curve(args, questions.path, corpus, questions.questions, settings, navigator, observers, scored,
+            return curve(args, questions.path, corpus, questions.questions, settings, navigator, hook, scored,
                          judge)
         finally:
             if telemetry is not None:
@@ -166,7 +169,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
               file=sys.stderr)
     try:
         run = EvaluationRun(corpus, questions.questions, settings, navigator=navigator, jobs=args.jobs,
-                            observers=observers, held=held)
+                            hook=hook, held=held)
         try:
             walked = _walk(run, scored, progress_console if show_progress else None)
         except KeyboardInterrupt:
@@ -182,7 +185,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
             from ..walks.evaluation import EvalComparison
 
             b_outcomes = evaluate(corpus, questions.questions, settings.but(model=args.compare), jobs=args.jobs,
-                                  navigator=compare_navigator, on_done=scored, observers=observers)
+                                  navigator=compare_navigator, on_done=scored, hook=hook)
             b_outcomes = [o for o in _judged(b_outcomes, judge, args.compare) if o is not None]
             compared = EvalComparison(args.navigator, args.compare, tuple(outcomes), tuple(b_outcomes), summary,
                                       summarize(b_outcomes, stats(corpus)))
@@ -353,7 +356,7 @@ def _keep_interrupted(path: str, questions_path: Path, corpus: Corpus, settings:
 
 
 def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
-           settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
+           settings: WalkSettings, navigator: TreeNavigator, hook: EndHook,
            scored: Callable[[QuestionOutcome], None] | None, judge: Judge | None = None) -> int:
     """``eval --budgets``: the sweep's rows and each question's budget, or (``--json``) the largest budget's
     evaluation document with the sweep in it."""
@@ -361,7 +364,7 @@ def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, quest
     from ..walks.evaluation import evaluation_to_json, summarize, sweep
 
     found = sweep(corpus, questions, settings, args.budgets, navigator=navigator, jobs=args.jobs,
-                  observers=observers, on_done=scored)
+                  hook=hook, on_done=scored)
     if args.json:
         top = found.rows[-1]
         outcomes = [o for o in _judged(top.outcomes, judge, settings.model) if o is not None]
@@ -405,7 +408,7 @@ def _check_compare_policy(args: argparse.Namespace) -> None:
 
 
 def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, questions: Sequence[Question],
-              settings: WalkSettings, navigator: TreeNavigator, observers: Sequence[WalkObserver],
+              settings: WalkSettings, navigator: TreeNavigator, hook: EndHook,
               scored: Callable[[QuestionOutcome], None] | None, judge: Judge | None = None) -> int:
     """``eval --compare-policy Q``: the set walked under the policy of ``settings`` and under Q, at each budget of
     ``--budgets`` (the curve, and its chart) or at the one budget walked (the evaluation of the first policy, each
@@ -417,7 +420,7 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
 
     budgets = args.budgets or (settings.max_nodes_visited,)
     curve = policy_curve(corpus, questions, settings, [(settings.policy, settings.alpha), args.compare_policy],
-                         budgets, navigator=navigator, jobs=args.jobs, observers=observers, on_done=scored)
+                         budgets, navigator=navigator, jobs=args.jobs, hook=hook, on_done=scored)
     top = len(curve.budgets) - 1
     first = [o for o in _judged(curve.outcomes(0, top), judge, settings.model) if o is not None]
     if args.json:

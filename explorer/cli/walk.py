@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from pathlib import Path
 
 from core import TreeNavigator
 
@@ -13,9 +14,10 @@ from ..corpora import Corpus
 from ..ending import WalkEnd
 from ..navigators.forcing import Force
 from ..safe_text import visible
+from ..trace import FinishedWalk, write_trace
 from ..walk_settings import WalkSettings
 from ..walks.run_to import Paused, Until, UntilError, first_hold, parse_until
-from ..walks.session import SessionEnded, SessionEvent, WalkSession, Wiring
+from ..walks.session import UNWIRED, SessionEnded, SessionEvent, Sink, WalkSession, Wiring
 from ..walks.settings import short_model
 from .inputs import corpus_at
 from .options import (
@@ -48,17 +50,31 @@ from .options import (
     write_json,
 )
 
-if TYPE_CHECKING:
-    from ..walks.telemetry import WalkTelemetry
+
+class TraceFile:
+    """``--trace FILE``, a sink of the walk's end: its one record written there as it ends; what went wrong is kept
+    (``error``), for the command to say once the walk is over (a sink never raises)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.error: OSError | None = None
+
+    def __call__(self, finished: FinishedWalk) -> None:
+        try:
+            write_trace(Path(self.path), finished)
+        except OSError as exc:
+            self.error = exc
 
 
 def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, as_json: bool,
              trace: str | None, forces: Sequence[Force] = (), transcripts: bool = False,
-             telemetry: WalkTelemetry | None = None, until: Until | None = None) -> int:
-    """One walk, printed. With ``until``, the walk stops at the first step where the condition holds: the token is
-    tripped there, so a live navigator is asked nothing after it, and the report says ``paused`` (exit 0)."""
+             wiring: Wiring = UNWIRED, until: Until | None = None) -> int:
+    """One walk, printed; its end goes to ``trace`` (``--trace``) and to the ``wiring``'s observers (the
+    telemetry's). With ``until``, the walk stops at the first step where the condition holds: the token is tripped
+    there, so a live navigator is asked nothing after it, and the report says ``paused`` (exit 0)."""
+    traced = TraceFile(trace) if trace else None
     session = WalkSession(corpus, settings, navigator, forces=forces,
-                          observers=[telemetry.export_walk] if telemetry is not None else [])
+                          hook=wiring.hook(*([Sink(traced)] if traced is not None else [])))
     held: list[Paused] = []
 
     def record(message: SessionEvent | SessionEnded) -> None:
@@ -77,11 +93,9 @@ def run_walk(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, a
         raise
     events = session.events
     end, error = session.history.end or WalkEnd.FINISHED, session.history.error
-    if trace:
-        try:
-            session.save_trace(trace)
-        except OSError as exc:
-            fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
+    if traced is not None and traced.error is not None:
+        exc = traced.error
+        fail(f"cannot save the trace to {trace}: {exc.strerror or exc}")
     forced = session.history.forced
     pause = held[0] if held else None
     if as_json:
@@ -137,12 +151,11 @@ def check_budgets(args: argparse.Namespace) -> None:
 
 
 def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, runs: int, jobs: int,
-             as_json: bool, forces: Sequence[Force] = (), telemetry: WalkTelemetry | None = None) -> int:
+             as_json: bool, forces: Sequence[Force] = (), wiring: Wiring = UNWIRED) -> int:
     """``walk --runs N``: the same walk N times, and how stable it is (explorer.walks.stability)."""
     from ..walks.stability import StabilityRun, report_lines, stability_to_json
 
-    run = StabilityRun(corpus, settings, navigator, runs, jobs=jobs, forces=forces,
-                       observers=[telemetry.export_walk] if telemetry is not None else [])
+    run = StabilityRun(corpus, settings, navigator, runs, jobs=jobs, forces=forces, hook=wiring.hook())
     stability = run.run()
     if as_json:
         write_json(stability_to_json(stability))
@@ -152,15 +165,14 @@ def run_runs(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, r
 
 
 def run_budgets(corpus: Corpus, settings: WalkSettings, navigator: TreeNavigator, budgets: Sequence[int],
-                expect: str | None, as_json: bool, telemetry: WalkTelemetry | None = None) -> int:
+                expect: str | None, as_json: bool, wiring: Wiring = UNWIRED) -> int:
     """``walk --budgets``: what lands at each budget, and (``--expect ID``) the smallest budget that lands ID; over
     an LLM only the largest budget's calls are made (explorer.walks.evaluation.sweep)."""
     from ..corpora.questions import Question
     from ..walks.evaluation import sweep
 
     question = Question("query", settings.query, (expect,) if expect is not None else (), 0)
-    found = sweep(corpus, [question], settings, budgets, navigator=navigator,
-                  observers=[telemetry.export_walk] if telemetry is not None else [])
+    found = sweep(corpus, [question], settings, budgets, navigator=navigator, hook=wiring.hook())
     lands_from = found.lands_from(0) if expect is not None else None
     if as_json:
         write_json({
@@ -236,15 +248,17 @@ def cmd_walk(argv: Sequence[str]) -> int:
         except UntilError as exc:
             fail(visible(f"--until {args.until}: {exc}"))
     telemetry = telemetry_from(args, ledger=wiring.ledger)
+    if telemetry is not None:  # the same wiring (its ledger holds the telemetry's file), observed by the telemetry
+        wiring = replace(wiring, observers=(telemetry.export_walk,))
     try:
         if args.budgets is not None:
             return run_budgets(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
-                               args.budgets, args.expect, args.json, telemetry)
+                               args.budgets, args.expect, args.json, wiring)
         if args.runs is not None:
             return run_runs(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
-                            args.runs, args.jobs or 1, args.json, forces, telemetry)
+                            args.runs, args.jobs or 1, args.json, forces, wiring)
         return run_walk(corpus, settings_from(args, args.query, args.navigator, args.on_failure), navigator,
-                        args.json, args.trace, forces, args.transcripts, telemetry, until)
+                        args.json, args.trace, forces, args.transcripts, wiring, until)
     finally:
         if telemetry is not None:
             telemetry.close()

@@ -37,12 +37,12 @@ from ..walks.session import WalkObserver, Wiring
 from ..walks.walk_list import WalkList
 from ..walks.wiring import WalkKeeper
 from .commands import palette_commands
+from .evaluation_screen import EVALUATION, EvaluationScreen
 from .key_holding import KeyHolder
 from .keymap import PROMPT_KEYS
 from .messages import CompareWalks, CorpusLoaded, CorpusLoadFailed, EvaluateQuestions, OpenWalk
 from .say import Said, say
 from .screens.closing_once import Palette
-from .screens.evaluation import EVALUATION, EvaluationScreen
 from .screens.loading import CorpusLoad, LoadingScreen
 from .screens.prompt import PromptClosed, PromptReady, PromptScreen
 from .walk_screen import WalkScreen

@@ -301,8 +301,13 @@ class WalkHistory:
 
     def suggested_file_name(self) -> str:
         """``how-are-refunds-issued.walk2.trace.jsonl``: the query, then the walk's number."""
-        slug = re.sub(r"[^a-z0-9]+", "-", self.settings.query.lower()).strip("-")[:40] or "walk"
-        return f"{slug}.walk{self.number}.trace.jsonl"
+        return suggested_file_name(self.settings.query, self.number)
+
+
+def suggested_file_name(query: str, number: int) -> str:
+    """``how-are-refunds-issued.walk2.trace.jsonl``: the file a walk on ``query``, number ``number``, is offered."""
+    slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:40] or "walk"
+    return f"{slug}.walk{number}.trace.jsonl"
 
 
 def finished_walk(corpus: Corpus, settings: WalkSettings, events: Sequence[WalkEvent], end: WalkEnd | None,

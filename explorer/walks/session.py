@@ -46,12 +46,12 @@ from .habits import count_habits, habits_by_answer, habits_to_json
 from .history import Origin, WalkHistory
 from .pulling import Abandoned, NavigatorBroke, Puller
 from .state import WalkState
-from .wiring import UNWIRED, WalkObserver, Wiring
+from .wiring import NO_SINKS, UNWIRED, EndHook, Sink, WalkObserver, Wiring
 
-__all__ = ["JOBS", "UNWIRED", "SessionEnded", "SessionEvent", "WalkObserver", "WalkSession", "Wiring", "fork",
-           "rewalk"]
-"""``WalkObserver``, ``Wiring`` and ``UNWIRED`` are :mod:`.wiring`'s, kept importable from here, where walks are
-made with them."""
+__all__ = ["JOBS", "NO_SINKS", "UNWIRED", "EndHook", "SessionEnded", "SessionEvent", "Sink", "WalkObserver",
+           "WalkSession", "Wiring", "fork", "rewalk"]
+"""``EndHook``, ``Sink``, ``WalkObserver``, ``Wiring``, ``NO_SINKS`` and ``UNWIRED`` are :mod:`.wiring`'s, kept
+importable from here, where walks are made with them."""
 
 POLL_SECONDS = 0.05
 JOBS: Final = 4
@@ -91,7 +91,9 @@ class WalkSession:
     by :meth:`run_headless` on this thread, or, in the explorer, on the UI thread
     as its messages arrive — the history is only ever written by one thread, and
     how the walk ended lives there alone. ``forces`` are answers a person forced
-    (``--force``): they win over the navigator at their nodes.
+    (``--force``): they win over the navigator at their nodes. ``hook`` holds every sink of the walk's one record
+    (:class:`~.wiring.EndHook`: the trace file, the session keeper, the telemetry, a recorder), given here, when the
+    session is made, by every program alike (``Wiring.hook``).
     """
 
     def __init__(
@@ -101,10 +103,10 @@ class WalkSession:
         navigator: TreeNavigator,
         *,
         forces: Iterable[Force] = (),
-        observers: Iterable[WalkObserver] = (),
+        hook: EndHook = NO_SINKS,
     ) -> None:
         self.id = next(_walk_ids)
-        self.observers: list[WalkObserver] = [*observers]
+        self.hook = hook
         self.finished: FinishedWalk | None = None
         """The walk's one record, once it is over (:meth:`finish`)."""
         self.corpus = corpus
@@ -290,12 +292,12 @@ class WalkSession:
     def finish(self, end: WalkEnd, error: str | None = None) -> FinishedWalk:
         """The walk is over (call it on the thread that owns the history): the history says how (the first end said
         wins), and, the first time, the walk's one record is made from the history (:meth:`WalkHistory.finished`)
-        and handed to each observer, here, in turn. Returns the record."""
+        and handed to the session's hook: each inline sink here, in turn, each other on the hook's worker (here too
+        once the session is closed: the program is quitting, and no worker outlives it). Returns the record."""
         self.history.finish(end, error)
         if self.finished is None:
             self.finished = finished = self.history.finished(self.corpus)
-            for observer in self.observers:
-                observer(finished)
+            self.hook.tell(finished, at_once=self._closed)
         return self.finished
 
     @property
@@ -419,7 +421,7 @@ def fork(
     navigator: TreeNavigator,
     *,
     number: int = 0,
-    observers: Iterable[WalkObserver] = (),
+    hook: EndHook = NO_SINKS,
     what_if: Transcript | None = None,
 ) -> WalkSession:
     """A new walk: ``source`` run again up to its offer at ``offer_seq``, answered there with ``selected``.
@@ -441,7 +443,7 @@ def fork(
     history = WalkHistory(source.settings, Origin.FORK, number=number or source.number + 1,
                           label=f"fork of walk {source.number}: {how}{force.describe()}", parent=source,
                           fork_seq=offer_seq)
-    return WalkSession(corpus, history, forcing, observers=observers)
+    return WalkSession(corpus, history, forcing, hook=hook)
 
 
 def fork_with_prompt(
@@ -453,7 +455,7 @@ def fork_with_prompt(
     navigator: TreeNavigator,
     *,
     number: int = 0,
-    observers: Iterable[WalkObserver] = (),
+    hook: EndHook = NO_SINKS,
 ) -> WalkSession:
     """A new walk: ``source`` re-walked from its offer at ``offer_seq`` with the prompt variant ``variant``.
 
@@ -473,7 +475,7 @@ def fork_with_prompt(
     history = WalkHistory(source.settings.but(model=model), Origin.FORK, number=number or source.number + 1,
                           label=f"walk {source.number} with {said}", parent=source,
                           fork_seq=offer_seq)
-    return WalkSession(corpus, history, forcing, observers=observers)
+    return WalkSession(corpus, history, forcing, hook=hook)
 
 
 def prompt_from(variant: str, decision: int) -> str:
@@ -489,7 +491,7 @@ def rewalk(
     max_depth: int | None = None,
     navigator: TreeNavigator | None = None,
     number: int = 0,
-    observers: Iterable[WalkObserver] = (),
+    hook: EndHook = NO_SINKS,
     live_from: int | None = None,
     model: str | None = None,
     changed: Sequence[str] = (),
@@ -535,7 +537,7 @@ def rewalk(
                               parent=source)
         forcing = ForcingNavigator(asked, forces, recorded,
                                    replayed=f"walk {source.number}'s answer, kept up to step {live_from}")
-        return WalkSession(corpus, history, forcing, observers=observers)
+        return WalkSession(corpus, history, forcing, hook=hook)
     recorded = {node: answer for node, answer in source.recorded().items() if node not in forced_nodes}
     inner = navigator if navigator is not None else RecordOnly(f"walk {source.number}")
     said = [f"{what} {now}" for what, now, then in (
@@ -547,4 +549,4 @@ def rewalk(
     said = said or ["the same settings"]
     history = WalkHistory(settings, Origin.REWALK, number=number or source.number + 1,
                           label=f"walk {source.number} re-walked with {', '.join(said)}", parent=source)
-    return WalkSession(corpus, history, ForcingNavigator(inner, forces, recorded), observers=observers)
+    return WalkSession(corpus, history, ForcingNavigator(inner, forces, recorded), hook=hook)

@@ -35,7 +35,7 @@ from ..walk_settings import WalkSettings, policy_fields
 from .compare import DivergenceKind, first_divergence
 from .decisions import Decision
 from .history import WalkHistory
-from .session import WalkObserver, WalkSession, run_each
+from .session import NO_SINKS, EndHook, WalkSession, run_each
 from .settings import describe_settings
 from .state import WalkState
 
@@ -161,7 +161,7 @@ class StabilityRun:
         *,
         jobs: int = 1,
         forces: Iterable[Force] = (),
-        observers: Sequence[WalkObserver] = (),
+        hook: EndHook = NO_SINKS,
     ) -> None:
         if runs < 1:
             raise ValueError(f"runs must be at least 1, not {runs}")
@@ -171,7 +171,7 @@ class StabilityRun:
         forces = tuple(forces)
         shared = self.jobs == 1 or shared_across_threads(navigator)  # else each walk resolves its own
         self.sessions = [WalkSession(corpus, settings, navigator if shared else resolve_navigator(settings.model),
-                                     forces=forces, observers=observers)
+                                     forces=forces, hook=hook)
                          for _ in range(runs)]
         self._lock = threading.Lock()
         self._ended = 0

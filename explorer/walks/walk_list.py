@@ -196,7 +196,7 @@ class Walk:
 
     def end(self, end: WalkEnd, error: str | None = None) -> None:
         """The walk ended (its worker says so, or it was cancelled here): its session finishes it (the history says
-        how, and the walk's one record goes to the session's observers) and goes."""
+        how, and the walk's one record goes through the session's hook to its sinks) and goes."""
         if self.walked_in is not None:
             self.walked_in.finish(end, error)
         else:

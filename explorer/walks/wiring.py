@@ -1,11 +1,12 @@
 """What a program hands the walks it starts (:class:`Wiring`), and the one hook a walk that ended goes through
-(:data:`WalkObserver`)."""
+(:class:`EndHook`: its sinks, each a :data:`WalkObserver` that runs inline or on a worker)."""
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
@@ -19,15 +20,55 @@ if TYPE_CHECKING:
     from ..navigators.llm.llama_server import StatusListeners
     from ..navigators.manual import DecisionDesk
 
-__all__ = ["UNWIRED", "WalkKeeper", "WalkObserver", "Wiring"]
+__all__ = ["NO_SINKS", "UNWIRED", "EndHook", "Sink", "WalkKeeper", "WalkObserver", "Wiring", "Worker"]
 
 WalkObserver = Callable[[FinishedWalk], None]
-"""The one hook a walk that ended goes through: told of each walk once it is over, with its one record
-(:class:`~explorer.trace.FinishedWalk`, made from its history by :meth:`.session.WalkSession.finish`), on the
-thread that owns the history. Whatever keeps a walk is one: the telemetry (``WalkTelemetry.export_walk``), an
-application's recorder (``WalkRecorder.keep``), the screen's ``--trace`` writer. It must not raise. Whoever makes a
-session hands it its observers: the command line its telemetry's, the explorer those of its :class:`Wiring` (and its
-own)."""
+"""What a sink does with a walk that ended: told once, with its one record (:class:`~explorer.trace.FinishedWalk`,
+made from its history by :meth:`.session.WalkSession.finish`). Whatever keeps a walk is one: the telemetry
+(``WalkTelemetry.export_walk``), an application's recorder (``WalkRecorder.keep``), the session keeper, the
+``--trace`` writer. It must not raise."""
+
+Worker = Callable[[Callable[[], None]], object]
+"""How a program runs a job off the thread that owns a walk's history (the screen: a thread worker of its own)."""
+
+
+@dataclass(frozen=True)
+class Sink:
+    """One place a walk's one record goes as the walk ends: ``tell``, inline (on the thread that owns the walk's
+    history, before any other sink: something that only queues, as the session keeper) or ``on_worker`` (what
+    writes or sends, so that it never holds a screen: each such sink on a worker of its own)."""
+
+    tell: WalkObserver
+    on_worker: bool = False
+
+
+@dataclass(frozen=True)
+class EndHook:
+    """The one hook a walk's end goes through, handed to its session when the session is made
+    (:class:`~.session.WalkSession`): every ``sink`` of the walk, and the program's ``worker`` for those that run on
+    one (``None``: a program with no thread to spare, as the command line's and an evaluation's, whose walks end off
+    any screen: they run inline, in turn, after the inline ones)."""
+
+    sinks: tuple[Sink, ...] = ()
+    worker: Worker | None = None
+
+    def tell(self, finished: FinishedWalk, *, at_once: bool = False) -> None:
+        """Hand ``finished`` to every sink, once: the inline ones here, in turn, then each of the others on a worker
+        of its own — here too when ``at_once`` (the program is quitting: no worker outlives it) or it has none."""
+        later = [sink.tell for sink in self.sinks if sink.on_worker]
+        for sink in self.sinks:
+            if not sink.on_worker:
+                sink.tell(finished)
+        worker = None if at_once else self.worker
+        for tell in later:
+            if worker is None:
+                tell(finished)
+            else:
+                worker(partial(tell, finished))
+
+
+NO_SINKS: Final = EndHook()
+"""The hook of a walk that nothing keeps."""
 
 
 class WalkKeeper(Protocol):
@@ -108,6 +149,13 @@ class Wiring:
         from ..navigators.folders import Folders
 
         return (self.folders or Folders(None)).prompts_for(corpus_path)
+
+    def hook(self, *own: Sink, kept: bool = False, worker: Worker | None = None) -> EndHook:
+        """The hook of a walk this program makes, every program alike: its ``own`` sinks (the ``--trace`` file), then
+        the ``keeper`` when the walk is ``kept`` (one of its walk list: inline, since it only queues, and a quit
+        right after must not lose it), then each of the ``observers`` (the telemetry's) on a ``worker``."""
+        keeper = [Sink(self.keeper.keep)] if kept and self.keeper is not None else []
+        return EndHook((*own, *keeper, *(Sink(observer, on_worker=True) for observer in self.observers)), worker)
 
 
 

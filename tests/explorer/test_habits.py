@@ -293,7 +293,7 @@ def test_a_lexical_evaluation_has_no_habits_in_its_json(tmp_path: Path) -> None:
 def test_the_evaluation_screens_totals_count_the_habits_of_the_questions_walked(walked: dict[str, Any]) -> None:
     from explorer.corpora import load_corpus
     from explorer.corpora.questions import Question
-    from explorer.tui.screens.evaluation import totals
+    from explorer.tui.evaluation_screen import totals
     from explorer.walks.evaluation import outcome_of
 
     trace = read_trace(walked["trace"])

@@ -29,7 +29,7 @@ WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_DIRECTORY"}
 NOT_FILES = {
     # methods named open that open no file: a dialog, a panel, a walk's screen part
     ("explorer/tui/walk_screen/screen.py", "self.asking_again.open"),
-    ("explorer/tui/screens/evaluation.py", "panel.open"),
+    ("explorer/tui/evaluation_screen/screen.py", "panel.open"),
 }
 
 

@@ -30,7 +30,7 @@ from explorer.navigators import resolve_navigator
 from explorer.recording import WalkRecorder
 from explorer.trace import FinishedWalk, read_trace, write_trace
 from explorer.walk_settings import WalkSettings
-from explorer.walks.session import WalkSession, fork
+from explorer.walks.session import WalkSession, Wiring, fork
 from explorer.walks.telemetry import ENDPOINT_ENV, TelemetryConfigError, WalkTelemetry, traces_url
 from tests.command_line import run_cli
 from tests.samples import SAMPLES
@@ -474,7 +474,8 @@ def test_a_fork_sends_forced_and_replayed_decisions_as_chain_spans():
     source.run_headless()
     offers = [seq for seq, e in enumerate(source.events, start=1) if isinstance(e, CandidatesOffered)]
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        forked = fork(source.history, offers[1], ("invoices",), corpus, navigator, observers=[telemetry.export_walk])
+        forked = fork(source.history, offers[1], ("invoices",), corpus, navigator,
+                      hook=Wiring(observers=(telemetry.export_walk,)).hook())
         forked.run_headless()
         spans = receiver.spans()
     root = root_of(spans)
@@ -508,7 +509,7 @@ def test_a_walks_trace_spans_and_recording_come_from_its_one_record_through_one_
     with (OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry,
           WalkRecorder(tmp_path / "kept", corpus) as recorder):
         forked = fork(source.history, offers[1], ("invoices",), corpus, navigator,
-                      observers=[told.append, trace_writer, telemetry.export_walk, recorder.keep])
+                      hook=Wiring(observers=(told.append, trace_writer, telemetry.export_walk, recorder.keep)).hook())
         forked.run_headless()
         spans = receiver.spans()
     (record,) = told  # one record, made once, handed to every observer
@@ -546,7 +547,8 @@ def test_a_session_handed_the_telemetry_tells_it_and_others_do_not():
     corpus = load_corpus(HANDBOOK)
     navigator = resolve_navigator("lexical:default")
     with OtlpReceiver() as receiver, WalkTelemetry(receiver.url) as telemetry:
-        inside = WalkSession(corpus, WalkSettings(QUERY), navigator, observers=[telemetry.export_walk])
+        inside = WalkSession(corpus, WalkSettings(QUERY), navigator,
+                             hook=Wiring(observers=(telemetry.export_walk,)).hook())
         outside = WalkSession(corpus, WalkSettings("How do I reset my password?"), navigator)
         inside.run_headless()
         outside.run_headless()
@@ -646,7 +648,7 @@ def test_an_evaluation_walk_whose_score_never_came_is_sent_without_one_when_the_
         telemetry = WalkTelemetry(receiver.url)
         spans = telemetry.for_evaluation()
         WalkSession(corpus, WalkSettings(QUERY), resolve_navigator("lexical:default"),
-                    observers=[spans.observe]).run_headless()
+                    hook=Wiring(observers=(spans.observe,)).hook()).run_headless()
         assert receiver.requests == []  # held for its score
         telemetry.close()
         (root,) = [s for s in receiver.spans() if not s.parent]

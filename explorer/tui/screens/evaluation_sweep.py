@@ -182,7 +182,7 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
         self.budgets = tuple(sorted(set(budgets)))
         self.allow_files = allow_files
         self.runs = {side.name: SweepRun(corpus, questions.questions, side.settings, self.budgets,
-                                         navigator=wiring.wire(side.navigator), jobs=jobs, observers=wiring.observers)
+                                         navigator=wiring.wire(side.navigator), jobs=jobs, hook=wiring.hook())
                      for side in self.sides}
         self.reused = any(reuses_answers(side.navigator) for side in self.sides)
         self.found: dict[str, Sweep] | None = None

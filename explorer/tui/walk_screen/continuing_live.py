@@ -100,7 +100,8 @@ class ContinuingLive(Part):
             return
         session = rewalk(source.history, self.corpus, max_nodes_visited=live.budget, max_depth=live.depth,
                          navigator=navigator, number=self.walks.next_number, live_from=step, model=model,
-                         changed=live.changes(before), policy=live.policy, alpha=live.alpha)
+                         changed=live.changes(before), policy=live.policy, alpha=live.alpha,
+                         hook=self.runner.hook)
         self.runner.park()
         self.runner.launch(Walk(session.history, session), steps=max(step, 1))
         self.say(f"{session.history.name} — kept up to step {step}; n or c asks {model} from there.", timeout=5)

@@ -214,7 +214,7 @@ class NextWalk(Part):
         def start(value: int | None) -> None:
             if value is not None:
                 run = StabilityRun(self.corpus, self.settings.but(query=query), self.wiring.wire(navigator), value,
-                                   jobs=JOBS, observers=self.wiring.observers)
+                                   jobs=JOBS, hook=self.wiring.hook())
                 self.stage.app.push_screen(StabilityScreen(run, show))
 
         asked = f"Stability: walk {clip_words(visible(query), 80)!r} how many times? (2-1000)"

@@ -154,7 +154,7 @@ class Picking(Part):
         navigator = self.wiring.wire(self._navigator_for(source))
         try:
             session = fork(source.history, decision.offer_seq, selected, self.corpus, navigator,
-                           number=self.walks.next_number, what_if=what_if)
+                           number=self.walks.next_number, what_if=what_if, hook=self.runner.hook)
         except ValueError as exc:
             self.say(str(exc), severity="error")
             return
@@ -168,7 +168,8 @@ class Picking(Part):
             return
         try:
             session = fork_with_prompt(source.history, decision.offer_seq, variant.name, variant.model_id,
-                                       self.corpus, navigator, number=self.walks.next_number)
+                                       self.corpus, navigator, number=self.walks.next_number,
+                                       hook=self.runner.hook)
         except ValueError as exc:
             self.say(str(exc), severity="error")
             return

@@ -75,7 +75,7 @@ class Rewalking(Part):
         """A new walk of the list: ``source`` again with ``budget`` visits, paused before its first step; ``live``
         answers what the recording never judged."""
         session = rewalk(source.history, self.corpus, max_nodes_visited=budget, navigator=live,
-                         number=self.walks.next_number)
+                         number=self.walks.next_number, hook=self.runner.hook)
         self.runner.park()
         self.runner.launch(Walk(session.history, session), steps=1)
         asked = ("the nodes it never judged are asked live" if live is not None
@@ -94,7 +94,8 @@ class Rewalking(Part):
             return None
         other = Policy.BEST_FIRST if shown.history.settings.policy is Policy.DEPTH_FIRST else Policy.DEPTH_FIRST
         live = self.live_navigator(shown)
-        session = rewalk(shown.history, self.corpus, policy=other, navigator=live, number=self.walks.next_number)
+        session = rewalk(shown.history, self.corpus, policy=other, navigator=live, number=self.walks.next_number,
+                         hook=self.runner.hook)
         self.runner.park()
         made = Walk(session.history, session)
         self.runner.launch(made, steps=1)

@@ -41,10 +41,10 @@ from ...walks.history import Change, Origin, WalkHistory
 from ...walks.saved import SavedWalk
 from ...walks.session import UNWIRED, Wiring
 from ...walks.walk_list import Walk, WalkList
+from ..evaluation_screen import EVALUATION, open_question_set
 from ..keymap import PRESENTING_ACTIONS, WHEN, When, bindings, footer_rules
 from ..messages import DecisionRequested, LocalModelChanged, WalkEnded, WalkEventArrived
 from ..say import Severity, say
-from ..screens.evaluation import EVALUATION, open_question_set
 from ..screens.find import FindScreen
 from ..screens.help import HelpScreen
 from ..widgets.node_detail import NodeDetail
@@ -313,7 +313,7 @@ class WalkScreen(Screen[None]):
     def close_walks(self) -> None:
         """The explorer quits: an HTML export being drawn stops first (its app hands back the process's streams
         before this one does); every live walk's session is closed (its token trips, its worker leaves at once),
-        then the walk ends cancelled, and its one record goes to its observers at once (``--trace`` keeps it)."""
+        then the walk ends cancelled, and its one record goes through its hook at once (``--trace`` keeps it)."""
         self.export.stop()
         for walk in self.walks.live():
             session = walk.session

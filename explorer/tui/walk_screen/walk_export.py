@@ -1,13 +1,13 @@
 """The walk screen's HTML export (``H`` and the palette): the walk on screen as one file that replays it.
 
 The file is what ``reasoning-explorer export`` writes from the walk's trace, made by the same code
-(:func:`.html_export.export_walk`) in this process: the trace is made in memory (the lines a saved trace holds,
-secrets masked, read back: no file), and the walk is drawn from it on a thread worker, so the screen stays
-live. No navigator is resolved, no process started. When the explorer quits (:meth:`WalkExport.stop`), a
-drawing under way stops at its next step and the quit waits for its app to end: while it runs, that app holds
-``sys.stdout`` and ``sys.stderr`` (Textual redirects them), and it must hand them back before the explorer's own
-app does, or the explorer's would be left in them. A session with files off refuses the export in one line; what
-goes wrong is one line too.
+(:func:`.html_export.export_walk`) in this process: the trace is the walk's one record itself, or, when a secret is
+set in the environment, the lines a saved trace holds, secrets masked as there, read back (no file); the walk is
+drawn from it on a thread worker, so the screen stays live. No navigator is resolved, no process started. When the
+explorer quits (:meth:`WalkExport.stop`), a drawing under way stops at its next step and the quit waits for its app
+to end: while it runs, that app holds ``sys.stdout`` and ``sys.stderr`` (Textual redirects them), and it must hand
+them back before the explorer's own app does, or the explorer's would be left in them. A session with files off
+refuses the export in one line; what goes wrong is one line too.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from textual.worker import get_current_worker
 
+from ...masking import Secrets
 from ...outputs import Output, Read, refused
 from ...safe_text import one_line
 from ...trace import FinishedWalk, Trace, parse_trace, trace_lines
@@ -35,7 +36,12 @@ STOP_WAIT = 10.0
 
 
 def recorded(walk: FinishedWalk) -> Trace:
-    """A walk's one record as its saved trace would read back (secrets masked), without a file."""
+    """A walk's one record as its saved trace would read back, without a file: the record's own header and events
+    (a trace keeps them whole) when no secret is set in the environment; else its trace's lines, masked as the trace
+    file's are (on their JSON text, the one masker's way), read back, so the page hides exactly what the file
+    does."""
+    if not Secrets.from_environment():
+        return Trace(Path(TRACE_NAME), walk.header, walk.events, walk.end, walk.error, walk.forced)
     return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(walk)))
 
 

@@ -14,12 +14,13 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...navigators import files_read_by
 from ...outputs import Ledger, Output, Read, free_name, refused, same_file, write
 from ...trace import FinishedWalk, Trace, TraceError, read_trace, write_trace
-from ...walks.walk_list import Walk, WalkList
+from ...walks.history import suggested_file_name
+from ...walks.walk_list import WalkList
 from ...walks.wiring import UNWIRED, Wiring
 from ..say import FILES_OFF
 from ..screens.prompt import PromptScreen
@@ -73,20 +74,21 @@ class WalkFiles(Part):
             self.say(FILES_OFF, severity="warning", timeout=4)
         return self.allow_files
 
-    def walk_ended(self, walk: Walk, finished: FinishedWalk, *, at_exit: bool = False) -> None:
-        """``--trace FILE`` keeps ``walk``'s one record, ``finished``: the first walk in FILE and each later one beside
-        it (``FILE.walk2.jsonl``); a walk that took no step keeps none.
-
-        ``at_exit``: the app is quitting with ``walk`` cancelled; it is written at once, on this thread, since no
-        worker outlives the app (a walk quit half-way is kept, as a cancelled one)."""
+    def walk_ended(self, finished: FinishedWalk) -> None:
+        """A sink of every walk of the screen, on a worker: ``--trace FILE`` keeps a walk's one record,
+        ``finished``: the first walk in FILE and each later one beside it (``FILE.walk2.jsonl``); a walk that took no
+        step keeps none. Written on the thread it is told on: a worker's, or the screen's as the app quits (a walk
+        quit half-way is kept, as a cancelled one), since no worker outlives the app."""
         if not self.trace_path or not finished.events:
             return
+        number = finished.place.number if finished.place is not None else 1
         path = Path(self.trace_path)
-        if walk.number != 1:
-            path = path.with_name(f"{path.stem}.walk{walk.number}{path.suffix or '.jsonl'}")
+        if number != 1:
+            path = path.with_name(f"{path.stem}.walk{number}{path.suffix or '.jsonl'}")
             if not any(same_file(path, written.path) for written in self.ledger.written):
                 path = free_name(path)  # a file there before this session is someone's: never replaced unasked
-        self._save(finished, path, walk.history.suggested_file_name(), quiet=walk.number == 1, at_once=at_exit)
+        self._save(finished, path, suggested_file_name(finished.header.settings.query, number), quiet=number == 1,
+                   here=True)
 
     @property
     def ledger(self) -> Ledger:
@@ -125,17 +127,17 @@ class WalkFiles(Part):
                                                lambda: model_reads(self.ledger, model), doing="save the trace",
                                                example=history.suggested_file_name()), save)
 
-    def _save(self, walk: FinishedWalk, path: Path, example: str, quiet: bool = False, at_once: bool = False) -> None:
-        """Write ``walk`` to ``path`` (asked for, or ``--trace``'s): the gate checks again as it writes."""
+    def _save(self, walk: FinishedWalk, path: Path, example: str, quiet: bool = False, here: bool = False) -> None:
+        """Write ``walk`` to ``path`` (asked for, or ``--trace``'s): the gate checks again as it writes; on a worker,
+        or ``here``, on the thread this is called on (what it says goes to the screen's thread)."""
         reads = model_reads(self.ledger, walk.header.settings.model)
         problem = refused(Output("the trace", path), reads, doing="save the trace", example=example)
         if problem is not None:
-            self.say(f"Not saved: {problem}", severity="error", timeout=8)
+            self._tell(f"Not saved: {problem}", severity="error", timeout=8)
             return
-        app = self.stage.app
 
         def write() -> None:
-            tell = self.say if at_once else partial(app.call_from_thread, self.say)
+            tell = self._tell
             try:
                 saved = write_trace(path, walk, reads)
             except OSError as exc:
@@ -146,10 +148,17 @@ class WalkFiles(Part):
             if not quiet:
                 tell(f"Trace saved to {saved.resolve()}", timeout=4)
 
-        if at_once:
+        if here:
             write()
         else:
             self.stage.run_worker(write, thread=True, group="files", exit_on_error=False)
+
+    def _tell(self, message: str, **how: Any) -> None:
+        """Say ``message`` from any thread: on the screen's own, at once; from a worker, through the screen's."""
+        try:
+            self.stage.app.call_from_thread(self.say, message, **how)
+        except RuntimeError:  # this is the screen's thread (a walk told at once, as the app quits)
+            self.say(message, **how)
 
     def ask_open(self, load: Callable[[Trace], None]) -> None:
         """Ask for a trace, read it on a worker, and hand it to ``load`` (on the screen's thread)."""

@@ -8,15 +8,15 @@ overtook, is dropped. A walk that ends (or is cancelled) keeps its history and d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from core import TreeNavigator
 
 from ...ending import WalkEnd
-from ...trace import FinishedWalk
 from ...walks.history import Origin, WalkHistory
-from ...walks.session import SessionEnded, SessionEvent, WalkSession
+from ...walks.session import SessionEnded, SessionEvent, Sink, WalkSession
 from ...walks.walk_list import Walk
 from ..messages import WalkEnded, WalkEventArrived
 from .shown import Grounds, Part
@@ -30,14 +30,20 @@ if TYPE_CHECKING:
 class WalkRunner(Part):
     """Starts, feeds and cancels the walks of the walk on screen ``view``: their workers run on the screen (the
     ``stage``), which their messages are posted to; a walk starts with ``next_walk``'s settings and navigator, wired
-    with the explorer's ``wiring`` (its desk, listeners and folders), and one that ends is handed, as its one record,
-    to ``files`` (``--trace``), to the wiring's observers and to its keeper (the session folder)."""
+    with the explorer's ``wiring`` (its desk, listeners and folders). Every walk of the screen is made with the one
+    ``hook`` its end goes through: ``files`` (``--trace``) and the wiring's observers (the telemetry's), each on a
+    worker of the screen's, and its keeper (the session folder), inline."""
 
     def __init__(self, grounds: Grounds, *, next_walk: NextWalk, files: WalkFiles, autoplay: bool) -> None:
         super().__init__(grounds)
         self.next_walk = next_walk
         self.files = files
         self.autoplay = autoplay
+        self.hook = self.wiring.hook(Sink(files.walk_ended, on_worker=True), kept=True, worker=self._on_worker)
+        """What every session made on this screen is given (a new walk, a fork, a re-walk): the walk's end, told
+        by its session on this thread (which owns its history), goes to the keeper at once (it only queues, and a
+        quit right after must not lose it) and to the others on workers, so that no sink holds the screen; as the
+        app quits (the session closed), to all at once, since no worker outlives the app."""
 
     def start(self, query: str, *, origin: Origin | None = None) -> bool:
         """Start a new walk on ``query`` with the next walk's settings (a new entry in the list), paused before its
@@ -57,7 +63,7 @@ class WalkRunner(Part):
             origin = Origin.RESTART if same else Origin.WALK
         history = WalkHistory(settings, origin)
         navigator: TreeNavigator = self.wiring.wire(self.next_walk.navigator)
-        session = WalkSession(self.corpus, history, navigator)
+        session = WalkSession(self.corpus, history, navigator, hook=self.hook)
         self.launch(Walk(history, session), steps=1)  # WalkStarted: the settings shown, then it waits
         if previous is not None and previous.history.ended:
             self.say(f"{history.name} started; {previous.name} stays one key away (w).", timeout=4)
@@ -66,11 +72,10 @@ class WalkRunner(Part):
         return True
 
     def launch(self, walk: Walk, *, steps: int) -> None:
-        """Put ``walk`` in the list, on screen, and its session on a worker that takes ``steps`` steps."""
+        """Put ``walk`` in the list, on screen, and its session (made with :attr:`hook`) on a worker that takes
+        ``steps`` steps."""
         session = walk.session
-        assert session is not None
-        # Every walk of this screen is launched here (a new walk, a fork, a re-walk): the one place it is observed.
-        session.observers.append(partial(self._over, walk))
+        assert session is not None and session.hook is self.hook, "a walk of the screen is made with its hook"
         self.walks.add(walk)
         self.stage.run_worker(partial(session.run, self._emit), thread=True, group="walk", name=f"walk-{session.id}",
                              exit_on_error=False)
@@ -84,26 +89,8 @@ class WalkRunner(Part):
             shown.session.pause()
         self.view.fork = None
 
-    def _over(self, walk: Walk, finished: FinishedWalk) -> None:
-        """``walk`` is over, told by its session on this thread (which owns its history): its one record goes to its
-        keeper (the session folder, whose writer has a thread of its own) at once, and to ``--trace`` and the
-        explorer's observers (the telemetry's) on workers, so that no sink holds the screen; as the app quits (the
-        session closed), at once, since no worker outlives the app."""
-        at_once = walk.walked_in is not None and walk.walked_in.closed
-        self.files.walk_ended(walk, finished, at_exit=at_once)
-        keeper = self.wiring.keeper  # the session folder keeps the walks of the list: these, and only these
-        if keeper is not None:
-            keeper.keep(finished)  # here, at once: it only queues the walk, and a quit right after must not lose it
-        observers = self.wiring.observers
-
-        def tell() -> None:
-            for observer in observers:
-                observer(finished)
-
-        if observers and at_once:
-            tell()
-        elif observers:
-            self.stage.run_worker(tell, thread=True, group="observers", exit_on_error=False)
+    def _on_worker(self, job: Callable[[], None]) -> None:
+        self.stage.run_worker(job, thread=True, group="sinks", exit_on_error=False)
 
     def _emit(self, message: SessionEvent | SessionEnded) -> None:
         """Called on the worker thread: hand the message to the UI thread."""

@@ -22,7 +22,7 @@ from ...corpora import Corpus
 from ...corpora.questions import Question
 from ...numbers import counted
 from ...walk_settings import WalkSettings, policy_text
-from ..session import WalkObserver
+from ..session import NO_SINKS, EndHook
 from .chart import BudgetChart, Series
 from .outcome import QuestionOutcome
 from .summary import PerQuestion
@@ -160,7 +160,7 @@ def policy_curve(
     *,
     navigator: TreeNavigator | None = None,
     jobs: int = 1,
-    observers: Sequence[WalkObserver] = (),
+    hook: EndHook = NO_SINKS,
     on_done: Callable[[QuestionOutcome], None] | None = None,
 ) -> PolicyCurve:
     """Walk ``questions`` at each of ``budgets`` under each policy (with its alpha), the navigator and the rest of
@@ -169,5 +169,5 @@ def policy_curve(
     for policy, alpha in policies:
         names.append(policy_text(policy, alpha))
         sweeps.append(sweep(corpus, questions, settings.but(policy=policy, alpha=alpha), budgets,
-                            navigator=navigator, jobs=jobs, observers=observers, on_done=on_done))
+                            navigator=navigator, jobs=jobs, hook=hook, on_done=on_done))
     return PolicyCurve(tuple(names), tuple(sweeps))

@@ -14,7 +14,7 @@ from ...ending import WalkEnd
 from ...navigators import resolve_navigator, shared_across_threads
 from ...walk_settings import WalkSettings
 from ..history import Origin, WalkHistory
-from ..session import WalkObserver, WalkSession, run_each
+from ..session import NO_SINKS, EndHook, WalkSession, run_each
 from ..settings import describe_settings
 from .outcome import QuestionOutcome, outcome_of
 
@@ -43,7 +43,7 @@ class EvaluationRun:
         *,
         navigator: TreeNavigator | None = None,
         jobs: int = 1,
-        observers: Sequence[WalkObserver] = (),
+        hook: EndHook = NO_SINKS,
         held: Mapping[int, QuestionOutcome] | None = None,
     ) -> None:
         self.corpus = corpus
@@ -51,7 +51,7 @@ class EvaluationRun:
         self.settings = settings
         self.navigator = navigator
         self.jobs = max(1, jobs)
-        self.observers = tuple(observers)
+        self.hook = hook
         self.held = dict(held or {})
         self.outcomes: list[QuestionOutcome | None] = [self.held.get(n) for n in range(len(self.questions))]
         self._lock = threading.Lock()
@@ -97,7 +97,7 @@ class EvaluationRun:
         with self._lock:
             if self._cancelled:
                 return None
-        session = WalkSession(self.corpus, history, self._navigator(), observers=self.observers)
+        session = WalkSession(self.corpus, history, self._navigator(), hook=self.hook)
         with self._lock:
             if self._cancelled:
                 return None
@@ -130,13 +130,13 @@ def evaluate(
     jobs: int = 1,
     navigator: TreeNavigator | None = None,
     on_done: Callable[[QuestionOutcome], None] | None = None,
-    observers: Sequence[WalkObserver] = (),
+    hook: EndHook = NO_SINKS,
     held: Mapping[int, QuestionOutcome] | None = None,
 ) -> list[QuestionOutcome]:
     """Walk every question (``jobs`` at a time; those ``held`` already are not walked again) and return the outcomes
     in question order.
 
-    ``observers`` are told of each walk as it ends (on the thread that walked it), e.g. a tracing export."""
-    run = EvaluationRun(corpus, questions, settings, navigator=navigator, jobs=jobs, observers=observers, held=held)
+    ``hook`` is each walk's end (its sinks told on the thread that walked it), e.g. a tracing export."""
+    run = EvaluationRun(corpus, questions, settings, navigator=navigator, jobs=jobs, hook=hook, held=held)
     outcomes = run.run(None if on_done is None else lambda _, outcome: on_done(outcome))
     return [o for o in outcomes if o is not None]

@@ -25,7 +25,7 @@ from ...corpora.validate import stats
 from ...ending import WalkEnd
 from ...numbers import counted, whole
 from ...walk_settings import WalkSettings
-from ..session import WalkObserver, rewalk, run_each
+from ..session import NO_SINKS, EndHook, rewalk, run_each
 from .chart import BudgetChart, Series
 from .outcome import QuestionOutcome, outcome_of
 from .run import EvaluationRun
@@ -146,9 +146,9 @@ def sweep_to_json(found: Sweep) -> dict[str, object]:
 
 
 def _rewalked(corpus: Corpus, source: QuestionOutcome, budget: int,
-              observers: Sequence[WalkObserver]) -> QuestionOutcome:
+              hook: EndHook) -> QuestionOutcome:
     assert source.history is not None
-    session = rewalk(source.history, corpus, max_nodes_visited=budget, observers=observers)
+    session = rewalk(source.history, corpus, max_nodes_visited=budget, hook=hook)
     events = session.run_headless()
     history = session.history
     return outcome_of(corpus, source.question, events, history.end or WalkEnd.FINISHED, history.error, history)
@@ -177,12 +177,12 @@ class SweepRun:
 
     def __init__(self, corpus: Corpus, questions: Sequence[Question], settings: WalkSettings, budgets: Sequence[int],
                  *, navigator: TreeNavigator | None = None, jobs: int = 1,
-                 observers: Sequence[WalkObserver] = ()) -> None:
+                 hook: EndHook = NO_SINKS) -> None:
         self.budgets = tuple(sorted(set(budgets)))
         if not self.budgets or self.budgets[0] < 1:
             raise ValueError(f"budgets must be whole numbers of at least 1, got {list(budgets)}")
         self.corpus, self.questions, self.settings = corpus, tuple(questions), settings
-        self.navigator, self.jobs, self.observers = navigator, jobs, tuple(observers)
+        self.navigator, self.jobs, self.hook = navigator, jobs, hook
         self._lock = threading.Lock()
         self._cancelled = False
         self._run: EvaluationRun | None = None
@@ -205,7 +205,7 @@ class SweepRun:
 
     def _evaluate(self, budget: int, on_done: Callable[[QuestionOutcome], None] | None) -> list[QuestionOutcome]:
         run = EvaluationRun(self.corpus, self.questions, self.settings.but(max_nodes_visited=budget),
-                            navigator=self.navigator, jobs=self.jobs, observers=self.observers)
+                            navigator=self.navigator, jobs=self.jobs, hook=self.hook)
         with self._lock:
             if self._cancelled:
                 return []
@@ -230,7 +230,7 @@ class SweepRun:
                 def walk(number: int, budget: int = budget, found: list[QuestionOutcome | None] = found) -> None:
                     if self._cancelled:
                         return
-                    found[number] = outcome = _rewalked(self.corpus, top[number], budget, self.observers)
+                    found[number] = outcome = _rewalked(self.corpus, top[number], budget, self.hook)
                     if on_done is not None:
                         on_done(outcome)
 
@@ -252,11 +252,11 @@ def sweep(
     *,
     navigator: TreeNavigator | None = None,
     jobs: int = 1,
-    observers: Sequence[WalkObserver] = (),
+    hook: EndHook = NO_SINKS,
     on_done: Callable[[QuestionOutcome], None] | None = None,
 ) -> Sweep:
     """Walk every question at each budget (the module docstring says which walks call the navigator)."""
-    found = SweepRun(corpus, questions, settings, budgets, navigator=navigator, jobs=jobs, observers=observers).run(
+    found = SweepRun(corpus, questions, settings, budgets, navigator=navigator, jobs=jobs, hook=hook).run(
         on_done)
     assert found is not None  # nobody else holds the run to cancel it
     return found

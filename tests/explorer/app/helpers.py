@@ -146,7 +146,7 @@ def hour_long_script(folder: Path) -> str:
 
 async def evaluation_open(pilot, app: ExplorerApp):  # type: ignore[no-untyped-def]
     """``E``, Enter (the set beside the corpus), and every question walked: the evaluation screen."""
-    from explorer.tui.screens.evaluation import EvaluationScreen
+    from explorer.tui.evaluation_screen import EvaluationScreen
     from explorer.tui.screens.prompt import PromptScreen
 
     await pilot.press("escape", "E")

@@ -15,7 +15,7 @@ from textual.widgets import OptionList
 from core import TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.navigators.folders import Folders
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.evaluation import Side
 from explorer.walks.evaluation.check_set import check_set, write_check_set

@@ -8,7 +8,7 @@ from textual.widgets import DataTable
 
 from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.navigators.answered import Answered, answered_pair
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 
 from .helpers import make_app, resize, wait_for

@@ -11,7 +11,7 @@ from rich.cells import cell_len
 from textual.widgets import DataTable, Label
 
 from explorer.corpora.questions import load_questions
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from tests.samples import SAMPLES
 
 from .helpers import make_app, resize, wait_for

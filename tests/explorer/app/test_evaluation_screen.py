@@ -13,7 +13,7 @@ from core import CandidatesOffered, NavigatorChoice, NavigatorChose, NavigatorRe
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 from explorer.walk_settings import WalkSettings

@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 from explorer.corpora import load_corpus
 from explorer.navigators import resolve_navigator
 from explorer.tui.app import ExplorerApp
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walk_settings import WalkSettings

@@ -16,7 +16,7 @@ from core import NavigatorChoice, NavigatorRequest, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.budget_chart import BudgetChartView

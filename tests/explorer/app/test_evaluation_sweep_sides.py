@@ -18,7 +18,7 @@ from textual.widgets import DataTable, OptionList
 from core import TreeNavigator
 from explorer.corpora.questions import load_questions
 from explorer.navigators.folders import Folders
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.budget_chart import BudgetChartView

@@ -22,7 +22,7 @@ from core import TreeNavigator
 from explorer.corpora.questions import load_questions
 from explorer.navigators.folders import Folders
 from explorer.navigators.openai_compat import OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.walks.evaluation import Side, pace, read_run
 from tests.command_line import run_cli

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from explorer.corpora import load_corpus
 from explorer.trace import read_trace
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.kept_run_panel import KeptRunPanel

@@ -19,7 +19,7 @@ from core import NavigatorChose, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.navigators.answered import Answered, answered_by
 from explorer.navigators.folders import Folders
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import FILES_OFF, WhatIfScreen
 from explorer.walks.evaluation import Side

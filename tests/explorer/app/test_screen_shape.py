@@ -1,13 +1,16 @@
-"""The walk screen stays a screen that owns its actions: few methods, few that only forward, and parts that are
-handed what they need (a part's protocol names at most a handful of the screen's members, and never another part).
+"""The walk screen and the evaluation screen stay screens that own their actions: few methods, few that only forward,
+and parts that are handed what they need (a part's protocol names at most a handful of the screen's members, and
+never another part), each screen one folder of its own.
 
 Read from the source, as the import contracts are: what the numbers guard is the code a maintainer opens."""
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
+import pytest
 from textual.actions import parse
 
 import explorer.tui
@@ -28,9 +31,13 @@ PARTS = ("Stepping", "Picking", "WalkRunner", "Rewalking", "Comparing", "Present
 """The walk screen's parts (README, "How the code is laid out")."""
 
 
-def screen_class() -> ast.ClassDef:
-    tree = ast.parse((TUI / "walk_screen" / "screen.py").read_text(encoding="utf-8"))
-    return next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "WalkScreen")
+SCREENS = {"WalkScreen": "walk_screen", "EvaluationScreen": "evaluation_screen"}
+"""Each screen in the walk screen's shape, and its folder (``FOLDER/screen.py``, its parts beside it)."""
+
+
+def screen_class(name: str = "WalkScreen") -> ast.ClassDef:
+    tree = ast.parse((TUI / SCREENS[name] / "screen.py").read_text(encoding="utf-8"))
+    return next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name)
 
 
 def methods(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -59,11 +66,29 @@ def members(protocol: ast.ClassDef) -> list[ast.stmt]:
     return [node for node in protocol.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign))]
 
 
-def test_the_walk_screen_has_at_most_40_methods_and_10_forwarders() -> None:
-    defined = methods(screen_class())
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_each_screen_has_at_most_40_methods_and_10_forwarders(name: str) -> None:
+    defined = methods(screen_class(name))
     forwarders = [method.name for method in defined if forwards(method)]
     assert len(defined) <= 40, [method.name for method in defined]
     assert len(forwarders) <= 10, forwarders
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_each_screen_is_a_folder_of_its_own_with_its_parts_under_a_layer_contract(name: str) -> None:
+    """The screen's module and its parts live in one folder, which no other screen's module shares, and the
+    folder's layers are a contract of its own in pyproject.toml (the screen over its parts)."""
+    folder = TUI / SCREENS[name]
+    parts = {path.stem for path in folder.glob("*.py")} - {"__init__", "screen"}
+    assert parts  # the screen has parts of its own
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [c for c in contracts["contracts"] if c.get("containers") == [f"explorer.tui.{SCREENS[name]}"]]
+    layered = {module.strip() for layer in contract["layers"] for module in layer.split("|")}
+    assert contract["layers"][0] == "screen" and layered == parts | {"screen"}
+    defining = [path.relative_to(TUI).as_posix() for path in sorted(TUI.rglob("*.py"))
+                if any(isinstance(node, ast.ClassDef) and node.name == name
+                       for node in ast.parse(path.read_text(encoding="utf-8")).body)]
+    assert defining == [f"{SCREENS[name]}/screen.py"]  # the screen is made in its folder, and nowhere else
 
 
 def test_no_protocol_of_the_screen_has_more_than_8_members() -> None:

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import DataTable
 
 from explorer.corpora.questions import load_questions
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.stability import StabilityScreen
 from explorer.tui.widgets.walk_tree import WalkTree

@@ -28,7 +28,7 @@ from core import NavigatorChose, TreeNavigator
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import today
 from explorer.navigators.folders import Folders
-from explorer.tui.screens.evaluation import EvaluationScreen
+from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.screens.what_if import WhatIfScreen
 from explorer.walks.evaluation import Side, read_run

@@ -39,7 +39,6 @@ from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
     Change,
-    Difference,
     EvaluationRun,
     KeptRun,
     Pace,
@@ -54,23 +53,17 @@ from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
 from ..messages import CompareWalks, OpenWalk
 from ..say import FILES_OFF, Severity, say
+from ..screens import run_saving
+from ..screens.closing_once import ClosesOnce
+from ..screens.evaluation_sweep import SweptSide, ask_and_sweep, ask_policy_curve
+from ..screens.prompt import PromptScreen
 from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
-from . import run_saving
-from .closing_once import ClosesOnce
-from .evaluation_cells import (
-    CELL_WIDTHS,
-    CHANGE_STYLE,
-    COMPARED,
-    LABELS,
-    SHORT_LABELS,
-    SIDE_COLUMNS,
+from .cells import (
     how,
-    side_cells,
     totals,
 )
-from .evaluation_sides import EvaluationEnded, QuestionWalked, SideRun
-from .evaluation_sweep import SweptSide, ask_and_sweep, ask_policy_curve
-from .prompt import PromptScreen
+from .sides import EvaluationEnded, QuestionWalked, SideRun
+from .table import ResultsTable
 
 __all__ = ["EVALUATION", "EvaluationScreen", "open_question_set", "totals"]
 
@@ -84,8 +77,6 @@ def open_question_set(app: App[int]) -> Path | None:
     return screen.question_set.path if isinstance(screen, EvaluationScreen) else None
 
 
-_FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}
-"""Where the questions that flipped come in the table when comparing: fixed (only B hits), then broken."""
 
 
 class EvaluationScreen(ClosesOnce, ModalScreen[None]):
@@ -129,8 +120,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._generation = 0
         self._first: tuple[str, TreeNavigator] = (settings.model, navigator)
         self._compare = compare
-        self._shown: list[int] = []
-        """The question numbers of the rows shown, in order."""
+        self.table = ResultsTable(self.questions, self.sides, lambda: (self.misses_only, self.differences_only),
+                                  lambda: self.query_one(DataTable))
+        """The table of questions: its columns, each question's row, which the filters show and in what order."""
         self._read: list[Path] = []
         """The kept runs read here (opened with ``o``, resumed with ``R``): never written over."""
         self._kept: Path | None = None
@@ -164,7 +156,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._start(Side.A, *self._first)
         if self._compare is not None:
             self._start(Side.B, *self._compare)
-        self._build_columns()
+        self.table.build_columns()
         self._rebuild()
         self._show_progress()
         self._show_totals()
@@ -190,8 +182,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._generation += 1
         kept, held = resumed if resumed is not None else (None, {})
         run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
-                            navigator=self.wiring.wire(navigator), jobs=self.jobs, observers=self.wiring.observers,
-                            held=held)
+                            navigator=self.wiring.wire(navigator), jobs=self.jobs, hook=self.wiring.hook(), held=held)
         side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept)
         generation = side.generation
         self._show_settings()
@@ -222,10 +213,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         side.pace.walk_ended()
         self._show_progress()
         self._show_totals()
-        if self._filtering or self._flipped(message.number):
+        if self.table.filtering or self.table.flipped(message.number):
             self._rebuild()  # the row may come or go, or move up among the flipped
         else:
-            self._update_row(message.number)
+            self.table.update_row(message.number)
 
     def on_evaluation_ended(self, message: EvaluationEnded) -> None:
         side = self._current(message.side, message.generation)
@@ -238,92 +229,16 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._show_progress()
         self._show_totals()
 
-    # -- the table --------------------------------------------------------------------------------------------------
+    # -- the table (its columns, rows, filters and order: .table) ---------------------------------------------------
 
     @property
     def comparing(self) -> bool:
-        return Side.B in self.sides
-
-    @property
-    def _side_columns(self) -> tuple[str, ...]:
-        """Each side's columns: all of them for one navigator, the deciding ones for two."""
-        return tuple(c for c in SIDE_COLUMNS if not self.comparing or c in COMPARED)
-
-    @property
-    def _filtering(self) -> bool:
-        return self.misses_only or self.differences_only
-
-    def _build_columns(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
-        table.add_column("#", key="number")
-        table.add_column("question", key="question")
-        for name in self.sides:
-            for column, label, short, width in zip(SIDE_COLUMNS, LABELS, SHORT_LABELS, CELL_WIDTHS, strict=True):
-                if column in self._side_columns:
-                    label = f"{name} {short}" if self.comparing else label
-                    table.add_column(label, key=f"{name}:{column}", width=max(width, len(label)))
-        if self.comparing:
-            table.add_column("A vs B", key="change", width=18)
-        else:
-            table.add_column("query", key="query")  # as wide as its longest (clipped) query: never cut
-
-    def _row_wanted(self, number: int) -> bool:
-        a = self.sides[Side.A].outcomes[number]
-        b = self.sides[Side.B].outcomes[number] if self.comparing else None
-        if self.misses_only:
-            missed = (a is not None and not a.hit) or (b is not None and not b.hit)
-            if not missed:
-                return False
-        if self.differences_only:
-            return a is not None and b is not None and differs(a, b)
-        return True
-
-    def _cells(self, number: int) -> list[Text]:
-        question = self.questions[number]
-        cells = [Text(str(number + 1), style="dim"), safe(question.id, width=40)]
-        for name in self.sides:
-            side = side_cells(self.sides[name].outcomes[number], self.sides[name].over)
-            cells.extend(cell for column, cell in zip(SIDE_COLUMNS, side, strict=True) if column in self._side_columns)
-        if self.comparing:
-            difference = self.difference(number)
-            cells.append(Text(difference.change.value, style=CHANGE_STYLE[difference.change]) if difference
-                         else Text(""))
-        else:
-            cells.append(safe(question.query, width=60))
-        return cells
+        return self.table.comparing
 
     def _rebuild(self) -> None:
-        """Show the rows the filters let through, keeping the cursor on the same question when it stays."""
-        table = self.query_one(DataTable)
-        keep = self.cursor_question()
-        table.clear()
-        self._shown = sorted((n for n in range(len(self.questions)) if self._row_wanted(n)), key=self._flip_order)
-        for number in self._shown:
-            table.add_row(*self._cells(number), key=str(number))
-        if keep is not None and keep in self._shown:
-            table.move_cursor(row=self._shown.index(keep))
+        """Show the rows the filters let through (the cursor kept on its question), and say what is shown."""
+        self.table.rebuild()
         self._show_hint()
-
-    def _flipped(self, number: int) -> bool:
-        """Whether question ``number`` flipped between the two sides: fixed (only B hits) or broken (only A)."""
-        difference = self.difference(number) if self.comparing else None
-        return difference is not None and difference.change in _FLIP_ORDER
-
-    def _flip_order(self, number: int) -> tuple[int, int]:
-        """The flipped questions first, fixed then broken, then the rest, each in question order."""
-        difference = self.difference(number) if self.comparing else None
-        rank = _FLIP_ORDER.get(difference.change, 2) if difference is not None else 2
-        return rank, number
-
-    def _update_row(self, number: int) -> None:
-        table = self.query_one(DataTable)
-        for key, cell in zip(self._column_keys(), self._cells(number), strict=True):
-            table.update_cell(str(number), key, cell)
-
-    def _column_keys(self) -> list[str]:
-        keys = ["number", "question"] + [f"{name}:{column}" for name in self.sides for column in self._side_columns]
-        return keys + (["change"] if self.comparing else ["query"])
 
     def _show_progress(self) -> None:
         total = len(self.questions) * len(self.sides)
@@ -360,7 +275,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                 text.append(" · cancelled: ", style="bold")
                 text.append_text(safe(side.holding(), width=120))
         if self.comparing:
-            differences = [d for d in (self.difference(n) for n in range(len(self.questions))) if d is not None]
+            differences = [d for d in (self.table.difference(n) for n in range(len(self.questions))) if d is not None]
             text.append(f"\n{len(differences)} question(s) where A and B land differently")
             better = sum(d.change is Change.B_HITS for d in differences)
             worse = sum(d.change is Change.A_HITS for d in differences)
@@ -397,19 +312,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
     def cursor_question(self) -> int | None:
         """The question number of the row under the cursor (``None`` when no row is shown)."""
-        table = self.query_one(DataTable)
-        if not self._shown or table.row_count == 0:
-            return None
-        row = min(max(table.cursor_row, 0), len(self._shown) - 1)
-        return self._shown[row]
-
-    def outcome(self, side: Side, number: int) -> QuestionOutcome | None:
-        found = self.sides.get(side)
-        return found.outcomes[number] if found is not None else None
-
-    def difference(self, number: int) -> Difference | None:
-        a, b = self.outcome(Side.A, number), self.outcome(Side.B, number)
-        return Difference(number, a, b) if a is not None and b is not None and differs(a, b) else None
+        return self.table.cursor_question()
 
     # -- keys -------------------------------------------------------------------------------------------------------
 
@@ -420,7 +323,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         number = self.cursor_question()
         if number is None:
             return
-        outcome = self.outcome(Side.A, number)
+        outcome = self.table.outcome(Side.A, number)
         if outcome is None or outcome.history is None:
             self.say(self._no_walk(number, outcome), timeout=3)
             return
@@ -444,7 +347,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         if number is None:
             return
-        a, b = self.outcome(Side.A, number), self.outcome(Side.B, number)
+        a, b = self.table.outcome(Side.A, number), self.table.outcome(Side.B, number)
         if a is None or b is None:
             self.say(f"{self.questions[number].id}: not walked by both navigators yet.", timeout=3)
             return
@@ -526,7 +429,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def compare_with(self, model: str, navigator: TreeNavigator) -> None:
         """Walk every question again with ``navigator`` as B (replacing any B)."""
         self._start(Side.B, model, navigator)
-        self._build_columns()
+        self.table.build_columns()
         self._rebuild()
         self._show_progress()
         self._show_totals()
