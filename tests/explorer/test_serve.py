@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from explorer.cli.serve import app_argv, local_model_environment, make_parser, shell_command
-from tests.samples import SAMPLES
+from tests.samples import SAMPLES, SHIPPED
 
 from .serve_helpers import ROOT, cmdline, is_alive, serving, wait_until
 
@@ -254,8 +254,8 @@ def test_an_explorer_ends_when_its_server_is_killed(tmp_path):
 
 def test_the_banner_names_what_is_served_and_where(tmp_path):
     with serving(tmp_path) as served:
-        assert served.printed().splitlines()[0] == (
-            f"reasoning-explorer: serving {HANDBOOK} on http://127.0.0.1:{served.port} — one explorer per browser "
+        assert served.printed().splitlines()[0] == (  # no corpus given: the shipped sample handbook
+            f"reasoning-explorer: serving {SHIPPED / 'handbook.yaml'} on http://127.0.0.1:{served.port} — one explorer per browser "
             "tab, at most 8 at once; Ctrl+C stops")
         out = serve("--port", str(served.port))  # a second server on the same port
         assert out.returncode == 2 and "Address already in use" in out.stderr

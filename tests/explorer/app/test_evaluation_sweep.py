@@ -195,7 +195,8 @@ async def test_a_kept_run_opened_while_the_set_is_walked_compares_on_the_questio
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         await pilot.press(*str(kept), "enter")
         await wait_for(pilot, lambda: app.screen is screen)
-        none_yet = ["Against default.run.json: was lexical:default · now costly:lexical",
+        none_yet = ["Nothing to compare yet: no question is held by both runs",  # the sentence first, then figures
+                    "Against default.run.json: was lexical:default · now costly:lexical",
                     "  compared on 0 of 41 questions both runs hold",
                     "Was: default.run.json · lexical:default",
                     "Now: A's run · costly:lexical · partial: holds 0 of 41 questions"]
