@@ -9,9 +9,10 @@ value shorter than :data:`MIN_SECRET_LENGTH` is not masked (it would blank ordin
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from urllib.parse import unquote
+
+from .process import environment
 
 SECRET_VARIABLES = ("OPENAI_API_KEY", "VLLM_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY",
                     "LANGFUSE_SECRET_KEY", "LANGFUSE_PUBLIC_KEY", "PHOENIX_API_KEY")
@@ -35,9 +36,10 @@ class Secrets:
     @classmethod
     def from_environment(cls) -> Secrets:
         """The secrets of this process's environment: :data:`SECRET_VARIABLES` and :data:`HEADER_VARIABLES`."""
-        values = [os.environ.get(name, "") for name in SECRET_VARIABLES]
+        environ = environment()
+        values = [environ.get(name) for name in SECRET_VARIABLES]
         for name in HEADER_VARIABLES:
-            for pair in os.environ.get(name, "").split(","):
+            for pair in environ.get(name).split(","):
                 value = pair.partition("=")[2].strip()
                 words = unquote(value).split()
                 values += [value, unquote(value), *([words[-1]] if len(words) > 1 else [])]

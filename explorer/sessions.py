@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
@@ -29,6 +28,7 @@ from typing import Final
 
 from .corpora import Corpus
 from .outputs import Output, write
+from .process import environment
 from .reading import read_file
 from .recording import PATTERN, WalkRecorder
 from .safe_text import json_text
@@ -67,7 +67,7 @@ def sessions_root(given: str | None = None, environ: Mapping[str, str] | None = 
     one), else ``~/.local/share/reasoning-explorer/sessions``."""
     if given is not None:
         return None if given.strip().lower() == SESSIONS_OFF else Path(given).expanduser()
-    environ = os.environ if environ is None else environ
+    environ = environment().variables if environ is None else environ
     base = environ.get("XDG_DATA_HOME", "").strip()
     data = Path(base).expanduser() if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
     return data / "reasoning-explorer" / "sessions"

@@ -21,6 +21,7 @@ from core import OnFailure, TreeNavigator
 from ..corpora import JSON_SUFFIXES, PDF_SUFFIXES, Corpus, CorpusError
 from ..corpora.files import check_corpus_path
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
+from ..process import environment
 from ..safe_text import one_line
 from ..sessions import (
     KeptSession,
@@ -129,7 +130,7 @@ def check_terminal() -> None:
     a terminal (``reasoning-explorer < /dev/null``, a pipe, a CI job), Textual's input thread spun at a full core
     for ever. A served session (textual-serve's web driver, named in ``TEXTUAL_DRIVER``) reads its keys from
     the browser, and needs none."""
-    if os.environ.get("TEXTUAL_DRIVER"):
+    if environment().get("TEXTUAL_DRIVER"):
         return
     if not os.isatty(0):
         fail("the explorer needs a terminal, and its standard input is not one; run it in a terminal, or walk "

@@ -25,6 +25,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from ..process import program_started
 from ..safe_text import one_line
 from .audit import cmd_audit
 from .diff import cmd_diff
@@ -68,9 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     try:
-        if args and args[0] in COMMANDS:
-            return COMMANDS[args[0]](args[1:])
-        return cmd_explore(args)
+        with program_started():  # the environment read once, here; every module below reads it from there
+            if args and args[0] in COMMANDS:
+                return COMMANDS[args[0]](args[1:])
+            return cmd_explore(args)
     except UsageError as exc:
         print(f"{PROG}: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE

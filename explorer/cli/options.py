@@ -6,7 +6,6 @@ Both ``cli.main``'s sub-commands and ``cli.serve`` import this module; it import
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from ..navigators.llm.options import OptionError, StructuredOutput, split_option
 from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..outputs import Ledger, Output, existing, judge
+from ..process import environment
 from ..safe_text import clip, json_text, one_line
 from ..walk_settings import WalkSettings, read_policy
 from ..walks.session import UNWIRED, Wiring
@@ -302,7 +302,7 @@ def telemetry_from(args: argparse.Namespace, report: Callable[[str], None] | Non
                    ledger: Ledger | None = None) -> WalkTelemetry | None:
     """The span export the options (or $REASONING_EXPLORER_OTLP_ENDPOINT) ask for; a bad address or file: exit 2.
     ``ledger``: what the command read (:func:`check_apart`), which the span file never replaces."""
-    if args.otlp_endpoint is None and args.otlp_file is None and not os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
+    if args.otlp_endpoint is None and args.otlp_file is None and not environment().get(OTLP_ENDPOINT_ENV).strip():
         return None
     if args.otlp_file is not None:
         check_writable(args.otlp_file, "write spans", "spans.jsonl")  # before the exporter opens it (a FIFO blocks)
@@ -321,8 +321,8 @@ def check_telemetry(args: argparse.Namespace) -> None:
     if args.otlp_file is not None:
         check_writable(args.otlp_file, "write spans", "spans.jsonl")
     endpoint, name = args.otlp_endpoint, "--otlp-endpoint"
-    if endpoint is None and os.environ.get(OTLP_ENDPOINT_ENV, "").strip():
-        endpoint, name = os.environ[OTLP_ENDPOINT_ENV], OTLP_ENDPOINT_ENV
+    if endpoint is None and environment().get(OTLP_ENDPOINT_ENV).strip():
+        endpoint, name = environment().get(OTLP_ENDPOINT_ENV), OTLP_ENDPOINT_ENV
     if endpoint is None and args.otlp_file is None:
         return
     from ..walks.telemetry import TelemetryConfigError, attribute_lengths, traces_url
@@ -330,7 +330,7 @@ def check_telemetry(args: argparse.Namespace) -> None:
     try:
         if endpoint is not None:
             traces_url(endpoint, name=name)
-        attribute_lengths(os.environ)
+        attribute_lengths(environment().variables)
     except TelemetryConfigError as exc:
         fail(str(exc))
 
@@ -480,7 +480,7 @@ def console(stderr: bool = False) -> Any:
 
 def columns_given() -> bool:
     """``COLUMNS`` names a width to use: a whole number above 0 (``COLUMNS=0`` or ``COLUMNS=x`` is none, as unset)."""
-    columns = os.environ.get("COLUMNS", "")
+    columns = environment().get("COLUMNS")
     return columns.isascii() and columns.isdigit() and int(columns) > 0
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import importlib
 import logging
 import re
-import threading
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
 from itertools import chain
@@ -34,6 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..process import OnePerProcess
 from .errors import NavigatorConfigError
 
 Vector = npt.NDArray[np.float32]
@@ -158,24 +158,13 @@ class StaticEmbeddings:
         return self._titled(title, summary, title_weight)
 
 
-_lock = threading.Lock()
-_loaded: StaticEmbeddings | None = None
-
-
 def bundled_embeddings() -> StaticEmbeddings:
     """The bundled model, loaded on first use (about half a second) and shared by every walk of the process.
 
     Raises :class:`NavigatorConfigError` (one line, with what to do) when the
     package or its bundled files are missing; never downloads anything.
     """
-    global _loaded
-    loaded = _loaded
-    if loaded is not None:
-        return loaded
-    with _lock:
-        if _loaded is None:
-            _loaded = _load()
-        return _loaded
+    return _bundled.get()
 
 
 def _load() -> StaticEmbeddings:
@@ -197,3 +186,7 @@ def _load() -> StaticEmbeddings:
                                    f"{INSTALL_HINT}") from None
     version = getattr(package, "__version__", "?")
     return StaticEmbeddings(model.tokenizer, model.embedding, f"wordllama {version} {CONFIG} {DIMENSIONS}-d")
+
+
+_bundled: OnePerProcess[StaticEmbeddings] = OnePerProcess(_load)
+"""The bundled model, once for the process (:mod:`explorer.process` says why)."""

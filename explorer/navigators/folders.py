@@ -11,11 +11,12 @@ read: the user's own ``REASONING_EXPLORER_CACHE_DIR`` (and ``XDG_CACHE_HOME``) a
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
+
+from ..process import environment
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_OFF", "UNCACHED", "Folders", "NotAFolder", "folders_for", "not_a_folder",
            "user_cache",
@@ -69,7 +70,7 @@ def user_cache(environ: Mapping[str, str] | None = None) -> Path | None:
     """The user's response cache: ``$REASONING_EXPLORER_CACHE_DIR`` (``off``: none), else
     ``$XDG_CACHE_HOME/reasoning-explorer/llm`` (``~/.cache/reasoning-explorer/llm``). :class:`NotAFolder` when the
     variable names something that is no folder (as ``--cache`` refuses it)."""
-    environ = os.environ if environ is None else environ
+    environ = environment().variables if environ is None else environ
     raw = environ.get(CACHE_DIR_ENV, "").strip()
     if not raw:
         return _root(environ) / "reasoning-explorer" / "llm"

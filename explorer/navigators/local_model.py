@@ -38,7 +38,6 @@ from __future__ import annotations
 import errno
 import importlib.metadata
 import importlib.util
-import os
 import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -49,6 +48,7 @@ import httpx
 from core import CancellationToken, TreeNavigator
 
 from ..numbers import whole
+from ..process import environment
 from ..reading import NotARegularFile, read_head
 from .errors import NavigatorConfigError
 from .folders import UNCACHED, Folders
@@ -217,7 +217,7 @@ def model_file(name: str) -> Path:
 
 
 def _env_whole(name: str, default: int, low: int, high: int) -> int:
-    raw = os.environ.get(name, "").strip()
+    raw = environment().get(name).strip()
     if not raw:
         return default
     try:
@@ -228,7 +228,7 @@ def _env_whole(name: str, default: int, low: int, high: int) -> int:
 
 def _check_sizes_allowed(model: str) -> None:
     """Where the sizes are fixed (:data:`FIXED_ENV`, a served session), a model id that gives one is refused."""
-    if os.environ.get(FIXED_ENV, "").strip():
+    if environment().get(FIXED_ENV).strip():
         refuse_sizes(model)
 
 

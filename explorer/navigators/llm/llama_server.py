@@ -37,6 +37,7 @@ import httpx
 
 from core import CancellationToken, RetrievalCancelled
 
+from ...process import PerProcess, environment
 from .errors import NavigatorHTTPError, one_line
 
 _log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class StatusListeners:
 
 
 def _start_timeout() -> float:
-    raw = os.environ.get(START_TIMEOUT_ENV, "").strip()
+    raw = environment().get(START_TIMEOUT_ENV).strip()
     try:
         value = float(raw) if raw else DEFAULT_START_TIMEOUT
     except ValueError:
@@ -380,24 +381,19 @@ class LlamaServer:
             log.close()
 
 
-_servers: dict[ServerConfig, LlamaServer] = {}
-_servers_lock = threading.Lock()
+_servers: PerProcess[ServerConfig, LlamaServer] = PerProcess(LlamaServer)
+"""The servers this process made, one per configuration (:mod:`explorer.process` says why)."""
 
 
 def server_for(config: ServerConfig) -> LlamaServer:
     """The one server for ``config`` in this process (not started until its address is asked for)."""
-    with _servers_lock:
-        server = _servers.get(config)
-        if server is None:
-            server = _servers[config] = LlamaServer(config)
-        return server
+    return _servers.get(config)
 
 
 def _make_room(starting: LlamaServer) -> None:
     """Before ``starting`` starts: stop the others asked for longest ago, so that at most :data:`MAX_RUNNING` run."""
-    with _servers_lock:
-        others = sorted((server for server in _servers.values() if server is not starting and server.active),
-                        key=lambda server: server.last_asked)
+    others = sorted((server for server in _servers.values() if server is not starting and server.active),
+                    key=lambda server: server.last_asked)
     for server in others[:max(0, len(others) - (MAX_RUNNING - 1))]:
         _log.info("local model %s stopped: %d servers run at most", server.config.model.name, MAX_RUNNING)
         server.stop()
@@ -405,8 +401,7 @@ def _make_room(starting: LlamaServer) -> None:
 
 def local_servers() -> tuple[LlamaServer, ...]:
     """Every local model server this process has made (started or not)."""
-    with _servers_lock:
-        return tuple(_servers.values())
+    return _servers.values()
 
 
 def stop_local_servers() -> None:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +51,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ...masking import Secrets
 from ...numbers import whole
+from ...process import environment
 from ..folders import CACHE_DIR_ENV as CACHE_DIR_ENV
 from ..folders import CACHE_OFF as CACHE_OFF
 from ..folders import Folders, NotAFolder, user_cache
@@ -266,14 +266,14 @@ def settings_for(model: str, folders: Folders | None = None) -> Settings:
     api_key: Secret | None = None
     if provider == "openai":
         # Wrapped straight from the environment, so no plain local ever holds it.
-        api_key = Secret(os.environ.get(OPENAI_API_KEY_ENV, "").strip())
+        api_key = Secret(environment().get(OPENAI_API_KEY_ENV).strip())
         if not api_key.reveal():
             raise NavigatorHTTPError(
                 f"model {model!r} needs an API key: set {OPENAI_API_KEY_ENV} "
                 "(any non-empty value for a server that needs none)"
             )
     elif provider == "vllm" and _env(VLLM_API_KEY_ENV) is not None:
-        api_key = Secret(os.environ.get(VLLM_API_KEY_ENV, "").strip())
+        api_key = Secret(environment().get(VLLM_API_KEY_ENV).strip())
     return with_limits(Settings(
         provider=provider,
         model=name,
@@ -310,7 +310,7 @@ def _without_credentials(url: str) -> str:
 
 def _env(name: str) -> str | None:
     """The variable's value, or ``None`` when unset or blank (``VAR=`` in a shell means "not set")."""
-    value = os.environ.get(name)
+    value = environment().variables.get(name)
     return value.strip() if value is not None and value.strip() else None
 
 

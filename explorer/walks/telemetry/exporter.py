@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,6 +23,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 
 from ...masking import Secrets
 from ...outputs import Output, Read, Refused, open_stream
+from ...process import environment
 from ...safe_text import escape_json, one_line
 from ...trace import FinishedWalk
 from .config import (
@@ -107,7 +107,7 @@ class WalkTelemetry(WalkTracer):
     ) -> WalkTelemetry | None:
         """The telemetry the command line asks for (``endpoint`` falls back to ``REASONING_EXPLORER_OTLP_ENDPOINT``),
         or ``None`` when it asks for none. Raises :class:`TelemetryConfigError` for a bad address or file."""
-        env = os.environ if environ is None else environ
+        env = environment().variables if environ is None else environ
         name = "--otlp-endpoint"
         if endpoint is None and env.get(ENDPOINT_ENV, "").strip():
             endpoint, name = env[ENDPOINT_ENV], ENDPOINT_ENV

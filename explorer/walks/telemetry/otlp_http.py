@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import os
 import socket
 import ssl
 import threading
@@ -44,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin
 
 from ...http import Deadline, RetryPolicy, Stop, with_retries
+from ...process import environment
 
 if TYPE_CHECKING:  # httpx loads at the first send: importing it loads its command line's rich and pygments
     import httpx
@@ -191,7 +191,7 @@ class OtlpHttpSender:
     """
 
     def __init__(self, url: str, *, deadline: float, environ: Mapping[str, str] | None = None) -> None:
-        env = os.environ if environ is None else environ
+        env = environment().variables if environ is None else environ
         self.url = url
         self.deadline = deadline
         self.headers = {"content-type": "application/x-protobuf", **parse_headers(_env(env, "HEADERS")),

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -52,6 +51,7 @@ from core import (
 from ... import __version__
 from ...ending import WalkEnd
 from ...masking import Secrets
+from ...process import environment
 from ...trace import FinishedWalk, TraceHeader
 from ...walk_settings import policy_fields
 from ..decisions import Decision, chosen_by, decisions_of
@@ -137,7 +137,7 @@ class WalkTracer:
                                      ResourceAttributes.PROJECT_NAME: SERVICE_NAME}))
                     .merge(OTELResourceDetector().detect()))  # OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win
         logging.getLogger("opentelemetry.attributes").addFilter(_not_a_cut)  # added once, however many tracers
-        event_length, span_length = attribute_lengths(os.environ)  # a bad value: TelemetryConfigError, one line
+        event_length, span_length = attribute_lengths(environment().variables)  # a bad value: one line
         self._provider = TracerProvider(resource=resource, span_limits=SpanLimits(
             max_span_attributes=100_000, max_events=100_000, max_event_attributes=1_000,
             max_attribute_length=event_length, max_span_attribute_length=span_length))
