@@ -136,7 +136,7 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
               "next)", file=sys.stderr)
     for note in walk.notes:
         print(f"{PROG}: {one_line(file)}: {note}", file=sys.stderr)
-    stand_in = Trace(Path(file), walk.header, (), walk.end, walk.error)
+    stand_in = Trace(walk.header, (), walk.end, walk.error, path=Path(file))
     corpus = trace_corpus(Path(file), stand_in, override)
     return rebuild(walk, corpus, file), corpus
 
@@ -192,7 +192,7 @@ def all_walks(path: str, override: str | None = None) -> tuple[list[SavedWalk], 
         fail(unread[0] if len(unread) == 1 else f"{path}: no walk to open (no trace or span file could be read"
              + (f"; the first: {unread[0]}" if unread else "") + ")")
     newest = max(headers, key=lambda pair: (pair[0].created, pair[1]))[0]
-    stand_in = Trace(Path(path), newest, (), WalkEnd.FINISHED)
+    stand_in = Trace(newest, (), WalkEnd.FINISHED, path=Path(path))
     corpus = trace_corpus(Path(path), stand_in, override)
     walks: list[tuple[SavedWalk, float]] = [(t, m) for t, m in found if t.header.corpus_sha256 == corpus.sha256]
     others = len(found) - len(walks)
