@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
+from ..corpora.map_variant import with_map
 from ..ending import WalkEnd
 from ..reading import read_head
 from ..safe_text import one_line
@@ -17,12 +18,15 @@ from ..walks.saved import SavedWalk, TraceFile
 from .options import PROG, fail, is_there
 
 
-def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None) -> Corpus:
+def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None,
+              map_file: str | None = None) -> Corpus:
     """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr; with
-    ``pdf``, a PageIndex tree gets the text of its pages from that PDF."""
+    ``pdf``, a PageIndex tree gets the text of its pages from that PDF; with ``map_file`` (``--map``), the map
+    variant there applied to a copy (one line and exit 2 for a bad one, naming the file, line and node id)."""
     reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
     try:
-        return load_corpus(path, progress=reporter, pdf=pdf)
+        corpus = load_corpus(path, progress=reporter, pdf=pdf)
+        return corpus if map_file is None else with_map(corpus, map_file)
     except CorpusError as exc:
         fail(str(exc))
     except KeyboardInterrupt:

@@ -42,10 +42,11 @@ from ..walk_settings import MapRef
 from .errors import CorpusError
 from .files import check_corpus_path, read_text
 from .model import SUMMARY, TITLE, Corpus, sha256_of_bytes
+from .summaries import extractive_summary
 from .yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text
 
 __all__ = ["MAPS_FOLDER", "MAP_FORMAT", "MAP_SUFFIX", "MapVariant", "NodeEdit", "apply_map", "keep_edit",
-           "map_path_for", "read_map", "with_map"]
+           "map_path_for", "read_map", "suggested_summary", "with_map"]
 
 MAP_FORMAT: Final = "reasoning-explorer-map"
 MAP_VERSION: Final = 1
@@ -194,6 +195,31 @@ def apply_map(corpus: Corpus, variant: MapVariant) -> Corpus:
 def with_map(corpus: Corpus, path: str | Path) -> Corpus:
     """``corpus`` with the map variant at ``path`` applied (:func:`read_map`, :func:`apply_map`)."""
     return apply_map(corpus, read_map(path, corpus.original))
+
+
+SUGGESTION_SOURCE_CHARS: Final = 40_000
+"""The most content a suggested summary is drawn from (the node's own, then its subtree's, nearest first)."""
+
+
+def suggested_summary(corpus: Corpus, node_id: str) -> str:
+    """A summary of what lies under ``node_id``, offline: the sentences of its subtree's content (its own first,
+    then its descendants', nearest first, up to :data:`SUGGESTION_SOURCE_CHARS`) that best cover it, its title and
+    its children's titles (:func:`~.summaries.extractive_summary`, as Markdown's and PDFs' summaries are made);
+    ``""`` when nothing under it says anything."""
+    index = corpus.original.index
+    texts: list[str] = []
+    size = 0
+    queue = [node_id]
+    while queue and size < SUGGESTION_SOURCE_CHARS:
+        current = queue.pop(0)
+        content = index[current].content.strip()
+        if content:
+            texts.append(content)
+            size += len(content)
+        queue.extend(index.child_ids(current))
+    children = [corpus.title_of(child) for child in index.child_ids(node_id)]
+    return extractive_summary("\n\n".join(texts)[:SUGGESTION_SOURCE_CHARS], title=corpus.title_of(node_id),
+                              children=children)
 
 
 def map_text(corpus: Corpus, nodes: Mapping[str, NodeEdit]) -> str:
