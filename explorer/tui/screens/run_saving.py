@@ -146,15 +146,17 @@ def keep_prompt(questions_path: Path, models: Mapping[Side, str], read: Sequence
 
 def keep_sides(paths: Mapping[Side, Path], questions_path: Path, corpus: Corpus,
                runs: Mapping[Side, tuple[WalkSettings, Sequence[QuestionOutcome | None]]],
-               ledger: Iterable[Read] = ()) -> dict[Side, KeptRun]:
+               ledger: Iterable[Read] = (), corpora: Mapping[Side, Corpus] | None = None) -> dict[Side, KeptRun]:
     """Keep each side's run at its path, whole or partial, through the one gate (never over what ``ledger`` holds;
-    a file there is replaced: the prompt asked); ``OSError`` when one cannot be written."""
+    a file there is replaced: the prompt asked); ``OSError`` when one cannot be written. ``corpora``: the corpus a
+    side walked when the sides differ by map (its kept run names the map)."""
     sha256 = file_sha256(questions_path)
     kept: dict[Side, KeptRun] = {}
     for name, path in paths.items():
         settings, outcomes = runs[name]
-        keep_run(path, questions_path, corpus, settings, outcomes, ledger)
-        kept[name] = KeptRun.of(str(path), settings, sha256, corpus, outcomes)
+        walked = (corpora or {}).get(name, corpus)
+        keep_run(path, questions_path, walked, settings, outcomes, ledger)
+        kept[name] = KeptRun.of(str(path), settings, sha256, walked, outcomes)
     return kept
 
 
