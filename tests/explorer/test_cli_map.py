@@ -134,3 +134,20 @@ def test_the_map_file_is_an_input_no_output_may_replace(corpus: Path, hiding: Pa
     assert done.returncode == 2
     assert "an output must not overwrite an input" in done.stderr and "the map variant" in done.stderr
     assert hiding.read_text(encoding="utf-8") == text
+
+
+def test_explore_refuses_a_bad_map_before_the_screen_and_a_map_without_a_corpus(corpus: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.map.yaml"
+    bad.write_text("nodes:\n  billings:\n    summary: x\n", encoding="utf-8")
+    done = run_cli(corpus, "--map", bad, "--no-files")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"reasoning-explorer: error: {bad}:2: no node 'billings' in handbook.yaml (did you mean 'billing'?); name a "
+        "node id of the corpus, or remove it from the map"]
+    good = tmp_path / "good.map.yaml"
+    good.write_text("nodes:\n  billing:\n    title: Money\n", encoding="utf-8")
+    done = run_cli(tmp_path / "money.questions.yaml", "--map", good, "--no-files")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "reasoning-explorer: error: --map changes the titles and summaries of a corpus: give the corpus (not a trace, "
+        "a folder of walks or a question set) with it"]
