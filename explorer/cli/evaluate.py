@@ -139,6 +139,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     held = {}
     if resumed is not None:  # refused before any walk: another set or corpus, other settings
         held = _held(args.resume, _fit(resumed, questions.path, corpus), questions.questions)
+        _same_map(resumed, corpus)
     if args.save_run is not None:
         check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator, wiring=wiring)
@@ -288,6 +289,16 @@ def _fit(kept: KeptRun, questions_path: Path, corpus: Corpus, *, comparing: bool
     except RunError as exc:
         fail(str(exc))
     return kept
+
+
+def _same_map(resumed: KeptRun, corpus: Corpus) -> None:
+    """A run resumed with the map variant it was kept with (none, or the same bytes); else one line and exit 2."""
+    from ..walks.evaluation.kept_run import RunError, check_same_map
+
+    try:
+        check_same_map(resumed, corpus.map)
+    except RunError as exc:
+        fail(str(exc))
 
 
 def _settings(args: argparse.Namespace, resumed: KeptRun | None) -> WalkSettings:

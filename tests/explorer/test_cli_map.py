@@ -151,3 +151,20 @@ def test_explore_refuses_a_bad_map_before_the_screen_and_a_map_without_a_corpus(
     assert done.stderr.splitlines() == [
         "reasoning-explorer: error: --map changes the titles and summaries of a corpus: give the corpus (not a trace, "
         "a folder of walks or a question set) with it"]
+
+
+def test_a_run_is_resumed_only_with_the_map_it_was_kept_with(corpus: Path, hiding: Path, tmp_path: Path) -> None:
+    questions = tmp_path / "money.questions.yaml"
+    plain = tmp_path / "plain.run.json"
+    assert run_cli("eval", questions, "--save-run", plain, "--judge", "none").returncode == 0
+    done = run_cli("eval", questions, "--map", hiding, "--resume", plain, "--judge", "none")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"reasoning-explorer: error: {plain}: kept with no map variant (as it read then), this run walks with map "
+        f"{hiding}; resume it with the map it was kept with (--map FILE)"]
+    mapped = tmp_path / "mapped.run.json"
+    assert run_cli("eval", questions, "--map", hiding, "--save-run", mapped, "--judge", "none").returncode == 0
+    assert run_cli("eval", questions, "--map", hiding, "--resume", mapped, "--judge", "none").returncode == 0
+    hiding.write_text(hiding.read_text(encoding="utf-8") + "  refunds:\n    title: Money back\n", encoding="utf-8")
+    done = run_cli("eval", questions, "--map", hiding, "--resume", mapped, "--judge", "none")
+    assert done.returncode == 2 and "kept with map" in done.stderr  # the map edited since: not the run's map

@@ -266,7 +266,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         text = Text(settings)
         for name, side in self.sides.items():
             text.append(f" · {name} ")
-            text.append_text(safe(side.model, width=160))
+            text.append_text(safe(side.model + (f" · map {side.map.path}" if side.map is not None else ""), width=200))
         self.query_one("#eval-settings", Label).update(text)
 
     def _show_totals(self) -> None:
@@ -494,7 +494,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         beside = kept_runs_beside(self.question_set.path)
         offered = ([str(self._kept)] if self._kept is not None else []) + [p for p in beside if p != str(self._kept)]
         models = {name: side.model for name, side in self.sides.items()}
-        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered),
+        maps = {name: side.map for name, side in self.sides.items()}
+        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered,
+                                                      maps),
                              self._resume)
 
     def _resume(self, found: run_saving.Resumed | None) -> None:

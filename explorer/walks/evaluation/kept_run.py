@@ -323,12 +323,27 @@ def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str, *,
                                "runs over the same corpus"))
 
 
+def same_map(kept: KeptRun, walked: MapRef | None) -> bool:
+    """Whether ``kept`` was walked with the map variant ``walked`` (by its bytes' hash; ``None``: none)."""
+    return (kept.map.sha256 if kept.map is not None else None) == (walked.sha256 if walked is not None else None)
+
+
 def check_resumable(kept: KeptRun, settings: WalkSettings) -> None:
     """:class:`RunError` when ``kept`` was walked with other settings than ``settings`` (its questions would not be
     this run's): the model id, the budget, the depth limit, the failure policy and the walk policy."""
     if kept.settings != settings.but(query=""):
         raise RunError(visible(f"{kept.path}: kept with {describe_settings(kept.settings)}, not "
                                f"{describe_settings(settings)}; resume it with the settings it was kept with"))
+
+
+def check_same_map(kept: KeptRun, walked: MapRef | None) -> None:
+    """:class:`RunError` when ``kept`` was walked with another map variant than ``walked`` (this run's; ``None``:
+    none): a run kept with another map, or with the same file as it read before an edit, is not resumed."""
+    if not same_map(kept, walked):
+        then = f"map {kept.map.path}" if kept.map is not None else "no map variant"
+        now = f"map {walked.path}" if walked is not None else "no map variant"
+        raise RunError(visible(f"{kept.path}: kept with {then} (as it read then), this run walks with {now}; resume "
+                               "it with the map it was kept with (--map FILE)"))
 
 
 def held_outcomes(kept: KeptRun, questions: Sequence[Question]) -> dict[int, QuestionOutcome]:
