@@ -82,7 +82,28 @@ def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus
     if corpus.sha256 != trace.header.corpus_sha256:
         fail(f"{trace_path}: the trace was made on a different version of {found} (sha256 "
              f"{trace.header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
-    return corpus
+    return recorded_map(trace_path, trace, corpus)
+
+
+def recorded_map(trace_path: Path, trace: Trace, corpus: Corpus) -> Corpus:
+    """``corpus`` with the map variant the walk was made with (its header's ``map``), when that file is still there
+    with the same bytes; else the corpus as its file holds it, said in one line on stderr (the walk's decisions are
+    its own either way: only the titles and summaries shown, and a navigator asked again, differ)."""
+    ref = trace.header.map
+    if ref is None:
+        return corpus
+    mapped: Corpus | None = None
+    try:
+        mapped = with_map(corpus, ref.path)
+    except CorpusError as exc:
+        why = str(exc)
+    else:
+        why = "" if mapped.map is not None and mapped.map.sha256 == ref.sha256 else f"{ref.path}: changed since"
+    if mapped is None or why:
+        print(one_line(f"{PROG}: {trace_path}: walked with the map variant {ref.path}, which cannot be used now "
+                       f"({why}); shown on the corpus as its file holds it"), file=sys.stderr)
+        return corpus
+    return mapped
 
 
 def open_trace(path: str) -> Trace:

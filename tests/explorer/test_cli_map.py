@@ -168,3 +168,20 @@ def test_a_run_is_resumed_only_with_the_map_it_was_kept_with(corpus: Path, hidin
     hiding.write_text(hiding.read_text(encoding="utf-8") + "  refunds:\n    title: Money back\n", encoding="utf-8")
     done = run_cli("eval", questions, "--map", hiding, "--resume", mapped, "--judge", "none")
     assert done.returncode == 2 and "kept with map" in done.stderr  # the map edited since: not the run's map
+
+
+def test_a_trace_walked_with_a_map_is_replayed_on_it_while_the_map_is_the_same(corpus: Path, hiding: Path,
+                                                                               tmp_path: Path) -> None:
+    trace = tmp_path / "walk.jsonl"
+    assert run_cli("walk", corpus, QUERY, "--navigator", "semantic:hybrid", "--map", hiding,
+                   "--trace", trace).returncode == 0
+    replayed = run_cli("replay", trace, "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stderr == ""
+    assert json.loads(replayed.stdout)["map"] == {"path": str(hiding), "sha256": digest(hiding)}
+    hiding.write_text(f"nodes:\n  billing:\n    summary: {HIDDEN} Edited.\n", encoding="utf-8")
+    replayed = run_cli("replay", trace, "--json")
+    assert replayed.returncode == 0
+    assert "map" not in json.loads(replayed.stdout)
+    assert replayed.stderr == (f"reasoning-explorer: {trace}: walked with the map variant {hiding}, which cannot be "
+                               f"used now ({hiding}: changed since); shown on the corpus as its file holds it\n")
