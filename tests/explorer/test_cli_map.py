@@ -185,3 +185,12 @@ def test_a_trace_walked_with_a_map_is_replayed_on_it_while_the_map_is_the_same(c
     assert "map" not in json.loads(replayed.stdout)
     assert replayed.stderr == (f"reasoning-explorer: {trace}: walked with the map variant {hiding}, which cannot be "
                                f"used now ({hiding}: changed since); shown on the corpus as its file holds it\n")
+
+
+def test_diff_names_the_map_a_walk_was_made_with(corpus: Path, hiding: Path, tmp_path: Path) -> None:
+    plain, mapped = tmp_path / "plain.jsonl", tmp_path / "mapped.jsonl"
+    assert run_cli("walk", corpus, QUERY, "--navigator", "semantic:hybrid", "--trace", plain).returncode == 0
+    assert run_cli("walk", corpus, QUERY, "--navigator", "semantic:hybrid", "--map", hiding,
+                   "--trace", mapped).returncode == 0
+    document = json.loads(run_cli("diff", plain, mapped, "--json").stdout)
+    assert (document["a"], document["b"]) == ("A: plain.jsonl", "B: mapped.jsonl (map handbook.map.yaml)")
