@@ -96,14 +96,16 @@ TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 
 
 def title(corpus: Corpus, shown: Walk | None) -> str:
-    """The screen's sub-title: the corpus, and the walk on screen with its order when it is not depth-first (unless
-    its name says it already: ``walk 2 · walk 1 re-walked with best-first``)."""
+    """The screen's sub-title: the corpus (and the map variant it is walked with), and the walk on screen with its
+    order when it is not depth-first (unless its name says it already: ``walk 2 · walk 1 re-walked with
+    best-first``)."""
+    named = corpus.title + (f" (map {corpus.map.name})" if corpus.map is not None else "")  # a map variant walked
     if shown is None:
-        return visible(corpus.title)
+        return visible(named)
     settings = shown.settings  # a saved walk's header's: read without reading the walk
     order = policy_note(settings.policy, settings.alpha)
     said = order.removeprefix(" · ") in shown.name
-    return visible(f"{corpus.title} · {shown.name}{'' if said else order}")
+    return visible(f"{named} · {shown.name}{'' if said else order}")
 
 
 class WalkScreen(Screen[None]):
@@ -325,6 +327,7 @@ class WalkScreen(Screen[None]):
         self.judging.forget_judge()
         for pane in self.board.panes:
             self.board.repaint(pane)
+        self.sub_title = title(corpus, self.view.walk)
 
     def close_walks(self) -> None:
         """The explorer quits: an HTML export being drawn stops first (its app hands back the process's streams

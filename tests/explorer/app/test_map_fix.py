@@ -101,6 +101,7 @@ async def test_a_map_fix_goes_from_the_verdict_to_was_now_by_keys(planted: Path,
         assert walk.corpus.map is not None and walk.corpus.map.path == str(variant)
         assert walk.corpus.summary_of("billing") == " ".join(suggestion.split())
         assert app.walk_screen.query_one("#tree").corpus is walk.corpus
+        assert walk.sub_title.startswith("Northwind Cloud handbook (map handbook.map.yaml) · walk 1")
 
         # The walk goes on with the map: r walks the query again, on the variant; it lands the refund now.
         await pilot.press("r")
