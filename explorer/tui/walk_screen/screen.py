@@ -322,6 +322,7 @@ class WalkScreen(Screen[None]):
             if isinstance(part, Part):
                 part.corpus = corpus
         self.board.scene.corpus = corpus
+        self.running_to.index = corpus.index  # the same ids: the conditions it runs to read them
         self._tree.relabel(corpus)
         self.query_one(StepPane).corpus = corpus
         self.judging.forget_judge()
