@@ -244,6 +244,9 @@ def keep_edit(corpus: Corpus, path: Path, node_id: str, title: str, summary: str
     original = corpus.original
     if node_id not in original.index:
         raise _problem(path, f"no node {node_id!r} in {original.path.name}; choose a node of the tree", node=node_id)
+    if _CONTROL.search(node_id) or not node_id.strip():  # a map could not be read back naming it: never written
+        raise _problem(path, f"node id {node_id!r} holds control characters; a map variant names plain ids only "
+                       "(nothing was kept)", node=node_id)
     for what, text in (("title", title), ("summary", summary)):
         if not text.strip():
             raise _problem(path, f"an empty {what} for node {node_id!r}; write what it should say (nothing was "

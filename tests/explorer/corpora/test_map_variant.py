@@ -147,3 +147,17 @@ def test_a_missing_overlay_or_a_folder_says_so(corpus_path: Path, tmp_path: Path
     with pytest.raises(CorpusError) as caught:
         with_map(corpus, tmp_path)
     assert str(caught.value) == f"{tmp_path}: is a folder; give the map variant's file (maps/NAME.map.yaml)"
+
+
+def test_keep_edit_refuses_an_id_it_could_not_read_back(tmp_path: Path) -> None:
+    corpus_path = tmp_path / "odd.yaml"
+    corpus_path.write_text('source: odd\ntitle: Odd\nnodes:\n  - id: "bell\\aid"\n    title: Bell\n    summary: Rings.\n'
+                           '    content: Ding.\n', encoding="utf-8")
+    corpus = load_corpus(corpus_path)
+    assert list(corpus.index.ids()) == ["bell\aid"]
+    path = map_path_for(corpus_path)
+    with pytest.raises(CorpusError) as caught:
+        keep_edit(corpus, path, "bell\aid", "Bell", "Rings twice.")
+    assert str(caught.value) == (f"{path}: node id 'bell\\x07id' holds control characters; a map variant names plain "
+                                 "ids only (nothing was kept)")
+    assert not path.exists()
