@@ -24,6 +24,7 @@ from .options import (
     Input,
     Parser,
     add_llm_options,
+    add_map_option,
     add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
@@ -70,6 +71,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     parser.add_argument("--corpus", metavar="C", type=path_text,
                         help="the corpus (default: the one the question set names)")
     add_pdf_option(parser)
+    add_map_option(parser)
     add_walk_options(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
@@ -127,7 +129,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     corpus_path = args.corpus or questions.corpus_path
     if corpus_path is None:
         fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
-    corpus = corpus_at(corpus_path, pdf=args.pdf)
+    corpus = corpus_at(corpus_path, pdf=args.pdf, map_file=args.map)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
@@ -137,12 +139,14 @@ def cmd_eval(argv: Sequence[str]) -> int:
     held = {}
     if resumed is not None:  # refused before any walk: another set or corpus, other settings
         held = _held(args.resume, _fit(resumed, questions.path, corpus), questions.questions)
+        _same_map(resumed, corpus)
     if args.save_run is not None:
         check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator, wiring=wiring)
     compare_navigator = navigator_for(args.compare, wiring=wiring) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path), ("the PDF", args.pdf),
-                ("the kept run --against reads", args.against), ("the kept run --resume reads", args.resume),
+                ("the map variant", args.map), ("the kept run --against reads", args.against),
+                ("the kept run --resume reads", args.resume),
                 *read_by(args.navigator), *read_by(args.compare, "--compare"), *check_sources, ledger=wiring.ledger)
     telemetry = telemetry_from(args, ledger=wiring.ledger)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
@@ -220,6 +224,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from .render import eval_summary, eval_table, miss_lines
 
         out = console()
+        if corpus.map is not None:  # a setting like a prompt variant: said before the figures it made
+            out.print(visible(f"Map variant {corpus.map.path} (sha256 {corpus.map.sha256[:12]}…) over "
+                              f"{corpus.path.name}"), markup=False, highlight=False)
         print_whole(out, eval_table(outcomes))
         out.print(miss_lines(outcomes, nodes=len(corpus.index)))
         out.print(eval_summary(summary))
@@ -282,6 +289,16 @@ def _fit(kept: KeptRun, questions_path: Path, corpus: Corpus, *, comparing: bool
     except RunError as exc:
         fail(str(exc))
     return kept
+
+
+def _same_map(resumed: KeptRun, corpus: Corpus) -> None:
+    """A run resumed with the map variant it was kept with (none, or the same bytes); else one line and exit 2."""
+    from ..walks.evaluation.kept_run import RunError, check_same_map
+
+    try:
+        check_same_map(resumed, corpus.map)
+    except RunError as exc:
+        fail(str(exc))
 
 
 def _settings(args: argparse.Namespace, resumed: KeptRun | None) -> WalkSettings:

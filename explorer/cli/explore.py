@@ -45,6 +45,7 @@ from .options import (
     Parser,
     UsageError,
     add_llm_options,
+    add_map_option,
     add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
@@ -311,6 +312,20 @@ def loads_on_screen(path: Path, pdf: str | None) -> bool:
     return stat.S_ISREG(mode.st_mode) and mode.st_size > LOADS_ON_SCREEN_BYTES
 
 
+def mapped_loader(map_file: str | None) -> dict[str, Any]:
+    """With ``--map``, the loading screen's loader: the corpus loaded, then the map variant applied to a copy (a bad
+    one is the load's one line); nothing to change without."""
+    if map_file is None:
+        return {}
+    from ..corpora import load_corpus
+    from ..corpora.map_variant import with_map
+
+    def load(path: Path, **options: Any) -> Corpus:
+        return with_map(load_corpus(path, **options), map_file)
+
+    return {"loader": load}
+
+
 def first_given(*values: Any) -> Any:
     return next(value for value in values if value is not None)
 
@@ -329,6 +344,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
                         help="with a trace, a span file or a folder of walks: the corpus they were made on, when it "
                              "is not where they say")
     add_pdf_option(parser)
+    add_map_option(parser)
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     # None: not given. Walks opened from files then go on with their own navigator and policy (their budget and
@@ -395,7 +411,11 @@ def cmd_explore(argv: Sequence[str]) -> int:
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
         # A PDF (or a big file) is read on the explorer's loading screen, once open: only a path kept here.
-        corpus = path if loads_on_screen(path, args.pdf) else corpus_at(path, show_progress=True, pdf=args.pdf)
+        corpus = path if loads_on_screen(path, args.pdf) else corpus_at(path, show_progress=True, pdf=args.pdf,
+                                                                         map_file=args.map)
+    if args.map is not None and not isinstance(corpus, Path) and corpus.map is None:
+        fail("--map changes the titles and summaries of a corpus: give the corpus (not a trace, a folder of walks or "
+             "a question set) with it")
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
     settings = next_settings(args, recorded if recorded is not None else opened[0].header.settings if opened else None)
@@ -432,7 +452,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     gc.callbacks.append(freeze_after_full_collection)
 
     app = ExplorerApp(
-        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf),
+        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf, **mapped_loader(args.map)),
         settings,
         navigator=navigator,
         start_walk=args.query is not None,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
+from ..corpora.map_variant import with_map
 from ..ending import WalkEnd
 from ..reading import read_head
 from ..safe_text import one_line
@@ -17,12 +18,15 @@ from ..walks.saved import SavedWalk, TraceFile
 from .options import PROG, fail, is_there
 
 
-def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None) -> Corpus:
+def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None,
+              map_file: str | None = None) -> Corpus:
     """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr; with
-    ``pdf``, a PageIndex tree gets the text of its pages from that PDF."""
+    ``pdf``, a PageIndex tree gets the text of its pages from that PDF; with ``map_file`` (``--map``), the map
+    variant there applied to a copy (one line and exit 2 for a bad one, naming the file, line and node id)."""
     reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
     try:
-        return load_corpus(path, progress=reporter, pdf=pdf)
+        corpus = load_corpus(path, progress=reporter, pdf=pdf)
+        return corpus if map_file is None else with_map(corpus, map_file)
     except CorpusError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -78,7 +82,28 @@ def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus
     if corpus.sha256 != trace.header.corpus_sha256:
         fail(f"{trace_path}: the trace was made on a different version of {found} (sha256 "
              f"{trace.header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
-    return corpus
+    return recorded_map(trace_path, trace, corpus)
+
+
+def recorded_map(trace_path: Path, trace: Trace, corpus: Corpus) -> Corpus:
+    """``corpus`` with the map variant the walk was made with (its header's ``map``), when that file is still there
+    with the same bytes; else the corpus as its file holds it, said in one line on stderr (the walk's decisions are
+    its own either way: only the titles and summaries shown, and a navigator asked again, differ)."""
+    ref = trace.header.map
+    if ref is None:
+        return corpus
+    mapped: Corpus | None = None
+    try:
+        mapped = with_map(corpus, ref.path)
+    except CorpusError as exc:
+        why = str(exc)
+    else:
+        why = "" if mapped.map is not None and mapped.map.sha256 == ref.sha256 else f"{ref.path}: changed since"
+    if mapped is None or why:
+        print(one_line(f"{PROG}: {trace_path}: walked with the map variant {ref.path}, which cannot be used now "
+                       f"({why}); shown on the corpus as its file holds it"), file=sys.stderr)
+        return corpus
+    return mapped
 
 
 def open_trace(path: str) -> Trace:

@@ -290,6 +290,12 @@ def add_pdf_option(parser: argparse.ArgumentParser) -> None:
                              "pages")
 
 
+def add_map_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--map", metavar="FILE", type=path_text,
+                        help="walk with a map variant: the titles and summaries FILE changes (maps/NAME.map.yaml, "
+                             "kept beside the corpus; M in the explorer writes it), the corpus file untouched")
+
+
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--otlp-endpoint", metavar="URL",
                         help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "

@@ -100,9 +100,12 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
     def __init__(self, corpus: Corpus, questions: QuestionSet, settings: WalkSettings, navigator: TreeNavigator,
                  *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS,
-                 allow_files: bool = True, wiring: Wiring = UNWIRED) -> None:
+                 allow_files: bool = True, wiring: Wiring = UNWIRED,
+                 corpora: tuple[Corpus, Corpus] | None = None) -> None:
         super().__init__()
         self.corpus = corpus
+        self.corpora = dict(zip((Side.A, Side.B), corpora, strict=True)) if corpora is not None else {}
+        """The corpus each side walks when they differ (the original map as A, a map variant as B: ``E``)."""
         self.wiring = wiring if wiring is not UNWIRED else Wiring()  # a ledger of its own, never the shared one's
         """The explorer's listeners (a local model loading) and observers, handed to the walks run here, and its
         ledger of the files read, which every file written here asks about (the corpus, this set, kept runs)."""
@@ -181,9 +184,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             old.run.cancel()
         self._generation += 1
         kept, held = resumed if resumed is not None else (None, {})
-        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
+        corpus = self.corpus_of(name)
+        run = EvaluationRun(corpus, self.questions, self.settings.but(model=model),
                             navigator=self.wiring.wire(navigator), jobs=self.jobs, hook=self.wiring.hook(), held=held)
-        side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept)
+        side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept,
+                                          map=corpus.map)
         generation = side.generation
         self._show_settings()
 
@@ -200,6 +205,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
         self.run_worker(walk, thread=True, group=f"evaluation-{name}", name=f"evaluation-{name}-{generation}",
                         exit_on_error=False)
+
+    def corpus_of(self, side: Side) -> Corpus:
+        """The corpus side ``side`` walks: its own when the sides differ by map, else the screen's."""
+        return self.corpora.get(side, self.corpus)
 
     def _current(self, side: Side, generation: int) -> SideRun | None:
         found = self.sides.get(side)
@@ -257,7 +266,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         text = Text(settings)
         for name, side in self.sides.items():
             text.append(f" · {name} ")
-            text.append_text(safe(side.model, width=160))
+            text.append_text(safe(side.model + (f" · map {side.map.path}" if side.map is not None else ""), width=200))
         self.query_one("#eval-settings", Label).update(text)
 
     def _show_totals(self) -> None:
@@ -282,7 +291,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             text.append(f" · only B hits {better} · only A hits {worse}")
         self.query_one("#eval-totals", Label).update(text)
         name, now = self._now
-        self.query_one(KeptRunPanel).show_run(name, self.settings.but(model=now.model), now.outcomes)
+        self.query_one(KeptRunPanel).show_run(name, self.settings.but(model=now.model), now.outcomes,
+                                              self.corpus_of(name))
 
     @property
     def _now(self) -> tuple[Side, SideRun]:
@@ -463,7 +473,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         runs = {name: (self.settings.but(model=self.sides[name].model), self.sides[name].outcomes) for name in paths}
         try:
-            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs, self.wiring.ledger)
+            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs, self.wiring.ledger,
+                                         corpora=self.corpora)
         except OSError as exc:
             self.say(f"Cannot write the run: {exc.strerror or exc}", title="Cannot keep the run", severity="error",
                      timeout=8)
@@ -483,7 +494,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         beside = kept_runs_beside(self.question_set.path)
         offered = ([str(self._kept)] if self._kept is not None else []) + [p for p in beside if p != str(self._kept)]
         models = {name: side.model for name, side in self.sides.items()}
-        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered),
+        maps = {name: side.map for name, side in self.sides.items()}
+        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered,
+                                                      maps),
                              self._resume)
 
     def _resume(self, found: run_saving.Resumed | None) -> None:

@@ -11,8 +11,9 @@ from core import TreeNavigator
 
 from ...navigators.prompt_variants import model_label
 from ...numbers import counted
+from ...walk_settings import MapRef
 from ...walks.evaluation import EvaluationRun, KeptRun, Pace, QuestionOutcome, Side, holds
-from ...walks.evaluation.kept_run import few_ids
+from ...walks.evaluation.kept_run import few_ids, map_label
 
 
 @dataclass
@@ -48,6 +49,8 @@ class SideRun:
     resumed: KeptRun | None = None
     over: bool = False
     error: str | None = None
+    map: MapRef | None = None
+    """The map variant this side walks with (``None``: the corpus as its file holds it)."""
 
     @property
     def done(self) -> int:
@@ -65,7 +68,7 @@ class SideRun:
 
     @property
     def label(self) -> str:
-        return model_label(self.model)
+        return model_label(self.model) + map_label(self.map)
 
     def holding(self) -> str:
         """``partial: holds 2 of 4 questions (a, b)``: what a run not walked whole holds."""

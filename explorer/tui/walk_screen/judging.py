@@ -43,6 +43,11 @@ class Judging(Part):
                     self._judge = judge_for("lexical:default", self.corpus)
             return self._judge
 
+    def forget_judge(self) -> None:
+        """The map changed (``M``): the next judge is made on the corpus as it reads now; the walks judged stay so."""
+        with self._lock:
+            self._judge = None
+
     def _changed(self, change: Change | Aspect) -> None:
         if change in (Aspect.WALK, Aspect.OVERLAY, Aspect.PRESENTING, Change.ENDED):
             self.consider(self.view.walk)
@@ -65,12 +70,13 @@ class Judging(Part):
             verdict = walk_verdict(self.corpus, history, expected, self.judge()) if expected else None
             lines = (verdict.says, verdict.flat) if verdict is not None else ()
             judged = (verdict.step if verdict is not None else None, lines)
+            blamed = verdict.node if verdict is not None else None
             with contextlib.suppress(RuntimeError):  # the app closed while the judge looked: nothing to say
-                loop.call_soon_threadsafe(self._judged, walk, judged, context=context)
+                loop.call_soon_threadsafe(self._judged, walk, judged, blamed, context=context)
 
         self.stage.run_worker(work, thread=True, group="judging", exit_on_error=False, name="judge a miss")
 
-    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]]) -> None:
-        walk.judged = judged
+    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]], blamed: str | None = None) -> None:
+        walk.judged, walk.blamed = judged, blamed
         if walk is self.view.walk:
             self.view.announce(Aspect.JUDGED)

@@ -28,6 +28,8 @@ class WalkVerdict:
     step: int | None
     says: str
     flat: str
+    node: str | None = None
+    """The node whose map the verdict blames (``the map hid it`` / ``misled``: what ``M`` opens); ``None``: none."""
 
 
 def walk_verdict(corpus: Corpus, history: WalkHistory, expected: Collection[str], judge: Judge) -> WalkVerdict | None:
@@ -42,4 +44,5 @@ def walk_verdict(corpus: Corpus, history: WalkHistory, expected: Collection[str]
         return None
     miss, outcome = outcome.miss, judged(outcome, judge, history.settings.model)
     says = outcome.blame.says if outcome.blame is not None else miss.sentence()
-    return WalkVerdict(wrong_turn_shown(outcome), says, flat_words(outcome.flat, len(corpus.index)))
+    return WalkVerdict(wrong_turn_shown(outcome), says, flat_words(outcome.flat, len(corpus.index)),
+                       outcome.blame.node if outcome.blame is not None else None)
