@@ -421,6 +421,10 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     budgets = args.budgets or (settings.max_nodes_visited,)
     curve = policy_curve(corpus, questions, settings, [(settings.policy, settings.alpha), args.compare_policy],
                          budgets, navigator=navigator, jobs=args.jobs, hook=hook, on_done=scored)
+    if judge is not None:  # the flat search's hit@3: a level line of its own on the curve
+        from ..walks.evaluation.verdict_run import flat_hits_at_3
+
+        curve = replace(curve, flat=flat_hits_at_3(judge, [(q.query, q.expect) for q in questions]))
     top = len(curve.budgets) - 1
     first = [o for o in _judged(curve.outcomes(0, top), judge, settings.model) if o is not None]
     if args.json:
@@ -440,7 +444,8 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
         out.print(miss_lines(second, said=[curve.other_words(1, top, n) for n in range(len(second))],
                              title=f"Why each miss of {other} is a miss"))
     heading = f"Policies: {' against '.join(curve.policies)} · {visible(settings.model)}"
-    out.print("\n".join([heading, *curve.lines()]), markup=False, highlight=False)
+    flat = [curve.flat_words()] if curve.flat is not None else []
+    out.print("\n".join([heading, *curve.lines(), *flat]), markup=False, highlight=False)
     if args.budgets is not None:
         out.print(budget_chart(curve.chart(), out.is_terminal))
     return EXIT_OK

@@ -418,7 +418,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                  for name, side in self.sides.items()]
         if policies:
             ask_policy_curve(self, self.corpus, self.question_set, sides[0], jobs=self.jobs, wiring=self.wiring,
-                             allow_files=self.allow_files)
+                             allow_files=self.allow_files, judge=self.judge)
         else:
             ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
                           allow_files=self.allow_files)
