@@ -97,7 +97,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
                              "and whether the other policy lands each miss; with --budgets, the cost/quality curve")
     parser.add_argument("--judge", metavar="JUDGE", default=None,
                         help="the independent judge of every miss and of the flat search: semantic:default (the "
-                             "bundled embeddings, the default) or lexical:default (BM25); none: no verdicts")
+                             "bundled embeddings, the default), lexical:default (BM25), or a navigator that scores "
+                             "(openai:MODEL, asked for scores: two calls a miss, one a question to rerank the flat "
+                             "search's top 10); none: no verdicts")
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
@@ -131,7 +133,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    judge = _judge(args.judge, corpus)
+    judge = _judge(args.judge, corpus, wiring)
     kept = _fit(_read_kept(args.against), questions.path, corpus, comparing=True) if args.against is not None else None
     settings = _settings(args, resumed)
     held = {}
@@ -192,6 +194,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     finally:  # after the second navigator's walks too: they are sent like the first's
         if telemetry is not None:
             telemetry.close()
+    _judge_cost(judge)
     against = None
     if kept is not None:
         from ..walks.evaluation import KeptRun, RunComparison, RunError
@@ -230,16 +233,18 @@ def cmd_eval(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def _judge(name: str | None, corpus: Corpus) -> Judge | None:
-    """The judge ``--judge`` names (default: the bundled embeddings) bound to ``corpus``, ``None`` for ``none``;
-    one line and exit 2 for a judge there is not."""
+def _judge(name: str | None, corpus: Corpus, wiring: Wiring) -> Judge | None:
+    """The judge ``--judge`` names (default: the bundled embeddings) bound to ``corpus``, ``None`` for ``none`` (a
+    navigator judging is wired as the walks' are: the response cache ``--cache`` names); one line and exit 2 for a
+    judge there is not."""
     from ..navigators import NavigatorConfigError
-    from ..navigators.judge import DEFAULT_JUDGE, judge_for
+    from ..navigators.judge import DEFAULT_JUDGE
+    from ..navigators.navigator_judge import judge_named
 
     if name is not None and name.strip().lower() == "none":
         return None
     try:
-        return judge_for(name or DEFAULT_JUDGE, corpus)
+        return judge_named(name or DEFAULT_JUDGE, corpus, wire=wiring.wire)
     except NavigatorConfigError as exc:
         fail(f"--judge: {exc}")
 
@@ -252,14 +257,30 @@ def _judged(outcomes: Sequence[QuestionOutcome | None], judge: Judge | None,
         return list(outcomes)
     from ..walks.evaluation import judged
 
-    return [judged(o, judge, model) if o is not None and o.history is not None else o for o in outcomes]
+    found: list[QuestionOutcome | None] = []
+    for number, o in enumerate(outcomes):
+        try:
+            found.append(judged(o, judge, model) if o is not None and o.history is not None else o)
+        except Exception as exc:  # a navigator judging (an LLM) that fails: the run is kept, its misses unjudged
+            print(visible(f"{PROG}: --judge {judge.name} failed ({type(exc).__name__}: {exc}); the "
+                          f"{len(outcomes) - number} question(s) left are not judged"), file=sys.stderr)
+            return found + list(outcomes[number:])
+    return found
+
+
+def _judge_cost(judge: Judge | None) -> None:
+    """What a navigator judging (an LLM) cost, on stderr: its calls."""
+    from ..navigators.navigator_judge import NavigatorJudge
+
+    if isinstance(judge, NavigatorJudge):
+        print(visible(f"{PROG}: the judge {judge.name} made {counted(judge.calls, 'call')} (two a miss it judged, "
+                      "one a question for the flat search's rerank)"), file=sys.stderr)
 
 
 def _sent_judged(send: Callable[[QuestionOutcome], None], judge: Judge, model: str, outcome: QuestionOutcome) -> None:
-    """Send ``outcome``'s walk span judged: whose fault its miss was, where a flat search ranks its expected node."""
-    from ..walks.evaluation import judged
-
-    send(judged(outcome, judge, model) if outcome.history is not None else outcome)
+    """Send ``outcome``'s walk span judged: whose fault its miss was, where a flat search ranks its expected node (as
+    it is when the judge fails: :func:`_judged` says so)."""
+    send(next(iter(_judged([outcome], judge, model)), None) or outcome)
 
 
 def _read_kept(path: str) -> KeptRun:
