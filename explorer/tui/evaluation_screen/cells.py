@@ -14,17 +14,17 @@ from ...walks.evaluation.blame import ordinal
 from ...walks.habits import HabitCounts
 from ...walks.state import Cost
 
-SIDE_COLUMNS = ("hit", "why missed", "verdict", "flat", "landed", "@3", "precision", "branch", "wrong turn", "visits",
+SIDE_COLUMNS = ("hit", "why missed", "landed", "verdict", "flat", "@3", "precision", "branch", "wrong turn", "visits",
                 "calls", "chars")
-"""What decides a row comes first (hit, why it missed, whose fault, how many nodes it landed), before the long query
+"""What decides a row comes first (hit, why it missed, how many nodes it landed, whose fault), before the long query
 column: at 80×24 they are what shows."""
 VERDICT_TITLE = 14
 """Cells of the node a verdict names (``map hid it · Refunds``) shown in its cell; a longer title ends in …."""
-CELL_WIDTHS = (9, 16, 13 + VERDICT_TITLE, 6, 3, 3, 4, 3, 2, 4, 8, 7)
+CELL_WIDTHS = (9, 16, 3, 13 + VERDICT_TITLE, 6, 3, 4, 3, 2, 4, 8, 7)
 """Room for any cell (``cancelled``, ``123,456``, ``map misled · …``): the rows fill in later, the widths stay (or the
 heading's)."""
-LABELS = ("hit", "why missed", "verdict", "flat", "landed", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
-SHORT_LABELS = ("hit", "why", "verdict", "flat", "ld.", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
+LABELS = ("hit", "why missed", "landed", "verdict", "flat", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
+SHORT_LABELS = ("hit", "why", "ld.", "verdict", "flat", "@3", "prec.", "br.", "turn", "vis.", "calls", "chars")
 COMPARED = frozenset({"hit", "why missed", "verdict", "flat", "landed", "@3", "wrong turn"})
 """Two navigators side by side need the room: each side shows these (``A ld.`` is A's nodes landed, ``A turn`` its
 first wrong turn)."""
@@ -69,8 +69,8 @@ def side_cells(outcome: QuestionOutcome | None, over: bool, title_of: Callable[[
         hit = styled("✓ hit", "bold green") if outcome.hit else styled("✗ miss", "bold red")
     wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
     precision = "—" if outcome.precision is None else f"{outcome.precision:.0%}"
-    return [hit, Text(miss_column(outcome), style="yellow"), verdict_cell(outcome, title_of), flat_cell(outcome),
-            Text(f"{outcome.landed_count:,}", justify="right"),
+    return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),
+            verdict_cell(outcome, title_of), flat_cell(outcome),
             Text("✓" if outcome.hit_at_3 else "", style="green"), Text(precision, justify="right"),
             Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
             Text(str(outcome.visits_used), justify="right"), Text(calls_cell(outcome.cost), justify="right"),

@@ -46,15 +46,15 @@ async def test_each_miss_says_whose_fault_it_was_and_v_shows_one_verdict_at_a_ti
         screen = app.screen
         await wait_for(pilot, lambda: judged_all(screen), timeout=180)  # the judge's first look reads the corpus
         table = screen.query_one(DataTable)
-        assert table_columns(table)[2:6] == ["hit", "why missed", "verdict", "flat"]
+        assert table_columns(table)[2:7] == ["hit", "why missed", "landed", "verdict", "flat"]
         for size in ((80, 24), (120, 40)):
             await resize(pilot, size)
-            assert row_of(screen, "mistyped-too-often")[2:6] == ["✗ miss", "turned away", "map hid it · Accounts and …",
-                                                                 "2nd"]
-            assert row_of(screen, "money-back")[4:6] == ["navigator erred", "4th"]
-            assert row_of(screen, "chargeback-dispute")[4] == "map misled · Requesting a …"
-            assert row_of(screen, "charity-pay-less")[4:6] == ["no signal", "21st"]
-            assert row_of(screen, "trial-ends")[2:6] == ["✓ hit", "", "", "1st"]  # a hit: its flat rank alone
+            assert row_of(screen, "mistyped-too-often")[2:7] == ["✗ miss", "turned away", "0",
+                                                                 "map hid it · Accounts and …", "2nd"]
+            assert row_of(screen, "money-back")[5:7] == ["navigator erred", "4th"]
+            assert row_of(screen, "chargeback-dispute")[5] == "map misled · Requesting a …"
+            assert row_of(screen, "charity-pay-less")[5:7] == ["no signal", "21st"]
+            assert row_of(screen, "trial-ends")[2:3] + row_of(screen, "trial-ends")[5:7] == ["✓ hit", "", "1st"]
             totals = " ".join(text_at(screen, "#eval-totals").split())
             assert totals.endswith(TOTALS)
         # v: each verdict some row holds, in turn, then every row again; the hint says which is shown.
@@ -63,7 +63,7 @@ async def test_each_miss_says_whose_fault_it_was_and_v_shows_one_verdict_at_a_ti
             await pilot.press("v")
             await wait_for(pilot, lambda kind=kind: screen.verdict is kind)
             assert table.row_count == count
-            assert {row[4].split(" · ")[0] for row in table_rows(table)} == {kind.short}
+            assert {row[5].split(" · ")[0] for row in table_rows(table)} == {kind.short}
             assert text_at(screen, "#eval-hint").startswith(f"showing the misses whose verdict is {kind.words} · ")
             assert app.notes[-1].message == (f"Showing the misses whose verdict is {kind.words} ({count}); v for the "
                                              "next verdict")
@@ -97,7 +97,7 @@ async def test_an_evaluation_with_no_miss_judges_nothing(tmp_path) -> None:
         await wait_for(pilot, lambda: bool(app.notes)
                        and app.notes[-1].message == "No verdict to filter by: no miss was judged.")
         assert not screen.judge.made and not screen.sides[next(iter(screen.sides))].verdicts.begun
-        assert [row[2:6] for row in table_rows(screen.query_one(DataTable))] == [["✓ hit", "", "", ""]] * 2
+        assert [row[2:3] + row[5:7] for row in table_rows(screen.query_one(DataTable))] == [["✓ hit", "", ""]] * 2
         totals = text_at(screen, "#eval-totals")
         assert "verdict" not in totals and "flat search" not in totals
 
