@@ -8,6 +8,7 @@ from collections.abc import Callable
 from rich.text import Text
 
 from ...ending import WalkEnd
+from ...numbers import counted
 from ...safe_text import safe, styled
 from ...walks.evaluation import BlameKind, Change, QuestionOutcome, cached_words, miss_column, miss_sentence
 from ...walks.evaluation.blame import ordinal
@@ -127,7 +128,7 @@ def verdict_totals(walked: list[QuestionOutcome], left: int = 0) -> str:
         said += (f" · flat search hit@3 {flat / len(judged):.0%} ({flat} of {len(judged)}) against the walk's "
                  f"{walk / len(judged):.0%}")
     if left:
-        said += f" · judging the misses ({left} left)"
+        said += f" · judging: {counted(left, 'question')} left"
     return said
 
 

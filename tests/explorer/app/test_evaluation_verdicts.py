@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.tui.evaluation_screen import EvaluationScreen
-from explorer.tui.evaluation_screen.cells import flat_cell, verdict_cell
+from explorer.tui.evaluation_screen.cells import flat_cell, verdict_cell, verdict_totals
 from explorer.walk_settings import WalkSettings
 from explorer.walks.evaluation import Blame, BlameKind, evaluate
 from tests.samples import SAMPLES
@@ -114,3 +114,12 @@ def test_a_verdict_cell_shows_the_node_it_names_literally_and_short() -> None:
     assert verdict_cell(replace(missed, blame=None, history=None), str).plain == "—"
     assert verdict_cell(replace(blamed, blame=Blame(BlameKind.BUDGET, None, "…")), str).plain == "budget"
     assert flat_cell(blamed).plain == "12th" and flat_cell(missed).plain == ""
+
+
+def test_the_totals_count_the_misses_by_verdict_and_say_what_is_left_to_judge() -> None:
+    walked = evaluate(HANDBOOK, QUESTIONS.questions[:3], WalkSettings("", "lexical:default"))
+    assert verdict_totals(walked) == "" and verdict_totals(walked, 2) == " · judging: 2 questions left"
+    judged = [replace(walked[0], blame=Blame(BlameKind.NAVIGATOR, None, "…"), flat=2),
+              replace(walked[1], blame=Blame(BlameKind.MAP_HID, "x", "…"), flat=9), walked[2]]
+    assert verdict_totals(judged, 1) == (" · misses by verdict: map hid it 1, navigator erred 1 · flat search hit@3 "
+                                         "50% (1 of 2) against the walk's 0% · judging: 1 question left")
