@@ -19,7 +19,7 @@ SIDE_COLUMNS = ("hit", "why missed", "landed", "verdict", "flat", "@3", "precisi
                 "calls", "chars")
 """What decides a row comes first (hit, why it missed, how many nodes it landed, whose fault), before the long query
 column: at 80×24 they are what shows."""
-VERDICT_TITLE = 14
+VERDICT_TITLE = 18
 """Cells of the node a verdict names (``map hid it · Refunds``) shown in its cell; a longer title ends in …."""
 CELL_WIDTHS = (9, 16, 3, 13 + VERDICT_TITLE, 6, 3, 4, 3, 2, 4, 8, 7)
 """Room for any cell (``cancelled``, ``123,456``, ``map misled · …``): the rows fill in later, the widths stay (or the

@@ -50,9 +50,9 @@ async def test_each_miss_says_whose_fault_it_was_and_v_shows_one_verdict_at_a_ti
         for size in ((80, 24), (120, 40)):
             await resize(pilot, size)
             assert row_of(screen, "mistyped-too-often")[2:7] == ["✗ miss", "turned away", "0",
-                                                                 "map hid it · Accounts and …", "2nd"]
+                                                                 "map hid it · Accounts and sign…", "2nd"]
             assert row_of(screen, "money-back")[5:7] == ["navigator erred", "4th"]
-            assert row_of(screen, "chargeback-dispute")[5] == "map misled · Requesting a …"
+            assert row_of(screen, "chargeback-dispute")[5] == "map misled · Requesting a refu…"
             assert row_of(screen, "charity-pay-less")[5:7] == ["no signal", "21st"]
             assert row_of(screen, "trial-ends")[2:3] + row_of(screen, "trial-ends")[5:7] == ["✓ hit", "", "1st"]
             totals = " ".join(text_at(screen, "#eval-totals").split())
@@ -109,7 +109,7 @@ def test_a_verdict_cell_shows_the_node_it_names_literally_and_short() -> None:
                   if not o.hit)
     blamed = replace(missed, blame=Blame(BlameKind.MAP_HID, "x", "the map hid it: …"), flat=12)
     assert verdict_cell(blamed, lambda _: "[b]x\x1b[/b]").plain == "map hid it · [b]x\\x1b[/b]"
-    assert verdict_cell(blamed, lambda _: "退款" * 10).plain == "map hid it · 退款退款退款 …"  # cut in cells
+    assert verdict_cell(blamed, lambda _: "退款" * 10).plain == "map hid it · 退款退款退款退款 …"  # cut in cells
     assert verdict_cell(replace(missed, blame=None), str).plain == "…"
     assert verdict_cell(replace(missed, blame=None, history=None), str).plain == "—"
     assert verdict_cell(replace(blamed, blame=Blame(BlameKind.BUDGET, None, "…")), str).plain == "budget"
