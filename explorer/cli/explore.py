@@ -13,6 +13,7 @@ import stat
 import sys
 import threading
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,7 @@ from ..sessions import (
 )
 from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk, in_session_order, resumed_settings
-from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
+from .inputs import CorpusLater, all_walks, corpus_at, is_walks_folder, looks_like_spans
 from .options import (
     DEFAULT_CORPUS,
     DEFAULT_QUERY,
@@ -76,10 +77,11 @@ QUIT_SIGNALS = {
 """The signals that quit the explorer as ``q`` does, and what is said after; the exit code is 128 + the signal."""
 
 
-def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, list[Input]] | None:
+def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus | CorpusLater, list[Input]] | None:
     """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set, its
     corpus, and the files ``--compare`` reads if any, checked (exit 2 with one line when they do not fit); otherwise
-    ``None`` (and no ``--compare``)."""
+    ``None`` (and no ``--compare``). A corpus that loads on the loading screen (a PDF) is loaded there, and checked
+    against the set once it is in."""
     from ..corpora.questions import looks_like_question_set
 
     if not args.corpus or not looks_like_question_set(args.corpus):
@@ -99,6 +101,9 @@ def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, lis
     navigator_for(args.navigator, allow_files=files)  # walked headless: one that needs a person is refused now
     if args.compare is not None:
         navigator_for(args.compare, allow_files=files)
+    if loads_on_screen(questions.corpus_path, None):
+        return questions, CorpusLater(questions.corpus_path, partial(fit_problem, questions)), read_by(
+            args.compare, "--compare")
     corpus = corpus_at(questions.corpus_path)
     problem = fit_problem(questions, corpus)
     if problem is not None:
@@ -375,11 +380,13 @@ def cmd_explore(argv: Sequence[str]) -> int:
     recorded: WalkSettings | None = None  # a resumed session's next walk goes on as its last walk walked anew
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
-    corpus: Corpus | Path  # a Path: a corpus the explorer loads on its loading screen, once open
+    # a Path: a corpus the explorer loads on its loading screen, once open; a CorpusLater: one checked once loaded
+    corpus: Corpus | Path | CorpusLater
+    later = partial(loads_on_screen, pdf=None)
     if questions is not None:
         corpus = questions[1]
     elif resumed is not None:
-        opened, corpus = all_walks(str(resumed), args.walks_corpus)
+        opened, corpus = all_walks(str(resumed), args.walks_corpus, later=later)
         opened = in_session_order(opened)  # walk 1 first, as numbered when they were walked
         carried = resumed_settings(opened)  # the last walk walked anew: not a fork's, a re-walk's or a variant's
         recorded = carried[0] if carried is not None else opened[0].header.settings
@@ -387,7 +394,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
             navigator = recorded_navigator(args, recorded.model, navigator)
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
-        opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
+        opened, corpus = all_walks(args.corpus, args.walks_corpus, later=later)  # a trace, spans, a walks folder
         if opened and chosen_navigator is None:
             navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
     else:
@@ -402,7 +409,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    corpus_path = corpus.path if isinstance(corpus, Corpus) else corpus
+    corpus_path = corpus if isinstance(corpus, Path) else corpus.path
     ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus_path), ("the PDF", args.pdf),
                          *read_by(args.navigator), *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
@@ -432,7 +439,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     gc.callbacks.append(freeze_after_full_collection)
 
     app = ExplorerApp(
-        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf),
+        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf) if isinstance(corpus, Path)
+        else CorpusLoad(corpus.path, check=corpus.check),
         settings,
         navigator=navigator,
         start_walk=args.query is not None,
