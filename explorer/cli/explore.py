@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import OnFailure, TreeNavigator
 
-from ..corpora import JSON_SUFFIXES, PDF_SUFFIXES, Corpus, CorpusError
+from ..corpora import JSON_SUFFIXES, PDF_SUFFIXES, Corpus, CorpusError, load_corpus
 from ..corpora.files import check_corpus_path
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..process import environment
@@ -33,7 +33,7 @@ from ..sessions import (
 )
 from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk, in_session_order, resumed_settings
-from .inputs import CorpusLater, all_walks, corpus_at, is_walks_folder, looks_like_spans
+from .inputs import CorpusLater, all_walks, corpus_at, is_walks_folder, looks_like_spans, summaries_said
 from .options import (
     DEFAULT_CORPUS,
     DEFAULT_QUERY,
@@ -57,6 +57,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    pdf_summaries,
     policy_settings,
     query_text,
     read_by,
@@ -410,6 +411,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
     corpus_path = corpus if isinstance(corpus, Path) else corpus.path
+    writer = pdf_summaries(args, corpus_path, allow_files=not args.no_files)  # --summaries: the PDF's, by an LLM
+    if writer is not None and isinstance(corpus, Corpus):
+        fail(f"--summaries: {corpus_path} was read before the explorer opened (for walks from a span file); import "
+             "it with --summaries and open the corpus written")
     ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus_path), ("the PDF", args.pdf),
                          *read_by(args.navigator), *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
@@ -428,10 +433,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
         said: list[str] = []
         made = session_kept(root, resumed, loaded, said)
         problems.extend(said)
-        return made, said
+        failed = [line for tally in writer.tallies for line in tally.failures()] if writer is not None else []
+        problems.extend(failed)
+        return made, [*said, *summaries_said(writer)]
 
     from ..tui.app import ExplorerApp  # the only path that imports Textual
     from ..tui.screens.loading import CorpusLoad
+
+    loader = load_corpus if writer is None else partial(load_corpus, summaries=writer)
 
     # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's
     # reach, so a full collection never stalls a step on a large corpus (bench/tui_large.py).
@@ -439,8 +448,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     gc.callbacks.append(freeze_after_full_collection)
 
     app = ExplorerApp(
-        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf) if isinstance(corpus, Path)
-        else CorpusLoad(corpus.path, check=corpus.check),
+        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf, loader=loader)
+        if isinstance(corpus, Path) else CorpusLoad(corpus.path, check=corpus.check, loader=loader),
         settings,
         navigator=navigator,
         start_walk=args.query is not None,

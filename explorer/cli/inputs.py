@@ -19,15 +19,23 @@ from ..walks.saved import SavedWalk, TraceFile
 from .options import PROG, fail, is_there
 
 if TYPE_CHECKING:
+    from ..navigators.summary_writer import SummaryWriter
     from ..walks.telemetry.span_walks import SpanWalkPlace
 
 
-def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None) -> Corpus:
+def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None,
+              summaries: SummaryWriter | None = None) -> Corpus:
     """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr; with
-    ``pdf``, a PageIndex tree gets the text of its pages from that PDF."""
+    ``pdf``, a PageIndex tree gets the text of its pages from that PDF; with ``summaries``, a PDF's summaries are
+    written by that writer's model, and what that took said on stderr (``--summaries``)."""
     reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
     try:
-        return load_corpus(path, progress=reporter, pdf=pdf)
+        corpus = load_corpus(path, progress=reporter, pdf=pdf, summaries=summaries)
+        if reporter is not None:
+            reporter.clear()
+        for line in summaries_said(summaries):
+            say_on_stderr(line)
+        return corpus
     except CorpusError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -38,6 +46,13 @@ def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None 
     finally:
         if reporter is not None:
             reporter.clear()
+
+
+def summaries_said(writer: SummaryWriter | None) -> list[str]:
+    """What writing a load's summaries took, in lines: the requests (cached, new, failed), then each failed node."""
+    if writer is None:
+        return []
+    return [line for tally in writer.tallies for line in (tally.line(), *tally.failures())]
 
 
 class LoadProgress:

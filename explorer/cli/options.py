@@ -291,9 +291,23 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_pdf_option(parser: argparse.ArgumentParser) -> None:
+    """``--pdf FILE.pdf`` (a PageIndex tree's pages) and ``--summaries MODEL`` (a PDF's summaries by an LLM)."""
     parser.add_argument("--pdf", metavar="FILE.pdf", type=path_text,
                         help="with a PageIndex tree (.json): the PDF it was made from; each node gets the text of its "
                              "pages")
+    add_summaries_option(parser)
+
+
+def pdf_summaries(args: argparse.Namespace, path: str | Path | None, *,
+                  allow_files: bool = True) -> SummaryWriter | None:
+    """``--summaries``' writer for the PDF opened at ``path`` (``None``: not asked for); one line and exit 2 when
+    what is opened is no PDF, or the model is no LLM navigator's."""
+    if getattr(args, "summaries", None) is None:
+        return None
+    if path is None or Path(path).suffix.lower() != ".pdf" or getattr(args, "pdf", None) is not None:
+        fail(f"--summaries writes the summaries of a PDF opened as a corpus, and {path} is no PDF; leave "
+             "--summaries out")
+    return summaries_from(args, allow_files=allow_files)
 
 
 def add_summaries_option(parser: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ from .model import Corpus
 from .pageindex import build_pageindex
 from .pdf_headings import Heading, layout_headings, outline_headings, with_layout_headings
 from .pdf_pages import PdfText, read_pdf_text
-from .progress import Progress, Stage
+from .progress import Progress, Stage, SummaryHook
 from .summaries import extractive_summary
 
 __all__ = ["FORMAT", "fill_pageindex", "pdf_tree", "read_pageindex_with_pdf", "read_pdf", "read_tree"]
@@ -41,11 +41,14 @@ FORMAT = "pdf"
 FRONT_MATTER = "Front matter"
 
 
-def read_pdf(path: Path, progress: Progress | None = None) -> Corpus:
-    """Load a PDF as a corpus (format ``"pdf"``); a :class:`CorpusError` with one line when it cannot be read."""
+def read_pdf(path: Path, progress: Progress | None = None, summaries: SummaryHook | None = None) -> Corpus:
+    """Load a PDF as a corpus (format ``"pdf"``); a :class:`CorpusError` with one line when it cannot be read.
+    ``summaries``: what rewrites the tree's summaries before it is indexed (``--summaries``)."""
     progress = progress or Progress(None)
     text = read_pdf_text(path, progress)
     tree = pdf_tree(text, path, progress)
+    if summaries is not None:
+        summaries(tree, progress)
     corpus = build_pageindex(tree, path, text.data, progress)
     return dataclasses.replace(corpus, format=FORMAT)
 

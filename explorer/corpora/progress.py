@@ -32,9 +32,11 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 ProgressCallback = Callable[[str, int, int | None], None]
+SummaryHook = Callable[[Any, "Progress"], object]
+"""What writes a PDF tree's summaries in place (given the tree as ``json`` would read it, and the load's progress)."""
 
 _UNKNOWN_TOTAL_STEP: Final = 5000
 

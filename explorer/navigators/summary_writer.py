@@ -76,6 +76,12 @@ class SummaryWriter:
     def __init__(self, model: str, navigator: OpenAICompatibleNavigator) -> None:
         self.model = model
         self.navigator = navigator
+        self.tallies: list[SummaryTally] = []
+        """What each tree written when called as a load's hook took (``load_corpus(summaries=writer)``)."""
+
+    def __call__(self, tree: Any, progress: Progress) -> None:
+        """As a load's summary hook: :meth:`write`, its tally kept in :attr:`tallies`."""
+        self.tallies.append(self.write(tree, progress))
 
     def write(self, tree: Any, progress: Progress | None = None) -> SummaryTally:
         """Each node's ``summary`` written by the model, in place (a failed one left as it was)."""

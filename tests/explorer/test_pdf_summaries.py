@@ -117,3 +117,28 @@ def test_summaries_by_a_navigator_that_is_no_llm_are_refused_in_one_line(tmp_pat
                           "navigator's model; give openai:MODEL, ollama:MODEL, vllm:MODEL, local:MODEL, or leave "
                           "--summaries out for the extractive ones\n")
     assert not (tmp_path / "handbook.json").exists()
+
+
+def test_a_walk_on_a_pdf_with_summaries_offers_the_models_summaries_and_says_the_requests(tmp_path: Path) -> None:
+    pdf = outline_pdf(tmp_path)
+    with StubServer(respond=summarising(fail="1 Billing")) as server:
+        out = run_cli("walk", pdf, "how long does a refund take", "--navigator", "lexical:default",
+                      "--summaries", MODEL, "--no-cache", env={**ENV, "OPENAI_BASE_URL": server.url})
+        assert len(server.requests) == 3
+    assert out.returncode == 0, out.stderr
+    said = out.stderr.splitlines()
+    assert said[0] == ("reasoning-explorer: summaries by openai:summary-model: 3 requests, 0 cached, 2 new, 1 failed "
+                       "(its extractive summary kept)")
+    assert said[1].startswith("reasoning-explorer: the summary of node '1-billing' was not written by ")
+    assert len(said) == 2
+    assert "1 Billing  Invoices are sent on the first day of every month." in out.stdout  # the extractive one kept
+    assert "1.1 Refunds  What 1.1 Refunds says, in a word." in out.stdout  # the offer shows the model's summary
+
+
+def test_summaries_on_a_corpus_that_is_no_pdf_are_refused_in_one_line(tmp_path: Path) -> None:
+    corpus = tmp_path / "notes.md"
+    corpus.write_text("# Notes\n\nSome notes on refunds and their timing.\n", encoding="utf-8")
+    out = run_cli("walk", corpus, "refunds", "--navigator", "lexical:default", "--summaries", MODEL)
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == (f"reasoning-explorer: error: --summaries writes the summaries of a PDF opened as a corpus, "
+                          f"and {corpus} is no PDF; leave --summaries out\n")
