@@ -142,3 +142,24 @@ def test_summaries_on_a_corpus_that_is_no_pdf_are_refused_in_one_line(tmp_path: 
     assert (out.returncode, out.stdout) == (2, "")
     assert out.stderr == (f"reasoning-explorer: error: --summaries writes the summaries of a PDF opened as a corpus, "
                           f"and {corpus} is no PDF; leave --summaries out\n")
+
+
+def test_an_evaluation_on_a_pdf_with_summaries_says_the_requests_once(tmp_path: Path) -> None:
+    outline_pdf(tmp_path)
+    questions = tmp_path / "handbook.questions.yaml"
+    questions.write_text("corpus: handbook.pdf\nquestions:\n  - id: refund-time\n    query: how long does a refund "
+                         "take\n    expect: [1-1-refunds]\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    with StubServer(respond=summarising()) as server:
+        env = {**ENV, "OPENAI_BASE_URL": server.url}
+        first = run_cli("eval", questions, "--navigator", "lexical:default", "--summaries", MODEL, "--cache", cache,
+                        env=env)
+        again = run_cli("eval", questions, "--navigator", "lexical:default", "--summaries", MODEL, "--cache", cache,
+                        env=env)
+        assert len(server.requests) == 3
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines() == ["reasoning-explorer: summaries by openai:summary-model: 3 requests, 0 cached, "
+                                         "3 new"]
+    assert again.stderr.splitlines() == ["reasoning-explorer: summaries by openai:summary-model: 3 requests, 3 cached, "
+                                         "0 new"]
+    assert "refund-time" in first.stdout

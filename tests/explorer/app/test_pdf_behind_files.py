@@ -46,7 +46,8 @@ class Pages:
     """The loading screen's stage line each time the app takes a message while it is on top."""
 
     def __init__(self, app: Explorer) -> None:
-        self.app, self.lines = app, []  # type: ignore[var-annotated]
+        self.app = app
+        self.lines: list[str] = []
 
     def __call__(self, message: Any) -> None:
         screen = self.app.screen if self.app.screen_stack else None
