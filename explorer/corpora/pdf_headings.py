@@ -15,8 +15,8 @@ Both: an outline often leaves headings out (of PageIndex's titles for a 2023 ann
 76). :func:`with_layout_headings` adds the layout's headings the outline lacks, each under the outline entry whose
 span it falls in (the last entry before it), nested by their look below it; a layout heading whose title is an
 outline entry's or part of one (numbering, case and punctuation aside: a line of a wrapped title, a table of
-contents' entry), that sits on an entry's own line, or that stands out only by its numbering or italics (a footnote
-is numbered too), or whose next line is the next heading at its level or above (a line of a title block), is no new
+contents' entry), that sits on an entry's own line, or that stands out only by its italics or a lone number (a
+footnote's), or whose next line is the next heading at its level or above (a line of a title block), is no new
 heading.
 """
 
@@ -44,8 +44,9 @@ _MAX_CHARS = 120
 @dataclass(frozen=True, slots=True)
 class Heading:
     """A heading: its title, its level (0 the top), its page (0-based) and its line on that page (``None``: the
-    page's top), how many lines it takes, and whether it stands out from the body text by its look (larger, bold or
-    in capitals: not only by its numbering or its italics; the layout's headings that fill an outline's gaps)."""
+    page's top), how many lines it takes, and whether it stands out from the body text (larger, bold, in capitals,
+    or numbered otherwise than by a lone number: not by its italics or a footnote's number; the layout's headings
+    that fill an outline's gaps)."""
 
     title: str
     level: int
@@ -193,12 +194,16 @@ def layout_headings(text: PdfText) -> list[Heading]:
         return _by_numbering(candidates, body)
     styles = sorted({c.style for c in candidates}, key=lambda s: (-s[0], not s[1], not s[2], s[3]))
     level_of = {style: min(rank, MAX_LEVELS - 1) for rank, style in enumerate(styles)}
-    return [Heading(c.title, level_of[c.style], c.page, c.line, c.lines, _stands_out(c.style, body))
+    return [Heading(c.title, level_of[c.style], c.page, c.line, c.lines, _stands_out(c, body))
             for c in candidates]
 
 
-def _stands_out(style: tuple[float, bool, bool, int], body: float) -> bool:
-    return style[0] > body or style[1] or style[2]
+def _stands_out(candidate: _Candidate, body: float) -> bool:
+    """Larger than the body, bold, in capitals, or numbered otherwise than by a lone number (``1.2``, ``A.``,
+    ``Article 7``: a footnote is a lone number)."""
+    size, bold, capitals, _ = candidate.style
+    label = numbering(candidate.title)
+    return size > body or bold or capitals or (label is not None and not label.isdigit())
 
 
 def _by_numbering(candidates: list[_Candidate], body: float) -> list[Heading]:
@@ -219,7 +224,7 @@ def _by_numbering(candidates: list[_Candidate], body: float) -> list[Heading]:
                 if number <= last_chapter and c.style[0] < chapter_size:
                     continue  # "1. Print the label" inside chapter 2, smaller than the chapters: a list, no chapter
                 last_chapter = number
-        headings.append(Heading(c.title, level, c.page, c.line, c.lines, _stands_out(c.style, body)))
+        headings.append(Heading(c.title, level, c.page, c.line, c.lines, _stands_out(c, body)))
     return headings
 
 
