@@ -7,7 +7,8 @@ sections under it and the start of its text (:data:`TEXT_CHARS`); the answer, sp
 OpenAICompatibleNavigator.complete`): the model id's settings, retries and deadline, and its response cache, so a
 second import of the same PDF with the same model asks nothing. A node whose request fails (the server down, an
 error status, an answer with no text) keeps its extractive summary, and the :class:`SummaryTally` says which and
-why; the import goes on.
+why; the import goes on. After :data:`GIVE_UP` failures in a row with no answer between them (a server that is
+not there, a wrong address that times out each time), the nodes left are not asked and keep theirs too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ TEXT_CHARS: Final = 6000
 """How much of a node's text a request holds (its start: a text says what it is about first)."""
 SUMMARY_MAX_CHARS: Final = 600
 MAX_TOKENS: Final = 200
+GIVE_UP: Final = 3
 SYSTEM: Final = (
     "You summarise one section of a document for a reader who must decide, from its title and summary alone, "
     "whether the answer to a question lies in this section or in the sections under it. Answer with the summary "
@@ -48,6 +50,8 @@ class SummaryTally:
     cached: int = 0
     new: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
+    not_asked: int = 0
+    """Nodes not asked once :data:`GIVE_UP` requests in a row had failed."""
 
     @property
     def requests(self) -> int:
@@ -56,7 +60,11 @@ class SummaryTally:
     def line(self) -> str:
         """``summaries by openai:m: 12 requests, 4 cached, 7 new, 1 failed (its extractive summary kept)``."""
         failed = len(self.failed)
-        said = f", {failed:,} failed ({'its' if failed == 1 else 'their'} extractive summary kept)" if failed else ""
+        said = f", {failed:,} failed" if failed else ""
+        if self.not_asked:
+            said += f", {self.not_asked:,} not asked after {GIVE_UP} failures in a row"
+        kept = failed + self.not_asked
+        said += f" ({'its' if kept == 1 else 'their'} extractive summary kept)" if kept else ""
         return (f"summaries by {self.model}: {self.requests:,} request{'s' if self.requests != 1 else ''}, "
                 f"{self.cached:,} cached, {self.new:,} new{said}")
 
@@ -89,19 +97,24 @@ class SummaryWriter:
         nodes = _preorder(tree)
         tally = SummaryTally(self.model)
         progress.start(Stage.SUMMARISING, len(nodes))
+        in_a_row = 0
         for number, node in enumerate(nodes, start=1):
             children = [str(child.get("title", "")) for child in _children(node)]
             text = str(node.get("text") or "")
-            if text.strip() or children:
+            if in_a_row >= GIVE_UP:
+                tally.not_asked += bool(text.strip() or children)
+            elif text.strip() or children:
                 try:
                     summary, cached = self.navigator.complete(self.model, _messages(node, children, text),
                                                               MAX_TOKENS)
                 except NavigatorHTTPError as exc:
                     tally.failed.append((str(node.get("node_id", "")), one_line(str(exc))))
+                    in_a_row += 1
                 else:
                     node["summary"] = _cut(" ".join(summary.split()))
                     tally.cached += cached
                     tally.new += not cached
+                    in_a_row = 0
             progress.tick(number)
         progress.finish(len(nodes))
         return tally

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.command_line import run_cli
-from tests.explorer.corpora.test_pdf import outline_pdf
+from tests.explorer.corpora.pdf_maker import Bookmark, Line, make_pdf
+from tests.explorer.corpora.test_pdf import BILLING, REFUNDS, SHIPPING, outline_pdf
 
 from .http_stub import Recorded, Reply, StubServer
 
@@ -97,16 +98,24 @@ def test_a_node_whose_request_fails_keeps_its_extractive_summary_and_says_so(tmp
     assert written["1-billing"] == "What 1 Billing says, in a word."
 
 
-def test_a_server_that_is_not_there_leaves_every_extractive_summary(tmp_path: Path) -> None:
-    pdf = outline_pdf(tmp_path)
+def test_a_server_that_is_not_there_is_asked_three_times_and_every_extractive_summary_is_kept(tmp_path: Path) -> None:
+    returns = [Line("3 Returns", 16, True), Line("A parcel may be sent back within thirty days of its arrival.")]
+    contact = [Line("4 Contact", 16, True), Line("Support answers by email within one working day.")]
+    pdf = make_pdf(tmp_path / "handbook.pdf", [BILLING, REFUNDS, SHIPPING, returns, contact],
+                   outline=(Bookmark("1 Billing", 0, (Bookmark("1.1 Refunds", 1),)), Bookmark("2 Shipping", 2),
+                            Bookmark("3 Returns", 3), Bookmark("4 Contact", 4)))
     with StubServer() as server:
         url = server.url
     out = run_cli("import", pdf, "--summaries", MODEL, "--no-cache", env={**ENV, "OPENAI_BASE_URL": url})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0] == ("summaries by openai:summary-model: 3 requests, 0 cached, 0 new, 3 failed "
-                                          "(their extractive summary kept)")
-    assert len(out.stderr.splitlines()) == 3 and "Traceback" not in out.stderr
-    assert summaries(tmp_path / "handbook.json")["2-shipping"] == EXTRACTIVE_SHIPPING
+    assert out.stdout.splitlines()[0] == ("summaries by openai:summary-model: 3 requests, 0 cached, 0 new, 3 failed, "
+                                          "2 not asked after 3 failures in a row (their extractive summary kept)")
+    failed = out.stderr.splitlines()
+    assert [line.split("'")[1] for line in failed] == ["1-billing", "1-1-refunds", "2-shipping"]
+    assert all("127.0.0.1" in line for line in failed) and "Traceback" not in out.stderr
+    written = summaries(tmp_path / "handbook.json")
+    assert written["2-shipping"] == EXTRACTIVE_SHIPPING
+    assert written["4-contact"] == "Support answers by email within one working day."
 
 
 def test_summaries_by_a_navigator_that_is_no_llm_are_refused_in_one_line(tmp_path: Path) -> None:
