@@ -43,7 +43,7 @@ import stat
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -167,26 +167,6 @@ class TraceHeader:
 
 
 @dataclass(frozen=True)
-class Trace:
-    path: Path
-    header: TraceHeader
-    events: tuple[WalkEvent, ...]
-    end: WalkEnd
-    error: str | None = None
-    forced: frozenset[int] = frozenset()
-    """The 1-based numbers of the events that record a decision a person forced."""
-
-    @property
-    def result(self) -> WalkResult | None:
-        last = self.events[-1] if self.events else None
-        return last.result if isinstance(last, WalkFinished) else None
-
-    def read(self) -> Trace:
-        """A trace is a saved walk read already (:class:`~explorer.walks.saved.SavedWalk`): itself."""
-        return self
-
-
-@dataclass(frozen=True)
 class FinishedWalk:
     """One walk that ended, as everything that keeps it takes it: the trace file (:func:`write_trace`), the
     telemetry's spans (``explorer.walks.telemetry``) and an application's recorder (``explorer.recording``).
@@ -219,6 +199,27 @@ class FinishedWalk:
         object.__setattr__(self, "forced", frozenset(self.forced))
         object.__setattr__(self, "replayed", frozenset(self.replayed))
         object.__setattr__(self, "times", tuple(self.times))
+
+    @property
+    def result(self) -> WalkResult | None:
+        """The walk's result: its last event's, when it finished (``None``: cancelled, failed or cut short)."""
+        last = self.events[-1] if self.events else None
+        return last.result if isinstance(last, WalkFinished) else None
+
+
+@dataclass(frozen=True)
+class Trace(FinishedWalk):
+    """A finished walk read back from its file: the same record, and where it was read from.
+
+    One idea, one type: what a walk kept when it ended (:class:`FinishedWalk`) is what reading its trace gives
+    back, with ``path`` beside it; ``replayed``, ``times`` and ``name`` are not in the file and stay empty.
+    """
+
+    path: Path = field(kw_only=True)
+
+    def read(self) -> Trace:
+        """A trace is a saved walk read already (:class:`~explorer.walks.saved.SavedWalk`): itself."""
+        return self
 
 
 # -- writing -----------------------------------------------------------------------------------------
@@ -499,4 +500,4 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
             raise TraceError(f"{path}:{number}: a malformed event ({exc}); the file is damaged") from None
     if end is None:
         raise TraceError(f"{path}: the trace is truncated (no end line after line {len(lines)}); save the walk again")
-    return Trace(path, header, tuple(events), end, error, frozenset(forced))
+    return Trace(header, tuple(events), end, error, frozenset(forced), path=path)

@@ -171,7 +171,7 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
               "next)", file=sys.stderr)
     for note in walk.notes:
         print(f"{PROG}: {one_line(file)}: {note}", file=sys.stderr)
-    stand_in = Trace(Path(file), walk.header, (), walk.end, walk.error)
+    stand_in = Trace(walk.header, (), walk.end, walk.error, path=Path(file))
     corpus = trace_corpus(Path(file), stand_in, override)
     return rebuild(walk, corpus, file), corpus
 

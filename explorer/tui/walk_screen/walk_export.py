@@ -41,7 +41,7 @@ def recorded(walk: FinishedWalk) -> Trace:
     file's are (on their JSON text, the one masker's way), read back, so the page hides exactly what the file
     does."""
     if not Secrets.from_environment():
-        return Trace(Path(TRACE_NAME), walk.header, walk.events, walk.end, walk.error, walk.forced)
+        return Trace(walk.header, walk.events, walk.end, walk.error, walk.forced, path=Path(TRACE_NAME))
     return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(walk)))
 
 
