@@ -39,6 +39,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    pdf_summaries,
     policy_option,
     policy_settings,
     print_whole,
@@ -131,7 +132,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     corpus_path = args.corpus or questions.corpus_path
     if corpus_path is None:
         fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
-    corpus = corpus_at(corpus_path, pdf=args.pdf, map_file=args.map)
+    corpus = corpus_at(corpus_path, pdf=args.pdf, summaries=pdf_summaries(args, corpus_path), map_file=args.map)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)

@@ -42,6 +42,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    pdf_summaries,
     query_text,
     read_by,
     report_local_model_loading,
@@ -239,7 +240,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     navigator = navigator_for(args.navigator, wiring=wiring)
     check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), ("the map variant", args.map),
                 *read_by(args.navigator), ledger=wiring.ledger)
-    corpus = corpus_at(args.corpus, pdf=args.pdf, map_file=args.map)
+    corpus = corpus_at(args.corpus, pdf=args.pdf, summaries=pdf_summaries(args, args.corpus), map_file=args.map)
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:
         fail(visible(f"--expect {args.expect}: no node {args.expect!r} in {args.corpus}; give a node id of the corpus"))
