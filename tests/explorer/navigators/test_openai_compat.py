@@ -78,17 +78,24 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in _ENV:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
+    # A worker runs other files' tests too: a request another test abandoned (its daemon thread ends when its server
+    # answers or hangs up) is not this test's to answer for. Only the threads this test started are checked.
+    before = set(_request_threads())
+
+    def left() -> list[threading.Thread]:
+        return [t for t in _request_threads() if t not in before]
+
     yield
     for generation in (1, 2):
         # A navigator held by a cycle (an exception's traceback) ends its client thread when collected. Only then,
         # the young objects first: a full collection costs up to seconds in a worker whose heap holds what the app
         # tests left.
-        if _request_threads():
+        if left():
             gc.collect(generation)
     deadline = time.monotonic() + 30  # only a hang-guard: a busy machine may take seconds to end a thread
-    while _request_threads() and time.monotonic() < deadline:
+    while left() and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert _request_threads() == [], "a request thread outlived its test"
+    assert left() == [], "a request thread outlived its test"
 
 
 @pytest.fixture
