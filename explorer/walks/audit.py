@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     Floats = npt.NDArray[np.float32]
+    Skipped = tuple[npt.NDArray[np.intp], ...]
+    """The (row, column) indices of a matrix's cells not compared, as ``np.nonzero`` gives them."""
 
 __all__ = ["HEADS", "SIBLINGS", "MapFit", "audit", "basis"]
 
@@ -83,7 +85,9 @@ def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
     places = np.stack([_places(s, count) for s in scores])
     worst = places.argmin(axis=0)
     fit = places.min(axis=0)
-    has_below = np.linalg.norm(judge.beneath_vectors, axis=1) > 0
+    below = judge.beneath_vectors
+    has_below = np.concatenate([np.linalg.norm(below[start:start + ROWS_AT_ONCE], axis=1) > 0  # in slices
+                                for start in range(0, len(below), ROWS_AT_ONCE)] or [np.zeros(0, dtype=bool)])
     judged = np.flatnonzero(has_below)
     ranked = judged[np.lexsort((judged, scores[0][judged], fit[judged]))]
     chosen = ranked if limit is None else ranked[:limit]
@@ -179,9 +183,10 @@ class _Measures:
         result: npt.NDArray[np.int64] = np.where(self.depth > depth, at, -1)
         return result
 
-    def _skips(self, heads: npt.NDArray[np.int64]) -> list[npt.NDArray[np.bool_]]:
+    def _skips(self, heads: npt.NDArray[np.int64]) -> list[Skipped]:
         """Per slice of :data:`ROWS_AT_ONCE` nodes, the heads each is not compared with: itself, its children, its
-        siblings (compared as siblings) and its ancestors (computed once, for both views)."""
+        siblings (compared as siblings) and its ancestors (computed once, for both views), as the (row, column)
+        indices of the few of them."""
         import numpy as np
 
         heads_at = heads
@@ -193,10 +198,10 @@ class _Measures:
             skip |= self.parent[heads_at][None, :] == self.parent[rows][:, None]
             for ancestor in above:
                 skip |= heads_at[None, :] == ancestor[rows][:, None]
-            skips.append(skip)
+            skips.append(np.nonzero(skip))
         return skips
 
-    def _against(self, view: Floats, heads: npt.NDArray[np.int64], skips: list[npt.NDArray[np.bool_]]) -> None:
+    def _against(self, view: Floats, heads: npt.NDArray[np.int64], skips: list[Skipped]) -> None:
         """``rival`` and ``vague`` of every node: against its siblings (at most :data:`SIBLINGS`) and the heads
         that are neither above it, below it nor its siblings."""
         import numpy as np
@@ -223,17 +228,17 @@ class _Measures:
                     rows = order[start:start + size]
                     sample = rows[np.linspace(0, size - 1, SIBLINGS).astype(np.int64)]
                     sims = (view[rows] @ self.below[sample].T).astype(np.float64)
-                    self._gather(sims, sample[None, :] == rows[:, None], sample[None, :], total, squares, kept,
-                                 top, rival, rows)
+                    self._gather(sims, np.nonzero(sample[None, :] == rows[:, None]), sample[None, :], total,
+                                 squares, kept, top, rival, rows)
                 continue
-            step = max(1, 4_000_000 // (size * size))
+            step = max(1, min(4_000_000 // (size * size), ROWS_AT_ONCE // size))  # some MB gathered at a time
             for chunk in range(0, len(starts), step):
                 groups = order[starts[chunk:chunk + step, None] + np.arange(size)[None, :]]  # groups x size
                 sims = np.matmul(view[groups], self.below[groups].transpose(0, 2, 1)).astype(np.float64)
                 rows = groups.reshape(-1)
                 columns = np.repeat(groups, size, axis=0)  # each row's siblings
-                self._gather(sims.reshape(len(rows), size), columns == rows[:, None], columns, total, squares,
-                             kept, top, rival, rows)
+                self._gather(sims.reshape(len(rows), size), np.nonzero(columns == rows[:, None]), columns, total,
+                             squares, kept, top, rival, rows)
         usable = np.flatnonzero(kept > 0)
         mean = total[usable] / kept[usable]
         spread = np.sqrt(np.maximum(squares[usable] / kept[usable] - mean ** 2, 0.0)) + 1e-6
@@ -241,18 +246,21 @@ class _Measures:
         self._lower(1, usable, (own[usable] - mean) / spread, np.full(len(usable), -1))
 
     @staticmethod
-    def _gather(sims: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_], columns: npt.NDArray[np.int64],
+    def _gather(sims: npt.NDArray[np.float64], skipped: Skipped, columns: npt.NDArray[np.int64],
                 total: npt.NDArray[np.float64], squares: npt.NDArray[np.float64], kept: npt.NDArray[np.float64],
                 top: npt.NDArray[np.float64], rival: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
-        """Add ``sims`` (a row of ``rows``, a column a node of ``columns``; ``skip``: not compared) to the running
-        sum, sum of squares, count and best of each row."""
+        """Add ``sims`` (a row of ``rows``, a column a node of ``columns``; ``skipped``: the (row, column) indices not
+        compared) to the running sum, sum of squares, count and best of each row."""
         import numpy as np
 
-        sims = np.where(skip, 0.0, sims)
+        # ``sims`` is the caller's own (made for this call): changed in place. A row skips few columns (itself, its
+        # family), so they are set by their indices, not by a pass over the whole matrix; the sums are the same.
+        skipped_rows, skipped_columns = skipped
+        sims[skipped_rows, skipped_columns] = 0.0
         total[rows] += sims.sum(axis=1)
-        squares[rows] += (sims ** 2).sum(axis=1)
-        kept[rows] += (~skip).sum(axis=1)
-        sims[skip] = -np.inf
+        squares[rows] += np.square(sims).sum(axis=1)
+        kept[rows] += sims.shape[1] - np.bincount(skipped_rows, minlength=len(rows))
+        sims[skipped_rows, skipped_columns] = -np.inf
         if sims.shape[1] == 0:
             return
         best = np.argmax(sims, axis=1)
@@ -269,18 +277,31 @@ class _Measures:
         if not len(kids):
             return
         parents = self.parent[kids]
-        sims = np.einsum("ij,ij->i", self.below[kids], view[parents]).astype(np.float64)
+        sims = _row_dots(self.below, kids, view, parents)
         ranked = np.lexsort((kids, -sims, parents))  # per parent, its best child first (ties: the first)
         firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
         node, best = parents[firsts], kids[firsts]
         own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
         self._lower(2, node, own - sims[firsts], best)
-        echo = np.einsum("ij,ij->i", self.judge.shown_vectors[kids], view[parents]).astype(np.float64)
+        echo = _row_dots(self.judge.shown_vectors, kids, view, parents)
         ranked = np.lexsort((kids, -echo, parents))  # per parent, the child whose map its own echoes most
         firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
         node = parents[firsts]
         own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
         self._lower(3, node, own - echo[firsts], kids[firsts])
+
+
+def _row_dots(a: Floats, a_rows: npt.NDArray[np.int64], b: Floats,
+              b_rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """The dot product of row ``a_rows[i]`` of ``a`` with row ``b_rows[i]`` of ``b``, for each ``i``, gathered a slice
+    at a time (rows gathered whole would be two corpus-sized temporaries)."""
+    import numpy as np
+
+    dots = np.empty(len(a_rows), dtype=np.float64)
+    for start in range(0, len(a_rows), ROWS_AT_ONCE):
+        end = start + ROWS_AT_ONCE
+        dots[start:end] = np.einsum("ij,ij->i", a[a_rows[start:end]], b[b_rows[start:end]])
+    return dots
 
 
 def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float, beneath: str) -> str:
