@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from ..process import OnePerProcess
 from .errors import NavigatorConfigError
+from .word_pieces import PIECE, SPACE, WordPieces, word_pieces
 
 Vector = npt.NDArray[np.float32]
 
@@ -43,7 +44,6 @@ DIMENSIONS = 256
 SUM_BATCH = 4096  # texts a batch of sums: their token rows held at once stay some MB
 IN_STEP = 64  # tokens of a text summed a position at a time over the batch; the rest of a long text by bincount
 CACHED_TEXTS = 16384  # 16 K vectors of 256 float32: 16 MB at most
-SPACE = "\u2581"  # the tokenizer's space (``▁``), after its normalizer
 _CROSSING = re.compile(f"[^{SPACE}]{SPACE}")
 TITLE_WEIGHT = 1  # once: counted twice (as the lexical navigator counts title terms), the first nodes landed got worse
 INSTALL_HINT = "install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)"
@@ -101,14 +101,20 @@ class StaticEmbeddings:
         tokenizer.no_padding()
         vocabulary = json.loads(tokenizer.to_str()).get("model", {}).get("vocab", {})
         if tokenizer.pre_tokenizer is None and not any(_CROSSING.search(token) for token in vocabulary):
-            tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(f"{SPACE}*[^{SPACE}]+|{SPACE}+"), behavior="isolated")
+            tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(PIECE), behavior="isolated")
         return tokenizer
+
+    @cached_property
+    def _pieces(self) -> WordPieces | None:
+        """The texts of a corpus tokenized by their word pieces (:mod:`.word_pieces`), when the tokenizer allows."""
+        return word_pieces(self._unpadded)
 
     def sums(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
         """Each text's token rows summed (float32, one row a text) and its token count: texts pooled together (a
         subtree's) are the sums added and divided by the counts (their mean is the vector of the texts joined).
-        Each distinct text is tokenized once, through an unpadded copy of the tokenizer in batches, not cached; a
-        text's sum adds its token rows in order (in float64), so it never depends on the other texts."""
+        Each distinct text is tokenized once, through an unpadded copy of the tokenizer in batches, by its word
+        pieces (:mod:`.word_pieces`: each distinct piece once, the same ids); a text's sum adds its token rows in
+        order (in float64), so it never depends on the other texts."""
         distinct = list(dict.fromkeys(texts))
         totals = np.zeros((len(distinct), self.dimensions), dtype=np.float32)
         counts = np.zeros(len(distinct), dtype=np.int64)
@@ -155,14 +161,21 @@ class StaticEmbeddings:
         """Each of ``distinct``'s token sums into its row of ``totals`` (every row written), its count into
         ``counts``: tokenized in batches of :data:`SUM_BATCH`."""
         last = self._table.shape[0] - 1
+        pieces = self._pieces
         for start in range(0, len(distinct), SUM_BATCH):
-            encoded = self._unpadded.encode_batch_fast(distinct[start:start + SUM_BATCH], add_special_tokens=False)
-            listed = [e.ids for e in encoded]  # each a list made from the Rust side: made once, read twice
-            sizes = np.fromiter(map(len, listed), dtype=np.int64, count=len(listed))
-            ids = np.fromiter(chain.from_iterable(listed), dtype=np.int64, count=int(sizes.sum()))
+            batch = distinct[start:start + SUM_BATCH]
+            if pieces is not None:
+                counted, flat = pieces.ids(batch)
+                sizes = np.array(counted, dtype=np.int64)
+                ids = np.array(flat, dtype=np.int64)
+            else:
+                encoded = self._unpadded.encode_batch_fast(batch, add_special_tokens=False)
+                listed = [e.ids for e in encoded]  # each a list made from the Rust side: made once, read twice
+                sizes = np.fromiter(map(len, listed), dtype=np.int64, count=len(listed))
+                ids = np.fromiter(chain.from_iterable(listed), dtype=np.int64, count=int(sizes.sum()))
             np.clip(ids, 0, last, out=ids)
-            counts[start:start + len(encoded)] = sizes
-            self._add_rows(totals[start:start + len(encoded)], sizes, ids)
+            counts[start:start + len(batch)] = sizes
+            self._add_rows(totals[start:start + len(batch)], sizes, ids)
 
     def _add_rows(self, block: npt.NDArray[np.float32], sizes: npt.NDArray[np.int64],
                   ids: npt.NDArray[np.int64]) -> None:
