@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 __all__ = ["PIECE", "SPACE", "WordPieces", "word_pieces"]
@@ -44,24 +44,29 @@ def word_pieces(tokenizer: Any) -> WordPieces | None:
     if (state(tokenizer.normalizer) != _NORMALIZER or state(tokenizer.pre_tokenizer) != _PRE_TOKENIZER
             or type(model).__name__ != "BPE" or getattr(model, "dropout", None) is not None):
         return None
-    specials = [token.content for token in tokenizer.get_added_tokens_decoder().values()]
-    return WordPieces(tokenizer, specials)
+    added = tokenizer.get_added_tokens_decoder().values()
+    return WordPieces(tokenizer, [token.content for token in added if not token.normalized],
+                      [token.content for token in added if token.normalized])
 
 
 class WordPieces:
     """Token ids of texts by their pieces (see the module); thread-safe (a piece tokenized twice at once is the same
     ids twice)."""
 
-    def __init__(self, tokenizer: Any, specials: Sequence[str]) -> None:
+    def __init__(self, tokenizer: Any, raw: Sequence[str], normalized: Sequence[str] = ()) -> None:
+        """``raw``: the special tokens the tokenizer matches in a text as given; ``normalized``: those it matches
+        after its normalizer."""
         self._tokenizer = tokenizer
         self._tokenize = tokenizer.model.tokenize
         self._findall = re.compile(PIECE).findall
-        self._special = re.compile("|".join(re.escape(s) for s in specials)) if specials else None
+        self._raw = _any_of(raw)
+        self._normalized = _any_of(normalized)
         self._cache: dict[str, tuple[int, ...]] = {}
 
     def ids(self, texts: Sequence[str]) -> tuple[list[int], list[int]]:
         """Each text's token count, and all their token ids, one text after another."""
-        cache, tokenize, findall, special = self._cache, self._tokenize, self._findall, self._special
+        cache, tokenize, findall, raw, normalized_special = (self._cache, self._tokenize, self._findall, self._raw,
+                                                             self._normalized)
         if len(cache) > CACHED_PIECES:
             cache.clear()
         sizes: list[int] = []
@@ -72,7 +77,7 @@ class WordPieces:
                 sizes.append(0)
                 continue
             normalized = SPACE + text.replace(" ", SPACE)
-            if special is not None and (special.search(text) or special.search(normalized)):
+            if raw(text) or normalized_special(normalized):
                 whole = self._tokenizer.encode(text, add_special_tokens=False).ids
                 extend(whole)
                 sizes.append(len(whole))
@@ -86,3 +91,10 @@ class WordPieces:
                 count += len(found)
             sizes.append(count)
         return sizes, flat
+
+
+def _any_of(specials: Sequence[str]) -> Callable[[str], object]:
+    """Whether a text holds one of ``specials`` (a search; none: never)."""
+    if not specials:
+        return lambda text: None
+    return re.compile("|".join(re.escape(special) for special in specials)).search
