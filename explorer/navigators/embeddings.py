@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property, lru_cache
 from itertools import chain
 from pathlib import Path
@@ -124,11 +124,12 @@ class StaticEmbeddings:
         back = self._back(texts, distinct)
         return totals[back], counts[back]
 
-    def sums_into(self, texts: Sequence[str], table: npt.NDArray[np.float32]) -> None:
+    def sums_into(self, texts: Sequence[str], table: npt.NDArray[np.float32],
+                  check: Callable[[], None] | None = None) -> None:
         """:meth:`sums` written into ``table`` (one row a text: its sums, then its count in a last column), a batch at
         a time where each text first appears, then copied to where it repeats: no table of the corpus's size is made
         on the way (each one a fresh 100 MB at 100,000 nodes, its pages faulted in anew: most of what a large audit
-        spent beside the tokenizer)."""
+        spent beside the tokenizer). ``check`` is called before each batch: it raises to stop."""
         first: dict[str, int] = {}
         repeats: list[tuple[int, int]] = []
         for number, text in enumerate(texts):
@@ -140,6 +141,8 @@ class StaticEmbeddings:
         block = np.empty((min(SUM_BATCH, len(distinct)), self.dimensions), dtype=np.float32)
         counts = np.empty(len(block), dtype=np.int64)
         for start in range(0, len(distinct), SUM_BATCH):
+            if check is not None:
+                check()
             batch = distinct[start:start + SUM_BATCH]
             self._fill(batch, block[:len(batch)], counts[:len(batch)])
             at = rows[start:start + len(batch)]

@@ -25,7 +25,7 @@ collection). Both are deterministic.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
     from .embeddings import StaticEmbeddings
 
+    Tables = tuple[dict[str, int], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32],
+                   npt.NDArray[np.float32]]
+
 __all__ = ["DEFAULT_JUDGE", "JUDGES", "Judge", "judge_for", "preorder", "sentences"]
 
 DEFAULT_JUDGE = "semantic:default"
@@ -51,6 +54,14 @@ ROWS_AT_ONCE = 8192
 SENTENCE_CHARS = 240
 """A matched sentence is cut to this many characters (ending in …)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+Check = Callable[[], None]
+"""Called between the slices of a long computation on another thread (a worker's audit): it raises to stop it."""
+
+
+def go_on() -> None:
+    """The :data:`Check` of a computation nobody stops."""
 
 
 def preorder(index: HierarchyIndex) -> list[str]:
@@ -141,11 +152,23 @@ class EmbeddingJudge(Judge):
         self.embeddings = embeddings
 
     @cached_property
-    def _tables(self) -> tuple[dict[str, int], npt.NDArray[np.float32], npt.NDArray[np.float32],
-                               npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    def _tables(self) -> Tables:
         """Row of each node; the token sums of what is shown (title, summary), of its own content, of all that
         lies beneath it (own content; title, summary and content of every node below), and of its summary alone,
         each with its count in a last column."""
+        return self._build_tables(go_on)
+
+    def prepare(self, check: Check) -> None:
+        """Make the tables and the unit vectors now (the bulk of a large corpus's audit), calling ``check`` between
+        slices: it raises to stop (a quit while a worker makes them), and what was not made is made when next
+        needed."""
+        if "_tables" not in self.__dict__:
+            self.__dict__["_tables"] = self._build_tables(check)
+        for made in ("shown_vectors", "beneath_vectors", "summary_vectors"):
+            check()
+            getattr(self, made)
+
+    def _build_tables(self, check: Check) -> Tables:
         import numpy as np
 
         order = self._order
@@ -153,15 +176,16 @@ class EmbeddingJudge(Judge):
         width = (len(order), self.embeddings.dimensions + 1)
         fill = self.embeddings.sums_into  # each table made once and filled in place (no corpus-sized temporaries)
         summaries = np.empty(width, dtype=np.float32)
-        fill([self.corpus.summary_of(n) for n in order], summaries)
+        fill([self.corpus.summary_of(n) for n in order], summaries, check)
         shown = np.empty(width, dtype=np.float32)
-        fill([self.corpus.title_of(n) for n in order], shown)
+        fill([self.corpus.title_of(n) for n in order], shown, check)
         shown += summaries  # the title's sums and the summary's, and their counts (whole numbers: exact in float32)
         own = np.empty(width, dtype=np.float32)
-        fill([self.content_of(n) for n in order], own)
+        fill([self.content_of(n) for n in order], own, check)
         below = own.copy()
         parents, depths = self.parents, self.depths
         for depth in range(int(depths.max(initial=0)), 0, -1):  # the deepest first: each adds its subtree upward
+            check()
             at = np.flatnonzero(depths == depth)  # in the corpus's order: a parent's children are side by side
             mothers = parents[at]
             starts = np.flatnonzero(np.r_[True, mothers[1:] != mothers[:-1]])

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..navigators.judge import EmbeddingJudge
+from ..navigators.judge import Check, EmbeddingJudge, go_on
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,13 +74,15 @@ class MapFit:
                 "says": self.says}
 
 
-def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
+def audit(judge: EmbeddingJudge, limit: int | None = None, check: Check = go_on) -> list[MapFit]:
     """Every node with something beneath it to compare with, weakest first (ties in the corpus's order), the first
-    ``limit`` (``None``: all)."""
+    ``limit`` (``None``: all). ``check`` is called between slices of the work: it raises to stop (a worker's audit,
+    its screen gone)."""
     import numpy as np
     from threadpoolctl import threadpool_limits
 
-    measures = _Measures(judge)
+    judge.prepare(check)
+    measures = _Measures(judge, check)
     # Its products are small (some thousand rows by 128): BLAS's second thread saved little on a quiet machine and,
     # spinning as it waits, took a core from the rest on a busy one (the ranking of 100,000 nodes: 2.5 s, not 3-6 s).
     with threadpool_limits(limits=1, user_api="blas"):
@@ -142,10 +144,11 @@ class _Measures:
     """The four measures of every node (see the module), and for each the node it lost to (-1: none); all parents
     at once (numpy over groups of siblings of one size), not a Python loop a parent."""
 
-    def __init__(self, judge: EmbeddingJudge) -> None:
+    def __init__(self, judge: EmbeddingJudge, check: Check) -> None:
         import numpy as np
 
         self.judge = judge
+        self.check = check
         self.order = list(judge.rows())  # the corpus's order
         self.parent = judge.parents
         self.depth = judge.depths
@@ -164,6 +167,7 @@ class _Measures:
         skips = self._skips(heads)
         for view in self.views:
             self._against(view, heads, skips)
+            self.check()
             self._children(view)
         return self.scores
 
@@ -215,6 +219,7 @@ class _Measures:
         total, squares, kept = np.zeros(count), np.zeros(count), np.zeros(count)
         top, rival = np.full(count, -np.inf), np.full(count, -1, dtype=np.int64)
         for start in range(0, count, ROWS_AT_ONCE):  # the heads, every node at once (in slices)
+            self.check()
             rows = np.arange(start, min(start + ROWS_AT_ONCE, count))
             against = (view[rows] @ self.below[heads].T).astype(np.float64)
             self._gather(against, skips[start // ROWS_AT_ONCE], heads[None, :], total, squares, kept, top, rival,
@@ -237,6 +242,7 @@ class _Measures:
                 continue
             step = max(1, min(4_000_000 // (size * size), ROWS_AT_ONCE // size))  # some MB gathered at a time
             for chunk in range(0, len(starts), step):
+                self.check()
                 groups = order[starts[chunk:chunk + step, None] + np.arange(size)[None, :]]  # groups x size
                 sims = np.matmul(view[groups], self.below[groups].transpose(0, 2, 1)).astype(np.float64)
                 rows = groups.reshape(-1)

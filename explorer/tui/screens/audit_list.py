@@ -34,11 +34,12 @@ def audit_entry(rank: int, fit: MapFit, title: str) -> Text:
 
 
 class AuditScreen(ClosesOnce, ModalScreen[str | None]):
-    """The map's weakest nodes, weakest first; Enter (or a click) on one returns its id, Escape nothing."""
+    """The map's weakest nodes, weakest first; Enter (or a click) on one returns its id, Escape nothing; q quits."""
 
     CSS_PATH = Path(__file__).with_name("audit_list.tcss")
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="audit.close")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="audit.close"),
+                Binding("q", "app.quit", "Quit", id="audit.quit")]
 
     def __init__(self, fits: Sequence[MapFit], titles: Sequence[str], *, nodes: int, judge: str,
                  compared: str) -> None:
@@ -46,7 +47,7 @@ class AuditScreen(ClosesOnce, ModalScreen[str | None]):
         self.fits = tuple(fits)
         self._titles = tuple(titles)
         self._heading = (f"Map audit: the {len(self.fits)} nodes of {nodes:,} whose title and summary describe their "
-                         f"subtree worst ({judge}), marked △ on the tree · Enter opens one · Escape closes")
+                         f"subtree worst ({judge}), marked △ on the tree · Enter opens one · Escape closes · q quits")
         self._compared = f"Compared: {compared}. fit: the node's worst place on any measure, as a share of the " \
                          f"corpus (0: the worst)."
 

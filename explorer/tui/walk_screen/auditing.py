@@ -5,8 +5,10 @@ The audit runs once per screen, on a worker, with the screen's judge (the bundle
 a miss judged before shares its tables); the screen stays live while it runs, a second ``I`` starts no second
 audit, and a quit does not wait for it: the audit itself runs on a daemon thread that the worker waits on in short
 slices, looking at its cancellation between them (a worker's thread cannot be stopped, and a process waits for the
-workers' threads as it exits). When it ends, its :data:`LISTED` weakest nodes are marked ``△ weak N`` on the tree,
-and the list opens when the walk screen is the one on top (else ``I`` opens it); Enter on one opens it on the tree.
+workers' threads as it exits); cancelled, the worker tells the audit to stop, which it does at its next slice (some
+thousand rows), so it takes no core from what comes after. When it ends, its :data:`LISTED` weakest nodes are
+marked ``△ weak N`` on the tree, and the list opens when the walk screen is the one on top (else ``I`` opens it);
+Enter on one opens it on the tree.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from textual.worker import get_current_worker
 
 from ...navigators import NavigatorConfigError
-from ...navigators.judge import DEFAULT_JUDGE, EmbeddingJudge, Judge, judge_for
+from ...navigators.judge import DEFAULT_JUDGE, Check, EmbeddingJudge, Judge, judge_for
 from ...safe_text import one_line
 from ...walks.audit import MapFit, audit, basis
 from ..screens.audit_list import AuditScreen
@@ -32,6 +34,10 @@ LISTED = 20
 """The weakest nodes marked and listed."""
 SLICE_SECONDS = 0.1
 """How often the worker looks at its cancellation while the audit runs."""
+
+
+class _Stopped(Exception):
+    """The audit was told to stop (its screen or the app closed)."""
 
 
 @dataclass(frozen=True)
@@ -75,12 +81,18 @@ class Auditing(Part):
     def _start(self) -> None:
         # Said back on the screen's loop, in its context, without waiting: a screen gone by then hears nothing.
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
-        ended = threading.Event()
+        ended, stop = threading.Event(), threading.Event()
         outcome: list[Audited | Exception] = []
+
+        def check() -> None:
+            if stop.is_set():
+                raise _Stopped
 
         def run() -> None:
             try:
-                outcome.append(self._audit())
+                outcome.append(self._audit(check))
+            except _Stopped:  # the screen or the app closed: nobody to tell
+                pass
             except Exception as exc:  # said in one line on the screen; the screen goes on
                 outcome.append(exc)
             finally:
@@ -90,20 +102,22 @@ class Auditing(Part):
             threading.Thread(target=run, name="map audit", daemon=True).start()
             worker = get_current_worker()
             while not ended.wait(SLICE_SECONDS):
-                if worker.is_cancelled:  # the screen or the app closed: the daemon thread is left to end
+                if worker.is_cancelled:  # the screen or the app closed: the audit stops at its next slice
+                    stop.set()
                     return
-            with contextlib.suppress(RuntimeError):  # the app closed as the audit ended: nothing to say
-                loop.call_soon_threadsafe(self._ended, outcome[0], context=context)
+            if outcome:
+                with contextlib.suppress(RuntimeError):  # the app closed as the audit ended: nothing to say
+                    loop.call_soon_threadsafe(self._ended, outcome[0], context=context)
 
         self.stage.run_worker(work, thread=True, group="audit", exit_on_error=False, name="audit the map")
 
-    def _audit(self) -> Audited:
+    def _audit(self, check: Check) -> Audited:
         judge = self._judge()
         if not isinstance(judge, EmbeddingJudge):  # the screen's judge fell back to BM25: say why, in words
             judge = judge_for(DEFAULT_JUDGE, self.corpus)
             if not isinstance(judge, EmbeddingJudge):
                 raise NavigatorConfigError(f"the audit needs the judge {DEFAULT_JUDGE}")
-        fits = audit(judge, LISTED)
+        fits = audit(judge, LISTED, check)
         return Audited(tuple(fits), judge.name, basis(judge)[2])
 
     def _ended(self, outcome: Audited | Exception) -> None:

@@ -53,7 +53,7 @@ async def test_i_audits_the_map_marks_the_weakest_and_enter_opens_one_on_the_tre
         assert entries[19].startswith("20. Sign-in methods  ·  sign-in-methods  ·  fit 0.045\n    ")
         assert shown(app.screen.query_one("#audit-title", Label)) == (
             "Map audit: the 20 nodes of 133 whose title and summary describe their subtree worst (semantic:default), "
-            "marked △ on the tree · Enter opens one · Escape closes")
+            "marked △ on the tree · Enter opens one · Escape closes · q quits")
         assert shown(app.screen.query_one("#audit-compared", Label)).startswith(
             "Compared: each node's title and summary against the content beneath it. fit: ")
         # The roots among the 20 are marked where they stand; the others once their branch opens.
@@ -79,6 +79,10 @@ async def test_i_audits_the_map_marks_the_weakest_and_enter_opens_one_on_the_tre
         await pilot.press("I", "escape")  # Escape closes the list, the cursor stays
         await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
         assert tree.cursor_id == "parental-leave"
+        await pilot.press("I")
+        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
+        await pilot.press("q")  # q quits from the list too
+        await wait_for(pilot, lambda: not app.is_running)
 
 
 UNTRUSTED = """\
