@@ -14,7 +14,7 @@ from explorer.corpora import load_corpus
 from explorer.tui.screens.audit_list import AuditScreen
 from explorer.tui.widgets.walk_tree import WalkTree
 
-from .helpers import SIZE, Messages, make_app, wait_for
+from .helpers import SIZE, Messages, make_app, resize, wait_for
 from .reading import option_prompts, shown, tree_row
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -117,6 +117,7 @@ nodes:
 
 
 async def test_titles_in_the_list_and_on_the_tree_are_shown_literally_with_controls_made_visible(tmp_path):
+    """Then at 80x24, the smallest comfortable size: the title gives way on the narrow tree, the mark stays whole."""
     path = tmp_path / "untrusted.yaml"
     path.write_text(UNTRUSTED, encoding="utf-8")
     app = make_app(corpus=load_corpus(path))
@@ -131,6 +132,15 @@ async def test_titles_in_the_list_and_on_the_tree_are_shown_literally_with_contr
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
         assert tree_row(app, "money") == f"  ▶ [bold red]Money[/] \\x1b]0;pwned\\x07  money  {rank}"
+        await resize(pilot, (80, 24))
+        assert tree_row(app, "money") == f"  ▶ [bold red]Money[…  {rank}"
+        await pilot.press("I")  # the list again, at this size
+        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
+        assert option_prompts(app.screen.query_one(OptionList)) == entries
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
+        first = entries[0].split("  ·  ")[1]  # the first entry's id, as the list shows it
+        await wait_for(pilot, lambda: app.query_one(WalkTree).cursor_id == first)
 
 
 async def test_q_quits_while_the_audit_runs(tmp_path):
