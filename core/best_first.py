@@ -31,8 +31,8 @@ from .walk_parts import (
     _node_entered,
     _read_answer,
     _Record,
+    _started,
     _Strategy,
-    _walk_started,
 )
 
 
@@ -73,19 +73,10 @@ def best_first_walk(strategy: _Strategy, query: str, token: CancellationToken) -
     that left) and keeps its mark in the frontier's log, which gives the
     frontier after it when asked.
     """
-    token.raise_if_cancelled()
-    alpha = strategy.alpha
-    yield _walk_started(
-        query, strategy.model, strategy.max_nodes_visited, strategy.max_depth, strategy.sources, strategy.on_failure,
-        Policy.BEST_FIRST, alpha,
+    cancelled, views, has_children, choose, model, max_depth, remaining = yield from _started(
+        strategy, query, token, Policy.BEST_FIRST
     )
-    cancelled = token.probe
-    views = strategy.node_views()
-    has_children = strategy.index.has_children
-    choose = strategy.navigator.choose
-    model = strategy.model
-    max_depth = strategy.max_depth
-    remaining = strategy.max_nodes_visited
+    alpha = strategy.alpha
     visits = calls = chars = 0
     record = _Record()
     frontier = FrontierQueue()

@@ -52,9 +52,9 @@ from .walk_parts import (
     _path_stopped,
     _Record,
     _source_names,
+    _started,
     _stop_record,
     _transcript_of,
-    _walk_started,
 )
 
 
@@ -254,20 +254,11 @@ class ReasoningRAGStrategy:
     # fast_constructor (the same frozen objects, without the frozen guard's cost).
 
     def _walk(self, query: str, token: CancellationToken) -> Generator[WalkEvent, None, None]:
-        token.raise_if_cancelled()
-        yield _walk_started(
-            query, self.model, self.max_nodes_visited, self.max_depth, self.sources, self.on_failure, self.policy,
-            self.alpha,
+        cancelled, views, has_children, choose, model, max_depth, remaining = yield from _started(
+            self, query, token, self.policy
         )
-        cancelled = token.probe
-        views = self.node_views()
         view = views.view
         children_of = views.children
-        has_children = self.index.has_children
-        choose = self.navigator.choose
-        model = self.model
-        max_depth = self.max_depth
-        remaining = self.max_nodes_visited
         visits = calls = chars = 0
         record = _Record()
         stack: list[_Frame] = []  # offers with branches still to take, innermost last

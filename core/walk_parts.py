@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from .cancellation import CancellationToken
 from .documents import HierarchyMetadata, RetrievedDocument
@@ -113,6 +113,39 @@ class _Strategy(Protocol):
         self, record: _Record, reason: StopReason, path: NodePath, land: str | None, branch: str | None = None,
         detail: str = "", score: float | None = None,
     ) -> PathStopped: ...
+
+
+class _Start(NamedTuple):
+    """What both walk loops read at every step, taken from the strategy once, as :func:`_started` leaves it."""
+
+    cancelled: Callable[[], bool]
+    """The token's probe."""
+    views: NodeViews
+    has_children: Callable[[str], bool]
+    choose: Callable[[NavigatorRequest], object]
+    model: str
+    max_depth: int
+    remaining: int
+    """The visits left: the whole budget at the start."""
+
+
+def _started(
+    strategy: _Strategy, query: str, token: CancellationToken, policy: Policy
+) -> Generator[WalkEvent, None, _Start]:
+    """A walk's start, the same in both orders: check the token, say ``WalkStarted``, and hand the loop what it reads.
+
+    The loop unpacks the result into locals (``cancelled, views, ... = yield from _started(...)``): a local costs
+    less than an attribute at every step.
+    """
+    token.raise_if_cancelled()
+    yield _walk_started(
+        query, strategy.model, strategy.max_nodes_visited, strategy.max_depth, strategy.sources, strategy.on_failure,
+        policy, strategy.alpha,
+    )
+    return _Start(
+        token.probe, strategy.node_views(), strategy.index.has_children, strategy.navigator.choose, strategy.model,
+        strategy.max_depth, strategy.max_nodes_visited,
+    )
 
 
 class _Frame:

@@ -12,7 +12,9 @@ Line 1, the header::
 ``walk`` (optional; its own format version) is the walk's place in the explorer session that kept it: its number,
 its name after the number, where it came from (``walk``, ``restart``, ``fork``, ``re-walk``; ``parent`` and
 ``fork_seq``: the walk and the step it came from) and the step it was shown at. ``--resume`` brings each walk back
-with them; a reader that does not know the block ignores it.
+with them; a reader that does not know the block ignores it. ``map`` (optional): the map variant the corpus was
+walked with, ``{"path": ..., "sha256": ...}`` (``explorer.corpora.map_variant``); a trace without it was walked on
+the corpus as its file holds it.
 
 Then one line per walk event, ``{"seq": N, "event": KIND, ...fields}``, with
 KIND one of ``walk_started``, ``candidates_offered``, ``navigator_chose``,
@@ -43,7 +45,7 @@ import stat
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -76,7 +78,7 @@ from .masking import Secrets
 from .outputs import Output, Read, write
 from .reading import NotARegularFile, TooLarge, open_regular, problem, read_file
 from .safe_text import json_text, one_line
-from .walk_settings import WalkSettings, policy_fields
+from .walk_settings import MapRef, WalkSettings, policy_fields
 
 FORMAT = "reasoning-explorer-trace"
 VERSION = 2
@@ -164,26 +166,8 @@ class TraceHeader:
     """The format the trace was read in (:data:`READ_VERSIONS`); one written now is :data:`VERSION`."""
     walk: WalkPlace | None = None
     """The walk's place in the session that kept it (``None``: not kept by an explorer session, or before this)."""
-
-
-@dataclass(frozen=True)
-class Trace:
-    path: Path
-    header: TraceHeader
-    events: tuple[WalkEvent, ...]
-    end: WalkEnd
-    error: str | None = None
-    forced: frozenset[int] = frozenset()
-    """The 1-based numbers of the events that record a decision a person forced."""
-
-    @property
-    def result(self) -> WalkResult | None:
-        last = self.events[-1] if self.events else None
-        return last.result if isinstance(last, WalkFinished) else None
-
-    def read(self) -> Trace:
-        """A trace is a saved walk read already (:class:`~explorer.walks.saved.SavedWalk`): itself."""
-        return self
+    map: MapRef | None = None
+    """The map variant the corpus was walked with (``--map FILE``, ``M``): its path and hash (``None``: none)."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +204,27 @@ class FinishedWalk:
         object.__setattr__(self, "replayed", frozenset(self.replayed))
         object.__setattr__(self, "times", tuple(self.times))
 
+    @property
+    def result(self) -> WalkResult | None:
+        """The walk's result: its last event's, when it finished (``None``: cancelled, failed or cut short)."""
+        last = self.events[-1] if self.events else None
+        return last.result if isinstance(last, WalkFinished) else None
+
+
+@dataclass(frozen=True)
+class Trace(FinishedWalk):
+    """A finished walk read back from its file: the same record, and where it was read from.
+
+    One idea, one type: what a walk kept when it ended (:class:`FinishedWalk`) is what reading its trace gives
+    back, with ``path`` beside it; ``replayed``, ``times`` and ``name`` are not in the file and stay empty.
+    """
+
+    path: Path = field(kw_only=True)
+
+    def read(self) -> Trace:
+        """A trace is a saved walk read already (:class:`~explorer.walks.saved.SavedWalk`): itself."""
+        return self
+
 
 # -- writing -----------------------------------------------------------------------------------------
 
@@ -239,6 +244,7 @@ def header_to_json(header: TraceHeader) -> dict[str, Any]:
         "sources": None if header.sources is None else list(header.sources),
         "created": header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         **({"walk": header.walk.to_json()} if header.walk is not None else {}),
+        **({"map": header.map.to_json()} if header.map is not None else {}),
     }
 
 
@@ -405,6 +411,7 @@ def _header_from(path: Path, data: Any) -> TraceHeader:
             sources=None if sources is None else _ids(sources, "sources"), created=str(data.get("created", "")),
             version=version,
             walk=WalkPlace.from_json(data["walk"]) if data.get("walk") is not None else None,
+            map=MapRef.from_json(data.get("map")),
         )
     except ValueError as exc:
         raise TraceError(f"{path}:1: the trace header is damaged ({exc}); save the walk again") from None
@@ -499,4 +506,4 @@ def parse_trace(path: Path, text: str, corpus_sha256: str | None = None, corpus_
             raise TraceError(f"{path}:{number}: a malformed event ({exc}); the file is damaged") from None
     if end is None:
         raise TraceError(f"{path}: the trace is truncated (no end line after line {len(lines)}); save the walk again")
-    return Trace(path, header, tuple(events), end, error, frozenset(forced))
+    return Trace(header, tuple(events), end, error, frozenset(forced), path=path)

@@ -12,11 +12,40 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from core import OnFailure, Policy
 from core.policy import DEFAULT_ALPHA
 
-__all__ = ["WalkSettings", "policy_note", "policy_text", "read_policy"]
+__all__ = ["MapRef", "WalkSettings", "policy_note", "policy_text", "read_policy"]
+
+
+@dataclass(frozen=True, slots=True)
+class MapRef:
+    """A map variant a corpus was walked with (``walk``/``eval --map FILE``, ``M`` in the explorer): the overlay
+    file's path and the sha256 of its bytes. A setting like a prompt variant, carried by the corpus it was applied
+    to (``explorer.corpora.map_variant``) into a trace's header, a kept run and ``eval``'s header; it lies here so
+    that the trace and the corpora, which import neither each other, both hold it."""
+
+    path: str
+    sha256: str
+
+    @property
+    def name(self) -> str:
+        """The file's name without its folder (``handbook.map.yaml``), as a label says it."""
+        return Path(self.path).name
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "sha256": self.sha256}
+
+    @classmethod
+    def from_json(cls, data: object) -> MapRef | None:
+        """The map a document names (``{"path": ..., "sha256": ...}``), or ``None`` when it names none (an older
+        document) or the block is not one (a reader that does not know it ignores it)."""
+        if not isinstance(data, dict):
+            return None
+        path, sha = data.get("path"), data.get("sha256")
+        return cls(path, sha) if isinstance(path, str) and isinstance(sha, str) and path else None
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,9 @@ def cmd_diff(argv: Sequence[str]) -> int:
         said = policy_text(*args.policy)
         names = [names[0] + ("" if args.b is None else f", re-walked {said}"), f"{names[1]}, re-walked {said}"]
     comparison = compare(a, b, a_corpus=traces[0].header.corpus_sha256, b_corpus=traces[1].header.corpus_sha256)
+    # A walk made with a map variant says so in its name: a flip may be the map's rather than the navigator's.
+    names = [name + (f" (map {trace.header.map.name})" if trace.header.map is not None else "")
+             for name, trace in zip(names, traces, strict=True)]
     comparison = replace(comparison, a_name=names[0], b_name=names[1])
     if args.expect is not None:
         comparison = _expected(comparison, args.expect, args.a, a, b)

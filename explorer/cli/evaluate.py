@@ -24,6 +24,7 @@ from .options import (
     Input,
     Parser,
     add_llm_options,
+    add_map_option,
     add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
@@ -38,6 +39,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    pdf_summaries,
     policy_option,
     policy_settings,
     print_whole,
@@ -70,6 +72,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     parser.add_argument("--corpus", metavar="C", type=path_text,
                         help="the corpus (default: the one the question set names)")
     add_pdf_option(parser)
+    add_map_option(parser)
     add_walk_options(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N", help="questions walked at once")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
@@ -97,7 +100,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
                              "and whether the other policy lands each miss; with --budgets, the cost/quality curve")
     parser.add_argument("--judge", metavar="JUDGE", default=None,
                         help="the independent judge of every miss and of the flat search: semantic:default (the "
-                             "bundled embeddings, the default) or lexical:default (BM25); none: no verdicts")
+                             "bundled embeddings, the default), lexical:default (BM25), or a navigator that scores "
+                             "(openai:MODEL, asked for scores: two calls a miss, one a question to rerank the flat "
+                             "search's top 10); none: no verdicts")
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
@@ -127,22 +132,24 @@ def cmd_eval(argv: Sequence[str]) -> int:
     corpus_path = args.corpus or questions.corpus_path
     if corpus_path is None:
         fail(f"{args.questions}: the question set names no corpus; pass --corpus PATH")
-    corpus = corpus_at(corpus_path, pdf=args.pdf)
+    corpus = corpus_at(corpus_path, pdf=args.pdf, summaries=pdf_summaries(args, corpus_path), map_file=args.map)
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    judge = _judge(args.judge, corpus)
+    judge = _judge(args.judge, corpus, wiring)
     kept = _fit(_read_kept(args.against), questions.path, corpus, comparing=True) if args.against is not None else None
     settings = _settings(args, resumed)
     held = {}
     if resumed is not None:  # refused before any walk: another set or corpus, other settings
         held = _held(args.resume, _fit(resumed, questions.path, corpus), questions.questions)
+        _same_map(resumed, corpus)
     if args.save_run is not None:
         check_writable(args.save_run, "write the kept run", "run.json")
     navigator = navigator_for(args.navigator, wiring=wiring)
     compare_navigator = navigator_for(args.compare, wiring=wiring) if args.compare is not None else None
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path), ("the PDF", args.pdf),
-                ("the kept run --against reads", args.against), ("the kept run --resume reads", args.resume),
+                ("the map variant", args.map), ("the kept run --against reads", args.against),
+                ("the kept run --resume reads", args.resume),
                 *read_by(args.navigator), *read_by(args.compare, "--compare"), *check_sources, ledger=wiring.ledger)
     telemetry = telemetry_from(args, ledger=wiring.ledger)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
@@ -192,6 +199,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     finally:  # after the second navigator's walks too: they are sent like the first's
         if telemetry is not None:
             telemetry.close()
+    _judge_cost(judge)
     against = None
     if kept is not None:
         from ..walks.evaluation import KeptRun, RunComparison, RunError
@@ -220,6 +228,9 @@ def cmd_eval(argv: Sequence[str]) -> int:
         from .render import eval_summary, eval_table, miss_lines
 
         out = console()
+        if corpus.map is not None:  # a setting like a prompt variant: said before the figures it made
+            out.print(visible(f"Map variant {corpus.map.path} (sha256 {corpus.map.sha256[:12]}…) over "
+                              f"{corpus.path.name}"), markup=False, highlight=False)
         print_whole(out, eval_table(outcomes))
         out.print(miss_lines(outcomes, nodes=len(corpus.index)))
         out.print(eval_summary(summary))
@@ -230,16 +241,18 @@ def cmd_eval(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def _judge(name: str | None, corpus: Corpus) -> Judge | None:
-    """The judge ``--judge`` names (default: the bundled embeddings) bound to ``corpus``, ``None`` for ``none``;
-    one line and exit 2 for a judge there is not."""
+def _judge(name: str | None, corpus: Corpus, wiring: Wiring) -> Judge | None:
+    """The judge ``--judge`` names (default: the bundled embeddings) bound to ``corpus``, ``None`` for ``none`` (a
+    navigator judging is wired as the walks' are: the response cache ``--cache`` names); one line and exit 2 for a
+    judge there is not."""
     from ..navigators import NavigatorConfigError
-    from ..navigators.judge import DEFAULT_JUDGE, judge_for
+    from ..navigators.judge import DEFAULT_JUDGE
+    from ..navigators.navigator_judge import judge_named
 
     if name is not None and name.strip().lower() == "none":
         return None
     try:
-        return judge_for(name or DEFAULT_JUDGE, corpus)
+        return judge_named(name or DEFAULT_JUDGE, corpus, wire=wiring.wire)
     except NavigatorConfigError as exc:
         fail(f"--judge: {exc}")
 
@@ -252,14 +265,30 @@ def _judged(outcomes: Sequence[QuestionOutcome | None], judge: Judge | None,
         return list(outcomes)
     from ..walks.evaluation import judged
 
-    return [judged(o, judge, model) if o is not None and o.history is not None else o for o in outcomes]
+    found: list[QuestionOutcome | None] = []
+    for number, o in enumerate(outcomes):
+        try:
+            found.append(judged(o, judge, model) if o is not None and o.history is not None else o)
+        except Exception as exc:  # a navigator judging (an LLM) that fails: the run is kept, its misses unjudged
+            print(visible(f"{PROG}: --judge {judge.name} failed ({type(exc).__name__}: {exc}); the "
+                          f"{len(outcomes) - number} question(s) left are not judged"), file=sys.stderr)
+            return found + list(outcomes[number:])
+    return found
+
+
+def _judge_cost(judge: Judge | None) -> None:
+    """What a navigator judging (an LLM) cost, on stderr: its calls."""
+    from ..navigators.navigator_judge import NavigatorJudge
+
+    if isinstance(judge, NavigatorJudge):
+        print(visible(f"{PROG}: the judge {judge.name} made {counted(judge.calls, 'call')} (two a miss it judged, "
+                      "one a question for the flat search's rerank)"), file=sys.stderr)
 
 
 def _sent_judged(send: Callable[[QuestionOutcome], None], judge: Judge, model: str, outcome: QuestionOutcome) -> None:
-    """Send ``outcome``'s walk span judged: whose fault its miss was, where a flat search ranks its expected node."""
-    from ..walks.evaluation import judged
-
-    send(judged(outcome, judge, model) if outcome.history is not None else outcome)
+    """Send ``outcome``'s walk span judged: whose fault its miss was, where a flat search ranks its expected node (as
+    it is when the judge fails: :func:`_judged` says so)."""
+    send(next(iter(_judged([outcome], judge, model)), None) or outcome)
 
 
 def _read_kept(path: str) -> KeptRun:
@@ -282,6 +311,16 @@ def _fit(kept: KeptRun, questions_path: Path, corpus: Corpus, *, comparing: bool
     except RunError as exc:
         fail(str(exc))
     return kept
+
+
+def _same_map(resumed: KeptRun, corpus: Corpus) -> None:
+    """A run resumed with the map variant it was kept with (none, or the same bytes); else one line and exit 2."""
+    from ..walks.evaluation.kept_run import RunError, check_same_map
+
+    try:
+        check_same_map(resumed, corpus.map)
+    except RunError as exc:
+        fail(str(exc))
 
 
 def _settings(args: argparse.Namespace, resumed: KeptRun | None) -> WalkSettings:
@@ -421,6 +460,10 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
     budgets = args.budgets or (settings.max_nodes_visited,)
     curve = policy_curve(corpus, questions, settings, [(settings.policy, settings.alpha), args.compare_policy],
                          budgets, navigator=navigator, jobs=args.jobs, hook=hook, on_done=scored)
+    if judge is not None:  # the flat search's hit@3: a level line of its own on the curve
+        from ..walks.evaluation.verdict_run import flat_hits_at_3
+
+        curve = replace(curve, flat=flat_hits_at_3(judge, [(q.query, q.expect) for q in questions]))
     top = len(curve.budgets) - 1
     first = [o for o in _judged(curve.outcomes(0, top), judge, settings.model) if o is not None]
     if args.json:
@@ -440,7 +483,8 @@ def _policies(args: argparse.Namespace, questions_path: Path, corpus: Corpus, qu
         out.print(miss_lines(second, said=[curve.other_words(1, top, n) for n in range(len(second))],
                              title=f"Why each miss of {other} is a miss"))
     heading = f"Policies: {' against '.join(curve.policies)} · {visible(settings.model)}"
-    out.print("\n".join([heading, *curve.lines()]), markup=False, highlight=False)
+    flat = [curve.flat_words()] if curve.flat is not None else []
+    out.print("\n".join([heading, *curve.lines(), *flat]), markup=False, highlight=False)
     if args.budgets is not None:
         out.print(budget_chart(curve.chart(), out.is_terminal))
     return EXIT_OK

@@ -12,13 +12,14 @@ import signal
 import stat
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core import OnFailure, TreeNavigator
 
-from ..corpora import JSON_SUFFIXES, PDF_SUFFIXES, Corpus, CorpusError
+from ..corpora import JSON_SUFFIXES, PDF_SUFFIXES, Corpus, CorpusError, load_corpus
 from ..corpora.files import check_corpus_path
 from ..navigators import NavigatorConfigError, NavigatorNeedsAPerson, resolve_navigator
 from ..process import environment
@@ -32,7 +33,7 @@ from ..sessions import (
 )
 from ..walk_settings import WalkSettings
 from ..walks.saved import SavedWalk, in_session_order, resumed_settings
-from .inputs import all_walks, corpus_at, is_walks_folder, looks_like_spans
+from .inputs import CorpusLater, all_walks, corpus_at, is_walks_folder, looks_like_spans, summaries_said
 from .options import (
     DEFAULT_CORPUS,
     DEFAULT_QUERY,
@@ -45,6 +46,7 @@ from .options import (
     Parser,
     UsageError,
     add_llm_options,
+    add_map_option,
     add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
@@ -56,6 +58,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    pdf_summaries,
     policy_settings,
     query_text,
     read_by,
@@ -76,10 +79,11 @@ QUIT_SIGNALS = {
 """The signals that quit the explorer as ``q`` does, and what is said after; the exit code is 128 + the signal."""
 
 
-def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, list[Input]] | None:
+def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus | CorpusLater, list[Input]] | None:
     """When the explorer is given a question set (by its ``.questions.yaml`` name or its content): the set, its
     corpus, and the files ``--compare`` reads if any, checked (exit 2 with one line when they do not fit); otherwise
-    ``None`` (and no ``--compare``)."""
+    ``None`` (and no ``--compare``). A corpus that loads on the loading screen (a PDF) is loaded there, and checked
+    against the set once it is in."""
     from ..corpora.questions import looks_like_question_set
 
     if not args.corpus or not looks_like_question_set(args.corpus):
@@ -99,6 +103,9 @@ def question_set_for(args: argparse.Namespace) -> tuple[QuestionSet, Corpus, lis
     navigator_for(args.navigator, allow_files=files)  # walked headless: one that needs a person is refused now
     if args.compare is not None:
         navigator_for(args.compare, allow_files=files)
+    if loads_on_screen(questions.corpus_path, None):
+        return questions, CorpusLater(questions.corpus_path, partial(fit_problem, questions)), read_by(
+            args.compare, "--compare")
     corpus = corpus_at(questions.corpus_path)
     problem = fit_problem(questions, corpus)
     if problem is not None:
@@ -311,6 +318,19 @@ def loads_on_screen(path: Path, pdf: str | None) -> bool:
     return stat.S_ISREG(mode.st_mode) and mode.st_size > LOADS_ON_SCREEN_BYTES
 
 
+def mapped_loader(loader: Callable[..., Corpus], map_file: str | None) -> Callable[..., Corpus]:
+    """With ``--map``, the loading screen's loader: the corpus loaded by ``loader``, then the map variant applied to
+    a copy (a bad one is the load's one line); ``loader`` itself without."""
+    if map_file is None:
+        return loader
+    from ..corpora.map_variant import with_map
+
+    def load(path: Path, **options: Any) -> Corpus:
+        return with_map(loader(path, **options), map_file)
+
+    return load
+
+
 def first_given(*values: Any) -> Any:
     return next(value for value in values if value is not None)
 
@@ -329,6 +349,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
                         help="with a trace, a span file or a folder of walks: the corpus they were made on, when it "
                              "is not where they say")
     add_pdf_option(parser)
+    add_map_option(parser)
     parser.add_argument("--query", "-q", metavar="Q", type=query_text, help="start a walk on this question")
     add_walk_options(parser, default_model=EXPLORER_MODEL)
     # None: not given. Walks opened from files then go on with their own navigator and policy (their budget and
@@ -375,11 +396,13 @@ def cmd_explore(argv: Sequence[str]) -> int:
     recorded: WalkSettings | None = None  # a resumed session's next walk goes on as its last walk walked anew
     # Files off means files off from the first resolution on: a navigator naming a file is refused here too.
     navigator = navigator_for(args.navigator, headless=False, allow_files=not args.no_files)
-    corpus: Corpus | Path  # a Path: a corpus the explorer loads on its loading screen, once open
+    # a Path: a corpus the explorer loads on its loading screen, once open; a CorpusLater: one checked once loaded
+    corpus: Corpus | Path | CorpusLater
+    later = partial(loads_on_screen, pdf=None)
     if questions is not None:
         corpus = questions[1]
     elif resumed is not None:
-        opened, corpus = all_walks(str(resumed), args.walks_corpus)
+        opened, corpus = all_walks(str(resumed), args.walks_corpus, later=later)
         opened = in_session_order(opened)  # walk 1 first, as numbered when they were walked
         carried = resumed_settings(opened)  # the last walk walked anew: not a fork's, a re-walk's or a variant's
         recorded = carried[0] if carried is not None else opened[0].header.settings
@@ -387,7 +410,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
             navigator = recorded_navigator(args, recorded.model, navigator)
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
-        opened, corpus = all_walks(args.corpus, args.walks_corpus)  # a trace, a span file, a folder of walks
+        opened, corpus = all_walks(args.corpus, args.walks_corpus, later=later)  # a trace, spans, a walks folder
         if opened and chosen_navigator is None:
             navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
     else:
@@ -395,14 +418,22 @@ def cmd_explore(argv: Sequence[str]) -> int:
         if not args.corpus and not path.exists():
             fail("no corpus given and the sample corpora are not installed here; pass CORPUS")
         # A PDF (or a big file) is read on the explorer's loading screen, once open: only a path kept here.
-        corpus = path if loads_on_screen(path, args.pdf) else corpus_at(path, show_progress=True, pdf=args.pdf)
+        corpus = path if loads_on_screen(path, args.pdf) else corpus_at(path, show_progress=True, pdf=args.pdf,
+                                                                         map_file=args.map)
+    if args.map is not None and not isinstance(corpus, Path) and (not isinstance(corpus, Corpus) or corpus.map is None):
+        fail("--map changes the titles and summaries of a corpus: give the corpus (not a trace, a folder of walks or "
+             "a question set) with it")
     if args.query is not None and not args.query.strip():
         fail("the query is blank; ask a question or leave --query out")
     settings = next_settings(args, recorded if recorded is not None else opened[0].header.settings if opened else None)
     if args.trace:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
-    corpus_path = corpus.path if isinstance(corpus, Corpus) else corpus
+    corpus_path = corpus if isinstance(corpus, Path) else corpus.path
+    writer = pdf_summaries(args, corpus_path, allow_files=not args.no_files)  # --summaries: the PDF's, by an LLM
+    if writer is not None and isinstance(corpus, Corpus):
+        fail(f"--summaries: {corpus_path} was read before the explorer opened (for walks from a span file); import "
+             "it with --summaries and open the corpus written")
     ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus_path), ("the PDF", args.pdf),
                          *read_by(args.navigator), *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
@@ -421,10 +452,14 @@ def cmd_explore(argv: Sequence[str]) -> int:
         said: list[str] = []
         made = session_kept(root, resumed, loaded, said)
         problems.extend(said)
-        return made, said
+        failed = [line for tally in writer.tallies for line in tally.failures()] if writer is not None else []
+        problems.extend(failed)
+        return made, [*said, *summaries_said(writer)]
 
     from ..tui.app import ExplorerApp  # the only path that imports Textual
     from ..tui.screens.loading import CorpusLoad
+
+    loader = mapped_loader(load_corpus if writer is None else partial(load_corpus, summaries=writer), args.map)
 
     # The corpus and the app's widgets live as long as the app: move them out of the cyclic collector's
     # reach, so a full collection never stalls a step on a large corpus (bench/tui_large.py).
@@ -432,7 +467,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     gc.callbacks.append(freeze_after_full_collection)
 
     app = ExplorerApp(
-        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf),
+        corpus if isinstance(corpus, Corpus) else CorpusLoad(corpus, args.pdf, loader=loader)
+        if isinstance(corpus, Path) else CorpusLoad(corpus.path, check=corpus.check, loader=loader),
         settings,
         navigator=navigator,
         start_walk=args.query is not None,

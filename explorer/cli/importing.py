@@ -1,6 +1,6 @@
 """``reasoning-explorer import``: a PDF becomes a corpus file, and a PageIndex tree gets its pages' text.
 
-    reasoning-explorer import FILE.pdf [-o CORPUS.json] [--overwrite]
+    reasoning-explorer import FILE.pdf [-o CORPUS.json] [--overwrite] [--summaries MODEL]
     reasoning-explorer import TREE.json --pdf FILE.pdf [-o CORPUS.json] [--overwrite]
 
 The corpus written is a PageIndex tree JSON (``{"doc_name", "structure": [...]}``, each node with ``node_id``,
@@ -10,6 +10,11 @@ here, which loads fastest and keeps the page ranges. Without ``-o`` it is ``FILE
 never the PDF or the tree read: the corpus is written through the one gate (:mod:`explorer.outputs`). ``-o`` names
 a ``.json`` file: a PageIndex tree under another suffix would not open as a corpus.
 A bad PDF (encrypted, damaged, scanned, no pages, not a PDF) is one line and exit 2.
+
+``--summaries openai:MODEL`` (or ``ollama:``, ``vllm:``, ``local:``): each node's summary written by that model
+instead of the extractive one (:mod:`explorer.navigators.summary_writer`), its requests kept in the response cache
+(``--cache DIR``, ``--no-cache``), and said: how many requests, how many cached and new, and a line for each node
+whose request failed (it keeps its extractive summary).
 """
 
 from __future__ import annotations
@@ -18,12 +23,16 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..corpora import CorpusError, Progress
 from ..outputs import Ledger, Output, Read, Refused, judge, write
 from ..safe_text import one_line
 from .inputs import LoadProgress
-from .options import EXIT_OK, PROG, Parser, fail, path_text
+from .options import EXIT_OK, PROG, Parser, add_cache_options, add_summaries_option, fail, path_text, summaries_from
+
+if TYPE_CHECKING:
+    from ..navigators.summary_writer import SummaryTally
 
 
 def cmd_import(argv: Sequence[str]) -> int:
@@ -37,11 +46,17 @@ def cmd_import(argv: Sequence[str]) -> int:
                         help="the corpus to write (default: FILE.json beside a PDF, TREE.text.json for a tree)")
     parser.add_argument("--overwrite", "--force", dest="overwrite", action="store_true",
                         help="replace the output file when it exists (never the PDF or the tree read)")
+    add_summaries_option(parser)
+    add_cache_options(parser)
     args = parser.parse_args(argv)
     source = Path(args.source)
     pdf = Path(args.pdf) if args.pdf else source
     if args.pdf is None and source.suffix.lower() == ".json":
         fail(f"{source}: a PageIndex tree gets its text from its PDF; add --pdf FILE.pdf")
+    if args.pdf is not None and args.summaries is not None:
+        fail("--summaries writes the summaries of a PDF's own tree; a PageIndex tree keeps its own (leave "
+             "--summaries out, or import the PDF itself)")
+    writer = summaries_from(args)
     default = source.with_suffix(".json") if args.pdf is None else source.with_name(f"{source.stem}.text.json")
     output = Path(args.output).expanduser() if args.output else default
     ledger = Ledger(Read.of("the PDF", pdf), Read.of("the PageIndex tree", source if args.pdf else None))
@@ -60,11 +75,13 @@ def cmd_import(argv: Sequence[str]) -> int:
 
     reporter = LoadProgress(pdf) if sys.stderr.isatty() else None
     tree: object
+    tally: SummaryTally | None = None
     try:
         text = read_pdf_text(pdf, Progress(reporter))
         if args.pdf is None:
             tree = pdf_tree(text, pdf, Progress(reporter))
             how = "its outline" if text.outline else "its layout"
+            tally = writer.write(tree, Progress(reporter)) if writer is not None else None
         else:
             tree = read_tree(source)
             filled = fill_pageindex(tree, text, source)
@@ -75,6 +92,10 @@ def cmd_import(argv: Sequence[str]) -> int:
     finally:
         if reporter is not None:
             reporter.clear()
+    if tally is not None:
+        print(tally.line())
+        for line in tally.failures():
+            print(f"{PROG}: warning: {one_line(line)}", file=sys.stderr)
     nodes = _count(tree)
     try:
         write(corpus_out, json.dumps(tree, ensure_ascii=False, indent=1) + "\n", ledger, doing="write the corpus",

@@ -5,24 +5,40 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
-from ..ending import WalkEnd
+from ..corpora.map_variant import with_map
 from ..reading import read_head
 from ..safe_text import one_line
-from ..trace import Trace, TraceError, read_trace, read_trace_header
+from ..trace import Trace, TraceError, TraceHeader, read_trace, read_trace_header
 from ..walks.saved import SavedWalk, TraceFile
 from .options import PROG, fail, is_there
 
+if TYPE_CHECKING:
+    from ..navigators.summary_writer import SummaryWriter
+    from ..walks.telemetry.span_walks import SpanWalkPlace
 
-def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None) -> Corpus:
+
+def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None = None,
+              summaries: SummaryWriter | None = None, map_file: str | None = None) -> Corpus:
     """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr; with
-    ``pdf``, a PageIndex tree gets the text of its pages from that PDF."""
+    ``pdf``, a PageIndex tree gets the text of its pages from that PDF; with ``summaries``, a PDF's summaries are
+    written by that writer's model, and what that took said on stderr (``--summaries``); with ``map_file``
+    (``--map``), the map variant there applied to a copy (one line and exit 2 for a bad one, naming the file, line
+    and node id)."""
     reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
     try:
-        return load_corpus(path, progress=reporter, pdf=pdf)
+        corpus = load_corpus(path, progress=reporter, pdf=pdf, summaries=summaries)
+        if reporter is not None:
+            reporter.clear()
+        for line in summaries_said(summaries):
+            say_on_stderr(line)
+        return corpus if map_file is None else with_map(corpus, map_file)
     except CorpusError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -33,6 +49,13 @@ def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None 
     finally:
         if reporter is not None:
             reporter.clear()
+
+
+def summaries_said(writer: SummaryWriter | None) -> list[str]:
+    """What writing a load's summaries took, in lines: the requests (cached, new, failed), then each failed node."""
+    if writer is None:
+        return []
+    return [line for tally in writer.tallies for line in (tally.line(), *tally.failures())]
 
 
 class LoadProgress:
@@ -65,20 +88,56 @@ class LoadProgress:
 
 def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus:
     """The corpus a trace was made on: as recorded (relative to here, then to the trace), or ``--corpus``."""
+    found = trace_corpus_path(trace_path, trace.header, override)
+    corpus = corpus_at(found)
+    problem = other_version(trace_path, trace.header, found, corpus)
+    if problem is not None:
+        fail(problem)
+    return recorded_map(trace_path, trace, corpus)
+
+
+def trace_corpus_path(trace_path: Path, header: TraceHeader, override: str | None) -> Path:
+    """Where the corpus a trace was made on is: as recorded (relative to here, then to the trace), or ``--corpus``
+    (one line and exit 2 when it is not there)."""
     if override:
         candidates = [Path(override)]
     else:
-        recorded = Path(trace.header.corpus_path)
+        recorded = Path(header.corpus_path)
         candidates = [recorded] if recorded.is_absolute() else [recorded, trace_path.parent / recorded]
     # --corpus goes straight to the loader, whose refusal (no such file, a name too long...) says what is wrong.
     found = Path(override) if override else next((c for c in candidates if is_there(c)), None)
     if found is None:
-        fail(f"{trace_path}: the trace's corpus {trace.header.corpus_path} is not here; pass --corpus PATH")
-    corpus = corpus_at(found)
-    if corpus.sha256 != trace.header.corpus_sha256:
-        fail(f"{trace_path}: the trace was made on a different version of {found} (sha256 "
-             f"{trace.header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
-    return corpus
+        fail(f"{trace_path}: the trace's corpus {header.corpus_path} is not here; pass --corpus PATH")
+    return found
+
+
+def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Corpus) -> str | None:
+    """The line on a corpus loaded for a trace that is not the one it was made on (``None``: it is)."""
+    if corpus.sha256 == header.corpus_sha256:
+        return None
+    return (f"{trace_path}: the trace was made on a different version of {found} (sha256 "
+            f"{header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
+
+
+def recorded_map(trace_path: Path, trace: Trace, corpus: Corpus) -> Corpus:
+    """``corpus`` with the map variant the walk was made with (its header's ``map``), when that file is still there
+    with the same bytes; else the corpus as its file holds it, said in one line on stderr (the walk's decisions are
+    its own either way: only the titles and summaries shown, and a navigator asked again, differ)."""
+    ref = trace.header.map
+    if ref is None:
+        return corpus
+    mapped: Corpus | None = None
+    try:
+        mapped = with_map(corpus, ref.path)
+    except CorpusError as exc:
+        why = str(exc)
+    else:
+        why = "" if mapped.map is not None and mapped.map.sha256 == ref.sha256 else f"{ref.path}: changed since"
+    if mapped is None or why:
+        print(one_line(f"{PROG}: {trace_path}: walked with the map variant {ref.path}, which cannot be used now "
+                       f"({why}); shown on the corpus as its file holds it"), file=sys.stderr)
+        return corpus
+    return mapped
 
 
 def open_trace(path: str) -> Trace:
@@ -136,7 +195,7 @@ def walk_and_corpus(path: str, override: str | None = None) -> tuple[Trace, Corp
               "next)", file=sys.stderr)
     for note in walk.notes:
         print(f"{PROG}: {one_line(file)}: {note}", file=sys.stderr)
-    stand_in = Trace(Path(file), walk.header, (), walk.end, walk.error)
+    stand_in = Trace(walk.header, (), walk.end, walk.error, path=Path(file))
     corpus = trace_corpus(Path(file), stand_in, override)
     return rebuild(walk, corpus, file), corpus
 
@@ -164,13 +223,35 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def all_walks(path: str, override: str | None = None) -> tuple[list[SavedWalk], Corpus]:
-    """Every walk a folder of saved walks or a span file holds, newest first, on the corpus of the newest (or
-    ``--corpus``), listed from their headers: each is read whole when it is first shown (:mod:`explorer.walks.saved`).
-    A file whose header cannot be read, or a walk made on another corpus, is left out, and said in one line on stderr
-    for each kind (how many, and the first); a folder with no walk to open is one line and exit 2, and so is a lone
-    walk that cannot be read whole (it is read here)."""
-    from ..walks.telemetry.span_walks import SpanError, SpanFileWalk, SpanWalkPlace, index_span_walks  # OpenTelemetry
+@dataclass(frozen=True)
+class WalkListing:
+    """The walks a folder of saved walks, a trace or a span file holds, listed from their headers (none read whole),
+    before their corpus is loaded; and the files left out, not a walk."""
+
+    path: Path
+    traces: list[tuple[TraceFile, float]]
+    spans: list[tuple[Path, SpanWalkPlace]]
+    unread: list[str]
+
+    @property
+    def newest(self) -> TraceHeader:
+        """The newest walk's header: its corpus is the one the walks open on."""
+        headers = [(t.header, m) for t, m in self.traces] + [(p.header, 0.0) for _, p in self.spans]
+        return max(headers, key=lambda pair: (pair[0].created, pair[1]))[0]
+
+
+@dataclass(frozen=True)
+class CorpusLater:
+    """A corpus loaded once the explorer is open, on its loading screen (a PDF): its path, and the one line on why
+    the corpus loaded does not fit what opens on it (``None``: it fits), found on the load's thread."""
+
+    path: Path
+    check: Callable[[Corpus], str | None]
+
+
+def list_walks(path: str) -> WalkListing:
+    """The walks ``path`` holds, listed from their headers; a path with none is one line and exit 2."""
+    from ..walks.telemetry.span_walks import SpanError, index_span_walks  # OpenTelemetry
 
     found: list[tuple[TraceFile, float]] = []
     spans: list[tuple[Path, SpanWalkPlace]] = []
@@ -187,32 +268,61 @@ def all_walks(path: str, override: str | None = None) -> tuple[list[SavedWalk], 
             unread.append(str(exc))
         except OSError as exc:  # a symlink loop, no permission: that file, not the folder
             unread.append(f"{file}: cannot read it ({exc.strerror or type(exc).__name__})")
-    headers = [(t.header, m) for t, m in found] + [(p.header, 0.0) for _, p in spans]
-    if not headers:
+    if not found and not spans:
         fail(unread[0] if len(unread) == 1 else f"{path}: no walk to open (no trace or span file could be read"
              + (f"; the first: {unread[0]}" if unread else "") + ")")
-    newest = max(headers, key=lambda pair: (pair[0].created, pair[1]))[0]
-    stand_in = Trace(Path(path), newest, (), WalkEnd.FINISHED)
-    corpus = trace_corpus(Path(path), stand_in, override)
-    walks: list[tuple[SavedWalk, float]] = [(t, m) for t, m in found if t.header.corpus_sha256 == corpus.sha256]
-    others = len(found) - len(walks)
-    for file, place in spans:
-        if place.header.corpus_sha256 == corpus.sha256:
+    return WalkListing(Path(path), found, spans, unread)
+
+
+def all_walks(path: str, override: str | None = None, *, later: Callable[[Path], bool] | None = None
+              ) -> tuple[list[SavedWalk], Corpus | CorpusLater]:
+    """Every walk a folder of saved walks or a span file holds, newest first, on the corpus of the newest (or
+    ``--corpus``), listed from their headers: each is read whole when it is first shown (:mod:`explorer.walks.saved`).
+    A file whose header cannot be read, or a walk made on another corpus, is left out, and said in one line on stderr
+    for each kind (how many, and the first); a folder with no walk to open is one line and exit 2, and so is a lone
+    walk that cannot be read whole (it is read here).
+
+    ``later``: whether a corpus at that path loads on the explorer's loading screen (a PDF); it then does, and is
+    given as a :class:`CorpusLater` that checks it is the version the walks were made on (unless span walks are
+    among them: they are rebuilt on their corpus, which is loaded here)."""
+    listing = list_walks(path)
+    newest = listing.newest
+    found = trace_corpus_path(Path(path), newest, override)
+    if later is not None and not listing.spans and later(found):
+        return opened_walks(listing, found, None), CorpusLater(found, partial(other_version, Path(path), newest, found))
+    corpus = corpus_at(found)
+    problem = other_version(Path(path), newest, found, corpus)
+    if problem is not None:
+        fail(problem)
+    return opened_walks(listing, found, corpus), corpus
+
+
+def opened_walks(listing: WalkListing, where: Path, corpus: Corpus | None) -> list[SavedWalk]:
+    """The listed walks made on the newest one's corpus (at ``where``), newest first (a lone one read whole), the
+    rest said on stderr; ``corpus``: what span walks are rebuilt on (``None`` only for a listing without them)."""
+    from ..walks.telemetry.span_walks import SpanError, SpanFileWalk
+
+    sha256 = listing.newest.corpus_sha256
+    walks: list[tuple[SavedWalk, float]] = [(t, m) for t, m in listing.traces if t.header.corpus_sha256 == sha256]
+    others = len(listing.traces) - len(walks)
+    for file, place in listing.spans:
+        if place.header.corpus_sha256 == sha256 and corpus is not None:
             walks.append((SpanFileWalk(file, place, corpus), 0.0))
         else:
             others += 1
     walks.sort(key=lambda pair: (pair[0].header.created, pair[1], str(pair[0].path)), reverse=True)
+    unread = listing.unread
     if unread:
         say_on_stderr(f"{len(unread)} file{'s' if len(unread) != 1 else ''} left out, not a walk: {unread[0]}")
     if others:
         say_on_stderr(f"{others} walk{'s' if others != 1 else ''} left out, made on another corpus (or another "
-                      f"version of {corpus.path}); open them with --corpus")
+                      f"version of {where}); open them with --corpus")
     if len(walks) == 1:  # one walk to open: read whole now, so that a damaged one is one line before the screen
         try:
-            return [walks[0][0].read()], corpus
+            return [walks[0][0].read()]
         except (TraceError, SpanError) as exc:
             fail(str(exc))
-    return [w for w, _ in walks], corpus
+    return [w for w, _ in walks]
 
 
 def say_on_stderr(message: str) -> None:

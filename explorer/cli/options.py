@@ -30,6 +30,7 @@ from ..walks.session import UNWIRED, Wiring
 
 if TYPE_CHECKING:
     from ..navigators.llm.llama_server import StatusListeners
+    from ..navigators.summary_writer import SummaryWriter
     from ..walks.telemetry import WalkTelemetry
 
 
@@ -178,6 +179,11 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--system-prompt", type=path_text, metavar="FILE", help="the system prompt, from FILE")
     group.add_argument("--prompt-template", type=path_text, metavar="FILE",
                        help="the user message, from a template FILE with {{query}}, {{candidates}}... (README)")
+    add_cache_options(parser)
+
+
+def add_cache_options(parser: argparse.ArgumentParser) -> None:
+    """``--cache DIR`` / ``--no-cache``: where LLM answers are kept (:func:`folders_from`)."""
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument("--cache", type=path_text, metavar="DIR",
                        help=f"keep LLM answers in DIR (default: ${CACHE_DIR_ENV}, else "
@@ -285,9 +291,52 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_pdf_option(parser: argparse.ArgumentParser) -> None:
+    """``--pdf FILE.pdf`` (a PageIndex tree's pages) and ``--summaries MODEL`` (a PDF's summaries by an LLM)."""
     parser.add_argument("--pdf", metavar="FILE.pdf", type=path_text,
                         help="with a PageIndex tree (.json): the PDF it was made from; each node gets the text of its "
                              "pages")
+    add_summaries_option(parser)
+
+
+def pdf_summaries(args: argparse.Namespace, path: str | Path | None, *,
+                  allow_files: bool = True) -> SummaryWriter | None:
+    """``--summaries``' writer for the PDF opened at ``path`` (``None``: not asked for); one line and exit 2 when
+    what is opened is no PDF, or the model is no LLM navigator's."""
+    if getattr(args, "summaries", None) is None:
+        return None
+    if path is None or Path(path).suffix.lower() != ".pdf" or getattr(args, "pdf", None) is not None:
+        fail(f"--summaries writes the summaries of a PDF opened as a corpus, and {path} is no PDF; leave "
+             "--summaries out")
+    return summaries_from(args, allow_files=allow_files)
+
+
+def add_summaries_option(parser: argparse.ArgumentParser) -> None:
+    """``--summaries MODEL``: a PDF's summaries written by an LLM navigator's model (its requests go through the
+    response cache of ``--cache`` / ``--no-cache``)."""
+    parser.add_argument("--summaries", metavar="MODEL",
+                        help="a PDF's node summaries written by this LLM (openai:MODEL, ollama:MODEL, vllm:MODEL, "
+                             "local:MODEL; requests cached) instead of the extractive ones")
+
+
+def summaries_from(args: argparse.Namespace, *, allow_files: bool = True) -> SummaryWriter | None:
+    """The writer of ``--summaries``' model, its navigator resolved and wired with the command's cache folder
+    (``None``: not asked for); one line and exit 2 for a model that is no LLM navigator's or cannot be had."""
+    model = getattr(args, "summaries", None)
+    if model is None:
+        return None
+    from ..navigators.summary_writer import summary_writer
+
+    try:
+        return summary_writer(model, navigator_for(model, allow_files=allow_files,
+                                                   wiring=Wiring(folders=folders_from(args))))
+    except NavigatorConfigError as exc:
+        fail(str(exc))
+
+
+def add_map_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--map", metavar="FILE", type=path_text,
+                        help="walk with a map variant: the titles and summaries FILE changes (maps/NAME.map.yaml, "
+                             "kept beside the corpus; M in the explorer writes it), the corpus file untouched")
 
 
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:

@@ -176,6 +176,12 @@ def walk_summary(state: WalkState, end: str, error: str | None, paused: str | No
     return text
 
 
+def map_note(corpus: Corpus) -> str:
+    """What a line of settings adds for a corpus walked with a map variant (`` · map handbook.map.yaml``); nothing
+    without one."""
+    return f" · map {corpus.map.name}" if corpus.map is not None else ""
+
+
 def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: str | None, *,
                 forced: Collection[int] = (), transcripts: bool = False, paused: str | None = None) -> RenderableType:
     state = WalkState.from_events(events, forced)
@@ -184,7 +190,8 @@ def walk_report(events: Sequence[WalkEvent], corpus: Corpus, end: str, error: st
         header = line(("Walk ", "bold"), safe(state.query, "bold yellow"), "\n",
                       safe(f"{corpus.title} ({corpus.path})", "dim"), " ",
                       safe(f"· {state.model} · budget {state.budget} · depth limit {state.max_depth} · on failure "
-                           f"{state.on_failure.value}{policy_note(state.policy, state.alpha)}", "dim"))
+                           f"{state.on_failure.value}{policy_note(state.policy, state.alpha)}"
+                           f"{map_note(corpus)}", "dim"))
     parts: list[RenderableType] = [header, walk_tree(events, forced=forced, transcripts=transcripts)]
     if state.result is not None:
         parts.append(landed_table(state, events, corpus, forced))

@@ -27,6 +27,7 @@ from .options import (
     Parser,
     add_force_option,
     add_llm_options,
+    add_map_option,
     add_overwrite_option,
     add_pdf_option,
     add_telemetry_options,
@@ -41,6 +42,7 @@ from .options import (
     llm_model,
     navigator_for,
     path_text,
+    pdf_summaries,
     query_text,
     read_by,
     report_local_model_loading,
@@ -207,6 +209,7 @@ def cmd_walk(argv: Sequence[str]) -> int:
     add_walk_options(parser)
     add_force_option(parser)
     add_pdf_option(parser)
+    add_map_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--trace", metavar="FILE", type=path_text,
                         help="also save the walk as a trace file (JSON Lines)")
@@ -235,9 +238,9 @@ def cmd_walk(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     # Before the corpus: a typo should not wait for a big load.
     navigator = navigator_for(args.navigator, wiring=wiring)
-    check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), *read_by(args.navigator),
-                ledger=wiring.ledger)
-    corpus = corpus_at(args.corpus, pdf=args.pdf)
+    check_apart(args, ("the corpus", args.corpus), ("the PDF", args.pdf), ("the map variant", args.map),
+                *read_by(args.navigator), ledger=wiring.ledger)
+    corpus = corpus_at(args.corpus, pdf=args.pdf, summaries=pdf_summaries(args, args.corpus), map_file=args.map)
     forces = forces_from(args.force, corpus)
     if args.expect is not None and args.expect not in corpus.index:
         fail(visible(f"--expect {args.expect}: no node {args.expect!r} in {args.corpus}; give a node id of the corpus"))

@@ -8,7 +8,7 @@ from pathlib import Path
 from .errors import CorpusError
 from .files import check_corpus_path
 from .model import Corpus
-from .progress import CallbackFailed, Progress, ProgressCallback, collector_paused
+from .progress import CallbackFailed, Progress, ProgressCallback, SummaryHook, collector_paused
 
 __all__ = ["JSON_SUFFIXES", "MARKDOWN_SUFFIXES", "PDF_SUFFIXES", "YAML_SUFFIXES", "load_corpus"]
 
@@ -20,7 +20,7 @@ PDF_SUFFIXES = (".pdf",)
 
 def load_corpus(
     path: str | Path, *, progress: ProgressCallback | None = None, follow_outside_links: bool = False,
-    pdf: str | Path | None = None,
+    pdf: str | Path | None = None, summaries: SummaryHook | None = None,
 ) -> Corpus:
     """Load a corpus by path, choosing the reader by what the path is.
 
@@ -35,6 +35,9 @@ def load_corpus(
 
     ``pdf``, with a PageIndex tree: the PDF it was made from, whose pages give
     each node its content (:func:`.pdf_corpus.read_pageindex_with_pdf`).
+
+    ``summaries``, with a PDF: what writes its nodes' summaries in place of the extractive ones, given the tree
+    before it is indexed (``--summaries``: an LLM's, :mod:`explorer.navigators.summary_writer`).
 
     ``progress``, when given, is called as ``progress(stage, done, total)``
     while the load runs (see :mod:`explorer.corpora.progress`). A
@@ -69,7 +72,7 @@ def load_corpus(
             if suffix in PDF_SUFFIXES:
                 from .pdf_corpus import read_pdf
 
-                return read_pdf(path, progress=reporter)
+                return read_pdf(path, progress=reporter, summaries=summaries)
             raise CorpusError(
                 path,
                 f"unknown corpus type {suffix or '(no suffix)'!r}; use .yaml/.yml, .json (PageIndex), .md "

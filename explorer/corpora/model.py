@@ -11,6 +11,8 @@ from typing import Any
 from core import HierarchyIndex, HierarchyMetadata, ReasoningRAGStrategy, RetrievedDocument
 from core.metadata import FrozenMetadata
 
+from ..walk_settings import MapRef
+
 TITLE = ReasoningRAGStrategy.NODE_TITLE_METADATA
 SUMMARY = ReasoningRAGStrategy.NODE_SUMMARY_METADATA
 
@@ -44,7 +46,9 @@ class Corpus:
     a folder, of every file's relative path and bytes, in sorted order), so a
     trace can tell whether it was made on this corpus. ``notes`` are what the
     loader left out and why (one line each, e.g. a symlink out of a Markdown
-    folder), which ``validate`` reports as warnings.
+    folder), which ``validate`` reports as warnings. ``map``: the map variant applied to this copy of the corpus
+    (:mod:`.map_variant`: titles and summaries changed by an overlay file; the corpus file is never touched), and
+    ``unmapped`` the corpus as its file holds it; both ``None`` for a corpus as loaded.
     """
 
     path: Path
@@ -55,6 +59,13 @@ class Corpus:
     sha256: str
     lines: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    map: MapRef | None = None
+    unmapped: Corpus | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def original(self) -> Corpus:
+        """The corpus as its file holds it, with no map variant applied."""
+        return self.unmapped if self.unmapped is not None else self
 
     def title_of(self, node_id: str) -> str:
         return str(self.index[node_id].metadata.get(TITLE, node_id))

@@ -3,8 +3,8 @@
 The tree is a PageIndex tree (the format a PDF's tree already has in this project, see :mod:`.pageindex`), so a
 PDF opens as the tree ``reasoning-explorer import`` writes, and both load through the same reader:
 
-- headings: the outline's where the PDF has one, else the layout's (:mod:`.pdf_headings`); a PDF with neither is
-  a node per page (``Page 3``);
+- headings: the outline's where the PDF has one, with the layout's it leaves out filled in under the entries whose
+  spans hold them, else the layout's (:mod:`.pdf_headings`); a PDF with neither is a node per page (``Page 3``);
 - a node's span runs from its heading to the next heading at its level or above; its ``text`` is that span's text
   (running headers, footers and page numbers dropped); text before the first heading is a node of its own,
   ``Front matter``;
@@ -30,9 +30,9 @@ from .files import decode_text, read_bytes
 from .markdown_ids import Ids
 from .model import Corpus
 from .pageindex import build_pageindex
-from .pdf_headings import Heading, layout_headings, outline_headings
+from .pdf_headings import Heading, layout_headings, outline_headings, with_layout_headings
 from .pdf_pages import PdfText, read_pdf_text
-from .progress import Progress, Stage
+from .progress import Progress, Stage, SummaryHook
 from .summaries import extractive_summary
 
 __all__ = ["FORMAT", "fill_pageindex", "pdf_tree", "read_pageindex_with_pdf", "read_pdf", "read_tree"]
@@ -41,19 +41,29 @@ FORMAT = "pdf"
 FRONT_MATTER = "Front matter"
 
 
-def read_pdf(path: Path, progress: Progress | None = None) -> Corpus:
-    """Load a PDF as a corpus (format ``"pdf"``); a :class:`CorpusError` with one line when it cannot be read."""
+def read_pdf(path: Path, progress: Progress | None = None, summaries: SummaryHook | None = None) -> Corpus:
+    """Load a PDF as a corpus (format ``"pdf"``); a :class:`CorpusError` with one line when it cannot be read.
+    ``summaries``: what rewrites the tree's summaries before it is indexed (``--summaries``)."""
     progress = progress or Progress(None)
     text = read_pdf_text(path, progress)
     tree = pdf_tree(text, path, progress)
+    if summaries is not None:
+        summaries(tree, progress)
     corpus = build_pageindex(tree, path, text.data, progress)
     return dataclasses.replace(corpus, format=FORMAT)
 
 
-def pdf_tree(text: PdfText, path: Path, progress: Progress | None = None) -> dict[str, Any]:
-    """The PDF's tree as a PageIndex tree: ``{"doc_name": ..., "structure": [...]}``."""
+def pdf_tree(text: PdfText, path: Path, progress: Progress | None = None, *, fill_outline: bool = True
+             ) -> dict[str, Any]:
+    """The PDF's tree as a PageIndex tree: ``{"doc_name": ..., "structure": [...]}``. ``fill_outline=False``: an
+    outline's headings alone, without the layout's it lacks (the bench's before)."""
     progress = progress or Progress(None)
-    headings = outline_headings(text) if text.outline else layout_headings(text)
+    if not text.outline:
+        headings = layout_headings(text)
+    elif fill_outline:
+        headings = with_layout_headings(outline_headings(text), layout_headings(text))
+    else:
+        headings = outline_headings(text)
     if not headings:
         headings = [Heading(f"Page {page + 1}", 0, page, None) for page in range(len(text.pages)) if text.pages[page]]
     headings = _with_front_matter(text, headings)

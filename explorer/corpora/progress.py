@@ -8,8 +8,8 @@ the loaders call ``callback(stage, done, total)``:
     file's bytes; a folder: its Markdown files), ``"scanning"`` (a folder's
     subfolders), ``"parsing"`` (the whole file at once: ``done`` is 0, then
     1 of 1 when it is parsed), ``"building"`` (nodes made), ``"indexing"``
-    (the tree checked and indexed: 0, then 1 of 1) and ``"reading pages"`` (a PDF's pages, their text and
-    look).
+    (the tree checked and indexed: 0, then 1 of 1), ``"reading pages"`` (a PDF's pages, their text and
+    look) and ``"summarising"`` (a PDF's nodes given summaries by an LLM, ``--summaries``).
 ``done``, ``total``
     how many of how many (bytes, files, folders, nodes); ``total`` is
     ``None`` where it is not known in advance.
@@ -32,9 +32,11 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 ProgressCallback = Callable[[str, int, int | None], None]
+SummaryHook = Callable[[Any, "Progress"], object]
+"""What writes a PDF tree's summaries in place (given the tree as ``json`` would read it, and the load's progress)."""
 
 _UNKNOWN_TOTAL_STEP: Final = 5000
 
@@ -46,6 +48,7 @@ class Stage(StrEnum):
     BUILDING = "building"
     INDEXING = "indexing"
     PAGES = "reading pages"
+    SUMMARISING = "summarising"
 
 
 class CallbackFailed(BaseException):

@@ -199,8 +199,9 @@ def _rationale_chars(options: ModelOptions) -> int:
     return RATIONALE_MAX_CHARS if options.rationale is None else options.rationale
 
 
-def _sampling(settings: Settings, request: NavigatorRequest) -> dict[str, Any]:
-    """The sampling fields and ``max_tokens`` of one request (temperature 0 unless asked otherwise)."""
+def _sampling(settings: Settings, request: NavigatorRequest | int) -> dict[str, Any]:
+    """The sampling fields and ``max_tokens`` of one request (temperature 0 unless asked otherwise; ``request``: an
+    offer, whose size gives the default ``max_tokens``, or that default itself)."""
     options = settings.options
     fields: dict[str, Any] = {"temperature": options.temperature if options.temperature is not None else 0}
     if options.seed is not None:
@@ -208,6 +209,7 @@ def _sampling(settings: Settings, request: NavigatorRequest) -> dict[str, Any]:
     if options.top_p is not None:
         fields["top_p"] = options.top_p
     fields["max_tokens"] = (options.max_tokens if options.max_tokens is not None
+                            else request if isinstance(request, int)
                             else default_max_tokens(request.candidates, request.remaining_visits,
                                                     _rationale_chars(options), options.scores))
     if settings.streams:
@@ -390,6 +392,32 @@ class OpenAICompatibleNavigator(TreeNavigator):
             cache.put(self._where(call.settings), call.body, reply.status, reply.text)
         return self._choice(reply, request, call, attempts)
 
+    def complete(self, model: str, sent: Messages, max_tokens: int,
+                 token: CancellationToken | None = None) -> tuple[str, bool]:
+        """One free-text completion of ``sent`` by ``model`` (no structured output), with a choice's settings,
+        retries and response cache: the answer's text, and whether the cache gave it. A
+        :class:`NavigatorHTTPError` in one line when it cannot be had (or the answer holds no text)."""
+        token = token or CancellationToken()
+        settings = self.settings(model)
+        call = _Call(settings, sent, _sampling(settings, max_tokens), structured=False)
+        folder = call.settings.cache_dir
+        cache = ResponseCache(folder) if folder is not None and call.settings.options.cacheable else None
+        cached = self._from_cache(cache, call)
+        if cached is not None:
+            reply, attempts = cached, 0
+        else:
+            call.settings = self.connect(call.settings, token)
+            reply, attempts = self._post(call, token)
+        if not 200 <= reply.status < 300:
+            raise call.failed(status_error(reply, call.settings, attempts), attempts, status=reply.status)
+        text = _message_text(reply)
+        if not text:
+            raise call.failed(NavigatorHTTPError(f"{call.settings.provider} answered no text"), attempts,
+                              answer=call.answered(reply), status=reply.status)
+        if cache is not None and cached is None:
+            cache.put(self._where(call.settings), call.body, reply.status, reply.text)
+        return text, cached is not None
+
     # -- the parts of a call ------------------------------------------------------------------------------
 
     def _call(self, request: NavigatorRequest, sent: Messages | None) -> _Call:
@@ -532,6 +560,19 @@ class OpenAICompatibleNavigator(TreeNavigator):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _message_text(reply: Reply) -> str:
+    """The first choice's message text of a chat completion (a stream's, assembled), stripped; ``""``: none."""
+    try:
+        body = json.loads(reply.text)
+    except ValueError:
+        return ""
+    choices = body.get("choices") if isinstance(body, dict) else None
+    first = choices[0] if isinstance(choices, list) and choices else None
+    message = first.get("message") if isinstance(first, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    return content.strip() if isinstance(content, str) else ""
 
 
 def _is_completion(reply: Reply) -> bool:

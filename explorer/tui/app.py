@@ -251,8 +251,10 @@ class ExplorerApp(App[int]):
                 return
             self.uninstall_screen(EVALUATION)
             old.remove()  # its walks are cancelled as it goes
-        self.install_screen(EvaluationScreen(self.corpus, message.questions, message.settings, message.navigator,
-                                             compare=message.compare, allow_files=self.allow_files,
+        corpus = self.walk_screen.corpus  # as a map variant made with M reads now
+        self.install_screen(EvaluationScreen(corpus, message.questions, message.settings, message.navigator,
+                                             compare=message.compare, corpora=message.corpora,
+                                             allow_files=self.allow_files,
                                              wiring=self.wiring), EVALUATION)
         self.push_screen(EVALUATION)
 

@@ -32,6 +32,7 @@ button:hover, button:focus-visible { border-color: var(--accent); outline: none;
 #keys { color: var(--muted); margin-left: auto; }
 #slider { flex: 1 1 200px; min-width: 120px; accent-color: var(--accent); }
 .fork { color: var(--accent); margin: 0 0 4px; }
+.verdict { color: var(--accent); margin: 4px 0; }
 main { padding: 12px 20px; }
 #frame svg { width: 100%; height: auto; display: block; }
 #transcript-box { padding: 0 20px 24px; }
@@ -113,14 +114,29 @@ show(0);
 """
 
 
+def missed(verdict: Sequence[str]) -> str:
+    """The header's lines of a miss: its verdict (``Missed the expected node: the map hid it: …``), then the flat
+    search's words, each escaped; ``""`` for none."""
+    said = [line for line in verdict if line]
+    if not said:
+        return ""
+    lines = [f'<p class="verdict" id="verdict">Missed the expected node — {html.escape(said[0])}</p>']
+    lines += [f'<p class="meta" id="flat">{html.escape(line[:1].upper() + line[1:])}</p>' for line in said[1:]]
+    return "\n".join(lines)
+
+
 def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[int], transcripts: Sequence[str],
-         transcript_of: Sequence[int], decisions: Sequence[int], total: int, fork: str = "", cut: str = "") -> str:
+         transcript_of: Sequence[int], decisions: Sequence[int], total: int, fork: str = "", cut: str = "",
+         verdict: Sequence[str] = ()) -> str:
     """The page: ``frames`` and ``transcripts`` packed (base64 of gzip), ``steps`` the event of each frame,
     ``transcript_of`` each frame's transcript (-1: none), ``decisions`` the frames presenting mode stops at.
 
     ``fork``: what the walk is, when a fork (what was forced, or the prompt variant), shown under the title;
     ``cut``: which recorded answers were cut to the ids a live answer keeps, said under it.
-    ``title``, ``subtitle``, ``fork`` and ``cut`` are untrusted (the query, the corpus, ids): escaped here."""
+    ``verdict``: when the walk missed the node its question expects, whose fault it was and where a flat search ranks
+    that node, in words (each line said, an empty one left out).
+    ``title``, ``subtitle``, ``fork``, ``cut`` and ``verdict`` are untrusted (the query, the corpus, ids): escaped
+    here."""
     nonce = secrets.token_urlsafe(16)
     walk = json.dumps({"frames": list(frames), "steps": list(steps), "transcripts": list(transcripts),
                        "transcriptOf": list(transcript_of), "decisions": list(decisions), "total": total},
@@ -146,6 +162,7 @@ def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[in
 {f'<p class="fork" id="fork">{html.escape(fork)}</p>' if fork else ""}
 <p class="meta">{html.escape(subtitle)}</p>
 {f'<p class="meta" id="cut">{html.escape(cut[:1].upper() + cut[1:])}.</p>' if cut else ""}
+{missed(verdict)}
 </header>
 <nav aria-label="step through the walk">
 <button id="first" title="The first step (Home)">|◀ First</button>

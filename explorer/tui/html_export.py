@@ -36,7 +36,7 @@ import gzip
 import io
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -50,6 +50,7 @@ from textual.widgets import Footer
 from ..navigators.answer_size import cut_answers
 from ..outputs import Output, Read, write
 from ..walks.decision_steps import decision_steps
+from ..walks.evaluation.walk_verdict import verdict_lines
 from ..walks.fork_line import fork_line
 from ..walks.history import WalkHistory
 from ..walks.walk_list import WalkList
@@ -215,10 +216,14 @@ class ExportedWalk:
 
 
 def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, credit: str,
-                cancelled: Cancelled = lambda: False, fork_of: int | None = None) -> ExportedWalk:
+                cancelled: Cancelled = lambda: False, fork_of: int | None = None,
+                expected: Collection[str] = (), judged: Sequence[str] | None = None) -> ExportedWalk:
     """The page of the walk ``trace`` records, on ``corpus``, drawn by a ``screen_class`` that shows it (no
     navigator: nothing is asked, every step is read from the record); ``credit`` names who exported it;
-    ``fork_of`` the walk it was forked from, when known (its header says so, and what was forced)."""
+    ``fork_of`` the walk it was forked from, when known (its header says so, and what was forced). A walk that
+    missed the node its question expects (``expected``, else the question asking its query in a set beside the
+    corpus) says under its title whose fault it was and where a flat search ranks that node: ``judged``, when the
+    explorer judged it already, else judged here (:func:`~explorer.walks.evaluation.walk_verdict.verdict_lines`)."""
     events, cuts = cut_answers(trace.events)  # an answer of 100,000 ids is drawn as a live one is cut
     history = WalkHistory.from_trace(replace(trace, events=events))
 
@@ -227,6 +232,7 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
         return screen_class(corpus, WalkList(), history.settings, present=True, allow_files=False)
 
     drawn = draw_walk(screen, history, title=credit, cancelled=cancelled)
+    verdict = tuple(judged) if judged is not None else verdict_lines(corpus, history, expected)
     walked = trace.header.settings
     text = page(title=walked.query, subtitle=f"{corpus.title} · {walked.model} · budget {walked.max_nodes_visited} "
                                               f"· depth limit {walked.max_depth} · {trace.end.value} · exported by "
@@ -234,7 +240,8 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
                 frames=[packed(f.svg) for f in drawn.frames], steps=[f.step for f in drawn.frames],
                 transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],
                 decisions=drawn.decisions, total=len(history.events),
-                fork=fork_line(list(history.decisions()), fork_of) or "", cut="; ".join(cut.said() for cut in cuts))
+                fork=fork_line(list(history.decisions()), fork_of) or "", cut="; ".join(cut.said() for cut in cuts),
+                verdict=verdict)
     return ExportedWalk(text, len(drawn.frames), len(drawn.decisions))
 
 

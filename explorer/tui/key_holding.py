@@ -12,6 +12,10 @@ key waits behind the copies, and is handed over (or typed anew) after them, in t
 The keys after a closing key typed into an open prompt wait the same way, until the prompt has closed (or refused
 the value): sent on, they would reach the closing prompt's field (Escape then ``q`` typed fast lost the ``q``).
 
+An Escape and a key sent faster than the terminal's escape delay (100 ms) come as one key, ``alt+`` that key (the
+terminal cannot tell the two apart): the explorer binds no ``alt+`` key, so the holder takes one as the Escape and the
+key that were typed, in order (Escape then ``q`` typed fast, or a key storm, still closes what is open and quits).
+
 Holding never outlives the prompt it waits for: a prompt that another screen covered (a held ctrl+p opened the
 command palette over it, and the held Enter went to the palette) says it is ready again once back on top, and a key
 that comes while a screen other than a prompt covers it lets every held key go, in order, to that screen. So
@@ -25,6 +29,21 @@ from collections.abc import Callable
 from textual import events
 
 CLOSING_KEYS = frozenset({"enter", "escape"})
+
+
+def escape_and_key(event: events.Key) -> list[events.Key] | None:
+    """The Escape and the key that ``event`` stands for when the terminal sent them as one ``alt+`` key (an
+    Escape followed within the escape delay by a one-character key: ``alt+q``, ``alt+shift+q`` for ``Q``);
+    ``None`` for any other key."""
+    character = event.character
+    if not event.key.startswith("alt+") or character is None or len(character) != 1 or not character.isprintable():
+        return None
+    name = event.key.removeprefix("alt+")
+    if name == f"shift+{character.lower()}":
+        name = character
+    if "+" in name:  # ctrl or another modifier as well: not a plain key after an Escape
+        return None
+    return [events.Key("escape", "\x1b"), events.Key(name, character)]
 
 
 class KeyHolder:
@@ -74,6 +93,17 @@ class KeyHolder:
                 else:
                     self._type_anew(later)
             return held
+        parts = escape_and_key(event)
+        if parts is not None:  # taken as the two keys typed, in order, as keys held are: typed anew
+            if self._held is not None:
+                self._held.extend(parts)
+                if covered:
+                    self.closed()
+            elif self._last is not None:
+                self._later.extend(parts)
+            else:
+                self._type_anew(parts)
+            return True
         if self._last is not None and self._held is None:
             self._later.append(event)
             return True

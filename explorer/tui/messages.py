@@ -76,12 +76,14 @@ class CompareWalks(Message):
 @dataclass
 class EvaluateQuestions(Message):
     """Open the evaluation screen on ``questions`` with ``settings`` and ``navigator`` (and ``compare``, a second
-    navigator by its model, when given)."""
+    navigator by its model, when given); ``corpora``: the corpus each side walks (A, B), when they differ (the
+    original map against a map variant, ``E``); else both walk the walk screen's."""
 
     questions: QuestionSet
     settings: WalkSettings
     navigator: TreeNavigator
     compare: tuple[str, TreeNavigator] | None = None
+    corpora: tuple[Corpus, Corpus] | None = None
 
 
 @dataclass

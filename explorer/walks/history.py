@@ -323,7 +323,7 @@ def finished_walk(corpus: Corpus, settings: WalkSettings, events: Sequence[WalkE
         first = events[0] if events else None
         header = TraceHeader(str(corpus.path), corpus.sha256, corpus.source, corpus.format, settings,
                              sources=first.sources if isinstance(first, WalkStarted) else None,
-                             created=(created or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                             created=(created or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"), map=corpus.map)
     return FinishedWalk(header, tuple(events), end if end is not None else WalkEnd.CANCELLED, error, frozenset(forced),
                         frozenset(replayed), tuple(times) if len(times) == len(events) else (), name, place)
 

@@ -343,6 +343,7 @@ class WalkSession:
         return {
             "corpus": {"path": str(corpus.path), "source": corpus.source, "title": corpus.title,
                        "format": corpus.format, "sha256": corpus.sha256},
+            **({"map": corpus.map.to_json()} if corpus.map is not None else {}),
             "query": settings.query,
             "navigator": settings.model,
             "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,

@@ -59,6 +59,8 @@ class Walk:
         self.judged: tuple[int | None, tuple[str, ...]] | None = None
         """Its miss judged (the step of its first wrong turn, ``None``: its end; and the lines to say there: whose
         fault it was, where a flat search ranks the expected node), once a judge has looked (``None``: not yet)."""
+        self.blamed: str | None = None
+        """The node whose map the judged verdict blames (``M`` opens it at the verdict's step); ``None``: none."""
         self.retired = False
         """Whether its session is over for the screen (it ended, or was cancelled): see :meth:`retire`."""
 

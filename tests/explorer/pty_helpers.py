@@ -22,6 +22,13 @@ SCRIPT = shutil.which("reasoning-explorer", path=str(Path(sys.executable).parent
 # DEC private modes the explorer's driver sets (alternate screen, mouse reporting, focus events, bracketed paste):
 # each must be reset after its last set.
 PRIVATE_MODES = (1049, 1000, 1003, 1006, 1015, 1004, 2004)
+# Synchronized output (DEC mode 2026), as a modern terminal has it: the explorer asks whether the terminal has it,
+# and this one says so, so each frame comes between a start and an end, and the screen read is a whole frame (a frame
+# read half drawn showed a prompt gone that the rest of the frame draws again).
+SYNC_QUERY = b"\x1b[?2026$p"
+SYNC_ANSWER = b"\x1b[?2026;2$y"
+SYNC_START = b"\x1b[?2026h"
+SYNC_END = b"\x1b[?2026l"
 
 
 class Terminal:
@@ -34,6 +41,9 @@ class Terminal:
         self.screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self.screen)
         self.written = bytearray()
+        self._unshown = bytearray()
+        """What came after the start of a frame not ended yet: drawn when its end comes."""
+        self._answered = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
         environment = {**os.environ, "TERM": "xterm-256color"}
@@ -55,7 +65,23 @@ class Terminal:
                 return
             with self._lock:
                 self.written += data
-                self._stream.feed(data)
+                self._unshown += data
+                if not self._answered and self.written.find(SYNC_QUERY, len(self.written) - len(data) - 8) >= 0:
+                    self._answered = True
+                    os.write(self.master, SYNC_ANSWER)
+                self._stream.feed(self._whole_frames())
+
+    def _whole_frames(self) -> bytes:
+        """What came that no unfinished frame holds back (kept: a frame begun and not ended, and a last escape
+        sequence cut short, which may be a frame's start)."""
+        unshown = self._unshown
+        start, end = unshown.rfind(SYNC_START), unshown.rfind(SYNC_END)
+        cut = start if start > end else len(unshown)
+        escape = unshown.rfind(b"\x1b", max(0, cut - len(SYNC_START) + 1), cut)
+        if escape >= 0 and SYNC_START.startswith(bytes(unshown[escape:cut])):
+            cut = escape
+        shown, self._unshown = bytes(unshown[:cut]), unshown[cut:]
+        return shown
 
     def text(self) -> str:
         with self._lock:

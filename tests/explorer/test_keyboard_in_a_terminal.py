@@ -1,7 +1,11 @@
 """The dead keyboard of issue 45 (serious point 2), in a real terminal: a prompt key, ctrl+p and Enter written in
 one chunk (faster than any 50 ms apart) left Escape, `q` and ctrl+c ignored; only a signal ended the explorer.
 Escape closes what the keys left open (the prompt, the palette over it if the Enter did not close it), one a press,
-and `q` quits."""
+and `q` quits.
+
+How many Escapes that takes depends on the pace (an Enter typed into the palette before its commands are listed closes
+nothing), so an Escape can be one too many, and then `q`, sent within the terminal's escape delay (100 ms) after it,
+reaches the explorer as one key, `alt+q`: it is taken as the Escape and the `q` typed (``explorer.tui.key_holding``)."""
 
 from __future__ import annotations
 
@@ -22,14 +26,14 @@ PROMPT = "Escape cancels"  # every prompt's hint ends so ("Enter accepts · ↓ 
 PALETTE = "Search for commands…"
 
 
-def open_over_the_walk(terminal: Terminal) -> frozenset[str]:
-    shown = terminal.text()
+def markers(shown: str) -> frozenset[str]:
     return frozenset(marker for marker in (PROMPT, PALETTE) if marker in shown)
 
 
-@pytest.mark.xfail(reason="issue 45 point 2, still open: in a real terminal a q sent right after the Escape that "
-                          "closes the palette is lost (sent a second later, or after another key, it quits); Pilot "
-                          "does not see it", strict=False)
+def open_over_the_walk(terminal: Terminal) -> frozenset[str]:
+    return markers(terminal.text())
+
+
 @pytest.mark.parametrize("key", ["u", "v", "A", "m"])
 def test_a_prompt_key_ctrl_p_and_enter_in_one_chunk_leave_escape_and_q_working(tmp_path: Path, key: str) -> None:
     terminal = Terminal([str(HANDBOOK), "--query", "How are refunds issued?"], cwd=tmp_path)
@@ -37,14 +41,32 @@ def test_a_prompt_key_ctrl_p_and_enter_in_one_chunk_leave_escape_and_q_working(t
         terminal.wait_for("walk started")
         terminal.press(key + CTRL_P + "\r")
         terminal.wait_until(lambda _: bool(open_over_the_walk(terminal)), "the prompt or the palette")
-        for _ in range(4):  # the prompt, the palette: each Escape closes one (a fifth would be a deaf keyboard)
-            before = open_over_the_walk(terminal)
-            if not before:
+        # Each Escape closes one screen: the prompt, the palette over it, or a prompt the Enter opened from the
+        # palette over the first. A frame is read as the pty delivers it, so a marker can still show while the frame
+        # that clears it is being drawn, and an Escape be one too many: harmless (`q` still quits, below). A marker
+        # gone is gone for good. Six presses for at most three screens; a seventh would be a deaf keyboard.
+        for _ in range(6):
+            before = terminal.text()  # one frame read once: what is open, and what the Escape must change
+            if not markers(before):
                 break
             terminal.press(ESCAPE)
-            terminal.wait_until(lambda _, was=before: open_over_the_walk(terminal) != was, f"{sorted(before)} answer Escape")
-        assert open_over_the_walk(terminal) == frozenset()
+            terminal.wait_until(lambda shown, was=before: shown != was, "the screen answer Escape")
+        assert open_over_the_walk(terminal) == frozenset(), terminal.text()
         terminal.press("q")
+        assert terminal.wait() == 0
+        assert terminal.modes_left_on() == []
+    finally:
+        terminal.close()
+
+
+def test_escape_and_q_sent_in_one_chunk_quit(tmp_path: Path) -> None:
+    """What a key storm sends: the terminal cannot tell Escape then q from alt+q."""
+    terminal = Terminal([str(HANDBOOK), "--query", "How are refunds issued?"], cwd=tmp_path)
+    try:
+        terminal.wait_for("walk started")
+        terminal.press("v")
+        terminal.wait_for(PROMPT)
+        terminal.press(ESCAPE + "q")
         assert terminal.wait() == 0
         assert terminal.modes_left_on() == []
     finally:

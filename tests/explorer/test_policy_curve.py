@@ -6,6 +6,7 @@ chart and written as JSON. On the contract's set with ``lexical:default``, whose
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ def test_the_curve_is_written_as_json_with_each_budget_and_policys_figures():
     assert done.returncode == 0, done.stderr
     curve = json.loads(done.stdout)["policy_curve"]
     assert (curve["policies"], curve["budgets"]) == (["depth-first", "best-first"], [3, 8, 15])
+    assert curve["flat_hits_at_3"] == 17  # the flat search by eval's judge, no tree
     assert curve["rows"] == [
         {"budget": budget, "policy": policy, "questions": 31, "hits_at_3": hits, "landed": landed,
          "correct": correct, "calls": calls, "tokens": 0, "mean_landed": round(landed / 31, 4),
@@ -71,8 +73,15 @@ def test_the_curve_is_printed_as_a_table_and_a_chart_of_hit_at_3_by_budget_with_
                          [(Policy.DEPTH_FIRST, DEFAULT_ALPHA), (Policy.BEST_FIRST, DEFAULT_ALPHA)], [3, 8, 15],
                          navigator=resolve_navigator("lexical:default"))
     assert curve.lines() == curve_lines(curve.points()) == lines[1:8]
-    assert lines[8:] == draw_chart(curve.chart(), 72, 18).splitlines()
-    assert lines[-2:] == ["•• depth-first", "xx best-first"] and "\x1b" not in done.stdout
+    # the flat search (eval's judge ranking every node, no tree): a level line of its own, labelled
+    assert lines[8] == ("flat search hit@3 17/31 at any budget: the judge ranking every node, no tree, no navigator "
+                        "call")
+    flat = replace(curve, flat=17)
+    assert lines[9:] == draw_chart(flat.chart(), 72, 18).splitlines()
+    assert lines[-3:] == ["•• depth-first", "xx best-first", "++ flat search (no tree)"] and "\x1b" not in done.stdout
+    assert [(line.name, line.points) for line in flat.chart().series][2] == (
+        "flat search (no tree)", ((3, 17.0), (8, 17.0), (15, 17.0)))
+    assert curve.chart().series == flat.chart().series[:2]  # not searched: no flat line
 
 
 def test_at_one_budget_each_miss_says_whether_the_other_policy_lands_it():
@@ -92,10 +101,11 @@ def test_at_one_budget_each_miss_says_whether_the_other_policy_lands_it():
     assert "Why each miss is a miss (22 misses):" in lines  # depth-first's, the policy walked
     second = lines.index("Why each miss of best-first is a miss (21 misses):")
     assert lines[second + 2] == "    depth-first misses it too (budget 15)"  # under best-first's first miss
-    assert lines[-3:] == [
+    assert lines[-4:] == [
         "budget  policy       hit@3  landed  precision  calls  tokens",
         "    15  depth-first   7/31    2.48       0.12    3.3       0",
         "    15  best-first    9/31    4.00       0.08    3.7       0",
+        "flat search hit@3 17/31 at any budget: the judge ranking every node, no tree, no navigator call",
     ]
 
 
@@ -147,3 +157,10 @@ def test_in_a_pipe_the_per_question_table_is_plain_columns_each_row_one_line():
         "chars", "landed", "precision", "landed ids", "stops"]
     rows = [line for line in lines if line.startswith("│")]
     assert [row.split("│")[1].strip() for row in rows] == [q.id for q in load_questions(questions).questions]
+
+
+def test_with_no_judge_the_curve_has_no_flat_line():
+    done = run_cli("eval", CONTRACT, "--compare-policy", "best-first", "--budgets", "3,8", "--judge", "none")
+    assert done.returncode == 0, done.stderr
+    assert "flat search" not in done.stdout
+    assert done.stdout.splitlines()[-2:] == ["•• depth-first", "xx best-first"]

@@ -161,7 +161,7 @@ def test_an_unknown_judge_is_one_line_naming_the_judges_there_are(tmp_path):
     assert out.returncode == 2
     assert out.stderr == ("reasoning-explorer: error: --judge: no judge is named 'oracle': a judge is one of "
                           "semantic:default (the bundled static embeddings); lexical:default (BM25 over the same "
-                          "texts)\n")
+                          "texts); or a navigator that scores (openai:MODEL)\n")
 
 
 def test_eval_json_carries_each_misss_blame_its_flat_rank_and_the_counts_by_verdict(tmp_path):

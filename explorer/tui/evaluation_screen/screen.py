@@ -10,6 +10,11 @@ marked on the tree (an ``OpenWalk`` message); ``D`` on a row where the two navig
 by side (``CompareWalks``). The screen stays installed while the main view is shown, so Escape there comes back to the
 table as it was left.
 
+Each miss says whose fault it was (the map, the navigator, no signal, or a limit's own reason) and where a flat
+search ranks its expected node: judged on a worker as the walks end, once the first miss comes (an evaluation with
+no miss loads no judge), by the bundled embeddings (:mod:`~explorer.walks.evaluation.verdict_run`); the totals
+count the misses by verdict beside the flat search's hit@3, and ``v`` shows one verdict's rows at a time.
+
 Time counts: once a walk has ended, the progress row says the time left (``about 3 min left``, from the mean
 seconds a walk took: :func:`~explorer.walks.evaluation.time_left`); ``x`` stops the walks and keeps what was walked,
 a partial run that says which questions it holds; ``ctrl+s`` keeps the runs, whole or partial, both sides when two
@@ -38,6 +43,7 @@ from ...numbers import counted
 from ...safe_text import safe, styled, visible
 from ...walk_settings import WalkSettings
 from ...walks.evaluation import (
+    BlameKind,
     Change,
     EvaluationRun,
     KeptRun,
@@ -49,6 +55,7 @@ from ...walks.evaluation import (
     time_left,
     wrong_turn_shown,
 )
+from ...walks.evaluation.verdict_run import OneJudge, VerdictRun
 from ...walks.session import JOBS, UNWIRED, Wiring
 from ...walks.settings import describe_settings
 from ..messages import CompareWalks, OpenWalk
@@ -62,7 +69,7 @@ from .cells import (
     how,
     totals,
 )
-from .sides import EvaluationEnded, QuestionWalked, SideRun
+from .sides import EvaluationEnded, QuestionJudged, QuestionWalked, SideRun
 from .table import ResultsTable
 
 __all__ = ["EVALUATION", "EvaluationScreen", "open_question_set", "totals"]
@@ -85,6 +92,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     CSS_PATH = Path(__file__).with_name("evaluation.tcss")
     BINDINGS = [
         Binding("m", "toggle_misses", "Misses only", id="eval.misses"),
+        Binding("v", "cycle_verdict", "One verdict", id="eval.verdict"),
         Binding("b", "sweep", "Budget sweep…", id="eval.sweep"),
         Binding("p", "policy_curve", "Policy curve…", id="eval.policy_curve"),
         Binding("o", "open_kept_run", "Kept run…", id="eval.kept_run"),
@@ -100,9 +108,12 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
     def __init__(self, corpus: Corpus, questions: QuestionSet, settings: WalkSettings, navigator: TreeNavigator,
                  *, compare: tuple[str, TreeNavigator] | None = None, jobs: int = JOBS,
-                 allow_files: bool = True, wiring: Wiring = UNWIRED) -> None:
+                 allow_files: bool = True, wiring: Wiring = UNWIRED,
+                 corpora: tuple[Corpus, Corpus] | None = None) -> None:
         super().__init__()
         self.corpus = corpus
+        self.corpora = dict(zip((Side.A, Side.B), corpora, strict=True)) if corpora is not None else {}
+        """The corpus each side walks when they differ (the original map as A, a map variant as B: ``E``)."""
         self.wiring = wiring if wiring is not UNWIRED else Wiring()  # a ledger of its own, never the shared one's
         """The explorer's listeners (a local model loading) and observers, handed to the walks run here, and its
         ledger of the files read, which every file written here asks about (the corpus, this set, kept runs)."""
@@ -117,11 +128,16 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.sides: dict[Side, SideRun] = {}
         self.misses_only = False
         self.differences_only = False
+        self.verdict: BlameKind | None = None
+        """The one verdict whose rows are shown (``v``), ``None``: every row."""
+        self.judge = OneJudge(corpus)
+        """The judge of every miss here, both sides', made when the first miss comes."""
         self._generation = 0
         self._first: tuple[str, TreeNavigator] = (settings.model, navigator)
         self._compare = compare
-        self.table = ResultsTable(self.questions, self.sides, lambda: (self.misses_only, self.differences_only),
-                                  lambda: self.query_one(DataTable))
+        self.table = ResultsTable(self.questions, self.sides,
+                                  lambda: (self.misses_only, self.differences_only, self.verdict),
+                                  lambda: self.query_one(DataTable), corpus.title_of)
         """The table of questions: its columns, each question's row, which the filters show and in what order."""
         self._read: list[Path] = []
         """The kept runs read here (opened with ``o``, resumed with ``R``): never written over."""
@@ -169,6 +185,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         """Cancel every walk under way (the screen is going away, or a person asked)."""
         for side in self.sides.values():
             side.run.cancel()
+            if side.verdicts is not None:
+                side.verdicts.cancel()
 
     # -- runs -------------------------------------------------------------------------------------------------------
 
@@ -179,13 +197,22 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         old = self.sides.get(name)
         if old is not None:
             old.run.cancel()
+            if old.verdicts is not None:
+                old.verdicts.cancel()
         self._generation += 1
         kept, held = resumed if resumed is not None else (None, {})
-        run = EvaluationRun(self.corpus, self.questions, self.settings.but(model=model),
+        corpus = self.corpus_of(name)
+        run = EvaluationRun(corpus, self.questions, self.settings.but(model=model),
                             navigator=self.wiring.wire(navigator), jobs=self.jobs, hook=self.wiring.hook(), held=held)
-        side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept)
+        side = self.sides[name] = SideRun(model, navigator, run, self._generation, list(run.outcomes), Pace(), kept,
+                                          map=corpus.map)
         generation = side.generation
         self._show_settings()
+
+        def judged(number: int, outcome: QuestionOutcome) -> None:
+            self.post_message(QuestionJudged(name, generation, number, outcome))
+
+        side.verdicts = VerdictRun(self.judge, model, judged)
 
         def walked(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionWalked(name, generation, number, outcome))
@@ -201,6 +228,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.run_worker(walk, thread=True, group=f"evaluation-{name}", name=f"evaluation-{name}-{generation}",
                         exit_on_error=False)
 
+    def corpus_of(self, side: Side) -> Corpus:
+        """The corpus side ``side`` walks: its own when the sides differ by map, else the screen's."""
+        return self.corpora.get(side, self.corpus)
+
     def _current(self, side: Side, generation: int) -> SideRun | None:
         found = self.sides.get(side)
         return found if found is not None and found.generation == generation else None
@@ -211,12 +242,38 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return  # a run that was replaced
         side.outcomes[message.number] = message.outcome
         side.pace.walk_ended()
+        verdicts = side.verdicts
+        if verdicts is not None and verdicts.offer(message.number, message.outcome):  # a miss: judge on a worker
+
+            def drain() -> None:
+                try:
+                    verdicts.drain()
+                except Exception as exc:  # a broken judge: say it, keep the figures
+                    self.post_message(QuestionJudged(message.side, message.generation, -1, None,
+                                                     f"unexpected {type(exc).__name__}: {exc}"))
+
+            self.run_worker(drain, thread=True, group=f"verdicts-{message.side}", name="judge the misses",
+                            exit_on_error=False)
         self._show_progress()
         self._show_totals()
         if self.table.filtering or self.table.flipped(message.number):
             self._rebuild()  # the row may come or go, or move up among the flipped
         else:
             self.table.update_row(message.number)
+
+    def on_question_judged(self, message: QuestionJudged) -> None:
+        side = self._current(message.side, message.generation)
+        if side is None:
+            return  # a run that was replaced
+        if message.outcome is None:
+            self.say(message.error or "", title="The judge of the misses broke", severity="error", timeout=8)
+        else:
+            side.outcomes[message.number] = message.outcome
+            if self.verdict is not None:
+                self._rebuild()  # the row may come in
+            else:
+                self.table.update_row(message.number)
+        self._show_totals()
 
     def on_evaluation_ended(self, message: EvaluationEnded) -> None:
         side = self._current(message.side, message.generation)
@@ -257,7 +314,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         text = Text(settings)
         for name, side in self.sides.items():
             text.append(f" · {name} ")
-            text.append_text(safe(side.model, width=160))
+            text.append_text(safe(side.model + (f" · map {side.map.path}" if side.map is not None else ""), width=200))
         self.query_one("#eval-settings", Label).update(text)
 
     def _show_totals(self) -> None:
@@ -270,7 +327,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             text.append(f" · {side.done}/{len(self.questions)} walked")
             if side.resumed is not None:
                 text.append_text(safe(f" ({len(side.run.held)} from {Path(side.resumed.path).name})", width=80))
-            text.append(totals(side.outcomes))
+            text.append(totals(side.outcomes, side.verdicts.left if side.verdicts is not None else 0))
             if side.over and side.run.cancelled and len(side.held) < len(self.questions):
                 text.append(" · cancelled: ", style="bold")
                 text.append_text(safe(side.holding(), width=120))
@@ -282,7 +339,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             text.append(f" · only B hits {better} · only A hits {worse}")
         self.query_one("#eval-totals", Label).update(text)
         name, now = self._now
-        self.query_one(KeptRunPanel).show_run(name, self.settings.but(model=now.model), now.outcomes)
+        self.query_one(KeptRunPanel).show_run(name, self.settings.but(model=now.model), now.outcomes,
+                                              self.corpus_of(name))
 
     @property
     def _now(self) -> tuple[Side, SideRun]:
@@ -297,7 +355,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             shown.append("misses only")
         if self.differences_only:
             shown.append("differences only")
-        keys = ("Enter opens a walk at its first wrong turn · m misses only · c compare another navigator · "
+        if self.verdict is not None:
+            shown.append(f"the misses whose verdict is {self.verdict.words}")
+        keys = ("Enter opens a walk at its first wrong turn · m misses only · v one verdict at a time · "
+                "c compare another navigator · "
                 "b budget sweep · p policy curve · o against a kept run · R resume one")
         if self.comparing:
             keys += " · D A and B side by side · d differences only (br. branch entered, turn first wrong turn)"
@@ -367,7 +428,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                  for name, side in self.sides.items()]
         if policies:
             ask_policy_curve(self, self.corpus, self.question_set, sides[0], jobs=self.jobs, wiring=self.wiring,
-                             allow_files=self.allow_files)
+                             allow_files=self.allow_files, judge=self.judge)
         else:
             ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
                           allow_files=self.allow_files)
@@ -400,6 +461,22 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def action_toggle_misses(self) -> None:
         self.misses_only = not self.misses_only
         self._rebuild()
+
+    def action_cycle_verdict(self) -> None:
+        """``v``: show the rows of one verdict, then the next one some row holds, then every row again."""
+        kinds = self.table.verdicts()
+        if not kinds and self.verdict is None:
+            judging = any(side.verdicts is not None and side.verdicts.left for side in self.sides.values())
+            self.say("The misses are being judged: v filters by verdict once they are." if judging else
+                     "No verdict to filter by: no miss was judged.", timeout=3)
+            return
+        later = [kind for kind in kinds if self.verdict is None or list(BlameKind).index(kind)
+                 > list(BlameKind).index(self.verdict)]
+        self.verdict = later[0] if later else None
+        self._rebuild()
+        self.say(f"Showing the misses whose verdict is {self.verdict.words} ({len(self.table.shown)}); v for the "
+                 "next verdict" if self.verdict is not None else "Showing every row: the verdict filter is off.",
+                 timeout=3)
 
     def action_toggle_differences(self) -> None:
         if not self.comparing:
@@ -463,7 +540,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         runs = {name: (self.settings.but(model=self.sides[name].model), self.sides[name].outcomes) for name in paths}
         try:
-            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs, self.wiring.ledger)
+            kept = run_saving.keep_sides(paths, self.question_set.path, self.corpus, runs, self.wiring.ledger,
+                                         corpora=self.corpora)
         except OSError as exc:
             self.say(f"Cannot write the run: {exc.strerror or exc}", title="Cannot keep the run", severity="error",
                      timeout=8)
@@ -483,7 +561,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         beside = kept_runs_beside(self.question_set.path)
         offered = ([str(self._kept)] if self._kept is not None else []) + [p for p in beside if p != str(self._kept)]
         models = {name: side.model for name, side in self.sides.items()}
-        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered),
+        maps = {name: side.map for name, side in self.sides.items()}
+        self.app.push_screen(run_saving.resume_prompt(self.question_set, self.corpus, self.settings, models, offered,
+                                                      maps),
                              self._resume)
 
     def _resume(self, found: run_saving.Resumed | None) -> None:

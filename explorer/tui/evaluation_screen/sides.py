@@ -1,9 +1,10 @@
 """The evaluation screen's runs (:mod:`.evaluation`): each side's run and what it found so far
-(:class:`SideRun`), and the messages its worker posts as each question is walked and as the run ends."""
+(:class:`SideRun`), and the messages its workers post as each question is walked, as the run ends and as each of
+its outcomes is judged (whose fault a miss was, where a flat search ranks the expected node)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from textual.message import Message
 
@@ -11,8 +12,10 @@ from core import TreeNavigator
 
 from ...navigators.prompt_variants import model_label
 from ...numbers import counted
+from ...walk_settings import MapRef
 from ...walks.evaluation import EvaluationRun, KeptRun, Pace, QuestionOutcome, Side, holds
-from ...walks.evaluation.kept_run import few_ids
+from ...walks.evaluation.kept_run import few_ids, map_label
+from ...walks.evaluation.verdict_run import VerdictRun
 
 
 @dataclass
@@ -23,6 +26,18 @@ class QuestionWalked(Message):
     generation: int
     number: int
     outcome: QuestionOutcome
+
+
+@dataclass
+class QuestionJudged(Message):
+    """Question ``number``'s outcome of side ``side``'s run ``generation``, judged (its verdict, its flat rank); or
+    the judge broke with ``error`` (``outcome`` is ``None``)."""
+
+    side: Side
+    generation: int
+    number: int
+    outcome: QuestionOutcome | None
+    error: str | None = None
 
 
 @dataclass
@@ -48,6 +63,10 @@ class SideRun:
     resumed: KeptRun | None = None
     over: bool = False
     error: str | None = None
+    map: MapRef | None = None
+    """The map variant this side walks with (``None``: the corpus as its file holds it)."""
+    verdicts: VerdictRun | None = field(default=None, repr=False)
+    """Its outcomes judged as they come, once a miss comes (none before)."""
 
     @property
     def done(self) -> int:
@@ -65,7 +84,7 @@ class SideRun:
 
     @property
     def label(self) -> str:
-        return model_label(self.model)
+        return model_label(self.model) + map_label(self.map)
 
     def holding(self) -> str:
         """``partial: holds 2 of 4 questions (a, b)``: what a run not walked whole holds."""

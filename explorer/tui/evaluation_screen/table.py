@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from ...corpora.questions import Question
 from ...safe_text import safe
-from ...walks.evaluation import Change, Difference, QuestionOutcome, Side, differs
+from ...walks.evaluation import BlameKind, Change, Difference, QuestionOutcome, Side, differs
 from .cells import CELL_WIDTHS, CHANGE_STYLE, COMPARED, LABELS, SHORT_LABELS, SIDE_COLUMNS, side_cells
 from .sides import SideRun
 
@@ -22,14 +22,17 @@ _FLIP_ORDER = {Change.B_HITS: 0, Change.A_HITS: 1}
 
 class ResultsTable:
     """The table of ``questions`` walked by the ``sides`` (the screen's, as they change), filtered as ``filters``
-    says now (misses only, differences only), drawn into the data table ``widget`` gives."""
+    says now (misses only, differences only, one verdict only), drawn into the data table ``widget`` gives; a
+    verdict names a node by its title, ``title_of``'s."""
 
     def __init__(self, questions: Sequence[Question], sides: dict[Side, SideRun],
-                 filters: Callable[[], tuple[bool, bool]], widget: Callable[[], DataTable[Text]]) -> None:
+                 filters: Callable[[], tuple[bool, bool, BlameKind | None]], widget: Callable[[], DataTable[Text]],
+                 title_of: Callable[[str], str]) -> None:
         self.questions = questions
         self.sides = sides
         self.filters = filters
         self.widget = widget
+        self.title_of = title_of
         self.shown: list[int] = []
         """The question numbers of the rows shown, in order."""
 
@@ -62,9 +65,12 @@ class ResultsTable:
             table.add_column("query", key="query")  # as wide as its longest (clipped) query: never cut
 
     def row_wanted(self, number: int) -> bool:
-        misses_only, differences_only = self.filters()
+        misses_only, differences_only, verdict = self.filters()
         a = self.sides[Side.A].outcomes[number]
         b = self.sides[Side.B].outcomes[number] if self.comparing else None
+        if verdict is not None and not any(o is not None and o.blame is not None and o.blame.kind is verdict
+                                           for o in (a, b)):
+            return False
         if misses_only:
             missed = (a is not None and not a.hit) or (b is not None and not b.hit)
             if not missed:
@@ -77,7 +83,7 @@ class ResultsTable:
         question = self.questions[number]
         cells = [Text(str(number + 1), style="dim"), safe(question.id, width=40)]
         for name in self.sides:
-            side = side_cells(self.sides[name].outcomes[number], self.sides[name].over)
+            side = side_cells(self.sides[name].outcomes[number], self.sides[name].over, self.title_of)
             cells.extend(cell for column, cell in zip(SIDE_COLUMNS, side, strict=True) if column in self.side_columns)
         if self.comparing:
             difference = self.difference(number)
@@ -113,6 +119,12 @@ class ResultsTable:
         table = self.widget()
         for key, cell in zip(self.column_keys(), self.cells(number), strict=True):
             table.update_cell(str(number), key, cell)
+
+    def verdicts(self) -> list[BlameKind]:
+        """The verdicts some row holds now, in their kinds' order: what the verdict filter cycles through."""
+        held = {o.blame.kind for side in self.sides.values() for o in side.outcomes
+                if o is not None and o.blame is not None}
+        return [kind for kind in BlameKind if kind in held]
 
     def column_keys(self) -> list[str]:
         keys = ["number", "question"] + [f"{name}:{column}" for name in self.sides for column in self.side_columns]

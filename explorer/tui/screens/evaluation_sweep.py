@@ -7,7 +7,9 @@ When it is over: the chart of hit@3 by budget, one line per side (plotext's draw
 :class:`~explorer.tui.widgets.budget_chart.BudgetChartView`), with each budget's figures beside it (hits, hit@3,
 precision, live calls), over the questions by the smallest budget at which an expected node lands ("lands from 8",
 "not within 15"), the cheapest first, each budget's ✓ beside it. ``H`` writes the same chart, figures and questions
-as one HTML file (:mod:`.sweep_page`). Over a navigator whose answers are calls (an LLM), only the largest budget's
+as one HTML file (:mod:`.sweep_page`). The cost/quality curve (``p``: depth-first against best-first) draws the flat
+search's hit@3 beside them, a level line of its own (the judge ranking every node, no tree: it depends on no budget),
+searched on the same worker. Over a navigator whose answers are calls (an LLM), only the largest budget's
 calls are made; the smaller budgets re-walk its decisions. Escape goes back to the evaluation table as it was left.
 """
 
@@ -39,16 +41,18 @@ from ...walks.evaluation import (
     Sweep,
     SweepRun,
     figures_lines,
+    flat_line,
     hit_at_3_chart,
     parse_budgets,
     reuses_answers,
 )
+from ...walks.evaluation.verdict_run import OneJudge
 from ...walks.session import JOBS, UNWIRED, Wiring
 from ..say import say
 from ..widgets.budget_chart import BudgetChartView
 from .closing_once import ClosesOnce
 from .prompt import PromptScreen
-from .sweep_page import write_sweep_page
+from .sweep_page import flat_figures, write_sweep_page
 
 BUDGETS = "3,5,8,15"
 """What the budgets prompt offers first."""
@@ -97,16 +101,18 @@ def sides_prompt(sides: Sequence[SweptSide]) -> PromptScreen[tuple[str, ...]]:
 
 
 def ask_and_sweep(screen: Screen[Any], corpus: Corpus, questions: QuestionSet, sides: Sequence[SweptSide], *,
-                  jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True, pick: bool = True) -> None:
+                  jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True, pick: bool = True,
+                  flat: OneJudge | None = None) -> None:
     """``b``: with two sides, ask which to sweep (A, B or both; ``pick=False``: both, unasked); then the budgets;
-    then sweep them on the sweep screen, pushed over ``screen``."""
+    then sweep them on the sweep screen, pushed over ``screen`` (``flat``: the judge whose flat search is drawn
+    beside them)."""
     app = screen.app
 
     def budgets_for(chosen: Sequence[SweptSide]) -> Callable[[tuple[int, ...] | None], None]:
         def sweep(budgets: tuple[int, ...] | None) -> None:
             if budgets:
                 app.push_screen(SweepScreen(corpus, questions, chosen, budgets, jobs=jobs, wiring=wiring,
-                                            allow_files=allow_files))
+                                            allow_files=allow_files, flat=flat))
         return sweep
 
     def ask_budgets(chosen: Sequence[SweptSide]) -> None:
@@ -134,11 +140,13 @@ def policy_sides(side: SweptSide) -> list[SweptSide]:
 
 
 def ask_policy_curve(screen: Screen[Any], corpus: Corpus, questions: QuestionSet, side: SweptSide, *,
-                     jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True) -> None:
+                     jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True,
+                     judge: OneJudge | None = None) -> None:
     """``p``: the budgets, then ``side`` swept under depth-first and under best-first (the curve ``eval
-    --compare-policy --budgets`` prints), on the sweep screen over ``screen``."""
+    --compare-policy --budgets`` prints), with ``judge``'s flat search beside them, on the sweep screen over
+    ``screen``."""
     ask_and_sweep(screen, corpus, questions, policy_sides(side), jobs=jobs, wiring=wiring, allow_files=allow_files,
-                  pick=False)
+                  pick=False, flat=judge if judge is not None else OneJudge(corpus))
 
 
 def lands_words(budget: int | None, largest: int) -> str:
@@ -160,6 +168,8 @@ class SweepEnded(Message):
 
     found: dict[str, Sweep] | None
     error: str | None = None
+    flat: int | None = None
+    """The flat search's hit@3, when it was asked for."""
 
 
 class SweepScreen(ClosesOnce, ModalScreen[None]):
@@ -174,8 +184,13 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
     ]
 
     def __init__(self, corpus: Corpus, questions: QuestionSet, sides: Sequence[SweptSide], budgets: tuple[int, ...],
-                 *, jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True) -> None:
+                 *, jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True,
+                 flat: OneJudge | None = None) -> None:
         super().__init__()
+        self.judge = flat
+        """The judge whose flat search's hit@3 is drawn beside the sweeps (``None``: none is)."""
+        self.flat: int | None = None
+        """That hit@3, once the sweep is over."""
         self.corpus = corpus
         self.question_set = questions
         self.sides = tuple(sides)
@@ -228,6 +243,7 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
                         id="sweep-hint")
 
     def on_mount(self) -> None:
+        self.set_class(self.judge is not None, "-flat")  # a legend line more: room for it
         self._add_columns()
         self._show_progress()
         self.query_one(DataTable).focus()
@@ -257,26 +273,29 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
                     self.post_message(SweepEnded(None))
                     return
                 found[name] = swept
+            flat = None if self.judge is None else self.judge.flat_hits_at_3(
+                [(question.query, question.expect) for question in self.question_set.questions])
         except Exception as exc:  # a bug in a navigator or in us: say it, keep the explorer alive
             self.post_message(SweepEnded(None, f"unexpected {type(exc).__name__}: {exc}"))
             return
-        self.post_message(SweepEnded(found))
+        self.post_message(SweepEnded(found, flat=flat))
 
     def on_sweep_walked(self, message: SweepWalked) -> None:
         if not self.over:
             self._show_progress()
 
     def on_sweep_ended(self, message: SweepEnded) -> None:
-        self.over, self.found = True, message.found
+        self.over, self.found, self.flat = True, message.found, message.flat
         if message.error:
             say(self, message.error, title="The budget sweep broke", severity="error", timeout=8)
         self._show_progress()
         if self.found is not None:
             named = self.named()
-            self.query_one(BudgetChartView).show(hit_at_3_chart(named))
+            self.query_one(BudgetChartView).show(flat_line(hit_at_3_chart(named), self.flat))
             short = [(side.name if len(self.sides) > 1 else "", found) for side, (_, found) in zip(
                 [side for side in self.sides if side.name in self.found], named, strict=True)]
-            self.query_one("#sweep-figures", Static).update(Text("\n".join(figures_lines(short))))
+            self.query_one("#sweep-figures", Static).update(
+                Text("\n".join(figures_lines(short) + flat_figures(self.flat, named))))
             self._fill(named)
 
     def named(self) -> list[tuple[str, Sweep]]:
@@ -354,7 +373,7 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
             say(self, "The sweep is not over: H writes it once it is.", timeout=3)
             return
         write_sweep_page(self, self.question_set, self.corpus, self.sides, self.named(), self.title_text().plain,
-                         allow_files=self.allow_files, ledger=self.ledger)
+                         allow_files=self.allow_files, ledger=self.ledger, flat=self.flat)
 
     def action_back(self) -> None:
         self.cancel()

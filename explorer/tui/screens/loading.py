@@ -36,6 +36,9 @@ class CorpusLoad:
     path: Path
     pdf: str | None = None
     loader: Callable[..., Corpus] = load_corpus
+    check: Callable[[Corpus], str | None] | None = None
+    """Once loaded, on the load's thread: the one line on why the corpus does not fit what opens on it (a question
+    set naming nodes it lacks, walks made on another version of it), said as a load that failed; ``None``: it fits."""
 
 
 class LoadStopped(Exception):
@@ -96,7 +99,10 @@ class LoadingScreen(Screen[None]):
         except Exception as exc:  # a loader's own bug: still one line, never a traceback over the screen
             self.post_message(CorpusLoadFailed(one_line(f"{self.load.path}: cannot be loaded ({exc!r})")))
             return
-        if not self._stop.is_set():
+        problem = self.load.check(corpus) if self.load.check is not None else None
+        if problem is not None:
+            self.post_message(CorpusLoadFailed(one_line(problem)))
+        elif not self._stop.is_set():
             self.post_message(CorpusLoaded(corpus))
 
     def on_corpus_load_progressed(self, message: CorpusLoadProgressed) -> None:

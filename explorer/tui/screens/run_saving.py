@@ -24,7 +24,7 @@ from ...navigators.prompt_variants import model_label, variant_name
 from ...numbers import counted
 from ...outputs import Ledger, Output, Read, existing, free_name, refused, same_file
 from ...safe_text import visible
-from ...walk_settings import WalkSettings
+from ...walk_settings import MapRef, WalkSettings
 from ...walks.evaluation import (
     KeptRun,
     QuestionOutcome,
@@ -34,7 +34,7 @@ from ...walks.evaluation import (
     held_outcomes,
     keep_run,
 )
-from ...walks.evaluation.kept_run import file_sha256
+from ...walks.evaluation.kept_run import check_same_map, file_sha256, same_map
 from ..widgets.kept_run_panel import open_kept_run
 from .prompt import PromptScreen
 from .save_prompt import ASK_AGAIN, model_reads
@@ -100,9 +100,12 @@ def kept_words(kept: KeptRun) -> str:
     return f" ({kept.holding_words()}; R resumes it, as eval --resume does)" if kept.partial else ""
 
 
-def side_for(kept: KeptRun, models: Mapping[Side, str]) -> Side | None:
-    """The side that walks with the kept run's model id (``None``: none does)."""
-    return next((side for side, model in models.items() if model == kept.navigator), None)
+def side_for(kept: KeptRun, models: Mapping[Side, str],
+             maps: Mapping[Side, MapRef | None] | None = None) -> Side | None:
+    """The side that walks with the kept run's model id (and map variant, when the sides' ``maps`` are given: the
+    original map against a variant); ``None``: none does."""
+    return next((side for side, model in models.items() if model == kept.navigator
+                 and (maps is None or same_map(kept, maps.get(side)))), None)
 
 
 def keep_prompt(questions_path: Path, models: Mapping[Side, str], read: Sequence[Path],
@@ -146,15 +149,17 @@ def keep_prompt(questions_path: Path, models: Mapping[Side, str], read: Sequence
 
 def keep_sides(paths: Mapping[Side, Path], questions_path: Path, corpus: Corpus,
                runs: Mapping[Side, tuple[WalkSettings, Sequence[QuestionOutcome | None]]],
-               ledger: Iterable[Read] = ()) -> dict[Side, KeptRun]:
+               ledger: Iterable[Read] = (), corpora: Mapping[Side, Corpus] | None = None) -> dict[Side, KeptRun]:
     """Keep each side's run at its path, whole or partial, through the one gate (never over what ``ledger`` holds;
-    a file there is replaced: the prompt asked); ``OSError`` when one cannot be written."""
+    a file there is replaced: the prompt asked); ``OSError`` when one cannot be written. ``corpora``: the corpus a
+    side walked when the sides differ by map (its kept run names the map)."""
     sha256 = file_sha256(questions_path)
     kept: dict[Side, KeptRun] = {}
     for name, path in paths.items():
         settings, outcomes = runs[name]
-        keep_run(path, questions_path, corpus, settings, outcomes, ledger)
-        kept[name] = KeptRun.of(str(path), settings, sha256, corpus, outcomes)
+        walked = (corpora or {}).get(name, corpus)
+        keep_run(path, questions_path, walked, settings, outcomes, ledger)
+        kept[name] = KeptRun.of(str(path), settings, sha256, walked, outcomes)
     return kept
 
 
@@ -195,18 +200,20 @@ class Resumed:
 
 
 def resume_prompt(questions: QuestionSet, corpus: Corpus, settings: WalkSettings, models: Mapping[Side, str],
-                  offered: Sequence[str]) -> PromptScreen[Resumed]:
-    """Ask for a kept run to resume: of this set and corpus, kept with the model id of a side and these settings
-    (said under the field otherwise)."""
+                  offered: Sequence[str], maps: Mapping[Side, MapRef | None] | None = None) -> PromptScreen[Resumed]:
+    """Ask for a kept run to resume: of this set and corpus, kept with the model id of a side (and its map variant:
+    ``maps``, each side's, by default the corpus's) and these settings (said under the field otherwise)."""
+    maps = maps if maps is not None else dict.fromkeys(models, corpus.map)
 
     def read(text: str) -> Resumed:
         kept = open_kept_run(text, questions.path, corpus)
-        side = side_for(kept, models)
+        side = side_for(kept, models, maps)
         if side is None:
             walks = " and ".join(f"{name} {model_label(model)}" for name, model in models.items())
             raise RunError(visible(f"{kept.path}: kept with {kept.label}; this evaluation walks {walks}: resume it "
                                    f"with eval --resume {kept.path}"))
         check_resumable(kept, settings.but(model=models[side]))
+        check_same_map(kept, maps.get(side))
         return Resumed(side, kept, held_outcomes(kept, questions.questions))
 
     return PromptScreen("Resume a kept run: the questions it holds are kept, only the others walked (on the side "

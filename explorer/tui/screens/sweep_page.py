@@ -21,7 +21,7 @@ from rich.text import Text
 
 from ...outputs import Ledger, Output, Read, write
 from ...safe_text import visible
-from ...walks.evaluation import Sweep, figures_lines, hit_at_3_chart
+from ...walks.evaluation import Sweep, figures_lines, flat_line, hit_at_3_chart
 from ...walks.evaluation.chart import draw
 from ..say import FILES_OFF, say
 from .save_prompt import model_reads, save_prompt
@@ -57,14 +57,16 @@ def page_name(questions: Path) -> Path:
     return questions.with_name(f"{stem}.sweep.html")
 
 
-def sweep_html(title: str, named: Sequence[tuple[str, Sweep]], short: Sequence[str]) -> str:
-    """The page: ``title``, the chart of ``named`` (each sweep with its legend name), the figures (each side by its
-    ``short`` name) and each question with the budget it needs on each side."""
+def sweep_html(title: str, named: Sequence[tuple[str, Sweep]], short: Sequence[str], flat: int | None = None) -> str:
+    """The page: ``title``, the chart of ``named`` (each sweep with its legend name; ``flat``: the flat search's
+    hit@3, a level line of its own), the figures (each side by its ``short`` name) and each question with the budget
+    it needs on each side."""
     out = Console(record=True, width=PAGE_WIDTH, file=io.StringIO(), color_system="truecolor", force_terminal=True)
     out.print(Text(visible(title), style="bold"))
-    out.print(Text.from_ansi(draw(hit_at_3_chart(named), *CHART_SIZE, colour=True)))
+    out.print(Text.from_ansi(draw(flat_line(hit_at_3_chart(named), flat), *CHART_SIZE, colour=True)))
     out.print(Text("\n".join(figures_lines([(name if len(named) > 1 else "", found)
-                                            for name, (_, found) in zip(short, named, strict=True)]))))
+                                            for name, (_, found) in zip(short, named, strict=True)])
+                             + flat_figures(flat, named))))
     first = named[0][1]
     largest = first.budgets[-1]
     out.print(Text("\nEach question: the smallest budget that lands an expected node"))
@@ -78,9 +80,17 @@ def sweep_html(title: str, named: Sequence[tuple[str, Sweep]], short: Sequence[s
     return out.export_html(inline_styles=True, clear=False)
 
 
+def flat_figures(flat: int | None, named: Sequence[tuple[str, Sweep]]) -> list[str]:
+    """The flat search's figure under the budgets' (none when it was not searched), no wider than theirs: the
+    chart beside them takes what they leave."""
+    if flat is None or not named:
+        return []
+    return [f"flat search: hit@3 {flat}/{len(named[0][1].questions)}, any budget"]
+
+
 def write_sweep_page(screen: Screen[Any], questions: QuestionSet, corpus: Corpus, sides: Sequence[Named],
                      named: Sequence[tuple[str, Sweep]], title: str, *, allow_files: bool = True,
-                     ledger: Ledger | None = None) -> None:
+                     ledger: Ledger | None = None, flat: int | None = None) -> None:
     """Ask where (a prompt over ``screen``: :func:`.save_prompt.save_prompt`), then write the page there through
     the one gate, with what the program read (``ledger``), the question set, the corpus and the sides' navigators'
     files; what goes wrong is said in one line."""
@@ -98,7 +108,7 @@ def write_sweep_page(screen: Screen[Any], questions: QuestionSet, corpus: Corpus
             return
         out = Path(text).expanduser()
         try:
-            write(Output("the HTML", out), sweep_html(title, named, [side.name for side in sides]), reads(),
+            write(Output("the HTML", out), sweep_html(title, named, [side.name for side in sides], flat), reads(),
                   doing="write the HTML", example="sweep.html", replace=True, ledger=book)  # asked first
         except OSError as exc:
             say(screen, f"Cannot write the HTML to {visible(str(out))}: {exc.strerror or exc}",

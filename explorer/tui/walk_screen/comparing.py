@@ -72,9 +72,13 @@ class Comparing(Part):
         a, b = shown.history, partner.history
         expected = self.view.expected
         # An end comes with no event of its own; the history itself, not its id (an id is reused).
-        key = (a, b, len(a.events), len(b.events), a.end, b.end, expected)
+        key = (a, b, len(a.events), len(b.events), a.end, b.end, expected, shown.judged, partner.judged)
         if self._cached is None or self._cached[0] != key:
             comparison = compare(a, b)
             landing = who_landed(self.corpus, comparison, a, b, expected) if expected else ""
-            self._cached = (key, replace(comparison, landing=landing) if landing else comparison)
+            # each side that missed, once judged (Judging, on a worker): whose fault it was, the flat search's rank
+            verdicts = tuple((name, said[0], said[1] if len(said) > 1 else "")
+                             for name, walk in (("A", shown), ("B", partner))
+                             if walk.judged is not None and (said := walk.judged[1]))
+            self._cached = (key, replace(comparison, landing=landing, verdicts=verdicts) if landing else comparison)
         return self._cached[1]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from core import TreeNavigator
 
-from ...corpora import CorpusError
+from ...corpora import Corpus, CorpusError
 from ...corpora.questions import fit_problem, load_questions, own_questions
 from ...navigators import NavigatorConfigError, resolve_navigator
 from ...navigators.prompt_variants import model_label, without_variant
@@ -76,14 +76,27 @@ class EvaluatingVariant(Part):
         if original is not None:
             self.ask(walk, walk.history.settings, original, walk.history.settings.model)
 
-    def ask(self, walk: Walk, settings: WalkSettings, original: str, variant: str) -> None:
-        """Pick a question set, then evaluate ``variant`` against ``original`` over it with ``settings``."""
+    def ask_map(self, walk: Walk) -> None:
+        """``E`` with a map variant in use (``M``, ``--map``): the original map (A) against the variant (B), the
+        walk's navigator and settings on both sides."""
+        corpus = self.corpus
+        if corpus.map is None:
+            return
+        model = walk.history.settings.model
+        names = (f"{model_label(model)} with the original map", f"{model_label(model)} with map {corpus.map.name}")
+        self.ask(walk, walk.history.settings, model, model, corpora=(corpus.original, corpus), names=names)
+
+    def ask(self, walk: Walk, settings: WalkSettings, original: str, variant: str, *,
+            corpora: tuple[Corpus, Corpus] | None = None, names: tuple[str, str] | None = None) -> None:
+        """Pick a question set, then evaluate ``variant`` against ``original`` over it with ``settings`` (with
+        ``corpora``, A on the first and B on the second: a map variant against the original map; ``names``: the
+        sides' labels, by default their models')."""
         if not self.allow_files:
             self.say(FILES_OFF, severity="warning", timeout=4)
             return
         choices = self.choices()
         # Each side by its label (``local:smollm2 with prompt v2``): the files are in the evaluation's detail.
-        named, against = model_label(variant), model_label(original)
+        against, named = names if names is not None else (model_label(original), model_label(variant))
         title = (f"Evaluate {named} against {against} over a question set (the open one, the corpus's own, or type "
                  "a path)")
         initial = choices[0]
@@ -101,14 +114,16 @@ class EvaluatingVariant(Part):
             if problem is not None:
                 self.say(problem, title="Cannot walk the check set", severity="error", timeout=8)
             elif path is not None:
-                self.evaluate(walk, settings, path, original, variant)
+                self.evaluate(walk, settings, path, original, variant, corpora)
 
         self.stage.app.push_screen(PromptScreen(
             title, initial, placeholder="corpus.questions.yaml", suggestions=choices,
             check=lambda v: None if v.strip() else "Type the path of a question set."), picked)
 
-    def evaluate(self, walk: Walk, settings: WalkSettings, path: Path, original: str, variant: str) -> None:
-        """The evaluation screen on the question set at ``path``: ``original`` as A, ``variant`` as B."""
+    def evaluate(self, walk: Walk, settings: WalkSettings, path: Path, original: str, variant: str,
+                 corpora: tuple[Corpus, Corpus] | None = None) -> None:
+        """The evaluation screen on the question set at ``path``: ``original`` as A, ``variant`` as B (each on its
+        corpus of ``corpora`` when given)."""
         if not path.is_file():
             where = ("no question set beside the corpus" if path == own_questions(self.corpus.path)
                      else "no such question set")
@@ -119,8 +134,10 @@ class EvaluatingVariant(Part):
             problem = fit_problem(questions, self.corpus, named_corpus=True)
             if problem is None:
                 a = navigator_for(walk, original, self.wiring, allow_files=self.allow_files)
-                b = navigator_for(walk, variant, self.wiring, allow_files=self.allow_files)
-                self.stage.app.post_message(EvaluateQuestions(questions, settings.but(model=original), a, (variant, b)))
+                b = (navigator_for(walk, variant, self.wiring, allow_files=self.allow_files) if corpora is None
+                     else self.wiring.wire(resolve_navigator(variant, headless=True, allow_files=self.allow_files)))
+                self.stage.app.post_message(EvaluateQuestions(questions, settings.but(model=original), a, (variant, b),
+                                                              corpora=corpora))
                 return
         except (CorpusError, OSError, NavigatorConfigError) as exc:
             problem = str(exc)

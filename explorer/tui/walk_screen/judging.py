@@ -1,8 +1,9 @@
 """A miss judged on the walk screen: when the walk on screen has ended and its query expects a node it did not land
 (an evaluation's walk, or a question of a set beside the corpus), an independent judge says, on a worker, whose
 fault it was and where a flat search ranks the expected node; the step panel says it at the first wrong turn
-(:mod:`explorer.walks.evaluation.walk_verdict`). Each walk is judged once; the judge is made once per screen (the
-bundled embeddings load once per process), so the screen never waits on it."""
+(:mod:`explorer.walks.evaluation.walk_verdict`). The walk it is compared with (``D``, ``T``'s re-walk) is judged as
+well, once it ends, so that each side of the comparison says its own verdict. Each walk is judged once; the judge
+is made once per screen (the bundled embeddings load once per process), so the screen never waits on it."""
 
 from __future__ import annotations
 
@@ -43,9 +44,16 @@ class Judging(Part):
                     self._judge = judge_for("lexical:default", self.corpus)
             return self._judge
 
+    def forget_judge(self) -> None:
+        """The map changed (``M``): the next judge is made on the corpus as it reads now; the walks judged stay so."""
+        with self._lock:
+            self._judge = None
+
     def _changed(self, change: Change | Aspect) -> None:
         if change in (Aspect.WALK, Aspect.OVERLAY, Aspect.PRESENTING, Change.ENDED):
             self.consider(self.view.walk)
+        if change in (Aspect.PARTNER, Aspect.OVERLAY, Aspect.PRESENTING):  # the partner grew, ended or came
+            self.consider(self.view.partner)
 
     def consider(self, walk: Walk | None) -> None:
         """Judge ``walk`` on a worker when it has ended and its query expects a node (once per walk); not while
@@ -65,12 +73,13 @@ class Judging(Part):
             verdict = walk_verdict(self.corpus, history, expected, self.judge()) if expected else None
             lines = (verdict.says, verdict.flat) if verdict is not None else ()
             judged = (verdict.step if verdict is not None else None, lines)
+            blamed = verdict.node if verdict is not None else None
             with contextlib.suppress(RuntimeError):  # the app closed while the judge looked: nothing to say
-                loop.call_soon_threadsafe(self._judged, walk, judged, context=context)
+                loop.call_soon_threadsafe(self._judged, walk, judged, blamed, context=context)
 
         self.stage.run_worker(work, thread=True, group="judging", exit_on_error=False, name="judge a miss")
 
-    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]]) -> None:
-        walk.judged = judged
-        if walk is self.view.walk:
+    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]], blamed: str | None = None) -> None:
+        walk.judged, walk.blamed = judged, blamed
+        if walk is self.view.walk or walk is self.view.partner:
             self.view.announce(Aspect.JUDGED)

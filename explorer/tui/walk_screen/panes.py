@@ -209,7 +209,7 @@ class StepPane(Following, StepPanel):
 class ComparePane(Following, ComparePanel):
     """Two walks compared: what each landed and cost, and where they part (shown while a comparison is)."""
 
-    SHOWS: ClassVar[Changes] = WALKED | {Aspect.PARTNER}
+    SHOWS: ClassVar[Changes] = WALKED | {Aspect.PARTNER, Aspect.JUDGED}  # judged: each side says its verdict
 
     def paint(self, scene: Scene, changes: Changes) -> None:
         comparison = scene.comparison()

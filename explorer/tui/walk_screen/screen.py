@@ -58,6 +58,7 @@ from .evaluating_variant import EvaluatingVariant, original_of
 from .judging import Judging
 from .keeping_case import KeepingCase
 from .listening import Listening
+from .map_editing import MapEditing
 from .next_walk import NextWalk
 from .opening_walks import OpeningWalks
 from .pane_reading import PANE, PaneReading, Panes
@@ -82,7 +83,7 @@ from .playing import Player, next_pace
 from .presenting import AT_END, PRESENTING, Presenter
 from .rewalking import Rewalking
 from .running_to import RunningTo
-from .shown import Aspect, Grounds, ShownWalk, Stage
+from .shown import Aspect, Grounds, Part, ShownWalk, Stage
 from .stepping import Stepping
 from .walk_export import WalkExport
 from .walk_files import WalkFiles, ledgered
@@ -96,14 +97,16 @@ TABS = ("tab-results", "tab-transcript", "tab-timeline", "tab-node")
 
 
 def title(corpus: Corpus, shown: Walk | None) -> str:
-    """The screen's sub-title: the corpus, and the walk on screen with its order when it is not depth-first (unless
-    its name says it already: ``walk 2 · walk 1 re-walked with best-first``)."""
+    """The screen's sub-title: the corpus (and the map variant it is walked with), and the walk on screen with its
+    order when it is not depth-first (unless its name says it already: ``walk 2 · walk 1 re-walked with
+    best-first``)."""
+    named = corpus.title + (f" (map {corpus.map.name})" if corpus.map is not None else "")  # a map variant walked
     if shown is None:
-        return visible(corpus.title)
+        return visible(named)
     settings = shown.settings  # a saved walk's header's: read without reading the walk
     order = policy_note(settings.policy, settings.alpha)
     said = order.removeprefix(" · ") in shown.name
-    return visible(f"{corpus.title} · {shown.name}{'' if said else order}")
+    return visible(f"{named} · {shown.name}{'' if said else order}")
 
 
 class WalkScreen(Screen[None]):
@@ -146,6 +149,7 @@ class WalkScreen(Screen[None]):
         self.export = WalkExport(grounds, WalkScreen)
         tree = self._tree
         self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
+        self.map_editing = MapEditing(grounds, cursor=lambda: tree.cursor_id, use_corpus=self.use_corpus)
         self.opening = OpeningWalks(grounds, focus_tree=tree.focus, next_walk=self.next_walk, runner=self.runner)
         self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
         self.judging = Judging(grounds)
@@ -313,6 +317,22 @@ class WalkScreen(Screen[None]):
         """Stop playing the walk on screen (another screen takes the person's eyes)."""
         self.view.playing = False
 
+    def use_corpus(self, corpus: Corpus) -> None:
+        """Walk ``corpus`` from now on: the same corpus as a map variant now reads it (``M``). Every part, pane and
+        the tree read it; the walks walked before stay as they were walked (their traces name the map they had)."""
+        self.corpus = corpus
+        for part in vars(self).values():
+            if isinstance(part, Part):
+                part.corpus = corpus
+        self.board.scene.corpus = corpus
+        self.running_to.index = corpus.index  # the same ids: the conditions it runs to read them
+        self._tree.relabel(corpus)
+        self.query_one(StepPane).corpus = corpus
+        self.judging.forget_judge()
+        for pane in self.board.panes:
+            self.board.repaint(pane)
+        self.sub_title = title(corpus, self.view.walk)
+
     def close_walks(self) -> None:
         """The explorer quits: an HTML export being drawn stops first (its app hands back the process's streams
         before this one does); every live walk's session is closed (its token trips, its worker leaves at once),
@@ -422,6 +442,8 @@ class WalkScreen(Screen[None]):
                 self.next_walk.ask_stability(self._query.exact_value, self.opening.show_stability)
             case "evaluate" if self.view.walk is not None and original_of(self.view.walk.history) is not None:
                 self.evaluating.ask_shown(self.view.walk)  # a walk made with a prompt variant: it against the original
+            case "evaluate" if self.view.walk is not None and self.corpus.map is not None:
+                self.evaluating.ask_map(self.view.walk)  # walked with a map variant: it against the original map
             case "evaluate":
                 self.next_walk.ask_evaluation()
             case "switch" if number:
@@ -459,6 +481,8 @@ class WalkScreen(Screen[None]):
                 self.export.ask()
             case "keep_case":
                 self.keeping.ask()
+            case "edit_map":
+                self.map_editing.ask()
 
     def action_view(self, what: str) -> None:
         """``view(...)``: what the screen shows beside the walk: tabs, the tree, the query, help, presenting."""

@@ -7,7 +7,9 @@ drawn from it on a thread worker, so the screen stays live. No navigator is reso
 explorer quits (:meth:`WalkExport.stop`), a drawing under way stops at its next step and the quit waits for its app
 to end: while it runs, that app holds ``sys.stdout`` and ``sys.stderr`` (Textual redirects them), and it must hand
 them back before the explorer's own app does, or the explorer's would be left in them. A session with files off
-refuses the export in one line; what goes wrong is one line too.
+refuses the export in one line; what goes wrong is one line too. A miss says its verdict under the page's title: as
+the step panel judged it, else judged on the worker against the nodes marked expected (or a question beside the
+corpus).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def recorded(walk: FinishedWalk) -> Trace:
     file's are (on their JSON text, the one masker's way), read back, so the page hides exactly what the file
     does."""
     if not Secrets.from_environment():
-        return Trace(Path(TRACE_NAME), walk.header, walk.events, walk.end, walk.error, walk.forced)
+        return Trace(walk.header, walk.events, walk.end, walk.error, walk.forced, path=Path(TRACE_NAME))
     return parse_trace(Path(TRACE_NAME), "\n".join(trace_lines(walk)))
 
 
@@ -100,6 +102,9 @@ class WalkExport(Part):
         app, corpus, say = self.stage.app, self.corpus, self.say
         held = self.walks.holding(history)  # its one record; a walk still going: what it holds now, as cancelled
         record = held.finished(corpus) if held is not None else history.finished(corpus)
+        # Its miss as the step panel judged it, else judged on the worker (against the nodes marked expected)
+        judged = held.judged[1] if held is not None and held.judged is not None else None
+        expected = self.view.expected if history is self.view.history else frozenset()
         unfinished = history.end is None
         fork_of = history.parent.number if history.origin is Origin.FORK and history.parent is not None else None
         credit = app.title
@@ -128,7 +133,7 @@ class WalkExport(Part):
             try:
                 try:
                     exported = export_walk(self.screen_class, recorded(record), corpus, credit=credit,
-                                           cancelled=cancelled, fork_of=fork_of)
+                                           cancelled=cancelled, fork_of=fork_of, expected=expected, judged=judged)
                 finally:
                     ended.set()
                     self._drawings.discard(ended)

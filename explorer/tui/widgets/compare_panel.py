@@ -42,8 +42,19 @@ class ComparePanel(Static):
             parts.append(styled("Expected: ", style("compare--label")) + safe(comparison.landing, "bold", width=300))
         for note in comparison.notes:
             parts.append(styled("note: ", style("compare--dim")) + safe(note, width=200))
-        parts.append(self._walk("A", comparison.only_a + comparison.both, comparison.a_totals, "compare--a"))
-        parts.append(self._walk("B", comparison.only_b + comparison.both, comparison.b_totals, "compare--b"))
+        said = {walk: (says, flat) for walk, says, flat in comparison.verdicts}
+        for name, landed, totals, which in (("A", comparison.only_a + comparison.both, comparison.a_totals,
+                                             "compare--a"),
+                                            ("B", comparison.only_b + comparison.both, comparison.b_totals,
+                                             "compare--b")):
+            parts.append(self._walk(name, landed, totals, which))
+            if name in said:  # the side missed the expected node: whose fault it was, and the flat search's rank
+                says, flat = said[name]
+                verdict = styled(f"{name} verdict: ", style(which)) + safe(says, width=400)
+                if flat:
+                    verdict.append(" · ")
+                    verdict.append_text(safe(flat, style("compare--dim"), width=200))
+                parts.append(verdict)
         parts.append(self._landings("Landed in both", comparison.both, "both"))
         divergence = comparison.divergence
         if divergence is None:

@@ -64,16 +64,18 @@ class KeptRunPanel(VerticalScroll):
         """Compare with ``kept`` from now on (replacing any kept run opened before)."""
         self.kept, self.comparison = kept, None
 
-    def show_run(self, name: str, settings: WalkSettings, outcomes: Sequence[QuestionOutcome | None]) -> None:
-        """Show side ``name``'s run (``outcomes`` so far, walked with ``settings``) against the kept one, on the
-        questions both hold."""
+    def show_run(self, name: str, settings: WalkSettings, outcomes: Sequence[QuestionOutcome | None],
+                 corpus: Corpus | None = None) -> None:
+        """Show side ``name``'s run (``outcomes`` so far, walked with ``settings`` on ``corpus``, by default the
+        panel's: a side walked with a map variant names it) against the kept one, on the questions both hold."""
         kept = self.kept
         self.display = kept is not None
         if kept is None:
             return
         if self._questions_sha256 is None:
             self._questions_sha256 = file_sha256(self.questions_path)
-        now = KeptRun.of(f"{name}'s run", settings, self._questions_sha256, self.corpus, outcomes, self.questions_path)
+        now = KeptRun.of(f"{name}'s run", settings, self._questions_sha256, corpus or self.corpus, outcomes,
+                         self.questions_path)
         try:
             self.comparison = RunComparison(kept, now)
         except RunError as exc:

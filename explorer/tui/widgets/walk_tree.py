@@ -348,6 +348,16 @@ class WalkTree(Tree[str | None]):
             self._opening.add(node.id)
         node.expand()
 
+    def relabel(self, corpus: Corpus) -> None:
+        """Read ``corpus`` from now on: the same tree with titles a map variant changed (``M``); the rows made so
+        far say their titles as it reads them."""
+        self.corpus = corpus
+        for node_id, node in self._by_id.items():
+            label = self._label(node_id)
+            if str(node.label) != str(label):
+                self._label_cells.pop(node.id, None)
+                node.set_label(label)
+
     def node_for(self, node_id: str) -> TreeNode[str | None] | None:
         return self._by_id.get(node_id)
 

@@ -40,7 +40,7 @@ from .outcome import (
     wrong_turn_step,
 )
 from .pace import Pace, time_left, time_left_words
-from .policy_curve import PolicyCurve, PolicyPoint, curve_lines, policy_curve
+from .policy_curve import FLAT_LINE, PolicyCurve, PolicyPoint, curve_lines, flat_line, policy_curve
 from .run import EvaluationRun, evaluate
 from .run_comparison import RunComparison
 from .summary import EvalSummary, cached_words, summarize, summary_to_json
@@ -57,6 +57,7 @@ from .sweep import (
 )
 
 __all__ = [
+    "FLAT_LINE",
     "Blame",
     "BlameKind",
     "BudgetChart",
@@ -94,6 +95,7 @@ __all__ = [
     "evaluate",
     "evaluation_to_json",
     "figures_lines",
+    "flat_line",
     "flat_rank",
     "flat_words",
     "held_outcomes",

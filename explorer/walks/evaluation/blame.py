@@ -64,6 +64,11 @@ class BlameKind(StrEnum):
         """The verdict's short words, for a table's cell and the summary's counts."""
         return _WORDS[self]
 
+    @property
+    def short(self) -> str:
+        """Its shortest words (``map hid it``), for a table's narrow cell."""
+        return _WORDS[self].removeprefix("the ")
+
 
 _WORDS = {BlameKind.MAP_HID: "the map hid it", BlameKind.MAP_MISLED: "the map misled",
           BlameKind.NAVIGATOR: "the navigator erred", BlameKind.NO_SIGNAL: "no signal",

@@ -57,6 +57,11 @@ class BudgetChart:
     def budgets(self) -> tuple[int, ...]:
         return tuple(sorted({budget for line in self.series for budget, _ in line.points}))
 
+    def level(self, name: str, value: float) -> BudgetChart:
+        """The chart with one more line, ``name``, at ``value`` across its budgets: a figure that does not depend on
+        the budget (the flat search's hit@3) drawn beside those that do."""
+        return BudgetChart(self.title, (*self.series, Series(name, tuple((b, value) for b in self.budgets))), self.top)
+
 
 _STEPS = (1, 2, 4, 5)
 """A tick step is one of these times a power of ten: ticks a person reads at a glance."""

@@ -22,7 +22,9 @@ def evaluation_to_json(questions_path: str | Path, corpus: Corpus, settings: Wal
     and alpha among them, as every document that keeps a policy writes it), every question's result, the totals, and
     (``--compare``) the second navigator's."""
     document: dict[str, object] = {
-        "questions": str(questions_path), "corpus": str(corpus.path), "navigator": settings.model,
+        "questions": str(questions_path), "corpus": str(corpus.path),
+        **({"map": corpus.map.to_json()} if corpus.map is not None else {}),
+        "navigator": settings.model,
         "settings": {"max_nodes_visited": settings.max_nodes_visited, "max_depth": settings.max_depth,
                      "on_failure": settings.on_failure.value, **policy_fields(settings)},
         "results": [outcome_to_json(o) for o in outcomes],

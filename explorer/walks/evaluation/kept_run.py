@@ -43,7 +43,7 @@ from ...numbers import counted
 from ...outputs import Output, Read, write
 from ...reading import NotARegularFile, TooLarge, problem, read_file
 from ...safe_text import visible
-from ...walk_settings import WalkSettings, policy_text, read_policy
+from ...walk_settings import MapRef, WalkSettings, policy_text, read_policy
 from ..settings import describe_settings
 from .document import evaluation_to_json
 from .misses import MissReason, brief_words
@@ -91,6 +91,7 @@ def keep_run(path: str | Path, questions_path: str | Path, corpus: Corpus, setti
         "format": FORMAT, "version": VERSION, "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "questions": {"path": str(questions_path), "sha256": file_sha256(questions_path), "count": len(outcomes)},
         "corpus": {"path": str(corpus.path), "sha256": corpus.sha256, "source": corpus.source},
+        **({"map": corpus.map.to_json()} if corpus.map is not None else {}),
         "navigator": settings.model,
         "settings": {**written, "policy": policy_text(settings.policy, settings.alpha)},
         "partial": len(held) < len(outcomes),
@@ -146,6 +147,8 @@ class KeptRun:
     """The question set's path as it was given when the run was kept (relative to where it was kept from, maybe)."""
     created: str = field(default="", compare=False)
     """When it was kept (``2026-12-01T12:00:00Z``; empty: not said)."""
+    map: MapRef | None = field(default=None, compare=False)
+    """The map variant its corpus was walked with (``None``: the corpus as its file holds it)."""
 
     @property
     def navigator(self) -> str:
@@ -153,8 +156,9 @@ class KeptRun:
 
     @property
     def label(self) -> str:
-        """Its model and prompt variant, no folder (``local:smollm2 with prompt v2``): the whole id is the detail."""
-        return model_label(self.settings.model)
+        """Its model, prompt variant and map variant, no folder (``local:smollm2 with prompt v2``, ``lexical:default
+        with map handbook.map.yaml``): the whole id and the map's path are the detail."""
+        return model_label(self.settings.model) + map_label(self.map)
 
     @property
     def partial(self) -> bool:
@@ -191,7 +195,12 @@ class KeptRun:
         set whose hash is ``questions_sha256`` (:func:`file_sha256`), as a kept one reads."""
         return cls(path, settings.but(query=""), questions_sha256, corpus.sha256, len(outcomes),
                    tuple(KeptQuestion.of(o) for o in outcomes if o is not None and holds(o)), (),
-                   str(questions_path))
+                   str(questions_path), map=corpus.map)
+
+
+def map_label(ref: MapRef | None) -> str:
+    """What a side's label adds for a map variant (`` with map handbook.map.yaml``); nothing without one."""
+    return f" with map {ref.name}" if ref is not None else ""
 
 
 def few_ids(ids: Sequence[str], shown: int = 3) -> str:
@@ -295,7 +304,8 @@ def read_run(path: str | Path) -> KeptRun:
                            "run again")
     return KeptRun(str(path), _settings(data, str(_field(data, "navigator", str, where)), where),
                    str(_field(questions, "sha256", str, where)), str(_field(corpus, "sha256", str, where)), total,
-                   results, tuple(items), str(questions.get("path", "")), str(data.get("created", "")))
+                   results, tuple(items), str(questions.get("path", "")), str(data.get("created", "")),
+                   MapRef.from_json(data.get("map")))
 
 
 def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str, *,
@@ -313,12 +323,27 @@ def check_fit(kept: KeptRun, questions_sha256: str, corpus_sha256: str, *,
                                "runs over the same corpus"))
 
 
+def same_map(kept: KeptRun, walked: MapRef | None) -> bool:
+    """Whether ``kept`` was walked with the map variant ``walked`` (by its bytes' hash; ``None``: none)."""
+    return (kept.map.sha256 if kept.map is not None else None) == (walked.sha256 if walked is not None else None)
+
+
 def check_resumable(kept: KeptRun, settings: WalkSettings) -> None:
     """:class:`RunError` when ``kept`` was walked with other settings than ``settings`` (its questions would not be
     this run's): the model id, the budget, the depth limit, the failure policy and the walk policy."""
     if kept.settings != settings.but(query=""):
         raise RunError(visible(f"{kept.path}: kept with {describe_settings(kept.settings)}, not "
                                f"{describe_settings(settings)}; resume it with the settings it was kept with"))
+
+
+def check_same_map(kept: KeptRun, walked: MapRef | None) -> None:
+    """:class:`RunError` when ``kept`` was walked with another map variant than ``walked`` (this run's; ``None``:
+    none): a run kept with another map, or with the same file as it read before an edit, is not resumed."""
+    if not same_map(kept, walked):
+        then = f"map {kept.map.path}" if kept.map is not None else "no map variant"
+        now = f"map {walked.path}" if walked is not None else "no map variant"
+        raise RunError(visible(f"{kept.path}: kept with {then} (as it read then), this run walks with {now}; resume "
+                               "it with the map it was kept with (--map FILE)"))
 
 
 def held_outcomes(kept: KeptRun, questions: Sequence[Question]) -> dict[int, QuestionOutcome]:

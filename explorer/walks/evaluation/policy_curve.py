@@ -8,7 +8,9 @@ question sets add up (:meth:`PolicyPoint.plus`): hit@3 over the questions, nodes
 (expected nodes landed / nodes landed), the navigator's answers per question (a re-walked budget's are the recorded
 answers it replayed: what a walk at that budget asks), and the tokens of its live calls per question. Each question
 says, per policy and budget, whether an expected node landed, so a miss of one policy says whether the other lands it
-at the same budget (:meth:`PolicyCurve.other_lands`).
+at the same budget (:meth:`PolicyCurve.other_lands`). Beside the policies, the flat search's hit@3
+(:attr:`PolicyCurve.flat`: the judge ranking every node of the corpus, no tree, no navigator call) is a line of its
+own, level: it depends on no budget.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ from .outcome import QuestionOutcome
 from .summary import PerQuestion
 from .sweep import BudgetRow, Sweep, sweep
 
-__all__ = ["PolicyCurve", "PolicyPoint", "curve_lines", "policy_curve"]
+__all__ = ["FLAT_LINE", "PolicyCurve", "PolicyPoint", "curve_lines", "flat_line", "policy_curve"]
+
+FLAT_LINE = "flat search (no tree)"
+"""The flat search's line on a chart by budget: its legend."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,8 @@ class PolicyCurve:
 
     policies: tuple[str, ...]
     sweeps: tuple[Sweep, ...]
+    flat: int | None = None
+    """The questions a flat search by the judge ranks an expected node of in its first 3 (``None``: not searched)."""
 
     @property
     def budgets(self) -> tuple[int, ...]:
@@ -128,12 +135,21 @@ class PolicyCurve:
         return f"{other} misses it too (budget {at})"
 
     def chart(self) -> BudgetChart:
-        """hit@3 by budget, a line per policy."""
+        """hit@3 by budget, a line per policy, and the flat search's, level, when it was searched."""
         questions = len(self.questions)
-        return BudgetChart(f"hit@3 of {counted(questions, 'question')}, by visit budget",
-                           tuple(Series(policy, tuple((p.budget, float(p.hits_at_3)) for p in self.points()
-                                                      if p.policy == policy)) for policy in self.policies),
-                           questions)
+        chart = BudgetChart(f"hit@3 of {counted(questions, 'question')}, by visit budget",
+                            tuple(Series(policy, tuple((p.budget, float(p.hits_at_3)) for p in self.points()
+                                                       if p.policy == policy)) for policy in self.policies),
+                            questions)
+        return flat_line(chart, self.flat)
+
+    def flat_words(self) -> str:
+        """``flat search hit@3 26/31 at any budget: the judge ranking every node, no tree, no navigator call``
+        (``""``: not searched)."""
+        if self.flat is None:
+            return ""
+        return (f"flat search hit@3 {self.flat}/{len(self.questions)} at any budget: the judge ranking every node, "
+                "no tree, no navigator call")
 
     def lines(self) -> list[str]:
         return curve_lines(self.points())
@@ -144,11 +160,18 @@ class PolicyCurve:
             "policies": list(self.policies),
             "budgets": list(self.budgets),
             "rows": [point.to_json() for point in self.points()],
+            **({"flat_hits_at_3": self.flat} if self.flat is not None else {}),
             "questions": [{"id": question.id,
                            "lands": {policy: [row.outcomes[number].hit for row in found.rows]
                                      for policy, found in zip(self.policies, self.sweeps, strict=True)}}
                           for number, question in enumerate(self.questions)],
         }
+
+
+def flat_line(chart: BudgetChart, hits: int | None) -> BudgetChart:
+    """``chart`` with the flat search's hit@3 (``hits`` questions; ``None``: not searched) as a level line of its
+    own, :data:`FLAT_LINE`."""
+    return chart if hits is None else chart.level(FLAT_LINE, float(hits))
 
 
 def policy_curve(

@@ -572,4 +572,4 @@ def rebuild(walk: SpanWalk, corpus: Corpus, path: str | Path) -> Trace:
         error = error or f"{type(exc).__name__}: {exc}"
     forced = frozenset(seq for seq, event in enumerate(events, start=1)
                        if isinstance(event, NavigatorChose) and event.current in walk.forced_nodes)
-    return Trace(Path(path), header, tuple(events), end, error, forced)
+    return Trace(header, tuple(events), end, error, forced, path=Path(path))

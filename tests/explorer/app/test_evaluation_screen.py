@@ -98,8 +98,8 @@ async def test_the_palette_command_offers_the_question_sets_beside_the_corpus_an
         assert text_at(screen, "#eval-progress-label") == f"done {len(EXPECTED)}/{len(EXPECTED)}"
         table = screen.query_one(DataTable)
         # What decides a row comes first, the long query last (at 80×24 the first columns are what shows).
-        assert table_columns(table) == ["#", "question", "hit", "why missed", "landed", "@3", "prec.", "br.", "turn",
-                                        "vis.", "calls", "chars", "query"]
+        assert table_columns(table) == ["#", "question", "hit", "why missed", "landed", "verdict", "flat", "@3",
+                                        "prec.", "br.", "turn", "vis.", "calls", "chars", "query"]
         money = next(row for row in table_rows(table) if "money-back" in row)
         assert "How long until I get my money back?" in money and "✗ miss" in money
         assert table.row_count == len(EXPECTED)

@@ -28,6 +28,7 @@ from tests.samples import SAMPLES
 
 from .helpers import HANDBOOK, evaluation_open, make_app, resize, wait_for
 from .reading import drawn_lines, prompt_error, prompt_title, shown, table_columns, table_rows, text_at
+from .test_evaluation_sweep_sides import Page
 
 SET_PATH = SAMPLES / "handbook.questions.yaml"
 QUESTIONS = load_questions(SET_PATH)
@@ -347,7 +348,7 @@ POLICY_FIGURES = [
 
 
 @pytest.mark.slow  # a whole story, over 2 s alone: make test, not make test-fast
-async def test_p_sweeps_a_under_depth_first_and_best_first_and_charts_the_curve():
+async def test_p_sweeps_a_under_depth_first_and_best_first_and_charts_the_curve(tmp_path):
     app = make_app()
     async with app.run_test(size=SIZES[0]) as pilot:
         evaluation = await evaluation_open(pilot, app)
@@ -360,10 +361,26 @@ async def test_p_sweeps_a_under_depth_first_and_best_first_and_charts_the_curve(
         screen = app.screen
         for size in SIZES:
             await resize(pilot, size)
-            assert text_at(screen, "#sweep-figures").splitlines() == POLICY_FIGURES
+            # the flat search (the bundled embeddings ranking every node, no tree): a level line of its own
+            assert text_at(screen, "#sweep-figures").splitlines() == [
+                *POLICY_FIGURES, "flat search: hit@3 35/41, any budget"]
             lines = shown(screen.query_one(BudgetChartView)).splitlines()
-            assert lines[-2:] == ["━━ DF depth-first · lexical:default", "━━ BF best-first · lexical:default"]
+            assert lines[-3:] == ["━━ DF depth-first · lexical:default", "━━ BF best-first · lexical:default",
+                                  "━━ flat search (no tree)"]
+            assert screen.query_one(BudgetChartView).chart.series[2].points == tuple(
+                (budget, 35.0) for budget in (3, 5, 8, 15))
             assert table_columns(screen.query_one(DataTable)) == ["question", "DF needs", "BF needs", "3", "5", "8",
                                                                   "15", "query"]
+        # H: the page draws the flat line too, and says its figure under the budgets'
+        await pilot.press("H")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        page = tmp_path / "curve.sweep.html"
+        await pilot.press("home", "ctrl+k", *str(page), "enter")
+        await wait_for(pilot, lambda: page.is_file() and app.screen is screen)
+        read = Page()
+        read.feed(page.read_text(encoding="utf-8"))
+        text = "".join(read.text)
+        assert "━━ flat search (no tree)" in text
+        assert "\n".join([*POLICY_FIGURES, "flat search: hit@3 35/41, any budget"]) in text
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is evaluation)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from textual import events
 
+from explorer.tui.key_holding import escape_and_key
 from explorer.tui.screens.closing_once import Palette
 from explorer.tui.screens.prompt import PromptScreen
 
@@ -81,4 +83,38 @@ async def test_enter_on_the_suggestions_with_no_row_highlighted_answers_and_q_th
         await pilot.press("escape", "m")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
         burst(app, "tab", "enter", "q")
+        await quits(pilot, app)
+
+
+def test_an_alt_key_is_the_escape_and_the_key_a_terminal_sent_within_its_escape_delay() -> None:
+    def keys(event: events.Key) -> list[tuple[str, str | None]] | None:
+        parts = escape_and_key(event)
+        return None if parts is None else [(part.key, part.character) for part in parts]
+
+    assert keys(events.Key("alt+q", "q")) == [("escape", "\x1b"), ("q", "q")]
+    assert keys(events.Key("alt+shift+q", "Q")) == [("escape", "\x1b"), ("Q", "Q")]
+    assert keys(events.Key("alt+slash", "/")) == [("escape", "\x1b"), ("slash", "/")]
+    assert keys(events.Key("q", "q")) is None
+    assert keys(events.Key("alt+up", None)) is None
+    assert keys(events.Key("alt+backspace", "\x7f")) is None  # Input's own binding: not a typed key
+    assert keys(events.Key("escape", "\x1b")) is None
+
+
+@pytest.mark.parametrize("key", PROMPT_KEYS)
+async def test_escape_and_q_that_come_as_one_alt_q_close_the_prompt_and_quit(key: str) -> None:
+    """Escape then q typed within the terminal's escape delay reach the app as one key, alt+q."""
+    app = make_app("How are refunds issued?", start_walk=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.walk_screen.view.history.events) >= 1)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        app.post_message(events.Key("alt+q", "q"))
+        await quits(pilot, app)
+
+
+async def test_alt_q_on_the_walk_screen_quits() -> None:
+    app = make_app("refund")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        app.post_message(events.Key("alt+q", "q"))
         await quits(pilot, app)

@@ -91,6 +91,31 @@ def test_layout_headings_nest_by_size_weight_and_numbering(tmp_path: Path) -> No
     ]
 
 
+def test_layout_headings_fill_what_the_outline_leaves_out(tmp_path: Path) -> None:
+    """The outline names the chapters only: the sections the layout finds go under the chapter whose pages hold
+    them, nested by their look (a lettered one at the body's size too); the contents page's heading comes first, no
+    chapter comes twice, and a line that stands out by a lone number (a footnote) is no section."""
+    contents = [Line("Contents", 16, True), Line("1 Billing, page 2"), Line("2 Shipping, page 4")]
+    cards = [*REFUNDS, Line("Card refunds", 11, True), Line("A card refund shows on the next statement."),
+             Line("12 See the terms of the bank"), Line("A. Disputes"),
+             Line("A disputed charge is held until it is settled."), Line("Late fees", 11, True), Line("A late fee is added after thirty days.")]
+    path = make_pdf(tmp_path / "gaps.pdf", [contents, BILLING, cards, SHIPPING],
+                    outline=(Bookmark("1 Billing", 1), Bookmark("2 Shipping", 3)), page_numbers=True)
+    assert shape(path) == [
+        ("contents", None, "Contents", 1, 1),
+        ("1-billing", None, "1 Billing", 2, 3),
+        ("1-1-refunds", "1-billing", "1.1 Refunds", 3, 3),
+        ("card-refunds", "1-1-refunds", "Card refunds", 3, 3),
+        ("a-disputes", "1-1-refunds", "A. Disputes", 3, 3),
+        ("late-fees", "1-1-refunds", "Late fees", 3, 3),
+        ("2-shipping", None, "2 Shipping", 4, 4),
+    ]
+    corpus = load_corpus(path)
+    assert corpus.index["card-refunds"].content == ("A card refund shows on the next statement.\n"
+                                                    "12 See the terms of the bank")
+    assert corpus.index["1-billing"].content.endswith("A late fee is added after thirty days.")
+
+
 def test_a_pdf_with_no_headings_is_a_node_per_page(tmp_path: Path) -> None:
     lines = [Line("plain words run on and on here without any end in sight"), Line("and more of them follow")]
     path = make_pdf(tmp_path / "plain.pdf", [lines, lines])

@@ -1,0 +1,71 @@
+"""``M``: fix the map where a walk was misled (issue 46 point 5). The node is the one the step panel's verdict names
+(``the map hid it`` / ``the map misled``) when the cursor is at that verdict's step, else the one under the tree's
+cursor. Its title and summary open in an editor (:mod:`..screens.map_editor`) with a summary suggested from what
+lies beneath it; what is kept goes into the map variant (``--map FILE``, else ``maps/<corpus>.map.yaml`` beside the
+corpus: :mod:`explorer.corpora.map_variant`), through the one output gate, never over the corpus. The screen then
+walks with the map: the tree shows the new title and summary, the next walk (``r``) is walked on it, and ``E``
+checks it against the original map."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ...corpora import Corpus, CorpusError
+from ...corpora.map_variant import apply_map, keep_edit, map_path_for, suggested_summary
+from ..say import FILES_OFF
+from ..screens.map_editor import MapEditorScreen, MapNode
+from .shown import Grounds, Part
+
+
+class MapEditing(Part):
+    """Open the map editor on the node at hand, keep its edit, and hand the corpus as the map now reads to
+    ``use_corpus`` (the screen's: every part, pane and the tree read it from then on); ``cursor``: the node under the
+    tree's cursor."""
+
+    def __init__(self, grounds: Grounds, *, cursor: Callable[[], str | None],
+                 use_corpus: Callable[[Corpus], None]) -> None:
+        super().__init__(grounds)
+        self.cursor = cursor
+        self.use_corpus = use_corpus
+
+    def map_file(self) -> Path:
+        """Where the edits are kept: the map the corpus was opened with, else ``maps/<name>.map.yaml`` beside it."""
+        return Path(self.corpus.map.path) if self.corpus.map is not None else map_path_for(self.corpus.path)
+
+    def target(self) -> tuple[str, str] | None:
+        """The node to edit and why: the verdict's node at its step (with its words), else the tree's cursor's."""
+        walk, history = self.view.walk, self.view.history
+        if walk is not None and history is not None and walk.judged is not None and walk.blamed is not None:
+            at, lines = walk.judged
+            if history.cursor == (len(history.events) if at is None else at) and walk.blamed in self.corpus.index:
+                return walk.blamed, lines[0] if lines else ""
+        node = self.cursor()
+        return (node, "") if node is not None and node in self.corpus.index else None
+
+    def ask(self) -> None:
+        if not self.allow_files:
+            self.say(FILES_OFF, severity="warning", timeout=4)
+            return
+        found = self.target()
+        if found is None:
+            self.say("M edits a node's title and summary: move the tree's cursor to a node (g finds one), or step to "
+                     "a verdict that names one.", severity="warning", timeout=6)
+            return
+        node_id, why = found
+        corpus = self.corpus
+        node = MapNode(node_id, corpus.title_of(node_id), corpus.summary_of(node_id),
+                       suggested_summary(corpus, node_id), why, self.map_file())
+
+        def keep(title: str, summary: str) -> str | None:
+            try:
+                variant = keep_edit(self.corpus, node.map_file, node_id, title, summary, self.wiring.ledger)
+                mapped = apply_map(self.corpus, variant)
+            except CorpusError as exc:
+                return str(exc)
+            self.use_corpus(mapped)
+            self.say(f"Kept in {node.map_file}: {node_id}'s title and summary. The next walk (r restarts) walks with "
+                     "this map; E checks it against the original map.", timeout=8)
+            return None
+
+        self.stage.app.push_screen(MapEditorScreen(node, keep))

@@ -1,0 +1,67 @@
+"""``M``'s editor on bad input, by keys: an empty summary and a damaged map variant are each one line in the dialog,
+which stays open with what was typed (nothing lost, nothing written); a title holding markup is shown literally; M
+with no node at hand says what to do. The corpus file is never written."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from textual.widgets import Label
+
+from explorer.corpora import load_corpus
+from explorer.tui.screens.map_editor import MapEditorScreen
+from tests.samples import SAMPLES
+
+from .helpers import cursor_to, make_app, wait_for
+from .reading import shown, text_at
+
+
+async def test_bad_edits_are_one_line_in_the_dialog_and_nothing_is_lost(tmp_path: Path) -> None:
+    text = (SAMPLES / "handbook.yaml").read_text(encoding="utf-8")
+    corpus_path = tmp_path / "handbook.yaml"
+    corpus_path.write_text(text.replace("title: Billing\n", "title: '[bold]Billing[/bold]'\n", 1), encoding="utf-8")
+    before = hashlib.sha256(corpus_path.read_bytes()).digest()
+    variant = tmp_path / "maps" / "handbook.map.yaml"
+    app = make_app("", "lexical:default", corpus=load_corpus(corpus_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        walk = app.walk_screen
+        # No node under the tree's cursor yet (its root is the corpus's title): M says what to do.
+        await pilot.press("M")
+        await wait_for(pilot, lambda: any(n.message.startswith("M edits a node's title") for n in app.notes))
+        assert app.screen is walk
+
+        await cursor_to(pilot, "billing", "[bold]Billing")
+        await pilot.press("M")
+        await wait_for(pilot, lambda: isinstance(app.screen, MapEditorScreen))
+        editor = app.screen
+        assert isinstance(editor, MapEditorScreen)
+        assert "Map: [bold]Billing[/bold] (billing)" in shown(editor.query_one("#map-heading", Label))
+        assert editor.title_text == "[bold]Billing[/bold]"
+
+        # An empty summary: one line, the dialog stays, nothing written.
+        await pilot.press("ctrl+home", "ctrl+shift+end", "backspace")  # the summary field holds the cursor
+        await wait_for(pilot, lambda: editor.summary_text == "")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: editor.problem is not None)
+        assert text_at(editor, "#map-problem") == (f"{variant}: an empty summary for node 'billing'; write what it "
+                                                   "should say (nothing was kept)")
+        assert app.screen is editor and not variant.exists()
+
+        # A damaged map variant there: never written over; said in one line; what was typed stays in the field.
+        variant.parent.mkdir()
+        variant.write_text("nodes:\n  billing: [\n", encoding="utf-8")
+        await pilot.press(*"Invoices and refunds.")
+        await wait_for(pilot, lambda: editor.summary_text == "Invoices and refunds.")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "malformed YAML" in text_at(editor, "#map-problem"))
+        assert text_at(editor, "#map-problem").startswith(f"{variant}:3: malformed YAML")
+        assert variant.read_text(encoding="utf-8") == "nodes:\n  billing: [\n"
+        assert app.screen is editor and editor.summary_text == "Invoices and refunds."
+
+        # Escape closes with nothing kept; the tree and the corpus read as before.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is walk)
+        assert walk.corpus.map is None and walk.corpus.summary_of("billing").startswith("Invoices, payment methods")
+    assert hashlib.sha256(corpus_path.read_bytes()).digest() == before
