@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property, lru_cache
 from itertools import chain
 from pathlib import Path
@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from ..process import OnePerProcess
 from .errors import NavigatorConfigError
+from .word_pieces import PIECE, SPACE, WordPieces, word_pieces
 
 Vector = npt.NDArray[np.float32]
 
@@ -43,7 +44,6 @@ DIMENSIONS = 256
 SUM_BATCH = 4096  # texts a batch of sums: their token rows held at once stay some MB
 IN_STEP = 64  # tokens of a text summed a position at a time over the batch; the rest of a long text by bincount
 CACHED_TEXTS = 16384  # 16 K vectors of 256 float32: 16 MB at most
-SPACE = "\u2581"  # the tokenizer's space (``▁``), after its normalizer
 _CROSSING = re.compile(f"[^{SPACE}]{SPACE}")
 TITLE_WEIGHT = 1  # once: counted twice (as the lexical navigator counts title terms), the first nodes landed got worse
 INSTALL_HINT = "install it with `pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)"
@@ -101,28 +101,84 @@ class StaticEmbeddings:
         tokenizer.no_padding()
         vocabulary = json.loads(tokenizer.to_str()).get("model", {}).get("vocab", {})
         if tokenizer.pre_tokenizer is None and not any(_CROSSING.search(token) for token in vocabulary):
-            tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(f"{SPACE}*[^{SPACE}]+|{SPACE}+"), behavior="isolated")
+            tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(PIECE), behavior="isolated")
         return tokenizer
+
+    @cached_property
+    def _pieces(self) -> WordPieces | None:
+        """The texts of a corpus tokenized by their word pieces (:mod:`.word_pieces`), when the tokenizer allows."""
+        return word_pieces(self._unpadded)
 
     def sums(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
         """Each text's token rows summed (float32, one row a text) and its token count: texts pooled together (a
         subtree's) are the sums added and divided by the counts (their mean is the vector of the texts joined).
-        Each distinct text is tokenized once, through an unpadded copy of the tokenizer in batches, not cached; a
-        text's sum adds its token rows in order (in float64), so it never depends on the other texts."""
+        Each distinct text is tokenized once, through an unpadded copy of the tokenizer in batches, by its word
+        pieces (:mod:`.word_pieces`: each distinct piece once, the same ids); a text's sum adds its token rows in
+        order (in float64), so it never depends on the other texts."""
         distinct = list(dict.fromkeys(texts))
-        where = {text: number for number, text in enumerate(distinct)}
         totals = np.zeros((len(distinct), self.dimensions), dtype=np.float32)
         counts = np.zeros(len(distinct), dtype=np.int64)
-        last = self._table.shape[0] - 1
-        for start in range(0, len(distinct), SUM_BATCH):
-            encoded = self._unpadded.encode_batch_fast(distinct[start:start + SUM_BATCH], add_special_tokens=False)
-            sizes = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(encoded))
-            ids = np.fromiter(chain.from_iterable(e.ids for e in encoded), dtype=np.int64, count=int(sizes.sum()))
-            np.clip(ids, 0, last, out=ids)
-            counts[start:start + len(encoded)] = sizes
-            self._add_rows(totals[start:start + len(encoded)], sizes, ids)
-        back = np.fromiter((where[text] for text in texts), dtype=np.int64, count=len(texts))
+        self._fill(distinct, totals, counts)
+        if len(distinct) == len(texts):  # every text once, in order: no copy of the rows
+            return totals, counts
+        back = self._back(texts, distinct)
         return totals[back], counts[back]
+
+    def sums_into(self, texts: Sequence[str], table: npt.NDArray[np.float32],
+                  check: Callable[[], None] | None = None) -> None:
+        """:meth:`sums` written into ``table`` (one row a text: its sums, then its count in a last column), a batch at
+        a time where each text first appears, then copied to where it repeats: no table of the corpus's size is made
+        on the way (each one a fresh 100 MB at 100,000 nodes, its pages faulted in anew: most of what a large audit
+        spent beside the tokenizer). ``check`` is called before each batch: it raises to stop."""
+        first: dict[str, int] = {}
+        repeats: list[tuple[int, int]] = []
+        for number, text in enumerate(texts):
+            seen = first.setdefault(text, number)
+            if seen != number:
+                repeats.append((number, seen))
+        distinct = list(first)
+        rows = np.fromiter(first.values(), dtype=np.int64, count=len(first))
+        block = np.empty((min(SUM_BATCH, len(distinct)), self.dimensions), dtype=np.float32)
+        counts = np.empty(len(block), dtype=np.int64)
+        for start in range(0, len(distinct), SUM_BATCH):
+            if check is not None:
+                check()
+            batch = distinct[start:start + SUM_BATCH]
+            self._fill(batch, block[:len(batch)], counts[:len(batch)])
+            at = rows[start:start + len(batch)]
+            table[at, :-1] = block[:len(batch)]
+            table[at, -1] = counts[:len(batch)]
+        if repeats:
+            again = np.array(repeats, dtype=np.int64)
+            for start in range(0, len(again), SUM_BATCH):
+                part = again[start:start + SUM_BATCH]
+                table[part[:, 0]] = table[part[:, 1]]
+
+    @staticmethod
+    def _back(texts: Sequence[str], distinct: list[str]) -> npt.NDArray[np.int64]:
+        """Each text's row among ``distinct``."""
+        where = {text: number for number, text in enumerate(distinct)}
+        return np.fromiter((where[text] for text in texts), dtype=np.int64, count=len(texts))
+
+    def _fill(self, distinct: list[str], totals: npt.NDArray[np.float32], counts: npt.NDArray[np.int64]) -> None:
+        """Each of ``distinct``'s token sums into its row of ``totals`` (every row written), its count into
+        ``counts``: tokenized in batches of :data:`SUM_BATCH`."""
+        last = self._table.shape[0] - 1
+        pieces = self._pieces
+        for start in range(0, len(distinct), SUM_BATCH):
+            batch = distinct[start:start + SUM_BATCH]
+            if pieces is not None:
+                counted, flat = pieces.ids(batch)
+                sizes = np.array(counted, dtype=np.int64)
+                ids = np.array(flat, dtype=np.int64)
+            else:
+                encoded = self._unpadded.encode_batch_fast(batch, add_special_tokens=False)
+                listed = [e.ids for e in encoded]  # each a list made from the Rust side: made once, read twice
+                sizes = np.fromiter(map(len, listed), dtype=np.int64, count=len(listed))
+                ids = np.fromiter(chain.from_iterable(listed), dtype=np.int64, count=int(sizes.sum()))
+            np.clip(ids, 0, last, out=ids)
+            counts[start:start + len(batch)] = sizes
+            self._add_rows(totals[start:start + len(batch)], sizes, ids)
 
     def _add_rows(self, block: npt.NDArray[np.float32], sizes: npt.NDArray[np.int64],
                   ids: npt.NDArray[np.int64]) -> None:
@@ -137,16 +193,18 @@ class StaticEmbeddings:
         for position in range(min(int(sizes.max(initial=0)), IN_STEP)):
             texts = int(np.count_nonzero(sizes > position))  # the longest first: a slice, no scatter
             sorted_total[:texts] += self._table[ids[first[:texts] + position]]
+        tail = np.flatnonzero(sizes > IN_STEP)
+        if not tail.size:  # no text longer than IN_STEP: the rows back in place, as float32 (no float64 copy)
+            block[longest] = sorted_total
+            return
         total = np.empty_like(sorted_total)
         total[longest] = sorted_total
-        tail = np.flatnonzero(sizes > IN_STEP)
-        if tail.size:
-            lengths = sizes[tail] - IN_STEP
-            owner = np.repeat(tail, lengths)
-            rows = ids[np.repeat(starts[tail] + IN_STEP - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-                       + np.arange(int(lengths.sum()))]
-            for dimension in range(self.dimensions):
-                total[:, dimension] += np.bincount(owner, weights=self._table[rows, dimension], minlength=len(sizes))
+        lengths = sizes[tail] - IN_STEP
+        owner = np.repeat(tail, lengths)
+        rows = ids[np.repeat(starts[tail] + IN_STEP - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+                   + np.arange(int(lengths.sum()))]
+        for dimension in range(self.dimensions):
+            total[:, dimension] += np.bincount(owner, weights=self._table[rows, dimension], minlength=len(sizes))
         block[:] = total
 
     def text(self, text: str) -> Vector:

@@ -25,7 +25,7 @@ collection). Both are deterministic.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -42,13 +42,26 @@ if TYPE_CHECKING:
 
     from .embeddings import StaticEmbeddings
 
+    Tables = tuple[dict[str, int], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32],
+                   npt.NDArray[np.float32]]
+
 __all__ = ["DEFAULT_JUDGE", "JUDGES", "Judge", "judge_for", "preorder", "sentences"]
 
 DEFAULT_JUDGE = "semantic:default"
 JUDGES = {"semantic:default": "the bundled static embeddings", "lexical:default": "BM25 over the same texts"}
+ROWS_AT_ONCE = 8192
+"""Rows of a corpus's tables worked on at once (some MB): a temporary the corpus's size costs its pages anew."""
 SENTENCE_CHARS = 240
 """A matched sentence is cut to this many characters (ending in …)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+Check = Callable[[], None]
+"""Called between the slices of a long computation on another thread (a worker's audit): it raises to stop it."""
+
+
+def go_on() -> None:
+    """The :data:`Check` of a computation nobody stops."""
 
 
 def preorder(index: HierarchyIndex) -> list[str]:
@@ -139,57 +152,92 @@ class EmbeddingJudge(Judge):
         self.embeddings = embeddings
 
     @cached_property
-    def _tables(self) -> tuple[dict[str, int], npt.NDArray[np.float32], npt.NDArray[np.float32],
-                               npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    def _tables(self) -> Tables:
         """Row of each node; the token sums of what is shown (title, summary), of its own content, of all that
         lies beneath it (own content; title, summary and content of every node below), and of its summary alone,
         each with its count in a last column."""
+        return self._build_tables(go_on)
+
+    def prepare(self, check: Check) -> None:
+        """Make the tables and the unit vectors now (the bulk of a large corpus's audit), calling ``check`` between
+        slices: it raises to stop (a quit while a worker makes them), and what was not made is made when next
+        needed."""
+        if "_tables" not in self.__dict__:
+            self.__dict__["_tables"] = self._build_tables(check)
+        for made in ("shown_vectors", "beneath_vectors", "summary_vectors"):
+            check()
+            getattr(self, made)
+
+    def _build_tables(self, check: Check) -> Tables:
         import numpy as np
 
         order = self._order
         row = {node: number for number, node in enumerate(order)}
-        sums = self.embeddings.sums
-        titles, title_counts = sums([self.corpus.title_of(n) for n in order])
-        summaries, summary_counts = sums([self.corpus.summary_of(n) for n in order])
-        contents, content_counts = sums([self.content_of(n) for n in order])
-        shown = np.hstack([titles + summaries, (title_counts + summary_counts)[:, None].astype(np.float32)])
-        own = np.hstack([contents, content_counts[:, None].astype(np.float32)])
+        width = (len(order), self.embeddings.dimensions + 1)
+        fill = self.embeddings.sums_into  # each table made once and filled in place (no corpus-sized temporaries)
+        summaries = np.empty(width, dtype=np.float32)
+        fill([self.corpus.summary_of(n) for n in order], summaries, check)
+        shown = np.empty(width, dtype=np.float32)
+        fill([self.corpus.title_of(n) for n in order], shown, check)
+        shown += summaries  # the title's sums and the summary's, and their counts (whole numbers: exact in float32)
+        own = np.empty(width, dtype=np.float32)
+        fill([self.content_of(n) for n in order], own, check)
         below = own.copy()
         parents, depths = self.parents, self.depths
         for depth in range(int(depths.max(initial=0)), 0, -1):  # the deepest first: each adds its subtree upward
+            check()
             at = np.flatnonzero(depths == depth)  # in the corpus's order: a parent's children are side by side
-            starts = np.flatnonzero(np.r_[True, parents[at][1:] != parents[at][:-1]])
-            below[parents[at][starts]] += np.add.reduceat(below[at] + shown[at], starts, axis=0)
-        return row, shown, own, below, np.hstack([summaries, summary_counts[:, None].astype(np.float32)])
+            mothers = parents[at]
+            starts = np.flatnonzero(np.r_[True, mothers[1:] != mothers[:-1]])
+            bounds = np.r_[starts, len(at)]
+            first = 0
+            while first < len(starts):  # whole families at a time, some thousand rows: no corpus-sized gather
+                last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + ROWS_AT_ONCE, side="right")) - 1)
+                rows = at[bounds[first]:bounds[last]]
+                added = below[rows]
+                added += shown[rows]
+                below[mothers[starts[first:last]]] += np.add.reduceat(added, starts[first:last] - bounds[first],
+                                                                      axis=0)
+                first = last
+        return row, shown, own, below, summaries
+
+    @cached_property
+    def _shape(self) -> tuple[list[str], list[int], list[int]]:
+        """Every node id in the corpus's order (:func:`preorder`'s), each one's parent's row (-1: a root) and depth,
+        in one walk down the tree."""
+        order: list[str] = []
+        parents: list[int] = []
+        depths: list[int] = []
+        child_ids = self.index.child_ids
+        stack = [(root, -1, 0) for root in reversed(self.index.root_ids())]
+        while stack:
+            node, parent, depth = stack.pop()
+            number = len(order)
+            order.append(node)
+            parents.append(parent)
+            depths.append(depth)
+            children = child_ids(node)
+            if children:
+                stack.extend((child, number, depth + 1) for child in reversed(children))
+        return order, parents, depths
 
     @cached_property
     def _order(self) -> list[str]:
-        return preorder(self.index)
+        return self._shape[0]
 
     @cached_property
     def parents(self) -> npt.NDArray[np.int64]:
         """Each node's parent's row (-1: a root), one a node in :meth:`rows`'s order."""
         import numpy as np
 
-        order = self._order
-        row = {node: number for number, node in enumerate(order)}
-        parents = np.full(len(order), -1, dtype=np.int64)
-        for node in order:
-            for child in self.index.child_ids(node):
-                parents[row[child]] = row[node]
-        return parents
+        return np.array(self._shape[1], dtype=np.int64)
 
     @cached_property
     def depths(self) -> npt.NDArray[np.int64]:
         """Each node's depth (0: a root), in :meth:`rows`'s order (a parent's row before its children's)."""
         import numpy as np
 
-        parents = self.parents
-        depths = np.zeros(len(parents), dtype=np.int64)
-        for number, parent in enumerate(parents.tolist()):
-            if parent >= 0:
-                depths[number] = depths[parent] + 1
-        return depths
+        return np.array(self._shape[2], dtype=np.int64)
 
     @staticmethod
     def unit(sums: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -197,8 +245,11 @@ class EmbeddingJudge(Judge):
         import numpy as np
 
         vectors = sums[:, :-1]
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        result: npt.NDArray[np.float32] = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+        result: npt.NDArray[np.float32] = np.zeros(vectors.shape, dtype=np.float32)
+        for start in range(0, len(vectors), ROWS_AT_ONCE):  # in slices: no corpus-sized temporary
+            part = vectors[start:start + ROWS_AT_ONCE]
+            norms = np.linalg.norm(part, axis=1, keepdims=True)
+            np.divide(part, norms, out=result[start:start + ROWS_AT_ONCE], where=norms > 0)
         return result
 
     @property

@@ -138,6 +138,10 @@ MORE_KEYS = (
         "time", "content.more", "Content: show more of a long landed or selected node", footer=False),
     Key("g", "view('find')", "Find", "Find a node by title or id and go to it on the tree", "tree.find",
         "Tree: find a node by title or id…", footer=False),
+    Key("I", "view('audit')", "Map audit", "Map audit: the nodes whose title and summary describe their subtree "
+        "worst, audited on a worker (the screen stays live), marked △ weak N on the tree and listed (I again opens "
+        "the list); Enter on one opens it on the tree", "tree.audit",
+        "Map audit: the nodes whose title and summary describe their subtree worst…", footer=False),
     Key("t", "view('follow')", "Follow", "Tree follows the walk on/off", "tree.follow", "Tree: follow the walk on/off",
         footer=False),
     Key("v", "setting('budget')", "Budget", "Set the visit budget", "settings.budget",

@@ -36,13 +36,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..navigators.judge import EmbeddingJudge
+from ..navigators.judge import Check, EmbeddingJudge, go_on
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     Floats = npt.NDArray[np.float32]
+    Skipped = tuple[npt.NDArray[np.intp], ...]
+    """The (row, column) indices of a matrix's cells not compared, as ``np.nonzero`` gives them."""
 
 __all__ = ["HEADS", "SIBLINGS", "MapFit", "audit", "basis"]
 
@@ -72,18 +74,26 @@ class MapFit:
                 "says": self.says}
 
 
-def audit(judge: EmbeddingJudge, limit: int | None = None) -> list[MapFit]:
+def audit(judge: EmbeddingJudge, limit: int | None = None, check: Check = go_on) -> list[MapFit]:
     """Every node with something beneath it to compare with, weakest first (ties in the corpus's order), the first
-    ``limit`` (``None``: all)."""
+    ``limit`` (``None``: all). ``check`` is called between slices of the work: it raises to stop (a worker's audit,
+    its screen gone)."""
     import numpy as np
+    from threadpoolctl import threadpool_limits
 
-    measures = _Measures(judge)
-    scores = measures.run()
+    judge.prepare(check)
+    measures = _Measures(judge, check)
+    # Its products are small (some thousand rows by 128): BLAS's second thread saved little on a quiet machine and,
+    # spinning as it waits, took a core from the rest on a busy one (the ranking of 100,000 nodes: 2.5 s, not 3-6 s).
+    with threadpool_limits(limits=1, user_api="blas"):
+        scores = measures.run()
     count = len(measures.order)
     places = np.stack([_places(s, count) for s in scores])
     worst = places.argmin(axis=0)
     fit = places.min(axis=0)
-    has_below = np.linalg.norm(judge.beneath_vectors, axis=1) > 0
+    below = judge.beneath_vectors
+    has_below = np.concatenate([np.linalg.norm(below[start:start + ROWS_AT_ONCE], axis=1) > 0  # in slices
+                                for start in range(0, len(below), ROWS_AT_ONCE)] or [np.zeros(0, dtype=bool)])
     judged = np.flatnonzero(has_below)
     ranked = judged[np.lexsort((judged, scores[0][judged], fit[judged]))]
     chosen = ranked if limit is None else ranked[:limit]
@@ -134,10 +144,11 @@ class _Measures:
     """The four measures of every node (see the module), and for each the node it lost to (-1: none); all parents
     at once (numpy over groups of siblings of one size), not a Python loop a parent."""
 
-    def __init__(self, judge: EmbeddingJudge) -> None:
+    def __init__(self, judge: EmbeddingJudge, check: Check) -> None:
         import numpy as np
 
         self.judge = judge
+        self.check = check
         self.order = list(judge.rows())  # the corpus's order
         self.parent = judge.parents
         self.depth = judge.depths
@@ -156,6 +167,7 @@ class _Measures:
         skips = self._skips(heads)
         for view in self.views:
             self._against(view, heads, skips)
+            self.check()
             self._children(view)
         return self.scores
 
@@ -179,9 +191,10 @@ class _Measures:
         result: npt.NDArray[np.int64] = np.where(self.depth > depth, at, -1)
         return result
 
-    def _skips(self, heads: npt.NDArray[np.int64]) -> list[npt.NDArray[np.bool_]]:
+    def _skips(self, heads: npt.NDArray[np.int64]) -> list[Skipped]:
         """Per slice of :data:`ROWS_AT_ONCE` nodes, the heads each is not compared with: itself, its children, its
-        siblings (compared as siblings) and its ancestors (computed once, for both views)."""
+        siblings (compared as siblings) and its ancestors (computed once, for both views), as the (row, column)
+        indices of the few of them."""
         import numpy as np
 
         heads_at = heads
@@ -193,10 +206,10 @@ class _Measures:
             skip |= self.parent[heads_at][None, :] == self.parent[rows][:, None]
             for ancestor in above:
                 skip |= heads_at[None, :] == ancestor[rows][:, None]
-            skips.append(skip)
+            skips.append(np.nonzero(skip))
         return skips
 
-    def _against(self, view: Floats, heads: npt.NDArray[np.int64], skips: list[npt.NDArray[np.bool_]]) -> None:
+    def _against(self, view: Floats, heads: npt.NDArray[np.int64], skips: list[Skipped]) -> None:
         """``rival`` and ``vague`` of every node: against its siblings (at most :data:`SIBLINGS`) and the heads
         that are neither above it, below it nor its siblings."""
         import numpy as np
@@ -206,6 +219,7 @@ class _Measures:
         total, squares, kept = np.zeros(count), np.zeros(count), np.zeros(count)
         top, rival = np.full(count, -np.inf), np.full(count, -1, dtype=np.int64)
         for start in range(0, count, ROWS_AT_ONCE):  # the heads, every node at once (in slices)
+            self.check()
             rows = np.arange(start, min(start + ROWS_AT_ONCE, count))
             against = (view[rows] @ self.below[heads].T).astype(np.float64)
             self._gather(against, skips[start // ROWS_AT_ONCE], heads[None, :], total, squares, kept, top, rival,
@@ -223,17 +237,18 @@ class _Measures:
                     rows = order[start:start + size]
                     sample = rows[np.linspace(0, size - 1, SIBLINGS).astype(np.int64)]
                     sims = (view[rows] @ self.below[sample].T).astype(np.float64)
-                    self._gather(sims, sample[None, :] == rows[:, None], sample[None, :], total, squares, kept,
-                                 top, rival, rows)
+                    self._gather(sims, np.nonzero(sample[None, :] == rows[:, None]), sample[None, :], total,
+                                 squares, kept, top, rival, rows)
                 continue
-            step = max(1, 4_000_000 // (size * size))
+            step = max(1, min(4_000_000 // (size * size), ROWS_AT_ONCE // size))  # some MB gathered at a time
             for chunk in range(0, len(starts), step):
+                self.check()
                 groups = order[starts[chunk:chunk + step, None] + np.arange(size)[None, :]]  # groups x size
                 sims = np.matmul(view[groups], self.below[groups].transpose(0, 2, 1)).astype(np.float64)
                 rows = groups.reshape(-1)
                 columns = np.repeat(groups, size, axis=0)  # each row's siblings
-                self._gather(sims.reshape(len(rows), size), columns == rows[:, None], columns, total, squares,
-                             kept, top, rival, rows)
+                self._gather(sims.reshape(len(rows), size), np.nonzero(columns == rows[:, None]), columns, total,
+                             squares, kept, top, rival, rows)
         usable = np.flatnonzero(kept > 0)
         mean = total[usable] / kept[usable]
         spread = np.sqrt(np.maximum(squares[usable] / kept[usable] - mean ** 2, 0.0)) + 1e-6
@@ -241,18 +256,21 @@ class _Measures:
         self._lower(1, usable, (own[usable] - mean) / spread, np.full(len(usable), -1))
 
     @staticmethod
-    def _gather(sims: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_], columns: npt.NDArray[np.int64],
+    def _gather(sims: npt.NDArray[np.float64], skipped: Skipped, columns: npt.NDArray[np.int64],
                 total: npt.NDArray[np.float64], squares: npt.NDArray[np.float64], kept: npt.NDArray[np.float64],
                 top: npt.NDArray[np.float64], rival: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
-        """Add ``sims`` (a row of ``rows``, a column a node of ``columns``; ``skip``: not compared) to the running
-        sum, sum of squares, count and best of each row."""
+        """Add ``sims`` (a row of ``rows``, a column a node of ``columns``; ``skipped``: the (row, column) indices not
+        compared) to the running sum, sum of squares, count and best of each row."""
         import numpy as np
 
-        sims = np.where(skip, 0.0, sims)
+        # ``sims`` is the caller's own (made for this call): changed in place. A row skips few columns (itself, its
+        # family), so they are set by their indices, not by a pass over the whole matrix; the sums are the same.
+        skipped_rows, skipped_columns = skipped
+        sims[skipped_rows, skipped_columns] = 0.0
         total[rows] += sims.sum(axis=1)
-        squares[rows] += (sims ** 2).sum(axis=1)
-        kept[rows] += (~skip).sum(axis=1)
-        sims[skip] = -np.inf
+        squares[rows] += np.square(sims).sum(axis=1)
+        kept[rows] += sims.shape[1] - np.bincount(skipped_rows, minlength=len(rows))
+        sims[skipped_rows, skipped_columns] = -np.inf
         if sims.shape[1] == 0:
             return
         best = np.argmax(sims, axis=1)
@@ -269,18 +287,31 @@ class _Measures:
         if not len(kids):
             return
         parents = self.parent[kids]
-        sims = np.einsum("ij,ij->i", self.below[kids], view[parents]).astype(np.float64)
+        sims = _row_dots(self.below, kids, view, parents)
         ranked = np.lexsort((kids, -sims, parents))  # per parent, its best child first (ties: the first)
         firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
         node, best = parents[firsts], kids[firsts]
         own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
         self._lower(2, node, own - sims[firsts], best)
-        echo = np.einsum("ij,ij->i", self.judge.shown_vectors[kids], view[parents]).astype(np.float64)
+        echo = _row_dots(self.judge.shown_vectors, kids, view, parents)
         ranked = np.lexsort((kids, -echo, parents))  # per parent, the child whose map its own echoes most
         firsts = ranked[np.r_[True, parents[ranked][1:] != parents[ranked][:-1]]]
         node = parents[firsts]
         own = np.einsum("ij,ij->i", self.below[node], view[node]).astype(np.float64)
         self._lower(3, node, own - echo[firsts], kids[firsts])
+
+
+def _row_dots(a: Floats, a_rows: npt.NDArray[np.int64], b: Floats,
+              b_rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """The dot product of row ``a_rows[i]`` of ``a`` with row ``b_rows[i]`` of ``b``, for each ``i``, gathered a slice
+    at a time (rows gathered whole would be two corpus-sized temporaries)."""
+    import numpy as np
+
+    dots = np.empty(len(a_rows), dtype=np.float64)
+    for start in range(0, len(a_rows), ROWS_AT_ONCE):
+        end = start + ROWS_AT_ONCE
+        dots[start:end] = np.einsum("ij,ij->i", a[a_rows[start:end]], b[b_rows[start:end]])
+    return dots
 
 
 def _says(judge: EmbeddingJudge, node: str, measure: str, other: str | None, raw: float, beneath: str) -> str:

@@ -51,6 +51,7 @@ from ..widgets.node_detail import NodeDetail
 from ..widgets.results_panel import ResultsPanel
 from ..widgets.walk_footer import WalkFooter
 from .asking_again import AskingAgain
+from .auditing import Auditing
 from .comparing import Comparing
 from .continuing_live import ContinuingLive
 from .evaluating_variant import EvaluatingVariant, original_of
@@ -153,6 +154,8 @@ class WalkScreen(Screen[None]):
         self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
         self.judging = Judging(grounds)
         """Each ended walk's miss judged on a worker, said at its first wrong turn."""
+        self.auditing = Auditing(grounds, judge=self.judging.judge, tree=tree)
+        """The map audited on a worker (I): its weakest nodes marked on the tree and listed."""
         query = self._query
         self.stepping = Stepping(grounds, presenter=self.presenter, running_to=self.running_to,
                                  walk_anew=lambda: self.start_walk(query.exact_value),
@@ -495,6 +498,8 @@ class WalkScreen(Screen[None]):
                     say(self, "All of it is shown.", timeout=2)
             case "find":
                 self.app.push_screen(FindScreen(self.corpus.find), self._found)
+            case "audit":
+                self.auditing.ask()
             case "follow":
                 tree.follow = not tree.follow
                 tree.refollow()

@@ -84,6 +84,7 @@ class WalkTree(Tree[str | None]):
         "walk-tree--expected",
         "walk-tree--count",
         "walk-tree--visit",
+        "walk-tree--weak",
         *(f"walk-tree--{mark.value}" for mark in Mark),
         *(f"walk-tree--heat-{level}" for level in range(1, 5)),
     }
@@ -106,6 +107,9 @@ class WalkTree(Tree[str | None]):
         (how often a stability run's N walks chose it: other walks than the one whose marks the tree shows)."""
         self.heat: dict[str, int] = {}
         """A heat level 1-4 per node, styled by ``walk-tree--heat-N``."""
+        self.weak: dict[str, str] = {}
+        """The map audit's weakest nodes (``I``), each with its mark (``△ weak 3``), drawn last on its row; empty
+        while no audit ran, and then no row looks it up."""
         self.follow = True
         """Whether the tree brings where the walk is into view as it goes (``t`` toggles)."""
         self.guide_depth = 3
@@ -396,6 +400,16 @@ class WalkTree(Tree[str | None]):
             if node is not None:
                 node.refresh()
 
+    def set_weak(self, weak: dict[str, str]) -> None:
+        """Mark the map audit's weakest nodes (node id: its mark), repainting only the rows that changed."""
+        changed = self.weak.keys() ^ weak.keys() | {k for k in weak.keys() & self.weak.keys()
+                                                    if self.weak[k] != weak[k]}
+        self.weak = weak
+        for node_id in changed:
+            node = self._by_id.get(node_id)
+            if node is not None:
+                node.refresh()
+
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         label = super().render_label(node, base_style, style)
         node_id = node.data
@@ -407,6 +421,9 @@ class WalkTree(Tree[str | None]):
         reason = self.reasons.get(node_id)
         count = self.counts.get(node_id)
         expected = len(EXPECTED) if node_id in self.expected else 0
+        weak = self.weak.get(node_id) if self.weak else None  # no audit: nothing looked up
+        if weak is not None:
+            expected += 2 + len(weak)  # kept whole, as ◎ expected is
         if count is not None and not self._title_fits(label, node_id, id_width, expected + 2 + len(count)):
             count = count.removeprefix(COUNT_WORD)  # ``chosen 3/3 walks`` gives way to ``3/3 walks`` before the title
         # What stays whole after the reason: the count of other walks (its own words) and ◎ expected.
@@ -433,6 +450,8 @@ class WalkTree(Tree[str | None]):
             label.append(f"  {count}", style=self.get_component_rich_style("walk-tree--count", partial=True))
         if node_id in self.expected:
             label.append(EXPECTED, style=self.get_component_rich_style("walk-tree--expected", partial=True))
+        if weak is not None:
+            label.append(f"  {weak}", style=self.get_component_rich_style("walk-tree--weak", partial=True))
         return label
 
     def _room(self) -> int:
@@ -511,6 +530,8 @@ class WalkTree(Tree[str | None]):
             count = self.counts.get(node_id)
             extra += len(count) + 2 if count else 0
             extra += len(EXPECTED) if node_id in self.expected else 0
+            weak = self.weak.get(node_id) if self.weak else None
+            extra += len(weak) + 2 if weak else 0
         if extra and node_id is not None and room > 0:
             # render_label shortens this label to fit (its id, its reason, then its title): measure it as drawn, or the
             # tree would scroll sideways for width it never uses.
