@@ -115,15 +115,19 @@ class MapEditorScreen(ClosesOnce, ModalScreen[bool]):
             yield EditableField(node.title, id="map-title")
             yield Label("Summary (what the navigator is shown of everything beneath)", classes="map-label")
             yield EditableText(node.summary, id="map-summary", soft_wrap=True, show_line_numbers=False)
-            yield Label("Suggested, from the content beneath (offline) · ctrl+u takes it", classes="map-label")
+            if self.model is None:
+                yield Label("Suggested, from the content beneath (offline) · ctrl+u takes it", classes="map-label")
+            else:
+                yield Label("Suggested, from the content beneath", classes="map-label")
             with VerticalScroll(id="map-suggestion-scroll"):
-                yield Static(safe(node.suggestion or "(nothing beneath says anything to suggest from)",
-                                  width=10_000), id="map-suggestion")
-                if self.model is not None:
-                    yield Label(safe(f"Written by {self.model.model}, from the same content · ctrl+l takes it",
-                                     width=200), classes="map-label", id="map-written-label")
+                if self.model is not None:  # first: what is under way, then what it wrote, is seen in a small window
+                    yield Label(safe(f"By {self.model.model} · ctrl+l takes it", width=200), classes="map-label",
+                                id="map-written-label")
                     yield Static(safe(f"asking {self.model.model}…", width=200), id="map-written")
                     yield Static(self._request_text(), id="map-request")
+                    yield Label("Extractive, offline · ctrl+u takes it", classes="map-label", id="map-suggestion-label")
+                yield Static(safe(node.suggestion or "(nothing beneath says anything to suggest from)",
+                                  width=10_000), id="map-suggestion")
             yield Label("", id="map-problem")
             yield Label(MODEL_HINT if self.model is not None else HINT, id="map-hint")
 
@@ -160,8 +164,7 @@ class MapEditorScreen(ClosesOnce, ModalScreen[bool]):
             self.written = message.written
             whence = "from the response cache" if message.written.cached else "asked now"
             self.query_one("#map-written-label", Label).update(safe(
-                f"Written by {self.model.model}, from the same content ({whence}) · ctrl+l takes it · ctrl+r shows "
-                "its request", width=200))
+                f"By {self.model.model} ({whence}) · ctrl+l takes it · ctrl+r shows its request", width=200))
             written.update(safe(message.written.summary or "(the model's answer holds no summary)", width=10_000))
         self.query_one("#map-request", Static).update(self._request_text())
 

@@ -65,8 +65,8 @@ async def test_the_walks_model_suggests_a_summary_cached_and_shown_with_its_requ
         editor = await open_editor(pilot, "billing", "Billing")
         await wait_for(pilot, lambda: editor.written is not None)
         assert text_at(editor, "#map-written") == "What [bold]Billing[/bold] covers, in a word."
-        assert text_at(editor, "#map-written-label") == ("Written by openai:test-model, from the same content (asked "
-                                                         "now) · ctrl+l takes it · ctrl+r shows its request")
+        assert text_at(editor, "#map-written-label") == ("By openai:test-model (asked now) · ctrl+l takes it · ctrl+r "
+                                                         "shows its request")
         assert text_at(editor, "#map-suggestion").startswith("Billing is run by the Billing Operations team")
         (request,) = server.requests
         system, user = request.json()["messages"]
@@ -81,6 +81,7 @@ async def test_the_walks_model_suggests_a_summary_cached_and_shown_with_its_requ
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: text_at(editor, "#map-request") != "")
         assert text_at(editor, "#map-written") == "" and text_at(editor, "#map-suggestion") == ""
+        assert text_at(editor, "#map-written-label") == "" and text_at(editor, "#map-suggestion-label") == ""
         assert text_at(editor, "#map-request") == (
             f"The request to openai:test-model:\nsystem:\n{system['content']}\n\nuser:\n{user['content']}\n\n"
             "Its answer, as the model gave it:\nWhat [bold]Billing[/bold] covers,\n in a word.")  # its ends trimmed
