@@ -83,3 +83,25 @@ def test_the_maps_name_is_escaped_on_the_page() -> None:
     assert ('<p class="meta" id="map">Walked with the map variant &lt;script&gt;alert(1)&lt;/script&gt;.map.yaml '
             "(sha256 0123456789ab…)</p>") in said
     assert said.count("<script") == 2  # the page's own two: data and code
+
+
+def test_eval_with_a_map_names_it_on_every_walk_span(tmp_path: Path) -> None:
+    corpus = tmp_path / "handbook.yaml"
+    shutil.copy(SAMPLES / "handbook.yaml", corpus)
+    questions = tmp_path / "two.questions.yaml"
+    questions.write_text("corpus: handbook.yaml\nquestions:\n  - id: refunds\n    query: How are refunds issued?\n"
+                         "    expect: [refund-delivery]\n  - id: reset\n    query: How do I reset my password?\n"
+                         "    expect: [password-reset]\n", encoding="utf-8")
+    variant = tmp_path / "maps" / "handbook.map.yaml"
+    variant.parent.mkdir()
+    variant.write_text(f"nodes:\n  billing:\n    summary: '{SUMMARY}'\n", encoding="utf-8")
+    sha = hashlib.sha256(variant.read_bytes()).hexdigest()
+    spans = tmp_path / "spans.jsonl"
+    done = run_cli("eval", questions, "--map", variant, "--judge", "none", "--otlp-file", spans)
+    assert done.returncode == 0, done.stderr
+    roots = [span for line in spans.read_text(encoding="utf-8").splitlines()
+             for span in json.loads(line)["resourceSpans"][0]["scopeSpans"][0]["spans"] if "parentSpanId" not in span]
+    maps = sorted((kv["key"], kv["value"]["stringValue"]) for span in roots for kv in span["attributes"]
+                  if kv["key"].startswith("reasoning_explorer.map."))
+    assert len(roots) == 2
+    assert maps == [("reasoning_explorer.map.path", str(variant))] * 2 + [("reasoning_explorer.map.sha256", sha)] * 2
