@@ -68,12 +68,11 @@ def summary_request(title: str, children: list[str], text: str) -> Messages:
     return (("system", SYSTEM), ("user", "\n\n".join(parts)))
 
 
-def write_summary(navigator: OpenAICompatibleNavigator, model: str, title: str, children: list[str], text: str,
+def write_summary(navigator: OpenAICompatibleNavigator, model: str, sent: Messages,
                   token: CancellationToken | None = None) -> WrittenSummary:
-    """The summary of one section written by ``model``, asked through ``navigator`` (:meth:`~.openai_compat.
-    OpenAICompatibleNavigator.complete`: its settings, retries and response cache); :class:`NavigatorHTTPError`
-    in one line when it cannot be had."""
-    sent = summary_request(title, children, text)
+    """The summary of one section written by ``model`` from its request ``sent`` (:func:`summary_request`), asked
+    through ``navigator`` (:meth:`~.openai_compat.OpenAICompatibleNavigator.complete`: its settings, retries and
+    response cache); :class:`NavigatorHTTPError` in one line when it cannot be had."""
     answer, cached = navigator.complete(model, sent, MAX_TOKENS, token)
     return WrittenSummary(model, sent, answer, _cut(" ".join(answer.split())), cached)
 
@@ -143,7 +142,8 @@ class SummaryWriter:
                 tally.not_asked += bool(text.strip() or children)
             elif text.strip() or children:
                 try:
-                    written = write_summary(self.navigator, self.model, str(node.get("title", "")), children, text)
+                    written = write_summary(self.navigator, self.model,
+                                            summary_request(str(node.get("title", "")), children, text))
                 except NavigatorHTTPError as exc:
                     tally.failed.append((str(node.get("node_id", "")), one_line(str(exc))))
                     in_a_row += 1

@@ -32,6 +32,7 @@ from textual.widgets import Label, Static
 from core import CancellationToken, RetrievalCancelled
 
 from ...navigators.llm.errors import NavigatorHTTPError
+from ...navigators.llm.prompt import Messages
 from ...navigators.summary_writer import WrittenSummary
 from ...safe_text import one_line, safe, visible
 from ..widgets.editing import EditableField, EditableText
@@ -44,10 +45,12 @@ MODEL_HINT = ("Enter or ctrl+s keeps it in the map variant · ctrl+u takes the s
 
 @dataclass(frozen=True)
 class ModelSuggestion:
-    """The walk's LLM navigator asked for a suggestion: its ``model`` id, and ``write``, called on a worker thread,
-    which returns the summary written (or raises :class:`NavigatorHTTPError` in one line)."""
+    """The walk's LLM navigator asked for a suggestion: its ``model`` id, the request ``sent`` (system, then user),
+    and ``write``, called on a worker thread, which sends it and returns the summary written (or raises
+    :class:`NavigatorHTTPError` in one line)."""
 
     model: str
+    sent: Messages
     write: Callable[[CancellationToken], WrittenSummary]
 
 
@@ -158,7 +161,7 @@ class MapEditorScreen(ClosesOnce, ModalScreen[bool]):
         if message.written is None:
             self.model_error = message.error
             said = f"{self.model.model} wrote no suggestion: {message.error.rstrip('.')}. The extractive one "
-            said += "above stays."
+            said += "stays."
             written.update(safe(said, "bold red", width=400))
         else:
             self.written = message.written
@@ -169,20 +172,21 @@ class MapEditorScreen(ClosesOnce, ModalScreen[bool]):
         self.query_one("#map-request", Static).update(self._request_text())
 
     def _request_text(self) -> Text:
-        """The request the model was sent and its answer as given, literally (``ctrl+r`` shows it)."""
+        """The request the model is sent and its answer as given, literally (``ctrl+r`` shows it)."""
         if self.model is None:
             return Text()
         text = Text(f"The request to {self.model.model}:\n", style="bold")
-        written = self.written
-        if written is None:
-            text.append("(not sent yet)\n" if self.model_error is None else f"(it failed: {self.model_error})\n")
-            return text
-        for role, content in written.sent:
+        for role, content in self.model.sent:
             text.append(f"{role}:\n", style="bold")
             text.append_text(safe(content, multiline=True))
             text.append("\n\n")
         text.append("Its answer, as the model gave it:\n", style="bold")
-        text.append_text(safe(written.answer, multiline=True))
+        if self.written is not None:
+            text.append_text(safe(self.written.answer, multiline=True))
+        elif self.model_error is not None:
+            text.append_text(safe(f"(none: {self.model_error})", width=400))
+        else:
+            text.append("(not yet)")
         return text
 
     @property

@@ -19,7 +19,7 @@ from ...corpora import Corpus, CorpusError
 from ...corpora.map_variant import apply_map, child_titles, keep_edit, map_path_for, subtree_text, suggested_summary
 from ...navigators import NavigatorConfigError
 from ...navigators.openai_compat import OpenAICompatibleNavigator
-from ...navigators.summary_writer import WrittenSummary, write_summary
+from ...navigators.summary_writer import WrittenSummary, summary_request, write_summary
 from ..say import FILES_OFF
 from ..screens.map_editor import MapEditorScreen, MapNode, ModelSuggestion
 from .shown import Grounds, Part
@@ -52,12 +52,12 @@ class MapEditing(Part):
         if not isinstance(wired, OpenAICompatibleNavigator) or not wired.supports(model):
             return None
         corpus = self.corpus
-        title, children, text = corpus.title_of(node_id), child_titles(corpus, node_id), subtree_text(corpus, node_id)
+        sent = summary_request(corpus.title_of(node_id), child_titles(corpus, node_id), subtree_text(corpus, node_id))
 
         def write(token: CancellationToken) -> WrittenSummary:
-            return write_summary(wired, model, title, children, text, token)
+            return write_summary(wired, model, sent, token)
 
-        return ModelSuggestion(model, write)
+        return ModelSuggestion(model, sent, write)
 
     def map_file(self) -> Path:
         """Where the edits are kept: the map the corpus was opened with, else ``maps/<name>.map.yaml`` beside it."""

@@ -109,7 +109,15 @@ async def test_the_walks_model_suggests_a_summary_cached_and_shown_with_its_requ
         await wait_for(pilot, lambda: failing.model_error is not None)
         assert text_at(failing, "#map-written") == (
             f"openai:test-model wrote no suggestion: HTTP 500 from {server.url}/chat/completions: the server failed "
-            '(server said: "the model is overloaded"); try again later. The extractive one above stays.')
+            '(server said: "the model is overloaded"); try again later. The extractive one stays.')
+        await pilot.press("ctrl+r")  # its request, and no answer
+        await wait_for(pilot, lambda: text_at(failing, "#map-request") != "")
+        assert text_at(failing, "#map-request").startswith("The request to openai:test-model:\nsystem:\nYou summarise")
+        assert "\nuser:\nSection: Grace period\n" in text_at(failing, "#map-request")
+        assert text_at(failing, "#map-request").endswith(
+            f"Its answer, as the model gave it:\n(none: HTTP 500 from {server.url}/chat/completions: the server failed "
+            '(server said: "the model is overloaded"); try again later)')
+        await pilot.press("ctrl+r")
         extractive = text_at(failing, "#map-suggestion")
         assert extractive.startswith("A workspace keeps full access for 21 days")
         await pilot.press("ctrl+l")  # nothing to take from the model
@@ -123,6 +131,10 @@ async def test_the_walks_model_suggests_a_summary_cached_and_shown_with_its_requ
         slow = await open_editor(pilot, "lost-two-factor-device", SLOW)
         await wait_for(pilot, lambda: len(server.requests) == 3)
         assert text_at(slow, "#map-written") == "asking openai:test-model…"
+        await pilot.press("ctrl+r")  # its request is shown while it is asked
+        await wait_for(pilot, lambda: text_at(slow, "#map-request") != "")
+        assert "\nuser:\nSection: Lost two-factor device\n" in text_at(slow, "#map-request")
+        assert text_at(slow, "#map-request").endswith("Its answer, as the model gave it:\n(not yet)")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is walk)
         await wait_for(pilot, lambda: server.disconnects == 1)
