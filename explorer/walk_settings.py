@@ -35,6 +35,11 @@ class MapRef:
         """The file's name without its folder (``handbook.map.yaml``), as a label says it."""
         return Path(self.path).name
 
+    @property
+    def said(self) -> str:
+        """``handbook.map.yaml (sha256 0123456789ab…)``: its name and the start of its hash, as a page says it."""
+        return f"{self.name} (sha256 {self.sha256[:12]}…)"
+
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "sha256": self.sha256}
 

@@ -45,8 +45,8 @@ from .model import SUMMARY, TITLE, Corpus, sha256_of_bytes
 from .summaries import extractive_summary
 from .yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text
 
-__all__ = ["MAPS_FOLDER", "MAP_FORMAT", "MAP_SUFFIX", "MapVariant", "NodeEdit", "apply_map", "keep_edit",
-           "map_path_for", "read_map", "suggested_summary", "with_map"]
+__all__ = ["MAPS_FOLDER", "MAP_FORMAT", "MAP_SUFFIX", "MapVariant", "NodeEdit", "apply_map", "child_titles",
+           "keep_edit", "map_path_for", "read_map", "subtree_text", "suggested_summary", "with_map"]
 
 MAP_FORMAT: Final = "reasoning-explorer-map"
 MAP_VERSION: Final = 1
@@ -202,10 +202,17 @@ SUGGESTION_SOURCE_CHARS: Final = 40_000
 
 
 def suggested_summary(corpus: Corpus, node_id: str) -> str:
-    """A summary of what lies under ``node_id``, offline: the sentences of its subtree's content (its own first,
-    then its descendants', nearest first, up to :data:`SUGGESTION_SOURCE_CHARS`) that best cover it, its title and
-    its children's titles (:func:`~.summaries.extractive_summary`, as Markdown's and PDFs' summaries are made);
-    ``""`` when nothing under it says anything."""
+    """A summary of what lies under ``node_id``, offline: the sentences of its subtree's content
+    (:func:`subtree_text`) that best cover it, its title and its children's titles
+    (:func:`~.summaries.extractive_summary`, as Markdown's and PDFs' summaries are made); ``""`` when nothing under
+    it says anything."""
+    return extractive_summary(subtree_text(corpus, node_id), title=corpus.title_of(node_id),
+                              children=child_titles(corpus, node_id))
+
+
+def subtree_text(corpus: Corpus, node_id: str) -> str:
+    """The content under ``node_id`` a suggested summary is drawn from: its own, then its descendants', nearest
+    first, up to :data:`SUGGESTION_SOURCE_CHARS` (what an LLM asked for a summary reads too)."""
     index = corpus.original.index
     texts: list[str] = []
     size = 0
@@ -217,9 +224,12 @@ def suggested_summary(corpus: Corpus, node_id: str) -> str:
             texts.append(content)
             size += len(content)
         queue.extend(index.child_ids(current))
-    children = [corpus.title_of(child) for child in index.child_ids(node_id)]
-    return extractive_summary("\n\n".join(texts)[:SUGGESTION_SOURCE_CHARS], title=corpus.title_of(node_id),
-                              children=children)
+    return "\n\n".join(texts)[:SUGGESTION_SOURCE_CHARS]
+
+
+def child_titles(corpus: Corpus, node_id: str) -> list[str]:
+    """The titles of ``node_id``'s children, as the map now reads."""
+    return [corpus.title_of(child) for child in corpus.original.index.child_ids(node_id)]
 
 
 def map_text(corpus: Corpus, nodes: Mapping[str, NodeEdit]) -> str:

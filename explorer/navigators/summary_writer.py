@@ -16,15 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from core import TreeNavigator
+from core import CancellationToken, TreeNavigator
 
 from ..corpora.progress import Progress, Stage
 from ..safe_text import one_line
 from .errors import NavigatorConfigError
 from .llm.errors import NavigatorHTTPError
+from .llm.prompt import Messages
 from .openai_compat import OpenAICompatibleNavigator
 
-__all__ = ["SUMMARY_PREFIXES", "SummaryTally", "SummaryWriter", "summary_writer"]
+__all__ = ["SUMMARY_PREFIXES", "SummaryTally", "SummaryWriter", "WrittenSummary", "summary_request", "summary_writer",
+           "write_summary"]
 
 SUMMARY_PREFIXES: Final = ("openai:", "ollama:", "vllm:", "local:")
 TEXT_CHARS: Final = 6000
@@ -38,6 +40,41 @@ SYSTEM: Final = (
     "only: one or two plain sentences, at most 300 characters, saying what the section and the sections under it "
     "cover. No preamble, no lists, no markdown."
 )
+
+
+@dataclass(frozen=True)
+class WrittenSummary:
+    """One summary written by ``model``: the request ``sent`` (system, then user), the ``answer`` as the model gave
+    it, the ``summary`` made of it (spaces collapsed, cut at :data:`SUMMARY_MAX_CHARS`), and whether the response
+    cache gave it."""
+
+    model: str
+    sent: Messages
+    answer: str
+    summary: str
+    cached: bool
+
+
+def summary_request(title: str, children: list[str], text: str) -> Messages:
+    """The request for the summary of a section titled ``title``, with the titles of the sections under it and its
+    text (its start: :data:`TEXT_CHARS`)."""
+    parts = [f"Section: {title}"]
+    if children:
+        parts.append("Sections under it:\n" + "\n".join(f"- {child}" for child in children))
+    if text.strip():
+        cut = text[:TEXT_CHARS] + ("\n[…]" if len(text) > TEXT_CHARS else "")
+        parts.append(f"Its text:\n{cut}")
+    parts.append("Write its summary.")
+    return (("system", SYSTEM), ("user", "\n\n".join(parts)))
+
+
+def write_summary(navigator: OpenAICompatibleNavigator, model: str, sent: Messages,
+                  token: CancellationToken | None = None) -> WrittenSummary:
+    """The summary of one section written by ``model`` from its request ``sent`` (:func:`summary_request`), asked
+    through ``navigator`` (:meth:`~.openai_compat.OpenAICompatibleNavigator.complete`: its settings, retries and
+    response cache); :class:`NavigatorHTTPError` in one line when it cannot be had."""
+    answer, cached = navigator.complete(model, sent, MAX_TOKENS, token)
+    return WrittenSummary(model, sent, answer, _cut(" ".join(answer.split())), cached)
 
 
 @dataclass
@@ -105,15 +142,15 @@ class SummaryWriter:
                 tally.not_asked += bool(text.strip() or children)
             elif text.strip() or children:
                 try:
-                    summary, cached = self.navigator.complete(self.model, _messages(node, children, text),
-                                                              MAX_TOKENS)
+                    written = write_summary(self.navigator, self.model,
+                                            summary_request(str(node.get("title", "")), children, text))
                 except NavigatorHTTPError as exc:
                     tally.failed.append((str(node.get("node_id", "")), one_line(str(exc))))
                     in_a_row += 1
                 else:
-                    node["summary"] = _cut(" ".join(summary.split()))
-                    tally.cached += cached
-                    tally.new += not cached
+                    node["summary"] = written.summary
+                    tally.cached += written.cached
+                    tally.new += not written.cached
                     in_a_row = 0
             progress.tick(number)
         progress.finish(len(nodes))
@@ -128,17 +165,6 @@ def summary_writer(model: str, navigator: TreeNavigator) -> SummaryWriter:
                                    f"{', '.join(prefix + 'MODEL' for prefix in SUMMARY_PREFIXES)}, or leave "
                                    "--summaries out for the extractive ones")
     return SummaryWriter(model, navigator)
-
-
-def _messages(node: dict[str, Any], children: list[str], text: str) -> tuple[tuple[str, str], ...]:
-    parts = [f"Section: {node.get('title', '')}"]
-    if children:
-        parts.append("Sections under it:\n" + "\n".join(f"- {title}" for title in children))
-    if text.strip():
-        cut = text[:TEXT_CHARS] + ("\n[…]" if len(text) > TEXT_CHARS else "")
-        parts.append(f"Its text:\n{cut}")
-    parts.append("Write its summary.")
-    return (("system", SYSTEM), ("user", "\n\n".join(parts)))
 
 
 def _cut(summary: str) -> str:

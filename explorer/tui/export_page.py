@@ -127,7 +127,7 @@ def missed(verdict: Sequence[str]) -> str:
 
 def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[int], transcripts: Sequence[str],
          transcript_of: Sequence[int], decisions: Sequence[int], total: int, fork: str = "", cut: str = "",
-         verdict: Sequence[str] = ()) -> str:
+         verdict: Sequence[str] = (), map_variant: str = "") -> str:
     """The page: ``frames`` and ``transcripts`` packed (base64 of gzip), ``steps`` the event of each frame,
     ``transcript_of`` each frame's transcript (-1: none), ``decisions`` the frames presenting mode stops at.
 
@@ -135,8 +135,10 @@ def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[in
     ``cut``: which recorded answers were cut to the ids a live answer keeps, said under it.
     ``verdict``: when the walk missed the node its question expects, whose fault it was and where a flat search ranks
     that node, in words (each line said, an empty one left out).
-    ``title``, ``subtitle``, ``fork``, ``cut`` and ``verdict`` are untrusted (the query, the corpus, ids): escaped
-    here."""
+    ``map_variant``: the map variant the walk was walked with, when it had one (its file's name and short hash),
+    said under the settings.
+    ``title``, ``subtitle``, ``fork``, ``cut``, ``verdict`` and ``map_variant`` are untrusted (the query, the corpus,
+    ids, a file's name): escaped here."""
     nonce = secrets.token_urlsafe(16)
     walk = json.dumps({"frames": list(frames), "steps": list(steps), "transcripts": list(transcripts),
                        "transcriptOf": list(transcript_of), "decisions": list(decisions), "total": total},
@@ -161,6 +163,7 @@ def page(*, title: str, subtitle: str, frames: Sequence[str], steps: Sequence[in
 <h1 id="title">{shown_title}</h1>
 {f'<p class="fork" id="fork">{html.escape(fork)}</p>' if fork else ""}
 <p class="meta">{html.escape(subtitle)}</p>
+{f'<p class="meta" id="map">Walked with the map variant {html.escape(map_variant)}</p>' if map_variant else ""}
 {f'<p class="meta" id="cut">{html.escape(cut[:1].upper() + cut[1:])}.</p>' if cut else ""}
 {missed(verdict)}
 </header>

@@ -223,7 +223,9 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
     ``fork_of`` the walk it was forked from, when known (its header says so, and what was forced). A walk that
     missed the node its question expects (``expected``, else the question asking its query in a set beside the
     corpus) says under its title whose fault it was and where a flat search ranks that node: ``judged``, when the
-    explorer judged it already, else judged here (:func:`~explorer.walks.evaluation.walk_verdict.verdict_lines`)."""
+    explorer judged it already, else judged here (:func:`~explorer.walks.evaluation.walk_verdict.verdict_lines`).
+    A walk walked with a map variant (its header's ``map``) says it under the settings: its file's name and short
+    hash."""
     events, cuts = cut_answers(trace.events)  # an answer of 100,000 ids is drawn as a live one is cut
     history = WalkHistory.from_trace(replace(trace, events=events))
 
@@ -241,7 +243,7 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
                 transcripts=[packed(t) for t in drawn.transcripts], transcript_of=[f.transcript for f in drawn.frames],
                 decisions=drawn.decisions, total=len(history.events),
                 fork=fork_line(list(history.decisions()), fork_of) or "", cut="; ".join(cut.said() for cut in cuts),
-                verdict=verdict)
+                verdict=verdict, map_variant=trace.header.map.said if trace.header.map is not None else "")
     return ExportedWalk(text, len(drawn.frames), len(drawn.decisions))
 
 

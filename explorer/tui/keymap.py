@@ -164,7 +164,8 @@ MORE_KEYS = (
         "walk.keep_case", "Questions: keep this walk's query as a question, answered by the node on the tree…",
         footer=False, prompt=True),
     Key("M", "file('edit_map')", "Map", "Map: edit a node's title and summary — the node the verdict at this step "
-        "names, else the one under the tree's cursor — with a summary suggested from what lies beneath it; kept in a "
+        "names, else the one under the tree's cursor — with a summary suggested from what lies beneath it (and one "
+        "written by the walk's LLM, when it has one); kept in a "
         "map variant beside the corpus (maps/NAME.map.yaml), never in the corpus, and walked with from then on",
         "walk.edit_map", "Map: edit this node's title and summary…", footer=False),
     Key("ctrl+e", "file('screenshot')", "Screenshot", "Save an SVG screenshot", "app.screenshot",

@@ -1,8 +1,10 @@
 """``M``: fix the map where a walk was misled (issue 46 point 5). The node is the one the step panel's verdict names
 (``the map hid it`` / ``the map misled``) when the cursor is at that verdict's step, else the one under the tree's
 cursor. Its title and summary open in an editor (:mod:`..screens.map_editor`) with a summary suggested from what
-lies beneath it; what is kept goes into the map variant (``--map FILE``, else ``maps/<corpus>.map.yaml`` beside the
-corpus: :mod:`explorer.corpora.map_variant`), through the one output gate, never over the corpus. The screen then
+lies beneath it (and, when the walk's navigator is an LLM's, a second one written by that model from the same
+content, asked through the navigator: its settings, retries and response cache); what is kept goes into the map
+variant (``--map FILE``, else ``maps/<corpus>.map.yaml`` beside the corpus: :mod:`explorer.corpora.map_variant`),
+through the one output gate, never over the corpus. The screen then
 walks with the map: the tree shows the new title and summary, the next walk (``r``) is walked on it, and ``E``
 checks it against the original map."""
 
@@ -11,11 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from core import CancellationToken, TreeNavigator
+
 from ...corpora import Corpus, CorpusError
-from ...corpora.map_variant import apply_map, keep_edit, map_path_for, suggested_summary
+from ...corpora.map_variant import apply_map, child_titles, keep_edit, map_path_for, subtree_text, suggested_summary
+from ...navigators import NavigatorConfigError
+from ...navigators.openai_compat import OpenAICompatibleNavigator
+from ...navigators.summary_writer import WrittenSummary, summary_request, write_summary
 from ..say import FILES_OFF
-from ..screens.map_editor import MapEditorScreen, MapNode
+from ..screens.map_editor import MapEditorScreen, MapNode, ModelSuggestion
 from .shown import Grounds, Part
+
+WalksWith = Callable[[], tuple[str, TreeNavigator]]
+"""The walk's model id and its navigator: the walk on screen's, else the next walk's (``NavigatorConfigError``
+when it cannot be had)."""
 
 
 class MapEditing(Part):
@@ -24,10 +35,29 @@ class MapEditing(Part):
     tree's cursor."""
 
     def __init__(self, grounds: Grounds, *, cursor: Callable[[], str | None],
-                 use_corpus: Callable[[Corpus], None]) -> None:
+                 use_corpus: Callable[[Corpus], None], walks_with: WalksWith) -> None:
         super().__init__(grounds)
         self.cursor = cursor
         self.use_corpus = use_corpus
+        self.walks_with = walks_with
+
+    def model_suggestion(self, node_id: str) -> ModelSuggestion | None:
+        """The walk's LLM navigator asked for a summary of ``node_id``'s subtree (its title, its children's titles,
+        its content: the request ``--summaries`` sends), or ``None`` when the walk's navigator is no LLM's."""
+        try:
+            model, navigator = self.walks_with()
+        except NavigatorConfigError:
+            return None
+        wired = self.wiring.wire(navigator)
+        if not isinstance(wired, OpenAICompatibleNavigator) or not wired.supports(model):
+            return None
+        corpus = self.corpus
+        sent = summary_request(corpus.title_of(node_id), child_titles(corpus, node_id), subtree_text(corpus, node_id))
+
+        def write(token: CancellationToken) -> WrittenSummary:
+            return write_summary(wired, model, sent, token)
+
+        return ModelSuggestion(model, sent, write)
 
     def map_file(self) -> Path:
         """Where the edits are kept: the map the corpus was opened with, else ``maps/<name>.map.yaml`` beside it."""
@@ -68,4 +98,4 @@ class MapEditing(Part):
                      "this map; E checks it against the original map.", timeout=8)
             return None
 
-        self.stage.app.push_screen(MapEditorScreen(node, keep))
+        self.stage.app.push_screen(MapEditorScreen(node, keep, self.model_suggestion(node_id)))

@@ -149,7 +149,8 @@ class WalkScreen(Screen[None]):
         self.export = WalkExport(grounds, WalkScreen)
         tree = self._tree
         self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
-        self.map_editing = MapEditing(grounds, cursor=lambda: tree.cursor_id, use_corpus=self.use_corpus)
+        self.map_editing = MapEditing(grounds, cursor=lambda: tree.cursor_id, use_corpus=self.use_corpus,
+                                      walks_with=self._walks_with)
         self.opening = OpeningWalks(grounds, focus_tree=tree.focus, next_walk=self.next_walk, runner=self.runner)
         self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
         self.judging = Judging(grounds)
@@ -316,6 +317,14 @@ class WalkScreen(Screen[None]):
     def pause(self) -> None:
         """Stop playing the walk on screen (another screen takes the person's eyes)."""
         self.view.playing = False
+
+    def _walks_with(self) -> tuple[str, TreeNavigator]:
+        """The walk's model id and navigator (``M``'s model-written suggestion): the walk on screen's, else the next
+        walk's (``NavigatorConfigError`` when it cannot be had)."""
+        walk = self.view.walk
+        if walk is not None and walk.navigator is not None:
+            return walk.history.settings.model, walk.navigator
+        return self.next_walk.settings.model, self.next_walk.navigator
 
     def use_corpus(self, corpus: Corpus) -> None:
         """Walk ``corpus`` from now on: the same corpus as a map variant now reads it (``M``). Every part, pane and

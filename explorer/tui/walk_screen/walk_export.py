@@ -9,7 +9,8 @@ to end: while it runs, that app holds ``sys.stdout`` and ``sys.stderr`` (Textual
 them back before the explorer's own app does, or the explorer's would be left in them. A session with files off
 refuses the export in one line; what goes wrong is one line too. A miss says its verdict under the page's title: as
 the step panel judged it, else judged on the worker against the nodes marked expected (or a question beside the
-corpus).
+corpus). A walk walked with no map variant is drawn on the corpus's own map, even when ``M`` has kept one since
+(the page says the map a walk was walked with: :func:`.html_export.export_walk`).
 """
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ class WalkExport(Part):
         app, corpus, say = self.stage.app, self.corpus, self.say
         held = self.walks.holding(history)  # its one record; a walk still going: what it holds now, as cancelled
         record = held.finished(corpus) if held is not None else history.finished(corpus)
+        if record.header.map is None:  # walked before M kept a map variant: drawn on the map it was walked on
+            corpus = corpus.original
         # Its miss as the step panel judged it, else judged on the worker (against the nodes marked expected)
         judged = held.judged[1] if held is not None and held.judged is not None else None
         expected = self.view.expected if history is self.view.history else frozenset()

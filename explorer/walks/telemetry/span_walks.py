@@ -42,7 +42,7 @@ from ...navigators.answer_size import ids_kept
 from ...reading import TooLarge, open_regular, problem
 from ...safe_text import one_line
 from ...trace import Trace, TraceHeader
-from ...walk_settings import WalkSettings
+from ...walk_settings import MapRef, WalkSettings
 from .attributes import A
 from .llm_calls import INPUT_ROLES, OUTPUT_ROLES, PARAMETERS_LABEL, PROVIDER_LABEL
 
@@ -486,7 +486,8 @@ def _header(root: Mapping[str, Any], attributes: Mapping[str, Any]) -> TraceHead
             on_failure=OnFailure(on_failure) if on_failure in {p.value for p in OnFailure} else OnFailure.THROW,
             policy=Policy.BEST_FIRST if best_first else Policy.DEPTH_FIRST,
             alpha=float(alpha) if best_first and isinstance(alpha, int | float) else DEFAULT_ALPHA),
-        sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root))
+        sources=_ids(sources) if isinstance(sources, list) else None, created=_created(root),
+        map=MapRef.from_json({"path": attributes.get(A + "map.path"), "sha256": attributes.get(A + "map.sha256")}))
 
 
 NANOS_LIMIT = 2**64

@@ -233,8 +233,8 @@ class WalkTracer:
 def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, events: Sequence[WalkEvent],
                      decisions: Sequence[Decision], end: WalkEnd, error: str | None,
                      name: str, question: QuestionFacts | None) -> None:
-    """The walk span's attributes: the query, the settings, the corpus, how it ended, and its landed documents with
-    their scores."""
+    """The walk span's attributes: the query, the settings, the corpus and the map variant it was walked with (when
+    it had one), how it ended, and its landed documents with their scores."""
     walk.set(SpanAttributes.OPENINFERENCE_SPAN_KIND, OpenInferenceSpanKindValues.RETRIEVER.value)
     walk.set(SpanAttributes.INPUT_VALUE, header.settings.query)
     walk.set(SpanAttributes.INPUT_MIME_TYPE, OpenInferenceMimeTypeValues.TEXT.value)
@@ -246,7 +246,8 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     corpus = {"path": header.corpus_path, "source": header.corpus_source, "format": header.corpus_format,
               "sha256": header.corpus_sha256}
     evaluation = question.as_json() if question is not None else None
-    walk.json(SpanAttributes.METADATA, {**settings, "corpus": corpus, "walk": name or None,
+    mapped = {"map": header.map.to_json()} if header.map is not None else {}  # a walk with no map: as before
+    walk.json(SpanAttributes.METADATA, {**settings, "corpus": corpus, **mapped, "walk": name or None,
                                         **({"eval": evaluation} if evaluation is not None else {})})
     walk.set(A + "navigator", header.settings.model)
     walk.set(A + "max_nodes_visited", header.settings.max_nodes_visited)
@@ -259,6 +260,9 @@ def _walk_attributes(walk: Attributes, session_id: str, header: TraceHeader, eve
     walk.set(A + "sources", None if header.sources is None else list(header.sources))
     for key, value in corpus.items():
         walk.set(f"{A}corpus.{key}", value or None)
+    if header.map is not None:  # the map variant it was walked with: a setting like a prompt variant
+        walk.set(A + "map.path", header.map.path)
+        walk.set(A + "map.sha256", header.map.sha256)
     walk.set(A + "walk", name or None)
     walk.set(A + "end", end.value)
     walk.set(A + "error", error)

@@ -39,6 +39,10 @@ async def test_bad_edits_are_one_line_in_the_dialog_and_nothing_is_lost(tmp_path
         assert isinstance(editor, MapEditorScreen)
         assert "Map: [bold]Billing[/bold] (billing)" in shown(editor.query_one("#map-heading", Label))
         assert editor.title_text == "[bold]Billing[/bold]"
+        # A navigator that is no LLM's: only the extractive suggestion, no model asked.
+        assert not editor.query("#map-written") and editor.model is None
+        assert text_at(editor, "#map-hint") == ("Enter or ctrl+s keeps it in the map variant · ctrl+u takes the "
+                                                "suggestion · Escape closes, nothing kept")
 
         # An empty summary: one line, the dialog stays, nothing written.
         await pilot.press("ctrl+home", "ctrl+shift+end", "backspace")  # the summary field holds the cursor
