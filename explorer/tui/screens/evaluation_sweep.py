@@ -143,10 +143,10 @@ def ask_policy_curve(screen: Screen[Any], corpus: Corpus, questions: QuestionSet
                      jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True,
                      judge: OneJudge | None = None) -> None:
     """``p``: the budgets, then ``side`` swept under depth-first and under best-first (the curve ``eval
-    --compare-policy --budgets`` prints), with ``judge``'s flat search beside them, on the sweep screen over
-    ``screen``."""
+    --compare-policy --budgets`` prints), with ``judge``'s flat search beside them (none: ``--judge none``), on the
+    sweep screen over ``screen``."""
     ask_and_sweep(screen, corpus, questions, policy_sides(side), jobs=jobs, wiring=wiring, allow_files=allow_files,
-                  pick=False, flat=judge if judge is not None else OneJudge(corpus))
+                  pick=False, flat=judge)
 
 
 def lands_words(budget: int | None, largest: int) -> str:

@@ -1,0 +1,103 @@
+"""The explorer honours the judge a person names (``reasoning-explorer CORPUS --judge ...``): the evaluation screen's
+verdict column and totals, the step panel at a miss's first wrong turn, ``b``'s flat line — by BM25 with
+``--judge lexical:default`` (its own words, not the embeddings'), and no verdict anywhere with ``--judge none``; a
+judge there is not is one line and exit 2, before the screen opens."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.widgets import DataTable
+
+from explorer.corpora.questions import load_questions
+from explorer.tui.evaluation_screen import EvaluationScreen
+from tests.command_line import run_cli
+from tests.samples import SAMPLES
+
+from .helpers import make_app, wait_for
+from .reading import step_text, table_rows, text_at
+
+HANDBOOK_SET = load_questions(SAMPLES / "handbook.questions.yaml")
+PICKED = ("trial-ends", "eu-vat-number", "money-back", "mistyped-too-often")
+"""Two hits (lexical:default lands them), then two misses."""
+QUESTIONS = replace(HANDBOOK_SET, questions=tuple(q for name in PICKED for q in HANDBOOK_SET.questions
+                                                  if q.id == name))
+LEXICAL_ROWS = {"trial-ends": ["✓ hit", "", "1st"], "eu-vat-number": ["✓ hit", "", "1st"],
+                "money-back": ["✗ miss", "map hid it · Billing", "8th"],
+                "mistyped-too-often": ["✗ miss", "navigator erred", "67th"]}
+"""Each row's hit, verdict and flat rank as BM25 judges them (the embeddings say ``navigator erred``, ``4th`` and
+``map hid it · Accounts and sign…``, ``2nd``: test_evaluation_verdicts.py)."""
+LEXICAL_TOTALS = ("misses by verdict: map hid it 1, navigator erred 1 · flat search hit@3 50% (2 of 4) against the "
+                  "walk's 50%")
+
+
+def judged_all(screen: EvaluationScreen) -> bool:
+    return bool(screen.sides) and all(
+        side.over and side.verdicts is not None and side.verdicts.left == 0
+        and all(o is not None and o.flat is not None for o in side.outcomes) for side in screen.sides.values())
+
+
+async def to_row(pilot, screen: EvaluationScreen, question: str) -> None:  # type: ignore[no-untyped-def]
+    """The table's cursor down to ``question``'s row, by keys (the rows are in the set's order)."""
+    for _ in QUESTIONS.questions:
+        number = screen.cursor_question()
+        if number is not None and QUESTIONS.questions[number].id == question:
+            return
+        await pilot.press("down")
+    raise AssertionError(f"no row for {question}")
+
+
+def rows(screen: EvaluationScreen) -> dict[str, list[str]]:
+    return {row[1]: [row[2], *row[5:7]] for row in table_rows(screen.query_one(DataTable))}
+
+
+async def test_judge_lexical_judges_the_misses_by_bm25_on_the_evaluation_screen() -> None:
+    app = make_app(evaluate=(QUESTIONS, None), judge="lexical:default")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: judged_all(screen), timeout=120)
+        assert rows(screen) == LEXICAL_ROWS
+        assert " ".join(text_at(screen, "#eval-totals").split()).endswith(LEXICAL_TOTALS)
+        # Enter on the miss: the step panel says BM25's verdict at its first wrong turn
+        says = next(o.blame.says for o in screen.sides[next(iter(screen.sides))].outcomes
+                    if o is not None and o.question.id == "money-back" and o.blame is not None)
+        assert says.startswith("the map hid it: ")
+        await to_row(pilot, screen, "money-back")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        walk = app.walk_screen.view.walk
+        await wait_for(pilot, lambda: walk is not None and walk.judged is not None, timeout=120)
+        assert walk is not None and walk.judged is not None and walk.judged[1][0] == says
+        step = " ".join(step_text(app).split())
+        assert step.startswith("Step 3/") and f"Fault {' '.join(says.split())}" in step
+
+
+async def test_judge_none_says_no_verdict_on_the_evaluation_screen_nor_on_the_step_panel() -> None:
+    app = make_app(evaluate=(QUESTIONS, None), judge="none")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: bool(screen.sides) and all(side.over for side in screen.sides.values()))
+        assert screen.judge is None and all(side.verdicts is None for side in screen.sides.values())
+        assert rows(screen) == {"trial-ends": ["✓ hit", "", ""], "eu-vat-number": ["✓ hit", "", ""],
+                                "money-back": ["✗ miss", "—", ""], "mistyped-too-often": ["✗ miss", "—", ""]}
+        totals = text_at(screen, "#eval-totals")
+        assert "verdict" not in totals and "flat search" not in totals
+        # Enter on a miss: its walk at the first wrong turn, the step panel with no verdict
+        await to_row(pilot, screen, "money-back")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not screen)
+        walk = app.walk_screen.view.walk
+        step = step_text(app)
+        assert step.startswith("Step 3/") and "Fault" not in step and "Flat" not in step
+        assert walk is not None and walk.judged is None
+
+
+def test_a_judge_there_is_not_is_one_line_and_exit_2() -> None:
+    out = run_cli("sample_corpora/handbook.yaml", "--judge", "bogus")
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr.splitlines() == [
+        "reasoning-explorer: error: --judge: no judge is named 'bogus': a judge is one of semantic:default (the "
+        "bundled static embeddings); lexical:default (BM25 over the same texts); or a navigator that scores "
+        "(openai:MODEL)"]

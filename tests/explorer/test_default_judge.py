@@ -1,0 +1,71 @@
+"""The one default judge (explorer/navigators/judge.py's ``default_judge``): the bundled embeddings, else BM25
+(``lexical:default``) when they cannot load, said in one line where the program says things (stderr for ``eval``
+and ``diff``, a notice on the screens). The embeddings are made unavailable as an install without ``wordllama``
+looks to an import (``sys.modules['wordllama'] = None``), in a process of its own: the bundled model loads once
+per process, so this one must never have loaded it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.command_line import ROOT, run_cli
+
+WITHOUT_WORDLLAMA = (
+    "import sys\n"
+    "sys.modules['wordllama'] = None  # what an install without the package looks like to an import\n"
+    "from explorer.cli.main import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+JUDGE_WITHOUT_WORDLLAMA = (
+    "import sys\n"
+    "sys.modules['wordllama'] = None\n"
+    "from explorer.corpora import load_corpus\n"
+    "from explorer.navigators.judge import default_judge\n"
+    "told = []\n"
+    "judge = default_judge(load_corpus('sample_corpora/handbook.yaml'), told.append)\n"
+    "print(type(judge).__name__, judge.name)\n"
+    "print(*told, sep='\\n')\n"
+)
+REASON = ("semantic: needs the wordllama package (import of wordllama halted; None in sys.modules); install it with "
+          "`pip install 'wordllama>=0.4,<0.5'` (it ships the model in its wheel)")
+SAID = f"the misses are judged by lexical:default (BM25): the bundled embeddings cannot load ({REASON})"
+
+
+def without_wordllama(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", WITHOUT_WORDLLAMA, *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300, env={**os.environ, "COLUMNS": "200"})
+
+
+@pytest.mark.process
+def test_the_default_judge_is_bm25_when_the_embeddings_cannot_load_and_says_why() -> None:
+    out = subprocess.run([sys.executable, "-c", JUDGE_WITHOUT_WORDLLAMA], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["LexicalJudge lexical:default", SAID]
+
+
+@pytest.mark.process
+def test_eval_judges_by_bm25_when_the_embeddings_cannot_load_and_says_so_on_stderr() -> None:
+    questions = "sample_corpora/handbook.questions.yaml"
+    fallen = without_wordllama("eval", questions, "--navigator", "lexical:default", "--json")
+    assert fallen.returncode == 0, fallen.stderr
+    assert fallen.stderr.splitlines() == [f"reasoning-explorer: {SAID}"]
+    named = run_cli("eval", questions, "--navigator", "lexical:default", "--json", "--judge", "lexical:default")
+    assert named.returncode == 0, named.stderr
+    fell, lexical = json.loads(fallen.stdout), json.loads(named.stdout)
+    blames = [result["blame"] for result in fell["results"]]
+    assert sum(blame is not None for blame in blames) == 28  # every miss judged, as BM25 named judges them
+    assert blames == [result["blame"] for result in lexical["results"]]
+    assert fell["summary"]["flat_hits_at_3"] == lexical["summary"]["flat_hits_at_3"]
+
+
+@pytest.mark.process
+def test_a_judge_named_falls_back_to_nothing_and_a_bad_one_is_one_line() -> None:
+    named = without_wordllama("eval", "sample_corpora/handbook.questions.yaml", "--judge", "semantic:default")
+    assert named.returncode == 2 and named.stdout == ""
+    assert named.stderr.splitlines() == [f"reasoning-explorer: error: --judge: {REASON}"]
