@@ -403,27 +403,35 @@ def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, quest
 
     found = sweep(corpus, questions, settings, args.budgets, navigator=navigator, jobs=args.jobs,
                   hook=hook, on_done=scored)
+    flat = None
+    if judge is not None:  # the flat search's hit@3: a level line of its own, as the policy curve draws it
+        from ..walks.evaluation.verdict_run import flat_hits_at_3
+
+        flat = flat_hits_at_3(judge, [(q.query, q.expect) for q in questions])
     if args.json:
         top = found.rows[-1]
         outcomes = [o for o in _judged(top.outcomes, judge, settings.model) if o is not None]
         document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=top.budget),
                                       outcomes, summarize(outcomes, stats(corpus)))
-        document["sweep"] = found.to_json()
+        document["sweep"] = {**found.to_json(), **({"flat_hits_at_3": flat} if flat is not None else {})}
         write_json(document)
     else:
-        _print_sweep(found.lines(), [(args.navigator, found)])
+        _print_sweep(found.lines(), [(args.navigator, found)], flat)
     return EXIT_OK
 
 
-def _print_sweep(lines: list[str], named: Sequence[tuple[str, Sweep]]) -> None:
-    """A sweep's rows, then its chart (hit@3 by budget, a line per sweep named), then each question's budget."""
-    from ..walks.evaluation import hit_at_3_chart
+def _print_sweep(lines: list[str], named: Sequence[tuple[str, Sweep]], flat: int | None = None) -> None:
+    """A sweep's rows and the flat search's hit@3 (``flat``: none when not searched), then its chart (hit@3 by
+    budget, a line per sweep named, the flat search's level), then each question's budget."""
+    from ..walks.evaluation import flat_line, hit_at_3_chart
+    from ..walks.evaluation.policy_curve import flat_words
     from .render import budget_chart
 
     out = console()
     split = lines.index("Per question:") if "Per question:" in lines else len(lines)
-    out.print("\n".join(lines[:split]), markup=False, highlight=False)
-    out.print(budget_chart(hit_at_3_chart(named), out.is_terminal))
+    said = flat_words(flat, max((len(found.questions) for _, found in named), default=0))
+    out.print("\n".join([*lines[:split], *([said] if said else [])]), markup=False, highlight=False)
+    out.print(budget_chart(flat_line(hit_at_3_chart(named), flat), out.is_terminal))
     if split < len(lines):
         out.print("\n".join(lines[split:]), markup=False, highlight=False)
 

@@ -438,7 +438,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                              allow_files=self.allow_files, judge=self.judge)
         else:
             ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
-                          allow_files=self.allow_files)
+                          allow_files=self.allow_files, flat=self.judge)
 
     def action_policy_curve(self) -> None:
         self.action_sweep(policies=True)

@@ -7,10 +7,11 @@ When it is over: the chart of hit@3 by budget, one line per side (plotext's draw
 :class:`~explorer.tui.widgets.budget_chart.BudgetChartView`), with each budget's figures beside it (hits, hit@3,
 precision, live calls), over the questions by the smallest budget at which an expected node lands ("lands from 8",
 "not within 15"), the cheapest first, each budget's ✓ beside it. ``H`` writes the same chart, figures and questions
-as one HTML file (:mod:`.sweep_page`). The cost/quality curve (``p``: depth-first against best-first) draws the flat
-search's hit@3 beside them, a level line of its own (the judge ranking every node, no tree: it depends on no budget),
-searched on the same worker. Over a navigator whose answers are calls (an LLM), only the largest budget's
-calls are made; the smaller budgets re-walk its decisions. Escape goes back to the evaluation table as it was left.
+as one HTML file (:mod:`.sweep_page`). The sweep and the cost/quality curve (``p``: depth-first against best-first)
+draw the flat search's hit@3 beside them, a level line of its own (the judge ``--judge`` names ranking every node, no
+tree: it depends on no budget; none with ``--judge none``), searched on the same worker. Over a navigator whose
+answers are calls (an LLM), only the largest budget's calls are made; the smaller budgets re-walk its decisions.
+Escape goes back to the evaluation table as it was left.
 """
 
 from __future__ import annotations

@@ -11,11 +11,14 @@ from textual.widgets import DataTable
 
 from explorer.corpora.questions import load_questions
 from explorer.tui.evaluation_screen import EvaluationScreen
+from explorer.tui.screens.evaluation_sweep import SweepScreen
+from explorer.tui.screens.prompt import PromptScreen
+from explorer.tui.widgets.budget_chart import BudgetChartView
 from tests.command_line import run_cli
 from tests.samples import SAMPLES
 
 from .helpers import make_app, wait_for
-from .reading import step_text, table_rows, text_at
+from .reading import shown, step_text, table_rows, text_at
 
 HANDBOOK_SET = load_questions(SAMPLES / "handbook.questions.yaml")
 PICKED = ("trial-ends", "eu-vat-number", "money-back", "mistyped-too-often")
@@ -92,6 +95,23 @@ async def test_judge_none_says_no_verdict_on_the_evaluation_screen_nor_on_the_st
         step = step_text(app)
         assert step.startswith("Step 3/") and "Fault" not in step and "Flat" not in step
         assert walk is not None and walk.judged is None
+
+
+async def test_judge_none_draws_no_flat_line_on_the_budget_sweep() -> None:
+    app = make_app(evaluate=(QUESTIONS, None), judge="none")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: bool(screen.sides) and all(side.over for side in screen.sides.values()))
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press(*"3,15", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.over)
+        sweep = app.screen
+        assert isinstance(sweep, SweepScreen) and sweep.judge is None and sweep.flat is None
+        assert "flat search" not in text_at(sweep, "#sweep-figures")
+        assert [line.name for line in sweep.query_one(BudgetChartView).chart.series] == ["A lexical:default"]
+        assert shown(sweep.query_one(BudgetChartView)).splitlines()[-1] == "━━ A lexical:default"
 
 
 def test_a_judge_there_is_not_is_one_line_and_exit_2() -> None:
