@@ -69,3 +69,40 @@ def test_a_judge_named_falls_back_to_nothing_and_a_bad_one_is_one_line() -> None
     named = without_wordllama("eval", "sample_corpora/handbook.questions.yaml", "--judge", "semantic:default")
     assert named.returncode == 2 and named.stdout == ""
     assert named.stderr.splitlines() == [f"reasoning-explorer: error: --judge: {REASON}"]
+
+
+ON_SCREEN_WITHOUT_WORDLLAMA = """
+import asyncio, sys
+sys.modules['wordllama'] = None
+from explorer.corpora import load_corpus
+from explorer.navigators import resolve_navigator
+from explorer.walk_settings import WalkSettings
+from tests.explorer.app.helpers import Explorer, wait_for
+
+async def main():
+    settings = WalkSettings("How much is the home office budget for new employees?", "lexical:default",
+                            max_nodes_visited=6)
+    app = Explorer(load_corpus("sample_corpora/handbook.yaml"), settings,
+                   navigator=resolve_navigator("lexical:default"), start_walk=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        walk = app.walk_screen.view.walk
+        await wait_for(pilot, lambda: walk.judged is not None and bool(app.notes), timeout=120)
+        print(walk.judged[1][0])
+        print(*[note.message for note in app.notes], sep="\\n")
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.process
+def test_the_step_panel_judges_by_bm25_when_the_embeddings_cannot_load_and_the_screen_says_so() -> None:
+    out = subprocess.run([sys.executable, "-c", ON_SCREEN_WITHOUT_WORDLLAMA], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("the map misled: at the roots, the title and summary of 'Onboarding' rank it 1st")
+    assert lines[0].endswith("(the judge is the navigator's own scoring: this says only whether the map or the walk "
+                             "was at fault)")  # BM25 judging the BM25 navigator
+    assert f"{SAID[:1].upper()}{SAID[1:]}." in lines[1:]

@@ -5,19 +5,22 @@ judge there is not is one line and exit 2, before the screen opens."""
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from explorer.corpora.questions import load_questions
+from explorer.navigators import resolve_navigator
 from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.budget_chart import BudgetChartView
+from explorer.walk_settings import WalkSettings
 from tests.command_line import run_cli
 from tests.samples import SAMPLES
 
-from .helpers import make_app, wait_for
+from .helpers import HANDBOOK, Explorer, make_app, wait_for
 from .reading import shown, step_text, table_rows, text_at
 
 HANDBOOK_SET = load_questions(SAMPLES / "handbook.questions.yaml")
@@ -121,3 +124,65 @@ def test_a_judge_there_is_not_is_one_line_and_exit_2() -> None:
         "reasoning-explorer: error: --judge: no judge is named 'bogus': a judge is one of semantic:default (the "
         "bundled static embeddings); lexical:default (BM25 over the same texts); or a navigator that scores "
         "(openai:MODEL)"]
+
+
+QUERY = "How much is the home office budget for new employees?"
+"""Question ``home-office-budget`` of the handbook's set (beside the corpus): it expects ``home-office-setup``;
+lexical:default with 6 visits turns away from it at the roots (the embeddings say ``the navigator erred``:
+test_export_verdict.py)."""
+LEXICAL_SAYS = ("the map misled: at the roots, the title and summary of 'Onboarding' rank it 1st of 9 for the query, "
+                "but what lies beneath it only 3rd: its summary promises what its content does not hold (the judge "
+                "is the navigator's own scoring: this says only whether the map or the walk was at fault)")
+"""BM25's verdict on it: BM25 judging the BM25 navigator says so."""
+
+
+async def exported(pilot, app, out) -> str:  # type: ignore[no-untyped-def]
+    """``H`` to ``out``: the page written."""
+    await pilot.press("H")
+    await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+    app.screen.query_one(Input).value = str(out)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: any("Walk exported to" in n.message for n in app.notes), timeout=300)
+    return out.read_text(encoding="utf-8")
+
+
+async def test_judge_lexical_says_bm25s_verdict_on_both_sides_of_t_and_in_the_export(tmp_path) -> None:
+    settings = WalkSettings(QUERY, "lexical:default", max_nodes_visited=6)
+    app = Explorer(HANDBOOK, settings, navigator=resolve_navigator("lexical:default"), start_walk=True,
+                   judge="lexical:default")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        walk = app.walk_screen.view.walk
+        await wait_for(pilot, lambda: walk.judged is not None, timeout=120)
+        assert walk.judged[1] == (LEXICAL_SAYS, "a flat search finds it 1st: the walk lost it")
+        await pilot.press("B", "n", "n")  # the first wrong turn: the answer at the roots, step 3
+        await wait_for(pilot, lambda: app.walk_screen.view.history.cursor == 3)
+        assert f"Fault {LEXICAL_SAYS}" in " ".join(step_text(app).split())
+        page = await exported(pilot, app, tmp_path / "walk.html")
+        assert f'<p class="verdict" id="verdict">Missed the expected node — {html.escape(LEXICAL_SAYS)}</p>' in page
+        await pilot.press("T")
+        walks = app.walk_screen.walks
+        await wait_for(pilot, lambda: len(walks) == 2 and all(w.history.end == "finished" for w in walks))
+        await wait_for(pilot, lambda: all(w.judged is not None for w in walks), timeout=120)
+        text = " ".join(text_at(app.walk_screen, "#compare").split())
+        assert f"A verdict: {LEXICAL_SAYS}" in text
+
+
+async def test_judge_none_says_no_verdict_in_the_export_nor_on_the_step_panel(tmp_path) -> None:
+    settings = WalkSettings(QUERY, "lexical:default", max_nodes_visited=6)
+    app = Explorer(HANDBOOK, settings, navigator=resolve_navigator("lexical:default"), start_walk=True,
+                   judge="none")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.walk_screen.view.history.end == "finished")
+        page = await exported(pilot, app, tmp_path / "walk.html")
+        assert 'id="verdict"' not in page and 'id="flat"' not in page
+        assert app.walk_screen.view.walk.judged is None
+        await pilot.press("B", "n", "n")  # where a verdict would be said
+        await wait_for(pilot, lambda: app.walk_screen.view.history.cursor == 3)
+        assert "Fault" not in step_text(app) and "Flat" not in step_text(app)
+        await pilot.press("T")
+        walks = app.walk_screen.walks
+        await wait_for(pilot, lambda: len(walks) == 2 and all(w.history.end == "finished" for w in walks))
+        assert "verdict" not in " ".join(text_at(app.walk_screen, "#compare").split())
