@@ -162,4 +162,4 @@ def judge_named(name: str | None, corpus: Corpus,
         wanted = name.strip()
         return judge_for(wanted if ":" in wanted else f"{wanted}:default", corpus)
     model, navigator = scoring
-    return NavigatorJudge(corpus, wire(navigator), model, default_judge(corpus))
+    return NavigatorJudge(corpus, wire(navigator), model, default_judge(corpus, told))
