@@ -106,3 +106,36 @@ def test_the_step_panel_judges_by_bm25_when_the_embeddings_cannot_load_and_the_s
     assert lines[0].endswith("(the judge is the navigator's own scoring: this says only whether the map or the walk "
                              "was at fault)")  # BM25 judging the BM25 navigator
     assert f"{SAID[:1].upper()}{SAID[1:]}." in lines[1:]
+
+
+EVALUATION_WITHOUT_WORDLLAMA = """
+import asyncio, sys
+sys.modules['wordllama'] = None
+from textual.widgets import DataTable
+from tests.explorer.app.helpers import make_app, wait_for
+from tests.explorer.app.reading import table_rows
+from tests.explorer.app.test_judge_named import QUESTIONS, judged_all
+
+async def main():
+    app = make_app(evaluate=(QUESTIONS, None))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "EvaluationScreen")
+        screen = app.screen
+        await wait_for(pilot, lambda: judged_all(screen) and bool(app.notes), timeout=120)
+        for row in table_rows(screen.query_one(DataTable)):
+            print(row[1], "|", row[5], "|", row[6])
+        print(*[note.message for note in app.notes], sep="\\n")
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.process
+def test_the_evaluation_screen_judges_by_bm25_when_the_embeddings_cannot_load_and_says_so() -> None:
+    out = subprocess.run([sys.executable, "-c", EVALUATION_WITHOUT_WORDLLAMA], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[:4] == ["trial-ends |  | 1st", "eu-vat-number |  | 1st", "money-back | map hid it · Billing | 8th",
+                         "mistyped-too-often | navigator erred | 67th"]  # as --judge lexical:default says them
+    assert f"{SAID[:1].upper()}{SAID[1:]}." in lines[4:]
