@@ -378,7 +378,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
-    add_judge_option(parser, ": the step panel's verdict, the evaluation screen's, T's and the HTML export's")
+    add_judge_option(parser, " (here: the verdicts of the step panel, the evaluation screen, T and the HTML export, "
+                             "and the sweeps' flat line)")
     add_llm_options(parser)
     add_telemetry_options(parser)
     add_overwrite_option(parser)
