@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -87,8 +88,7 @@ def _in_order(a: str, b: str | None, order: tuple[Policy, float]) -> tuple[WalkH
 def _expected(comparison: Comparison, expect: str, path: str, a: WalkHistory, b: WalkHistory) -> Comparison:
     """``comparison`` with which walk landed ``expect``'s nodes and the verdict on each walk that missed them, on
     the corpus walk A's file names; one line and exit 2 for an id the corpus does not hold."""
-    from ..navigators import NavigatorConfigError
-    from ..navigators.judge import DEFAULT_JUDGE, judge_for
+    from ..navigators.judge import default_judge
     from ..safe_text import visible
     from ..walks.evaluation.walk_verdict import walk_verdict
     from ..walks.evaluation.who_landed import who_landed
@@ -99,10 +99,7 @@ def _expected(comparison: Comparison, expect: str, path: str, a: WalkHistory, b:
     if not expected or unknown:
         fail(visible(f"--expect: {', '.join(unknown) or 'no id'} is no node of {corpus.path}; name node ids of the "
                      "corpus, separated by commas"))
-    try:
-        judge = judge_for(DEFAULT_JUDGE, corpus)
-    except NavigatorConfigError:
-        judge = judge_for("lexical:default", corpus)
+    judge = default_judge(corpus, told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
     verdicts = [(name, verdict.says, verdict.flat) for name, history in (("A", a), ("B", b))
                 if (verdict := walk_verdict(corpus, history, expected, judge)) is not None]
     return replace(comparison, landing=who_landed(corpus, comparison, a, b, expected), verdicts=tuple(verdicts))

@@ -23,6 +23,7 @@ from .options import (
     PROG,
     Input,
     Parser,
+    add_judge_option,
     add_llm_options,
     add_map_option,
     add_overwrite_option,
@@ -32,6 +33,7 @@ from .options import (
     budget_list,
     check_apart,
     check_writable,
+    checked_judge,
     console,
     fail,
     folders_from,
@@ -98,17 +100,14 @@ def cmd_eval(argv: Sequence[str]) -> int:
                         help="also walk every question under walk policy Q (depth-first, best-first[@alpha=A]) with "
                              "the same navigator and budget: per policy hit@3, landed, precision, calls and tokens, "
                              "and whether the other policy lands each miss; with --budgets, the cost/quality curve")
-    parser.add_argument("--judge", metavar="JUDGE", default=None,
-                        help="the independent judge of every miss and of the flat search: semantic:default (the "
-                             "bundled embeddings, the default), lexical:default (BM25), or a navigator that scores "
-                             "(openai:MODEL, asked for scores: two calls a miss, one a question to rerank the flat "
-                             "search's top 10); none: no verdicts")
+    add_judge_option(parser)
     parser.set_defaults(navigator=None, on_failure=None)  # given, or the resumed run's, else the usual defaults
     add_llm_options(parser)
     add_telemetry_options(parser)
     add_overwrite_option(parser)
     args = parser.parse_args(argv)
     args.questions, check_sources = _questions_or_check(args)
+    checked_judge(args.judge)
     _check_compare_policy(args)
     if args.budgets is not None and (args.save_run is not None or args.against is not None):
         fail("--budgets cannot go with --save-run or --against; keep or compare one budget's run at a time")
@@ -242,18 +241,18 @@ def cmd_eval(argv: Sequence[str]) -> int:
 
 
 def _judge(name: str | None, corpus: Corpus, wiring: Wiring) -> Judge | None:
-    """The judge ``--judge`` names (default: the bundled embeddings) bound to ``corpus``, ``None`` for ``none`` (a
-    navigator judging is wired as the walks' are: the response cache ``--cache`` names); one line and exit 2 for a
-    judge there is not."""
+    """The judge ``--judge`` names (checked: :func:`~.options.checked_judge`; default: the bundled embeddings, BM25
+    when they cannot load, said on stderr) bound to ``corpus``, ``None`` for ``none`` (a navigator judging is wired
+    as the walks' are: the response cache ``--cache`` names)."""
     from ..navigators import NavigatorConfigError
-    from ..navigators.judge import DEFAULT_JUDGE
-    from ..navigators.navigator_judge import judge_named
+    from ..navigators.navigator_judge import judge_named, judge_off
 
-    if name is not None and name.strip().lower() == "none":
+    if judge_off(name):
         return None
     try:
-        return judge_named(name or DEFAULT_JUDGE, corpus, wire=wiring.wire)
-    except NavigatorConfigError as exc:
+        return judge_named(name, corpus, wire=wiring.wire,
+                           told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
+    except NavigatorConfigError as exc:  # semantic:default named, and the embeddings cannot load
         fail(f"--judge: {exc}")
 
 
@@ -404,27 +403,35 @@ def _sweep(args: argparse.Namespace, questions_path: Path, corpus: Corpus, quest
 
     found = sweep(corpus, questions, settings, args.budgets, navigator=navigator, jobs=args.jobs,
                   hook=hook, on_done=scored)
+    flat = None
+    if judge is not None:  # the flat search's hit@3: a level line of its own, as the policy curve draws it
+        from ..walks.evaluation.verdict_run import flat_hits_at_3
+
+        flat = flat_hits_at_3(judge, [(q.query, q.expect) for q in questions])
     if args.json:
         top = found.rows[-1]
         outcomes = [o for o in _judged(top.outcomes, judge, settings.model) if o is not None]
         document = evaluation_to_json(questions_path, corpus, settings.but(max_nodes_visited=top.budget),
                                       outcomes, summarize(outcomes, stats(corpus)))
-        document["sweep"] = found.to_json()
+        document["sweep"] = {**found.to_json(), **({"flat_hits_at_3": flat} if flat is not None else {})}
         write_json(document)
     else:
-        _print_sweep(found.lines(), [(args.navigator, found)])
+        _print_sweep(found.lines(), [(args.navigator, found)], flat)
     return EXIT_OK
 
 
-def _print_sweep(lines: list[str], named: Sequence[tuple[str, Sweep]]) -> None:
-    """A sweep's rows, then its chart (hit@3 by budget, a line per sweep named), then each question's budget."""
-    from ..walks.evaluation import hit_at_3_chart
+def _print_sweep(lines: list[str], named: Sequence[tuple[str, Sweep]], flat: int | None = None) -> None:
+    """A sweep's rows and the flat search's hit@3 (``flat``: none when not searched), then its chart (hit@3 by
+    budget, a line per sweep named, the flat search's level), then each question's budget."""
+    from ..walks.evaluation import flat_line, hit_at_3_chart
+    from ..walks.evaluation.policy_curve import flat_words
     from .render import budget_chart
 
     out = console()
     split = lines.index("Per question:") if "Per question:" in lines else len(lines)
-    out.print("\n".join(lines[:split]), markup=False, highlight=False)
-    out.print(budget_chart(hit_at_3_chart(named), out.is_terminal))
+    said = flat_words(flat, max((len(found.questions) for _, found in named), default=0))
+    out.print("\n".join([*lines[:split], *([said] if said else [])]), markup=False, highlight=False)
+    out.print(budget_chart(flat_line(hit_at_3_chart(named), flat), out.is_terminal))
     if split < len(lines):
         out.print("\n".join(lines[split:]), markup=False, highlight=False)
 

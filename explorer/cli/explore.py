@@ -45,6 +45,7 @@ from .options import (
     Input,
     Parser,
     UsageError,
+    add_judge_option,
     add_llm_options,
     add_map_option,
     add_overwrite_option,
@@ -53,6 +54,7 @@ from .options import (
     add_walk_options,
     check_apart,
     check_writable,
+    checked_judge,
     fail,
     folders_from,
     llm_model,
@@ -376,10 +378,13 @@ def cmd_explore(argv: Sequence[str]) -> int:
     parser.add_argument("--compare", metavar="MODEL",
                         help="with a question set: walk every question with this navigator too, in a second set of "
                              "columns (the questions where the two differ open side by side)")
+    add_judge_option(parser, " (here: the verdicts of the step panel, the evaluation screen, T and the HTML export, "
+                             "and the sweeps' flat line)")
     add_llm_options(parser)
     add_telemetry_options(parser)
     add_overwrite_option(parser)
     args = parser.parse_args(argv)
+    checked_judge(args.judge)
     chosen_navigator = args.navigator
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
     folders = folders_from(args)  # the app's wiring: its navigators cache there, and W keeps its variants there
@@ -486,6 +491,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
         notices=list(problems),
         ledger=ledger,
         keeper_for=None if isinstance(corpus, Corpus) else keeper_for,
+        judge=args.judge,
     )
     received: signal.Signals | None = None
     try:

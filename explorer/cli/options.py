@@ -339,6 +339,27 @@ def add_map_option(parser: argparse.ArgumentParser) -> None:
                              "kept beside the corpus; M in the explorer writes it), the corpus file untouched")
 
 
+def add_judge_option(parser: argparse.ArgumentParser, what: str = "") -> None:
+    parser.add_argument("--judge", metavar="JUDGE", default=None,
+                        help="the independent judge of every miss and of the flat search: semantic:default (the "
+                             "bundled embeddings, the default; BM25 when they cannot load), lexical:default (BM25), "
+                             "or a navigator that scores (openai:MODEL, asked for scores: two calls a miss, one a "
+                             f"question to rerank the flat search's top 10); none: no verdicts{what}")
+
+
+def checked_judge(name: str | None) -> str | None:
+    """``--judge`` as given (``None``: the default judge; ``none``: no verdicts), or one line and exit 2 for a judge
+    there is not (before any corpus is loaded)."""
+    from ..navigators.navigator_judge import check_judge
+
+    if name is not None:
+        try:
+            check_judge(name)
+        except NavigatorConfigError as exc:
+            fail(f"--judge: {exc}")
+    return name
+
+
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--otlp-endpoint", metavar="URL",
                         help="send each walk as OpenTelemetry spans (OpenInference) to this OTLP/HTTP address, e.g. "

@@ -45,9 +45,12 @@ if TYPE_CHECKING:
     Tables = tuple[dict[str, int], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32],
                    npt.NDArray[np.float32]]
 
-__all__ = ["DEFAULT_JUDGE", "JUDGES", "Judge", "judge_for", "preorder", "sentences"]
+__all__ = ["DEFAULT_JUDGE", "FALLBACK_JUDGE", "JUDGES", "Judge", "default_judge", "judge_for", "preorder",
+           "sentences"]
 
 DEFAULT_JUDGE = "semantic:default"
+FALLBACK_JUDGE = "lexical:default"
+"""The default judge when the bundled embeddings cannot load (:func:`default_judge`)."""
 JUDGES = {"semantic:default": "the bundled static embeddings", "lexical:default": "BM25 over the same texts"}
 ROWS_AT_ONCE = 8192
 """Rows of a corpus's tables worked on at once (some MB): a temporary the corpus's size costs its pages anew."""
@@ -364,3 +367,15 @@ def judge_for(name: str, corpus: Corpus) -> Judge:
         return LexicalJudge(corpus)
     known = "; ".join(f"{judge} ({what})" for judge, what in JUDGES.items())
     raise NavigatorConfigError(f"no judge is named {name!r}: a judge is one of {known}")
+
+
+def default_judge(corpus: Corpus, told: Callable[[str], None] | None = None) -> Judge:
+    """The judge of ``corpus`` when none is named: the bundled embeddings (:data:`DEFAULT_JUDGE`), else BM25
+    (:data:`FALLBACK_JUDGE`) when they cannot load, which ``told`` hears in one line (why, and the judge instead).
+    A judge named (``--judge semantic:default``) is :func:`judge_for`'s: it falls back to nothing."""
+    try:
+        return judge_for(DEFAULT_JUDGE, corpus)
+    except NavigatorConfigError as exc:
+        if told is not None:
+            told(f"the misses are judged by {FALLBACK_JUDGE} (BM25): the bundled embeddings cannot load ({exc})")
+        return judge_for(FALLBACK_JUDGE, corpus)

@@ -20,10 +20,11 @@ from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView,
 
 from ..corpora import Corpus
 from .errors import NavigatorConfigError
-from .judge import JUDGES, Judge, judge_for
+from .judge import JUDGES, Judge, default_judge, judge_for
 from .resolver import resolve_navigator
 
-__all__ = ["BENEATH_CHARS", "RERANKED", "SCORING", "NavigatorJudge", "judge_named", "scored_model"]
+__all__ = ["BENEATH_CHARS", "NO_JUDGE", "RERANKED", "SCORING", "NavigatorJudge", "check_judge", "judge_named",
+           "judge_off", "scored_model"]
 
 BENEATH_CHARS = 1_500
 """Characters of the text beneath a candidate sent as its summary (the start of its subtree's text)."""
@@ -111,26 +112,54 @@ class NavigatorJudge(Judge):
         return self.offline.texts(query, texts)
 
 
-def judge_named(name: str, corpus: Corpus,
-                wire: Callable[[TreeNavigator], TreeNavigator] = lambda navigator: navigator) -> Judge:
-    """The judge ``name`` names, bound to ``corpus``: ``semantic:default`` or ``lexical:default``
-    (:func:`~.judge.judge_for`), else a navigator's model id (``openai:MODEL``, asked for scores): a
-    :class:`NavigatorJudge` over the bundled embeddings (BM25 when they cannot load), its navigator wired by ``wire``
-    (the program's response cache). :class:`NavigatorConfigError` (one line) for a judge there is not."""
+NO_JUDGE = "none"
+"""``--judge none``: no verdicts (:func:`judge_off`)."""
+
+
+def judge_off(name: str | None) -> bool:
+    """Whether ``--judge`` ``name`` turns verdicts off (``none``)."""
+    return name is not None and name.strip().lower() == NO_JUDGE
+
+
+def check_judge(name: str) -> None:
+    """Nothing when ``name`` names a judge (``none``, ``semantic:default``, ``lexical:default``, or a navigator
+    that scores: resolved, not yet asked); :class:`NavigatorConfigError` (one line, the judges there are) when it
+    names none. Checked before a corpus is loaded (the explorer loads a PDF once open)."""
+    if not judge_off(name):
+        _scoring(name)
+
+
+def _scoring(name: str) -> tuple[str, TreeNavigator] | None:
+    """``None`` for one of :data:`~.judge.JUDGES`, else the navigator ``name`` names asked for scores (its model id
+    and it); :class:`NavigatorConfigError` for a judge there is not."""
     wanted = name.strip()
     full = wanted if ":" in wanted else f"{wanted}:default"
     if full in JUDGES:
-        return judge_for(full, corpus)
+        return None
     model = scored_model(wanted)
     try:
-        navigator = resolve_navigator(model, headless=True)
+        return model, resolve_navigator(model, headless=True)
     except NavigatorConfigError as exc:
         known = "; ".join(f"{judge} ({what})" for judge, what in JUDGES.items())
         why = f": {exc}" if model.startswith(SCORING) else ""  # an LLM's own problem (its options, its file)
         raise NavigatorConfigError(f"no judge is named {name!r}: a judge is one of {known}; or a navigator that "
                                    f"scores (openai:MODEL){why}") from None
-    try:
-        offline = judge_for("semantic:default", corpus)
-    except NavigatorConfigError:
-        offline = judge_for("lexical:default", corpus)
-    return NavigatorJudge(corpus, wire(navigator), model, offline)
+
+
+def judge_named(name: str | None, corpus: Corpus,
+                wire: Callable[[TreeNavigator], TreeNavigator] = lambda navigator: navigator,
+                told: Callable[[str], None] | None = None) -> Judge:
+    """The judge ``name`` names, bound to ``corpus`` (``None``: the default, :func:`~.judge.default_judge`, BM25
+    when the embeddings cannot load, which ``told`` hears): ``semantic:default`` or ``lexical:default``
+    (:func:`~.judge.judge_for`), else a navigator's model id (``openai:MODEL``, asked for scores): a
+    :class:`NavigatorJudge` over the default judge, its navigator wired by ``wire`` (the program's response cache).
+    :class:`NavigatorConfigError` (one line) for a judge there is not; ``none`` (:func:`judge_off`) is the caller's
+    to honour."""
+    if name is None:
+        return default_judge(corpus, told)
+    scoring = _scoring(name)
+    if scoring is None:
+        wanted = name.strip()
+        return judge_for(wanted if ":" in wanted else f"{wanted}:default", corpus)
+    model, navigator = scoring
+    return NavigatorJudge(corpus, wire(navigator), model, default_judge(corpus, told))

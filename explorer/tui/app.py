@@ -85,21 +85,23 @@ class ExplorerApp(App[int]):
         notices: Sequence[str] = (),
         ledger: Ledger | None = None,
         keeper_for: Callable[[Corpus], tuple[WalkKeeper | None, Sequence[str]]] | None = None,
+        judge: str | None = None,
     ) -> None:
         """``keeper_for``, with a corpus to load: what makes the keeper once it is loaded, and what it has to say (a
-        session not kept), in place of ``keeper``."""
+        session not kept), in place of ``keeper``; ``judge``: the judge of the misses ``--judge`` names (``None``:
+        the default; ``none``: no verdicts), for every screen's verdicts and flat search."""
         super().__init__()
         self.walks = WalkList()
         self.allow_files = allow_files
         self.wiring = Wiring(DecisionDesk(), StatusListeners(), tuple(observers),
                              folders if folders is not None else user_folders(), keeper,
-                             ledger if ledger is not None else Ledger())
+                             ledger if ledger is not None else Ledger(), judge)
         """This explorer's own desk (the manual navigator's), local-model listeners, observers (the telemetry's),
         folders (``folders``, the command line's, else the user's, read once now) and keeper (the session folder
-        its walk list is kept in, closed as it quits), handed to the walks it starts; and its ledger of the files it
-        read and wrote, which every file it writes asks about (:mod:`explorer.outputs`): ``ledger`` (the command
-        line's, holding what it read to start the explorer); its walk screen adds the corpus and follows what each
-        walk of its list was read from and its navigator reads."""
+        its walk list is kept in, closed as it quits), handed to the walks it starts; the judge of the misses
+        (``--judge``); and its ledger of the files it read and wrote, which every file it writes asks about
+        (:mod:`explorer.outputs`): ``ledger`` (the command line's, holding what it read to start the explorer); its
+        walk screen adds the corpus and follows what each walk of its list was read from and its navigator reads."""
         self._notices = tuple(notices)
         self.said = Said()
         """What was said last (:func:`.say.say` does not stack an information said again while it shows)."""

@@ -16,7 +16,9 @@ from ..outputs import Ledger
 from ..trace import FinishedWalk, WalkPlace
 
 if TYPE_CHECKING:
+    from ..corpora import Corpus
     from ..navigators.folders import Folders
+    from ..navigators.judge import Judge
     from ..navigators.llm.llama_server import StatusListeners
     from ..navigators.manual import DecisionDesk
 
@@ -121,6 +123,9 @@ class Wiring:
     keeper: WalkKeeper | None = None
     ledger: Ledger = field(default_factory=Ledger, compare=False)
     """The files this program read and wrote, which every file it writes asks about (:mod:`explorer.outputs`)."""
+    judge: str | None = None
+    """The judge of the misses this program was asked for (``--judge``, checked where it starts): ``None``, the
+    default (:func:`~explorer.navigators.judge.default_judge`); ``none``, no verdicts (:meth:`judge_of`)."""
     _wired: weakref.WeakKeyDictionary[TreeNavigator, weakref.ref[TreeNavigator]] = field(
         default_factory=weakref.WeakKeyDictionary, init=False, repr=False, compare=False)
     """Each navigator wired once: the same one asked again (the next walk's, walk after walk) is the same wired one,
@@ -149,6 +154,21 @@ class Wiring:
         from ..navigators.folders import Folders
 
         return (self.folders or Folders(None)).prompts_for(corpus_path)
+
+    def judge_of(self, corpus: Corpus, told: Callable[[str], None] | None = None) -> Judge | None:
+        """The judge of the misses on ``corpus`` this program was asked for, its navigator (an LLM's) wired by
+        :meth:`wire`; ``None`` when verdicts are off (``none``). The default one's fallback to BM25 is said to
+        ``told``. Reads the whole corpus the first time: call it on a worker."""
+        from ..navigators.navigator_judge import judge_named, judge_off
+
+        return None if judge_off(self.judge) else judge_named(self.judge, corpus, wire=self.wire, told=told)
+
+    @property
+    def judging(self) -> bool:
+        """Whether this program judges misses (``--judge none`` turns it off)."""
+        from ..navigators.navigator_judge import judge_off
+
+        return not judge_off(self.judge)
 
     def hook(self, *own: Sink, kept: bool = False, worker: Worker | None = None) -> EndHook:
         """The hook of a walk this program makes, every program alike: its ``own`` sinks (the ``--trace`` file), then

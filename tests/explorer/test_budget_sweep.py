@@ -12,8 +12,10 @@ import pytest
 from explorer.corpora import load_corpus
 from explorer.corpora.questions import load_questions
 from explorer.navigators import resolve_navigator
+from explorer.navigators.judge import judge_for
 from explorer.walk_settings import WalkSettings
-from explorer.walks.evaluation import draw_chart, evaluate, hit_at_3_chart, sweep
+from explorer.walks.evaluation import draw_chart, evaluate, flat_line, hit_at_3_chart, sweep
+from explorer.walks.evaluation.verdict_run import flat_hits_at_3
 from tests.command_line import run_cli
 from tests.samples import SAMPLES
 
@@ -92,9 +94,15 @@ def test_the_human_output_has_a_row_per_budget_and_each_questions_budget() -> No
     lines = evaluated.stdout.splitlines()
     assert lines[0] == "Budget sweep"
     assert lines[1].startswith("  budget  3  hit ") and lines[2].startswith("  budget 15  hit ")
+    # the flat search (the default judge ranking every node, no tree): its figure, then a level line of its own
+    assert lines[3] == ("flat search hit@3 35/41 at any budget: the judge ranking every node, no tree, no navigator "
+                        "call")
     start = lines.index("Per question:")  # after the chart of hit@3 by budget, plain text in a pipe
-    assert lines[3:start] == draw_chart(hit_at_3_chart([("lexical:default", found)]), 72, 18).splitlines()
-    assert lines[3].strip() == "hit@3 of 41 questions, by visit budget" and lines[start - 1] == "•• lexical:default"
+    chart = flat_line(hit_at_3_chart([("lexical:default", found)]), 35)
+    assert [(line.name, line.points) for line in chart.series][1] == ("flat search (no tree)", ((3, 35.0), (15, 35.0)))
+    assert lines[4:start] == draw_chart(chart, 72, 18).splitlines()
+    assert lines[4].strip() == "hit@3 of 41 questions, by visit budget"
+    assert lines[start - 2:start] == ["•• lexical:default", "xx flat search (no tree)"]
     assert "\x1b" not in evaluated.stdout
     assert all(line.endswith(("lands from 3", "lands from 15", "not within 15")) for line in lines[start + 1:])
     assert len(lines[start + 1:]) == len(load_questions(QUESTIONS).questions)
@@ -150,3 +158,16 @@ def test_walk_budgets_refuses_what_does_not_go_with_it(args, message) -> None:
     walked = cli("walk", "sample_corpora/handbook.yaml", "refunds", *args)
     assert walked.returncode == 2
     assert walked.stderr == f"reasoning-explorer: error: {message}\n"
+
+
+def test_the_sweep_holds_the_flat_search_hit_at_3_and_none_with_no_judge() -> None:
+    document = json.loads(cli("eval", QUESTIONS, "--budgets", "3,15", "--json").stdout)
+    assert document["sweep"]["flat_hits_at_3"] == 35
+    lexical = json.loads(cli("eval", QUESTIONS, "--budgets", "3,15", "--json", "--judge", "lexical:default").stdout)
+    questions = load_questions(QUESTIONS).questions
+    assert lexical["sweep"]["flat_hits_at_3"] == flat_hits_at_3(judge_for("lexical:default", load_corpus(HANDBOOK)),
+                                                                [(q.query, q.expect) for q in questions])
+    none = cli("eval", QUESTIONS, "--budgets", "3,15", "--judge", "none")
+    assert none.returncode == 0 and "flat search" not in none.stdout
+    assert "flat_hits_at_3" not in json.loads(cli("eval", QUESTIONS, "--budgets", "3", "--json", "--judge",
+                                                  "none").stdout)["sweep"]

@@ -36,14 +36,15 @@ VERDICT_STYLE = {BlameKind.MAP_HID: "bold magenta", BlameKind.MAP_MISLED: "bold 
 CHANGE_STYLE = {Change.B_HITS: "bold green", Change.A_HITS: "bold red", Change.LANDED_DIFFERENTLY: "yellow"}
 
 
-def verdict_cell(outcome: QuestionOutcome, title_of: Callable[[str], str]) -> Text:
+def verdict_cell(outcome: QuestionOutcome, title_of: Callable[[str], str], judging: bool = True) -> Text:
     """Whose fault a miss was, short (``map hid it · Refunds``, ``navigator erred``): ``…`` while it is judged,
-    ``—`` for a miss held from a kept run that kept no verdict, nothing for a hit."""
+    ``—`` for a miss held from a kept run that kept no verdict or when nothing judges (``--judge none``: not
+    ``judging``), nothing for a hit."""
     if outcome.hit:
         return Text("")
     blame = outcome.blame
     if blame is None:
-        return Text("…" if outcome.history is not None else "—", style="dim")
+        return Text("…" if outcome.history is not None and judging else "—", style="dim")
     text = Text(blame.kind.short, style=VERDICT_STYLE.get(blame.kind, "yellow"))
     if blame.node is not None:
         title = safe(title_of(blame.node))
@@ -60,7 +61,8 @@ def flat_cell(outcome: QuestionOutcome) -> Text:
     return Text(ordinal(outcome.flat), style="green" if outcome.flat <= 3 else "", justify="right")
 
 
-def side_cells(outcome: QuestionOutcome | None, over: bool, title_of: Callable[[str], str]) -> list[Text]:
+def side_cells(outcome: QuestionOutcome | None, over: bool, title_of: Callable[[str], str],
+               judging: bool = True) -> list[Text]:
     if outcome is None:
         waiting = Text("—" if over else "…", style="dim")
         return [waiting] + [Text("") for _ in SIDE_COLUMNS[1:]]
@@ -71,7 +73,7 @@ def side_cells(outcome: QuestionOutcome | None, over: bool, title_of: Callable[[
     wrong = "—" if outcome.first_wrong_turn is None else str(outcome.first_wrong_turn)
     precision = "—" if outcome.precision is None else f"{outcome.precision:.0%}"
     return [hit, Text(miss_column(outcome), style="yellow"), Text(f"{outcome.landed_count:,}", justify="right"),
-            verdict_cell(outcome, title_of), flat_cell(outcome),
+            verdict_cell(outcome, title_of, judging), flat_cell(outcome),
             Text("✓" if outcome.hit_at_3 else "", style="green"), Text(precision, justify="right"),
             Text("yes" if outcome.branch_entered else "no"), Text(wrong, justify="right"),
             Text(str(outcome.visits_used), justify="right"), Text(calls_cell(outcome.cost), justify="right"),

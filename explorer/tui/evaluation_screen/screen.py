@@ -25,6 +25,7 @@ is named by its model and prompt variant (``local:smollm2 with prompt v2``), the
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from rich.text import Text
@@ -130,8 +131,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.differences_only = False
         self.verdict: BlameKind | None = None
         """The one verdict whose rows are shown (``v``), ``None``: every row."""
-        self.judge = OneJudge(corpus)
-        """The judge of every miss here, both sides', made when the first miss comes."""
+        self.judge = OneJudge.of(corpus, self.wiring, told=self._told)
+        """The judge of every miss here, both sides' (``--judge``'s), made when the first miss comes; ``None``:
+        ``--judge none``, no verdicts."""
         self._generation = 0
         self._first: tuple[str, TreeNavigator] = (settings.model, navigator)
         self._compare = compare
@@ -148,6 +150,11 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
         say(self, message, title=title, severity=severity, timeout=timeout)
+
+    def _told(self, line: str) -> None:
+        """What the judge says as it is made on a worker (the default one's fallback to BM25), said here."""
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile: nobody to tell
+            self.app.call_from_thread(self.say, line[:1].upper() + line[1:] + ".", severity="warning", timeout=8)
 
     # -- layout -----------------------------------------------------------------------------------------------------
 
@@ -212,7 +219,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def judged(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionJudged(name, generation, number, outcome))
 
-        side.verdicts = VerdictRun(self.judge, model, judged)
+        side.verdicts = VerdictRun(self.judge, model, judged) if self.judge is not None else None
 
         def walked(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionWalked(name, generation, number, outcome))
@@ -431,7 +438,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                              allow_files=self.allow_files, judge=self.judge)
         else:
             ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
-                          allow_files=self.allow_files)
+                          allow_files=self.allow_files, flat=self.judge)
 
     def action_policy_curve(self) -> None:
         self.action_sweep(policies=True)

@@ -83,7 +83,8 @@ class ResultsTable:
         question = self.questions[number]
         cells = [Text(str(number + 1), style="dim"), safe(question.id, width=40)]
         for name in self.sides:
-            side = side_cells(self.sides[name].outcomes[number], self.sides[name].over, self.title_of)
+            run = self.sides[name]
+            side = side_cells(run.outcomes[number], run.over, self.title_of, judging=run.verdicts is not None)
             cells.extend(cell for column, cell in zip(SIDE_COLUMNS, side, strict=True) if column in self.side_columns)
         if self.comparing:
             difference = self.difference(number)

@@ -7,10 +7,11 @@ When it is over: the chart of hit@3 by budget, one line per side (plotext's draw
 :class:`~explorer.tui.widgets.budget_chart.BudgetChartView`), with each budget's figures beside it (hits, hit@3,
 precision, live calls), over the questions by the smallest budget at which an expected node lands ("lands from 8",
 "not within 15"), the cheapest first, each budget's ✓ beside it. ``H`` writes the same chart, figures and questions
-as one HTML file (:mod:`.sweep_page`). The cost/quality curve (``p``: depth-first against best-first) draws the flat
-search's hit@3 beside them, a level line of its own (the judge ranking every node, no tree: it depends on no budget),
-searched on the same worker. Over a navigator whose answers are calls (an LLM), only the largest budget's
-calls are made; the smaller budgets re-walk its decisions. Escape goes back to the evaluation table as it was left.
+as one HTML file (:mod:`.sweep_page`). The sweep and the cost/quality curve (``p``: depth-first against best-first)
+draw the flat search's hit@3 beside them, a level line of its own (the judge ``--judge`` names ranking every node, no
+tree: it depends on no budget; none with ``--judge none``), searched on the same worker. Over a navigator whose
+answers are calls (an LLM), only the largest budget's calls are made; the smaller budgets re-walk its decisions.
+Escape goes back to the evaluation table as it was left.
 """
 
 from __future__ import annotations
@@ -143,10 +144,10 @@ def ask_policy_curve(screen: Screen[Any], corpus: Corpus, questions: QuestionSet
                      jobs: int = JOBS, wiring: Wiring = UNWIRED, allow_files: bool = True,
                      judge: OneJudge | None = None) -> None:
     """``p``: the budgets, then ``side`` swept under depth-first and under best-first (the curve ``eval
-    --compare-policy --budgets`` prints), with ``judge``'s flat search beside them, on the sweep screen over
-    ``screen``."""
+    --compare-policy --budgets`` prints), with ``judge``'s flat search beside them (none: ``--judge none``), on the
+    sweep screen over ``screen``."""
     ask_and_sweep(screen, corpus, questions, policy_sides(side), jobs=jobs, wiring=wiring, allow_files=allow_files,
-                  pick=False, flat=judge if judge is not None else OneJudge(corpus))
+                  pick=False, flat=judge)
 
 
 def lands_words(budget: int | None, largest: int) -> str:

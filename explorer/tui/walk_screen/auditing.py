@@ -58,7 +58,7 @@ class Auditing(Part):
     """``I``: audit the map once on a worker, mark its weakest nodes on ``tree``, list them; Enter on one opens it
     there. ``judge``: the screen's judge, made on first use."""
 
-    def __init__(self, grounds: Grounds, *, judge: Callable[[], Judge], tree: WalkTree) -> None:
+    def __init__(self, grounds: Grounds, *, judge: Callable[[], Judge | None], tree: WalkTree) -> None:
         super().__init__(grounds)
         self._judge = judge
         self._tree = tree
@@ -113,7 +113,7 @@ class Auditing(Part):
 
     def _audit(self, check: Check) -> Audited:
         judge = self._judge()
-        if not isinstance(judge, EmbeddingJudge):  # the screen's judge fell back to BM25: say why, in words
+        if not isinstance(judge, EmbeddingJudge):  # the screen's judge fell back to BM25 or is off (--judge none)
             judge = judge_for(DEFAULT_JUDGE, self.corpus)
             if not isinstance(judge, EmbeddingJudge):
                 raise NavigatorConfigError(f"the audit needs the judge {DEFAULT_JUDGE}")

@@ -12,12 +12,13 @@ import contextlib
 import contextvars
 import threading
 import weakref
+from collections.abc import Collection, Sequence
 
 from ...corpora.questions import expected_for, sets_beside
 from ...navigators import NavigatorConfigError
-from ...navigators.judge import DEFAULT_JUDGE, Judge, judge_for
-from ...walks.evaluation.walk_verdict import walk_verdict
-from ...walks.history import Change
+from ...navigators.judge import Judge
+from ...walks.evaluation.walk_verdict import verdict_lines, walk_verdict
+from ...walks.history import Change, WalkHistory
 from ...walks.walk_list import Walk
 from .shown import Aspect, Grounds, Part
 
@@ -34,15 +35,20 @@ class Judging(Part):
         """The walks judged or being judged."""
         self.view.watch(self._changed)
 
-    def judge(self) -> Judge:
-        """The screen's judge (the bundled embeddings; BM25 when they cannot load), made on first use (a worker's)."""
+    def judge(self, told: list[str] | None = None) -> Judge | None:
+        """The screen's judge, the one ``--judge`` named (the wiring's; default: the bundled embeddings, BM25 when
+        they cannot load, which ``told`` is given to say), made on first use (a worker's); ``None``: ``--judge
+        none``."""
         with self._lock:
             if self._judge is None:
-                try:
-                    self._judge = judge_for(DEFAULT_JUDGE, self.corpus)
-                except NavigatorConfigError:
-                    self._judge = judge_for("lexical:default", self.corpus)
+                self._judge = self.wiring.judge_of(self.corpus, told.append if told is not None else None)
             return self._judge
+
+    def lines(self, history: WalkHistory, expected: Collection[str]) -> tuple[str, ...]:
+        """What is said of ``history``'s miss (:func:`~explorer.walks.evaluation.walk_verdict.verdict_lines`) by the
+        screen's judge; none when verdicts are off. Worth a worker (the export's)."""
+        judge = self.judge() if self.wiring.judging else None
+        return () if judge is None else verdict_lines(self.corpus, history, expected, judge)
 
     def forget_judge(self) -> None:
         """The map changed (``M``): the next judge is made on the corpus as it reads now; the walks judged stay so."""
@@ -58,7 +64,8 @@ class Judging(Part):
     def consider(self, walk: Walk | None) -> None:
         """Judge ``walk`` on a worker when it has ended and its query expects a node (once per walk); not while
         presenting, which shows no step panel (an export's drawing presents: it never waits on a judge)."""
-        if walk is None or walk.judged is not None or walk in self._asked or self.view.presenting:
+        if walk is None or walk.judged is not None or walk in self._asked or self.view.presenting \
+                or not self.wiring.judging:  # --judge none: the step panel says nothing of a verdict
             return
         history = walk.history
         if history.end is None:
@@ -70,16 +77,25 @@ class Judging(Part):
 
         def work() -> None:
             expected = marked or expected_for(history.settings.query, sets_beside(self.corpus))
-            verdict = walk_verdict(self.corpus, history, expected, self.judge()) if expected else None
+            told: list[str] = []  # the default judge's fallback to BM25, said once it is made
+            try:
+                judge = self.judge(told) if expected else None
+            except NavigatorConfigError as exc:  # --judge semantic:default named, and the embeddings cannot load
+                told.append(f"--judge: {exc}")
+                judge = None
+            verdict = walk_verdict(self.corpus, history, expected, judge) if judge is not None else None
             lines = (verdict.says, verdict.flat) if verdict is not None else ()
             judged = (verdict.step if verdict is not None else None, lines)
             blamed = verdict.node if verdict is not None else None
             with contextlib.suppress(RuntimeError):  # the app closed while the judge looked: nothing to say
-                loop.call_soon_threadsafe(self._judged, walk, judged, blamed, context=context)
+                loop.call_soon_threadsafe(self._judged, walk, judged, blamed, told, context=context)
 
         self.stage.run_worker(work, thread=True, group="judging", exit_on_error=False, name="judge a miss")
 
-    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]], blamed: str | None = None) -> None:
+    def _judged(self, walk: Walk, judged: tuple[int | None, tuple[str, ...]], blamed: str | None = None,
+                told: Sequence[str] = ()) -> None:
+        for line in told:
+            self.say(line[:1].upper() + line[1:] + ".", severity="warning", timeout=8)
         walk.judged, walk.blamed = judged, blamed
         if walk is self.view.walk or walk is self.view.partner:
             self.view.announce(Aspect.JUDGED)

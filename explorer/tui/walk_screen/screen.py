@@ -146,15 +146,15 @@ class WalkScreen(Screen[None]):
         self.continuing = ContinuingLive(grounds, runner=self.runner, live_navigator=self.rewalking.live_navigator)
         self.comparing_walks = Comparing(grounds)
         self.presenter = Presenter(grounds)
-        self.export = WalkExport(grounds, WalkScreen)
+        self.judging = Judging(grounds)
+        """Each ended walk's miss judged on a worker, said at its first wrong turn (by ``--judge``'s judge)."""
+        self.export = WalkExport(grounds, WalkScreen, verdict=self.judging.lines)
         tree = self._tree
         self.keeping = KeepingCase(grounds, marked=lambda: tree.cursor_id)
         self.map_editing = MapEditing(grounds, cursor=lambda: tree.cursor_id, use_corpus=self.use_corpus,
                                       walks_with=self._walks_with)
         self.opening = OpeningWalks(grounds, focus_tree=tree.focus, next_walk=self.next_walk, runner=self.runner)
         self.running_to = RunningTo(grounds, presenter=self.presenter, expected=self._expected)
-        self.judging = Judging(grounds)
-        """Each ended walk's miss judged on a worker, said at its first wrong turn."""
         self.auditing = Auditing(grounds, judge=self.judging.judge, tree=tree)
         """The map audited on a worker (I): its weakest nodes marked on the tree and listed."""
         query = self._query

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from textual.worker import get_current_worker
@@ -59,9 +59,13 @@ class WalkExport(Part):
     """``H``: ask where, then write the walk on screen as one HTML file, drawn by ``screen_class``
     (the walk screen's class, handed in: it sits above this module)."""
 
-    def __init__(self, grounds: Grounds, screen_class: RecordedScreen) -> None:
+    def __init__(self, grounds: Grounds, screen_class: RecordedScreen,
+                 verdict: Callable[[WalkHistory, Collection[str]], tuple[str, ...]]) -> None:
         super().__init__(grounds)
         self.screen_class = screen_class
+        self.verdict = verdict
+        """What the screen's judge says of a walk's miss (none when verdicts are off): a walk the step panel has
+        not judged yet is judged so on the drawing's worker."""
         self._quitting = False
         self._drawings: set[threading.Event] = set()
         """One event per drawing under way, set when its app has ended."""
@@ -135,8 +139,9 @@ class WalkExport(Part):
                 self._drawings.add(ended)
             try:
                 try:
+                    said = judged if judged is not None else self.verdict(history, expected)
                     exported = export_walk(self.screen_class, recorded(record), corpus, credit=credit,
-                                           cancelled=cancelled, fork_of=fork_of, expected=expected, judged=judged)
+                                           cancelled=cancelled, fork_of=fork_of, expected=expected, judged=said)
                 finally:
                     ended.set()
                     self._drawings.discard(ended)

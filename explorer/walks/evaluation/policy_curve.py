@@ -30,7 +30,7 @@ from .outcome import QuestionOutcome
 from .summary import PerQuestion
 from .sweep import BudgetRow, Sweep, sweep
 
-__all__ = ["FLAT_LINE", "PolicyCurve", "PolicyPoint", "curve_lines", "flat_line", "policy_curve"]
+__all__ = ["FLAT_LINE", "PolicyCurve", "PolicyPoint", "curve_lines", "flat_line", "flat_words", "policy_curve"]
 
 FLAT_LINE = "flat search (no tree)"
 """The flat search's line on a chart by budget: its legend."""
@@ -146,10 +146,7 @@ class PolicyCurve:
     def flat_words(self) -> str:
         """``flat search hit@3 26/31 at any budget: the judge ranking every node, no tree, no navigator call``
         (``""``: not searched)."""
-        if self.flat is None:
-            return ""
-        return (f"flat search hit@3 {self.flat}/{len(self.questions)} at any budget: the judge ranking every node, "
-                "no tree, no navigator call")
+        return flat_words(self.flat, len(self.questions))
 
     def lines(self) -> list[str]:
         return curve_lines(self.points())
@@ -166,6 +163,15 @@ class PolicyCurve:
                                      for policy, found in zip(self.policies, self.sweeps, strict=True)}}
                           for number, question in enumerate(self.questions)],
         }
+
+
+def flat_words(hits: int | None, questions: int) -> str:
+    """``flat search hit@3 26/31 at any budget: the judge ranking every node, no tree, no navigator call``, the line
+    ``eval`` prints under a sweep's or a curve's rows (``""``: ``hits`` is ``None``, not searched)."""
+    if hits is None:
+        return ""
+    return (f"flat search hit@3 {hits}/{questions} at any budget: the judge ranking every node, no tree, no navigator "
+            "call")
 
 
 def flat_line(chart: BudgetChart, hits: int | None) -> BudgetChart:

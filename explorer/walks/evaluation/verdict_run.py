@@ -5,8 +5,9 @@ with no miss loads no judge and computes nothing).
 A :class:`VerdictRun` is told of each outcome as its walk ends (:meth:`VerdictRun.offer`, from any thread); the
 outcomes wait until the first miss comes, then a caller's worker drains them (:meth:`VerdictRun.drain`), one at a
 time, telling ``told`` of each judged one. No thread waits for more: a drain ends when nothing is left, and
-:meth:`~VerdictRun.offer` says when another is needed. :class:`OneJudge` is the judge a screen's runs share, made
-on first use (the bundled embeddings, else BM25 when they cannot load), one outcome judged at a time.
+:meth:`~VerdictRun.offer` says when another is needed. :class:`OneJudge` is the judge a screen's runs share (the
+one ``--judge`` names, else the default: :func:`~explorer.navigators.judge.default_judge`), made on first use, one
+outcome judged at a time.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
+from core import TreeNavigator
+
 from ...corpora import Corpus
-from ...navigators.errors import NavigatorConfigError
-from ...navigators.judge import DEFAULT_JUDGE, Judge, judge_for
+from ...navigators.judge import Judge
+from ...navigators.navigator_judge import judge_named
+from ..wiring import Wiring
 from .blame import flat_rank
 from .outcome import QuestionOutcome, judged
 
@@ -25,14 +29,24 @@ __all__ = ["OneJudge", "VerdictRun", "flat_hits_at_3"]
 
 
 class OneJudge:
-    """The judge of ``corpus`` (``name``; BM25 when the embeddings cannot load), made when first needed and used
-    by one thread at a time."""
+    """The judge of ``corpus`` ``name`` names (``None``: the default judge, BM25 when the embeddings cannot load,
+    which ``told`` hears; an LLM's navigator wired by ``wire``), made when first needed and used by one thread at a
+    time."""
 
-    def __init__(self, corpus: Corpus, name: str = DEFAULT_JUDGE) -> None:
+    def __init__(self, corpus: Corpus, name: str | None = None,
+                 wire: Callable[[TreeNavigator], TreeNavigator] = lambda navigator: navigator,
+                 told: Callable[[str], None] | None = None) -> None:
         self.corpus = corpus
         self.name = name
+        self._wire = wire
+        self._told = told
         self._judge: Judge | None = None
         self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, corpus: Corpus, wiring: Wiring, told: Callable[[str], None] | None = None) -> OneJudge | None:
+        """The judge ``wiring`` was asked for (``--judge``), on ``corpus``; ``None`` when verdicts are off."""
+        return cls(corpus, wiring.judge, wiring.wire, told) if wiring.judging else None
 
     @property
     def made(self) -> bool:
@@ -41,10 +55,7 @@ class OneJudge:
 
     def _made(self) -> Judge:
         if self._judge is None:
-            try:
-                self._judge = judge_for(self.name, self.corpus)
-            except NavigatorConfigError:
-                self._judge = judge_for("lexical:default", self.corpus)
+            self._judge = judge_named(self.name, self.corpus, self._wire, self._told)
         return self._judge
 
     def judged(self, outcome: QuestionOutcome, model: str) -> QuestionOutcome:

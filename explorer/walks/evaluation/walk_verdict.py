@@ -12,13 +12,12 @@ from dataclasses import dataclass
 
 from ...corpora import Corpus
 from ...corpora.questions import Question, expected_for, sets_beside
-from ...navigators.errors import NavigatorConfigError
-from ...navigators.judge import DEFAULT_JUDGE, Judge, judge_for
+from ...navigators.judge import Judge, default_judge
 from ..history import WalkHistory
 from .blame import flat_words
 from .outcome import judged, outcome_of, wrong_turn_shown
 
-__all__ = ["WalkVerdict", "default_judge", "verdict_lines", "walk_verdict"]
+__all__ = ["WalkVerdict", "verdict_lines", "walk_verdict"]
 
 
 @dataclass(frozen=True)
@@ -49,20 +48,16 @@ def walk_verdict(corpus: Corpus, history: WalkHistory, expected: Collection[str]
                        outcome.blame.node if outcome.blame is not None else None)
 
 
-def default_judge(corpus: Corpus) -> Judge:
-    """``eval``'s judge of ``corpus`` (the bundled embeddings), BM25 when they cannot load."""
-    try:
-        return judge_for(DEFAULT_JUDGE, corpus)
-    except NavigatorConfigError:
-        return judge_for("lexical:default", corpus)
-
-
-def verdict_lines(corpus: Corpus, history: WalkHistory, expected: Collection[str] = ()) -> tuple[str, ...]:
+def verdict_lines(corpus: Corpus, history: WalkHistory, expected: Collection[str] = (),
+                  judge: Judge | None = None) -> tuple[str, ...]:
     """What is said of ``history``'s miss (an ended walk): the verdict's words, then the flat search's (the latter
     ``""`` when it has no rank), against the nodes ``expected``, else those of the question that asks its query in a
-    set beside the corpus; none when it landed one, none is expected, or it has not ended. Plain (corpus text)."""
+    set beside the corpus; none when it landed one, none is expected, or it has not ended. ``judge``: the one to ask
+    (default: :func:`~explorer.navigators.judge.default_judge`). Plain (corpus text)."""
     if history.end is None:
         return ()
     wanted = expected or expected_for(history.settings.query, sets_beside(corpus))
-    verdict = walk_verdict(corpus, history, wanted, default_judge(corpus)) if wanted else None
+    if not wanted:
+        return ()
+    verdict = walk_verdict(corpus, history, wanted, judge if judge is not None else default_judge(corpus))
     return (verdict.says, verdict.flat) if verdict is not None else ()

@@ -43,6 +43,8 @@ FIGURES = [
 ]
 """The handbook's set walked with the lexical navigator's answers at 3, 5, 8 and 15 visits (``eval --budgets``
 prints the same figures): the live calls are the largest budget's, the smaller ones re-walked its decisions."""
+FLAT_FIGURE = "flat search: hit@3 35/41, any budget"
+"""The flat search's figure under the budgets' (the default judge, the bundled embeddings, ranking every node)."""
 
 
 class Costly(TreeNavigator):
@@ -107,12 +109,16 @@ def swept(screen: SweepScreen, navigator: Costly) -> None:
                                              "budgets re-walk its decisions")
     assert text_at(screen, "#sweep-progress-label") == "done 164/164"
     assert navigator.calls == 105 + 105  # the sweep asked what one walk of the set at 15 visits asks
-    assert text_at(screen, "#sweep-figures").splitlines() == FIGURES
-    assert [line.rstrip() for line in drawn_lines(screen.query_one("#sweep-figures"))][:5] == FIGURES  # whole at 80
+    # the flat search (the bundled embeddings ranking every node, no tree): its figure, and a level line of its own
+    assert text_at(screen, "#sweep-figures").splitlines() == [*FIGURES, FLAT_FIGURE]
+    assert [line.rstrip() for line in drawn_lines(screen.query_one("#sweep-figures"))][:6] == [
+        *FIGURES, FLAT_FIGURE]  # whole at 80
     chart = screen.query_one(BudgetChartView)
     lines = shown(chart).splitlines()
-    assert lines[0].strip() == "hit@3 of 41 questions, by visit budget" and lines[-1] == "━━ A costly:lexical"
-    assert lines[-3].split() == ["3", "5", "8", "15"]  # the budgets on the x axis, under their ticks
+    assert lines[0].strip() == "hit@3 of 41 questions, by visit budget"
+    assert lines[-2:] == ["━━ A costly:lexical", "━━ flat search (no tree)"]
+    assert chart.chart.series[1].points == tuple((budget, 35.0) for budget in (3, 5, 8, 15))
+    assert lines[-4].split() == ["3", "5", "8", "15"]  # the budgets on the x axis, under their ticks
     table = screen.query_one(DataTable)
     assert table_columns(table) == ["question", "needs", "3", "5", "8", "15", "query"]
     rows = table_rows(table)

@@ -22,7 +22,7 @@ from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.screens.evaluation_sweep import SweepScreen
 from explorer.tui.screens.prompt import PromptScreen
 from explorer.tui.widgets.budget_chart import BudgetChartView
-from explorer.walks.evaluation import Side, draw_chart, hit_at_3_chart
+from explorer.walks.evaluation import Side, draw_chart, flat_line, hit_at_3_chart
 
 from ..http_stub import StubServer
 from .helpers import HANDBOOK_PATH, make_app, resize, wait_for
@@ -39,6 +39,9 @@ BOTH_FIGURES = [
 ]
 """Each side's figures at budgets 2 and 15: at 15 what the evaluation itself found (A hits 2 of 4, B 1), at 2 the
 largest budget's decisions re-walked (no call)."""
+FLAT = ["flat search: hit@3 2/4, any budget"]
+"""The flat search's figure under them (the default judge ranking every node, no tree; either side alike)."""
+FLAT_LEGEND = "━━ flat search (no tree)"
 
 
 class Page(HTMLParser):
@@ -68,10 +71,14 @@ async def side_picked(pilot, app, keys: tuple[str, ...]) -> None:  # type: ignor
 
 
 def charted(screen: SweepScreen, legend: list[str]) -> None:
-    """The chart on screen is the chart module's drawing of the sweep at the widget's size, its legend ``legend``."""
+    """The chart on screen is the chart module's drawing of the sweep at the widget's size, with the flat search's
+    level line (2 of 4 questions), its legend ``legend``."""
     view = screen.query_one(BudgetChartView)
     size = view.content_size
-    drawn = Text.from_ansi(draw_chart(hit_at_3_chart(screen.named()), size.width, size.height, colour=True)).plain
+    assert screen.flat == 2
+    chart = flat_line(hit_at_3_chart(screen.named()), screen.flat)
+    assert chart.series[-1].name == "flat search (no tree)" and {v for _, v in chart.series[-1].points} == {2.0}
+    drawn = Text.from_ansi(draw_chart(chart, size.width, size.height, colour=True)).plain
     lines = shown(view).splitlines()
     assert shown(view) == drawn and lines[-len(legend):] == legend
     assert lines[0].strip() == "hit@3 of 4 questions, by visit budget"
@@ -108,8 +115,8 @@ async def test_b_sweeps_a_b_or_both_with_a_line_per_side_and_h_writes_the_chart_
             assert text_at(screen, "#sweep-title") == (
                 f"Budget sweep: small.questions.yaml · 4 questions · {A} and {B} · budgets 2, 15")
             assert text_at(screen, "#sweep-progress-label") == "done 16/16"
-            assert text_at(screen, "#sweep-figures").splitlines() == BOTH_FIGURES
-            charted(screen, [f"━━ {A}", f"━━ {B}"])
+            assert text_at(screen, "#sweep-figures").splitlines() == [*BOTH_FIGURES, *FLAT]
+            charted(screen, [f"━━ {A}", f"━━ {B}", FLAT_LEGEND])
             table = screen.query_one(DataTable)
             assert table_columns(table) == ["question", "A needs", "B needs", "2", "15", "query"]
             assert [row[:5] for row in table_rows(table)] == [
@@ -136,7 +143,7 @@ async def test_b_sweeps_a_b_or_both_with_a_line_per_side_and_h_writes_the_chart_
         text = "".join(read.text)
         assert not read.script
         assert "hit@3 of 4 questions, by visit budget" in text and f"━━ {A}" in text and f"━━ {B}" in text
-        assert "\n".join(BOTH_FIGURES) in text
+        assert "\n".join([*BOTH_FIGURES, *FLAT]) in text and FLAT_LEGEND in text
         assert "  password-billing  A lands from 15 · B not within 15" in text
 
         # A alone: Down, Down, Enter; one line, one column of marks.
@@ -149,8 +156,8 @@ async def test_b_sweeps_a_b_or_both_with_a_line_per_side_and_h_writes_the_chart_
         alone = app.screen
         assert isinstance(alone, SweepScreen)
         assert text_at(alone, "#sweep-figures").splitlines() == [
-            "budget  hits  hit@3  prec.  calls", *(line[2:] for line in BOTH_FIGURES[1::2])]
-        charted(alone, [f"━━ {A}"])
+            "budget  hits  hit@3  prec.  calls", *(line[2:] for line in BOTH_FIGURES[1::2]), *FLAT]
+        charted(alone, [f"━━ {A}", FLAT_LEGEND])
         assert table_columns(alone.query_one(DataTable)) == ["question", "needs", "2", "15", "query"]
 
 
