@@ -182,6 +182,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
             if args.save_run is not None:
                 _keep_interrupted(args.save_run, questions.path, corpus, settings,  # judged as a whole run is
                                   _judged(run.outcomes, judge, args.navigator), wiring.ledger)
+            _close(navigator, compare_navigator)  # the traceback holds them: their clients end now, not with it
             raise
         walked = _judged(walked, judge, args.navigator)
         outcomes = [o for o in walked if o is not None]
@@ -519,3 +520,11 @@ def _questions_or_check(args: argparse.Namespace) -> tuple[str, list[Input]]:
         fail(f"{check.path}: cannot write the check set ({exc.strerror or exc})")
     print(visible(f"Check set of {args.check}: {check.words()} ({written.path})"), file=sys.stderr)
     return str(written.path), [(read.what, read.path) for read in check.sources]
+
+
+def _close(*navigators: object) -> None:
+    """Close each navigator that can be closed (an LLM navigator's client thread ends)."""
+    for navigator in navigators:
+        closer = getattr(navigator, "close", None)
+        if callable(closer):
+            closer()

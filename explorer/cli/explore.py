@@ -459,6 +459,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
         problems.extend(said)
         failed = [line for tally in writer.tallies for line in tally.failures()] if writer is not None else []
         problems.extend(failed)
+        if writer is not None:  # the summaries are written: its navigator's client is done
+            writer.close()
         return made, [*said, *summaries_said(writer)]
 
     from ..tui.app import ExplorerApp  # the only path that imports Textual
@@ -499,6 +501,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
     finally:
         if telemetry is not None:
             telemetry.close()
+        if writer is not None:  # the PDF's summaries are written (or the app quit first): its client is done
+            writer.close()
         keeper = app.wiring.keeper if isinstance(app.wiring.keeper, KeptSession) else None
         if keeper is not None and keeper.unkept:
             problems.append(f"{keeper.unkept} walk(s) of this session could not be kept in {keeper.folder}")

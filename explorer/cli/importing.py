@@ -92,6 +92,8 @@ def cmd_import(argv: Sequence[str]) -> int:
     finally:
         if reporter is not None:
             reporter.clear()
+        if writer is not None:  # the summaries are written: its navigator's client is done
+            writer.close()
     if tally is not None:
         print(tally.line())
         for line in tally.failures():

@@ -28,7 +28,8 @@ def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None 
               summaries: SummaryWriter | None = None, map_file: str | None = None) -> Corpus:
     """Load a corpus (one line and exit 2 when it cannot be); with ``show_progress``, say how far on stderr; with
     ``pdf``, a PageIndex tree gets the text of its pages from that PDF; with ``summaries``, a PDF's summaries are
-    written by that writer's model, and what that took said on stderr (``--summaries``); with ``map_file``
+    written by that writer's model, and what that took said on stderr (``--summaries``; the writer is closed after);
+    with ``map_file``
     (``--map``), the map variant there applied to a copy (one line and exit 2 for a bad one, naming the file, line
     and node id)."""
     reporter = LoadProgress(path) if show_progress and sys.stderr.isatty() else None
@@ -49,6 +50,8 @@ def corpus_at(path: str | Path, *, show_progress: bool = False, pdf: str | None 
     finally:
         if reporter is not None:
             reporter.clear()
+        if summaries is not None:  # written: its navigator's client is done
+            summaries.close()
 
 
 def summaries_said(writer: SummaryWriter | None) -> list[str]:

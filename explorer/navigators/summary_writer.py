@@ -124,6 +124,10 @@ class SummaryWriter:
         self.tallies: list[SummaryTally] = []
         """What each tree written when called as a load's hook took (``load_corpus(summaries=writer)``)."""
 
+    def close(self) -> None:
+        """Ends its navigator's client (its request thread); the program calls it once the summaries are written."""
+        self.navigator.close()
+
     def __call__(self, tree: Any, progress: Progress) -> None:
         """As a load's summary hook: :meth:`write`, its tally kept in :attr:`tallies`."""
         self.tallies.append(self.write(tree, progress))
