@@ -131,7 +131,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.verdict: BlameKind | None = None
         """The one verdict whose rows are shown (``v``), ``None``: every row."""
         self.judge = OneJudge(corpus)
-        """The judge of every miss here, both sides', made when the first miss comes."""
+        """The judge of every miss here, both sides', made when the first miss comes; a side that walks a map of
+        its own (``E``: the original map against a variant) has a judge of that map (:meth:`judge_of`)."""
+        self._judges = {side: OneJudge(own) for side, own in self.corpora.items() if own is not corpus}
         self._generation = 0
         self._first: tuple[str, TreeNavigator] = (settings.model, navigator)
         self._compare = compare
@@ -212,7 +214,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def judged(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionJudged(name, generation, number, outcome))
 
-        side.verdicts = VerdictRun(self.judge, model, judged)
+        side.verdicts = VerdictRun(self.judge_of(name), model, judged)
 
         def walked(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionWalked(name, generation, number, outcome))
@@ -231,6 +233,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def corpus_of(self, side: Side) -> Corpus:
         """The corpus side ``side`` walks: its own when the sides differ by map, else the screen's."""
         return self.corpora.get(side, self.corpus)
+
+    def judge_of(self, side: Side) -> OneJudge:
+        """The judge of side ``side``'s misses: one of the map it walks (a verdict says what that map hid)."""
+        return self._judges.get(side, self.judge)
 
     def _current(self, side: Side, generation: int) -> SideRun | None:
         found = self.sides.get(side)
@@ -424,11 +430,12 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def action_sweep(self, policies: bool = False) -> None:
         """Sweep A, B or both (asked when two are compared), or (``policies``) A under depth-first and best-first,
         at the budgets typed (:mod:`.evaluation_sweep`)."""
-        sides = [SweptSide(str(name), side.label, self.settings.but(model=side.model), side.navigator)
-                 for name, side in self.sides.items()]
-        if policies:
-            ask_policy_curve(self, self.corpus, self.question_set, sides[0], jobs=self.jobs, wiring=self.wiring,
-                             allow_files=self.allow_files, judge=self.judge)
+        sides = [SweptSide(str(name), side.label, self.settings.but(model=side.model), side.navigator,
+                           self.corpus_of(name)) for name, side in self.sides.items()]
+        if policies:  # the first side's curve, on its map, beside its judge's flat search
+            first = next(iter(self.sides))
+            ask_policy_curve(self, self.corpus_of(first), self.question_set, sides[0], jobs=self.jobs,
+                             wiring=self.wiring, allow_files=self.allow_files, judge=self.judge_of(first))
         else:
             ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
                           allow_files=self.allow_files)
