@@ -194,3 +194,18 @@ def test_diff_names_the_map_a_walk_was_made_with(corpus: Path, hiding: Path, tmp
                    "--trace", mapped).returncode == 0
     document = json.loads(run_cli("diff", plain, mapped, "--json").stdout)
     assert (document["a"], document["b"]) == ("A: plain.jsonl", "B: mapped.jsonl (map handbook.map.yaml)")
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda path: None, "no such file; give the map variant's file (maps/NAME.map.yaml)"),
+    (lambda path: path.mkdir(), "is a folder; give the map variant's file (maps/NAME.map.yaml)"),
+    (lambda path: __import__("os").mkfifo(path),
+     "is a FIFO (named pipe), not a file that can be read to its end; give the map variant's file "
+     "(maps/NAME.map.yaml)"),
+])
+def test_a_map_that_is_no_file_says_to_give_a_map_not_a_corpus(corpus: Path, tmp_path: Path, make, says) -> None:
+    """The line that refuses ``--map`` names what to give: a map variant's file, not a corpus's kinds of file."""
+    path = tmp_path / "odd.map.yaml"
+    make(path)
+    done = run_cli("walk", corpus, QUERY, "--map", path)
+    assert (done.returncode, done.stderr) == (2, f"reasoning-explorer: error: {path}: {says}\n")
