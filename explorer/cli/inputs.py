@@ -120,15 +120,19 @@ def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Co
 
 
 def recorded_map(trace_path: Path, trace: Trace, corpus: Corpus) -> Corpus:
-    """``corpus`` with the map variant the walk was made with (its header's ``map``), when that file is still there
-    with the same bytes; else the corpus as its file holds it, said in one line on stderr (the walk's decisions are
-    its own either way: only the titles and summaries shown, and a navigator asked again, differ)."""
+    """``corpus`` with the map variant the walk was made with (its header's ``map``; a relative path as recorded,
+    then beside the trace, as the corpus's), when that file is still there with the same bytes; else the corpus as
+    its file holds it, said in one line on stderr (the walk's decisions are its own either way: only the titles and
+    summaries shown, and a navigator asked again, differ)."""
     ref = trace.header.map
     if ref is None:
         return corpus
     mapped: Corpus | None = None
+    recorded = Path(ref.path)  # found as the corpus is: as recorded (relative to here), then beside the trace
+    beside = trace_path.parent / recorded
+    where = beside if not recorded.is_absolute() and not is_there(recorded) and is_there(beside) else recorded
     try:
-        mapped = with_map(corpus, ref.path)
+        mapped = with_map(corpus, where)
     except CorpusError as exc:
         why = str(exc)
     else:

@@ -209,3 +209,18 @@ def test_a_map_that_is_no_file_says_to_give_a_map_not_a_corpus(corpus: Path, tmp
     make(path)
     done = run_cli("walk", corpus, QUERY, "--map", path)
     assert (done.returncode, done.stderr) == (2, f"reasoning-explorer: error: {path}: {says}\n")
+
+
+def test_a_trace_walked_with_a_relative_map_is_replayed_on_it_from_another_folder(corpus: Path, hiding: Path,
+                                                                                 tmp_path: Path) -> None:
+    """The map's path is found as the corpus's is: as recorded, then beside the trace (walked in the corpus's folder
+    with relative paths, replayed from anywhere)."""
+    assert run_cli("walk", "handbook.yaml", QUERY, "--navigator", "semantic:hybrid", "--map",
+                   "maps/handbook.map.yaml", "--trace", "walk.jsonl", cwd=tmp_path).returncode == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    replayed = run_cli("replay", tmp_path / "walk.jsonl", "--json", cwd=elsewhere)
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stderr == ""
+    assert json.loads(replayed.stdout)["map"] == {"path": str(tmp_path / "maps" / "handbook.map.yaml"),
+                                                  "sha256": digest(hiding)}
