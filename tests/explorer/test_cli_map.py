@@ -224,3 +224,21 @@ def test_a_trace_walked_with_a_relative_map_is_replayed_on_it_from_another_folde
     assert replayed.stderr == ""
     assert json.loads(replayed.stdout)["map"] == {"path": str(tmp_path / "maps" / "handbook.map.yaml"),
                                                   "sha256": digest(hiding)}
+
+
+def test_a_folder_of_walks_made_with_a_map_opens_on_that_map(corpus: Path, hiding: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session's folder (``--resume``, or the folder given) whose newest walk was walked with a map variant (``M``
+    then ``r``) opens on that map: the next walk goes on with it, as the session did."""
+    from explorer.cli.main import main
+    from tests.explorer.app.helpers import explorer_made_here
+
+    walks = tmp_path / "walks"
+    walks.mkdir()
+    assert run_cli("walk", corpus, QUERY, "--navigator", "lexical:default", "--map", hiding,
+                   "--trace", walks / "walk.jsonl").returncode == 0
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(walks), "--navigator", "lexical:default", "--sessions", "off"]) == 0
+    (app,) = made
+    assert app.corpus.map is not None and app.corpus.map.sha256 == digest(hiding)
+    assert app.corpus.summary_of("billing") == HIDDEN
