@@ -118,6 +118,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         """The explorer's listeners (a local model loading) and observers, handed to the walks run here, and its
         ledger of the files read, which every file written here asks about (the corpus, this set, kept runs)."""
         self.wiring.ledger.read("the corpus", corpus.path)
+        for walked in (corpus, *self.corpora.values()):  # a map variant is an input as the corpus is
+            self.wiring.ledger.read("the map variant", walked.map.path if walked.map is not None else None)
         self.wiring.ledger.read("the question set", questions.path)
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
