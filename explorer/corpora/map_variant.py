@@ -268,7 +268,7 @@ def keep_edit(corpus: Corpus, path: Path, node_id: str, title: str, summary: str
             raise _problem(path, f"an empty {what} for node {node_id!r}; write what it should say (nothing was "
                            "kept)", node=node_id)
     output, kept = Output("the map variant", path), [Read("the corpus", original.path), *reads]
-    problem = overwrites(output, kept)
+    problem = overwrites(output, kept, edits=True)  # the one edit of the map variant, read as an input
     if problem is not None:  # before the file there is read: the corpus named as the map is refused, not parsed
         raise _problem(path, f"{problem.removeprefix(f'{path}: ')}; nothing was kept", node=node_id)
     nodes: dict[str, NodeEdit] = {}
@@ -283,7 +283,7 @@ def keep_edit(corpus: Corpus, path: Path, node_id: str, title: str, summary: str
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write(output, map_text(original, nodes), kept, doing="keep the map variant", example="handbook.map.yaml",
-              replace=True)  # the person's own variant, edited: what it held is kept in it
+              replace=True, edits=True)  # the person's own variant, edited: what it held is kept in it
     except Refused as exc:
         raise _problem(path, f"{str(exc).removeprefix(f'{path}: ')}; nothing was kept") from None
     except OSError as exc:
