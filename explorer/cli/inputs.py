@@ -96,7 +96,7 @@ def trace_corpus(trace_path: Path, trace: Trace, override: str | None) -> Corpus
     problem = other_version(trace_path, trace.header, found, corpus)
     if problem is not None:
         fail(problem)
-    return recorded_map(trace_path, trace, corpus)
+    return recorded_map(trace_path, trace.header, corpus)
 
 
 def trace_corpus_path(trace_path: Path, header: TraceHeader, override: str | None) -> Path:
@@ -122,16 +122,20 @@ def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Co
             f"{header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
 
 
-def recorded_map(trace_path: Path, trace: Trace, corpus: Corpus) -> Corpus:
-    """``corpus`` with the map variant the walk was made with (its header's ``map``), when that file is still there
-    with the same bytes; else the corpus as its file holds it, said in one line on stderr (the walk's decisions are
-    its own either way: only the titles and summaries shown, and a navigator asked again, differ)."""
-    ref = trace.header.map
+def recorded_map(trace_path: Path, header: TraceHeader, corpus: Corpus) -> Corpus:
+    """``corpus`` with the map variant the walk was made with (its header's ``map``; a relative path as recorded,
+    then beside the trace, as the corpus's), when that file is still there with the same bytes; else the corpus as
+    its file holds it, said in one line on stderr (the walk's decisions are its own either way: only the titles and
+    summaries shown, and a navigator asked again, differ)."""
+    ref = header.map
     if ref is None:
         return corpus
     mapped: Corpus | None = None
+    recorded = Path(ref.path)  # found as the corpus is: as recorded (relative to here), then beside the trace
+    beside = trace_path.parent / recorded
+    where = beside if not recorded.is_absolute() and not is_there(recorded) and is_there(beside) else recorded
     try:
-        mapped = with_map(corpus, ref.path)
+        mapped = with_map(corpus, where)
     except CorpusError as exc:
         why = str(exc)
     else:
@@ -297,6 +301,7 @@ def all_walks(path: str, override: str | None = None, *, later: Callable[[Path],
     problem = other_version(Path(path), newest, found, corpus)
     if problem is not None:
         fail(problem)
+    corpus = recorded_map(Path(path), newest, corpus)  # the newest walk's map: the next walk goes on with it
     return opened_walks(listing, found, corpus), corpus
 
 

@@ -55,8 +55,12 @@ def _os_problem(exc: OSError) -> str:
     return f"cannot read: {problem(exc)}"
 
 
+CORPUS_KINDS = "give a .yaml, .json, .md or .pdf file, or a folder"
+"""What a line refusing a path that is no corpus ends with (a reader of another kind of file says its own)."""
+
+
 def _not_a_file(what: str) -> str:
-    return f"is {what}, not a file that can be read to its end; give a .yaml, .json, .md or .pdf file, or a folder"
+    return f"is {what}, not a file that can be read to its end; {CORPUS_KINDS}"
 
 
 def read_text(path: Path, progress: Progress | None = None) -> tuple[str, bytes]:

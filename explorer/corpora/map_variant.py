@@ -25,6 +25,7 @@ variant through the one output gate (:func:`explorer.outputs.write`), never over
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import stat
 from collections.abc import Iterable, Mapping
@@ -40,7 +41,7 @@ from core import HierarchyIndex, RetrievedDocument
 from ..outputs import Output, Read, Refused, overwrites, write
 from ..walk_settings import MapRef
 from .errors import CorpusError
-from .files import check_corpus_path, read_text
+from .files import CORPUS_KINDS, MISSING, check_corpus_path, read_text
 from .model import SUMMARY, TITLE, Corpus, sha256_of_bytes
 from .summaries import extractive_summary
 from .yaml_source import compose, did_you_mean, is_null, kind, line_of, pairs, scalar_text
@@ -113,13 +114,28 @@ def _unknown(path: Path, node_id: str, line: int, corpus: Corpus) -> CorpusError
                     "remove it from the map", line=line, node=node_id)
 
 
+_GIVE = "give the map variant's file (maps/NAME.map.yaml)"
+
+
+def _checked(path: Path) -> os.stat_result:
+    """What ``path`` is, or the line that refuses it, saying to give a map variant (not a corpus's kinds of file)."""
+    try:
+        return check_corpus_path(path)
+    except CorpusError as exc:
+        if exc.reason == MISSING:
+            raise _problem(path, f"no such file; {_GIVE}") from None
+        if exc.reason.endswith(CORPUS_KINDS):
+            raise _problem(path, exc.reason.removesuffix(CORPUS_KINDS) + _GIVE) from None
+        raise
+
+
 def read_map(path: str | Path, corpus: Corpus) -> MapVariant:
     """The map variant at ``path``, checked against ``corpus`` (the one it changes: its file as loaded, any map
     applied before set aside). Every problem is a :class:`CorpusError` of one line naming the file, the line and the
     node; nothing is changed by reading."""
     path = Path(path)
-    if not stat.S_ISREG(check_corpus_path(path).st_mode):
-        raise _problem(path, "is a folder; give the map variant's file (maps/NAME.map.yaml)")
+    if not stat.S_ISREG(_checked(path).st_mode):
+        raise _problem(path, f"is a folder; {_GIVE}")
     text, data = read_text(path)
     root = compose(path, text)
     expected = "each node id with its title and/or summary (docs/formats.md)"
@@ -262,7 +278,7 @@ def keep_edit(corpus: Corpus, path: Path, node_id: str, title: str, summary: str
             raise _problem(path, f"an empty {what} for node {node_id!r}; write what it should say (nothing was "
                            "kept)", node=node_id)
     output, kept = Output("the map variant", path), [Read("the corpus", original.path), *reads]
-    problem = overwrites(output, kept)
+    problem = overwrites(output, kept, edits=True)  # the one edit of the map variant, read as an input
     if problem is not None:  # before the file there is read: the corpus named as the map is refused, not parsed
         raise _problem(path, f"{problem.removeprefix(f'{path}: ')}; nothing was kept", node=node_id)
     nodes: dict[str, NodeEdit] = {}
@@ -277,7 +293,7 @@ def keep_edit(corpus: Corpus, path: Path, node_id: str, title: str, summary: str
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write(output, map_text(original, nodes), kept, doing="keep the map variant", example="handbook.map.yaml",
-              replace=True)  # the person's own variant, edited: what it held is kept in it
+              replace=True, edits=True)  # the person's own variant, edited: what it held is kept in it
     except Refused as exc:
         raise _problem(path, f"{str(exc).removeprefix(f'{path}: ')}; nothing was kept") from None
     except OSError as exc:

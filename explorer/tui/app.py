@@ -127,6 +127,7 @@ class ExplorerApp(App[int]):
     def _walk_screen_on(self, corpus: Corpus) -> WalkScreen:
         self.corpus = corpus
         self.wiring.ledger.read("the corpus", corpus.path)
+        self.wiring.ledger.read("the map variant", corpus.map.path if corpus.map is not None else None)
         return self._open_walk_screen(corpus, navigator=self.wiring.wire(self._navigator), wiring=self.wiring)
 
     def get_default_screen(self) -> Screen[Any]:

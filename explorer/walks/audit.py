@@ -94,7 +94,8 @@ def audit(judge: EmbeddingJudge, limit: int | None = None, check: Check = go_on)
     below = judge.beneath_vectors
     has_below = np.concatenate([np.linalg.norm(below[start:start + ROWS_AT_ONCE], axis=1) > 0  # in slices
                                 for start in range(0, len(below), ROWS_AT_ONCE)] or [np.zeros(0, dtype=bool)])
-    judged = np.flatnonzero(has_below)
+    # a node no measure applies to (a corpus of one node) has nothing to be weak against: no place, not the last
+    judged = np.flatnonzero(has_below & (fit < 2.0))
     ranked = judged[np.lexsort((judged, scores[0][judged], fit[judged]))]
     chosen = ranked if limit is None else ranked[:limit]
     _, own, _ = judge.token_sums

@@ -194,3 +194,51 @@ def test_diff_names_the_map_a_walk_was_made_with(corpus: Path, hiding: Path, tmp
                    "--trace", mapped).returncode == 0
     document = json.loads(run_cli("diff", plain, mapped, "--json").stdout)
     assert (document["a"], document["b"]) == ("A: plain.jsonl", "B: mapped.jsonl (map handbook.map.yaml)")
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda path: None, "no such file; give the map variant's file (maps/NAME.map.yaml)"),
+    (lambda path: path.mkdir(), "is a folder; give the map variant's file (maps/NAME.map.yaml)"),
+    (lambda path: __import__("os").mkfifo(path),
+     "is a FIFO (named pipe), not a file that can be read to its end; give the map variant's file "
+     "(maps/NAME.map.yaml)"),
+])
+def test_a_map_that_is_no_file_says_to_give_a_map_not_a_corpus(corpus: Path, tmp_path: Path, make, says) -> None:
+    """The line that refuses ``--map`` names what to give: a map variant's file, not a corpus's kinds of file."""
+    path = tmp_path / "odd.map.yaml"
+    make(path)
+    done = run_cli("walk", corpus, QUERY, "--map", path)
+    assert (done.returncode, done.stderr) == (2, f"reasoning-explorer: error: {path}: {says}\n")
+
+
+def test_a_trace_walked_with_a_relative_map_is_replayed_on_it_from_another_folder(corpus: Path, hiding: Path,
+                                                                                 tmp_path: Path) -> None:
+    """The map's path is found as the corpus's is: as recorded, then beside the trace (walked in the corpus's folder
+    with relative paths, replayed from anywhere)."""
+    assert run_cli("walk", "handbook.yaml", QUERY, "--navigator", "semantic:hybrid", "--map",
+                   "maps/handbook.map.yaml", "--trace", "walk.jsonl", cwd=tmp_path).returncode == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    replayed = run_cli("replay", tmp_path / "walk.jsonl", "--json", cwd=elsewhere)
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stderr == ""
+    assert json.loads(replayed.stdout)["map"] == {"path": str(tmp_path / "maps" / "handbook.map.yaml"),
+                                                  "sha256": digest(hiding)}
+
+
+def test_a_folder_of_walks_made_with_a_map_opens_on_that_map(corpus: Path, hiding: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session's folder (``--resume``, or the folder given) whose newest walk was walked with a map variant (``M``
+    then ``r``) opens on that map: the next walk goes on with it, as the session did."""
+    from explorer.cli.main import main
+    from tests.explorer.app.helpers import explorer_made_here
+
+    walks = tmp_path / "walks"
+    walks.mkdir()
+    assert run_cli("walk", corpus, QUERY, "--navigator", "lexical:default", "--map", hiding,
+                   "--trace", walks / "walk.jsonl").returncode == 0
+    made, _ = explorer_made_here(monkeypatch)
+    assert main([str(walks), "--navigator", "lexical:default", "--sessions", "off"]) == 0
+    (app,) = made
+    assert app.corpus.map is not None and app.corpus.map.sha256 == digest(hiding)
+    assert app.corpus.summary_of("billing") == HIDDEN

@@ -172,3 +172,22 @@ def test_an_evaluation_on_a_pdf_with_summaries_says_the_requests_once(tmp_path: 
     assert again.stderr.splitlines() == ["reasoning-explorer: summaries by openai:summary-model: 3 requests, 3 cached, "
                                          "0 new"]
     assert "refund-time" in first.stdout
+
+
+def test_an_answer_of_blank_space_keeps_the_extractive_summary_and_says_so(tmp_path: Path) -> None:
+    """A model that answers only spaces and newlines wrote no summary: the node keeps its extractive one (an empty
+    summary would show the navigator nothing of the section)."""
+    pdf = outline_pdf(tmp_path)
+
+    def respond(request: Recorded) -> Reply:
+        return completion(" \n\t ") if section(request) == "2 Shipping" else completion(f"About {section(request)}.")
+
+    with StubServer(respond=respond) as server:
+        out = run_cli("import", pdf, "--summaries", MODEL, "--no-cache", env={**ENV, "OPENAI_BASE_URL": server.url})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == ("summaries by openai:summary-model: 3 requests, 0 cached, 2 new, 1 failed "
+                                          "(its extractive summary kept)")
+    (line,) = out.stderr.splitlines()
+    assert line == ("reasoning-explorer: warning: the summary of node '2-shipping' was not written by "
+                    "openai:summary-model (openai answered no text); its extractive summary is kept")
+    assert summaries(tmp_path / "handbook.json")["2-shipping"] == EXTRACTIVE_SHIPPING

@@ -58,3 +58,42 @@ def test_the_flat_search_hit_at_3_counts_the_questions_it_ranks_in_its_first_3()
     assert flat_hits_at_3(LEXICAL, [("anything", ("no-such-node",))]) == 0
     assert OneJudge(HANDBOOK, "lexical:default").flat_hits_at_3([(q.query, q.expect) for q in QUESTIONS]) == sum(
         1 for rank in ranks if rank is not None and rank <= 3)
+
+
+class _PausingLock:
+    """A lock that runs ``then`` once, right after its next release (another thread's step, made to come there)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._inner = threading.Lock()
+        self.then: object = None
+
+    def __enter__(self) -> None:
+        self._inner.acquire()
+
+    def __exit__(self, *_: object) -> None:
+        self._inner.release()
+        then, self.then = self.then, None
+        if callable(then):
+            then()
+
+
+def test_an_outcome_offered_as_a_drain_finds_nothing_left_is_not_lost() -> None:
+    """The walk of the next question can end just as the drain sees nothing left and is about to stop: that
+    outcome must start a drain of its own (offer says so), else it waits unjudged for ever."""
+    misses = [n for n, o in enumerate(OUTCOMES) if not o.hit]
+    run = VerdictRun(OneJudge(HANDBOOK, "lexical:default"), "lexical:default", lambda *_: arm())
+    lock = _PausingLock()
+    run._lock = lock  # type: ignore[assignment]  # the one way to stand a second thread between two steps
+    offered: list[bool] = []
+
+    def arm() -> None:  # told of the first: the drain's next release is the one after it found nothing left
+        if not offered:
+            lock.then = lambda: offered.append(run.offer(misses[1], OUTCOMES[misses[1]]))
+
+    assert run.offer(misses[0], OUTCOMES[misses[0]]) is True
+    run.drain()
+    assert offered == [True] and run.left == 1  # the caller starts a drain for it
+    run.drain()
+    assert run.left == 0

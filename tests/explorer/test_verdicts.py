@@ -343,3 +343,17 @@ def test_what_lies_beneath_a_node_is_its_own_content_and_the_title_summary_and_c
         expected = own[row[node]] + sum((shown[row[d]] + own[row[d]] for d in subtree[1:]), np.zeros_like(own[0]))
         assert np.allclose(below[row[node]], expected, atol=1e-4), node
     assert [judge.parents[row[n]] for n in ("money", "refunds", "parking")] == [-1, row["money"], row["office"]]
+
+
+def test_a_node_no_measure_applies_to_is_not_listed_as_weak(tmp_path):
+    """A corpus of one node: nothing to rank it against, no child to compare with; the audit lists nothing rather
+    than a fit of 2 'just ahead of another node (by inf)'."""
+    path = tmp_path / "one.yaml"
+    path.write_text("source: t\ntitle: One\nnodes:\n  - id: only\n    title: Only\n    summary: The only node.\n"
+                    "    content: Refunds are paid within ten days.\n", encoding="utf-8")
+    judge = judge_for("semantic:default", load_corpus(path))
+    assert isinstance(judge, EmbeddingJudge)
+    assert audit(judge) == []
+    out = run("audit", path, "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["weakest"] == []

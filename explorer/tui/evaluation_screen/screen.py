@@ -119,6 +119,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         """The explorer's listeners (a local model loading) and observers, handed to the walks run here, and its
         ledger of the files read, which every file written here asks about (the corpus, this set, kept runs)."""
         self.wiring.ledger.read("the corpus", corpus.path)
+        for walked in (corpus, *self.corpora.values()):  # a map variant is an input as the corpus is
+            self.wiring.ledger.read("the map variant", walked.map.path if walked.map is not None else None)
         self.wiring.ledger.read("the question set", questions.path)
         self.allow_files = allow_files
         """Whether a navigator naming a file may be compared (off in a session shared on a network)."""
@@ -133,7 +135,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         """The one verdict whose rows are shown (``v``), ``None``: every row."""
         self.judge = OneJudge.of(corpus, self.wiring, told=self._told)
         """The judge of every miss here, both sides' (``--judge``'s), made when the first miss comes; ``None``:
-        ``--judge none``, no verdicts."""
+        ``--judge none``, no verdicts. A side that walks a map of its own (``E``: the original map against a
+        variant) has a judge of that map (:meth:`judge_of`)."""
+        self._judges = {side: OneJudge.of(own, self.wiring, told=self._told)
+                        for side, own in self.corpora.items() if own is not corpus}
         self._generation = 0
         self._first: tuple[str, TreeNavigator] = (settings.model, navigator)
         self._compare = compare
@@ -219,7 +224,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         def judged(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionJudged(name, generation, number, outcome))
 
-        side.verdicts = VerdictRun(self.judge, model, judged) if self.judge is not None else None
+        judge = self.judge_of(name)
+        side.verdicts = VerdictRun(judge, model, judged) if judge is not None else None
 
         def walked(number: int, outcome: QuestionOutcome) -> None:
             self.post_message(QuestionWalked(name, generation, number, outcome))
@@ -238,6 +244,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def corpus_of(self, side: Side) -> Corpus:
         """The corpus side ``side`` walks: its own when the sides differ by map, else the screen's."""
         return self.corpora.get(side, self.corpus)
+
+    def judge_of(self, side: Side) -> OneJudge | None:
+        """The judge of side ``side``'s misses: one of the map it walks (a verdict says what that map hid)."""
+        return self._judges.get(side, self.judge)
 
     def _current(self, side: Side, generation: int) -> SideRun | None:
         found = self.sides.get(side)
@@ -431,11 +441,12 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def action_sweep(self, policies: bool = False) -> None:
         """Sweep A, B or both (asked when two are compared), or (``policies``) A under depth-first and best-first,
         at the budgets typed (:mod:`.evaluation_sweep`)."""
-        sides = [SweptSide(str(name), side.label, self.settings.but(model=side.model), side.navigator)
-                 for name, side in self.sides.items()]
-        if policies:
-            ask_policy_curve(self, self.corpus, self.question_set, sides[0], jobs=self.jobs, wiring=self.wiring,
-                             allow_files=self.allow_files, judge=self.judge)
+        sides = [SweptSide(str(name), side.label, self.settings.but(model=side.model), side.navigator,
+                           self.corpus_of(name)) for name, side in self.sides.items()]
+        if policies:  # the first side's curve, on its map, beside its judge's flat search
+            first = next(iter(self.sides))
+            ask_policy_curve(self, self.corpus_of(first), self.question_set, sides[0], jobs=self.jobs,
+                             wiring=self.wiring, allow_files=self.allow_files, judge=self.judge_of(first))
         else:
             ask_and_sweep(self, self.corpus, self.question_set, sides, jobs=self.jobs, wiring=self.wiring,
                           allow_files=self.allow_files, flat=self.judge)

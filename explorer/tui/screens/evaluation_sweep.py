@@ -70,6 +70,8 @@ class SweptSide:
     label: str
     settings: WalkSettings
     navigator: TreeNavigator
+    corpus: Corpus | None = None
+    """The corpus this side walks when it is not the sweep's (``E``'s sides: the original map, a variant)."""
 
     @property
     def titled(self) -> str:
@@ -136,7 +138,7 @@ def policy_sides(side: SweptSide) -> list[SweptSide]:
     the two lines of the cost/quality curve, named ``DF`` and ``BF``."""
     alpha = side.settings.alpha
     return [SweptSide(short, f"{policy_text(policy, alpha)} · {side.label}",
-                      side.settings.but(policy=policy, alpha=alpha), side.navigator)
+                      side.settings.but(policy=policy, alpha=alpha), side.navigator, side.corpus)
             for short, policy in (("DF", Policy.DEPTH_FIRST), ("BF", Policy.BEST_FIRST))]
 
 
@@ -197,7 +199,7 @@ class SweepScreen(ClosesOnce, ModalScreen[None]):
         self.sides = tuple(sides)
         self.budgets = tuple(sorted(set(budgets)))
         self.allow_files = allow_files
-        self.runs = {side.name: SweepRun(corpus, questions.questions, side.settings, self.budgets,
+        self.runs = {side.name: SweepRun(side.corpus or corpus, questions.questions, side.settings, self.budgets,
                                          navigator=wiring.wire(side.navigator), jobs=jobs, hook=wiring.hook())
                      for side in self.sides}
         self.reused = any(reuses_answers(side.navigator) for side in self.sides)

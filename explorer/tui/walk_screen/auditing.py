@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from ...navigators import NavigatorConfigError
 from ...navigators.judge import DEFAULT_JUDGE, Check, EmbeddingJudge, Judge, judge_for
@@ -65,6 +65,19 @@ class Auditing(Part):
         self.audited: Audited | None = None
         """The audit's outcome once it ended (``None``: not yet)."""
         self.running = False
+        self._generation = 0
+        """Bumped when the map changes (``M``): an audit started before it ends unheard."""
+        self._worker: Worker[None] | None = None
+
+    def forget(self) -> None:
+        """The map changed (``M``): the audit judged the map as it read, so its marks leave the tree, an audit
+        running stops (its outcome is dropped), and the next ``I`` audits the map as it reads now."""
+        self._generation += 1
+        self.audited = None
+        self.running = False
+        if self._worker is not None:
+            self._worker.cancel()  # its audit stops at its next slice
+        self._tree.set_weak({})
 
     def ask(self) -> None:
         """``I``: the list when the audit has run, else the audit started (once)."""
@@ -81,6 +94,7 @@ class Auditing(Part):
     def _start(self) -> None:
         # Said back on the screen's loop, in its context, without waiting: a screen gone by then hears nothing.
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+        generation = self._generation
         ended, stop = threading.Event(), threading.Event()
         outcome: list[Audited | Exception] = []
 
@@ -107,9 +121,10 @@ class Auditing(Part):
                     return
             if outcome:
                 with contextlib.suppress(RuntimeError):  # the app closed as the audit ended: nothing to say
-                    loop.call_soon_threadsafe(self._ended, outcome[0], context=context)
+                    loop.call_soon_threadsafe(self._ended, outcome[0], generation, context=context)
 
-        self.stage.run_worker(work, thread=True, group="audit", exit_on_error=False, name="audit the map")
+        self._worker = self.stage.run_worker(work, thread=True, group="audit", exit_on_error=False,
+                                             name="audit the map")
 
     def _audit(self, check: Check) -> Audited:
         judge = self._judge()
@@ -120,7 +135,9 @@ class Auditing(Part):
         fits = audit(judge, LISTED, check)
         return Audited(tuple(fits), judge.name, basis(judge)[2])
 
-    def _ended(self, outcome: Audited | Exception) -> None:
+    def _ended(self, outcome: Audited | Exception, generation: int) -> None:
+        if generation != self._generation:  # the map changed while it ran: it judged a map no longer shown
+            return
         self.running = False
         if isinstance(outcome, Exception):
             self.say(f"The map audit failed: {one_line(str(outcome))}", severity="error", timeout=8)

@@ -93,6 +93,7 @@ class MapEditing(Part):
                 mapped = apply_map(self.corpus, variant)
             except CorpusError as exc:
                 return str(exc)
+            self.wiring.ledger.read("the map variant", node.map_file)  # the screen's input now: no save replaces it
             self.use_corpus(mapped)
             self.say(f"Kept in {node.map_file}: {node_id}'s title and summary. The next walk (r restarts) walks with "
                      "this map; E checks it against the original map.", timeout=8)

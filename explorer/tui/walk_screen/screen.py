@@ -338,6 +338,7 @@ class WalkScreen(Screen[None]):
         self._tree.relabel(corpus)
         self.query_one(StepPane).corpus = corpus
         self.judging.forget_judge()
+        self.auditing.forget()
         for pane in self.board.panes:
             self.board.repaint(pane)
         self.sub_title = title(corpus, self.view.walk)

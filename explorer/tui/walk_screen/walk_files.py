@@ -55,6 +55,7 @@ def ledgered(wiring: Wiring, corpus: Corpus, walks: WalkList) -> Wiring:
     if wiring is UNWIRED:
         wiring = Wiring()
     wiring.ledger.read("the corpus", corpus.path)
+    wiring.ledger.read("the map variant", corpus.map.path if corpus.map is not None else None)
     wiring.ledger.follow(partial(walks_read, walks))
     return wiring
 

@@ -129,6 +129,9 @@ class VerdictRun:
             while True:
                 with self._lock:
                     if self._cancelled or not self._waiting:
+                        # said done in the same hold that found nothing left: an outcome offered after it starts
+                        # a drain of its own (set apart, it would wait unjudged for ever)
+                        self._draining = False
                         return
                     number, outcome = self._waiting.popleft()
                     self._judging = 1
@@ -142,11 +145,13 @@ class VerdictRun:
                         self._judging = 0
                 with self._lock:
                     if self._cancelled:
+                        self._draining = False
                         return
                 self.told(number, found)
-        finally:
+        except BaseException:
             with self._lock:
                 self._draining = False
+            raise
 
     def cancel(self) -> None:
         """Judge nothing more (the run was replaced, or the screen is going away)."""

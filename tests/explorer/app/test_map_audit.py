@@ -182,3 +182,39 @@ async def test_a_pageindex_tree_is_audited_and_its_weakest_opened_by_keys():
         await wait_for(pilot, lambda: tree.cursor_id == "0012")
         assert tree_row(app, "0012") == "  ▶ Entertainment  0012  △ weak 4"
         assert tree_row(app, "0010") == "  ▼ DISCUSSION OF FIRST QUARTER SEGMENT RESULTS  △ weak 1"  # no room: no id
+
+
+async def test_an_edit_of_the_map_makes_the_audit_stale_and_i_audits_the_map_as_it_reads_now(tmp_path):
+    """``M`` changes the map the audit judged: its marks leave the tree (they were of the old map), and the next
+    ``I`` audits again, on the map as it now reads, rather than listing the old map's weakest."""
+    from explorer.tui.screens.map_editor import MapEditorScreen
+    from tests.samples import SAMPLES
+
+    from .helpers import cursor_to
+
+    path = tmp_path / "handbook.yaml"
+    path.write_bytes((SAMPLES / "handbook.yaml").read_bytes())
+    messages = Messages()
+    app = make_app(corpus=load_corpus(path))
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
+        tree = app.query_one(WalkTree)
+        await pilot.press("escape", "I")
+        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
+        assert tree.weak["non-refundable-items"] == "△ weak 1"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
+        await cursor_to(pilot, "non-refundable-items", "Non-refundable items")
+        await pilot.press("M")
+        await wait_for(pilot, lambda: isinstance(app.screen, MapEditorScreen))
+        await pilot.press("ctrl+u", "enter")  # the suggestion kept
+        await wait_for(pilot, lambda: not isinstance(app.screen, MapEditorScreen))
+        assert app.walk_screen.corpus.map is not None
+        assert tree.weak == {}
+        assert tree_row(app, "data-privacy") == "  ▶ Data and privacy  data-privacy"
+        await pilot.press("I")
+        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
+        assert audits_started(messages) == 2
+        entries = option_prompts(app.screen.query_one(OptionList))
+        assert not entries[0].startswith(" 1. Non-refundable items  ·  non-refundable-items  ·  fit 0.000\n"
+                                         "    the summary of 'Non-refundable items' matches the content under "
+                                         "'Seats'")

@@ -148,3 +148,46 @@ async def test_a_map_fix_goes_from_the_verdict_to_was_now_by_keys(planted: Path,
     assert read_run(candidate).map is not None and read_run(candidate).map.path == str(variant)
     assert [q.hit for q in read_run(candidate).results] == [True]
     assert hashlib.sha256(planted.read_bytes()).digest() == before  # the corpus file: never written
+
+
+async def test_each_side_of_a_map_check_is_judged_on_its_own_map(planted: Path, tmp_path: Path) -> None:
+    """``E`` walks the original map (A) against the variant (B); A's miss is judged on the map A walked, where
+    Billing's summary hid the refund (as the walk screen said before the fix), not on the variant B walked."""
+    from explorer.corpora.map_variant import with_map
+    from explorer.walks.evaluation.blame import BlameKind
+
+    variant = tmp_path / "maps" / "handbook.map.yaml"
+    variant.parent.mkdir()
+    variant.write_text("format: reasoning-explorer-map\nversion: 1\nnodes:\n  billing:\n    summary: Invoices, "
+                       "payment methods, failed payments, taxes, refunds and account credits.\n", encoding="utf-8")
+    app = make_app(QUERY, MODEL, corpus=with_map(load_corpus(planted), variant))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape", "c")
+        walk = app.walk_screen
+        await wait_for(pilot, lambda: walk.view.history is not None and walk.view.history.end is not None)
+        await pilot.press("E")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        evaluation = app.screen
+        assert isinstance(evaluation, EvaluationScreen)
+        await wait_for(pilot, lambda: len(evaluation.sides) == 2 and all(s.over for s in evaluation.sides.values())
+                       and evaluation.sides[Side.A].outcomes[0].blame is not None, timeout=120)
+        (missed,) = evaluation.sides[Side.A].outcomes
+        assert not missed.hit and missed.blame is not None
+        assert missed.blame.kind is BlameKind.MAP_HID
+        assert missed.blame.says.startswith("the map hid it: at the roots, what lies beneath 'Billing' ranks it 1st")
+
+        # b: each side swept on its own map too (A with the original map misses at every budget, B lands it).
+        from explorer.tui.screens.evaluation_sweep import SweepScreen
+
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready)
+        await pilot.press("enter")  # both
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.ready
+                       and app.screen.prompt_title.startswith("Budget sweep with A "))
+        await pilot.press(*"8,15", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SweepScreen) and app.screen.over, timeout=120)
+        sweep = app.screen
+        assert isinstance(sweep, SweepScreen) and sweep.found is not None
+        assert (sweep.found["A"].lands_from(0), sweep.found["B"].lands_from(0)) == (None, 8)
