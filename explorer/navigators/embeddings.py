@@ -55,8 +55,10 @@ class StaticEmbeddings:
     Thread-safe: the tokenizer is, and the cache is ``functools.lru_cache``.
     """
 
-    def __init__(self, tokenizer: Any, table: npt.NDArray[np.float32], name: str) -> None:
+    def __init__(self, tokenizer: Any, table: npt.NDArray[np.float32], name: str, *, prepared: bool = False) -> None:
         self._tokenizer = tokenizer
+        self._prepared = prepared
+        """The tokenizer is this model's own, made ready for batches by :func:`prepared` before it was shared."""
         self._table = np.ascontiguousarray(table, dtype=np.float32)
         self.name = name
         self.dimensions = int(self._table.shape[1])
@@ -88,21 +90,11 @@ class StaticEmbeddings:
 
     @cached_property
     def _unpadded(self) -> Any:
-        """A copy of the tokenizer that pads no batch (the bundled one pads each batch to its longest text) and runs
-        its merges word by word: the bundled one has no pre-tokenizer, so each whole text is one "word" to merge
-        (slow, and never in its cache). Cut before each word's run of ``▁`` (the spaces, after the normalizer), it
-        gives the same ids: no token of the vocabulary holds a ``▁`` after another character, so no merge crosses
-        the cut (checked when built: a tokenizer where one would is kept whole: slower, the same ids)."""
-        import json
-
-        from tokenizers import Regex, pre_tokenizers
-
-        tokenizer = type(self._tokenizer).from_str(self._tokenizer.to_str())
-        tokenizer.no_padding()
-        vocabulary = json.loads(tokenizer.to_str()).get("model", {}).get("vocab", {})
-        if tokenizer.pre_tokenizer is None and not any(_CROSSING.search(token) for token in vocabulary):
-            tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(PIECE), behavior="isolated")
-        return tokenizer
+        """The tokenizer as batches of texts want it (:func:`prepared`): this model's own when it was prepared at
+        load, else a copy made so (a tokenizer handed in is never changed: slower, about a second)."""
+        if self._prepared:
+            return self._tokenizer
+        return prepared(type(self._tokenizer).from_str(self._tokenizer.to_str()))
 
     @cached_property
     def _pieces(self) -> WordPieces | None:
@@ -216,6 +208,23 @@ class StaticEmbeddings:
         return self._titled(title, summary, title_weight)
 
 
+def prepared(tokenizer: Any) -> Any:
+    """``tokenizer``, changed in place, before anything shares it, to pad no batch (the bundled one pads each batch to
+    its longest text) and run its merges word by word: the bundled one has no pre-tokenizer, so each whole text is
+    one "word" to merge (slow, and never in its cache). Cut before each word's run of ``▁`` (the spaces, after the
+    normalizer), it gives the same ids: no token of the vocabulary holds a ``▁`` after another character, so no
+    merge crosses the cut (checked here: a tokenizer where one would is left to merge whole texts: slower, the same
+    ids). One text encoded alone gives the same ids either way, so the bundled model's own tokenizer is prepared once
+    at load rather than copied (the copy cost about a second and a half in every process that judged a miss)."""
+    from tokenizers import Regex, pre_tokenizers
+
+    tokenizer.no_padding()
+    vocabulary = tokenizer.get_vocab(with_added_tokens=False)
+    if tokenizer.pre_tokenizer is None and not any(_CROSSING.search(token) for token in vocabulary):
+        tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(PIECE), behavior="isolated")
+    return tokenizer
+
+
 def bundled_embeddings() -> StaticEmbeddings:
     """The bundled model, loaded on first use (about half a second) and shared by every walk of the process.
 
@@ -243,7 +252,8 @@ def _load() -> StaticEmbeddings:
         raise NavigatorConfigError(f"semantic: cannot load the model bundled with wordllama: {reason}; "
                                    f"{INSTALL_HINT}") from None
     version = getattr(package, "__version__", "?")
-    return StaticEmbeddings(model.tokenizer, model.embedding, f"wordllama {version} {CONFIG} {DIMENSIONS}-d")
+    return StaticEmbeddings(prepared(model.tokenizer), model.embedding, f"wordllama {version} {CONFIG} {DIMENSIONS}-d",
+                            prepared=True)
 
 
 _bundled: OnePerProcess[StaticEmbeddings] = OnePerProcess(_load)
