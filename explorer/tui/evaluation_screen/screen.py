@@ -134,9 +134,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self.verdict: BlameKind | None = None
         """The one verdict whose rows are shown (``v``), ``None``: every row."""
         self.judge = OneJudge.of(corpus, self.wiring, told=self._told)
-        """The judge of every miss here, both sides' (``--judge``'s), made when the first miss comes; ``None``:
-        ``--judge none``, no verdicts. A side that walks a map of its own (``E``: the original map against a
-        variant) has a judge of that map (:meth:`judge_of`)."""
+        """The judge of every miss (``--judge``'s, made at the first miss; ``None``: ``--judge none``); a side on a
+        map of its own (``E``: the original map against a variant) has one of that map (:meth:`judge_of`)."""
         self._judges = {side: OneJudge.of(own, self.wiring, told=self._told)
                         for side, own in self.corpora.items() if own is not corpus}
         self._generation = 0

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from explorer.cli.main import main
-from explorer.tui.screens.loading import LoadingScreen
 from tests.explorer.corpora.test_pdf import outline_pdf
 from tests.explorer.http_stub import StubServer
 from tests.explorer.test_pdf_summaries import ENV, MODEL, summarising
@@ -31,8 +30,8 @@ async def test_the_explorer_opens_a_pdf_with_the_models_summaries(
         assert server.requests == []  # nothing asked before the explorer is up
         pages = Pages(app)
         async with app.run_test(size=SIZE, message_hook=pages) as pilot:
-            assert isinstance(app.screen, LoadingScreen)
             await wait_for(pilot, lambda: app.loaded and app.screen is app.walk_screen)
+            assert pages.opening == {f"Opening {pdf.name}"}
             assert "summarising: 3 of 3" in pages.lines
             assert app.corpus.summary_of("1-1-refunds") == "What 1.1 Refunds says, in a word."
             assert app.corpus.summary_of("2-shipping").startswith("Parcels leave the warehouse")  # its own kept
