@@ -49,6 +49,12 @@ def visible(text: str, *, multiline: bool = False) -> str:
     return text.replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " ")
 
 
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`visible` escapes (a control, an invisible or a direction mark, a
+    lone surrogate) or a tab or a line break: what a name that is read back and typed (a node id) must not hold."""
+    return _UNSAFE.search(text) is not None or "\t" in text or "\n" in text
+
+
 def one_line(message: str) -> str:
     """A message for stderr: runs of spaces, tabs and newlines made one space, every unsafe character escaped."""
     return visible(_SPACES.sub(" ", message).strip(" "))

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -39,6 +38,7 @@ from yaml.nodes import MappingNode, ScalarNode
 from core import HierarchyIndex, RetrievedDocument
 
 from ..outputs import Output, Read, Refused, overwrites, write
+from ..safe_text import has_control
 from ..walk_settings import MapRef
 from .errors import CorpusError
 from .files import CORPUS_KINDS, MISSING, check_corpus_path, read_text
@@ -55,7 +55,6 @@ MAPS_FOLDER: Final = "maps"
 MAP_SUFFIX: Final = ".map.yaml"
 _TOP_KEYS = ("format", "version", "corpus", "nodes")
 _NODE_KEYS = ("title", "summary")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
 _SUGGEST_AMONG = 20_000
 """Past this many nodes an unknown id is not matched against every id for a suggestion (a million would be slow)."""
 
@@ -166,7 +165,7 @@ def read_map(path: str | Path, corpus: Corpus) -> MapVariant:
         line = line_of(key_node)
         if node_id is None or not node_id.strip():
             raise _problem(path, "a node id must be plain text; write the corpus's id of the node", line=line)
-        if _CONTROL.search(node_id):
+        if has_control(node_id):
             raise _problem(path, f"node id {node_id!r} holds control characters; write the corpus's id of the node "
                            "as plain text", line=line, node=node_id)
         if node_id in edits:
@@ -270,7 +269,7 @@ def keep_edit(corpus: Corpus, path: Path, node_id: str, title: str, summary: str
     original = corpus.original
     if node_id not in original.index:
         raise _problem(path, f"no node {node_id!r} in {original.path.name}; choose a node of the tree", node=node_id)
-    if _CONTROL.search(node_id) or not node_id.strip():  # a map could not be read back naming it: never written
+    if has_control(node_id) or not node_id.strip():  # a map could not be read back naming it: never written
         raise _problem(path, f"node id {node_id!r} holds control characters; a map variant names plain ids only "
                        "(nothing was kept)", node=node_id)
     for what, text in (("title", title), ("summary", summary)):

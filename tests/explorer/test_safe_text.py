@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from explorer.safe_text import escape_json, json_text, one_line, safe, visible
+from explorer.safe_text import escape_json, has_control, json_text, one_line, safe, visible
 
 HOSTILE = "ok\x1b]0;pwned\x07 \x9b2J \u202eevil \u2066x\u2069 \u200b\ufeff \x7f \ud800 \udcff"
 
@@ -73,3 +73,13 @@ def test_a_styled_head_colours_only_itself_so_text_appended_after_it_keeps_its_o
         assert [(span.start, span.end, str(span.style)) for span in head.spans] == [(0, 8, "bold red")]
         assert head.get_style_at_offset(Console(), 10) == Style.parse("")
     assert styled("", "bold").spans == [] and styled("plain").spans == []
+
+
+@pytest.mark.parametrize("name", ["a\tb", "a\nb", "a\rb", "a\x1bb", "a\u202eb", "a\u200bb", "a\ud800b", "a\x85b"])
+def test_a_name_with_a_control_invisible_or_direction_character_or_a_break_has_control(name: str) -> None:
+    assert has_control(name)
+
+
+@pytest.mark.parametrize("name", ["refunds", "naïve café", "日本語", "a b", "emoji 🙂", "e\u0301"])
+def test_a_plain_name_has_no_control(name: str) -> None:
+    assert not has_control(name)
