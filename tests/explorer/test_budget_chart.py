@@ -61,3 +61,12 @@ def test_the_size_asked_is_drawn_whatever_terminal_the_process_has(monkeypatch):
     monkeypatch.setenv("LINES", "10")
     rows = draw_chart(CHART, 120, 30).splitlines()
     assert len(rows) == 30 and max(len(row) for row in rows[:-2]) == 120
+
+
+def test_no_two_ticks_share_a_row_so_the_drawing_does_not_depend_on_the_hash_seed():
+    """A flat search's line far above the walk's (35 of 41 against 7 to 13) makes the span wide on a short plot: the
+    ticks 10, 20 and 30 fell two on a row, and plotext drew either label as the process's hash seed fell."""
+    walk = BudgetChart("hit@3 of 41", (Series("A", ((3, 7), (5, 10), (8, 13), (15, 13))),), 41).level("flat", 35)
+    labels = {height: [row.split("┤")[0].strip() for row in draw_chart(walk, 40, height).splitlines() if "┤" in row]
+              for height in (10, 11, 14, 20)}
+    assert labels == {10: ["20"], 11: ["20"], 14: ["30", "20", "10"], 20: ["30", "20", "10"]}

@@ -63,15 +63,21 @@ class BudgetChart:
         return BudgetChart(self.title, (*self.series, Series(name, tuple((b, value) for b in self.budgets))), self.top)
 
 
+PLOT_FRAME_ROWS = 5
+"""The rows of a plotext drawing that are not the plot's own: the title, the frame's top and bottom, the budgets and
+the axis's name."""
 _STEPS = (1, 2, 4, 5)
 """A tick step is one of these times a power of ten: ticks a person reads at a glance."""
 
 
-def _ticks(low: float, high: float, height: int) -> list[float]:
+def _ticks(low: float, high: float, height: int, rows: int) -> list[float]:
     """Evenly spaced whole-number ticks between ``low`` and ``high``: at most five on a tall drawing, three on a
     short one, a step of 1, 2, 4 or 5 times a power of ten (``10, 15, 20`` rather than the uneven ``9, 13, 16, 20, 24``
-    of ticks rounded from equal parts of the span: issue 45)."""
+    of ticks rounded from equal parts of the span: issue 45), and at least a row of the plot's ``rows`` apart: two
+    ticks on one row were drawn as either label, as the process's hash seed fell (a flat line far above the walk's made
+    the span wide on a short plot)."""
     most = (4 if height >= 12 else 2) + 1
+    per_row = (high - low) / max(rows - 1, 1)  # what one row of the plot stands for
 
     def ticks(step: int) -> list[float]:
         first, last = math.ceil(low / step) * step, math.floor(high / step) * step
@@ -79,7 +85,8 @@ def _ticks(low: float, high: float, height: int) -> list[float]:
 
     # The smallest step whose ticks fit the drawing's rows (as many as read apart, none drawn over another).
     return next(found for step in (s * 10**power for power in range(12) for s in _STEPS)
-                if 0 < len(found := ticks(step)) <= most or step > high - low)
+                if (0 < len(found := ticks(step)) <= most and (len(found) == 1 or step >= per_row))
+                or step > high - low)
 
 
 def _span(chart: BudgetChart) -> tuple[float, float]:
@@ -114,7 +121,7 @@ def draw(chart: BudgetChart, width: int, height: int, *, colour: bool = False) -
             marker, shade = MARKERS[number % len(MARKERS)], COLOURS[number % len(COLOURS)]
             plotext.plot(xs, ys, marker=FINE if colour else marker, color=shade)
             legend.append(f"{plotext.colorize('━━', shade) if colour else marker * 2} {visible(line.name)}")
-        ticks = _ticks(low, high, height)
+        ticks = _ticks(low, high, height, plot_height - PLOT_FRAME_ROWS)
         plotext.xticks(list(budgets))
         plotext.yticks(ticks, [f"{tick:g}" for tick in ticks])
         if len(budgets) > 1:
