@@ -117,7 +117,11 @@ class ResultsTable:
         return rank, number
 
     def update_row(self, number: int) -> None:
+        """Redraw question ``number``'s row, when a row of it is shown: a filter may hide it (a verdict that comes
+        for a question ``d`` hides changes no row; the next rebuild draws it)."""
         table = self.widget()
+        if str(number) not in table.rows:
+            return
         for key, cell in zip(self.column_keys(), self.cells(number), strict=True):
             table.update_cell(str(number), key, cell)
 

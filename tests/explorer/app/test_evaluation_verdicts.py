@@ -15,7 +15,7 @@ from explorer.corpora.questions import load_questions
 from explorer.tui.evaluation_screen import EvaluationScreen
 from explorer.tui.evaluation_screen.cells import flat_cell, verdict_cell, verdict_totals
 from explorer.walk_settings import WalkSettings
-from explorer.walks.evaluation import Blame, BlameKind, evaluate
+from explorer.walks.evaluation import Blame, BlameKind, Side, evaluate
 from tests.samples import SAMPLES
 
 from .helpers import HANDBOOK, make_app, resize, wait_for
@@ -123,3 +123,32 @@ def test_the_totals_count_the_misses_by_verdict_and_say_what_is_left_to_judge() 
               replace(walked[1], blame=Blame(BlameKind.MAP_HID, "x", "…"), flat=9), walked[2]]
     assert verdict_totals(judged, 1) == (" · misses by verdict: map hid it 1, navigator erred 1 · flat search hit@3 "
                                          "50% (1 of 2) against the walk's 0% · judging: 1 question left")
+
+
+async def test_a_verdict_that_comes_for_a_row_the_differences_filter_hides_changes_no_row() -> None:
+    """A verdict is judged on a worker and can come after ``d`` hid its question's row (the two sides landed the
+    same): the screen stays, the rows shown stay, and the verdict is there when the row shows again."""
+    from explorer.tui.evaluation_screen.sides import QuestionJudged
+
+    app = make_app(evaluate=(QUESTIONS, "lexical:wide"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: judged_all(screen), timeout=180)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: screen.differences_only)
+        table = screen.query_one(DataTable)
+        shown = table_rows(table)
+        side = screen.sides[Side.A]
+        hidden = next(n for n, o in enumerate(side.outcomes)
+                      if o is not None and not o.hit and str(n) not in table.rows)
+        outcome = side.outcomes[hidden]
+        kind = BlameKind.NO_SIGNAL if outcome.blame is not None and outcome.blame.kind is BlameKind.NAVIGATOR \
+            else BlameKind.NAVIGATOR
+        late = replace(outcome, blame=Blame(kind, None, "judged late"))
+        screen.post_message(QuestionJudged(Side.A, side.generation, hidden, late))
+        await wait_for(pilot, lambda: side.outcomes[hidden] is late)
+        assert app.screen is screen and table_rows(table) == shown
+        await pilot.press("d")
+        await wait_for(pilot, lambda: not screen.differences_only)
+        assert row_of(screen, QUESTIONS.questions[hidden].id)[5] == kind.short
