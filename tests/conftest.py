@@ -14,6 +14,12 @@
   servers (each takes a core while it answers) and the served explorers (each a server process with sessions).
   A module whose tests share a module-scoped fixture is one group too, so that fixture is made once, not once
   per worker.
+- The cyclic collector is kept to what the tests make (a worker runs hundreds of apps, and a full collection
+  walked every object they left behind: a quarter of an app test's time). What a worker holds once it has
+  collected its tests (modules, the sample corpora) is frozen; full collections come a tenth as often; and after
+  each test Textual's method caches are emptied, which keep up to 1,024 dead widgets' render caches alive.
+  ``charset_normalizer`` is imported first: imported while an app runs, its log handler would keep that app's
+  captured ``stderr``, and the app with it, for the rest of the run.
 - The sample corpora are read from one copy per run (:mod:`tests.samples`), made here in the first process before
   pytest-xdist starts its workers, which inherit where it is: a test id that names a sample's path is then the same
   on every worker (xdist refuses to run when its workers collect different ids).
@@ -21,7 +27,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +41,12 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 textual_constants.TEXTUAL_ANIMATIONS = "none"  # read when Textual was imported (a plugin imports it first)
 
 import tests.samples  # noqa: E402, F401  (the one copy of the sample corpora, made before the workers start)
+
+with contextlib.suppress(ImportError):
+    import charset_normalizer  # noqa: F401  (before any app runs: see the module's docstring)
+
+FULL_COLLECTIONS_EVERY = 100
+"""Young collections between two full ones (Python's default: 10)."""
 
 _GROUPS = (("model", "local-model"), ("browser", "served"), ("pty", "terminal"))
 """A marker, and the group its tests run in, the first that applies."""
@@ -61,3 +76,25 @@ def own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))
     return folder
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What this process holds once its tests are collected lives as long as it: frozen, never walked again."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTIONS_EVERY)
+
+
+@pytest.fixture(autouse=True)
+def textual_method_caches_emptied() -> Iterator[None]:
+    """After each test, Textual's caches on methods (``functools.lru_cache`` keyed by the instance) let go of the
+    widgets of the apps it ran: one keeps up to 1,024 style caches with every line they rendered."""
+    yield
+    from textual._styles_cache import StylesCache
+    from textual.widgets._data_table import DataTable
+
+    for method in (StylesCache.get_inner_outer, DataTable._get_styles_to_render_cell):
+        clear = getattr(method, "cache_clear", None)
+        if callable(clear):
+            clear()
