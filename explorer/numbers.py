@@ -7,9 +7,11 @@ from __future__ import annotations
 from .safe_text import clip
 
 
-def counted(count: int, noun: str) -> str:
-    """``1 question``, ``41 questions``: ``count`` and ``noun``, the plural when the count is not one."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def counted(count: int, noun: str, *, grouped: bool = False) -> str:
+    """``1 question``, ``41 questions``: ``count`` and ``noun``, the plural when the count is not one; ``grouped``:
+    the count in groups of three (``100,000 nodes``)."""
+    figure = f"{count:,}" if grouped else str(count)
+    return f"{figure} {noun}" if count == 1 else f"{figure} {noun}s"
 
 
 class TooLarge(ValueError):

@@ -14,7 +14,7 @@ from explorer.navigators.llm.errors import NavigatorHTTPError
 from explorer.navigators.llm.options import MAX_SEED, OptionError, split_options
 from explorer.navigators.llm.settings import MAX_RETRIES_ENV, limits
 from explorer.navigators.local_model import CTX_ENV, PORT_ENV, server_config
-from explorer.numbers import TooLarge, whole
+from explorer.numbers import TooLarge, counted, whole
 
 BAD = ["1e3", "٣", "²", "1_000", "4.0", "0x10", "", " ", "ten", "9" * 5000]
 """Not one of them is a whole number to ``whole`` (Unicode digits, exponents, underscores, hex, blank)."""
@@ -118,3 +118,8 @@ def test_a_bad_count_variable_is_its_one_line(monkeypatch: pytest.MonkeyPatch, t
 def test_a_served_clients_size_is_whole_within_the_limit_else_the_limit_or_the_default(text: str | None,
                                                                                      size: int) -> None:
     assert size_asked(text, 80, 200) == size
+
+
+def test_counted_says_one_without_the_plural_and_groups_large_figures_when_asked():
+    assert [counted(n, "node") for n in (0, 1, 2, 100000)] == ["0 nodes", "1 node", "2 nodes", "100000 nodes"]
+    assert [counted(n, "node", grouped=True) for n in (1, 100000)] == ["1 node", "100,000 nodes"]

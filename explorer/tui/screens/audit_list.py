@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 
+from ...numbers import counted
 from ...safe_text import safe, visible
 from ...walks.audit import MapFit
 from .closing_once import ClosesOnce
@@ -46,8 +47,9 @@ class AuditScreen(ClosesOnce, ModalScreen[str | None]):
         super().__init__()
         self.fits = tuple(fits)
         self._titles = tuple(titles)
-        self._heading = (f"Map audit: the {len(self.fits)} nodes of {nodes:,} whose title and summary describe their "
-                         f"subtree worst ({judge}), marked △ on the tree · Enter opens one · Escape closes · q quits")
+        self._heading = (f"Map audit: the {counted(len(self.fits), 'node', grouped=True)} of {nodes:,} whose title "
+                         f"and summary describe their subtree worst ({judge}), marked △ on the tree · Enter opens "
+                         "one · Escape closes · q quits")
         self._compared = f"Compared: {compared}. fit: the node's worst place on any measure, as a share of the " \
                          f"corpus (0: the worst)."
 

@@ -24,6 +24,7 @@ from textual.worker import Worker, get_current_worker
 
 from ...navigators import NavigatorConfigError
 from ...navigators.judge import DEFAULT_JUDGE, Check, EmbeddingJudge, Judge, judge_for
+from ...numbers import counted
 from ...safe_text import one_line
 from ...walks.audit import MapFit, audit, basis
 from ..screens.audit_list import AuditScreen
@@ -85,10 +86,11 @@ class Auditing(Part):
         if self.audited is not None:
             self._list()
         elif self.running:
-            self.say(f"Still auditing {nodes:,} nodes: the list opens when it ends.", timeout=3)
+            self.say(f"Still auditing {counted(nodes, 'node', grouped=True)}: the list opens when it ends.", timeout=3)
         else:
             self.running = True
-            self.say(f"Auditing {nodes:,} nodes: each title and summary against what lies beneath it…", timeout=4)
+            said = counted(nodes, "node", grouped=True)
+            self.say(f"Auditing {said}: each title and summary against what lies beneath it…", timeout=4)
             self._start()
 
     def _start(self) -> None:

@@ -218,3 +218,22 @@ async def test_an_edit_of_the_map_makes_the_audit_stale_and_i_audits_the_map_as_
         assert not entries[0].startswith(" 1. Non-refundable items  ·  non-refundable-items  ·  fit 0.000\n"
                                          "    the summary of 'Non-refundable items' matches the content under "
                                          "'Seats'")
+
+
+async def test_the_audit_of_a_small_corpus_counts_its_nodes_in_words_that_fit_one(tmp_path):
+    """One node audited reads "the 1 node of 2", not "the 1 nodes of 2"."""
+    corpus_file = tmp_path / "two.yaml"
+    corpus_file.write_text(
+        "source: two\ntitle: Two nodes\nnodes:\n"
+        "  - id: billing\n    title: Billing\n    summary: Invoices and payments.\n    content: How invoices work.\n"
+        "    children:\n"
+        "      - id: refunds\n        title: Refunds\n        summary: Money back within 30 days.\n"
+        "        content: A refund is paid to the card that paid, within 30 days of the charge.\n")
+    app = make_app(corpus=load_corpus(corpus_file))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape", "I")
+        await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
+        assert any(note.message == "Auditing 2 nodes: each title and summary against what lies beneath it…"
+                   for note in app.notes)
+        assert shown(app.screen.query_one("#audit-title", Label)).startswith(
+            "Map audit: the 1 node of 2 whose title and summary describe their subtree worst")
