@@ -65,11 +65,9 @@ from ..screens import run_saving
 from ..screens.closing_once import ClosesOnce
 from ..screens.evaluation_sweep import SweptSide, ask_and_sweep, ask_policy_curve
 from ..screens.prompt import PromptScreen
+from ..throttle import Throttle
 from ..widgets.kept_run_panel import KeptRunPanel, kept_runs_beside, open_kept_run
-from .cells import (
-    how,
-    totals,
-)
+from .cells import how, totals
 from .sides import EvaluationEnded, QuestionJudged, QuestionWalked, SideRun
 from .table import ResultsTable
 
@@ -77,14 +75,14 @@ __all__ = ["EVALUATION", "EvaluationScreen", "open_question_set", "totals"]
 
 EVALUATION = "evaluation"
 """The name the evaluation screen is installed under (one at a time)."""
+REDRAW_SECONDS = 0.2
+"""The table, progress and totals are redrawn at most this often while walks end (a redraw repaints every cell)."""
 
 
 def open_question_set(app: App[int]) -> Path | None:
     """The question set the evaluation open in ``app`` walks (``None``: no evaluation is open)."""
     screen = app.get_screen(EVALUATION) if app.is_screen_installed(EVALUATION) else None
     return screen.question_set.path if isinstance(screen, EvaluationScreen) else None
-
-
 
 
 class EvaluationScreen(ClosesOnce, ModalScreen[None]):
@@ -145,12 +143,15 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
                                   lambda: (self.misses_only, self.differences_only, self.verdict),
                                   lambda: self.query_one(DataTable), corpus.title_of)
         """The table of questions: its columns, each question's row, which the filters show and in what order."""
+        self._redraws = Throttle(self.set_timer, self._draw_changes, REDRAW_SECONDS, at_once=lambda: all(
+            side.over and not (side.verdicts and side.verdicts.left) for side in self.sides.values()))
+        """The table, progress and totals redrawn as walks end: at once when the last walk and verdict are in."""
         self._read: list[Path] = []
         """The kept runs read here (opened with ``o``, resumed with ``R``): never written over."""
         self._kept: Path | None = None
+        """The last run kept or read here: what ``R`` offers first."""
         self._kept_said = ""
         """What was said when runs were kept here (where, as what, how to compare): the hint line's first line."""
-        """The last run kept or read here: what ``R`` offers first."""
 
     def say(self, message: str, *, title: str = "", severity: Severity = "information", timeout: float = 3) -> None:
         say(self, message, title=title, severity=severity, timeout=timeout)
@@ -184,9 +185,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         if self._compare is not None:
             self._start(Side.B, *self._compare)
         self.table.build_columns()
-        self._rebuild()
-        self._show_progress()
-        self._show_totals()
+        self._draw_changes(everything=True)
         self.query_one(DataTable).focus()
 
     def on_unmount(self) -> None:
@@ -270,12 +269,9 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
 
             self.run_worker(drain, thread=True, group=f"verdicts-{message.side}", name="judge the misses",
                             exit_on_error=False)
-        self._show_progress()
-        self._show_totals()
-        if self.table.filtering or self.table.flipped(message.number):
-            self._rebuild()  # the row may come or go, or move up among the flipped
-        else:
-            self.table.update_row(message.number)
+        # the row may come or go (a filter), or move up among the flipped
+        self.table.changed(message.number, moves=self.table.filtering or self.table.flipped(message.number))
+        self._redraws.ask()
 
     def on_question_judged(self, message: QuestionJudged) -> None:
         side = self._current(message.side, message.generation)
@@ -283,13 +279,10 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return  # a run that was replaced
         if message.outcome is None:
             self.say(message.error or "", title="The judge of the misses broke", severity="error", timeout=8)
-        else:
-            side.outcomes[message.number] = message.outcome
-            if self.verdict is not None:
-                self._rebuild()  # the row may come in
-            else:
-                self.table.update_row(message.number)
-        self._show_totals()
+            return
+        side.outcomes[message.number] = message.outcome
+        self.table.changed(message.number, moves=self.verdict is not None)  # the row may come in
+        self._redraws.ask()
 
     def on_evaluation_ended(self, message: EvaluationEnded) -> None:
         side = self._current(message.side, message.generation)
@@ -297,10 +290,8 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
             return
         side.over, side.error = True, message.error
         if message.error:
-            self.say(message.error, title=f"The evaluation with {side.model} broke", severity="error",
-                              timeout=8)
-        self._show_progress()
-        self._show_totals()
+            self.say(message.error, title=f"The evaluation with {side.model} broke", severity="error", timeout=8)
+        self._redraws.now()  # the last rows, "done" and the totals at once, not a beat later
 
     # -- the table (its columns, rows, filters and order: .table) ---------------------------------------------------
 
@@ -308,21 +299,23 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
     def comparing(self) -> bool:
         return self.table.comparing
 
+    def _draw_changes(self, *, everything: bool = False) -> None:
+        """The rows that changed (:meth:`.ResultsTable.draw_changes`), the progress and the totals, drawn."""
+        if self.table.draw_changes(everything=everything):
+            self._show_hint()
+        total = len(self.questions) * len(self.sides)
+        done = sum(side.done for side in self.sides.values())
+        self.query_one(ProgressBar).update(total=total, progress=done)
+        label = "done" if all(side.over for side in self.sides.values()) else "walking"
+        self.query_one("#eval-progress-label", Label).update(f"{label} {done}/{total}")
+        left = time_left([(side.pace, side.left) for side in self.sides.values() if not side.over])
+        self.query_one("#eval-time-left", Label).update(left)
+        self._show_totals()
+
     def _rebuild(self) -> None:
         """Show the rows the filters let through (the cursor kept on its question), and say what is shown."""
         self.table.rebuild()
         self._show_hint()
-
-    def _show_progress(self) -> None:
-        total = len(self.questions) * len(self.sides)
-        done = sum(side.done for side in self.sides.values())
-        bar = self.query_one(ProgressBar)
-        bar.update(total=total, progress=done)
-        over = all(side.over for side in self.sides.values())
-        label = "done" if over else "walking"
-        self.query_one("#eval-progress-label", Label).update(f"{label} {done}/{total}")
-        left = time_left([(side.pace, side.left) for side in self.sides.values() if not side.over])
-        self.query_one("#eval-time-left", Label).update(left)
 
     def _show_settings(self) -> None:
         """The settings walked with, and each side's whole model id (the detail its label leaves out)."""
@@ -524,9 +517,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         """Walk every question again with ``navigator`` as B (replacing any B)."""
         self._start(Side.B, model, navigator)
         self.table.build_columns()
-        self._rebuild()
-        self._show_progress()
-        self._show_totals()
+        self._draw_changes(everything=True)
 
     def action_cancel(self) -> None:
         running = [side for side in self.sides.values() if not side.over]
@@ -591,9 +582,7 @@ class EvaluationScreen(ClosesOnce, ModalScreen[None]):
         self._kept = Path(found.kept.path)
         side = self.sides[found.side]
         self._start(found.side, side.model, side.navigator, (found.kept, found.held))
-        self._rebuild()
-        self._show_progress()
-        self._show_totals()
+        self._draw_changes(everything=True)
         self.say(found.words(len(self.questions)), timeout=6)
 
     def action_main_view(self) -> None:

@@ -35,6 +35,8 @@ class ResultsTable:
         self.title_of = title_of
         self.shown: list[int] = []
         """The question numbers of the rows shown, in order."""
+        self._changed: set[int] = set()
+        self._moves = False
 
     @property
     def comparing(self) -> bool:
@@ -124,6 +126,23 @@ class ResultsTable:
             return
         for key, cell in zip(self.column_keys(), self.cells(number), strict=True):
             table.update_cell(str(number), key, cell)
+
+    def changed(self, number: int, *, moves: bool) -> None:
+        """Question ``number``'s outcome changed (``moves``: its row may come, go or move among the flipped): its
+        row is drawn at the next :meth:`draw_changes` (a screen draws a burst of changes once)."""
+        self._changed.add(number)
+        self._moves |= moves
+
+    def draw_changes(self, *, everything: bool = False) -> bool:
+        """Draw the rows that changed since the last draw, or every row, in order, when one may have moved or
+        ``everything`` is asked for; whether every row was drawn."""
+        rows, rebuild = sorted(self._changed), self._moves or everything
+        self._changed, self._moves = set(), False
+        if rebuild:
+            self.rebuild()
+        for number in () if rebuild else rows:
+            self.update_row(number)
+        return rebuild
 
     def verdicts(self) -> list[BlameKind]:
         """The verdicts some row holds now, in their kinds' order: what the verdict filter cycles through."""

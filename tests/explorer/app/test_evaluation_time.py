@@ -101,7 +101,7 @@ async def test_x_keeps_a_partial_run_ctrl_s_keeps_it_and_r_walks_only_what_it_do
         # Two walks end, 12 s after the run started: 6 s a walk, two left.
         clock[0] = 112.0
         answers.first.set()
-        await wait_for(pilot, lambda: a.done == 2)
+        await wait_for(pilot, lambda: text_at(screen, "#eval-progress-label") == "walking 2/4")
         assert (text_at(screen, "#eval-progress-label"), text_at(screen, "#eval-time-left")) == (
             "walking 2/4", "about 12 s left")
 
@@ -148,7 +148,7 @@ async def test_x_keeps_a_partial_run_ctrl_s_keeps_it_and_r_walks_only_what_it_do
         assert (text_at(screen, "#eval-progress-label"), text_at(screen, "#eval-time-left")) == ("walking 2/4", "")
         clock[0] = 120.0  # the third question walked 8 s after the resume started: one left
         answers.later[LAST[0]].set()
-        await wait_for(pilot, lambda: resumed.done == 3)
+        await wait_for(pilot, lambda: text_at(screen, "#eval-progress-label") == "walking 3/4")
         assert (text_at(screen, "#eval-progress-label"), text_at(screen, "#eval-time-left")) == (
             "walking 3/4", "about 8 s left")
         answers.later[LAST[1]].set()
