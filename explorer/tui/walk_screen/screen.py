@@ -109,6 +109,13 @@ def title(corpus: Corpus, shown: Walk | None) -> str:
     return visible(f"{named} · {shown.name}{'' if said else order}")
 
 
+def size_classes(size: int, breakpoints: Sequence[tuple[int, str]]) -> list[str]:
+    """The class of the breakpoint a screen ``size`` cells wide (or high) is at, as Textual picks it: the highest
+    at or under ``size`` (none when every breakpoint is over it)."""
+    under = [point for point in breakpoints if point[0] <= size]
+    return [max(under)[1]] if under else []
+
+
 class WalkScreen(Screen[None]):
     """See a reasoning walk step by step on the corpus's tree."""
 
@@ -178,6 +185,11 @@ class WalkScreen(Screen[None]):
     # -- layout ----------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # The size classes (narrow, short…) the terminal's size gives, set before the panes mount: the first resize
+        # then changes no class, and the whole screen is not styled a second time as it opens.
+        width, height = self.app.size
+        self.add_class(*size_classes(width, self.HORIZONTAL_BREAKPOINTS),
+                       *size_classes(height, self.VERTICAL_BREAKPOINTS), update=False)
         yield Header()
         with Horizontal(id="query-bar"):
             yield Label("Query", id="query-label")
