@@ -3,7 +3,8 @@
 An evaluation's walks can end hundreds of times a second (a lexical navigator on a long question set), and a
 ``DataTable`` redraws every visible cell after any change to one of them: drawn on every change, the screen spends
 its time repainting and keys wait. A :class:`Throttle` draws the first change at once, gathers the changes that come
-within the next ``every`` seconds into one draw at its end, and draws nothing when nothing changed."""
+within the next ``every`` seconds into one draw at its end (none when nothing came), and draws at once when told the
+changes have settled (a run's last walk)."""
 
 from __future__ import annotations
 
