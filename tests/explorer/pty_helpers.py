@@ -109,6 +109,16 @@ class Terminal:
                 raise AssertionError(f"the screen never showed {what} (exit code {self.process.poll()}):\n{shown}")
             time.sleep(0.05)
 
+    def changed(self, was: str, within: float) -> bool:
+        """Whether the screen shows something other than ``was`` within ``within`` seconds: a pace for a key whose
+        effect may not show (it closed what was never drawn), never a pass or a fail by itself."""
+        deadline = time.monotonic() + within
+        while self.text() == was:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
     def press(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
