@@ -422,10 +422,12 @@ questions:
 @needs_model
 @pytest.mark.model
 def test_two_eval_runs_in_a_row_the_second_makes_no_call(tmp_path: Path) -> None:
+    """Each question's first decision only (a visit each): a decision of the bundled model is seconds of CPU, and
+    one per question shows the cache as well as three."""
     questions = tmp_path / "two.questions.yaml"
     questions.write_text(QUESTIONS.format(corpus=HANDBOOK))
     cache = tmp_path / "cache"
-    runs = [cli("eval", questions, "--navigator", MODEL, "--max-visits", "3", "--cache", cache, "--json")
+    runs = [cli("eval", questions, "--navigator", MODEL, "--max-visits", "1", "--cache", cache, "--json")
             for _ in range(2)]
     assert [run.returncode for run in runs] == [0, 0], runs[0].stderr + runs[1].stderr
     assert "loading local model SmolLM2-135M-Instruct.Q4_1.gguf" in runs[0].stderr
@@ -438,15 +440,16 @@ def test_two_eval_runs_in_a_row_the_second_makes_no_call(tmp_path: Path) -> None
 
 @needs_model
 @pytest.mark.model
-def test_a_stability_run_of_five_walks_at_temperature_0_8_records_its_settings() -> None:
+def test_a_stability_run_of_three_walks_at_temperature_0_8_records_its_settings() -> None:
+    """Three walks of one decision each (a decision of the bundled model is seconds of CPU)."""
     run = cli("walk", HANDBOOK, "How long do refunds take to arrive?", "--navigator", MODEL, "--temperature", "0.8",
-              "--runs", "5", "--max-visits", "3", "--json")
+              "--runs", "3", "--max-visits", "1", "--json")
     assert run.returncode == 0, run.stderr
     stability = json.loads(run.stdout)
     assert stability["navigator"] == "local:smollm2@temperature=0.8"
-    assert stability["settings"] == {"max_nodes_visited": 3, "max_depth": 6, "on_failure": "throw"}
-    assert stability["runs"] == {"asked": 5, "measured": 5, "finished": 5, "failed": 0, "cancelled": 0}
-    assert sum(landed["count"] for landed in stability["landed_sets"]) == 5
+    assert stability["settings"] == {"max_nodes_visited": 1, "max_depth": 6, "on_failure": "throw"}
+    assert stability["runs"] == {"asked": 3, "measured": 3, "finished": 3, "failed": 0, "cancelled": 0}
+    assert sum(landed["count"] for landed in stability["landed_sets"]) == 3
 
 
 @needs_model
