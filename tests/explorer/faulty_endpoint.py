@@ -30,7 +30,7 @@ CERTIFICATE = TLS / "loopback.crt"
 """A self-signed certificate for 127.0.0.1 (a test's own, valid to 2126), and its key beside it."""
 
 
-def _read_request(connection: socket.socket) -> bytes | None:
+def read_request(connection: socket.socket) -> bytes | None:
     """One whole HTTP request (head and ``Content-Length`` body), or ``None`` when the client left first."""
     data = b""
     while b"\r\n\r\n" not in data:
@@ -166,7 +166,7 @@ class FaultyEndpoint:
                 connection.settimeout(None)
                 with self._lock:
                     self._connections.append(connection)
-            if _read_request(connection) is None:
+            if read_request(connection) is None:
                 return
             with self._lock:
                 self._requests += 1

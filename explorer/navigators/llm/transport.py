@@ -58,6 +58,13 @@ _ACCEPT_ENCODING: Final = "gzip, deflate"
 
 _T = TypeVar("_T")
 
+_LET_GO: Final = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+"""What a request meets, before any answer, on a kept-alive connection that the server let go just as the request
+was sent: a server drops a connection idle for its keep-alive time (uvicorn's, under vLLM and many OpenAI-compatible
+servers, is 5 s, the time httpx keeps one for reuse), and a request sent in that instant finds it closed. The server
+answered nothing, so the request is sent once more, on a new connection (the pool has dropped the dead one); a second
+failure is the call's failure. (OpenAI's own client retries such failures too.)"""
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -233,7 +240,8 @@ class HTTPClient:
     def post(
         self, settings: Settings, payload: Mapping[str, Any], *, token: CancellationToken, deadline: Deadline
     ) -> Reply:
-        """POST ``payload`` as JSON to ``settings.url`` once and read the answer.
+        """POST ``payload`` as JSON to ``settings.url`` once and read the answer (sent again, once, when a kept-alive
+        connection turns out closed before any answer: :data:`_LET_GO`).
 
         Raises :class:`core.RetrievalCancelled` when ``token`` trips, and
         :class:`NavigatorHTTPError` for a connection failure, a timeout, an answer over
@@ -339,14 +347,23 @@ class HTTPClient:
     ) -> Reply:
         try:
             headers = {**settings.headers(), "Accept-Encoding": _ACCEPT_ENCODING}
-            async with client.stream("POST", settings.url, json=payload, headers=headers, timeout=timeout) as response:
+            request = client.build_request("POST", settings.url, json=payload, headers=headers, timeout=timeout)
+            try:
+                response = await client.send(request, stream=True)
+            except _LET_GO as exc:  # no answer began: asked again once, on a new connection
+                _log.info("the connection to %s closed before an answer (%s); asking again on a new one",
+                          settings.shown_url, type(exc).__name__)
+                response = await client.send(request, stream=True)
+            try:
                 body = await _read(response, settings.max_answer_bytes)
-                return Reply(
-                    response.status_code,
-                    _text(body, response.charset_encoding),
-                    response.headers.get("retry-after"),
-                    response.headers.get("location"),
-                )
+            finally:
+                await response.aclose()
+            return Reply(
+                response.status_code,
+                _text(body, response.charset_encoding),
+                response.headers.get("retry-after"),
+                response.headers.get("location"),
+            )
         finally:
             finished.set()
 
