@@ -75,7 +75,7 @@ async def test_c_continues_live_from_the_step_on_screen_with_the_settings_typed(
 
         await pilot.press("c")
         await wait_for(pilot, lambda: continued.end is not None)
-        assert continued.end == "finished"
+        assert continued.end == "finished", (continued.error, continued.events[-4:])
         chose = [e for e in continued.events if isinstance(e, NavigatorChose)]
         for answer, before in zip(chose[:2], kept, strict=True):
             assert answered_by(answer.transcript) is Answered.REPLAYED and answer.selected == before.selected
