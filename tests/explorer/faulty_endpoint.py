@@ -8,6 +8,7 @@ answers it badly, as the endpoints of a fuzzing pass did (issue 21)::
     FaultyEndpoint.redirecting(307, "https://elsewhere.example/v1/traces")
     FaultyEndpoint.refusing(429, retry_after="30")     # a status, with an optional Retry-After
     FaultyEndpoint.resetting()                         # the request read, then a TCP reset instead of an answer
+    FaultyEndpoint.letting_go(1, body)                 # one answer kept alive, then the next request unanswered
     FaultyEndpoint.dripping(tls=True)                  # the same over TLS (tls/loopback.crt, valid for 127.0.0.1)
 
 Raw sockets, so that a drip really is one byte at a time and a reset really is an RST.
@@ -119,6 +120,24 @@ class FaultyEndpoint:
 
         return cls(answer)
 
+    @classmethod
+    def letting_go(cls, answered: int, body: bytes) -> FaultyEndpoint:
+        """``answered`` requests on each connection answered ``200`` with ``body`` (JSON), the connection kept alive;
+        the next one read and the connection closed, unanswered (a server whose keep-alive time ran out as it came)."""
+
+        def answer(connection: socket.socket, endpoint: FaultyEndpoint) -> None:
+            for number in range(answered):
+                if number:  # the first was read before this was called
+                    if read_request(connection) is None:
+                        return
+                    endpoint._note_request()
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            if answered and read_request(connection) is not None:
+                endpoint._note_request()
+
+        return cls(answer)
+
     # -- what happened -------------------------------------------------------------------------------
 
     @property
@@ -126,6 +145,12 @@ class FaultyEndpoint:
         """Requests read whole so far."""
         with self._lock:
             return self._requests
+
+    @property
+    def connections(self) -> int:
+        """Connections taken so far."""
+        with self._lock:
+            return len(self._threads)
 
     def wait_for_request(self, timeout: float) -> bool:
         """Wait (a hang guard) until a request has been read whole; whether one was."""
@@ -138,6 +163,11 @@ class FaultyEndpoint:
             return self._lock.wait_for(lambda: self._left >= 1, timeout)
 
     # -- serving -------------------------------------------------------------------------------------
+
+    def _note_request(self) -> None:
+        with self._lock:
+            self._requests += 1
+            self._lock.notify_all()
 
     def _note_left(self) -> None:
         with self._lock:
@@ -168,9 +198,7 @@ class FaultyEndpoint:
                     self._connections.append(connection)
             if read_request(connection) is None:
                 return
-            with self._lock:
-                self._requests += 1
-                self._lock.notify_all()
+            self._note_request()
             self._answer(connection, self)
         except OSError:
             pass
