@@ -109,15 +109,15 @@ class Terminal:
                 raise AssertionError(f"the screen never showed {what} (exit code {self.process.poll()}):\n{shown}")
             time.sleep(0.05)
 
-    def changed(self, was: str, within: float) -> bool:
-        """Whether the screen shows something other than ``was`` within ``within`` seconds: a pace for a key whose
-        effect may not show (it closed what was never drawn), never a pass or a fail by itself."""
-        deadline = time.monotonic() + within
-        while self.text() == was:
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-        return True
+    def frames(self) -> int:
+        """How many whole frames the explorer has drawn so far (each ends its synchronized update)."""
+        with self._lock:
+            return self.written.count(SYNC_END)
+
+    def wait_for_frame(self, after: int, timeout: float = 60.0) -> None:
+        """Wait until a frame is drawn after the first ``after`` (a hang guard, not a pause): what a key did has been
+        drawn, or the screen drew for another reason (the cursor's blink), which says nothing of the key."""
+        self.wait_until(lambda _: self.frames() > after, f"a frame after the first {after}", timeout)
 
     def press(self, keys: str) -> None:
         os.write(self.master, keys.encode())

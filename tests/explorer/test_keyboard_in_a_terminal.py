@@ -43,16 +43,17 @@ def test_a_prompt_key_ctrl_p_and_enter_in_one_chunk_leave_escape_and_q_working(t
         terminal.wait_until(lambda _: bool(open_over_the_walk(terminal)), "the prompt or the palette")
         # Each Escape closes one screen: the prompt, the palette over it, or a prompt the Enter opened from the
         # palette over the first. The app can be ahead of the frame read: an Escape may close a palette that was never
-        # drawn, and leave the screen as it was, so each Escape waits for the screen to change or for a second of
-        # stillness, then the next is pressed if a marker still shows. One too many is harmless: on the walk screen an
-        # Escape closes nothing, and one followed by `q` within the escape delay still quits (below). Six presses for
-        # at most three screens; whatever they leave open must then close, or the keyboard is deaf.
+        # drawn and leave the screen as it was, so each Escape waits for the next frame drawn (the open prompt or
+        # palette draws one at least at each blink of its cursor), then the next is pressed if a marker still shows.
+        # One too many is harmless: on the walk screen an Escape closes nothing, and one followed by `q` within the
+        # escape delay still quits (below). Six presses for at most three screens; whatever they leave open must then
+        # close, or the keyboard is deaf.
         for _ in range(6):
-            before = terminal.text()
-            if not markers(before):
+            drawn = terminal.frames()
+            if not markers(terminal.text()):
                 break
             terminal.press(ESCAPE)
-            terminal.changed(before, within=1.0)
+            terminal.wait_for_frame(after=drawn)
         terminal.wait_until(lambda shown: not markers(shown), "the prompt and the palette closed by Escape")
         terminal.press("q")
         assert terminal.wait() == 0
