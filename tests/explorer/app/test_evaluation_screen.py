@@ -210,8 +210,12 @@ async def test_rows_fill_in_as_the_walks_finish():
         # the screen draws a burst of walks ending a beat later (at most 5 times a second), then holds still
         await wait_for(pilot, lambda: text_at(screen, "#eval-progress-label") == f"walking 3/{len(EXPECTED)}")
         assert "3/41 walked" in text_at(screen, "#eval-totals")
-        waiting = [row for row in table_rows(screen.query_one(DataTable)) if "…" in row]
-        assert len(waiting) == len(EXPECTED) - 3  # every row still waiting says so
+        table = screen.query_one(DataTable)
+        hit = table_columns(table).index("hit")  # a walked miss shows … too, in its verdict cell while it is judged
+        waiting = [row[1] for row in table_rows(table) if row[hit] == "…"]
+        walked = set(gate.queries[:3])  # every row still waiting says so, and only those
+        assert waiting == [o.question.id for o in EXPECTED if o.question.query not in walked]
+        assert len(waiting) == len(EXPECTED) - 3
         gate.gate.set()
         await wait_for(pilot, lambda: all_walked(screen))
         assert text_at(screen, "#eval-progress-label") == f"done {len(EXPECTED)}/{len(EXPECTED)}"
