@@ -149,7 +149,8 @@ def cmd_eval(argv: Sequence[str]) -> int:
     check_apart(args, ("the question set", args.questions), ("the corpus", corpus.path), ("the PDF", args.pdf),
                 ("the map variant", args.map), ("the kept run --against reads", args.against),
                 ("the kept run --resume reads", args.resume),
-                *read_by(args.navigator), *read_by(args.compare, "--compare"), *check_sources, ledger=wiring.ledger)
+                *read_by(args.navigator), *read_by(args.compare, "--compare"), *read_by(args.judge, "--judge"),
+                *check_sources, ledger=wiring.ledger)
     telemetry = telemetry_from(args, ledger=wiring.ledger)
     spans = telemetry.for_evaluation() if telemetry is not None else None  # each walk sent with its score
     if spans is not None:  # the same wiring (its ledger holds the telemetry's file), observed by the spans

@@ -384,7 +384,7 @@ def cmd_explore(argv: Sequence[str]) -> int:
     add_telemetry_options(parser)
     add_overwrite_option(parser)
     args = parser.parse_args(argv)
-    checked_judge(args.judge)
+    checked_judge(args.judge, allow_files=not args.no_files)  # a judge is a navigator: files off holds for it too
     chosen_navigator = args.navigator
     args.navigator = llm_model(args, args.navigator or EXPLORER_MODEL)
     folders = folders_from(args)  # the app's wiring: its navigators cache there, and W keeps its variants there
@@ -440,7 +440,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
         fail(f"--summaries: {corpus_path} was read before the explorer opened (for walks from a span file); import "
              "it with --summaries and open the corpus written")
     ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus_path), ("the PDF", args.pdf),
-                         *read_by(args.navigator), *(questions[2] if questions is not None else ()))
+                         *read_by(args.navigator), *read_by(args.judge, "--judge"),
+                         *(questions[2] if questions is not None else ()))
     problems: list[str] = []  # the screen owns stderr while the app runs: say them after it
     telemetry = telemetry_from(args, report=problems.append, ledger=ledger)
     try:

@@ -4,7 +4,8 @@ The explorer draws the walk in this process (headless, in presenting mode, every
 no navigator is resolved or asked: ``tui.html_export``, the code the explorer's ``H`` runs) and the page
 replays the drawings (``tui.export_page``): open it in any browser, with no server, no network and nothing
 installed. The output is checked before anything is drawn: writable, and never the trace or the corpus it
-reads (one line and exit 2).
+reads (one line and exit 2). A walk that missed the node its question expects is judged by ``--judge`` (the
+explorer's and ``eval``'s judge: the bundled embeddings by default; ``none``, no verdict on the page).
 """
 
 from __future__ import annotations
@@ -13,19 +14,28 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..navigators import NavigatorConfigError
 from ..safe_text import visible
 from .inputs import walk_and_corpus
 from .options import (
     EXIT_OK,
     PROG,
     Parser,
+    add_judge_option,
     add_overwrite_option,
     check_apart,
     check_writable,
+    checked_judge,
     fail,
     path_text,
+    read_by,
 )
+
+if TYPE_CHECKING:
+    from ..corpora import Corpus
+    from ..navigators.judge import Judge
 
 
 def cmd_export(argv: Sequence[str]) -> int:
@@ -40,17 +50,21 @@ def cmd_export(argv: Sequence[str]) -> int:
                         help="the HTML file to write (a file there is replaced only with --overwrite)")
     add_overwrite_option(parser)
     parser.add_argument("--corpus", metavar="C", type=path_text, help="the corpus, when it is not where the trace says")
+    add_judge_option(parser, " (here: the verdict under a missed walk's title)")
     args = parser.parse_args(argv)
+    checked_judge(args.judge)
     trace, corpus = walk_and_corpus(args.walk, args.corpus)  # a trace, or a span file's walk (FILE#N)
     check_writable(args.html, "write the HTML", "walk.html")
-    ledger = check_apart(args, ("the trace", args.walk), ("the corpus", corpus.path))
+    ledger = check_apart(args, ("the trace", args.walk), ("the corpus", corpus.path), *read_by(args.judge, "--judge"))
     if not trace.events:
         fail(f"{args.walk}: the trace holds no event; there is no walk to export")
     started = time.monotonic()
     from ..tui.html_export import export_walk, write_page
     from ..tui.walk_screen import WalkScreen
 
-    exported = export_walk(WalkScreen, trace, corpus, credit=PROG)  # no navigator: the walk is drawn from its record
+    judge = _judge(args.judge, corpus)
+    exported = export_walk(WalkScreen, trace, corpus, credit=PROG,  # no navigator: the walk is drawn from its record
+                           judged=() if judge is None else None, judge=judge)
     out = Path(args.html).expanduser()
     try:
         write_page(out, exported.text, ledger, replace=args.overwrite)
@@ -60,3 +74,16 @@ def cmd_export(argv: Sequence[str]) -> int:
     print(f"{PROG}: wrote {visible(str(out))}: {exported.steps} steps ({exported.decisions} decision steps), "
           f"{size / 1_000_000:.2f} MB, in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return EXIT_OK
+
+
+def _judge(name: str | None, corpus: Corpus) -> Judge | None:
+    """The judge ``--judge`` names, bound to ``corpus`` (default: the bundled embeddings, BM25 when they cannot load,
+    said on stderr); ``None`` for ``none``: the page says no verdict."""
+    from ..navigators.navigator_judge import judge_named, judge_off
+
+    if judge_off(name):
+        return None
+    try:
+        return judge_named(name, corpus, told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
+    except NavigatorConfigError as exc:  # semantic:default named, and the embeddings cannot load
+        fail(f"--judge: {exc}")

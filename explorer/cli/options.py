@@ -347,14 +347,15 @@ def add_judge_option(parser: argparse.ArgumentParser, what: str = "") -> None:
                              f"question to rerank the flat search's top 10); none: no verdicts{what}")
 
 
-def checked_judge(name: str | None) -> str | None:
+def checked_judge(name: str | None, allow_files: bool = True) -> str | None:
     """``--judge`` as given (``None``: the default judge; ``none``: no verdicts), or one line and exit 2 for a judge
-    there is not (before any corpus is loaded)."""
+    there is not, or one that names a file when files are off (``--no-files``: ``allow_files=False``), before any
+    corpus is loaded."""
     from ..navigators.navigator_judge import check_judge
 
     if name is not None:
         try:
-            check_judge(name)
+            check_judge(name, allow_files)
         except NavigatorConfigError as exc:
             fail(f"--judge: {exc}")
     return name

@@ -2,8 +2,9 @@
 
     reasoning-explorer serve [CORPUS | TRACE] [--host 127.0.0.1] [--port 8000] [--max-sessions N]
                              [--query Q] [--navigator M] [--max-visits N] [--max-depth D] [--on-failure P]
-                             [--autoplay SECONDS] [--present] [--no-files] [--trace FILE] [--otlp-endpoint URL]
-                             [--otlp-file FILE] [--local-threads N] [--local-ctx N] [--local-slots N]
+                             [--autoplay SECONDS] [--present] [--judge JUDGE] [--no-files] [--trace FILE]
+                             [--otlp-endpoint URL] [--otlp-file FILE] [--local-threads N] [--local-ctx N]
+                             [--local-slots N]
 
 Everything is checked before the server starts (the corpus loads, the navigator resolves, the address can
 be bound), so a bad option is one line and exit code 2, never a page that fails later. textual-serve runs
@@ -60,12 +61,14 @@ from .options import (
     EXPLORER_MODEL,
     PROG,
     Parser,
+    add_judge_option,
     add_overwrite_option,
     add_telemetry_options,
     add_walk_options,
     check_apart,
     check_telemetry,
     check_writable,
+    checked_judge,
     fail,
     navigator_for,
     path_text,
@@ -136,6 +139,8 @@ def app_argv(args: argparse.Namespace, tab: int = 1) -> list[str]:
         argv.append(f"--policy={policy_text(*args.policy)}")
     if args.autoplay is not None:
         argv.append(f"--autoplay={args.autoplay!r}")
+    if getattr(args, "judge", None) is not None:  # a namespace made before --judge existed has none
+        argv.append(f"--judge={args.judge}")
     if getattr(args, "present", False):  # a namespace made before --present existed has none
         argv.append("--present")
     if args.trace is not None:
@@ -175,6 +180,7 @@ def check_explorer_options(args: argparse.Namespace) -> str:
         except NavigatorConfigError as exc:
             fail(str(exc))
     navigator_for(args.navigator, headless=False, allow_files=not files_off(args))
+    checked_judge(args.judge, allow_files=not files_off(args))  # each session would refuse it: refused now, once
     if args.corpus and args.corpus.endswith(".jsonl"):
         trace = open_trace(args.corpus)
         corpus = trace_corpus(Path(args.corpus), trace, None)  # the app looks from the same folder: the same one
@@ -190,7 +196,8 @@ def check_explorer_options(args: argparse.Namespace) -> str:
     if args.trace is not None:
         check_writable(args.trace)
     check_telemetry(args)
-    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator))
+    check_apart(args, (what, args.corpus), ("the corpus", corpus.path), *read_by(args.navigator),
+                *read_by(args.judge, "--judge"))
     return served
 
 
@@ -230,6 +237,7 @@ def make_parser() -> argparse.ArgumentParser:
                         help="play the walk by itself, one step every SECONDS (demo mode)")
     parser.add_argument("--present", action="store_true",
                         help="each tab opens in presenting mode, for a room (P toggles it)")
+    add_judge_option(parser, " (each tab's: the verdicts of its step panel and evaluation screen)")
     parser.add_argument("--no-files", action="store_true",
                         help="turn off the sessions' keys that open and save files (always off when --host is not "
                              "a loopback address)")

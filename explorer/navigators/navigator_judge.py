@@ -121,25 +121,30 @@ def judge_off(name: str | None) -> bool:
     return name is not None and name.strip().lower() == NO_JUDGE
 
 
-def check_judge(name: str) -> None:
+def check_judge(name: str, allow_files: bool = True) -> None:
     """Nothing when ``name`` names a judge (``none``, ``semantic:default``, ``lexical:default``, or a navigator
     that scores: resolved, not yet asked); :class:`NavigatorConfigError` (one line, the judges there are) when it
-    names none. Checked before a corpus is loaded (the explorer loads a PDF once open)."""
+    names none. Checked before a corpus is loaded (the explorer loads a PDF once open). With files off
+    (``allow_files=False``, ``--no-files``) a judge that names a file on this machine (``script:PATH``,
+    ``replay:PATH``, ``local:PATH``) is refused as the navigator would be, before the file is read."""
     if not judge_off(name):
-        _scoring(name)
+        _scoring(name, allow_files)
 
 
-def _scoring(name: str) -> tuple[str, TreeNavigator] | None:
+def _scoring(name: str, allow_files: bool = True) -> tuple[str, TreeNavigator] | None:
     """``None`` for one of :data:`~.judge.JUDGES`, else the navigator ``name`` names asked for scores (its model id
-    and it); :class:`NavigatorConfigError` for a judge there is not."""
+    and it); :class:`NavigatorConfigError` for a judge there is not, or one that reads a file when files are off."""
     wanted = name.strip()
     full = wanted if ":" in wanted else f"{wanted}:default"
     if full in JUDGES:
         return None
     model = scored_model(wanted)
     try:
-        return model, resolve_navigator(model, headless=True)
+        return model, resolve_navigator(model, headless=True, allow_files=allow_files)
     except NavigatorConfigError as exc:
+        if "files are off" in str(exc):
+            raise NavigatorConfigError(f"judge {name!r} reads a file on this machine, and files are off in this "
+                                       "session; choose a judge that names no file (semantic, lexical, none)") from None
         known = "; ".join(f"{judge} ({what})" for judge, what in JUDGES.items())
         why = f": {exc}" if model.startswith(SCORING) else ""  # an LLM's own problem (its options, its file)
         raise NavigatorConfigError(f"no judge is named {name!r}: a judge is one of {known}; or a navigator that "

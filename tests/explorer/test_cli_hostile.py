@@ -252,6 +252,8 @@ CASES: list[tuple[list[str], str]] = [
     (["--no-files", "--navigator", "script:/etc/passwd"],
      "navigator 'script:/etc/passwd' reads a file on this machine, and files are off in this session"),
     (["--no-files", "--navigator", "replay:{good}"], "reads a file on this machine, and files are off"),
+    (["--no-files", "--judge", "script:/etc/passwd"],
+     "--judge: judge 'script:/etc/passwd' reads a file on this machine, and files are off in this session"),
     (["--bogus\x1b[2J"], "unrecognized arguments: --bogus\\x1b[2J"),
     # diff and serve take paths and a query like the rest
     (["diff", "", "x.jsonl"], "argument A.jsonl: an empty path; name a file or folder"),

@@ -128,6 +128,12 @@ CASES = [
       "user.txt"], "--trace user.txt is the file --navigator reads ({here}/user.txt); " + KEEP),
     (["eval", "q.questions.yaml", "--compare", "openai:gpt-x@prompt=user.txt", "--save-run", "user.txt"],
      f"--save-run user.txt is the file --compare reads (user.txt); {KEEP}"),
+    # a judge that is a navigator reads its files too (--judge script:FILE), in every command that takes --judge
+    (["eval", "q.questions.yaml", "--judge", "script:s.yaml", "--save-run", "s.yaml"],
+     f"--save-run s.yaml is the file --judge reads (s.yaml); {KEEP}"),
+    (["hb.yaml", "--judge", "script:s.yaml", "--trace", "s.yaml"], f"--trace s.yaml is the file --judge reads (s.yaml); {KEEP}"),
+    (["serve", "hb.yaml", "--judge", "script:s.yaml", "--otlp-file", "s.yaml"],
+     f"--otlp-file s.yaml is the file --judge reads (s.yaml); {KEEP}"),
     # eval --save-run: over the question set, the corpus, the kept run it compares with, or the spans
     (["eval", "q.questions.yaml", "--save-run", "q.questions.yaml"],
      f"--save-run q.questions.yaml is the question set (q.questions.yaml); {KEEP}"),

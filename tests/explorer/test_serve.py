@@ -48,6 +48,10 @@ def serve(*args: str) -> subprocess.CompletedProcess[str]:
     (["--host", "no-such-host.invalid"], "cannot serve on host 'no-such-host.invalid'"),
     (["--bind", "x"], "unrecognized arguments: --bind (see `reasoning-explorer serve --help`)"),
     (["--local-ctx", "100"], "argument --local-ctx: 100 must be at least 256"),
+    (["--judge", "nope"], "--judge: no judge is named 'nope'"),
+    (["--no-files", "--judge", "script:/etc/passwd"], "--judge: judge 'script:/etc/passwd' reads a file on this "
+                                                     "machine, and files are off in this session"),
+    (["--host", "0.0.0.0", "--judge", "replay:walk.jsonl"], "judge 'replay:walk.jsonl' reads a file on this machine"),
     (["--local-slots", "65"], "argument --local-slots: 65 must be at most 64"),
     (["--navigator", "local:smollm2@ctx=8192"], "ctx=8192: in a served session the local model's threads, ctx and "
                                                 "slots are the server's, set when serve starts (--local-threads, "
@@ -128,6 +132,9 @@ def test_files_off_and_the_outputs_reach_each_session_each_tab_in_files_of_its_o
     shared = make_parser().parse_args(["--host", "0.0.0.0"])
     assert app_argv(shared)[-1] == "--no-files"  # shared beyond this machine: always off
     assert "--no-files" not in app_argv(make_parser().parse_args([]))
+    judged = app_argv(make_parser().parse_args(["--judge", "lexical:default"]))
+    assert judged[-1] == "--judge=lexical:default"  # every tab's judge of the misses
+    assert not any(arg.startswith("--judge") for arg in app_argv(make_parser().parse_args([])))
 
 
 def test_a_query_that_looks_like_an_option_stays_the_query():

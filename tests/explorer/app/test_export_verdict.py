@@ -67,3 +67,24 @@ def test_the_verdict_is_escaped_on_the_page() -> None:
     whole = page(title="t", subtitle="s", frames=[], steps=[], transcripts=[], transcript_of=[], decisions=[], total=0,
                  verdict=hostile)
     assert whole.count("<script") == 2  # the page's own two: data and code
+
+
+def test_export_judge_names_the_judge_of_the_miss_and_none_says_no_verdict(tmp_path) -> None:
+    trace = tmp_path / "walk.trace.jsonl"
+    assert run_cli("walk", HANDBOOK_PATH, QUERY, "--navigator", "lexical:default", "--max-visits", "6", "--trace",
+                   trace).returncode == 0
+    bm25, unjudged = tmp_path / "bm25.html", tmp_path / "none.html"
+    done = run_cli("export", trace, "--html", bm25, "--judge", "lexical:default")
+    assert done.returncode == 0, done.stderr
+    text = bm25.read_text(encoding="utf-8")
+    # BM25 judging a BM25 walk blames the map, not the embeddings' navigator (SAYS), and says it scores as it walked
+    says = ("the map misled: at the roots, the title and summary of 'Onboarding' rank it 1st of 9 for the query, but "
+            "what lies beneath it only 3rd: its summary promises what its content does not hold (the judge is the "
+            "navigator's own scoring: this says only whether the map or the walk was at fault)")
+    assert (f'<p class="verdict" id="verdict">Missed the expected node — {html.escape(says)}</p>\n'
+            '<p class="meta" id="flat">A flat search finds it 1st: the walk lost it</p>') in text
+    assert run_cli("export", trace, "--html", unjudged, "--judge", "none").returncode == 0
+    assert 'id="verdict"' not in unjudged.read_text(encoding="utf-8")
+    refused = run_cli("export", trace, "--html", tmp_path / "x.html", "--judge", "nope")
+    assert refused.returncode == 2 and refused.stderr.startswith("reasoning-explorer: error: --judge: no judge is named")
+    assert not (tmp_path / "x.html").exists()
