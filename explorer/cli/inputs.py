@@ -118,8 +118,10 @@ def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Co
     """The line on a corpus loaded for a trace that is not the one it was made on (``None``: it is)."""
     if corpus.sha256 == header.corpus_sha256:
         return None
-    return (f"{trace_path}: the trace was made on a different version of {found} (sha256 "
-            f"{header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on")
+    summaries = " or on summaries a model wrote (--summaries)" if corpus.format == "pdf" else ""
+    return (f"{trace_path}: the trace was made on a different version of {found}{summaries} (sha256 "
+            f"{header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on"
+            + ("; a PDF's summaries are kept by `import FILE.pdf --summaries MODEL`" if summaries else ""))
 
 
 def recorded_map(trace_path: Path, header: TraceHeader, corpus: Corpus) -> Corpus:

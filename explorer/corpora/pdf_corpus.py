@@ -43,14 +43,35 @@ FRONT_MATTER = "Front matter"
 
 def read_pdf(path: Path, progress: Progress | None = None, summaries: SummaryHook | None = None) -> Corpus:
     """Load a PDF as a corpus (format ``"pdf"``); a :class:`CorpusError` with one line when it cannot be read.
-    ``summaries``: what rewrites the tree's summaries before it is indexed (``--summaries``)."""
+    ``summaries``: what rewrites the tree's summaries before it is indexed (``--summaries``).
+
+    ``sha256`` is the hash of the PDF's bytes, and of the summaries when ``summaries`` changed any: a walk or a kept
+    run made on a model's summaries saw other offers than one made on the extractive ones, so a trace of one is
+    refused on the other. Summaries left as they were (every request failed) hash as the plain PDF."""
     progress = progress or Progress(None)
     text = read_pdf_text(path, progress)
     tree = pdf_tree(text, path, progress)
+    data = text.data
     if summaries is not None:
+        extractive = _summaries(tree)
         summaries(tree, progress)
-    corpus = build_pageindex(tree, path, text.data, progress)
+        written = _summaries(tree)
+        if written != extractive:
+            data += b"\0summaries\0" + json.dumps(written, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    corpus = build_pageindex(tree, path, data, progress)
     return dataclasses.replace(corpus, format=FORMAT)
+
+
+def _summaries(tree: dict[str, Any]) -> list[list[str]]:
+    """Each node's id and summary, in document order (what the offers show of a node besides its title)."""
+    found: list[list[str]] = []
+    stack: list[Any] = list(reversed(tree.get("structure") or []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.append([str(node.get("node_id", "")), str(node.get("summary") or "")])
+            stack.extend(reversed(_children(node)))
+    return found
 
 
 def pdf_tree(text: PdfText, path: Path, progress: Progress | None = None, *, fill_outline: bool = True

@@ -4,11 +4,14 @@ extractive summary with one line saying so, and a model that is no LLM's refused
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from explorer.corpora import load_corpus
+from explorer.corpora.progress import Progress
 from tests.command_line import run_cli
 from tests.explorer.corpora.pdf_maker import Bookmark, Line, make_pdf
 from tests.explorer.corpora.test_pdf import BILLING, REFUNDS, SHIPPING, outline_pdf
@@ -191,3 +194,40 @@ def test_an_answer_of_blank_space_keeps_the_extractive_summary_and_says_so(tmp_p
     assert line == ("reasoning-explorer: warning: the summary of node '2-shipping' was not written by "
                     "openai:summary-model (openai answered no text); its extractive summary is kept")
     assert summaries(tmp_path / "handbook.json")["2-shipping"] == EXTRACTIVE_SHIPPING
+
+
+def test_a_pdf_hashes_with_the_summaries_a_model_wrote_and_as_the_plain_pdf_when_it_wrote_none(
+        tmp_path: Path) -> None:
+    """A walk on a model's summaries saw other offers than one on the extractive ones: the corpus's sha256 (which
+    traces and kept runs carry) covers the summaries written, and only when they changed any."""
+    pdf = outline_pdf(tmp_path)
+    plain = load_corpus(pdf)
+
+    def by_title(tree: Any, progress: Progress) -> None:
+        stack = list(tree["structure"])
+        while stack:
+            node = stack.pop()
+            node["summary"] = f"About {node['title']}."
+            stack.extend(node.get("nodes") or [])
+
+    assert plain.sha256 == hashlib.sha256(pdf.read_bytes()).hexdigest()
+    assert load_corpus(pdf, summaries=lambda tree, progress: None).sha256 == plain.sha256  # none written
+    written = load_corpus(pdf, summaries=by_title)
+    assert written.summary_of("1-1-refunds") == "About 1.1 Refunds."
+    assert written.sha256 != plain.sha256
+    assert load_corpus(pdf, summaries=by_title).sha256 == written.sha256  # the same summaries, the same corpus
+
+
+def test_a_trace_walked_on_a_models_summaries_is_refused_on_the_plain_pdf_in_one_line(tmp_path: Path) -> None:
+    pdf = outline_pdf(tmp_path)
+    trace = tmp_path / "walk.jsonl"
+    with StubServer(respond=summarising()) as server:
+        out = run_cli("walk", pdf, "how long does a refund take", "--navigator", "lexical:default", "--summaries",
+                      MODEL, "--no-cache", "--trace", trace, env={**ENV, "OPENAI_BASE_URL": server.url})
+    assert out.returncode == 0, out.stderr
+    replayed = run_cli("replay", trace)
+    assert (replayed.returncode, replayed.stdout) == (2, "")
+    assert replayed.stderr.startswith(f"reasoning-explorer: error: {trace}: the trace was made on a different version "
+                                      f"of {pdf} or on summaries a model wrote (--summaries) (sha256 ")
+    assert replayed.stderr.endswith("; a PDF's summaries are kept by `import FILE.pdf --summaries MODEL`\n")
+    assert replayed.stderr.count("\n") == 1
