@@ -59,12 +59,12 @@ def cmd_export(argv: Sequence[str]) -> int:
     if not trace.events:
         fail(f"{args.walk}: the trace holds no event; there is no walk to export")
     started = time.monotonic()
+    from ..navigators.navigator_judge import judge_off
     from ..tui.html_export import export_walk, write_page
     from ..tui.walk_screen import WalkScreen
 
-    judge = _judge(args.judge, corpus)
     exported = export_walk(WalkScreen, trace, corpus, credit=PROG,  # no navigator: the walk is drawn from its record
-                           judged=() if judge is None else None, judge=judge)
+                           judged=() if judge_off(args.judge) else None, judge=_judge(args.judge, corpus))
     out = Path(args.html).expanduser()
     try:
         write_page(out, exported.text, ledger, replace=args.overwrite)
@@ -77,11 +77,12 @@ def cmd_export(argv: Sequence[str]) -> int:
 
 
 def _judge(name: str | None, corpus: Corpus) -> Judge | None:
-    """The judge ``--judge`` names, bound to ``corpus`` (default: the bundled embeddings, BM25 when they cannot load,
-    said on stderr); ``None`` for ``none``: the page says no verdict."""
+    """The judge ``--judge`` names, bound to ``corpus``; ``None`` for none named (the default one is made only for
+    a miss the export judges: a hit, or a walk no question asks, loads no embeddings) and for ``none`` (no
+    verdict)."""
     from ..navigators.navigator_judge import judge_named, judge_off
 
-    if judge_off(name):
+    if name is None or judge_off(name):
         return None
     try:
         return judge_named(name, corpus, told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
