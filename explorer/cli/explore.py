@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from ..corpora.questions import QuestionSet
+    from ..navigators.summary_writer import SummaryWriter
 
 QUIT_SIGNALS = {
     signal.SIGINT: "interrupted",
@@ -404,10 +405,17 @@ def cmd_explore(argv: Sequence[str]) -> int:
     # a Path: a corpus the explorer loads on its loading screen, once open; a CorpusLater: one checked once loaded
     corpus: Corpus | Path | CorpusLater
     later = partial(loads_on_screen, pdf=None)
+    summarised: list[SummaryWriter] = []  # --summaries, for a PDF loaded here (span walks are rebuilt on it)
+
+    def summaries_for(path: Path) -> SummaryWriter | None:
+        writer = pdf_summaries(args, path, allow_files=not args.no_files)
+        summarised.extend([writer] if writer is not None else [])
+        return writer
+
     if questions is not None:
         corpus = questions[1]
     elif resumed is not None:
-        opened, corpus = all_walks(str(resumed), args.walks_corpus, later=later)
+        opened, corpus = all_walks(str(resumed), args.walks_corpus, later=later, summaries=summaries_for)
         opened = in_session_order(opened)  # walk 1 first, as numbered when they were walked
         carried = resumed_settings(opened)  # the last walk walked anew: not a fork's, a re-walk's or a variant's
         recorded = carried[0] if carried is not None else opened[0].header.settings
@@ -415,7 +423,8 @@ def cmd_explore(argv: Sequence[str]) -> int:
             navigator = recorded_navigator(args, recorded.model, navigator)
     elif args.corpus and (args.corpus.endswith(".jsonl") or looks_like_spans(args.corpus)
                           or is_walks_folder(args.corpus)):
-        opened, corpus = all_walks(args.corpus, args.walks_corpus, later=later)  # a trace, spans, a walks folder
+        # a trace, spans, a walks folder
+        opened, corpus = all_walks(args.corpus, args.walks_corpus, later=later, summaries=summaries_for)
         if opened and chosen_navigator is None:
             navigator = recorded_navigator(args, opened[0].header.settings.model, navigator)
     else:
@@ -435,10 +444,10 @@ def cmd_explore(argv: Sequence[str]) -> int:
         check_writable(args.trace)
     what = "the question set" if questions is not None else "the trace" if opened else "the corpus"
     corpus_path = corpus if isinstance(corpus, Path) else corpus.path
-    writer = pdf_summaries(args, corpus_path, allow_files=not args.no_files)  # --summaries: the PDF's, by an LLM
+    # --summaries: the PDF's, by an LLM (already written for a PDF loaded here, for span walks)
+    writer = None if summarised else pdf_summaries(args, corpus_path, allow_files=not args.no_files)
     if writer is not None and isinstance(corpus, Corpus):
-        fail(f"--summaries: {corpus_path} was read before the explorer opened (for walks from a span file); import "
-             "it with --summaries and open the corpus written")
+        fail(f"--summaries: {corpus_path} was read before the explorer opened; leave --summaries out")
     ledger = check_apart(args, (what, args.corpus), ("the corpus", corpus_path), ("the PDF", args.pdf),
                          *read_by(args.navigator), *read_by(args.judge, "--judge"),
                          *(questions[2] if questions is not None else ()))

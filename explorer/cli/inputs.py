@@ -3,6 +3,7 @@ corpus it was made on)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections.abc import Callable
@@ -115,13 +116,33 @@ def trace_corpus_path(trace_path: Path, header: TraceHeader, override: str | Non
 
 
 def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Corpus) -> str | None:
-    """The line on a corpus loaded for a trace that is not the one it was made on (``None``: it is)."""
+    """The line on a corpus loaded for a trace that is not the one it was made on (``None``: it is). A PDF's hash
+    covers the summaries a model wrote (``--summaries``), so for a PDF the line tells the summaries from the file:
+    the trace made on its extractive summaries, or the corpus opened on them."""
     if corpus.sha256 == header.corpus_sha256:
         return None
-    summaries = " or on summaries a model wrote (--summaries)" if corpus.format == "pdf" else ""
-    return (f"{trace_path}: the trace was made on a different version of {found}{summaries} (sha256 "
-            f"{header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…); replay it on the corpus it was made on"
-            + ("; a PDF's summaries are kept by `import FILE.pdf --summaries MODEL`" if summaries else ""))
+    hashes = f"(sha256 {header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…)"
+    if corpus.format == "pdf":
+        plain = _file_sha256(found)  # the PDF's bytes alone: the hash of its extractive summaries
+        if header.corpus_sha256 == plain:
+            return (f"{trace_path}: the trace was made on {found} with its extractive summaries, and it is opened with "
+                    "a model's (--summaries); leave --summaries out")
+        if corpus.sha256 == plain:
+            return (f"{trace_path}: the trace was made on a different version of {found}, or on summaries a model "
+                    f"wrote {hashes}; replay it on the corpus it was made on, or open it with the --summaries it was "
+                    "walked with (reasoning-explorer TRACE --summaries MODEL)")
+        return (f"{trace_path}: the trace was made on a different version of {found} or on other summaries "
+                f"{hashes}; open it with the PDF and the --summaries it was walked with")
+    return (f"{trace_path}: the trace was made on a different version of {found} {hashes}; replay it on the corpus "
+            "it was made on")
+
+
+def _file_sha256(path: Path) -> str | None:
+    try:
+        with path.open("rb") as file:
+            return hashlib.file_digest(file, "sha256").hexdigest()
+    except OSError:
+        return None
 
 
 def recorded_map(trace_path: Path, header: TraceHeader, corpus: Corpus) -> Corpus:
@@ -283,7 +304,8 @@ def list_walks(path: str) -> WalkListing:
     return WalkListing(Path(path), found, spans, unread)
 
 
-def all_walks(path: str, override: str | None = None, *, later: Callable[[Path], bool] | None = None
+def all_walks(path: str, override: str | None = None, *, later: Callable[[Path], bool] | None = None,
+              summaries: Callable[[Path], SummaryWriter | None] = lambda found: None,
               ) -> tuple[list[SavedWalk], Corpus | CorpusLater]:
     """Every walk a folder of saved walks or a span file holds, newest first, on the corpus of the newest (or
     ``--corpus``), listed from their headers: each is read whole when it is first shown (:mod:`explorer.walks.saved`).
@@ -293,13 +315,14 @@ def all_walks(path: str, override: str | None = None, *, later: Callable[[Path],
 
     ``later``: whether a corpus at that path loads on the explorer's loading screen (a PDF); it then does, and is
     given as a :class:`CorpusLater` that checks it is the version the walks were made on (unless span walks are
-    among them: they are rebuilt on their corpus, which is loaded here)."""
+    among them: they are rebuilt on their corpus, which is loaded here, with the writer of ``summaries`` for that
+    corpus, if any: ``--summaries``, as the walks were made)."""
     listing = list_walks(path)
     newest = listing.newest
     found = trace_corpus_path(Path(path), newest, override)
     if later is not None and not listing.spans and later(found):
         return opened_walks(listing, found, None), CorpusLater(found, partial(other_version, Path(path), newest, found))
-    corpus = corpus_at(found)
+    corpus = corpus_at(found, summaries=summaries(found))
     problem = other_version(Path(path), newest, found, corpus)
     if problem is not None:
         fail(problem)

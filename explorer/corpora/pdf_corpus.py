@@ -28,7 +28,7 @@ from typing import Any
 from .errors import CorpusError
 from .files import decode_text, read_bytes
 from .markdown_ids import Ids
-from .model import Corpus
+from .model import Corpus, sha256_of_bytes
 from .pageindex import build_pageindex
 from .pdf_headings import Heading, layout_headings, outline_headings, with_layout_headings
 from .pdf_pages import PdfText, read_pdf_text
@@ -51,15 +51,18 @@ def read_pdf(path: Path, progress: Progress | None = None, summaries: SummaryHoo
     progress = progress or Progress(None)
     text = read_pdf_text(path, progress)
     tree = pdf_tree(text, path, progress)
-    data = text.data
+    written: list[list[str]] | None = None
     if summaries is not None:
         extractive = _summaries(tree)
         summaries(tree, progress)
         written = _summaries(tree)
-        if written != extractive:
-            data += b"\0summaries\0" + json.dumps(written, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    corpus = build_pageindex(tree, path, data, progress)
-    return dataclasses.replace(corpus, format=FORMAT)
+        if written == extractive:
+            written = None
+    corpus = build_pageindex(tree, path, text.data, progress)
+    if written is None:
+        return dataclasses.replace(corpus, format=FORMAT)
+    said = json.dumps(written, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return dataclasses.replace(corpus, format=FORMAT, sha256=sha256_of_bytes([text.data, b"\0summaries\0", said]))
 
 
 def _summaries(tree: dict[str, Any]) -> list[list[str]]:

@@ -228,6 +228,7 @@ def test_a_trace_walked_on_a_models_summaries_is_refused_on_the_plain_pdf_in_one
     replayed = run_cli("replay", trace)
     assert (replayed.returncode, replayed.stdout) == (2, "")
     assert replayed.stderr.startswith(f"reasoning-explorer: error: {trace}: the trace was made on a different version "
-                                      f"of {pdf} or on summaries a model wrote (--summaries) (sha256 ")
-    assert replayed.stderr.endswith("; a PDF's summaries are kept by `import FILE.pdf --summaries MODEL`\n")
+                                      f"of {pdf}, or on summaries a model wrote (sha256 ")
+    assert replayed.stderr.endswith("; replay it on the corpus it was made on, or open it with the --summaries it was "
+                                    "walked with (reasoning-explorer TRACE --summaries MODEL)\n")
     assert replayed.stderr.count("\n") == 1

@@ -129,11 +129,11 @@ async def test_a_trace_whose_pdf_changed_is_one_line_on_the_loading_screen(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.load_failed is not None)
         line = text(app, "#loading-stage")
-        # a PDF's hash covers a model's summaries too (--summaries): the line names both causes
-        assert line.startswith(f"{walked}: the trace was made on a different version of {walked.parent / 'guide.pdf'} "
-                               "or on summaries a model wrote (--summaries) (sha256 ")
-        assert line.endswith("; replay it on the corpus it was made on; a PDF's summaries are kept by `import FILE.pdf "
-                             "--summaries MODEL` (q quits)")
+        # a PDF's hash covers a model's summaries too (--summaries): opened without, the line names both causes
+        assert line.startswith(f"{walked}: the trace was made on a different version of {walked.parent / 'guide.pdf'}, "
+                               "or on summaries a model wrote (sha256 ")
+        assert line.endswith("; replay it on the corpus it was made on, or open it with the --summaries it was walked "
+                             "with (reasoning-explorer TRACE --summaries MODEL) (q quits)")
         await pilot.press("q")
     assert app.return_code == 2 and not app.loaded
 
