@@ -10,6 +10,7 @@ explorer's and ``eval``'s judge: the bundled embeddings by default; ``none``, no
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections.abc import Sequence
@@ -17,18 +18,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..navigators import NavigatorConfigError
-from ..safe_text import visible
+from ..safe_text import one_line, visible
 from .inputs import walk_and_corpus
 from .options import (
     EXIT_OK,
     PROG,
     Parser,
+    add_cache_options,
     add_judge_option,
     add_overwrite_option,
     check_apart,
     check_writable,
     checked_judge,
     fail,
+    folders_from,
     path_text,
     read_by,
 )
@@ -51,6 +54,7 @@ def cmd_export(argv: Sequence[str]) -> int:
     add_overwrite_option(parser)
     parser.add_argument("--corpus", metavar="C", type=path_text, help="the corpus, when it is not where the trace says")
     add_judge_option(parser, " (here: the verdict under a missed walk's title)")
+    add_cache_options(parser)
     args = parser.parse_args(argv)
     checked_judge(args.judge)
     trace, corpus = walk_and_corpus(args.walk, args.corpus)  # a trace, or a span file's walk (FILE#N)
@@ -63,8 +67,13 @@ def cmd_export(argv: Sequence[str]) -> int:
     from ..tui.html_export import export_walk, write_page
     from ..tui.walk_screen import WalkScreen
 
+    judge = _judge(args, corpus)
+    named = judge.name if judge is not None else args.judge
     exported = export_walk(WalkScreen, trace, corpus, credit=PROG,  # no navigator: the walk is drawn from its record
-                           judged=() if judge_off(args.judge) else None, judge=_judge(args.judge, corpus))
+                           judged=() if judge_off(args.judge) else None, judge=judge,
+                           judge_failed=lambda exc: print(visible(
+                               f"{PROG}: --judge {named} failed ({type(exc).__name__}: {one_line(str(exc))}); the "
+                               "page says no verdict"), file=sys.stderr))
     out = Path(args.html).expanduser()
     try:
         write_page(out, exported.text, ledger, replace=args.overwrite)
@@ -76,15 +85,18 @@ def cmd_export(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def _judge(name: str | None, corpus: Corpus) -> Judge | None:
+def _judge(args: argparse.Namespace, corpus: Corpus) -> Judge | None:
     """The judge ``--judge`` names, bound to ``corpus``; ``None`` for none named (the default one is made only for
     a miss the export judges: a hit, or a walk no question asks, loads no embeddings) and for ``none`` (no
-    verdict)."""
+    verdict). An LLM judging asks through the response cache (``--cache``, ``--no-cache``), as ``eval``'s does."""
     from ..navigators.navigator_judge import judge_named, judge_off
+    from ..walks.wiring import Wiring
 
+    name = args.judge
     if name is None or judge_off(name):
         return None
     try:
-        return judge_named(name, corpus, told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
+        return judge_named(name, corpus, wire=Wiring(folders=folders_from(args)).wire,
+                           told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
     except NavigatorConfigError as exc:  # semantic:default named, and the embeddings cannot load
         fail(f"--judge: {exc}")

@@ -219,14 +219,15 @@ class ExportedWalk:
 def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, credit: str,
                 cancelled: Cancelled = lambda: False, fork_of: int | None = None,
                 expected: Collection[str] = (), judged: Sequence[str] | None = None,
-                judge: Judge | None = None) -> ExportedWalk:
+                judge: Judge | None = None, judge_failed: Callable[[Exception], None] | None = None) -> ExportedWalk:
     """The page of the walk ``trace`` records, on ``corpus``, drawn by a ``screen_class`` that shows it (no
     navigator: nothing is asked, every step is read from the record); ``credit`` names who exported it;
     ``fork_of`` the walk it was forked from, when known (its header says so, and what was forced). A walk that
     missed the node its question expects (``expected``, else the question asking its query in a set beside the
     corpus) says under its title whose fault it was and where a flat search ranks that node: ``judged``, when the
     explorer judged it already, else judged here by ``judge`` (default: the bundled embeddings; ``export --judge``:
-    :func:`~explorer.walks.evaluation.walk_verdict.verdict_lines`).
+    :func:`~explorer.walks.evaluation.walk_verdict.verdict_lines`); a judge that fails (an LLM's server down) is
+    told to ``judge_failed``, and the page says no verdict (without ``judge_failed``, the failure is raised).
     A walk walked with a map variant (its header's ``map``) says it under the settings: its file's name and short
     hash."""
     events, cuts = cut_answers(trace.events)  # an answer of 100,000 ids is drawn as a live one is cut
@@ -237,7 +238,13 @@ def export_walk(screen_class: RecordedScreen, trace: Trace, corpus: Corpus, *, c
         return screen_class(corpus, WalkList(), history.settings, present=True, allow_files=False)
 
     drawn = draw_walk(screen, history, title=credit, cancelled=cancelled)
-    verdict = tuple(judged) if judged is not None else verdict_lines(corpus, history, expected, judge)
+    try:
+        verdict = tuple(judged) if judged is not None else verdict_lines(corpus, history, expected, judge)
+    except Exception as exc:
+        if judge_failed is None:
+            raise
+        judge_failed(exc)
+        verdict = ()
     walked = trace.header.settings
     text = page(title=walked.query, subtitle=f"{corpus.title} · {walked.model} · budget {walked.max_nodes_visited} "
                                               f"· depth limit {walked.max_depth} · {trace.end.value} · exported by "

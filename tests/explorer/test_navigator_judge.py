@@ -125,3 +125,34 @@ def test_the_model_asks_for_scores_once() -> None:
     assert scored_model("openai:m@temperature=0") == "openai:m@temperature=0,scores=on"
     assert scored_model("openai:m@scores=on") == "openai:m@scores=on"
     assert scored_model("semantic:hybrid") == "semantic:hybrid"
+
+
+def test_export_judges_the_miss_with_an_llm_through_the_cache_and_a_failing_one_leaves_the_page_whole(
+        tmp_path: Path) -> None:
+    shop(tmp_path)
+    trace, cache = tmp_path / "walk.jsonl", tmp_path / "cache"
+    assert run_cli("walk", tmp_path / "shop.yaml", "how long do refunds take", "--navigator", "lexical:default",
+                   "--trace", trace).returncode == 0
+    with StubServer(respond=scripted) as server:
+        env = {"OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": "sk-test"}
+        for page in ("first.html", "again.html"):
+            done = run_cli("export", trace, "--html", tmp_path / page, "--judge", "openai:judge-model", "--cache",
+                           cache, env=env)
+            assert done.returncode == 0, done.stderr
+        assert sorted(call_of(request) for request in server.requests) == ["beneath", "flat", "shown"]  # once
+    for page in ("first.html", "again.html"):
+        text = (tmp_path / page).read_text(encoding="utf-8")
+        assert ('<p class="verdict" id="verdict">Missed the expected node — the map hid it: at the roots, what lies '
+                "beneath &#x27;Billing&#x27; ranks it 1st of 2 for the query") in text
+        assert '<p class="meta" id="flat">A flat search finds it 1st: the walk lost it</p>' in text
+    refusal = Reply(400, {"error": {"message": "no such model \x1b[31m"}})
+    with StubServer(respond=lambda request: refusal) as refusing:
+        done = run_cli("export", trace, "--html", tmp_path / "failed.html", "--judge", "openai:judge-model",
+                       "--no-cache", env={"OPENAI_BASE_URL": refusing.url, "OPENAI_API_KEY": "sk-test"})
+        assert refusing.requests  # asked, and refused
+    assert done.returncode == 0, done.stderr
+    assert 'id="verdict"' not in (tmp_path / "failed.html").read_text(encoding="utf-8")
+    failed, wrote = done.stderr.splitlines()
+    assert failed.startswith("reasoning-explorer: --judge openai:judge-model@scores=on failed (NavigatorHTTPError: ")
+    assert failed.endswith("; the page says no verdict") and "\x1b" not in done.stderr
+    assert wrote.startswith("reasoning-explorer: wrote ")
