@@ -174,11 +174,12 @@ def check_explorer_options(args: argparse.Namespace) -> str:
     """What the explorer itself would refuse, refused now, once; returns what is being served (for the banner)."""
     # The sessions' local model is sized by serve: a model id that sizes it would be refused by every session, and
     # with files off, a navigator that names a file would be too: say so now, once.
-    if args.navigator.startswith(LOCAL_PREFIX):
-        try:
-            refuse_sizes(args.navigator)
-        except NavigatorConfigError as exc:
-            fail(str(exc))
+    for option, model in (("", args.navigator), ("--judge: ", args.judge or "")):  # a judge is a navigator too
+        if model.startswith(LOCAL_PREFIX):
+            try:
+                refuse_sizes(model)
+            except NavigatorConfigError as exc:
+                fail(f"{option}{exc}")
     navigator_for(args.navigator, headless=False, allow_files=not files_off(args))
     checked_judge(args.judge, allow_files=not files_off(args))  # each session would refuse it: refused now, once
     if args.corpus and args.corpus.endswith(".jsonl"):

@@ -10,13 +10,14 @@ facade, so that the import contract in ``pyproject.toml`` sees every dependency 
 
 from __future__ import annotations
 
-from .errors import NavigatorConfigError, NavigatorNeedsAPerson
+from .errors import NavigatorConfigError, NavigatorNeedsAPerson, NavigatorReadsAFile
 from .resolver import files_read_by, resolve_navigator, shared_across_threads
 
 __all__ = [
     "SUGGESTED_MODELS",
     "NavigatorConfigError",
     "NavigatorNeedsAPerson",
+    "NavigatorReadsAFile",
     "files_read_by",
     "resolve_navigator",
     "shared_across_threads",

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from core import CancellationToken, NavigatorChoice, NavigatorRequest, NodeView, TreeNavigator
 
 from ..corpora import Corpus
-from .errors import NavigatorConfigError
+from .errors import NavigatorConfigError, NavigatorReadsAFile
 from .judge import JUDGES, Judge, default_judge, judge_for
 from .resolver import resolve_navigator
 
@@ -141,10 +141,11 @@ def _scoring(name: str, allow_files: bool = True) -> tuple[str, TreeNavigator] |
     model = scored_model(wanted)
     try:
         return model, resolve_navigator(model, headless=True, allow_files=allow_files)
+    except NavigatorReadsAFile:
+        raise NavigatorReadsAFile(f"judge {name!r} reads a file on this machine, and files are off in this session; "
+                                  "choose a judge that names no file (semantic, lexical, an LLM's such as "
+                                  "openai:MODEL, or none)") from None
     except NavigatorConfigError as exc:
-        if "files are off" in str(exc):
-            raise NavigatorConfigError(f"judge {name!r} reads a file on this machine, and files are off in this "
-                                       "session; choose a judge that names no file (semantic, lexical, none)") from None
         known = "; ".join(f"{judge} ({what})" for judge, what in JUDGES.items())
         why = f": {exc}" if model.startswith(SCORING) else ""  # an LLM's own problem (its options, its file)
         raise NavigatorConfigError(f"no judge is named {name!r}: a judge is one of {known}; or a navigator that "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core import TreeNavigator, TreeNavigatorError, TreeNavigatorRegistry
 
-from .errors import NavigatorConfigError, NavigatorNeedsAPerson
+from .errors import NavigatorConfigError, NavigatorNeedsAPerson, NavigatorReadsAFile
 
 __all__ = ["files_read_by", "resolve_navigator", "shared_across_threads"]
 
@@ -57,8 +57,8 @@ def resolve_navigator(model: str, *, headless: bool = False, allow_files: bool =
                                    "for walks nobody steps through")
     reads_file = getattr(navigator, "reads_file", None)
     if not allow_files and callable(reads_file) and reads_file(model):
-        raise NavigatorConfigError(f"navigator {model!r} reads a file on this machine, and files are off in this "
-                                   "session; choose a navigator that names no file")
+        raise NavigatorReadsAFile(f"navigator {model!r} reads a file on this machine, and files are off in this "
+                                  "session; choose a navigator that names no file")
     check = getattr(navigator, "check_model", None)
     if callable(check):
         try:

@@ -52,6 +52,8 @@ def serve(*args: str) -> subprocess.CompletedProcess[str]:
     (["--no-files", "--judge", "script:/etc/passwd"], "--judge: judge 'script:/etc/passwd' reads a file on this "
                                                      "machine, and files are off in this session"),
     (["--host", "0.0.0.0", "--judge", "replay:walk.jsonl"], "judge 'replay:walk.jsonl' reads a file on this machine"),
+    (["--judge", "local:smollm2@ctx=8192"], "--judge: ctx=8192: in a served session the local model's "
+                                            "threads, ctx and slots are the server's"),
     (["--local-slots", "65"], "argument --local-slots: 65 must be at most 64"),
     (["--navigator", "local:smollm2@ctx=8192"], "ctx=8192: in a served session the local model's threads, ctx and "
                                                 "slots are the server's, set when serve starts (--local-threads, "
