@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -13,7 +14,21 @@ from core import Policy
 from ..trace import Trace
 from ..walk_settings import policy_text
 from .inputs import looks_like_spans, open_trace, walk_and_corpus
-from .options import EXIT_FOUND, EXIT_OK, PROG, Parser, console, fail, path_text, policy_option, write_json
+from .options import (
+    EXIT_FOUND,
+    EXIT_OK,
+    PROG,
+    Parser,
+    add_cache_options,
+    add_judge_option,
+    checked_judge,
+    console,
+    fail,
+    judge_from,
+    path_text,
+    policy_option,
+    write_json,
+)
 
 if TYPE_CHECKING:
     from ..walks.compare import Comparison
@@ -34,10 +49,13 @@ def cmd_diff(argv: Sequence[str]) -> int:
                              "best-first[@alpha=A]): no navigator call; a node its recording never judged stops there")
     parser.add_argument("--expect", metavar="ID[,ID]", default=None,
                         help="the node(s) the query should land: say which walk landed it and, for a walk that "
-                             "missed it, whose fault it was (eval's judge, the bundled embeddings) and where a flat "
-                             "search ranks it (reads the corpus the trace names)")
+                             "missed it, whose fault it was (--judge's verdict) and where a flat search ranks it "
+                             "(reads the corpus the trace names)")
+    add_judge_option(parser, " (here: with --expect, the verdict on each walk that missed)")
+    add_cache_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     args = parser.parse_args(argv)
+    checked_judge(args.judge)
     if args.b is None and args.policy is None:
         fail("name walk B (a trace or span file), or compare walk A with itself in another order: --policy P")
     from ..walks.compare import compare, comparison_to_json
@@ -57,7 +75,7 @@ def cmd_diff(argv: Sequence[str]) -> int:
              for name, trace in zip(names, traces, strict=True)]
     comparison = replace(comparison, a_name=names[0], b_name=names[1])
     if args.expect is not None:
-        comparison = _expected(comparison, args.expect, args.a, a, b)
+        comparison = _expected(comparison, args, a, b)
     if args.json:
         write_json(comparison_to_json(comparison))
     else:
@@ -85,23 +103,28 @@ def _in_order(a: str, b: str | None, order: tuple[Policy, float]) -> tuple[WalkH
     return walked[0], walked[1], [trace for trace, _ in loaded]
 
 
-def _expected(comparison: Comparison, expect: str, path: str, a: WalkHistory, b: WalkHistory) -> Comparison:
-    """``comparison`` with which walk landed ``expect``'s nodes and the verdict on each walk that missed them, on
-    the corpus walk A's file names; one line and exit 2 for an id the corpus does not hold."""
-    from ..navigators.judge import default_judge
-    from ..safe_text import visible
+def _expected(comparison: Comparison, args: argparse.Namespace, a: WalkHistory, b: WalkHistory) -> Comparison:
+    """``comparison`` with which walk landed ``--expect``'s nodes and the verdict of ``--judge`` on each walk that
+    missed them (none with ``--judge none``; a judge that fails is one line on stderr, and no verdict), on the corpus
+    walk A's file names; one line and exit 2 for an id the corpus does not hold."""
+    from ..safe_text import one_line, visible
     from ..walks.evaluation.walk_verdict import walk_verdict
     from ..walks.evaluation.who_landed import who_landed
 
-    corpus = walk_and_corpus(path)[1]
-    expected = [node.strip() for node in expect.split(",") if node.strip()]
+    corpus = walk_and_corpus(args.a)[1]
+    expected = [node.strip() for node in args.expect.split(",") if node.strip()]
     unknown = [node for node in expected if node not in corpus.index]
     if not expected or unknown:
         fail(visible(f"--expect: {', '.join(unknown) or 'no id'} is no node of {corpus.path}; name node ids of the "
                      "corpus, separated by commas"))
-    judge = default_judge(corpus, told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
-    verdicts = [(name, verdict.says, verdict.flat) for name, history in (("A", a), ("B", b))
-                if (verdict := walk_verdict(corpus, history, expected, judge)) is not None]
+    judge = judge_from(args, corpus)
+    verdicts: list[tuple[str, str, str]] = []
+    try:
+        verdicts = [(name, verdict.says, verdict.flat) for name, history in (("A", a), ("B", b)) if judge is not None
+                    and (verdict := walk_verdict(corpus, history, expected, judge)) is not None]
+    except Exception as exc:  # a navigator judging (an LLM) that fails: the comparison is said whole, unjudged
+        print(visible(f"{PROG}: --judge {judge.name if judge else args.judge} failed ({type(exc).__name__}: "
+                      f"{one_line(str(exc))}); no verdict is said"), file=sys.stderr)
     return replace(comparison, landing=who_landed(corpus, comparison, a, b, expected), verdicts=tuple(verdicts))
 
 

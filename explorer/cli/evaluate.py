@@ -38,6 +38,7 @@ from .options import (
     fail,
     folders_from,
     jobs,
+    judge_from,
     llm_model,
     navigator_for,
     path_text,
@@ -135,7 +136,7 @@ def cmd_eval(argv: Sequence[str]) -> int:
     problem = fit_problem(questions, corpus)
     if problem is not None:
         fail(problem)
-    judge = _judge(args.judge, corpus, wiring)
+    judge = judge_from(args, corpus, wiring)
     kept = _fit(_read_kept(args.against), questions.path, corpus, comparing=True) if args.against is not None else None
     settings = _settings(args, resumed)
     held = {}
@@ -240,22 +241,6 @@ def cmd_eval(argv: Sequence[str]) -> int:
         if against is not None:
             out.print("\n".join(against.lines()), markup=False, highlight=False)
     return EXIT_OK
-
-
-def _judge(name: str | None, corpus: Corpus, wiring: Wiring) -> Judge | None:
-    """The judge ``--judge`` names (checked: :func:`~.options.checked_judge`; default: the bundled embeddings, BM25
-    when they cannot load, said on stderr) bound to ``corpus``, ``None`` for ``none`` (a navigator judging is wired
-    as the walks' are: the response cache ``--cache`` names)."""
-    from ..navigators import NavigatorConfigError
-    from ..navigators.navigator_judge import judge_named, judge_off
-
-    if judge_off(name):
-        return None
-    try:
-        return judge_named(name, corpus, wire=wiring.wire,
-                           told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
-    except NavigatorConfigError as exc:  # semantic:default named, and the embeddings cannot load
-        fail(f"--judge: {exc}")
 
 
 def _judged(outcomes: Sequence[QuestionOutcome | None], judge: Judge | None,

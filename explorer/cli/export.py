@@ -10,14 +10,11 @@ explorer's and ``eval``'s judge: the bundled embeddings by default; ``none``, no
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ..navigators import NavigatorConfigError
 from ..safe_text import one_line, visible
 from .inputs import walk_and_corpus
 from .options import (
@@ -31,14 +28,10 @@ from .options import (
     check_writable,
     checked_judge,
     fail,
-    folders_from,
+    judge_from,
     path_text,
     read_by,
 )
-
-if TYPE_CHECKING:
-    from ..corpora import Corpus
-    from ..navigators.judge import Judge
 
 
 def cmd_export(argv: Sequence[str]) -> int:
@@ -67,7 +60,7 @@ def cmd_export(argv: Sequence[str]) -> int:
     from ..tui.html_export import export_walk, write_page
     from ..tui.walk_screen import WalkScreen
 
-    judge = _judge(args, corpus)
+    judge = judge_from(args, corpus)  # an LLM's calls through --cache, as eval's
     named = judge.name if judge is not None else args.judge
     exported = export_walk(WalkScreen, trace, corpus, credit=PROG,  # no navigator: the walk is drawn from its record
                            judged=() if judge_off(args.judge) else None, judge=judge,
@@ -83,20 +76,3 @@ def cmd_export(argv: Sequence[str]) -> int:
     print(f"{PROG}: wrote {visible(str(out))}: {exported.steps} steps ({exported.decisions} decision steps), "
           f"{size / 1_000_000:.2f} MB, in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return EXIT_OK
-
-
-def _judge(args: argparse.Namespace, corpus: Corpus) -> Judge | None:
-    """The judge ``--judge`` names, bound to ``corpus``; ``None`` for none named (the default one is made only for
-    a miss the export judges: a hit, or a walk no question asks, loads no embeddings) and for ``none`` (no
-    verdict). An LLM judging asks through the response cache (``--cache``, ``--no-cache``), as ``eval``'s does."""
-    from ..navigators.navigator_judge import judge_named, judge_off
-    from ..walks.wiring import Wiring
-
-    name = args.judge
-    if name is None or judge_off(name):
-        return None
-    try:
-        return judge_named(name, corpus, wire=Wiring(folders=folders_from(args)).wire,
-                           told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
-    except NavigatorConfigError as exc:  # semantic:default named, and the embeddings cannot load
-        fail(f"--judge: {exc}")

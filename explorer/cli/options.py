@@ -24,11 +24,12 @@ from ..navigators.quoting import quoted
 from ..numbers import whole
 from ..outputs import Ledger, Output, existing, judge
 from ..process import environment
-from ..safe_text import clip, json_text, one_line
+from ..safe_text import clip, json_text, one_line, visible
 from ..walk_settings import WalkSettings, read_policy
 from ..walks.session import UNWIRED, Wiring
 
 if TYPE_CHECKING:
+    from ..navigators.judge import Judge
     from ..navigators.llm.llama_server import StatusListeners
     from ..navigators.summary_writer import SummaryWriter
     from ..walks.telemetry import WalkTelemetry
@@ -359,6 +360,23 @@ def checked_judge(name: str | None, allow_files: bool = True) -> str | None:
         except NavigatorConfigError as exc:
             fail(f"--judge: {exc}")
     return name
+
+
+def judge_from(args: argparse.Namespace, corpus: Corpus, wiring: Wiring | None = None) -> Judge | None:
+    """The judge ``--judge`` names (checked: :func:`checked_judge`; default: the bundled embeddings, BM25 when they
+    cannot load, said on stderr) bound to ``corpus``, ``None`` for ``none``. A navigator judging (an LLM) is wired by
+    ``wiring`` (default: one with the command's response cache, ``--cache`` / ``--no-cache``), as the walks' are."""
+    from ..navigators.navigator_judge import judge_named, judge_off
+
+    name = getattr(args, "judge", None)
+    if judge_off(name):
+        return None
+    wire = (wiring if wiring is not None else Wiring(folders=folders_from(args))).wire
+    try:
+        return judge_named(name, corpus, wire=wire,
+                           told=lambda line: print(visible(f"{PROG}: {line}"), file=sys.stderr))
+    except NavigatorConfigError as exc:  # semantic:default named, and the embeddings cannot load
+        fail(f"--judge: {exc}")
 
 
 def add_telemetry_options(parser: argparse.ArgumentParser) -> None:

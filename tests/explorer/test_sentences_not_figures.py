@@ -98,3 +98,24 @@ def test_diff_expect_says_which_walk_landed_it_and_whose_fault_each_miss_was(tmp
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr == ("reasoning-explorer: error: --expect: nope is no node of "
                               f"{SAMPLES / 'handbook.yaml'}; name node ids of the corpus, separated by commas\n")
+
+
+def test_diff_expect_judges_by_the_judge_named_and_none_says_no_verdict(tmp_path) -> None:
+    trace = tmp_path / "a.jsonl"
+    assert run_cli("walk", SAMPLES / "handbook.yaml", "How much is the home office budget for new employees?",
+                   "--navigator", "lexical:default", "--max-visits", "6", "--trace", trace).returncode == 0
+    done = run_cli("diff", trace, "--policy", "best-first", "--expect", "home-office-setup", "--json", "--judge",
+                   "lexical:default")
+    assert done.returncode == 1, done.stderr
+    verdict = json.loads(done.stdout)["verdicts"][0]
+    assert verdict["walk"] == "a"  # BM25 judging a BM25 walk: the map misled it, and the line says it scores alike
+    assert verdict["says"].startswith("the map misled: at the roots, the title and summary of 'Onboarding' rank it "
+                                      "1st of 9 for the query, but what lies beneath it only 3rd")
+    assert verdict["says"].endswith("(the judge is the navigator's own scoring: this says only whether the map or the "
+                                    "walk was at fault)")
+    unjudged = run_cli("diff", trace, "--policy", "best-first", "--expect", "home-office-setup", "--json", "--judge",
+                       "none")
+    document = json.loads(unjudged.stdout)
+    assert document["verdicts"] == [] and document["landing"].startswith("neither landed the expected Home office")
+    refused = run_cli("diff", trace, "--policy", "best-first", "--judge", "nope")
+    assert refused.returncode == 2 and refused.stderr.startswith("reasoning-explorer: error: --judge: no judge is named")
