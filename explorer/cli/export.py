@@ -60,7 +60,9 @@ def cmd_export(argv: Sequence[str]) -> int:
     from ..tui.html_export import export_walk, write_page
     from ..tui.walk_screen import WalkScreen
 
-    judge = judge_from(args, corpus)  # an LLM's calls through --cache, as eval's
+    # The judge named (an LLM's calls through --cache, as eval's); none named: the default one, made only for a miss
+    # the page judges (a hit, or a walk no question asks, loads no embeddings: a second)
+    judge = judge_from(args, corpus) if args.judge is not None else None
     named = judge.name if judge is not None else args.judge
     exported = export_walk(WalkScreen, trace, corpus, credit=PROG,  # no navigator: the walk is drawn from its record
                            judged=() if judge_off(args.judge) else None, judge=judge,

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
+from ..corpora.files import MAX_FILE_BYTES
 from ..corpora.map_variant import with_map
-from ..reading import read_head
+from ..reading import open_regular, read_head
 from ..safe_text import one_line
 from ..trace import Trace, TraceError, TraceHeader, read_trace, read_trace_header
 from ..walks.saved import SavedWalk, TraceFile
@@ -138,9 +139,13 @@ def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Co
 
 
 def _file_sha256(path: Path) -> str | None:
+    """The hash of the file's bytes, read in pieces through the one reader (``None``: it cannot be read now)."""
     try:
-        with path.open("rb") as file:
-            return hashlib.file_digest(file, "sha256").hexdigest()
+        digest = hashlib.sha256()
+        with open_regular(path, MAX_FILE_BYTES) as file:
+            while piece := file.read(1 << 20):
+                digest.update(piece)
+        return digest.hexdigest()
     except OSError:
         return None
 
