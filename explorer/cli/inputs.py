@@ -3,7 +3,6 @@ corpus it was made on)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from collections.abc import Callable
@@ -13,9 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..corpora import Corpus, CorpusError, load_corpus
-from ..corpora.files import MAX_FILE_BYTES
 from ..corpora.map_variant import with_map
-from ..reading import open_regular, read_head
+from ..reading import read_head
 from ..safe_text import one_line
 from ..trace import Trace, TraceError, TraceHeader, read_trace, read_trace_header
 from ..walks.saved import SavedWalk, TraceFile
@@ -124,7 +122,12 @@ def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Co
         return None
     hashes = f"(sha256 {header.corpus_sha256[:12]}…, now {corpus.sha256[:12]}…)"
     if corpus.format == "pdf":
-        plain = _file_sha256(found)  # the PDF's bytes alone: the hash of its extractive summaries
+        from ..walks.evaluation.kept_run import file_sha256
+
+        try:
+            plain: str | None = file_sha256(found)  # the PDF's bytes alone: the hash of its extractive summaries
+        except OSError:
+            plain = None
         if header.corpus_sha256 == plain:
             return (f"{trace_path}: the trace was made on {found} with its extractive summaries, and it is opened with "
                     "a model's (--summaries); leave --summaries out")
@@ -137,17 +140,6 @@ def other_version(trace_path: Path, header: TraceHeader, found: Path, corpus: Co
     return (f"{trace_path}: the trace was made on a different version of {found} {hashes}; replay it on the corpus "
             "it was made on")
 
-
-def _file_sha256(path: Path) -> str | None:
-    """The hash of the file's bytes, read in pieces through the one reader (``None``: it cannot be read now)."""
-    try:
-        digest = hashlib.sha256()
-        with open_regular(path, MAX_FILE_BYTES) as file:
-            while piece := file.read(1 << 20):
-                digest.update(piece)
-        return digest.hexdigest()
-    except OSError:
-        return None
 
 
 def recorded_map(trace_path: Path, header: TraceHeader, corpus: Corpus) -> Corpus:
